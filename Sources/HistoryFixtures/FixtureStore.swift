@@ -1,0 +1,99 @@
+import HistoryKit
+
+/// A store to write: a model, history, and the shape of the file. Everything
+/// is explicit so the same description always gives the same bytes.
+public struct FixtureStore: Sendable {
+    /// One transaction to record.
+    public struct Transaction: Sendable {
+        public var timestamp: Double
+        public var author: String?
+        public var contextName: String?
+        public var bundleID: String?
+        public var processID: String?
+        public var changes: [Change]
+
+        public init(timestamp: Double, author: String? = nil, contextName: String? = nil, bundleID: String? = nil,
+                    processID: String? = nil, changes: [Change]) {
+            self.timestamp = timestamp
+            self.author = author
+            self.contextName = contextName
+            self.bundleID = bundleID
+            self.processID = processID
+            self.changes = changes
+        }
+    }
+
+    /// One change to record.
+    public struct Change: Sendable {
+        public var entity: String
+        public var primaryKey: Int64
+        public var type: ChangeType
+        /// Updated property names (their slots' bits are set), for updates.
+        public var updated: [String]
+        /// Raw ZCOLUMNS to write instead of the computed bitmap (to test bad input).
+        public var rawColumns: [UInt8]?
+        /// Preserved attribute name → value, for deletes.
+        public var tombstone: [String: TombstoneValue]
+        /// Raw `ZENTITY` to write instead of the entity's number (to test bad input).
+        public var rawEntityNumber: Int64?
+
+        public init(entity: String, primaryKey: Int64, type: ChangeType, updated: [String] = [],
+                    rawColumns: [UInt8]? = nil, tombstone: [String: TombstoneValue] = [:], rawEntityNumber: Int64? = nil) {
+            self.entity = entity
+            self.primaryKey = primaryKey
+            self.type = type
+            self.updated = updated
+            self.rawColumns = rawColumns
+            self.tombstone = tombstone
+            self.rawEntityNumber = rawEntityNumber
+        }
+    }
+
+    /// SQLite journal mode of the written file.
+    public enum JournalMode: Sendable {
+        /// Core Data's default; the last transactions can be left in the `-wal`.
+        case wal(keepInWAL: Int)
+        case rollback
+    }
+
+    public var model: ManagedObjectModel
+    public var storeUUID: String
+    public var frameworkVersion: Int64
+    public var tombstoneColumnCount: Int
+    public var writesModelCache: Bool
+    public var historyEnabled: Bool
+    public var journalMode: JournalMode
+    public var transactions: [Transaction]
+    /// Transaction numbers to delete after writing (simulating a purge).
+    public var purgedTransactions: ClosedRange<Int64>?
+
+    public init(model: ManagedObjectModel, storeUUID: String, frameworkVersion: Int64 = 1345,
+                tombstoneColumnCount: Int = 4, writesModelCache: Bool = true, historyEnabled: Bool = true,
+                journalMode: JournalMode = .wal(keepInWAL: 0), transactions: [Transaction],
+                purgedTransactions: ClosedRange<Int64>? = nil) {
+        self.model = model
+        self.storeUUID = storeUUID
+        self.frameworkVersion = frameworkVersion
+        self.tombstoneColumnCount = tombstoneColumnCount
+        self.writesModelCache = writesModelCache
+        self.historyEnabled = historyEnabled
+        self.journalMode = journalMode
+        self.transactions = transactions
+        self.purgedTransactions = purgedTransactions
+    }
+
+    /// Entity numbers as Core Data assigns them: roots in name order, each
+    /// followed by its subentities (depth first, in name order).
+    public var entityNumbers: [(name: String, number: Int64, superNumber: Int64)] {
+        var result: [(String, Int64, Int64)] = []
+        func visit(_ name: String, parent: Int64) {
+            result.append((name, Int64(result.count + 1), parent))
+            let me = Int64(result.count)
+            for child in model.subentityNames(of: name).sorted() { visit(child, parent: me) }
+        }
+        for root in model.entities where root.superentityName == nil || model.entity(named: root.superentityName ?? "") == nil {
+            visit(root.name, parent: 0)
+        }
+        return result
+    }
+}

@@ -1,0 +1,168 @@
+/// One row of `ACHANGE`, decoded: an `NSPersistentHistoryChange`.
+public struct Change: Equatable, Sendable {
+    /// `Z_PK`: `changeID`.
+    public var changeID: Int64
+    /// `ZTRANSACTIONID`: the owning transaction's number.
+    public var transactionNumber: Int64
+    public var changeType: ChangeType
+    /// `ZENTITY`: `Z_ENT` of the concrete entity.
+    public var entityNumber: Int64
+    /// The concrete entity's name from `Z_PRIMARYKEY`; nil when unknown.
+    public var entityName: String?
+    /// `ZENTITYPK`: the object's `Z_PK` in its root entity's table.
+    public var entityPK: Int64
+    /// `x-coredata://<store UUID>/<Entity>/p<PK>`; nil when the entity is unknown.
+    public var changedObjectID: String?
+    /// Set ZCOLUMNS bits (slot indexes), for updates; nil otherwise.
+    public var updatedSlots: [Int]?
+    /// Names of the updated properties, for updates decoded with a model; nil otherwise.
+    public var updatedProperties: [String]?
+    /// The raw ZCOLUMNS bytes, when present.
+    public var rawColumns: [UInt8]?
+    /// Preserved attribute values of a deleted object, in tombstone column order.
+    public var tombstone: [TombstoneEntry]
+    /// What could not be decoded perfectly.
+    public var warnings: [DecodingWarning]
+
+    public init(changeID: Int64, transactionNumber: Int64, changeType: ChangeType, entityNumber: Int64,
+                entityName: String?, entityPK: Int64, changedObjectID: String?, updatedSlots: [Int]?,
+                updatedProperties: [String]?, rawColumns: [UInt8]?, tombstone: [TombstoneEntry],
+                warnings: [DecodingWarning]) {
+        self.changeID = changeID
+        self.transactionNumber = transactionNumber
+        self.changeType = changeType
+        self.entityNumber = entityNumber
+        self.entityName = entityName
+        self.entityPK = entityPK
+        self.changedObjectID = changedObjectID
+        self.updatedSlots = updatedSlots
+        self.updatedProperties = updatedProperties
+        self.rawColumns = rawColumns
+        self.tombstone = tombstone
+        self.warnings = warnings
+    }
+}
+
+/// `ZCHANGETYPE`.
+public enum ChangeType: Equatable, Hashable, Sendable, CustomStringConvertible {
+    case insert, update, delete
+    /// A value Core Data does not write.
+    case unknown(Int64)
+
+    public init(rawValue: Int64) {
+        switch rawValue {
+        case 0: self = .insert
+        case 1: self = .update
+        case 2: self = .delete
+        default: self = .unknown(rawValue)
+        }
+    }
+
+    /// Parses `insert`, `update` or `delete`.
+    public init?(name: String) {
+        switch name.lowercased() {
+        case "insert": self = .insert
+        case "update": self = .update
+        case "delete": self = .delete
+        default: return nil
+        }
+    }
+
+    public var rawValue: Int64 {
+        switch self {
+        case .insert: return 0
+        case .update: return 1
+        case .delete: return 2
+        case .unknown(let v): return v
+        }
+    }
+
+    /// `insert`, `update`, `delete`, or `unknown(N)`.
+    public var description: String {
+        switch self {
+        case .insert: return "insert"
+        case .update: return "update"
+        case .delete: return "delete"
+        case .unknown(let v): return "unknown(\(v))"
+        }
+    }
+}
+
+/// A value preserved in a `ZTOMBSTONEn` column, in its SQLite storage class.
+public enum TombstoneValue: Equatable, Sendable {
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+    case blob([UInt8])
+}
+
+/// One preserved attribute of a deleted object.
+public struct TombstoneEntry: Equatable, Sendable {
+    /// The attribute name, or `ZTOMBSTONEn` when no model names the slot.
+    public var name: String
+    public var value: TombstoneValue
+    /// The attribute type from the model, when known (dates are Cocoa seconds).
+    public var attributeType: AttributeType?
+
+    public init(name: String, value: TombstoneValue, attributeType: AttributeType?) {
+        self.name = name
+        self.value = value
+        self.attributeType = attributeType
+    }
+}
+
+/// Something about a change row that could not be decoded perfectly. The raw
+/// data is kept so nothing is silently lost.
+public struct DecodingWarning: Equatable, Sendable, CustomStringConvertible {
+    public enum Kind: String, Equatable, Sendable {
+        /// `ZENTITY` is not in `Z_PRIMARYKEY`.
+        case unknownEntity
+        /// The entity is in `Z_PRIMARYKEY` but not in the model.
+        case entityNotInModel
+        /// No model is available, so slots cannot be named.
+        case noModel
+        /// ZCOLUMNS length differs from `ceil(slots / 8)`.
+        case columnsLengthMismatch
+        /// A ZCOLUMNS bit is set past the entity's last slot.
+        case bitPastLastSlot
+        /// An update without ZCOLUMNS.
+        case missingColumns
+        /// A tombstone value in a slot no preserved attribute names.
+        case unnamedTombstone
+        /// The entity preserves more attributes than the store has tombstone columns.
+        case tombstoneColumnsMissing
+        /// `ZCHANGETYPE` is not 0, 1 or 2.
+        case unknownChangeType
+        /// The slot layout relies on something not established (composite, derived).
+        case layoutUncertain
+    }
+
+    public var kind: Kind
+    public var message: String
+    /// The raw bytes concerned, as lowercase hex.
+    public var rawHex: String?
+
+    public init(kind: Kind, message: String, rawHex: String? = nil) {
+        self.kind = kind
+        self.message = message
+        self.rawHex = rawHex
+    }
+
+    public var description: String {
+        rawHex.map { "\(message) [raw \($0)]" } ?? message
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// Lowercase hex of the bytes.
+    var hexString: String {
+        let digits = Array("0123456789abcdef".utf8)
+        var out = [UInt8]()
+        out.reserveCapacity(count * 2)
+        for b in self {
+            out.append(digits[Int(b >> 4)])
+            out.append(digits[Int(b & 0x0F)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}

@@ -1,0 +1,151 @@
+/// Decodes `ACHANGE` rows into ``Change`` values using the entity catalog,
+/// the model's slot layouts and the store's tombstone columns.
+///
+/// Decoding is honest: whatever cannot be mapped (unknown `ZENTITY`, no
+/// model, a ZCOLUMNS of the wrong length, a bit past the last slot) is kept
+/// as a ``DecodingWarning`` with the raw bytes, never dropped.
+public struct ChangeDecoder: Sendable {
+    private struct EntityInfo: Sendable {
+        var name: String
+        var objectIDPrefix: String
+        var layout: SlotLayout?
+        /// Why there is no layout (no model, or the entity is not in it).
+        var missingLayout: DecodingWarning?
+        var tombstoneTypes: [AttributeType?]
+    }
+
+    public let storeUUID: String
+    public let tombstoneColumnCount: Int
+    private let entities: [Int64: EntityInfo]
+
+    /// Prepares decoding for a store's catalog and schema with `model`.
+    public init(storeUUID: String, catalog: EntityCatalog, schema: HistorySchema, model: ModelResolution) {
+        self.storeUUID = storeUUID
+        tombstoneColumnCount = schema.tombstoneColumns.count
+        var infos: [Int64: EntityInfo] = [:]
+        for e in catalog.entities {
+            var layout: SlotLayout?
+            var missing: DecodingWarning?
+            var types: [AttributeType?] = []
+            if let m = model.model {
+                layout = SlotLayout(entity: e.name, model: m)
+                if let layout {
+                    let attributes = m.allProperties(of: e.name)
+                    types = layout.tombstoneAttributes.map { name in attributes.first { $0.name == name }?.attribute?.type }
+                } else {
+                    missing = DecodingWarning(kind: .entityNotInModel,
+                                              message: "entity \(e.name) (Z_ENT \(e.number)) is not in the model")
+                }
+            } else {
+                missing = DecodingWarning(kind: .noModel, message: "no model: \(model.problem ?? "none given")")
+            }
+            infos[e.number] = EntityInfo(name: e.name, objectIDPrefix: "x-coredata://\(storeUUID)/\(e.name)/p",
+                                         layout: layout, missingLayout: missing, tombstoneTypes: types)
+        }
+        entities = infos
+    }
+
+    /// The slot layout used for entity `number`, if the model has it.
+    public func layout(forEntity number: Int64) -> SlotLayout? {
+        entities[number]?.layout
+    }
+
+    /// Decodes one row. `tombstones` holds `ZTOMBSTONE0…n` (nil for NULL).
+    public func decode(changeID: Int64, transactionNumber: Int64, changeTypeRaw: Int64, entityNumber: Int64,
+                       entityPK: Int64, columns: [UInt8]?, tombstones: [TombstoneValue?]) -> Change {
+        let type = ChangeType(rawValue: changeTypeRaw)
+        var warnings: [DecodingWarning] = []
+        if case .unknown(let raw) = type {
+            warnings.append(DecodingWarning(kind: .unknownChangeType, message: "ZCHANGETYPE \(raw) is not insert (0), update (1) or delete (2)"))
+        }
+        let info = entities[entityNumber]
+        if info == nil {
+            warnings.append(DecodingWarning(kind: .unknownEntity,
+                                            message: "ZENTITY \(entityNumber) is not in Z_PRIMARYKEY"))
+        }
+        var change = Change(changeID: changeID, transactionNumber: transactionNumber, changeType: type,
+                            entityNumber: entityNumber, entityName: info?.name, entityPK: entityPK,
+                            changedObjectID: info.map { $0.objectIDPrefix + String(entityPK) },
+                            updatedSlots: nil, updatedProperties: nil, rawColumns: columns,
+                            tombstone: [], warnings: [])
+        if type == .update {
+            decodeColumns(columns, info: info, into: &change, warnings: &warnings)
+        } else if type == .delete {
+            decodeTombstones(tombstones, info: info, into: &change, warnings: &warnings)
+        }
+        change.warnings = warnings
+        return change
+    }
+
+    private func decodeColumns(_ columns: [UInt8]?, info: EntityInfo?, into change: inout Change,
+                               warnings: inout [DecodingWarning]) {
+        guard let columns else {
+            warnings.append(DecodingWarning(kind: .missingColumns, message: "update without ZCOLUMNS"))
+            return
+        }
+        var slots: [Int] = []
+        for (byteIndex, byte) in columns.enumerated() where byte != 0 {
+            for bit in 0..<8 where byte & (0x80 >> UInt8(bit)) != 0 {
+                slots.append(byteIndex * 8 + bit)
+            }
+        }
+        change.updatedSlots = slots
+        guard let info else { return }
+        guard let layout = info.layout else {
+            if var w = info.missingLayout {
+                w.message += "; updated slots \(slots.map(String.init).joined(separator: ","))"
+                w.rawHex = columns.hexString
+                warnings.append(w)
+            }
+            return
+        }
+        if columns.count != layout.byteLength {
+            warnings.append(DecodingWarning(
+                kind: .columnsLengthMismatch,
+                message: "ZCOLUMNS has \(columns.count) bytes; \(info.name) has \(layout.slots.count) slots, so \(layout.byteLength) bytes expected",
+                rawHex: columns.hexString))
+        }
+        let past = slots.filter { $0 >= layout.slots.count }
+        if !past.isEmpty {
+            warnings.append(DecodingWarning(
+                kind: .bitPastLastSlot,
+                message: "ZCOLUMNS bit \(past.map(String.init).joined(separator: ",")) past the last of \(info.name)'s \(layout.slots.count) slots",
+                rawHex: columns.hexString))
+        }
+        if !layout.notes.isEmpty {
+            warnings.append(DecodingWarning(kind: .layoutUncertain, message: layout.notes.joined(separator: "; ")))
+        }
+        change.updatedProperties = layout.propertyNames(forSlots: slots)
+    }
+
+    private func decodeTombstones(_ values: [TombstoneValue?], info: EntityInfo?, into change: inout Change,
+                                  warnings: inout [DecodingWarning]) {
+        guard let layout = info?.layout else {
+            // No names: keep every value under its column name.
+            var unnamed: [String] = []
+            for (i, v) in values.enumerated() {
+                guard let v else { continue }
+                change.tombstone.append(TombstoneEntry(name: "ZTOMBSTONE\(i)", value: v, attributeType: nil))
+                unnamed.append("ZTOMBSTONE\(i)")
+            }
+            if !unnamed.isEmpty {
+                let why = info?.missingLayout?.message ?? "entity unknown"
+                warnings.append(DecodingWarning(kind: .unnamedTombstone,
+                                                message: "tombstone values in \(unnamed.joined(separator: ",")) cannot be named (\(why))"))
+            }
+            return
+        }
+        let names = layout.tombstoneAttributes
+        if names.count > values.count {
+            warnings.append(DecodingWarning(
+                kind: .tombstoneColumnsMissing,
+                message: "\(layout.entityName) preserves \(names.count) attributes but the store has \(values.count) tombstone columns; \(names[values.count...].joined(separator: ",")) not recorded"))
+        }
+        // Values in slots at or past the entity's tombstone count are stale (migrations): ignored.
+        for i in 0..<min(names.count, values.count) {
+            guard let v = values[i] else { continue }
+            let type = i < (info?.tombstoneTypes.count ?? 0) ? info?.tombstoneTypes[i] : nil
+            change.tombstone.append(TombstoneEntry(name: names[i], value: v, attributeType: type))
+        }
+    }
+}

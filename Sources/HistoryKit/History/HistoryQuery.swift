@@ -1,0 +1,85 @@
+/// Which transactions and changes to read, with Core Data's semantics:
+/// `after` selects `ZTIMESTAMP > date` or `Z_PK > N`; `before` selects
+/// `ZTIMESTAMP < date` or `Z_PK < N` (as `deleteHistory(before:)`).
+public struct HistoryQuery: Equatable, Sendable {
+    /// A position in history.
+    public enum Bound: Equatable, Sendable {
+        /// Cocoa seconds (since 2001-01-01 UTC).
+        case date(Double)
+        /// A transaction number.
+        case transaction(Int64)
+        /// A token; its number for this store is used.
+        case token(HistoryToken)
+    }
+
+    /// Matches a transaction string field.
+    public enum NameFilter: Equatable, Hashable, Sendable {
+        /// Exactly this text.
+        case value(String)
+        /// The field is NULL.
+        case none
+    }
+
+    public enum Order: Equatable, Sendable {
+        case ascending, descending
+    }
+
+    public var after: Bound?
+    public var before: Bound?
+    /// Any of these authors (OR-ed); empty means any.
+    public var authors: [NameFilter]
+    public var contextNames: [NameFilter]
+    public var bundleIDs: [NameFilter]
+    public var processIDs: [NameFilter]
+    /// Entity names; changes (and transactions having such changes) match.
+    public var entities: [String]
+    /// Whether an entity filter also matches its subentities.
+    public var includeSubentities: Bool
+    /// Change types; empty means any.
+    public var changeTypes: Set<ChangeType>
+    /// Maximum number of rows (transactions or changes, as asked).
+    public var limit: Int?
+    public var order: Order
+
+    public init(after: Bound? = nil, before: Bound? = nil, authors: [NameFilter] = [], contextNames: [NameFilter] = [],
+                bundleIDs: [NameFilter] = [], processIDs: [NameFilter] = [], entities: [String] = [],
+                includeSubentities: Bool = false, changeTypes: Set<ChangeType> = [], limit: Int? = nil,
+                order: Order = .ascending) {
+        self.after = after
+        self.before = before
+        self.authors = authors
+        self.contextNames = contextNames
+        self.bundleIDs = bundleIDs
+        self.processIDs = processIDs
+        self.entities = entities
+        self.includeSubentities = includeSubentities
+        self.changeTypes = changeTypes
+        self.limit = limit
+        self.order = order
+    }
+
+    /// Whether any filter concerns changes (entity or type).
+    var filtersChanges: Bool { !entities.isEmpty || !changeTypes.isEmpty }
+}
+
+/// Why a query cannot run against a store.
+public enum QueryError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// An entity name the store does not know.
+    case unknownEntity(name: String, known: [String])
+    /// A token that names no transaction of this store (error 134501 in Core Data).
+    case tokenForOtherStore(token: HistoryToken, storeUUID: String)
+    /// A negative limit.
+    case invalidLimit(Int)
+
+    public var description: String {
+        switch self {
+        case .unknownEntity(let name, let known):
+            let hint = known.isEmpty ? "" : " (known: \(known.prefix(12).joined(separator: ", "))\(known.count > 12 ? ", …" : ""))"
+            return "no entity named '\(name)' in this store\(hint)"
+        case .tokenForOtherStore(let token, let uuid):
+            return "token \(token) is for another store, not \(uuid) (Core Data error 134501)"
+        case .invalidLimit(let n):
+            return "limit \(n) is negative"
+        }
+    }
+}

@@ -1,0 +1,137 @@
+import GRDB
+
+/// The SQL behind ``HistoryStore``'s reads, built from a ``HistoryQuery`` and
+/// the store's actual columns (older stores lack some).
+struct HistorySQL {
+    /// Columns before the tombstones in change selects.
+    static let changeFixedColumnCount = 6
+
+    private let fieldExpressions: [String]
+    private let joins: String
+    private let transactionConditions: [String]
+    private let transactionArguments: [DatabaseValueConvertible?]
+    private let changeConditions: [String]
+    let changeFilterArguments: StatementArguments
+    private let changeColumns: String
+    private let queryGenExpression: String
+    private let order: HistoryQuery.Order
+
+    init(store: HistoryStore, query: HistoryQuery) throws {
+        if let limit = query.limit, limit < 0 { throw QueryError.invalidLimit(limit) }
+        let schema = store.schema
+        order = query.order
+        var joins = ""
+        var fields: [String] = []
+        for (ts, inline, alias) in [("ZAUTHORTS", "ZAUTHOR", "sa"), ("ZCONTEXTNAMETS", "ZCONTEXTNAME", "sc"),
+                                    ("ZBUNDLEIDTS", "ZBUNDLEID", "sb"), ("ZPROCESSIDTS", "ZPROCESSID", "sp")] {
+            var parts: [String] = []
+            if schema.hasStringTable && schema.transactionColumns.contains(ts) {
+                joins += " LEFT JOIN ATRANSACTIONSTRING \(alias) ON \(alias).Z_PK = t.\(ts)"
+                parts.append("\(alias).ZNAME")
+            }
+            if schema.transactionColumns.contains(inline) { parts.append("t.\(inline)") }
+            fields.append(parts.isEmpty ? "NULL" : parts.count == 1 ? parts[0] : "COALESCE(\(parts.joined(separator: ", ")))")
+        }
+        self.joins = joins
+        fieldExpressions = fields
+        queryGenExpression = schema.transactionColumns.contains("ZQUERYGEN") ? "length(t.ZQUERYGEN)" : "NULL"
+
+        var txConditions: [String] = []
+        var txArgs: [DatabaseValueConvertible?] = []
+        func bound(_ b: HistoryQuery.Bound, _ op: String) throws {
+            switch b {
+            case .date(let d):
+                txConditions.append("t.ZTIMESTAMP \(op) ?")
+                txArgs.append(d)
+            case .transaction(let n):
+                txConditions.append("t.Z_PK \(op) ?")
+                txArgs.append(n)
+            case .token(let token):
+                guard let n = token.transactionNumber(forStore: store.storeUUID) else {
+                    throw QueryError.tokenForOtherStore(token: token, storeUUID: store.storeUUID)
+                }
+                txConditions.append("t.Z_PK \(op) ?")
+                txArgs.append(n)
+            }
+        }
+        if let after = query.after { try bound(after, ">") }
+        if let before = query.before { try bound(before, "<") }
+        for (filters, expr) in zip([query.authors, query.contextNames, query.bundleIDs, query.processIDs], fields)
+        where !filters.isEmpty {
+            var alternatives: [String] = []
+            let values = filters.compactMap { f -> String? in if case .value(let v) = f { return v } else { return nil } }
+            if !values.isEmpty {
+                alternatives.append("\(expr) IN (\(Array(repeating: "?", count: values.count).joined(separator: ", ")))")
+                txArgs += values.map { $0 as DatabaseValueConvertible? }
+            }
+            if filters.contains(.none) { alternatives.append("\(expr) IS NULL") }
+            txConditions.append("(" + alternatives.joined(separator: " OR ") + ")")
+        }
+        transactionConditions = txConditions
+        transactionArguments = txArgs
+
+        var chConditions: [String] = []
+        var chArgs: [DatabaseValueConvertible?] = []
+        if !query.entities.isEmpty {
+            var numbers: [Int64] = []
+            for name in query.entities {
+                guard let e = store.catalog.entity(named: name) else {
+                    throw QueryError.unknownEntity(name: name, known: store.catalog.entities.map(\.name))
+                }
+                numbers += query.includeSubentities ? store.catalog.descendants(of: e.number) : [e.number]
+            }
+            chConditions.append("c.ZENTITY IN (\(Array(repeating: "?", count: numbers.count).joined(separator: ", ")))")
+            chArgs += numbers.map { $0 as DatabaseValueConvertible? }
+        }
+        if !query.changeTypes.isEmpty {
+            let raws = query.changeTypes.map(\.rawValue).sorted()
+            chConditions.append("c.ZCHANGETYPE IN (\(Array(repeating: "?", count: raws.count).joined(separator: ", ")))")
+            chArgs += raws.map { $0 as DatabaseValueConvertible? }
+        }
+        changeConditions = chConditions
+        changeFilterArguments = StatementArguments(chArgs)
+        let columnsExpr = schema.changeColumns.contains("ZCOLUMNS") ? "c.ZCOLUMNS" : "NULL"
+        changeColumns = (["c.Z_PK", "c.ZTRANSACTIONID", "c.ZCHANGETYPE", "c.ZENTITY", "c.ZENTITYPK", columnsExpr]
+            + schema.tombstoneColumns.map { "c.\($0)" }).joined(separator: ", ")
+    }
+
+    /// Arguments for ``transactionSelect(limit:)`` and ``changeSelect(limit:)``
+    /// (both list transaction conditions before change conditions).
+    var arguments: StatementArguments {
+        StatementArguments(transactionArguments) + changeFilterArguments
+    }
+
+    private var direction: String { order == .ascending ? "ASC" : "DESC" }
+
+    private func limitClause(_ limit: Int?) -> String {
+        limit.map { " LIMIT \($0)" } ?? ""
+    }
+
+    func transactionSelect(limit: Int?) -> String {
+        var conditions = transactionConditions
+        if !changeConditions.isEmpty {
+            conditions.append("EXISTS (SELECT 1 FROM ACHANGE c WHERE c.ZTRANSACTIONID = t.Z_PK AND "
+                              + changeConditions.joined(separator: " AND ") + ")")
+        }
+        let fields = fieldExpressions.joined(separator: ", ")
+        return "SELECT t.Z_PK, t.ZTIMESTAMP, \(fields), \(queryGenExpression), "
+            + "(SELECT COUNT(*) FROM ACHANGE c WHERE c.ZTRANSACTIONID = t.Z_PK) "
+            + "FROM ATRANSACTION t\(joins)\(whereClause(conditions)) ORDER BY t.Z_PK \(direction)\(limitClause(limit))"
+    }
+
+    func changeSelect(limit: Int?) -> String {
+        let from = transactionConditions.isEmpty ? "ACHANGE c" : "ACHANGE c JOIN ATRANSACTION t ON t.Z_PK = c.ZTRANSACTIONID\(joins)"
+        // Transaction conditions come first so the arguments line up with `arguments`.
+        return "SELECT \(changeColumns) FROM \(from)\(whereClause(transactionConditions + changeConditions)) "
+            + "ORDER BY c.ZTRANSACTIONID \(direction), c.Z_PK \(direction)\(limitClause(limit))"
+    }
+
+    /// Changes of one transaction (its number is the last argument, after ``changeFilterArguments``).
+    func changesOfTransactionSelect() -> String {
+        "SELECT \(changeColumns) FROM ACHANGE c\(whereClause(changeConditions + ["c.ZTRANSACTIONID = ?"])) ORDER BY c.Z_PK ASC"
+    }
+
+    private func whereClause(_ conditions: [String]) -> String {
+        conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+    }
+}

@@ -1,0 +1,91 @@
+/// Why a store could not be opened or read. Every case names the file.
+public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// Nothing exists at the path.
+    case fileNotFound(path: String)
+    /// The path is a directory.
+    case isDirectory(path: String)
+    /// The file cannot be read (permissions).
+    case unreadable(path: String, reason: String)
+    /// The file is not an SQLite database (wrong magic, empty, too short).
+    case notSQLite(path: String, reason: String)
+    /// The file is shorter than its header says it is.
+    case truncated(path: String, expectedBytes: Int64, actualBytes: Int64)
+    /// SQLite reports the database as damaged.
+    case corrupt(path: String, reason: String)
+    /// A valid SQLite database without Core Data's tables.
+    case notCoreData(path: String, missing: [String])
+    /// A Core Data store whose history tracking was never enabled.
+    case historyNotEnabled(path: String)
+    /// The history tables exist but lack columns Core Data always creates.
+    case unexpectedSchema(path: String, reason: String)
+    /// Another process holds a lock that did not clear within the timeout.
+    case locked(path: String, seconds: Double)
+    /// Any other SQLite failure.
+    case sqlite(path: String, message: String)
+    /// A private snapshot could not be made.
+    case snapshotFailed(path: String, reason: String)
+
+    /// The file the error is about.
+    public var path: String {
+        switch self {
+        case .fileNotFound(let p), .isDirectory(let p), .unreadable(let p, _), .notSQLite(let p, _),
+             .truncated(let p, _, _), .corrupt(let p, _), .notCoreData(let p, _), .historyNotEnabled(let p),
+             .unexpectedSchema(let p, _), .locked(let p, _), .sqlite(let p, _), .snapshotFailed(let p, _):
+            return p
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .fileNotFound(let p):
+            return "\(p): no such file"
+        case .isDirectory(let p):
+            return "\(p): is a directory, not a store file"
+        case .unreadable(let p, let why):
+            return "\(p): cannot be read (\(why))"
+        case .notSQLite(let p, let why):
+            return "\(p): not an SQLite database (\(why))"
+        case .truncated(let p, let expected, let actual):
+            return "\(p): truncated SQLite database (header declares \(expected) bytes, file has \(actual))"
+        case .corrupt(let p, let why):
+            return "\(p): corrupt SQLite database (\(why))"
+        case .notCoreData(let p, let missing):
+            return "\(p): SQLite database but not a Core Data store (no \(missing.joined(separator: ", ")) table)"
+        case .historyNotEnabled(let p):
+            return "\(p): Core Data store without persistent history (no ATRANSACTION/ACHANGE tables; NSPersistentHistoryTrackingKey was never enabled)"
+        case .unexpectedSchema(let p, let why):
+            return "\(p): history tables are not as Core Data writes them (\(why))"
+        case .locked(let p, let seconds):
+            return "\(p): locked by another process (still busy after \(Self.format(seconds)) s)"
+        case .sqlite(let p, let message):
+            return "\(p): SQLite error: \(message)"
+        case .snapshotFailed(let p, let why):
+            return "\(p): cannot make a private snapshot copy (\(why))"
+        }
+    }
+
+    private static func format(_ s: Double) -> String {
+        s == s.rounded() ? String(Int(s)) : String(s)
+    }
+}
+
+/// Something worth telling about how the store was opened; not an error.
+public enum StoreNotice: Equatable, Sendable, CustomStringConvertible {
+    /// `-wal` exists but `-shm` does not (often a copy that lost its `-shm`).
+    case walWithoutShm(path: String)
+    /// `-shm` exists but `-wal` does not: the WAL may have been lost when copying.
+    case shmWithoutWal(path: String)
+    /// The store was read from a private copy in a temporary directory.
+    case readFromSnapshot(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .walWithoutShm(let p):
+            return "\(p)-wal is present without \(p)-shm"
+        case .shmWithoutWal(let p):
+            return "\(p)-shm is present without \(p)-wal: if the store was copied, its newest transactions may be missing"
+        case .readFromSnapshot(let p, let why):
+            return "\(p): read from a private snapshot copy in a temporary directory (\(why)); the original is untouched"
+        }
+    }
+}

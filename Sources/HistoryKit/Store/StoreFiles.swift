@@ -1,0 +1,81 @@
+import Foundation
+
+/// The files that make up a store on disk, and what their headers say.
+public struct StoreFiles: Equatable, Sendable {
+    /// Path of the main database file.
+    public var path: String
+    /// Sizes in bytes; nil when the file does not exist.
+    public var mainSize: Int64
+    public var walSize: Int64?
+    public var shmSize: Int64?
+    public var journalSize: Int64?
+
+    public var walPath: String { path + "-wal" }
+    public var shmPath: String { path + "-shm" }
+    public var journalPath: String { path + "-journal" }
+
+    /// Inspects the files around `path` without opening them with SQLite.
+    static func inspect(_ path: String) throws -> (files: StoreFiles, header: SQLiteHeader) {
+        let fm = FileManager.default
+        var isDir: ObjCBool = false
+        guard fm.fileExists(atPath: path, isDirectory: &isDir) else { throw StoreError.fileNotFound(path: path) }
+        guard !isDir.boolValue else { throw StoreError.isDirectory(path: path) }
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw StoreError.unreadable(path: path, reason: "permission denied")
+        }
+        defer { try? handle.close() }
+        let head = [UInt8]((try? handle.read(upToCount: 100)) ?? Data())
+        let size = Self.size(path) ?? 0
+        let header = try SQLiteHeader(bytes: head, path: path)
+        if let declared = header.declaredSize, declared > size {
+            throw StoreError.truncated(path: path, expectedBytes: declared, actualBytes: size)
+        }
+        if size % Int64(header.pageSize) != 0 {
+            throw StoreError.truncated(path: path, expectedBytes: (size / Int64(header.pageSize) + 1) * Int64(header.pageSize), actualBytes: size)
+        }
+        let files = StoreFiles(path: path, mainSize: size, walSize: Self.size(path + "-wal"),
+                               shmSize: Self.size(path + "-shm"), journalSize: Self.size(path + "-journal"))
+        return (files, header)
+    }
+
+    static func size(_ path: String) -> Int64? {
+        guard let attrs = try? FileManager.default.attributesOfItem(atPath: path) else { return nil }
+        return (attrs[.size] as? NSNumber)?.int64Value
+    }
+}
+
+/// The fields of the 100-byte SQLite header that opening depends on.
+struct SQLiteHeader: Equatable, Sendable {
+    var pageSize: Int
+    /// 1 = rollback journal, 2 = WAL (bytes 18 and 19).
+    var writeVersion: UInt8
+    var readVersion: UInt8
+    /// Page count × page size when the in-header size is valid.
+    var declaredSize: Int64?
+
+    var isWAL: Bool { writeVersion == 2 || readVersion == 2 }
+
+    init(bytes: [UInt8], path: String) throws {
+        guard !bytes.isEmpty else { throw StoreError.notSQLite(path: path, reason: "empty file") }
+        let magic = Array("SQLite format 3\0".utf8)
+        guard bytes.count >= magic.count, Array(bytes[0..<magic.count]) == magic else {
+            throw StoreError.notSQLite(path: path, reason: "no SQLite header")
+        }
+        guard bytes.count == 100 else {
+            throw StoreError.truncated(path: path, expectedBytes: 100, actualBytes: Int64(bytes.count))
+        }
+        func be(_ at: Int, _ n: Int) -> UInt64 { (0..<n).reduce(0) { $0 << 8 | UInt64(bytes[at + $1]) } }
+        let rawPage = Int(be(16, 2))
+        let page = rawPage == 1 ? 65536 : rawPage
+        guard page >= 512, page <= 65536, page & (page - 1) == 0 else {
+            throw StoreError.corrupt(path: path, reason: "invalid page size \(rawPage) in header")
+        }
+        pageSize = page
+        writeVersion = bytes[18]
+        readVersion = bytes[19]
+        let pages = be(28, 4)
+        let changeCounter = be(24, 4)
+        let validFor = be(92, 4)
+        declaredSize = pages > 0 && changeCounter == validFor ? Int64(pages) * Int64(page) : nil
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+import GRDB
+
+/// Counts, ranges and space usage of a store's history.
+public struct HistoryStatistics: Equatable, Sendable {
+    public var transactionCount: Int
+    public var changeCount: Int
+    /// Rows of `ATRANSACTIONSTRING`.
+    public var stringCount: Int
+    /// Lowest and highest transaction numbers present.
+    public var transactionNumbers: ClosedRange<Int64>?
+    /// Earliest and latest `ZTIMESTAMP` (Cocoa seconds).
+    public var timestamps: ClosedRange<Double>?
+    public var insertCount: Int
+    public var updateCount: Int
+    public var deleteCount: Int
+    /// Changes whose transaction does not exist.
+    public var orphanChangeCount: Int
+    public var purgeTraces: PurgeTraces
+    public var space: SpaceUsage
+}
+
+/// What is left behind when history was purged (nothing records a purge).
+public struct PurgeTraces: Equatable, Sendable {
+    /// The lowest transaction number is above 1.
+    public var startsAfterFirst: Bool
+    /// `Z_MAX` of `TRANSACTION` in `Z_PRIMARYKEY`.
+    public var transactionHighWaterMark: Int64?
+    /// `Z_MAX` is above the highest transaction present (the newest were deleted).
+    public var highWaterMarkAboveLast: Bool
+    /// Transaction numbers missing between the lowest and the highest.
+    public var transactionGaps: Int64
+
+    /// Whether any trace of a purge is present.
+    public var anyTrace: Bool { startsAfterFirst || highWaterMarkAboveLast || transactionGaps > 0 }
+}
+
+/// How the store's bytes are used.
+public struct SpaceUsage: Equatable, Sendable {
+    /// How ``tables`` was measured.
+    public enum Method: String, Equatable, Sendable {
+        /// Exact page counts from SQLite's `dbstat` virtual table.
+        case dbstat
+        /// Estimated from the size of the stored values (the SQLite build has no `dbstat`).
+        case estimate
+    }
+
+    /// Bytes of one history table with its indexes.
+    public struct Table: Equatable, Sendable {
+        public var name: String
+        public var pages: Int64
+        public var bytes: Int64
+    }
+
+    public var method: Method
+    public var pageSize: Int64
+    public var pageCount: Int64
+    public var freelistCount: Int64
+    /// `ATRANSACTION`, `ACHANGE`, `ATRANSACTIONSTRING` (those present).
+    public var tables: [Table]
+
+    /// Bytes used by the three history tables together.
+    public var historyBytes: Int64 { tables.reduce(0) { $0 + $1.bytes } }
+    /// Bytes of the database as SQLite sees it (main file plus WAL content).
+    public var databaseBytes: Int64 { pageSize * pageCount }
+}
+
+extension HistoryStore {
+    private static let historyTables = ["ATRANSACTION", "ACHANGE", "ATRANSACTIONSTRING"]
+
+    /// Reads counts, ranges, purge traces and space usage.
+    public func statistics() throws -> HistoryStatistics {
+        try read { db in
+            let tx = try Row.fetchOne(db, sql: "SELECT COUNT(*), MIN(Z_PK), MAX(Z_PK), MIN(ZTIMESTAMP), MAX(ZTIMESTAMP) FROM ATRANSACTION")
+            let count: Int = tx?[0] ?? 0
+            let minPK: Int64? = tx?[1]
+            let maxPK: Int64? = tx?[2]
+            let minTS: Double? = tx?[3]
+            let maxTS: Double? = tx?[4]
+            var byType: [Int64: Int] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT ZCHANGETYPE, COUNT(*) FROM ACHANGE GROUP BY ZCHANGETYPE") {
+                byType[row[0] ?? -1, default: 0] += row[1] ?? 0
+            }
+            let orphans = try Int.fetchOne(db, sql: """
+                SELECT COUNT(*) FROM ACHANGE c WHERE NOT EXISTS (SELECT 1 FROM ATRANSACTION t WHERE t.Z_PK = c.ZTRANSACTIONID)
+                """) ?? 0
+            let strings = schema.hasStringTable ? try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM ATRANSACTIONSTRING") ?? 0 : 0
+            let highWater = catalog.historyMax("TRANSACTION")
+            let traces = PurgeTraces(
+                startsAfterFirst: (minPK ?? 1) > 1,
+                transactionHighWaterMark: highWater,
+                highWaterMarkAboveLast: highWater.map { $0 > (maxPK ?? 0) } ?? false,
+                transactionGaps: minPK.flatMap { lo in maxPK.map { hi in hi - lo + 1 - Int64(count) } } ?? 0)
+            return HistoryStatistics(
+                transactionCount: count, changeCount: byType.values.reduce(0, +), stringCount: strings,
+                transactionNumbers: minPK.flatMap { lo in maxPK.map { lo...max(lo, $0) } },
+                timestamps: minTS.flatMap { lo in maxTS.map { lo...max(lo, $0) } },
+                insertCount: byType[0] ?? 0, updateCount: byType[1] ?? 0, deleteCount: byType[2] ?? 0,
+                orphanChangeCount: orphans, purgeTraces: traces, space: try space(db))
+        }
+    }
+
+    private func space(_ db: Database) throws -> SpaceUsage {
+        let pageSize = try Int64.fetchOne(db, sql: "PRAGMA page_size") ?? 4096
+        let pageCount = try Int64.fetchOne(db, sql: "PRAGMA page_count") ?? 0
+        let freelist = try Int64.fetchOne(db, sql: "PRAGMA freelist_count") ?? 0
+        let present = Self.historyTables.filter { $0 != "ATRANSACTIONSTRING" || schema.hasStringTable }
+        if let tables = try? dbstatUsage(db, tables: present) {
+            return SpaceUsage(method: .dbstat, pageSize: pageSize, pageCount: pageCount, freelistCount: freelist, tables: tables)
+        }
+        var tables: [SpaceUsage.Table] = []
+        for name in present {
+            let columns = try db.columns(in: name).map { "COALESCE(length(\($0.name)), 0)" }.joined(separator: " + ")
+            // Each row costs its values plus a record header and cell pointer; indexes roughly double small tables.
+            let payload = try Int64.fetchOne(db, sql: "SELECT COALESCE(SUM(\(columns) + 12), 0) FROM \(name)") ?? 0
+            let indexes = try Int64.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master WHERE type = 'index' AND tbl_name = ?", arguments: [name]) ?? 0
+            let rows = try Int64.fetchOne(db, sql: "SELECT COUNT(*) FROM \(name)") ?? 0
+            let bytes = payload + indexes * rows * 16
+            let pages = (bytes + pageSize - 1) / pageSize
+            tables.append(SpaceUsage.Table(name: name, pages: pages, bytes: pages * pageSize))
+        }
+        return SpaceUsage(method: .estimate, pageSize: pageSize, pageCount: pageCount, freelistCount: freelist, tables: tables)
+    }
+
+    /// Pages of each table and its indexes from `dbstat`; throws when the build lacks it.
+    private func dbstatUsage(_ db: Database, tables: [String]) throws -> [SpaceUsage.Table] {
+        var result: [SpaceUsage.Table] = []
+        for name in tables {
+            let row = try Row.fetchOne(db, sql: """
+                SELECT COUNT(*), COALESCE(SUM(pgsize), 0) FROM dbstat
+                WHERE name IN (SELECT name FROM sqlite_master WHERE tbl_name = ? AND type IN ('table', 'index'))
+                """, arguments: [name])
+            result.append(SpaceUsage.Table(name: name, pages: row?[0] ?? 0, bytes: row?[1] ?? 0))
+        }
+        return result
+    }
+}
