@@ -28,6 +28,7 @@ import Testing
     @Test func directory() throws {
         let dir = try TemporaryDirectory()
         #expect(openError(dir.path) == .isDirectory(path: dir.path))
+        #expect(openError(dir.path)?.description == "\(dir.path): is a directory, not a store file")
     }
 
     @Test func notSQLite() throws {
@@ -52,6 +53,7 @@ import Testing
             return
         }
         #expect(p == truncated && expected == Int64(bytes.count) && actual == Int64(bytes.count / 2))
+        #expect(openError(truncated)?.description == "\(truncated): truncated SQLite database (header declares \(bytes.count) bytes, file has \(bytes.count / 2))")
         let headerOnly = dir.file("header.sqlite")
         try bytes.prefix(60).write(to: URL(fileURLWithPath: headerOnly))
         #expect(openError(headerOnly) == .truncated(path: headerOnly, expectedBytes: 100, actualBytes: 60))
@@ -67,6 +69,7 @@ import Testing
             return
         }
         #expect(cp == corrupt)
+        #expect(error?.description.hasPrefix("\(corrupt): corrupt SQLite database (") == true)
     }
 
     @Test func plainSQLiteIsNotCoreData() throws {
@@ -76,6 +79,7 @@ import Testing
         try q.write { try $0.execute(sql: "CREATE TABLE t (x)") }
         try q.close()
         #expect(openError(path) == .notCoreData(path: path, missing: ["Z_METADATA", "Z_PRIMARYKEY"]))
+        #expect(openError(path)?.description == "\(path): SQLite database but not a Core Data store (no Z_METADATA, Z_PRIMARYKEY table)")
     }
 
     @Test func coreDataStoreWithoutHistory() throws {
@@ -98,6 +102,34 @@ import Testing
         #expect(Date().timeIntervalSince(start) < 5)
         holder.release()
         #expect(openError(path) == nil)
+    }
+
+    /// A writer killed mid-transaction leaves a hot journal; reading it read-only
+    /// would need a rollback, so a snapshot is read (showing the rolled-back state).
+    @Test(.enabled(if: LockHolder.available)) func hotJournalIsReadThroughASnapshot() throws {
+        let dir = try TemporaryDirectory()
+        let path = try LibraryModel.write(LibraryModel.fixture(journalMode: .rollback), in: dir)
+        let crash = Process()
+        crash.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        crash.arguments = ["python3", "-c", """
+            import os, sqlite3, sys
+            db = sqlite3.connect(sys.argv[1], isolation_level=None)
+            db.execute("PRAGMA cache_size = 1")
+            db.execute("BEGIN")
+            for i in range(3000):
+                db.execute("INSERT INTO ATRANSACTION (Z_ENT, ZTIMESTAMP, ZAUTHOR) VALUES (16002, ?, ?)", (i, "x" * 200))
+            os._exit(0)
+            """, path]
+        try crash.run()
+        crash.waitUntilExit()
+        #expect((StoreFiles.size(path + "-journal") ?? 0) > 0)
+        let before = try DirectoryState(dir.path)
+        do {
+            let store = try HistoryStore.open(path)
+            #expect(store.notices.contains { if case .readFromSnapshot = $0 { return true } else { return false } })
+            #expect(try store.statistics().transactionCount == 6)
+        }
+        #expect(try DirectoryState(dir.path) == before)
     }
 
     @Test func walWithoutShmReadsASnapshotAndSaysSo() throws {
