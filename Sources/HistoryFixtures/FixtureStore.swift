@@ -12,6 +12,7 @@ public struct FixtureStore: Sendable {
         public var processID: String?
         public var changes: [Change]
 
+        /// Describes a transaction; absent strings are stored as NULL.
         public init(timestamp: Double, author: String? = nil, contextName: String? = nil, bundleID: String? = nil,
                     processID: String? = nil, changes: [Change]) {
             self.timestamp = timestamp
@@ -37,6 +38,7 @@ public struct FixtureStore: Sendable {
         /// Raw `ZENTITY` to write instead of the entity's number (to test bad input).
         public var rawEntityNumber: Int64?
 
+        /// Describes a change of `entity`'s object `primaryKey`.
         public init(entity: String, primaryKey: Int64, type: ChangeType, updated: [String] = [],
                     rawColumns: [UInt8]? = nil, tombstone: [String: TombstoneValue] = [:], rawEntityNumber: Int64? = nil) {
             self.entity = entity
@@ -67,6 +69,7 @@ public struct FixtureStore: Sendable {
     /// Transaction numbers to delete after writing (simulating a purge).
     public var purgedTransactions: ClosedRange<Int64>?
 
+    /// Describes a store; defaults match a modern Core Data store in WAL mode.
     public init(model: ManagedObjectModel, storeUUID: String, frameworkVersion: Int64 = 1345,
                 tombstoneColumnCount: Int = 4, writesModelCache: Bool = true, historyEnabled: Bool = true,
                 journalMode: JournalMode = .wal(keepInWAL: 0), transactions: [Transaction],

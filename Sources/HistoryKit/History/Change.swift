@@ -24,6 +24,7 @@ public struct Change: Equatable, Sendable {
     /// What could not be decoded perfectly.
     public var warnings: [DecodingWarning]
 
+    /// Creates a change from its decoded fields.
     public init(changeID: Int64, transactionNumber: Int64, changeType: ChangeType, entityNumber: Int64,
                 entityName: String?, entityPK: Int64, changedObjectID: String?, updatedSlots: [Int]?,
                 updatedProperties: [String]?, rawColumns: [UInt8]?, tombstone: [TombstoneEntry],
@@ -49,6 +50,7 @@ public enum ChangeType: Equatable, Hashable, Sendable, CustomStringConvertible {
     /// A value Core Data does not write.
     case unknown(Int64)
 
+    /// Maps `ZCHANGETYPE` (0 insert, 1 update, 2 delete; anything else is kept as unknown).
     public init(rawValue: Int64) {
         switch rawValue {
         case 0: self = .insert
@@ -104,6 +106,7 @@ public struct TombstoneEntry: Equatable, Sendable {
     /// The attribute type from the model, when known (dates are Cocoa seconds).
     public var attributeType: AttributeType?
 
+    /// Creates an entry for attribute `name`.
     public init(name: String, value: TombstoneValue, attributeType: AttributeType?) {
         self.name = name
         self.value = value
@@ -114,6 +117,7 @@ public struct TombstoneEntry: Equatable, Sendable {
 /// Something about a change row that could not be decoded perfectly. The raw
 /// data is kept so nothing is silently lost.
 public struct DecodingWarning: Equatable, Sendable, CustomStringConvertible {
+    /// What went wrong.
     public enum Kind: String, Equatable, Sendable {
         /// `ZENTITY` is not in `Z_PRIMARYKEY`.
         case unknownEntity
@@ -142,6 +146,7 @@ public struct DecodingWarning: Equatable, Sendable, CustomStringConvertible {
     /// The raw bytes concerned, as lowercase hex.
     public var rawHex: String?
 
+    /// Creates a warning; `rawHex` keeps the bytes concerned.
     public init(kind: Kind, message: String, rawHex: String? = nil) {
         self.kind = kind
         self.message = message

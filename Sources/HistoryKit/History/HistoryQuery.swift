@@ -20,6 +20,7 @@ public struct HistoryQuery: Equatable, Sendable {
         case none
     }
 
+    /// Order of transaction numbers (and change IDs within them).
     public enum Order: Equatable, Sendable {
         case ascending, descending
     }
@@ -41,6 +42,7 @@ public struct HistoryQuery: Equatable, Sendable {
     public var limit: Int?
     public var order: Order
 
+    /// A query; by default every transaction and change, oldest first.
     public init(after: Bound? = nil, before: Bound? = nil, authors: [NameFilter] = [], contextNames: [NameFilter] = [],
                 bundleIDs: [NameFilter] = [], processIDs: [NameFilter] = [], entities: [String] = [],
                 includeSubentities: Bool = false, changeTypes: Set<ChangeType> = [], limit: Int? = nil,

@@ -18,6 +18,7 @@ public struct Transaction: Equatable, Sendable {
     /// Number of `ACHANGE` rows of this transaction.
     public var changeCount: Int
 
+    /// Creates a transaction from its decoded fields.
     public init(number: Int64, timestamp: Double?, author: String?, contextName: String?, bundleID: String?,
                 processID: String?, storeUUID: String, queryGenerationLength: Int?, changeCount: Int) {
         self.number = number

@@ -4,6 +4,7 @@ public struct HistoryToken: Equatable, Hashable, Sendable, CustomStringConvertib
     /// Store UUID → transaction number.
     public var transactionNumbers: [String: Int64]
 
+    /// A token for several stores at once.
     public init(transactionNumbers: [String: Int64]) {
         self.transactionNumbers = transactionNumbers
     }

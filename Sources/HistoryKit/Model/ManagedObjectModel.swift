@@ -6,6 +6,7 @@ public struct ManagedObjectModel: Equatable, Sendable {
     /// `NSVersionIdentifiers` of the model, sorted.
     public let versionIdentifiers: [String]
 
+    /// A model of `entities` (kept sorted by name).
     public init(entities: [EntityDescription], versionIdentifiers: [String] = []) {
         self.entities = entities.sorted { $0.name < $1.name }
         self.versionIdentifiers = versionIdentifiers.sorted()
@@ -22,6 +23,7 @@ public struct ManagedObjectModel: Equatable, Sendable {
     private let index: [String: Int]
     private let children: [String: [String]]
 
+    /// Models are equal when their entities and version identifiers are.
     public static func == (a: ManagedObjectModel, b: ManagedObjectModel) -> Bool {
         a.entities == b.entities && a.versionIdentifiers == b.versionIdentifiers
     }
@@ -69,6 +71,7 @@ public struct EntityDescription: Equatable, Sendable {
     /// The entity's userInfo (string values only).
     public var userInfo: [String: String]
 
+    /// An entity declaring `properties` itself (inherited ones belong to the superentity).
     public init(name: String, superentityName: String? = nil, isAbstract: Bool = false,
                 properties: [PropertyDescription], userInfo: [String: String] = [:]) {
         self.name = name
@@ -91,6 +94,7 @@ public struct PropertyDescription: Equatable, Sendable {
     public var isTransient: Bool
     public var isOptional: Bool
 
+    /// A property of the given kind.
     public init(name: String, kind: PropertyKind, isTransient: Bool = false, isOptional: Bool = true) {
         self.name = name
         self.kind = kind
@@ -143,6 +147,7 @@ public struct AttributeInfo: Equatable, Sendable {
     /// The bit of `NSFlagsKey` meaning "Preserve After Deletion".
     public static let preserveAfterDeletionFlag: Int64 = 0x10
 
+    /// Attribute details; `flags` is the archived `NSFlagsKey`.
     public init(type: AttributeType, flags: Int64 = 0, isDerived: Bool = false, isComposite: Bool = false) {
         self.type = type
         self.flags = flags
@@ -250,6 +255,7 @@ public struct RelationshipInfo: Equatable, Sendable {
     public var minCount: Int64
     public var isOrdered: Bool
 
+    /// Relationship details; `maxCount` 1 means to-one.
     public init(destinationEntityName: String?, inverseName: String?, maxCount: Int64,
                 minCount: Int64 = 0, isOrdered: Bool = false) {
         self.destinationEntityName = destinationEntityName

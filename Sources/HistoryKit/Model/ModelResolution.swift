@@ -7,6 +7,7 @@ public struct ModelResolution: Sendable {
     /// Why there is no model, or why the cached one was not usable.
     public var problem: String?
 
+    /// A resolution; `problem` says why `model` is nil or degraded.
     public init(model: ManagedObjectModel?, source: ModelSource?, problem: String?) {
         self.model = model
         self.source = source

@@ -8,6 +8,7 @@ public struct OpenOptions: Equatable, Sendable {
     /// Always read from a private snapshot copy, even when direct reading is safe.
     public var forceSnapshot: Bool
 
+    /// Options with a lock timeout in seconds; snapshots only when needed by default.
     public init(busyTimeout: Double = 2, forceSnapshot: Bool = false) {
         self.busyTimeout = busyTimeout
         self.forceSnapshot = forceSnapshot

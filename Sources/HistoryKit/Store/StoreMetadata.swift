@@ -56,6 +56,7 @@ public struct EntityCatalog: Equatable, Sendable {
     /// Numbers from this value up are Core Data's own history entities.
     public static let firstHistoryEntityNumber: Int64 = 16000
 
+    /// Builds the catalog from `Z_PRIMARYKEY` rows, separating history bookkeeping rows.
     public init(rows: [CatalogEntity]) {
         let sorted = rows.sorted { $0.number < $1.number }
         entities = sorted.filter { $0.number < Self.firstHistoryEntityNumber }
