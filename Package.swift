@@ -6,9 +6,12 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "HistoryKit", targets: ["HistoryKit"]),
+        .executable(name: "cdhist", targets: ["cdhist"]),
+        .executable(name: "cdhist-fixtures", targets: ["cdhist-fixtures"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
         .systemLibrary(
@@ -29,6 +32,25 @@ let package = Package(
                 "HistoryKit",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
+        ),
+        .executableTarget(
+            name: "cdhist",
+            dependencies: [
+                "HistoryKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
+            name: "cdhist-fixtures",
+            dependencies: [
+                "HistoryFixtures",
+                "HistoryKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "cdhistTests",
+            dependencies: ["cdhist", "cdhist-fixtures", "HistoryKit", "HistoryFixtures"]
         ),
         .testTarget(
             name: "HistoryKitTests",

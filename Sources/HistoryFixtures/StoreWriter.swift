@@ -24,26 +24,33 @@ public enum StoreWriter {
         ]
     }
 
-    /// Writes `fixture` to `path` (which must not exist yet).
-    public static func write(_ fixture: FixtureStore, to path: String) throws {
+    /// Writes `fixture` to `path` (which must not exist yet). `generated`
+    /// transactions (count, maker) follow the fixture's own, without being
+    /// held in memory: for large benchmark stores.
+    public static func write(_ fixture: FixtureStore, to path: String,
+                             generated: (count: Int, make: (Int) -> FixtureStore.Transaction)? = nil) throws {
+        guard !FileManager.default.fileExists(atPath: path) else {
+            throw CocoaError(.fileWriteFileExists, userInfo: [NSFilePathErrorKey: path])
+        }
         var config = Configuration()
         config.journalMode = .default
         let queue = try DatabaseQueue(path: path, configuration: config)
-        let numbers = fixture.entityNumbers
-        let numberOf = Dictionary(numbers.map { ($0.name, $0.number) }, uniquingKeysWith: { a, _ in a })
         var keepInWAL = 0
         if case .wal(let keep) = fixture.journalMode {
             keepInWAL = keep
             _ = try queue.writeWithoutTransaction { try String.fetchOne($0, sql: "PRAGMA journal_mode = WAL") }
             try queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA wal_autocheckpoint = 0") }
         }
-        let committedEarly = max(0, fixture.transactions.count - keepInWAL)
+        let recorder = Recorder(fixture: fixture)
+        let early = max(0, fixture.transactions.count - keepInWAL)
         try queue.inDatabase { db in
             try db.inTransaction {
-                try createSchema(db, fixture: fixture, numbers: numbers)
-                for (i, tx) in fixture.transactions.prefix(committedEarly).enumerated() {
-                    try record(tx, number: Int64(i + 1), db: db, fixture: fixture, numberOf: numberOf)
+                try createSchema(db, fixture: fixture, numbers: recorder.numbers)
+                for tx in fixture.transactions.prefix(early) { try recorder.record(tx, db: db) }
+                if let generated {
+                    for i in 0..<generated.count { try recorder.record(generated.make(i), db: db) }
                 }
+                try recorder.writePrimaryKeys(db)
                 return .commit
             }
         }
@@ -51,21 +58,22 @@ public enum StoreWriter {
             // Everything so far goes into the main file; the rest stays in the WAL.
             try queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
         }
-        for (i, tx) in fixture.transactions.enumerated().dropFirst(committedEarly) {
+        for tx in fixture.transactions.dropFirst(early) {
             try queue.inDatabase { db in
                 try db.inTransaction {
-                    try record(tx, number: Int64(i + 1), db: db, fixture: fixture, numberOf: numberOf)
+                    try recorder.record(tx, db: db)
+                    try recorder.writePrimaryKeys(db)
                     return .commit
                 }
             }
         }
-        try queue.inDatabase { db in
-            try db.inTransaction {
-                if let purged = fixture.purgedTransactions, fixture.historyEnabled {
+        if let purged = fixture.purgedTransactions, fixture.historyEnabled {
+            try queue.inDatabase { db in
+                try db.inTransaction {
                     try db.execute(sql: "DELETE FROM ACHANGE WHERE ZTRANSACTIONID BETWEEN ? AND ?", arguments: [purged.lowerBound, purged.upperBound])
                     try db.execute(sql: "DELETE FROM ATRANSACTION WHERE Z_PK BETWEEN ? AND ?", arguments: [purged.lowerBound, purged.upperBound])
+                    return .commit
                 }
-                return .commit
             }
         }
         if keepInWAL > 0 {
@@ -97,23 +105,6 @@ public enum StoreWriter {
         }
         if fixture.historyEnabled {
             for statement in historyDDL(tombstoneColumns: fixture.tombstoneColumnCount) { try db.execute(sql: statement) }
-        }
-        var maxByEntity: [String: Int64] = [:]
-        for tx in fixture.transactions {
-            for c in tx.changes { maxByEntity[c.entity] = max(maxByEntity[c.entity] ?? 0, c.primaryKey) }
-        }
-        for e in numbers {
-            try db.execute(sql: "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, ?)",
-                           arguments: [e.number, e.name, e.superNumber, maxByEntity[e.name] ?? 0])
-        }
-        if fixture.historyEnabled {
-            let changes = fixture.transactions.reduce(0) { $0 + $1.changes.count }
-            let strings = Set(fixture.transactions.flatMap { [$0.author, $0.contextName, $0.bundleID, $0.processID].compactMap { $0 } }).count
-            for (ent, name, max) in [(16001, "CHANGE", changes), (16002, "TRANSACTION", fixture.transactions.count),
-                                     (16003, "TRANSACTIONSTRING", strings)] {
-                try db.execute(sql: "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, 0, ?)",
-                               arguments: [ent, name, max])
-            }
         }
         let hashes = Dictionary(numbers.map { ($0.name, PlistValue.data(Array(repeating: UInt8(truncatingIfNeeded: $0.number), count: 32))) },
                                 uniquingKeysWith: { a, _ in a })
@@ -166,23 +157,46 @@ public enum StoreWriter {
         default: return "BLOB"
         }
     }
+}
 
-    private static func record(_ tx: FixtureStore.Transaction, number: Int64, db: Database, fixture: FixtureStore,
-                               numberOf: [String: Int64]) throws {
+/// Records transactions with cached statements, string IDs and layouts, and
+/// keeps the `Z_MAX` values `Z_PRIMARYKEY` needs.
+private final class Recorder {
+    let fixture: FixtureStore
+    let numbers: [(name: String, number: Int64, superNumber: Int64)]
+    private let numberOf: [String: Int64]
+    private var layouts: [String: SlotLayout] = [:]
+    private var strings: [String: Int64] = [:]
+    private var maxPK: [String: Int64] = [:]
+    private var transactionCount: Int64 = 0
+    private var changeCount: Int64 = 0
+
+    init(fixture: FixtureStore) {
+        self.fixture = fixture
+        numbers = fixture.entityNumbers
+        numberOf = Dictionary(numbers.map { ($0.name, $0.number) }, uniquingKeysWith: { a, _ in a })
+        for e in fixture.model.entities { layouts[e.name] = SlotLayout(entity: e.name, model: fixture.model) }
+    }
+
+    func record(_ tx: FixtureStore.Transaction, db: Database) throws {
         guard fixture.historyEnabled else { return }
-        func stringID(_ s: String?) throws -> Int64? {
-            guard let s else { return nil }
-            if let id = try Int64.fetchOne(db, sql: "SELECT Z_PK FROM ATRANSACTIONSTRING WHERE ZNAME = ?", arguments: [s]) { return id }
-            try db.execute(sql: "INSERT INTO ATRANSACTIONSTRING (Z_ENT, Z_OPT, ZNAME) VALUES (16003, NULL, ?)", arguments: [s])
-            return db.lastInsertedRowID
-        }
-        try db.execute(sql: """
+        transactionCount += 1
+        let number = transactionCount
+        try db.cachedStatement(sql: """
             INSERT INTO ATRANSACTION (Z_PK, Z_ENT, Z_OPT, ZAUTHORTS, ZBUNDLEIDTS, ZCONTEXTNAMETS, ZPROCESSIDTS, ZTIMESTAMP)
             VALUES (?, 16002, NULL, ?, ?, ?, ?, ?)
-            """, arguments: [number, try stringID(tx.author), try stringID(tx.bundleID), try stringID(tx.contextName),
-                             try stringID(tx.processID), tx.timestamp])
+            """).execute(arguments: [number, try stringID(tx.author, db), try stringID(tx.bundleID, db),
+                                     try stringID(tx.contextName, db), try stringID(tx.processID, db), tx.timestamp])
+        let columnsList = (0..<fixture.tombstoneColumnCount).map { ", ZTOMBSTONE\($0)" }.joined()
+        let placeholders = String(repeating: ", ?", count: fixture.tombstoneColumnCount)
+        let insert = try db.cachedStatement(sql: """
+            INSERT INTO ACHANGE (Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS\(columnsList))
+            VALUES (16001, NULL, ?, ?, ?, ?, ?\(placeholders))
+            """)
         for c in tx.changes {
-            let layout = SlotLayout(entity: c.entity, model: fixture.model)
+            changeCount += 1
+            maxPK[c.entity] = max(maxPK[c.entity] ?? 0, c.primaryKey)
+            let layout = layouts[c.entity]
             var columns: Data?
             if c.type == .update {
                 if let raw = c.rawColumns {
@@ -212,12 +226,30 @@ public enum StoreWriter {
                 case .blob(let b): values.append(Data(b))
                 }
             }
-            let tombstoneColumns = (0..<fixture.tombstoneColumnCount).map { ", ZTOMBSTONE\($0)" }.joined()
-            let placeholders = Array(repeating: ", ?", count: fixture.tombstoneColumnCount).joined()
-            try db.execute(sql: """
-                INSERT INTO ACHANGE (Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS\(tombstoneColumns))
-                VALUES (16001, NULL, ?, ?, ?, ?, ?\(placeholders))
-                """, arguments: StatementArguments(values))
+            try insert.execute(arguments: StatementArguments(values))
         }
+    }
+
+    /// Rewrites `Z_PRIMARYKEY` with the current maxima.
+    func writePrimaryKeys(_ db: Database) throws {
+        try db.execute(sql: "DELETE FROM Z_PRIMARYKEY")
+        for e in numbers {
+            try db.execute(sql: "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, ?)",
+                           arguments: [e.number, e.name, e.superNumber, maxPK[e.name] ?? 0])
+        }
+        guard fixture.historyEnabled else { return }
+        for (ent, name, max) in [(16001, "CHANGE", changeCount), (16002, "TRANSACTION", transactionCount),
+                                 (16003, "TRANSACTIONSTRING", Int64(strings.count))] {
+            try db.execute(sql: "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, 0, ?)",
+                           arguments: [ent, name, max])
+        }
+    }
+
+    private func stringID(_ s: String?, _ db: Database) throws -> Int64? {
+        guard let s else { return nil }
+        if let id = strings[s] { return id }
+        try db.cachedStatement(sql: "INSERT INTO ATRANSACTIONSTRING (Z_ENT, Z_OPT, ZNAME) VALUES (16003, NULL, ?)").execute(arguments: [s])
+        strings[s] = db.lastInsertedRowID
+        return db.lastInsertedRowID
     }
 }

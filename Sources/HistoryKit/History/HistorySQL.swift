@@ -95,6 +95,19 @@ struct HistorySQL {
             + schema.tombstoneColumns.map { "c.\($0)" }).joined(separator: ", ")
     }
 
+    /// The SQL expression resolving `field` (string table first, then inline text).
+    func expression(for field: TransactionField) -> String {
+        switch field {
+        case .author: return fieldExpressions[0]
+        case .contextName: return fieldExpressions[1]
+        case .bundleID: return fieldExpressions[2]
+        case .processID: return fieldExpressions[3]
+        }
+    }
+
+    /// The joins the field expressions need, for selects from `ATRANSACTION t`.
+    var joinClause: String { joins }
+
     /// Arguments for ``transactionSelect(limit:)`` and ``changeSelect(limit:)``
     /// (both list transaction conditions before change conditions).
     var arguments: StatementArguments {

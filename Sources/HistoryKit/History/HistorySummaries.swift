@@ -1,0 +1,74 @@
+import GRDB
+
+/// A string field of a transaction.
+public enum TransactionField: String, CaseIterable, Sendable {
+    case author, contextName, bundleID, processID
+}
+
+/// How often one value of a transaction field occurs.
+public struct FieldSummary: Equatable, Sendable {
+    /// The value; nil for transactions where the field is NULL.
+    public var value: String?
+    public var transactionCount: Int
+    public var changeCount: Int
+    /// Earliest and latest `ZTIMESTAMP` (Cocoa seconds) of its transactions.
+    public var firstTimestamp: Double?
+    public var lastTimestamp: Double?
+    /// Lowest and highest transaction numbers.
+    public var firstTransaction: Int64
+    public var lastTransaction: Int64
+}
+
+/// Change counts of one entity, by type.
+public struct EntityChangeCounts: Equatable, Sendable {
+    public var inserts = 0
+    public var updates = 0
+    public var deletes = 0
+    /// Changes of another `ZCHANGETYPE`.
+    public var other = 0
+
+    /// No changes yet.
+    public init() {}
+
+    /// All changes of the entity.
+    public var total: Int { inserts + updates + deletes + other }
+}
+
+extension HistoryStore {
+    /// Each distinct value of `field` with its transaction and change counts and time range,
+    /// most transactions first.
+    public func fieldSummaries(_ field: TransactionField) throws -> [FieldSummary] {
+        let sql = try HistorySQL(store: self, query: HistoryQuery())
+        let expr = sql.expression(for: field)
+        return try read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT \(expr) AS v, COUNT(*), SUM((SELECT COUNT(*) FROM ACHANGE c WHERE c.ZTRANSACTIONID = t.Z_PK)),
+                       MIN(t.ZTIMESTAMP), MAX(t.ZTIMESTAMP), MIN(t.Z_PK), MAX(t.Z_PK)
+                FROM ATRANSACTION t\(sql.joinClause) GROUP BY v ORDER BY COUNT(*) DESC, v ASC
+                """).map { row in
+                FieldSummary(value: row[0], transactionCount: row[1] ?? 0, changeCount: row[2] ?? 0,
+                             firstTimestamp: row[3], lastTimestamp: row[4], firstTransaction: row[5] ?? 0, lastTransaction: row[6] ?? 0)
+            }
+        }
+    }
+
+    /// Change counts per `ZENTITY` number.
+    public func entityChangeCounts() throws -> [Int64: EntityChangeCounts] {
+        try read { db in
+            var result: [Int64: EntityChangeCounts] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT ZENTITY, ZCHANGETYPE, COUNT(*) FROM ACHANGE GROUP BY ZENTITY, ZCHANGETYPE") {
+                let entity: Int64 = row[0] ?? 0
+                let count: Int = row[2] ?? 0
+                var counts = result[entity] ?? EntityChangeCounts()
+                switch ChangeType(rawValue: row[1] ?? -1) {
+                case .insert: counts.inserts += count
+                case .update: counts.updates += count
+                case .delete: counts.deletes += count
+                case .unknown: counts.other += count
+                }
+                result[entity] = counts
+            }
+            return result
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import ArgumentParser
+import Foundation
+import HistoryFixtures
+import HistoryKit
+
+/// Writes the committed fixture stores, or a large store for benchmarks.
+@main
+struct FixturesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cdhist-fixtures",
+        abstract: "Write deterministic Core Data stores for tests, the README and benchmarks.",
+        discussion: "Without --transactions, writes every scenario into --out (default: fixtures). With it, writes one large store to --out.")
+
+    @Option(help: ArgumentHelp("Output folder for scenarios, or store file with --transactions.", valueName: "path"))
+    var out: String?
+
+    @Option(help: ArgumentHelp("Write only this scenario (repeatable).", valueName: "name"))
+    var scenario: [String] = []
+
+    @Option(help: ArgumentHelp("Write a large store with this many transactions.", valueName: "n"))
+    var transactions: Int?
+
+    @Option(name: .customLong("changes-per-transaction"), help: ArgumentHelp("Changes in each generated transaction.", valueName: "m"))
+    var changesPerTransaction: Int = 4
+
+    func run() throws {
+        if let transactions {
+            guard transactions > 0, changesPerTransaction >= 0 else { throw ValidationError("counts must be positive") }
+            let path = out ?? "benchmark.sqlite"
+            let fixture = FixtureStore(model: Scenarios.tasksModel, storeUUID: "5A5A5A5A-0000-4000-8000-000000000001",
+                                       journalMode: .wal(keepInWAL: 0), transactions: [])
+            let m = changesPerTransaction
+            try StoreWriter.write(fixture, to: path, generated: (transactions, { Scenarios.benchmarkTransaction($0, changesPerTransaction: m) }))
+            print("wrote \(path): \(transactions) transactions, \(transactions * m) changes")
+            return
+        }
+        let root = out ?? "fixtures"
+        let chosen = scenario.isEmpty ? Scenarios.all : Scenarios.all.filter { scenario.contains($0.name) }
+        guard !chosen.isEmpty else {
+            throw ValidationError("no scenario named \(scenario.joined(separator: ", ")); known: \(Scenarios.all.map(\.name).joined(separator: ", "))")
+        }
+        for s in chosen {
+            try FixtureFiles.write(s, into: root)
+            print("wrote \(root)/\(s.name)")
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import ArgumentParser
+import HistoryKit
+
+/// `cdhist authors STORE`: who wrote history, with counts and time ranges.
+struct AuthorsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "authors",
+        abstract: "List authors, context names, bundle IDs and processes with counts and time ranges.")
+
+    /// Which field to summarise.
+    enum Field: String, CaseIterable, ExpressibleByArgument {
+        case author, context, bundle, process
+
+        var transactionField: TransactionField {
+            switch self {
+            case .author: return .author
+            case .context: return .contextName
+            case .bundle: return .bundleID
+            case .process: return .processID
+            }
+        }
+
+        var title: String {
+            switch self {
+            case .author: return "Authors"
+            case .context: return "Context names"
+            case .bundle: return "Bundle IDs"
+            case .process: return "Processes"
+            }
+        }
+
+        var jsonKey: String {
+            switch self {
+            case .author: return "authors"
+            case .context: return "contextNames"
+            case .bundle: return "bundleIDs"
+            case .process: return "processIDs"
+            }
+        }
+    }
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    @Option(help: ArgumentHelp("Only this field: author, context, bundle or process (repeatable; default: all).", valueName: "field"))
+    var by: [Field] = []
+
+    @OptionGroup var outputOptions: OutputOptions
+
+    func run() throws {
+        let session = try Session.open(storeOptions, output: outputOptions)
+        let time = session.context.time
+        var sections: [Document.Section] = []
+        var json: [(String, JSONValue)] = []
+        for field in by.isEmpty ? Field.allCases : by {
+            let summaries = try session.store.fieldSummaries(field.transactionField)
+            sections.append(.table(title: field.title, columns: [
+                Column("Value", flexible: true), Column("Transactions", alignRight: true), Column("Changes", alignRight: true),
+                Column("First"), Column("Last"), Column("Numbers"),
+            ], rows: summaries.map { s in
+                [HistoryPresenter.optional(s.value), Cell(String(s.transactionCount)), Cell(String(s.changeCount)),
+                 Cell(time.display(s.firstTimestamp)), Cell(time.display(s.lastTimestamp)),
+                 Cell("#\(s.firstTransaction)…#\(s.lastTransaction)")]
+            }))
+            json.append((field.jsonKey, .array(summaries.map { s in
+                .object([
+                    ("value", .string(s.value)),
+                    ("transactionCount", .int(Int64(s.transactionCount))),
+                    ("changeCount", .int(Int64(s.changeCount))),
+                    ("firstTimestamp", .string(time.iso(s.firstTimestamp))),
+                    ("lastTimestamp", .string(time.iso(s.lastTimestamp))),
+                    ("firstTransactionNumber", .int(s.firstTransaction)),
+                    ("lastTransactionNumber", .int(s.lastTransaction)),
+                ])
+            })))
+        }
+        DocumentRenderer.render(Document(kind: "authors", json: json, sections: sections), context: session.context)
+    }
+}

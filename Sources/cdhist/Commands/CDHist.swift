@@ -1,0 +1,20 @@
+import ArgumentParser
+
+/// The root command: one subcommand per task.
+struct CDHist: ParsableCommand {
+    static let version = "0.1.0"
+
+    static let configuration = CommandConfiguration(
+        commandName: "cdhist",
+        abstract: "Inspect and repair the persistent history of Core Data SQLite stores.",
+        discussion: """
+        Reads ATRANSACTION, ACHANGE and ATRANSACTIONSTRING as Core Data would, WAL included, \
+        without changing any file. Exit status: 0 success, 2 usage or file error.
+        """,
+        version: version,
+        subcommands: [
+            InfoCommand.self, TransactionsCommand.self, ChangesCommand.self, ShowCommand.self,
+            EntitiesCommand.self, AuthorsCommand.self, ExportCommand.self,
+        ]
+    )
+}

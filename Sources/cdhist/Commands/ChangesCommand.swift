@@ -1,0 +1,27 @@
+import ArgumentParser
+import HistoryKit
+
+/// `cdhist changes STORE`: decoded changes matching the filters.
+struct ChangesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "changes",
+        abstract: "List changes with entity, object ID, updated properties and tombstones.")
+
+    @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var filters: FilterOptions
+    @OptionGroup var outputOptions: OutputOptions
+
+    func run() throws {
+        let session = try Session.open(storeOptions, output: outputOptions)
+        session.noteModelProblem()
+        let query = try filters.query(utc: outputOptions.utc)
+        let presenter = session.presenter
+        let color = session.context.color
+        let list = ListRenderer(context: session.context, kind: "changes", columns: HistoryPresenter.changeColumns,
+                                header: [("storeID", .string(session.store.storeUUID))])
+        try session.store.forEachChange(query, decoder: session.decoder) { change in
+            list.add(cells: presenter.cells(change, color: color), json: presenter.json(change))
+        }
+        list.finish()
+    }
+}

@@ -1,0 +1,118 @@
+import ArgumentParser
+import Foundation
+import HistoryKit
+
+/// `cdhist export STORE`: every matching transaction with its decoded
+/// changes, streamed as NDJSON (one transaction per line).
+struct ExportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Stream transactions with their decoded changes as NDJSON, one transaction per line.")
+
+    @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var filters: FilterOptions
+
+    @Option(help: ArgumentHelp("Write to this file (atomically: it appears only when complete) instead of stdout.", valueName: "file"))
+    var out: String?
+
+    @OptionGroup var outputOptions: OutputOptions
+
+    func validate() throws {
+        if let format = outputOptions.format, format != .ndjson, format != .json {
+            throw ValidationError("export writes ndjson or json, not \(format.rawValue)")
+        }
+    }
+
+    func run() throws {
+        let target = try out.map(AtomicFile.init)
+        let output = target.map { Output(handle: $0.handle) } ?? Output()
+        var opts = outputOptions
+        opts.format = opts.format ?? .ndjson
+        let session = try Session.open(storeOptions, output: opts)
+        let context = RenderContext(format: opts.format ?? .ndjson, terminal: session.context.terminal,
+                                    time: session.context.time, output: output)
+        session.noteModelProblem()
+        let query = try filters.query(utc: outputOptions.utc)
+        let presenter = session.presenter
+        let progress = Progress(total: try session.store.statistics().transactionCount, enabled: session.context.terminal.stderrIsTerminal)
+        let list = ListRenderer(context: context, kind: "transactions", columns: HistoryPresenter.transactionColumns,
+                                header: [("storeID", .string(session.store.storeUUID))])
+        do {
+            try session.store.forEachTransactionWithChanges(query, decoder: session.decoder) { tx, changes in
+                list.add(cells: [], json: presenter.json(tx, changes: changes))
+                progress.step()
+            }
+            list.finish()
+            progress.finish()
+            try target?.commit()
+        } catch {
+            target?.discard()
+            throw error
+        }
+    }
+}
+
+/// A file written under a temporary name beside its target and renamed into
+/// place when complete, so readers never see half an export.
+final class AtomicFile {
+    let path: String
+    let handle: FileHandle
+    private let temporary: String
+    private var finished = false
+
+    init(_ path: String) throws {
+        self.path = path
+        let url = URL(fileURLWithPath: path)
+        temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).cdhist-\(getpid()).tmp").path
+        guard FileManager.default.createFile(atPath: temporary, contents: nil),
+              let handle = FileHandle(forWritingAtPath: temporary) else {
+            throw CLIError.cannotWrite(path: path, reason: "cannot create a file in \(url.deletingLastPathComponent().path)")
+        }
+        self.handle = handle
+    }
+
+    func commit() throws {
+        try handle.synchronize()
+        try handle.close()
+        guard rename(temporary, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            discard()
+            throw CLIError.cannotWrite(path: path, reason: reason)
+        }
+        finished = true
+    }
+
+    func discard() {
+        try? handle.close()
+        try? FileManager.default.removeItem(atPath: temporary)
+        finished = true
+    }
+
+    deinit { if !finished { discard() } }
+}
+
+/// A one-line progress counter on stderr, shown only on a terminal.
+final class Progress {
+    private let total: Int
+    private let enabled: Bool
+    private var count = 0
+    private var lastShown = Date.distantPast
+
+    init(total: Int, enabled: Bool) {
+        self.total = total
+        self.enabled = enabled
+    }
+
+    func step() {
+        count += 1
+        guard enabled, count % 256 == 0 else { return }
+        let now = Date()
+        guard now.timeIntervalSince(lastShown) > 0.2 else { return }
+        lastShown = now
+        FileHandle.standardError.write(Data("\r\(count)/\(total) transactions".utf8))
+    }
+
+    func finish() {
+        if enabled { FileHandle.standardError.write(Data("\r\(count)/\(total) transactions\n".utf8)) }
+    }
+}

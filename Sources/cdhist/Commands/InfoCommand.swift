@@ -1,0 +1,125 @@
+import ArgumentParser
+import Foundation
+import HistoryKit
+
+/// `cdhist info STORE`: what the store is and how much history it holds.
+struct InfoCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "info",
+        abstract: "Summarise a store: UUID, framework version, files, history size, counts, time range, traces of purges.")
+
+    @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var outputOptions: OutputOptions
+
+    func run() throws {
+        let session = try Session.open(storeOptions, output: outputOptions)
+        DocumentRenderer.render(try Self.document(session), context: session.context)
+    }
+
+    static func document(_ session: Session) throws -> Document {
+        let store = session.store
+        let stats = try store.statistics()
+        let time = session.context.time
+        let files = store.files
+        let space = stats.space
+        let fileBytes = files.mainSize + (files.walSize ?? 0)
+        let share = space.databaseBytes > 0 ? Double(space.historyBytes) / Double(space.databaseBytes) : 0
+        let traces = stats.purgeTraces
+        let modelText: String = {
+            guard let model = session.model.model else { return "none (\(session.model.problem ?? "unknown"))" }
+            return "\(session.model.source?.description ?? "?") (\(model.entities.count) entities)"
+        }()
+        var traceText: [String] = []
+        if traces.startsAfterFirst, let first = stats.transactionNumbers?.lowerBound { traceText.append("first transaction is \(first), not 1") }
+        if traces.highWaterMarkAboveLast, let mark = traces.transactionHighWaterMark {
+            traceText.append("Z_MAX \(mark) above the last transaction \(stats.transactionNumbers?.upperBound ?? 0)")
+        }
+        if traces.transactionGaps > 0 { traceText.append("\(traces.transactionGaps) numbers missing inside the range") }
+
+        var fields: [(String, String)] = [
+            ("Store", store.path),
+            ("UUID", store.storeUUID),
+            ("Store type", store.metadata.storeType ?? "-"),
+            ("Framework version", store.metadata.frameworkVersion ?? "-"),
+            ("Model versions", store.metadata.modelVersionIdentifiers.map { $0.isEmpty ? "\"\"" : $0 }.joined(separator: ", ")),
+            ("Model", modelText),
+            ("Entities", String(store.catalog.entities.count)),
+            ("Main file", ByteCount.text(files.mainSize)),
+            ("WAL", files.walSize.map(ByteCount.text) ?? "none"),
+            ("SHM", files.shmSize.map(ByteCount.text) ?? "none"),
+            ("History size", "\(ByteCount.text(space.historyBytes)) (\(String(format: "%.1f", share * 100))% of the database, \(space.method == .dbstat ? "measured with dbstat" : "estimated"))"),
+            ("Free pages", "\(space.freelistCount) (\(ByteCount.text(space.freelistCount * space.pageSize)))"),
+            ("Transactions", "\(stats.transactionCount)" + (stats.transactionNumbers.map { " (#\($0.lowerBound)…#\($0.upperBound))" } ?? "")),
+            ("Changes", "\(stats.changeCount) (\(stats.insertCount) inserts, \(stats.updateCount) updates, \(stats.deleteCount) deletes)"),
+            ("Strings", String(stats.stringCount)),
+            ("First", time.display(stats.timestamps?.lowerBound)),
+            ("Last", time.display(stats.timestamps?.upperBound)),
+            ("Purge traces", traceText.isEmpty ? "none" : traceText.joined(separator: "; ")),
+        ]
+        if stats.orphanChangeCount > 0 { fields.append(("Orphan changes", "\(stats.orphanChangeCount) (no transaction)")) }
+        if let problem = store.metadata.plistProblem { fields.append(("Metadata", problem)) }
+        var sections: [Document.Section] = [.fields(title: nil, fields)]
+        for notice in store.notices { sections.append(.note("note: \(notice)")) }
+
+        let json: [(String, JSONValue)] = [
+            ("store", .string(store.path)),
+            ("storeID", .string(store.storeUUID)),
+            ("storeType", .string(store.metadata.storeType)),
+            ("frameworkVersion", .string(store.metadata.frameworkVersion)),
+            ("modelVersionIdentifiers", .array(store.metadata.modelVersionIdentifiers.map(JSONValue.string))),
+            ("model", .object([
+                ("source", .string(session.model.source?.description)),
+                ("entityCount", .int(session.model.model?.entities.count)),
+                ("problem", .string(session.model.problem)),
+            ])),
+            ("entityCount", .int(Int64(store.catalog.entities.count))),
+            ("files", .object([
+                ("main", .int(files.mainSize)), ("wal", .int(files.walSize)), ("shm", .int(files.shmSize)),
+                ("total", .int(fileBytes)),
+            ])),
+            ("space", .object([
+                ("method", .string(space.method.rawValue)),
+                ("pageSize", .int(space.pageSize)), ("pageCount", .int(space.pageCount)),
+                ("freelistCount", .int(space.freelistCount)),
+                ("historyBytes", .int(space.historyBytes)),
+                ("historyShare", .double(share)),
+                ("tables", .array(space.tables.map { .object([("name", .string($0.name)), ("pages", .int($0.pages)), ("bytes", .int($0.bytes))]) })),
+            ])),
+            ("transactionCount", .int(Int64(stats.transactionCount))),
+            ("changeCount", .int(Int64(stats.changeCount))),
+            ("insertCount", .int(Int64(stats.insertCount))),
+            ("updateCount", .int(Int64(stats.updateCount))),
+            ("deleteCount", .int(Int64(stats.deleteCount))),
+            ("orphanChangeCount", .int(Int64(stats.orphanChangeCount))),
+            ("stringCount", .int(Int64(stats.stringCount))),
+            ("firstTransactionNumber", .int(stats.transactionNumbers?.lowerBound)),
+            ("lastTransactionNumber", .int(stats.transactionNumbers?.upperBound)),
+            ("firstTimestamp", .string(time.iso(stats.timestamps?.lowerBound))),
+            ("lastTimestamp", .string(time.iso(stats.timestamps?.upperBound))),
+            ("firstCocoaTimestamp", .double(stats.timestamps?.lowerBound)),
+            ("lastCocoaTimestamp", .double(stats.timestamps?.upperBound)),
+            ("purgeTraces", .object([
+                ("startsAfterFirst", .bool(traces.startsAfterFirst)),
+                ("transactionHighWaterMark", .int(traces.transactionHighWaterMark)),
+                ("highWaterMarkAboveLast", .bool(traces.highWaterMarkAboveLast)),
+                ("transactionGaps", .int(traces.transactionGaps)),
+            ])),
+            ("notices", .array(store.notices.map { .string($0.description) })),
+        ]
+        return Document(kind: "info", json: json, sections: sections)
+    }
+}
+
+/// Human-readable byte counts.
+enum ByteCount {
+    static func text(_ bytes: Int64) -> String {
+        let units = ["bytes", "KiB", "MiB", "GiB", "TiB"]
+        var value = Double(bytes)
+        var unit = 0
+        while value >= 1024, unit < units.count - 1 {
+            value /= 1024
+            unit += 1
+        }
+        return unit == 0 ? "\(bytes) bytes" : String(format: "%.1f", value) + " \(units[unit]) (\(bytes) bytes)"
+    }
+}

@@ -1,0 +1,65 @@
+import ArgumentParser
+import HistoryKit
+
+/// `cdhist show STORE TX`: one transaction and its decoded changes.
+struct ShowCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "show",
+        abstract: "Show one transaction and its decoded changes.")
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    @Argument(help: ArgumentHelp("The transaction: a number, tx:N, or token:FILE.", valueName: "transaction"))
+    var transaction: String
+
+    @OptionGroup var outputOptions: OutputOptions
+
+    func run() throws {
+        let session = try Session.open(storeOptions, output: outputOptions)
+        session.noteModelProblem()
+        let number = try resolveNumber(session.store)
+        guard let tx = try session.store.transaction(number: number) else {
+            let range = try session.store.statistics().transactionNumbers
+            throw CLIError.notFound(path: session.store.path,
+                                    what: "no transaction \(number)" + (range.map { " (the store has #\($0.lowerBound)…#\($0.upperBound))" } ?? " (the store has no transactions)"))
+        }
+        let changes = try session.store.changes(inTransaction: number, decoder: session.decoder)
+        let presenter = session.presenter
+        let time = session.context.time
+        let fields: [(String, String)] = [
+            ("Transaction", String(tx.number)),
+            ("Time", time.display(tx.timestamp)),
+            ("Author", tx.author ?? "-"),
+            ("Context", tx.contextName ?? "-"),
+            ("Bundle", tx.bundleID ?? "-"),
+            ("Process", tx.processID ?? "-"),
+            ("Token", tx.token.description),
+            ("Changes", String(tx.changeCount)),
+        ]
+        let color = session.context.color
+        let document = Document(
+            kind: "transaction",
+            json: [("transaction", presenter.json(tx, changes: changes))],
+            sections: [
+                .fields(title: nil, fields),
+                .table(title: "Changes", columns: HistoryPresenter.changeColumns, rows: changes.map { presenter.cells($0, color: color) }),
+            ])
+        DocumentRenderer.render(document, context: session.context)
+    }
+
+    private func resolveNumber(_ store: HistoryStore) throws -> Int64 {
+        if let n = Int64(transaction) { return n }
+        let parser = PositionParser(utc: outputOptions.utc)
+        switch try parser.bound(transaction, option: "transaction") {
+        case .transaction(let n):
+            return n
+        case .token(let token):
+            guard let n = token.transactionNumber(forStore: store.storeUUID) else {
+                throw QueryError.tokenForOtherStore(token: token, storeUUID: store.storeUUID)
+            }
+            return n
+        case .date:
+            throw CLIError.invalidValue(option: "transaction", value: transaction, reason: "expected a number, tx:N or token:FILE")
+        }
+    }
+}

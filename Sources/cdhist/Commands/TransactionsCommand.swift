@@ -1,0 +1,25 @@
+import ArgumentParser
+import HistoryKit
+
+/// `cdhist transactions STORE`: the transactions matching the filters.
+struct TransactionsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "transactions",
+        abstract: "List transactions (number, time, author, context, bundle, process, change count).")
+
+    @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var filters: FilterOptions
+    @OptionGroup var outputOptions: OutputOptions
+
+    func run() throws {
+        let session = try Session.open(storeOptions, output: outputOptions)
+        let query = try filters.query(utc: outputOptions.utc)
+        let presenter = session.presenter
+        let list = ListRenderer(context: session.context, kind: "transactions", columns: HistoryPresenter.transactionColumns,
+                                header: [("storeID", .string(session.store.storeUUID))])
+        try session.store.forEachTransaction(query) { tx in
+            list.add(cells: presenter.cells(tx), json: presenter.json(tx))
+        }
+        list.finish()
+    }
+}

@@ -1,0 +1,37 @@
+import ArgumentParser
+import Foundation
+
+/// Runs the command line: usage and file errors print one line on stderr
+/// and exit with status 2; help and version exit 0.
+@main
+enum Entry {
+    static func main() {
+        var command: ParsableCommand
+        do {
+            command = try CDHist.parseAsRoot()
+        } catch {
+            exit(reportParserError(error))
+        }
+        do {
+            try command.run()
+        } catch let error as ExitCode {
+            exit(error.rawValue)
+        } catch let error where error is CleanExit || error is ValidationError {
+            exit(reportParserError(error))
+        } catch {
+            printError("cdhist: \(error)")
+            exit(2)
+        }
+    }
+
+    /// Prints help to stdout (status 0), or a usage error to stderr (status 2).
+    static func reportParserError(_ error: Error) -> Int32 {
+        let message = CDHist.fullMessage(for: error)
+        if CDHist.exitCode(for: error) == .success {
+            print(message)
+            return 0
+        }
+        printError(message)
+        return 2
+    }
+}

@@ -1,0 +1,92 @@
+import ArgumentParser
+import Foundation
+import HistoryKit
+
+/// The store argument and how to decode it.
+struct StoreOptions: ParsableArguments {
+    @Argument(help: ArgumentHelp("The Core Data store file (.sqlite, .store).", valueName: "store"))
+    var store: String
+
+    @Option(help: ArgumentHelp("Model to decode with instead of the store's cache: a .mom, .momd, .xcdatamodel or .xcdatamodeld.",
+                               valueName: "path"))
+    var model: String?
+
+    @Option(name: .customLong("lock-timeout"), help: ArgumentHelp("Seconds to wait for another process's lock.", valueName: "seconds"))
+    var lockTimeout: Double = 2
+}
+
+/// How to write results.
+struct OutputOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Output format: table, json, ndjson or csv (default: table on a terminal, JSON otherwise).",
+                               valueName: "format"))
+    var format: OutputFormat?
+
+    @Flag(help: "Show times in UTC instead of local time (and read dates without a zone as UTC).")
+    var utc = false
+
+    @Flag(name: .customLong("no-color"), help: "Never colour the output (also: the NO_COLOR environment variable).")
+    var noColor = false
+
+    func context(fallback: OutputFormat = .json, output: Output = Output()) -> RenderContext {
+        let terminal = Terminal.current(noColor: noColor)
+        return RenderContext(format: OutputFormat.resolve(format, terminal: terminal, fallback: fallback),
+                             terminal: terminal, time: TimeFormatter(utc: utc), output: output)
+    }
+}
+
+/// Transaction and change filters, with Core Data's semantics.
+struct FilterOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Only transactions after this date, tx:N or token:FILE (timestamp > date, number > N).", valueName: "position"))
+    var after: String?
+
+    @Option(help: ArgumentHelp("Only transactions before this date, tx:N or token:FILE (timestamp < date, number < N).", valueName: "position"))
+    var before: String?
+
+    @Option(help: ArgumentHelp("Only this author (repeatable; 'none' matches transactions without one).", valueName: "name"))
+    var author: [String] = []
+
+    @Option(help: ArgumentHelp("Only this context name (repeatable; 'none' for none).", valueName: "name"))
+    var context: [String] = []
+
+    @Option(help: ArgumentHelp("Only this bundle ID (repeatable; 'none' for none).", valueName: "id"))
+    var bundle: [String] = []
+
+    @Option(help: ArgumentHelp("Only this process name (repeatable; 'none' for none).", valueName: "name"))
+    var process: [String] = []
+
+    @Option(help: ArgumentHelp("Only changes of this entity (repeatable).", valueName: "name"))
+    var entity: [String] = []
+
+    @Flag(name: .customLong("include-subentities"), help: "With --entity, also match its subentities.")
+    var includeSubentities = false
+
+    @Option(help: ArgumentHelp("Only this change type: insert, update or delete (repeatable).", valueName: "type"))
+    var type: [String] = []
+
+    @Option(help: ArgumentHelp("At most this many rows.", valueName: "n"))
+    var limit: Int?
+
+    @Flag(help: "Newest first.")
+    var reverse = false
+
+    func query(utc: Bool) throws -> HistoryQuery {
+        let parser = PositionParser(utc: utc)
+        var types: Set<ChangeType> = []
+        for t in type {
+            guard let parsed = ChangeType(name: t) else {
+                throw CLIError.invalidValue(option: "--type", value: t, reason: "expected insert, update or delete")
+            }
+            types.insert(parsed)
+        }
+        if let limit, limit < 0 { throw CLIError.invalidValue(option: "--limit", value: String(limit), reason: "must not be negative") }
+        func names(_ values: [String]) -> [HistoryQuery.NameFilter] {
+            values.map { $0 == "none" ? .none : .value($0) }
+        }
+        return HistoryQuery(
+            after: try after.map { try parser.bound($0, option: "--after") },
+            before: try before.map { try parser.bound($0, option: "--before") },
+            authors: names(author), contextNames: names(context), bundleIDs: names(bundle), processIDs: names(process),
+            entities: entity, includeSubentities: includeSubentities, changeTypes: types, limit: limit,
+            order: reverse ? .descending : .ascending)
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import HistoryKit
+
+/// Parses `--after`/`--before` values: a date (ISO 8601 with or without time
+/// and zone; relative `7d`, `36h`, `90m`, `30s`, `2w`; `now`), `tx:N`, or
+/// `token:FILE` / `token:STOREUUID:N`.
+struct PositionParser {
+    /// Interpret dates without a zone as UTC instead of local time.
+    var utc: Bool
+    var now: Date = Date()
+
+    func bound(_ text: String, option: String) throws -> HistoryQuery.Bound {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if trimmed.lowercased().hasPrefix("tx:") {
+            guard let n = Int64(trimmed.dropFirst(3)) else {
+                throw CLIError.invalidValue(option: option, value: text, reason: "expected tx:N with a transaction number")
+            }
+            return .transaction(n)
+        }
+        if trimmed.lowercased().hasPrefix("token:") {
+            return .token(try token(String(trimmed.dropFirst(6)), option: option))
+        }
+        return .date(try date(trimmed, option: option))
+    }
+
+    /// A token from a file (an archive, or a plist holding one) or a `STOREUUID:N` literal.
+    func token(_ value: String, option: String) throws -> HistoryToken {
+        if FileManager.default.fileExists(atPath: value) {
+            guard let data = FileManager.default.contents(atPath: value) else {
+                throw CLIError.notFound(path: value, what: "cannot be read")
+            }
+            return try HistoryTokenDecoder.decode(fileBytes: [UInt8](data), source: value)
+        }
+        if value.contains(":") { return try HistoryTokenDecoder.parseLiteral(value) }
+        throw CLIError.notFound(path: value, what: "no such token file")
+    }
+
+    /// Cocoa seconds for a date value.
+    func date(_ text: String, option: String) throws -> Double {
+        let lower = text.lowercased()
+        if lower == "now" { return now.timeIntervalSinceReferenceDate }
+        if let relative = Self.relativeSeconds(lower) { return now.timeIntervalSinceReferenceDate - relative }
+        if let date = parseISO(text) { return date.timeIntervalSinceReferenceDate }
+        throw CLIError.invalidValue(option: option, value: text,
+                                    reason: "not a date (use ISO 8601 like 2024-05-01 or 2024-05-01T12:00:00Z, a relative age like 7d or 36h, now, tx:N, or token:FILE)")
+    }
+
+    private static func relativeSeconds(_ text: String) -> Double? {
+        guard let unit = text.last, let value = Double(text.dropLast()), value >= 0, value.isFinite else { return nil }
+        switch unit {
+        case "s": return value
+        case "m": return value * 60
+        case "h": return value * 3600
+        case "d": return value * 86400
+        case "w": return value * 7 * 86400
+        default: return nil
+        }
+    }
+
+    private func parseISO(_ text: String) -> Date? {
+        let normalized = text.replacingOccurrences(of: " ", with: "T")
+        let hasZone = normalized.hasSuffix("Z") || normalized.range(of: #"[+-]\d\d:?\d\d$"#, options: .regularExpression) != nil
+            && normalized.contains("T")
+        let formats = ["yyyy-MM-dd'T'HH:mm:ss.SSSXXXXX", "yyyy-MM-dd'T'HH:mm:ssXXXXX", "yyyy-MM-dd'T'HH:mmXXXXX",
+                       "yyyy-MM-dd'T'HH:mm:ss.SSS", "yyyy-MM-dd'T'HH:mm:ss", "yyyy-MM-dd'T'HH:mm", "yyyy-MM-dd"]
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = utc ? TimeZone(identifier: "UTC") : TimeZone.current
+        for format in formats where format.hasSuffix("XXXXX") == hasZone {
+            formatter.dateFormat = format
+            if let d = formatter.date(from: normalized) { return d }
+        }
+        return nil
+    }
+}

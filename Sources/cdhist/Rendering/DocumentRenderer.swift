@@ -1,0 +1,74 @@
+import Foundation
+
+/// A single document (`info`, `show`, `entities`, `authors`): sections for
+/// people, one JSON object for programs.
+struct Document {
+    /// One part of the human-readable form.
+    enum Section {
+        case fields(title: String?, [(String, String)])
+        case table(title: String?, columns: [Column], rows: [[Cell]])
+        case note(String)
+    }
+
+    var kind: String
+    var json: [(String, JSONValue)]
+    var sections: [Section]
+}
+
+/// Writes a ``Document`` in the chosen format.
+enum DocumentRenderer {
+    static func render(_ document: Document, context: RenderContext) {
+        let out = context.output
+        let object = JSONValue.object([("format", .string(jsonFormatTag)), ("kind", .string(document.kind))] + document.json)
+        switch context.format {
+        case .json:
+            var bytes: [UInt8] = []
+            if context.terminal.stdoutIsTerminal { object.pretty(into: &bytes) } else { object.write(to: &bytes) }
+            bytes.append(0x0A)
+            out.write(bytes: bytes)
+        case .ndjson:
+            var bytes: [UInt8] = []
+            object.write(to: &bytes)
+            bytes.append(0x0A)
+            out.write(bytes: bytes)
+        case .csv:
+            var first = true
+            for section in document.sections {
+                if !first { out.line() }
+                first = false
+                switch section {
+                case .fields(_, let pairs):
+                    out.line(CSV.row(["field", "value"]))
+                    for (k, v) in pairs { out.line(CSV.row([k, v])) }
+                case .table(_, let columns, let rows):
+                    out.line(CSV.row(columns.map(\.title)))
+                    for row in rows { out.line(CSV.row(row.map(\.text))) }
+                case .note(let text):
+                    out.line(CSV.row(["note", text]))
+                }
+            }
+        case .table:
+            var first = true
+            for section in document.sections {
+                if !first { out.line() }
+                first = false
+                switch section {
+                case .fields(let title, let pairs):
+                    if let title { out.line(context.style(title, .bold)) }
+                    let width = pairs.map { $0.0.count }.max() ?? 0
+                    for (k, v) in pairs {
+                        out.line(context.style(TableLayout.pad(k + ":", to: width + 1, right: false), .dim) + " " + v)
+                    }
+                case .table(let title, let columns, let rows):
+                    if let title { out.line(context.style(title, .bold)) }
+                    let table = ListRenderer(context: context, kind: "rows", columns: columns)
+                    for row in rows { table.add(cells: row, json: .null) }
+                    table.finish()
+                case .note(let text):
+                    out.line(text)
+                }
+            }
+        }
+        out.flush()
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+
+/// A JSON value with ordered object keys, so output is stable and readable.
+enum JSONValue: Equatable {
+    case null
+    case bool(Bool)
+    case int(Int64)
+    case double(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([(String, JSONValue)])
+
+    static func == (a: JSONValue, b: JSONValue) -> Bool {
+        a.serialized() == b.serialized()
+    }
+
+    /// `null` for nil strings.
+    static func string(_ s: String?) -> JSONValue { s.map(JSONValue.string) ?? .null }
+    /// `null` for nil integers.
+    static func int(_ i: Int64?) -> JSONValue { i.map(JSONValue.int) ?? .null }
+    static func int(_ i: Int?) -> JSONValue { i.map { .int(Int64($0)) } ?? .null }
+    /// `null` for nil or non-finite doubles.
+    static func double(_ d: Double?) -> JSONValue { d.map(JSONValue.double) ?? .null }
+
+    /// Compact UTF-8 serialization.
+    func serialized() -> String {
+        var out: [UInt8] = []
+        write(to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends the compact serialization to `out`.
+    func write(to out: inout [UInt8]) {
+        switch self {
+        case .null: out += Self.nullBytes
+        case .bool(let b): out += b ? Self.trueBytes : Self.falseBytes
+        case .int(let i): out += Array(String(i).utf8)
+        case .double(let d):
+            if d.isFinite {
+                if d == d.rounded(), abs(d) < 1e15 { out += Array(String(Int64(d)).utf8) } else { out += Array("\(d)".utf8) }
+            } else {
+                out += Self.nullBytes
+            }
+        case .string(let s): Self.writeString(s, to: &out)
+        case .array(let items):
+            out.append(UInt8(ascii: "["))
+            for (i, item) in items.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                item.write(to: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        case .object(let pairs):
+            out.append(UInt8(ascii: "{"))
+            for (i, (key, value)) in pairs.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                Self.writeString(key, to: &out)
+                out.append(UInt8(ascii: ":"))
+                value.write(to: &out)
+            }
+            out.append(UInt8(ascii: "}"))
+        }
+    }
+
+    /// Indented serialization for humans (`--format json` on a terminal).
+    func pretty(indent: Int = 0, into out: inout [UInt8]) {
+        let pad = Array(repeating: UInt8(ascii: " "), count: indent + 2)
+        let closePad = Array(repeating: UInt8(ascii: " "), count: indent)
+        switch self {
+        case .array(let items) where !items.isEmpty:
+            out += Array("[\n".utf8)
+            for (i, item) in items.enumerated() {
+                out += pad
+                item.pretty(indent: indent + 2, into: &out)
+                out += Array((i + 1 < items.count ? ",\n" : "\n").utf8)
+            }
+            out += closePad
+            out.append(UInt8(ascii: "]"))
+        case .object(let pairs) where !pairs.isEmpty:
+            out += Array("{\n".utf8)
+            for (i, (key, value)) in pairs.enumerated() {
+                out += pad
+                Self.writeString(key, to: &out)
+                out += Array(": ".utf8)
+                value.pretty(indent: indent + 2, into: &out)
+                out += Array((i + 1 < pairs.count ? ",\n" : "\n").utf8)
+            }
+            out += closePad
+            out.append(UInt8(ascii: "}"))
+        default:
+            write(to: &out)
+        }
+    }
+
+    private static let nullBytes = Array("null".utf8)
+    private static let trueBytes = Array("true".utf8)
+    private static let falseBytes = Array("false".utf8)
+    private static let hex = Array("0123456789abcdef".utf8)
+
+    private static func writeString(_ s: String, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        for b in s.utf8 {
+            switch b {
+            case UInt8(ascii: "\""): out += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
+            case UInt8(ascii: "\\"): out += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
+            case 0x0A: out += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
+            case 0x0D: out += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
+            case 0x09: out += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
+            case 0..<0x20, 0x7F:
+                out += Array("\\u00".utf8)
+                out.append(hex[Int(b >> 4)])
+                out.append(hex[Int(b & 0x0F)])
+            default: out.append(b)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+}

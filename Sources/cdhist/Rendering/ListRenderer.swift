@@ -1,0 +1,171 @@
+import Foundation
+
+/// Streams a list of records in the chosen format. Tables size their columns
+/// from the first rows (then keep those widths), so memory stays bounded.
+final class ListRenderer {
+    private let context: RenderContext
+    private let kind: String
+    private let columns: [Column]
+    private let header: [(String, JSONValue)]
+    private var pending: [[Cell]] = []
+    private var widths: [Int]?
+    private var count = 0
+    private static let sampleRows = 200
+
+    /// `kind` names the JSON array (`transactions`, `changes`, …); `header`
+    /// adds fields before it in the JSON document.
+    init(context: RenderContext, kind: String, columns: [Column], header: [(String, JSONValue)] = []) {
+        self.context = context
+        self.kind = kind
+        self.columns = columns
+        self.header = header
+    }
+
+    /// Adds one record.
+    func add(cells: @autoclosure () -> [Cell], json: @autoclosure () -> JSONValue) {
+        let out = context.output
+        switch context.format {
+        case .json:
+            if count == 0 { beginJSON() }
+            out.write(count == 0 ? "\n  " : ",\n  ")
+            writeJSON(json(), indent: 2)
+        case .ndjson:
+            var bytes: [UInt8] = []
+            tagged(json()).write(to: &bytes)
+            bytes.append(0x0A)
+            out.write(bytes: bytes)
+        case .csv:
+            if count == 0 { out.line(CSV.row(columns.map(\.title))) }
+            out.line(CSV.row(cells().map(\.text)))
+        case .table:
+            if widths == nil {
+                pending.append(cells())
+                if pending.count >= Self.sampleRows { flushPending() }
+            } else {
+                writeRow(cells())
+            }
+        }
+        count += 1
+    }
+
+    /// Ends the list (writes the closing bracket, or a table's last rows).
+    func finish() {
+        let out = context.output
+        switch context.format {
+        case .json:
+            if count == 0 { beginJSON() }
+            out.line(count == 0 ? "]}" : "\n]}")
+        case .ndjson:
+            break
+        case .csv:
+            if count == 0 { out.line(CSV.row(columns.map(\.title))) }
+        case .table:
+            flushPending()
+            if count == 0 { out.line(context.style("(none)", .dim)) }
+        }
+        out.flush()
+    }
+
+    private func beginJSON() {
+        var pairs: [(String, JSONValue)] = [("format", .string(jsonFormatTag)), ("kind", .string(kind))]
+        pairs += header
+        var bytes: [UInt8] = []
+        JSONValue.object(pairs).write(to: &bytes)
+        bytes.removeLast() // reopen the object to append the array
+        bytes += Array(",\"\(kind)\":[".utf8)
+        context.output.write(bytes: bytes)
+    }
+
+    private func writeJSON(_ value: JSONValue, indent: Int) {
+        var bytes: [UInt8] = []
+        if context.terminal.stdoutIsTerminal { value.pretty(indent: indent, into: &bytes) } else { value.write(to: &bytes) }
+        context.output.write(bytes: bytes)
+    }
+
+    private func tagged(_ value: JSONValue) -> JSONValue {
+        guard case .object(let pairs) = value else { return value }
+        return .object([("format", .string(jsonFormatTag))] + pairs)
+    }
+
+    private func flushPending() {
+        guard widths == nil else { return }
+        widths = TableLayout.widths(columns: columns, rows: pending, terminalWidth: context.terminal.width)
+        writeHeader()
+        for row in pending { writeRow(row) }
+        pending = []
+    }
+
+    private func writeHeader() {
+        guard let widths else { return }
+        let titles = zip(columns, widths).map { TableLayout.pad($0.title, to: $1, right: $0.alignRight) }
+        context.output.line(context.style(titles.joined(separator: "  ").trimmingTrailingSpaces(), .bold))
+    }
+
+    private func writeRow(_ cells: [Cell]) {
+        guard let widths else { return }
+        var parts: [String] = []
+        for (i, column) in columns.enumerated() {
+            let cell = i < cells.count ? cells[i] : Cell("")
+            let text = TableLayout.pad(TableLayout.truncate(cell.text, to: widths[i]), to: widths[i], right: column.alignRight)
+            parts.append(cell.style.map { context.style(text, $0) } ?? text)
+        }
+        context.output.line(parts.joined(separator: "  ").trimmingTrailingSpaces())
+    }
+}
+
+/// Column sizing and padding for tables.
+enum TableLayout {
+    /// Widths fitting the widest cell, shrinking flexible columns to fit `terminalWidth`.
+    static func widths(columns: [Column], rows: [[Cell]], terminalWidth: Int?) -> [Int] {
+        var widths = columns.map { $0.title.count }
+        for row in rows {
+            for (i, cell) in row.enumerated() where i < widths.count {
+                widths[i] = max(widths[i], min(cell.text.count, 200))
+            }
+        }
+        guard let total = terminalWidth else { return widths }
+        let gaps = 2 * max(0, columns.count - 1)
+        var excess = widths.reduce(0, +) + gaps - total
+        let flexible = columns.indices.filter { columns[$0].flexible }
+        while excess > 0 {
+            guard let widest = flexible.max(by: { widths[$0] < widths[$1] }), widths[widest] > 8 else { break }
+            widths[widest] -= 1
+            excess -= 1
+        }
+        return widths
+    }
+
+    /// Fits `text` into `width` characters, ending with `…` when cut; control
+    /// characters are made visible so a row stays one line.
+    static func truncate(_ text: String, to width: Int) -> String {
+        let clean = text.contains(where: { $0.isNewline || $0 == "\t" })
+            ? String(text.map { $0.isNewline ? "↵" : $0 == "\t" ? " " : $0 }) : text
+        return clean.count <= width ? clean : String(clean.prefix(max(0, width - 1))) + "…"
+    }
+
+    static func pad(_ text: String, to width: Int, right: Bool) -> String {
+        let n = max(0, width - text.count)
+        let spaces = String(repeating: " ", count: n)
+        return right ? spaces + text : text + spaces
+    }
+}
+
+/// RFC 4180 CSV rows.
+enum CSV {
+    static func row(_ fields: [String]) -> String {
+        fields.map { field in
+            if field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) {
+                return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+            }
+            return field
+        }.joined(separator: ",")
+    }
+}
+
+extension String {
+    func trimmingTrailingSpaces() -> String {
+        var s = Substring(self)
+        while s.last == " " { s = s.dropLast() }
+        return String(s)
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+
+/// What the process is writing to: terminal or not, its width, and whether colour is allowed.
+struct Terminal {
+    let stdoutIsTerminal: Bool
+    let stderrIsTerminal: Bool
+    /// Columns of the terminal; nil when stdout is not one (no truncation then).
+    let width: Int?
+    let colorEnabled: Bool
+
+    /// Reads the environment; `noColor` is the `--no-color` flag.
+    static func current(noColor: Bool) -> Terminal {
+        let out = isatty(STDOUT_FILENO) == 1
+        let err = isatty(STDERR_FILENO) == 1
+        var width: Int?
+        if out {
+            var size = winsize()
+            if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 {
+                width = Int(size.ws_col)
+            } else if let cols = ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init), cols > 0 {
+                width = cols
+            } else {
+                width = 80
+            }
+        }
+        let env = ProcessInfo.processInfo.environment
+        let color = out && !noColor && env["NO_COLOR"] == nil && env["TERM"] != "dumb"
+        return Terminal(stdoutIsTerminal: out, stderrIsTerminal: err, width: width, colorEnabled: color)
+    }
+}
+
+/// ANSI styles, applied only when colour is enabled.
+enum Style: String {
+    case bold = "1"
+    case dim = "2"
+    case red = "31"
+    case green = "32"
+    case yellow = "33"
+    case blue = "34"
+    case cyan = "36"
+
+    func apply(_ text: String, enabled: Bool) -> String {
+        enabled && !text.isEmpty ? "\u{1B}[\(rawValue)m\(text)\u{1B}[0m" : text
+    }
+}

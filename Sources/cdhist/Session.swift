@@ -1,0 +1,27 @@
+import Foundation
+import HistoryKit
+
+/// A store opened for one command: the store, the model used to decode it,
+/// and where and how to write. The REPL keeps one across commands.
+struct Session {
+    let store: HistoryStore
+    let model: ModelResolution
+    let context: RenderContext
+    let decoder: ChangeDecoder
+
+    /// Opens the store of `options`; notices go to stderr.
+    static func open(_ options: StoreOptions, output: OutputOptions, fallback: OutputFormat = .json) throws -> Session {
+        let store = try HistoryStore.open(options.store, options: OpenOptions(busyTimeout: options.lockTimeout))
+        for notice in store.notices { printError("cdhist: note: \(notice)") }
+        let model = try store.resolveModel(userModelPath: options.model)
+        return Session(store: store, model: model, context: output.context(fallback: fallback),
+                       decoder: store.makeDecoder(model: model))
+    }
+
+    /// Says once on stderr why changes cannot be fully named, for commands that decode them.
+    func noteModelProblem() {
+        if let problem = model.problem { printError("cdhist: note: \(problem)") }
+    }
+
+    var presenter: HistoryPresenter { HistoryPresenter(time: context.time) }
+}
