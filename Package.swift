@@ -50,7 +50,10 @@ let package = Package(
         ),
         .testTarget(
             name: "cdhistTests",
-            dependencies: ["cdhist", "cdhist-fixtures", "HistoryKit", "HistoryFixtures"]
+            dependencies: [
+                "cdhist", "cdhist-fixtures", "HistoryKit", "HistoryFixtures",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
         .testTarget(
             name: "HistoryKitTests",

@@ -69,7 +69,8 @@ public enum Scenarios {
                                  bundleID: actor.bundle, processID: actor.process, changes: changes)
     }
 
-    static func uuid(_ n: Int) -> [UInt8] {
+    /// Deterministic 16 bytes standing for the UUID numbered `n`.
+    public static func uuidBytes(_ n: Int) -> [UInt8] {
         (0..<16).map { UInt8(truncatingIfNeeded: n &* 37 &+ $0 &* 11) }
     }
 
@@ -116,8 +117,8 @@ public enum Scenarios {
         }
         txs += [
             tx(app, 1800, [
-                C(entity: "Task", primaryKey: 7, type: .delete, tombstone: ["title": .text("Buy milk"), "uuid": .blob(uuid(7))]),
-                C(entity: "Document", primaryKey: 1, type: .delete, tombstone: ["filename": .text("receipt.pdf"), "uuid": .blob(uuid(101))]),
+                C(entity: "Task", primaryKey: 7, type: .delete, tombstone: ["title": .text("Buy milk"), "uuid": .blob(uuidBytes(7))]),
+                C(entity: "Document", primaryKey: 1, type: .delete, tombstone: ["filename": .text("receipt.pdf"), "uuid": .blob(uuidBytes(101))]),
                 C(entity: "Tag", primaryKey: 2, type: .delete, tombstone: ["name": .text("errands")]),
             ]),
             tx(ckExport, 1801, [C(entity: "Task", primaryKey: 8, type: .update, updated: ["title"])]),
@@ -129,7 +130,7 @@ public enum Scenarios {
         txs += [
             tx(app, 2900, [C(entity: "Project", primaryKey: 2, type: .insert), C(entity: "Task", primaryKey: 15, type: .update, updated: ["project"])]),
             tx(widget, 2910, [C(entity: "Task", primaryKey: 16, type: .update, updated: ["done"])]),
-            tx(app, 2920, [C(entity: "Project", primaryKey: 2, type: .delete, tombstone: ["uuid": .blob(uuid(202))])]),
+            tx(app, 2920, [C(entity: "Project", primaryKey: 2, type: .delete, tombstone: ["uuid": .blob(uuidBytes(202))])]),
             tx(ckExport, 2921, [C(entity: "Task", primaryKey: 15, type: .update, updated: ["project", "title"])]),
             tx(share, 2930, [C(entity: "Task", primaryKey: 25, type: .insert)]),
         ]
@@ -182,7 +183,7 @@ public enum Scenarios {
             switch j % 5 {
             case 0: changes.append(.init(entity: "Task", primaryKey: pk, type: .insert))
             case 4 where i % 3 == 0:
-                changes.append(.init(entity: "Task", primaryKey: pk, type: .delete, tombstone: ["title": .text("Task \(pk)"), "uuid": .blob(uuid(Int(pk)))]))
+                changes.append(.init(entity: "Task", primaryKey: pk, type: .delete, tombstone: ["title": .text("Task \(pk)"), "uuid": .blob(uuidBytes(Int(pk)))]))
             default: changes.append(.init(entity: "Task", primaryKey: pk, type: .update, updated: j % 2 == 0 ? ["done"] : ["title", "project"]))
             }
         }

@@ -16,12 +16,17 @@ enum Entry {
             try command.run()
         } catch let error as ExitCode {
             exit(error.rawValue)
-        } catch let error where error is CleanExit || error is ValidationError {
+        } catch let error where isParserError(error) {
             exit(reportParserError(error))
         } catch {
             printError("cdhist: \(error)")
             exit(2)
         }
+    }
+
+    /// Errors raised by ArgumentParser itself (help requests, validation), as opposed to ours.
+    static func isParserError(_ error: Error) -> Bool {
+        error is CleanExit || error is ValidationError || String(reflecting: type(of: error)).hasPrefix("ArgumentParser.")
     }
 
     /// Prints help to stdout (status 0), or a usage error to stderr (status 2).

@@ -68,6 +68,11 @@ public struct SpaceUsage: Equatable, Sendable {
 extension HistoryStore {
     private static let historyTables = ["ATRANSACTION", "ACHANGE", "ATRANSACTIONSTRING"]
 
+    /// The number of transactions (cheap: no other statistics).
+    public func transactionCount() throws -> Int {
+        try read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM ATRANSACTION") ?? 0 }
+    }
+
     /// Reads counts, ranges, purge traces and space usage.
     public func statistics() throws -> HistoryStatistics {
         try read { db in

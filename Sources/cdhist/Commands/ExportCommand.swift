@@ -34,7 +34,8 @@ struct ExportCommand: ParsableCommand {
         session.noteModelProblem()
         let query = try filters.query(utc: outputOptions.utc)
         let presenter = session.presenter
-        let progress = Progress(total: try session.store.statistics().transactionCount, enabled: session.context.terminal.stderrIsTerminal)
+        let showProgress = session.context.terminal.stderrIsTerminal
+        let progress = Progress(total: showProgress ? try session.store.transactionCount() : 0, enabled: showProgress)
         let list = ListRenderer(context: context, kind: "transactions", columns: HistoryPresenter.transactionColumns,
                                 header: [("storeID", .string(session.store.storeUUID))])
         do {

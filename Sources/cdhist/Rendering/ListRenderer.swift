@@ -127,8 +127,9 @@ enum TableLayout {
         let gaps = 2 * max(0, columns.count - 1)
         var excess = widths.reduce(0, +) + gaps - total
         let flexible = columns.indices.filter { columns[$0].flexible }
+        // Shrink the widest flexible column, one character at a time, down to 4.
         while excess > 0 {
-            guard let widest = flexible.max(by: { widths[$0] < widths[$1] }), widths[widest] > 8 else { break }
+            guard let widest = flexible.max(by: { widths[$0] < widths[$1] }), widths[widest] > 4 else { break }
             widths[widest] -= 1
             excess -= 1
         }

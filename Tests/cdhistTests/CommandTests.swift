@@ -1,0 +1,176 @@
+import Foundation
+import HistoryFixtures
+import HistoryKit
+import Testing
+
+@Suite(.serialized) struct CommandTests {
+    let appGroup = CLI.fixtures + "/AppGroup/Tasks.sqlite"
+
+    @Test func infoOnFixtures() throws {
+        let r = try CLI.run(["info", appGroup])
+        #expect(r.status == 0)
+        #expect(r.stderr.isEmpty)
+        let info = try r.json()
+        #expect(info["format"] as? String == "cdhist/1")
+        #expect(info["kind"] as? String == "info")
+        #expect(info["storeID"] as? String == Scenarios.appGroupUUID)
+        #expect(info["transactionCount"] as? Int == 34)
+        #expect(info["changeCount"] as? Int == 67)
+        #expect(info["deleteCount"] as? Int == 5)
+        let purged = try CLI.run(["info", CLI.fixtures + "/Purged/Tasks.sqlite"]).json()
+        #expect(purged["firstTransactionNumber"] as? Int == 21)
+        #expect((purged["purgeTraces"] as? [String: Any])?["startsAfterFirst"] as? Bool == true)
+        let table = try CLI.run(["info", appGroup, "--format", "table"])
+        #expect(table.stdout.contains("Transactions:      34 (#1…#34)"))
+        #expect(!table.stdout.contains("\u{1B}["))
+    }
+
+    @Test func transactionsInEveryFormat() throws {
+        let json = try CLI.run(["transactions", appGroup, "--author", "widget"]).json()
+        let txs = try #require(json["transactions"] as? [[String: Any]])
+        #expect(txs.count == 7)
+        #expect(txs.allSatisfy { $0["author"] as? String == "widget" })
+        #expect(Set(txs[0].keys) == ["transactionNumber", "timestamp", "cocoaTimestamp", "author", "contextName", "bundleID",
+                                     "processID", "storeID", "token", "changeCount", "queryGenerationLength"])
+        #expect(txs[0]["timestamp"] as? String == "2025-03-03T10:15:00.000Z")
+
+        let nd = try CLI.run(["transactions", appGroup, "--format", "ndjson", "--after", "tx:30"])
+        #expect(nd.lines.count == 4)
+        for line in nd.lines {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            #expect(object["format"] as? String == "cdhist/1")
+            #expect((object["transactionNumber"] as? Int ?? 0) > 30)
+        }
+        let csv = try CLI.run(["transactions", appGroup, "--format", "csv", "--author", "none"])
+        #expect(csv.lines.first == "#,Time,Author,Context,Bundle,Process,Changes")
+        #expect(csv.lines.count == 2)
+        #expect(csv.lines[1].hasPrefix("13,"))
+        let table = try CLI.run(["transactions", appGroup, "--format", "table", "--limit", "2", "--reverse"])
+        #expect(table.lines.count == 3)
+        #expect(table.lines[1].hasPrefix("34 "))
+        let utc = try CLI.run(["transactions", appGroup, "--format", "table", "--utc", "--limit", "1"])
+        #expect(utc.stdout.contains("2025-03-03 09:00:00.000Z"))
+        let before = try CLI.run(["transactions", appGroup, "--before", "2025-03-03T09:05:00Z", "--format", "csv"])
+        #expect(before.lines.count == 4)
+    }
+
+    @Test func changesDecodeAndFilter() throws {
+        let json = try CLI.run(["changes", appGroup, "--entity", "Attachment", "--include-subentities", "--type", "update"]).json()
+        let changes = try #require(json["changes"] as? [[String: Any]])
+        #expect(changes.count == 2)
+        #expect(changes[0]["entity"] as? String == "Photo")
+        #expect(changes[0]["updatedProperties"] as? [String] == ["filename", "height", "width"])
+        #expect(changes[1]["updatedProperties"] as? [String] == ["task", "pageCount"])
+        let deletes = try #require(try CLI.run(["changes", appGroup, "--type", "delete", "--entity", "Document"]).json()["changes"] as? [[String: Any]])
+        let tombstone = try #require(deletes.first?["tombstone"] as? [String: Any])
+        #expect(tombstone["filename"] as? String == "receipt.pdf")
+        #expect(tombstone["uuid"] as? String == HistoryPresenterUUID.text(Scenarios.uuidBytes(101)))
+        let noModel = try CLI.run(["changes", CLI.fixtures + "/NoModelCache/Tasks.sqlite", "--type", "update", "--limit", "1"])
+        #expect(noModel.status == 0)
+        #expect(noModel.stderr.contains("no model cache"))
+        let raw = try #require(try noModel.json()["changes"] as? [[String: Any]])
+        #expect(raw[0]["updatedProperties"] is NSNull)
+        let withModel = try CLI.run(["changes", CLI.fixtures + "/NoModelCache/Tasks.sqlite", "--type", "update", "--limit", "1",
+                                     "--model", CLI.fixtures + "/NoModelCache/Tasks.xcdatamodel"])
+        #expect(withModel.stderr.isEmpty)
+        #expect(((try withModel.json()["changes"] as? [[String: Any]])?.first?["updatedProperties"] as? [String]) == ["members"])
+    }
+
+    @Test func showEntitiesAuthors() throws {
+        let show = try CLI.run(["show", appGroup, "tx:25"]).json()
+        let tx = try #require(show["transaction"] as? [String: Any])
+        #expect(tx["transactionNumber"] as? Int == 25)
+        #expect((tx["changes"] as? [[String: Any]])?.count == 3)
+        let missing = try CLI.run(["show", appGroup, "99"])
+        #expect(missing.status == 2)
+        #expect(missing.stderr == "cdhist: \(appGroup): no transaction 99 (the store has #1…#34)\n")
+
+        let entities = try #require(try CLI.run(["entities", appGroup]).json()["entities"] as? [[String: Any]])
+        let task = try #require(entities.first { $0["entity"] as? String == "Task" })
+        #expect(task["columnsBytes"] as? Int == 2)
+        #expect(task["tombstoneAttributes"] as? [String] == ["title", "uuid"])
+        let layout = try CLI.run(["entities", appGroup, "--entity", "Task", "--format", "table"])
+        #expect(layout.stdout.contains("Task: 10 slots, 2 ZCOLUMNS bytes"))
+        #expect(layout.stdout.contains("toOneOrderColumn"))
+
+        let authors = try CLI.run(["authors", appGroup]).json()
+        let list = try #require(authors["authors"] as? [[String: Any]])
+        #expect(list.first?["value"] as? String == "app")
+        #expect(list.first?["transactionCount"] as? Int == 16)
+        #expect(Set(list.compactMap { $0["value"] as? String }).isSuperset(of: ["widget", "shareExtension", "NSCloudKitMirroringDelegate.import"]))
+        #expect(authors["contextNames"] != nil && authors["bundleIDs"] != nil && authors["processIDs"] != nil)
+    }
+
+    @Test func exportStreamsOneTransactionPerLineAndWritesAtomically() throws {
+        let r = try CLI.run(["export", appGroup])
+        #expect(r.lines.count == 34)
+        let dir = try TemporaryDirectory()
+        let out = dir.file("history.ndjson")
+        let w = try CLI.run(["export", appGroup, "--out", out, "--author", "widget"])
+        #expect(w.status == 0 && w.stdout.isEmpty)
+        #expect(try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n").count == 7)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["history.ndjson"])
+        let bad = try CLI.run(["export", appGroup, "--out", dir.file("missing/x.ndjson")])
+        #expect(bad.status == 2)
+        #expect(bad.stderr.hasPrefix("cdhist: \(dir.file("missing/x.ndjson")): cannot write"))
+    }
+
+    @Test func noCommandChangesAnyInputFile() throws {
+        var folders = ["AppGroup", "Purged", "NoModelCache", "WALPending"].map { CLI.fixtures + "/" + $0 }
+        if let real = CLI.realStores { folders += [real + "/photos-10.15.7", real + "/swiftdata-resources"] }
+        for folder in folders {
+            let store = try FileManager.default.contentsOfDirectory(atPath: folder)
+                .first { $0.hasSuffix(".sqlite") || $0.hasSuffix(".store") }.map { folder + "/" + $0 }
+            let path = try #require(store)
+            let before = try DirectoryState(folder)
+            let first = try CLI.run(["info", path]).json()["firstTransactionNumber"] as? Int ?? 1
+            for args in [["info"], ["transactions"], ["changes"], ["show", path, String(first)], ["entities"], ["authors"], ["export"]] {
+                let full = args.count == 1 ? [args[0], path] : args
+                for format in ["table", "json", "csv"] where !(args[0] == "export" && format != "json") {
+                    let r = try CLI.run(full + ["--format", format])
+                    #expect(r.status == 0, "\(full) \(format): \(r.stderr)")
+                }
+            }
+            #expect(try DirectoryState(folder) == before, "\(folder) changed")
+        }
+    }
+
+    @Test func walContentIsSeen() throws {
+        let info = try CLI.run(["info", CLI.fixtures + "/WALPending/Tasks.sqlite"]).json()
+        #expect(info["transactionCount"] as? Int == 34)
+        // The main file alone (immutable: the WAL is ignored) holds 26 of them.
+        let mainOnly = try LogicalDump.of(CLI.fixtures + "/WALPending/Tasks.sqlite", immutable: true)
+        let start = try #require(mainOnly.firstIndex { $0.hasPrefix("table ATRANSACTION:") })
+        let rows = mainOnly[(start + 1)...].prefix { !$0.hasPrefix("table ") }
+        #expect(rows.count == 26)
+    }
+}
+
+/// UUID text the way the presenter writes 16-byte UUID tombstones.
+enum HistoryPresenterUUID {
+    static func text(_ b: [UInt8]) -> String {
+        UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15])).uuidString
+    }
+}
+
+/// Colour and terminal behaviour, through a pseudo-terminal made by script(1).
+@Suite(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"))) struct TerminalTests {
+    private func onTerminal(_ command: String, env: String = "") throws -> String {
+        let binary = CLI.products.appendingPathComponent("cdhist").path
+        return try CLI.run(["-qec", "\(env) COLUMNS=80 \(binary) \(command)", "/dev/null"], executable: "/usr/bin/script").stdout
+    }
+
+    @Test func colourOnlyOnATerminalAndNeverWithNoColor() throws {
+        let store = CLI.fixtures + "/AppGroup/Tasks.sqlite"
+        let colored = try onTerminal("changes \(store) --type delete")
+        #expect(colored.contains("\u{1B}[31mdelete"))
+        let plain = try onTerminal("changes \(store) --type delete", env: "NO_COLOR=1")
+        #expect(!plain.contains("\u{1B}["))
+        #expect(plain.contains("delete"))
+        #expect(!(try onTerminal("changes \(store) --type delete --no-color")).contains("\u{1B}["))
+        // On a terminal the default format is a table, truncated to the width.
+        let table = try onTerminal("transactions \(store) --no-color")
+        #expect(table.contains("Author"))
+        #expect(table.split(separator: "\n").allSatisfy { $0.trimmingCharacters(in: .whitespacesAndNewlines).count <= 80 })
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import HistoryFixtures
+import Testing
+
+/// The man page and README stay in step with `--help`; the committed fixtures with the generator.
+@Suite struct DocumentationTests {
+    static let subcommands = ["info", "transactions", "changes", "show", "entities", "authors", "export"]
+
+    private func options(inHelp text: String) -> Set<String> {
+        var found: Set<String> = []
+        let pattern = try! NSRegularExpression(pattern: "(?<![\\w-])--([a-z][a-z0-9-]*)")
+        let ns = text as NSString
+        for m in pattern.matches(in: text, range: NSRange(location: 0, length: ns.length)) {
+            found.insert(ns.substring(with: m.range(at: 1)))
+        }
+        return found.subtracting(["help", "version"])
+    }
+
+    @Test func manPageCoversEveryCommandAndOption() throws {
+        let man = try String(contentsOfFile: CLI.repository.appendingPathComponent("man/cdhist.1").path, encoding: .utf8)
+        let root = try CLI.run(["--help"]).stdout
+        for sub in Self.subcommands {
+            #expect(root.contains(sub), "--help does not list \(sub)")
+            #expect(man.contains("Cm \(sub)"), "man/cdhist.1 lacks command \(sub)")
+            let help = try CLI.run([sub, "--help"]).stdout
+            for option in options(inHelp: help) {
+                #expect(man.contains("Fl -\(option)"), "man/cdhist.1 lacks --\(option) of \(sub)")
+            }
+        }
+        #expect(Self.subcommands.count == root.components(separatedBy: "\n").filter { line in
+            Self.subcommands.contains { line.trimmingCharacters(in: .whitespaces).hasPrefix($0 + " ") }
+        }.count)
+    }
+
+    @Test func readmeShowsEveryCommand() throws {
+        let readme = try String(contentsOfFile: CLI.repository.appendingPathComponent("README.md").path, encoding: .utf8)
+        for sub in Self.subcommands { #expect(readme.contains("cdhist \(sub)"), "README lacks an example of \(sub)") }
+        #expect(readme.contains("swift test"))
+        #expect(readme.contains("swift run cdhist"))
+    }
+
+    @Test func committedFixturesMatchTheGenerator() throws {
+        let dir = try TemporaryDirectory()
+        let r = try CLI.run(["--out", dir.path], executable: "cdhist-fixtures")
+        #expect(r.status == 0, "\(r.stderr)")
+        for scenario in Scenarios.all {
+            let committed = CLI.fixtures + "/" + scenario.name
+            let fresh = dir.path + "/" + scenario.name
+            #expect(Set(try FileManager.default.contentsOfDirectory(atPath: committed))
+                    == Set(try FileManager.default.contentsOfDirectory(atPath: fresh)), "\(scenario.name): different files")
+            let store = "/" + scenario.storeFile
+            #expect(try LogicalDump.of(committed + store) == LogicalDump.of(fresh + store), "\(scenario.name): content differs")
+            #expect(try LogicalDump.of(committed + store, immutable: true) == LogicalDump.of(fresh + store, immutable: true),
+                    "\(scenario.name): main file without WAL differs")
+            if scenario.writesXcdatamodel {
+                let contents = "/Tasks.xcdatamodel/contents"
+                #expect(FileManager.default.contents(atPath: committed + contents) == FileManager.default.contents(atPath: fresh + contents))
+            }
+        }
+        let readme = try String(contentsOfFile: CLI.fixtures + "/README.md", encoding: .utf8)
+        for scenario in Scenarios.all { #expect(readme.contains("`\(scenario.name)/`"), "fixtures/README.md lacks \(scenario.name)") }
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import GRDB
+import HistoryFixtures
+import HistoryKit
+import Testing
+
+/// Every error of "safe opening" reaches the user as one line on stderr, exit status 2.
+@Suite struct ErrorTests {
+    private func expectOneLineError(_ args: [String], startsWith prefix: String, contains text: String? = nil) throws {
+        let r = try CLI.run(args)
+        #expect(r.status == 2, "\(args): status \(r.status)")
+        #expect(r.stdout.isEmpty)
+        let lines = r.stderr.split(separator: "\n")
+        #expect(lines.count == 1, "\(args): \(r.stderr)")
+        #expect(r.stderr.hasPrefix(prefix), "\(r.stderr)")
+        if let text { #expect(r.stderr.contains(text), "\(r.stderr)") }
+        #expect(!r.stderr.contains("Fatal error") && !r.stderr.contains("Backtrac"))
+    }
+
+    @Test func storeErrors() throws {
+        let dir = try TemporaryDirectory()
+        try expectOneLineError(["info", dir.file("none.sqlite")], startsWith: "cdhist: \(dir.file("none.sqlite")): no such file")
+        try expectOneLineError(["transactions", dir.path], startsWith: "cdhist: \(dir.path): is a directory")
+        _ = FileManager.default.createFile(atPath: dir.file("random.sqlite"), contents: Data((0..<5000).map { UInt8(truncatingIfNeeded: $0 &* 97) }))
+        try expectOneLineError(["changes", dir.file("random.sqlite")], startsWith: "cdhist: \(dir.file("random.sqlite")): not an SQLite database")
+
+        let good = dir.file("good.sqlite")
+        var fixture = Scenarios.all[0].store
+        fixture.journalMode = .rollback
+        try StoreWriter.write(fixture, to: good)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: good))
+        try bytes.prefix(bytes.count - 4096 - 100).write(to: URL(fileURLWithPath: dir.file("truncated.sqlite")))
+        try expectOneLineError(["export", dir.file("truncated.sqlite")], startsWith: "cdhist: \(dir.file("truncated.sqlite")): truncated SQLite database")
+        var damaged = bytes
+        for i in 100..<4096 { damaged[i] = UInt8(truncatingIfNeeded: i &* 13) }
+        try damaged.write(to: URL(fileURLWithPath: dir.file("corrupt.sqlite")))
+        try expectOneLineError(["info", dir.file("corrupt.sqlite")], startsWith: "cdhist: \(dir.file("corrupt.sqlite")): corrupt SQLite database")
+
+        let plain = dir.file("plain.sqlite")
+        let q = try DatabaseQueue(path: plain)
+        try q.write { try $0.execute(sql: "CREATE TABLE notes (body TEXT)") }
+        try q.close()
+        try expectOneLineError(["authors", plain], startsWith: "cdhist: \(plain): SQLite database but not a Core Data store")
+
+        var noHistory = fixture
+        noHistory.historyEnabled = false
+        try StoreWriter.write(noHistory, to: dir.file("nohistory.sqlite"))
+        try expectOneLineError(["entities", dir.file("nohistory.sqlite")], startsWith: "cdhist: \(dir.file("nohistory.sqlite")): Core Data store without persistent history")
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"))) func lockedStore() throws {
+        let dir = try TemporaryDirectory()
+        let path = dir.file("locked.sqlite")
+        var fixture = Scenarios.all[0].store
+        fixture.journalMode = .rollback
+        try StoreWriter.write(fixture, to: path)
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        holder.arguments = ["-c", """
+            import sqlite3, sys
+            db = sqlite3.connect(sys.argv[1], isolation_level=None)
+            db.execute("BEGIN EXCLUSIVE")
+            print("locked", flush=True)
+            sys.stdin.read()
+            """, path]
+        let input = Pipe()
+        let output = Pipe()
+        holder.standardInput = input
+        holder.standardOutput = output
+        try holder.run()
+        _ = output.fileHandleForReading.readData(ofLength: 7)
+        defer {
+            try? input.fileHandleForWriting.close()
+            holder.waitUntilExit()
+        }
+        try expectOneLineError(["info", path, "--lock-timeout", "0.3"], startsWith: "cdhist: \(path): locked by another process",
+                               contains: "0.3 s")
+    }
+
+    @Test func usageAndValueErrors() throws {
+        let store = CLI.fixtures + "/AppGroup/Tasks.sqlite"
+        let unknown = try CLI.run(["transactions", store, "--bogus"])
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr.contains("--bogus"))
+        try expectOneLineError(["transactions", store, "--after", "yesterday-ish"], startsWith: "cdhist: --after 'yesterday-ish': not a date")
+        try expectOneLineError(["changes", store, "--entity", "Nope"], startsWith: "cdhist: no entity named 'Nope' in this store")
+        try expectOneLineError(["transactions", store, "--after", "token:/nonexistent/token.data"], startsWith: "cdhist: /nonexistent/token.data: no such token file")
+        try expectOneLineError(["transactions", store, "--after", "token:00000000-0000-0000-0000-000000000000:5"], startsWith: "cdhist: token 00000000-0000-0000-0000-000000000000:5 is for another store")
+        try expectOneLineError(["info", store, "--model", "/nonexistent.momd"], startsWith: "cdhist: /nonexistent.momd: no such model file or folder")
+        let help = try CLI.run(["--help"])
+        #expect(help.status == 0 && help.stdout.contains("SUBCOMMANDS"))
+        let version = try CLI.run(["--version"])
+        #expect(version.status == 0 && !version.stdout.isEmpty)
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+import GRDB
+
+/// Runs the built executables and finds the repository's files.
+enum CLI {
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The folder holding the built products (beside the test bundle).
+    static let products: URL = {
+        var url = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        while url.path != "/" {
+            url.deleteLastPathComponent()
+            if FileManager.default.isExecutableFile(atPath: url.appendingPathComponent("cdhist").path) { return url }
+        }
+        return repository.appendingPathComponent(".build/debug")
+    }()
+
+    static let fixtures = repository.appendingPathComponent("fixtures").path
+
+    static let realStores: String? = {
+        let dir = repository.deletingLastPathComponent().appendingPathComponent("shared/real-stores").path
+        if FileManager.default.fileExists(atPath: dir) { return dir }
+        print("NOTICE: \(dir) not found; end-to-end tests on real Core Data stores are skipped")
+        return nil
+    }()
+
+    static var hasRealStores: Bool { realStores != nil }
+    static var photos: String { realStores! + "/photos-10.15.7/Photos.sqlite" }
+    static var swiftData: String { realStores! + "/swiftdata-resources/default.store" }
+
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+
+        var lines: [String] { stdout.split(separator: "\n", omittingEmptySubsequences: true).map(String.init) }
+
+        func json() throws -> [String: Any] {
+            guard let object = try JSONSerialization.jsonObject(with: Data(stdout.utf8)) as? [String: Any] else {
+                throw CocoaError(.coderReadCorrupt)
+            }
+            return object
+        }
+    }
+
+    /// Runs `executable` with `arguments`; stdin is empty.
+    @discardableResult
+    static func run(_ arguments: [String], executable: String = "cdhist", environment: [String: String] = [:]) throws -> Result {
+        let process = Process()
+        process.executableURL = executable.hasPrefix("/") ? URL(fileURLWithPath: executable) : products.appendingPathComponent(executable)
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env["NO_COLOR"] = nil
+        for (k, v) in environment { env[k] = v }
+        process.environment = env
+        let out = Pipe()
+        // stderr goes to a file, so neither pipe can fill up while the other is read.
+        let errPath = FileManager.default.temporaryDirectory.appendingPathComponent("cdhist-e2e-\(UUID().uuidString).err").path
+        _ = FileManager.default.createFile(atPath: errPath, contents: nil)
+        defer { try? FileManager.default.removeItem(atPath: errPath) }
+        let err = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        try err.close()
+        let errData = FileManager.default.contents(atPath: errPath) ?? Data()
+        return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                      stderr: String(decoding: errData, as: UTF8.self))
+    }
+}
+
+/// Every file's bytes and the listing of a directory, to prove nothing changed.
+struct DirectoryState: Equatable {
+    var files: [String: Data]
+
+    init(_ directory: String) throws {
+        var files: [String: Data] = [:]
+        let enumerator = FileManager.default.enumerator(atPath: directory)
+        while let name = enumerator?.nextObject() as? String {
+            var isDir: ObjCBool = false
+            _ = FileManager.default.fileExists(atPath: directory + "/" + name, isDirectory: &isDir)
+            files[name] = isDir.boolValue ? Data() : (FileManager.default.contents(atPath: directory + "/" + name) ?? Data())
+        }
+        self.files = files
+    }
+}
+
+/// A temporary directory removed when released.
+final class TemporaryDirectory {
+    let url: URL
+    var path: String { url.path }
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("cdhist-e2e-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: url.path)
+        try? FileManager.default.removeItem(at: url)
+    }
+
+    func file(_ name: String) -> String { url.appendingPathComponent(name).path }
+}
+
+/// A logical dump of a database (every table's rows, WAL included), for comparing stores
+/// whose bytes may differ (WAL salts are random).
+enum LogicalDump {
+    static func of(_ path: String, immutable: Bool = false) throws -> [String] {
+        var config = Configuration()
+        config.readonly = true
+        // Never plain mode=ro: as root it would create or rewrite -wal and -shm beside the store.
+        let hasWAL = FileManager.default.fileExists(atPath: path + "-wal")
+        let uri = "file:\(path)?" + (immutable || !hasWAL ? "immutable=1" : "mode=ro&readonly_shm=1")
+        let queue = try DatabaseQueue(path: uri, configuration: config)
+        defer { try? queue.close() }
+        return try queue.read { db in
+            var lines: [String] = []
+            for table in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name") {
+                lines.append("table \(table): " + (try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = ?", arguments: [table]) ?? ""))
+                for row in try Row.fetchAll(db, sql: "SELECT * FROM \"\(table)\" ORDER BY rowid") {
+                    lines.append(row.description)
+                }
+            }
+            return lines
+        }
+    }
+}
