@@ -171,6 +171,9 @@ enum HistoryPresenterUUID {
         // On a terminal the default format is a table, truncated to the width.
         let table = try onTerminal("transactions \(store) --no-color")
         #expect(table.contains("Author"))
-        #expect(table.split(separator: "\n").allSatisfy { $0.trimmingCharacters(in: .whitespacesAndNewlines).count <= 80 })
+        // script(1) ends lines with CR LF, a single Character in Swift.
+        let lines = table.components(separatedBy: .newlines).filter { !$0.isEmpty }
+        #expect(lines.count == 35)
+        #expect(lines.allSatisfy { $0.count <= 80 })
     }
 }
