@@ -126,9 +126,14 @@ import Testing
             let first = try CLI.run(["info", path]).json()["firstTransactionNumber"] as? Int ?? 1
             for args in [["info"], ["transactions"], ["changes"], ["show", path, String(first)], ["entities"], ["authors"], ["export"]] {
                 let full = args.count == 1 ? [args[0], path] : args
-                for format in ["table", "json", "csv"] where !(args[0] == "export" && format != "json") {
+                for format in ["table", "json", "ndjson", "csv"] where !(args[0] == "export" && (format == "table" || format == "csv")) {
                     let r = try CLI.run(full + ["--format", format])
                     #expect(r.status == 0, "\(full) \(format): \(r.stderr)")
+                    #expect(!r.stdout.isEmpty)
+                    if format == "json" { #expect(throws: Never.self) { try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) } }
+                    if format == "ndjson" {
+                        for line in r.lines { #expect(throws: Never.self) { try JSONSerialization.jsonObject(with: Data(line.utf8)) } }
+                    }
                 }
             }
             #expect(try DirectoryState(folder) == before, "\(folder) changed")
