@@ -48,10 +48,11 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(
             name: "cdhistTests",
             dependencies: [
-                "cdhist", "cdhist-fixtures", "HistoryKit", "HistoryFixtures",
+                "cdhist", "cdhist-fixtures", "HistoryKit", "HistoryFixtures", "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
@@ -60,6 +61,7 @@ let package = Package(
             dependencies: [
                 "HistoryKit",
                 "HistoryFixtures",
+                "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import HistoryFixtures
 import HistoryKit
 
@@ -17,45 +18,6 @@ enum RealStores {
     static var photosToken: String { directory! + "/photos-10.15.7/HistoryToken.plist" }
     static var swiftData: String { directory! + "/swiftdata-resources/default.store" }
     static let photosUUID = "FE941CCE-3AF4-4243-907C-C2233C09008D"
-}
-
-/// A temporary directory removed when the value is released.
-final class TemporaryDirectory {
-    let url: URL
-    var path: String { url.path }
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("cdhist-test-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit {
-        try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: url.path)
-        try? FileManager.default.removeItem(at: url)
-    }
-
-    func file(_ name: String) -> String { url.appendingPathComponent(name).path }
-
-    /// Copies every file of `directory` whose name starts with `prefix` into this directory.
-    func copy(from directory: String, prefix: String) throws {
-        for name in try FileManager.default.contentsOfDirectory(atPath: directory) where name.hasPrefix(prefix) {
-            try FileManager.default.copyItem(atPath: directory + "/" + name, toPath: file(name))
-            try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file(name))
-        }
-    }
-}
-
-/// Every file's bytes and the listing of a directory, to prove nothing changed.
-struct DirectoryState: Equatable {
-    var files: [String: Data]
-
-    init(_ directory: String) throws {
-        var files: [String: Data] = [:]
-        for name in try FileManager.default.contentsOfDirectory(atPath: directory) {
-            files[name] = FileManager.default.contents(atPath: directory + "/" + name) ?? Data()
-        }
-        self.files = files
-    }
 }
 
 /// A model exercising every slot group, inheritance and tombstone source.

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import GRDB
 
 /// Runs the built executables and finds the repository's files.
@@ -70,40 +71,6 @@ enum CLI {
         return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
                       stderr: String(decoding: errData, as: UTF8.self))
     }
-}
-
-/// Every file's bytes and the listing of a directory, to prove nothing changed.
-struct DirectoryState: Equatable {
-    var files: [String: Data]
-
-    init(_ directory: String) throws {
-        var files: [String: Data] = [:]
-        let enumerator = FileManager.default.enumerator(atPath: directory)
-        while let name = enumerator?.nextObject() as? String {
-            var isDir: ObjCBool = false
-            _ = FileManager.default.fileExists(atPath: directory + "/" + name, isDirectory: &isDir)
-            files[name] = isDir.boolValue ? Data() : (FileManager.default.contents(atPath: directory + "/" + name) ?? Data())
-        }
-        self.files = files
-    }
-}
-
-/// A temporary directory removed when released.
-final class TemporaryDirectory {
-    let url: URL
-    var path: String { url.path }
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("cdhist-e2e-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit {
-        try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: url.path)
-        try? FileManager.default.removeItem(at: url)
-    }
-
-    func file(_ name: String) -> String { url.appendingPathComponent(name).path }
 }
 
 /// A logical dump of a database (every table's rows, WAL included), for comparing stores
