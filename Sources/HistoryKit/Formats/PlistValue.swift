@@ -46,15 +46,6 @@ public enum PlistValue: Equatable, Sendable {
         }
     }
 
-    /// The numeric value as a double, for integers, reals and dates.
-    public var doubleValue: Double? {
-        switch self {
-        case .real(let d), .date(let d): return d
-        case .integer(let i): return Double(i)
-        default: return nil
-        }
-    }
-
     /// The bytes, when this is data.
     public var dataValue: [UInt8]? {
         if case .data(let d) = self { return d }
@@ -70,12 +61,6 @@ public enum PlistValue: Equatable, Sendable {
     /// The entries, when this is a dictionary.
     public var dictionaryValue: [String: PlistValue]? {
         if case .dictionary(let d) = self { return d }
-        return nil
-    }
-
-    /// The object index, when this is a keyed-archive UID.
-    public var uidValue: UInt64? {
-        if case .uid(let u) = self { return u }
         return nil
     }
 

@@ -59,9 +59,6 @@ public struct HistoryQuery: Equatable, Sendable {
         self.limit = limit
         self.order = order
     }
-
-    /// Whether any filter concerns changes (entity or type).
-    var filtersChanges: Bool { !entities.isEmpty || !changeTypes.isEmpty }
 }
 
 /// Why a query cannot run against a store.

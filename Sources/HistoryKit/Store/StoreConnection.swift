@@ -5,13 +5,10 @@ import GRDB
 public struct OpenOptions: Equatable, Sendable {
     /// How long to wait for another process's lock before giving up.
     public var busyTimeout: Double
-    /// Always read from a private snapshot copy, even when direct reading is safe.
-    public var forceSnapshot: Bool
 
-    /// Options with a lock timeout in seconds; snapshots only when needed by default.
-    public init(busyTimeout: Double = 2, forceSnapshot: Bool = false) {
+    /// Options with a lock timeout in seconds.
+    public init(busyTimeout: Double = 2) {
         self.busyTimeout = busyTimeout
-        self.forceSnapshot = forceSnapshot
     }
 }
 
@@ -44,9 +41,7 @@ final class StoreConnection {
         if files.walSize == nil && files.shmSize != nil { notices.append(.shmWithoutWal(path: path)) }
 
         var snapshotReason: String?
-        if options.forceSnapshot {
-            snapshotReason = "requested"
-        } else if header.isWAL && files.walSize != nil && files.shmSize == nil {
+        if header.isWAL && files.walSize != nil && files.shmSize == nil {
             snapshotReason = "SQLite cannot read the WAL without creating -shm"
         }
         if snapshotReason == nil {
@@ -60,7 +55,7 @@ final class StoreConnection {
                 snapshotReason = "SQLite cannot read this store without writing beside it (\(error.resultCode))"
             }
         }
-        let reason = snapshotReason ?? "requested"
+        let reason = snapshotReason ?? ""
         let dir = try Self.makeSnapshot(of: files)
         do {
             let copy = dir.appendingPathComponent("store.sqlite").path

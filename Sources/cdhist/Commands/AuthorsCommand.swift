@@ -63,11 +63,11 @@ struct AuthorsCommand: ParsableCommand {
             }))
             json.append((field.jsonKey, .array(summaries.map { s in
                 .object([
-                    ("value", .string(s.value)),
+                    ("value", .optional(s.value)),
                     ("transactionCount", .int(Int64(s.transactionCount))),
                     ("changeCount", .int(Int64(s.changeCount))),
-                    ("firstTimestamp", .string(time.iso(s.firstTimestamp))),
-                    ("lastTimestamp", .string(time.iso(s.lastTimestamp))),
+                    ("firstTimestamp", .optional(time.iso(s.firstTimestamp))),
+                    ("lastTimestamp", .optional(time.iso(s.lastTimestamp))),
                     ("firstTransactionNumber", .int(s.firstTransaction)),
                     ("lastTransactionNumber", .int(s.lastTransaction)),
                 ])

@@ -23,7 +23,7 @@ struct EntitiesCommand: ParsableCommand {
             throw QueryError.unknownEntity(name: name, known: store.catalog.entities.map(\.name))
         }
         var rows: [[Cell]] = []
-        var items: [JSONValue] = []
+        var items: [(name: String, json: JSONValue)] = []
         for e in store.catalog.entities {
             let c = counts[e.number] ?? EntityChangeCounts()
             let layout = session.decoder.layout(forEntity: e.number)
@@ -33,7 +33,7 @@ struct EntitiesCommand: ParsableCommand {
                          Cell(String(c.inserts)), Cell(String(c.updates)), Cell(String(c.deletes)),
                          Cell(layout.map { String($0.slots.count) } ?? "-"),
                          Cell(layout.map { $0.tombstoneAttributes.joined(separator: ", ") } ?? "-")])
-            items.append(Self.json(e, superName: superName, counts: c, layout: layout, catalog: store.catalog))
+            items.append((e.name, Self.json(e, superName: superName, counts: c, layout: layout, catalog: store.catalog)))
         }
         let unknown = counts.keys.filter { store.catalog.entity(number: $0) == nil }.sorted()
         var sections: [Document.Section] = [.table(title: nil, columns: [
@@ -44,7 +44,7 @@ struct EntitiesCommand: ParsableCommand {
         for n in unknown {
             sections.append(.note("note: \(counts[n]?.total ?? 0) changes have ZENTITY \(n), which Z_PRIMARYKEY does not name"))
         }
-        var json: [(String, JSONValue)] = [("entities", .array(items))]
+        var json: [(String, JSONValue)] = [("entities", .array(items.map(\.json)))]
         if let name = entity, let e = store.catalog.entity(named: name) {
             let layout = session.decoder.layout(forEntity: e.number)
             if let layout {
@@ -56,7 +56,7 @@ struct EntitiesCommand: ParsableCommand {
             } else {
                 sections = [.note("\(name): no slot layout (\(session.model.problem ?? "entity not in the model"))")]
             }
-            json = [("entities", .array(items.filter { if case .object(let p) = $0 { return p.first?.1 == .string(name) } else { return false } }))]
+            json = [("entities", .array(items.filter { $0.name == name }.map(\.json)))]
         }
         DocumentRenderer.render(Document(kind: "entities", json: json, sections: sections), context: session.context)
     }
@@ -69,19 +69,19 @@ struct EntitiesCommand: ParsableCommand {
                 .object([("slot", .int(Int64(s.index))), ("property", .string(s.propertyName)), ("role", .string(s.role.rawValue))])
             })
         }
-        let tombstones: JSONValue = layout.map { .array($0.tombstoneAttributes.map(JSONValue.string)) } ?? .null
-        let notes: [JSONValue] = (layout?.notes ?? []).map(JSONValue.string)
+        let tombstones: JSONValue = layout.map { .array($0.tombstoneAttributes.map { .string($0) }) } ?? .null
+        let notes: [JSONValue] = (layout?.notes ?? []).map { .string($0) }
         let pairs: [(String, JSONValue)] = [
             ("entity", .string(e.name)),
             ("entityNumber", .int(e.number)),
-            ("superentity", .string(superName)),
-            ("rootTable", .string(catalog.rootTableName(of: e.number))),
+            ("superentity", .optional(superName)),
+            ("rootTable", .optional(catalog.rootTableName(of: e.number))),
             ("maxPK", .int(e.max)),
             ("inserts", .int(Int64(c.inserts))),
             ("updates", .int(Int64(c.updates))),
             ("deletes", .int(Int64(c.deletes))),
             ("slots", slots),
-            ("columnsBytes", .int(layout?.byteLength)),
+            ("columnsBytes", .optional(layout?.byteLength)),
             ("tombstoneAttributes", tombstones),
             ("notes", .array(notes)),
         ]

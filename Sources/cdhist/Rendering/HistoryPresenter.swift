@@ -20,16 +20,16 @@ struct HistoryPresenter {
     func json(_ tx: Transaction, changes: [Change]? = nil) -> JSONValue {
         var pairs: [(String, JSONValue)] = [
             ("transactionNumber", .int(tx.number)),
-            ("timestamp", .string(time.iso(tx.timestamp))),
-            ("cocoaTimestamp", .double(tx.timestamp)),
-            ("author", .string(tx.author)),
-            ("contextName", .string(tx.contextName)),
-            ("bundleID", .string(tx.bundleID)),
-            ("processID", .string(tx.processID)),
+            ("timestamp", .optional(time.iso(tx.timestamp))),
+            ("cocoaTimestamp", .optional(tx.timestamp)),
+            ("author", .optional(tx.author)),
+            ("contextName", .optional(tx.contextName)),
+            ("bundleID", .optional(tx.bundleID)),
+            ("processID", .optional(tx.processID)),
             ("storeID", .string(tx.storeUUID)),
             ("token", Self.json(tx.token)),
             ("changeCount", .int(Int64(tx.changeCount))),
-            ("queryGenerationLength", .int(tx.queryGenerationLength)),
+            ("queryGenerationLength", .optional(tx.queryGenerationLength)),
         ]
         if let changes { pairs.append(("changes", .array(changes.map(json)))) }
         return .object(pairs)
@@ -49,18 +49,18 @@ struct HistoryPresenter {
             ("changeID", .int(change.changeID)),
             ("transactionNumber", .int(change.transactionNumber)),
             ("changeType", .string(change.changeType.description)),
-            ("entity", .string(change.entityName)),
+            ("entity", .optional(change.entityName)),
             ("entityNumber", .int(change.entityNumber)),
             ("entityPK", .int(change.entityPK)),
-            ("changedObjectID", .string(change.changedObjectID)),
-            ("updatedProperties", change.updatedProperties.map { .array($0.map(JSONValue.string)) } ?? .null),
+            ("changedObjectID", .optional(change.changedObjectID)),
+            ("updatedProperties", change.updatedProperties.map { .array($0.map { .string($0) }) } ?? .null),
             ("updatedSlots", change.updatedSlots.map { .array($0.map { .int(Int64($0)) }) } ?? .null),
             ("tombstone", change.changeType == .delete
                 ? .object(change.tombstone.map { ($0.name, tombstoneJSON($0)) }) : .null),
         ]
         if !change.warnings.isEmpty {
             pairs.append(("warnings", .array(change.warnings.map { w in
-                .object([("kind", .string(w.kind.rawValue)), ("message", .string(w.message)), ("rawHex", .string(w.rawHex))])
+                .object([("kind", .string(w.kind.rawValue)), ("message", .string(w.message)), ("rawHex", .optional(w.rawHex))])
             })))
         }
         return .object(pairs)
@@ -98,7 +98,7 @@ struct HistoryPresenter {
     func tombstoneJSON(_ entry: TombstoneEntry) -> JSONValue {
         switch entry.value {
         case .integer(let i): return entry.attributeType == .boolean ? .bool(i != 0) : .int(i)
-        case .real(let d): return entry.attributeType == .date ? .string(time.iso(d)) : .double(d)
+        case .real(let d): return entry.attributeType == .date ? .optional(time.iso(d)) : .double(d)
         case .text(let s): return .string(s)
         case .blob(let b): return .string(Self.blobText(b, type: entry.attributeType))
         }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A JSON value with ordered object keys, so output is stable and readable.
-enum JSONValue: Equatable {
+enum JSONValue {
     case null
     case bool(Bool)
     case int(Int64)
@@ -10,17 +10,13 @@ enum JSONValue: Equatable {
     case array([JSONValue])
     case object([(String, JSONValue)])
 
-    static func == (a: JSONValue, b: JSONValue) -> Bool {
-        a.serialized() == b.serialized()
-    }
-
-    /// `null` for nil strings.
-    static func string(_ s: String?) -> JSONValue { s.map(JSONValue.string) ?? .null }
-    /// `null` for nil integers.
-    static func int(_ i: Int64?) -> JSONValue { i.map(JSONValue.int) ?? .null }
-    static func int(_ i: Int?) -> JSONValue { i.map { .int(Int64($0)) } ?? .null }
-    /// `null` for nil or non-finite doubles.
-    static func double(_ d: Double?) -> JSONValue { d.map(JSONValue.double) ?? .null }
+    /// A string, or `null` for nil.
+    static func optional(_ s: String?) -> JSONValue { s.map { .string($0) } ?? .null }
+    /// An integer, or `null` for nil.
+    static func optional(_ i: Int64?) -> JSONValue { i.map { .int($0) } ?? .null }
+    static func optional(_ i: Int?) -> JSONValue { i.map { .int(Int64($0)) } ?? .null }
+    /// A number, or `null` for nil (non-finite numbers are written as `null` too).
+    static func optional(_ d: Double?) -> JSONValue { d.map { .double($0) } ?? .null }
 
     /// Compact UTF-8 serialization.
     func serialized() -> String {

@@ -36,8 +36,6 @@ enum Style: String {
     case red = "31"
     case green = "32"
     case yellow = "33"
-    case blue = "34"
-    case cyan = "36"
 
     func apply(_ text: String, enabled: Bool) -> String {
         enabled && !text.isEmpty ? "\u{1B}[\(rawValue)m\(text)\u{1B}[0m" : text
