@@ -8,7 +8,13 @@ enum JSONValue {
     case double(Double)
     case string(String)
     case array([JSONValue])
-    case object([(String, JSONValue)])
+    /// An object: keys and values in order (parallel arrays; build it with ``object(_:)``).
+    case members(keys: [String], values: [JSONValue])
+
+    /// An object from ordered key–value pairs.
+    static func object(_ pairs: [(String, JSONValue)]) -> JSONValue {
+        .members(keys: pairs.map(\.0), values: pairs.map(\.1))
+    }
 
     /// A string, or `null` for nil.
     static func optional(_ s: String?) -> JSONValue { s.map { .string($0) } ?? .null }
@@ -45,9 +51,9 @@ enum JSONValue {
                 item.write(to: &out)
             }
             out.append(UInt8(ascii: "]"))
-        case .object(let pairs):
+        case .members(let keys, let values):
             out.append(UInt8(ascii: "{"))
-            for (i, (key, value)) in pairs.enumerated() {
+            for (i, (key, value)) in zip(keys, values).enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
                 Self.writeString(key, to: &out)
                 out.append(UInt8(ascii: ":"))
@@ -71,14 +77,14 @@ enum JSONValue {
             }
             out += closePad
             out.append(UInt8(ascii: "]"))
-        case .object(let pairs) where !pairs.isEmpty:
+        case .members(let keys, let values) where !keys.isEmpty:
             out += Array("{\n".utf8)
-            for (i, (key, value)) in pairs.enumerated() {
+            for (i, (key, value)) in zip(keys, values).enumerated() {
                 out += pad
                 Self.writeString(key, to: &out)
                 out += Array(": ".utf8)
                 value.pretty(indent: indent + 2, into: &out)
-                out += Array((i + 1 < pairs.count ? ",\n" : "\n").utf8)
+                out += Array((i + 1 < keys.count ? ",\n" : "\n").utf8)
             }
             out += closePad
             out.append(UInt8(ascii: "}"))

@@ -83,8 +83,8 @@ final class ListRenderer {
     }
 
     private func tagged(_ value: JSONValue) -> JSONValue {
-        guard case .object(let pairs) = value else { return value }
-        return .object([("format", .string(jsonFormatTag))] + pairs)
+        guard case .members(let keys, let values) = value else { return value }
+        return .members(keys: ["format"] + keys, values: [.string(jsonFormatTag)] + values)
     }
 
     private func flushPending() {
