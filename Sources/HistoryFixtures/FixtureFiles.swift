@@ -8,10 +8,16 @@ public enum FixtureFiles {
         let dir = URL(fileURLWithPath: root).appendingPathComponent(scenario.name)
         if fm.fileExists(atPath: dir.path) { try fm.removeItem(at: dir) }
         try fm.createDirectory(at: dir, withIntermediateDirectories: true)
-        try StoreWriter.write(scenario.store, to: dir.appendingPathComponent(scenario.storeFile).path)
+        let store = dir.appendingPathComponent(scenario.storeFile)
+        try fm.createDirectory(at: store.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try StoreWriter.write(scenario.store, to: store.path)
+        for (path, bytes) in scenario.extraFiles {
+            let url = dir.appendingPathComponent(path)
+            try fm.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(bytes).write(to: url)
+        }
         if scenario.writesXcdatamodel {
-            let name = scenario.storeFile.replacingOccurrences(of: ".sqlite", with: "")
-            let modelDir = dir.appendingPathComponent("\(name).xcdatamodel")
+            let modelDir = store.deletingLastPathComponent().appendingPathComponent("Tasks.xcdatamodel")
             try fm.createDirectory(at: modelDir, withIntermediateDirectories: true)
             try Data(XcdatamodelWriter.contents(scenario.store.model).utf8).write(to: modelDir.appendingPathComponent("contents"))
         }

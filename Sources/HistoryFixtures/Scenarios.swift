@@ -138,15 +138,22 @@ public enum Scenarios {
     }
 
     public static let appGroupUUID = "6F1D2C8A-4B7E-4E0A-9C51-3A2B1D0E9F87"
+    public static let purgedUUID = "0B7C4E12-95D3-4F6A-8E21-7C9D5A3B1F04"
+
+    /// The timestamp of App Group transaction `n` (1-based).
+    public static func appGroupTime(_ n: Int) -> Double { appGroupHistory()[n - 1].timestamp }
 
     /// A scenario: a folder under `fixtures/` and what it holds.
     public struct Scenario: Sendable {
         public var name: String
+        /// The store's path inside the scenario folder.
         public var storeFile: String
         public var summary: String
         public var store: FixtureStore
-        /// Write the model as `<Model>.xcdatamodel/contents` beside the store.
+        /// Write the model as `Tasks.xcdatamodel/contents` beside the store.
         public var writesXcdatamodel: Bool
+        /// Other files (plists, tokens) by path inside the scenario folder.
+        public var extraFiles: [String: [UInt8]] = [:]
     }
 
     public static let all: [Scenario] = [
@@ -155,11 +162,21 @@ public enum Scenarios {
                  store: FixtureStore(model: tasksModel, storeUUID: appGroupUUID, tombstoneColumnCount: 4,
                                      journalMode: .wal(keepInWAL: 0), transactions: appGroupHistory()),
                  writesXcdatamodel: false),
+        Scenario(name: "MergeState", storeFile: "Tasks.sqlite",
+                 summary: "The App Group history with merge state in every key format (plists) and token files: up-to-date, behind, stale, never-merged, foreign, corrupt and mismatched actors.",
+                 store: FixtureStore(model: tasksModel, storeUUID: appGroupUUID, tombstoneColumnCount: 4,
+                                     journalMode: .wal(keepInWAL: 0), transactions: appGroupHistory()),
+                 writesXcdatamodel: false, extraFiles: MergeStateFixtures.files()),
+        Scenario(name: "GroupContainer", storeFile: MergeStateFixtures.containerUUID + "/Library/Application Support/Tasks.sqlite",
+                 summary: "An iOS App Group container as copied off a device: `<UUID>/` with its metadata plist naming `group.com.example.tasks`, the store under `Library/Application Support`, the shared defaults under `Library/Preferences` and Apple's `token.data`.",
+                 store: FixtureStore(model: tasksModel, storeUUID: appGroupUUID, tombstoneColumnCount: 4,
+                                     journalMode: .wal(keepInWAL: 0), transactions: appGroupHistory()),
+                 writesXcdatamodel: false, extraFiles: MergeStateFixtures.containerFiles()),
         Scenario(name: "Purged", storeFile: "Tasks.sqlite",
-                 summary: "The App Group history after a purge of transactions 1–20: the first transaction is 21, `Z_MAX` still counts the deleted ones.",
-                 store: FixtureStore(model: tasksModel, storeUUID: "0B7C4E12-95D3-4F6A-8E21-7C9D5A3B1F04", tombstoneColumnCount: 4,
+                 summary: "The App Group history after a purge of transactions 1–20: the first transaction is 21, `Z_MAX` still counts the deleted ones. `defaults.plist` has a date actor (`app`) that fell behind the purge and `widget-token.data` a token (transaction 15) that expired with it.",
+                 store: FixtureStore(model: tasksModel, storeUUID: purgedUUID, tombstoneColumnCount: 4,
                                      journalMode: .wal(keepInWAL: 0), transactions: appGroupHistory(), purgedTransactions: 1...20),
-                 writesXcdatamodel: false),
+                 writesXcdatamodel: false, extraFiles: MergeStateFixtures.purgedFiles()),
         Scenario(name: "NoModelCache", storeFile: "Tasks.sqlite",
                  summary: "A store without `Z_MODELCACHE` content; its model is beside it as `Tasks.xcdatamodel` (pass it with `--model`).",
                  store: FixtureStore(model: tasksModel, storeUUID: "C3A9E5F1-2D47-4B86-A0E3-5F7B9C1D2E68", tombstoneColumnCount: 4,

@@ -25,6 +25,11 @@ public enum PropertyList {
         try decode([UInt8](data)).value
     }
 
+    /// Encodes `value` as an XML plist (dates lose their fractions, as in any XML plist).
+    public static func encodeXML(_ value: PlistValue) -> [UInt8] {
+        Array(XMLPlistWriter.encode(value).utf8)
+    }
+
     /// Encodes `value` as a binary plist.
     public static func encodeBinary(_ value: PlistValue) -> [UInt8] {
         BinaryPlistWriter.encode(value)

@@ -120,16 +120,36 @@ struct HistorySQL {
         limit.map { " LIMIT \($0)" } ?? ""
     }
 
-    func transactionSelect(limit: Int?) -> String {
+    /// Conditions on `ATRANSACTION t`: the transaction filters, and for change
+    /// filters the existence of a matching change.
+    private var transactionWhere: [String] {
         var conditions = transactionConditions
         if !changeConditions.isEmpty {
             conditions.append("EXISTS (SELECT 1 FROM ACHANGE c WHERE c.ZTRANSACTIONID = t.Z_PK AND "
                               + changeConditions.joined(separator: " AND ") + ")")
         }
+        return conditions
+    }
+
+    func transactionSelect(limit: Int?) -> String {
         let fields = fieldExpressions.joined(separator: ", ")
         return "SELECT t.Z_PK, t.ZTIMESTAMP, \(fields), \(queryGenExpression), "
             + "(SELECT COUNT(*) FROM ACHANGE c WHERE c.ZTRANSACTIONID = t.Z_PK) "
-            + "FROM ATRANSACTION t\(joins)\(whereClause(conditions)) ORDER BY t.Z_PK \(direction)\(limitClause(limit))"
+            + "FROM ATRANSACTION t\(joins)\(whereClause(transactionWhere)) ORDER BY t.Z_PK \(direction)\(limitClause(limit))"
+    }
+
+    /// Matching transactions counted.
+    func transactionCount() -> String {
+        "SELECT COUNT(*) FROM ATRANSACTION t\(joins)\(whereClause(transactionWhere))"
+    }
+
+    /// Matching transactions not by one author (its name is the last argument),
+    /// grouped by author: author, count, first timestamp, first number.
+    func groupedByAuthorExcludingOne() -> String {
+        let author = fieldExpressions[0]
+        return "SELECT \(author) AS author, COUNT(*), MIN(t.ZTIMESTAMP), MIN(t.Z_PK) FROM ATRANSACTION t\(joins)"
+            + whereClause(transactionWhere + ["(\(author) IS NULL OR \(author) != ?)"])
+            + " GROUP BY author ORDER BY COUNT(*) DESC, author ASC"
     }
 
     func changeSelect(limit: Int?) -> String {

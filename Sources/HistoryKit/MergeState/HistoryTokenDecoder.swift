@@ -111,7 +111,7 @@ public enum HistoryTokenDecoder {
         var b = KeyedArchiveBuilder()
         let root = b.reserve()
         var entries: [String: PlistValue] = [:]
-        for (uuid, n) in token.transactionNumbers { entries[uuid] = b.add(value: .integer(n)) }
+        for uuid in token.transactionNumbers.keys.sorted() { entries[uuid] = b.add(value: .integer(token.transactionNumbers[uuid] ?? 0)) }
         let dict = b.add(dictionary: entries)
         b.set(root, to: ["NSPersistentHistoryTokenDictionary": dict],
               classChain: [archivedClassName, "NSPersistentHistoryToken", "NSObject"])

@@ -23,7 +23,8 @@ public enum ModelArchiveEncoder {
             }
             var subs: [String: PlistValue] = [:]
             for name in model.subentityNames(of: e.name) { subs[name] = slots[name] ?? KeyedArchiveBuilder.null }
-            let userInfo = e.userInfo.mapValues { b.add(string: $0) }
+            var userInfo: [String: PlistValue] = [:]
+            for key in e.userInfo.keys.sorted() { userInfo[key] = b.add(string: e.userInfo[key] ?? "") }
             var fields: [String: PlistValue] = [
                 "NSEntityName": b.add(string: e.name),
                 "NSSuperentity": e.superentityName.flatMap { slots[$0] } ?? KeyedArchiveBuilder.null,

@@ -14,7 +14,7 @@ struct CDHist: ParsableCommand {
         version: version,
         subcommands: [
             InfoCommand.self, TransactionsCommand.self, ChangesCommand.self, ShowCommand.self,
-            EntitiesCommand.self, AuthorsCommand.self, ExportCommand.self,
+            EntitiesCommand.self, AuthorsCommand.self, ExportCommand.self, ActorsCommand.self, TokenCommand.self,
         ]
     )
 }

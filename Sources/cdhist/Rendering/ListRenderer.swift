@@ -106,7 +106,9 @@ final class ListRenderer {
         var parts: [String] = []
         for (i, column) in columns.enumerated() {
             let cell = i < cells.count ? cells[i] : Cell("")
-            let text = TableLayout.pad(TableLayout.truncate(cell.text, to: widths[i]), to: widths[i], right: column.alignRight)
+            // Only flexible columns are cut; others keep their whole text (the terminal wraps a long last column).
+            let fitted = TableLayout.truncate(cell.text, to: column.flexible ? widths[i] : Int.max)
+            let text = TableLayout.pad(fitted, to: widths[i], right: column.alignRight)
             parts.append(cell.style.map { context.style(text, $0) } ?? text)
         }
         context.output.line(parts.joined(separator: "  ").trimmingTrailingSpaces())

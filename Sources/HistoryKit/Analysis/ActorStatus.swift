@@ -1,0 +1,70 @@
+/// Where an actor stands.
+public enum ActorStatus: String, CaseIterable, Sendable {
+    /// Has merged everything others wrote.
+    case upToDate = "up-to-date"
+    /// Has transactions by others still to merge.
+    case behind
+    /// Declared, but has no recorded position.
+    case neverMerged = "never-merged"
+    /// Its token names a transaction that is gone: Core Data throws 134301.
+    case expired
+    /// Its date is older than purged history: Core Data silently skips what was purged.
+    case missedChanges = "missed-changes"
+    /// Its token is for another store: Core Data throws 134501.
+    case foreignToken = "foreign-token"
+    /// Its token cannot be unarchived.
+    case corruptToken = "corrupt-token"
+    /// In the plist but never an author, or an author without merge state: a name mismatch?
+    case unknownActor = "unknown-actor"
+    /// A batch actor: writes history, does not merge.
+    case writesOnly = "writes-only"
+
+    /// Whether Core Data fails or loses changes for this actor.
+    public var isBroken: Bool {
+        switch self {
+        case .expired, .missedChanges, .foreignToken, .corruptToken: return true
+        default: return false
+        }
+    }
+}
+
+/// One actor's merge state, evaluated against the store.
+public struct ActorReport: Sendable {
+    public var name: String
+    public var status: ActorStatus
+    /// Declared with `--actor` (or `--batch-actor`).
+    public var isDeclared: Bool
+    public var isBatch: Bool
+    /// Every recorded position found for the actor; the first is the one evaluated.
+    public var records: [MergeRecord]
+    /// Transactions this actor authored.
+    public var authoredCount: Int
+    /// The last transaction the actor has merged (its date's or token's transaction).
+    public var lastMerged: Transaction?
+    /// The transaction number its token names, when it has one for this store.
+    public var tokenNumber: Int64?
+    /// The date it recorded, when it uses dates (Cocoa seconds).
+    public var positionDate: Double?
+    /// What it still has to merge.
+    public var pending: PendingSummary
+    /// Seconds between the oldest pending transaction and now.
+    public var lag: Double?
+    /// Why the status, in a sentence.
+    public var explanation: String
+    /// What to do about it.
+    public var advice: String
+
+    /// The position used for cut-offs: its date, or its token transaction's timestamp.
+    public var effectiveDate: Double? { positionDate ?? (tokenNumber != nil ? lastMerged?.timestamp : nil) }
+}
+
+/// The merge state of every actor of a store, and what each cleaner would purge now.
+public struct MergeStateReport: Sendable {
+    public var storeUUID: String
+    /// Cocoa seconds the report is evaluated at.
+    public var now: Double
+    public var actors: [ActorReport]
+    public var cutoffs: [CleanerCutoff]
+    /// Transactions each strategy's cut-off would delete (same order as ``cutoffs``).
+    public var cutoffDeleteCounts: [Int]
+}

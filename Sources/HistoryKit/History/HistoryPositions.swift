@@ -1,0 +1,60 @@
+import GRDB
+
+/// Transactions by author after a position: what an actor still has to merge.
+public struct PendingSummary: Equatable, Sendable {
+    /// Per author (nil for none), most transactions first.
+    public var byAuthor: [(author: String?, count: Int)]
+    /// The earliest pending transaction's timestamp (Cocoa seconds).
+    public var oldestTimestamp: Double?
+    /// The earliest pending transaction's number.
+    public var oldestNumber: Int64?
+
+    /// All pending transactions.
+    public var count: Int { byAuthor.reduce(0) { $0 + $1.count } }
+
+    public static func == (a: PendingSummary, b: PendingSummary) -> Bool {
+        a.byAuthor.map { "\($0.author ?? "\u{0}"):\($0.count)" } == b.byAuthor.map { "\($0.author ?? "\u{0}"):\($0.count)" }
+            && a.oldestTimestamp == b.oldestTimestamp && a.oldestNumber == b.oldestNumber
+    }
+}
+
+extension HistoryStore {
+    /// The number of transactions matching `query` (its limit and order are ignored).
+    public func countTransactions(_ query: HistoryQuery) throws -> Int {
+        var q = query
+        q.limit = nil
+        let sql = try HistorySQL(store: self, query: q)
+        return try read { db in
+            try Int.fetchOne(db, sql: sql.transactionCount(), arguments: sql.arguments) ?? 0
+        }
+    }
+
+    /// The newest transaction with a timestamp at or before `date` (+ `tolerance` seconds).
+    public func lastTransaction(atOrBefore date: Double, tolerance: Double = 0) throws -> Transaction? {
+        var found: Transaction?
+        try forEachTransaction(HistoryQuery(before: .date(date + tolerance + 1e-6), limit: 1, order: .descending)) { found = $0 }
+        return found
+    }
+
+    /// The oldest transaction present.
+    public func firstTransaction() throws -> Transaction? {
+        var found: Transaction?
+        try forEachTransaction(HistoryQuery(limit: 1)) { found = $0 }
+        return found
+    }
+
+    /// Transactions after `position` not authored by `author` (NULL authors count as others).
+    public func pending(after position: HistoryQuery.Bound?, excludingAuthor author: String) throws -> PendingSummary {
+        let sql = try HistorySQL(store: self, query: HistoryQuery(after: position))
+        return try read { db in
+            let rows = try Row.fetchAll(db, sql: sql.groupedByAuthorExcludingOne(), arguments: sql.arguments + [author])
+            var summary = PendingSummary(byAuthor: [], oldestTimestamp: nil, oldestNumber: nil)
+            for row in rows {
+                summary.byAuthor.append((row[0], row[1] ?? 0))
+                if let ts: Double = row[2] { summary.oldestTimestamp = min(summary.oldestTimestamp ?? ts, ts) }
+                if let n: Int64 = row[3] { summary.oldestNumber = min(summary.oldestNumber ?? n, n) }
+            }
+            return summary
+        }
+    }
+}

@@ -1,0 +1,133 @@
+import Foundation
+
+/// Why a defaults plist or token file could not be read.
+public enum MergeStateError: Error, Equatable, Sendable, CustomStringConvertible {
+    case fileNotFound(path: String)
+    case notAPlist(path: String, reason: String)
+    case notADictionary(path: String)
+
+    public var description: String {
+        switch self {
+        case .fileNotFound(let p): return "\(p): no such file"
+        case .notAPlist(let p, let why): return "\(p): not a property list (\(why))"
+        case .notADictionary(let p): return "\(p): the property list is not a dictionary (shared defaults are one)"
+        }
+    }
+}
+
+/// The merge state found in an App Group's shared defaults plist.
+public struct DefaultsMergeState: Equatable, Sendable {
+    public var path: String
+    public var format: PropertyList.Format
+    /// Recognised entries, sorted by actor then key.
+    public var records: [MergeRecord]
+    /// AppwiseCore entries scoped to another store UUID (left out of ``records``).
+    public var otherStoreKeys: [String]
+    /// Keys of other apps and settings, ignored.
+    public var ignoredKeyCount: Int
+}
+
+/// Reads shared defaults (binary or XML plists) and finds merge positions:
+/// dates under every known key format, and archived tokens under any key.
+public enum DefaultsReader {
+    /// Reads `path`; `storeUUID` selects AppwiseCore keys of that store
+    /// (others are listed in ``DefaultsMergeState/otherStoreKeys``).
+    public static func read(path: String, storeUUID: String?, customPrefixes: [String] = []) throws -> DefaultsMergeState {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw MergeStateError.fileNotFound(path: path)
+        }
+        let decoded: (value: PlistValue, format: PropertyList.Format)
+        do {
+            decoded = try PropertyList.decode([UInt8](data))
+        } catch {
+            throw MergeStateError.notAPlist(path: path, reason: "\(error)")
+        }
+        guard let dict = decoded.value.dictionaryValue else { throw MergeStateError.notADictionary(path: path) }
+        var records: [MergeRecord] = []
+        var other: [String] = []
+        var ignored = 0
+        for key in dict.keys.sorted() {
+            guard let value = dict[key] else { continue }
+            let source = "\(path) [\(key)]"
+            if let parsed = MergeKeyFormat.parse(key, customPrefixes: customPrefixes) {
+                if let scoped = parsed.storeUUID, let storeUUID, scoped.caseInsensitiveCompare(storeUUID) != .orderedSame {
+                    other.append(key)
+                    continue
+                }
+                records.append(MergeRecord(actor: parsed.actor, position: position(value, format: decoded.format, source: source),
+                                           source: source, keyFormat: parsed.format))
+            } else if let bytes = value.dataValue, let token = tokenPosition(bytes, key: key, source: source) {
+                records.append(MergeRecord(actor: key, position: token, source: source, keyFormat: .tokenKey))
+            } else {
+                ignored += 1
+            }
+        }
+        records.sort { ($0.actor, $0.source) < ($1.actor, $1.source) }
+        return DefaultsMergeState(path: path, format: decoded.format, records: records, otherStoreKeys: other, ignoredKeyCount: ignored)
+    }
+
+    /// The position a known-format key holds: a date, a token archive, or why neither.
+    static func position(_ value: PlistValue, format: PropertyList.Format, source: String) -> MergePosition {
+        switch value {
+        case .date(let d):
+            return .date(d, wholeSeconds: format == .xml && d == d.rounded())
+        case .data(let bytes):
+            do {
+                return .token(try HistoryTokenDecoder.decode(archive: bytes, source: source))
+            } catch {
+                return .unreadable("\(error)")
+            }
+        default:
+            return .unreadable("\(source): expected a date or an archived token, found \(kindName(value))")
+        }
+    }
+
+    /// A token under an arbitrary key: decoded when it is one; a damaged archive
+    /// is reported only when the key says it holds a token.
+    private static func tokenPosition(_ bytes: [UInt8], key: String, source: String) -> MergePosition? {
+        if HistoryTokenDecoder.isTokenArchive(bytes) {
+            do {
+                return .token(try HistoryTokenDecoder.decode(archive: bytes, source: source))
+            } catch {
+                return .unreadable("\(error)")
+            }
+        }
+        guard key.lowercased().contains("token") else { return nil }
+        do {
+            return .token(try HistoryTokenDecoder.decode(archive: bytes, source: source))
+        } catch {
+            return .unreadable("\(error)")
+        }
+    }
+
+    private static func kindName(_ value: PlistValue) -> String {
+        switch value {
+        case .string: return "a string"
+        case .integer, .real: return "a number"
+        case .bool: return "a boolean"
+        case .array: return "an array"
+        case .dictionary: return "a dictionary"
+        case .date: return "a date"
+        case .data: return "data"
+        case .uid, .null: return "an archive reference"
+        }
+    }
+}
+
+/// Reads token files (`token.data`, or a plist holding a token) as merge records.
+public enum TokenFileReader {
+    /// The record for the token in `path`, for `actor`; a damaged token
+    /// becomes an ``MergePosition/unreadable(_:)`` position, a missing file an error.
+    public static func read(path: String, actor: String) throws -> MergeRecord {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw MergeStateError.fileNotFound(path: path)
+        }
+        let position: MergePosition
+        do {
+            position = .token(try HistoryTokenDecoder.decode(fileBytes: [UInt8](data), source: path))
+        } catch {
+            position = .unreadable("\(error)")
+        }
+        return MergeRecord(actor: actor, position: position, source: path, keyFormat: nil)
+    }
+}

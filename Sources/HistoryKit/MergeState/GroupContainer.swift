@@ -1,0 +1,63 @@
+import Foundation
+
+/// What an App Group container folder holds: stores, the shared defaults
+/// plist, token files, and the group id.
+public struct GroupContainer: Equatable, Sendable {
+    public var root: String
+    /// From `.com.apple.mobile_container_manager.metadata.plist` (iOS, simulator),
+    /// or the folder name on macOS (`Group Containers/<group-id>`).
+    public var groupID: String?
+    /// SQLite files below the folder (those under `Library/Application Support` first).
+    public var stores: [String]
+    /// Plists under `Library/Preferences` (the group id's own first).
+    public var defaultsPlists: [String]
+    /// Files holding an archived history token.
+    public var tokenFiles: [String]
+
+    /// Looks through `path` without changing anything.
+    public static func discover(_ path: String) throws -> GroupContainer {
+        let fm = FileManager.default
+        var isDir: ObjCBool = false
+        guard fm.fileExists(atPath: path, isDirectory: &isDir) else { throw MergeStateError.fileNotFound(path: path) }
+        guard isDir.boolValue else { throw MergeStateError.notAPlist(path: path, reason: "not a folder; --group-container takes the App Group folder") }
+        let root = URL(fileURLWithPath: path).standardizedFileURL
+        var groupID: String?
+        let metadata = root.appendingPathComponent(".com.apple.mobile_container_manager.metadata.plist").path
+        if let data = fm.contents(atPath: metadata), let plist = try? PropertyList.decode(data) {
+            groupID = plist["MCMMetadataIdentifier"]?.stringValue
+        }
+        if groupID == nil, root.lastPathComponent.hasPrefix("group.") { groupID = root.lastPathComponent }
+
+        var stores: [String] = []
+        var plists: [String] = []
+        var tokens: [String] = []
+        let enumerator = fm.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey, .fileSizeKey])
+        while let url = enumerator?.nextObject() as? URL {
+            let values = try? url.resourceValues(forKeys: [.isRegularFileKey, .fileSizeKey])
+            guard values?.isRegularFile == true else { continue }
+            let name = url.lastPathComponent
+            if name.hasSuffix("-wal") || name.hasSuffix("-shm") || name.hasSuffix("-journal") { continue }
+            let relative = String(url.standardizedFileURL.path.dropFirst(root.path.count))
+            let size = values?.fileSize ?? 0
+            if relative.contains("/Library/Preferences/") && name.hasSuffix(".plist") {
+                plists.append(url.path)
+            } else if Self.hasSQLiteMagic(url.path) {
+                stores.append(url.path)
+            } else if size > 0 && size < 1 << 20, let data = fm.contents(atPath: url.path),
+                      (try? HistoryTokenDecoder.decode(fileBytes: [UInt8](data), source: url.path)) != nil {
+                tokens.append(url.path)
+            }
+        }
+        stores.sort { ($0.contains("/Application Support/") ? 0 : 1, $0) < ($1.contains("/Application Support/") ? 0 : 1, $1) }
+        plists.sort { (URL(fileURLWithPath: $0).deletingPathExtension().lastPathComponent == groupID ? 0 : 1, $0)
+            < (URL(fileURLWithPath: $1).deletingPathExtension().lastPathComponent == groupID ? 0 : 1, $1) }
+        return GroupContainer(root: root.path, groupID: groupID, stores: stores, defaultsPlists: plists, tokenFiles: tokens.sorted())
+    }
+
+    private static func hasSQLiteMagic(_ path: String) -> Bool {
+        guard let h = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? h.close() }
+        let head = (try? h.read(upToCount: 16)) ?? Data()
+        return head == Data("SQLite format 3\0".utf8)
+    }
+}

@@ -1,0 +1,33 @@
+import ArgumentParser
+import Foundation
+import HistoryKit
+
+/// `cdhist actors STORE --defaults PLIST …`: every actor's merge state.
+struct ActorsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "actors",
+        abstract: "Show each actor's merge state: what it merged, what is pending, whether it is stuck, and each cleaner's cut-off.")
+
+    @Argument(help: ArgumentHelp("The Core Data store file (optional with --group-container).", valueName: "store"))
+    var store: String?
+
+    @OptionGroup var mergeState: MergeStateOptions
+
+    @Option(name: .customLong("lock-timeout"), help: ArgumentHelp("Seconds to wait for another process's lock.", valueName: "seconds"))
+    var lockTimeout: Double = 2
+
+    @OptionGroup var outputOptions: OutputOptions
+
+    func run() throws {
+        let path = try mergeState.storePath(store)
+        let historyStore = try HistoryStore.open(path, options: OpenOptions(busyTimeout: lockTimeout))
+        for notice in historyStore.notices { printError("cdhist: note: \(notice)") }
+        let context = outputOptions.context()
+        let (records, sources) = try mergeState.records(storeUUID: historyStore.storeUUID)
+        let analyzer = MergeStateAnalyzer(store: historyStore, declared: mergeState.actor, batch: mergeState.batchActor,
+                                          records: records, now: try mergeState.evaluationTime(utc: outputOptions.utc))
+        let report = try analyzer.report()
+        let presenter = MergeStatePresenter(time: context.time, now: report.now)
+        DocumentRenderer.render(presenter.document(report, store: historyStore, sources: sources), context: context)
+    }
+}

@@ -1,0 +1,66 @@
+import ArgumentParser
+import Foundation
+import HistoryKit
+
+/// `cdhist token FILE [--store STORE]`: decode a history token and check it against a store.
+struct TokenCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "token",
+        abstract: "Decode a history token (token.data, a plist holding one, or STOREUUID:N) and check it against a store.",
+        discussion: "Exit status: 0 when the token is valid for --store (or no store is given), 1 when it is expired or for another store, 2 on errors.")
+
+    @Argument(help: ArgumentHelp("A token file, a plist holding a token, or a literal STOREUUID:N.", valueName: "token"))
+    var token: String
+
+    @Option(help: ArgumentHelp("Check the token against this store.", valueName: "store"))
+    var store: String?
+
+    @Option(name: .customLong("lock-timeout"), help: ArgumentHelp("Seconds to wait for another process's lock.", valueName: "seconds"))
+    var lockTimeout: Double = 2
+
+    @OptionGroup var outputOptions: OutputOptions
+
+    func run() throws {
+        let context = outputOptions.context()
+        let decoded = try PositionParser(utc: outputOptions.utc).token(token, option: "token")
+        var fields: [(String, String)] = [("Token", token)]
+        for (uuid, n) in decoded.transactionNumbers.sorted(by: { $0.key < $1.key }) { fields.append(("Store \(uuid)", "transaction #\(n)")) }
+        if decoded.transactionNumbers.count > 1 { fields.append(("Note", "this token names \(decoded.transactionNumbers.count) stores")) }
+        var json: [(String, JSONValue)] = [("source", .string(token)), ("token", HistoryPresenter.json(decoded))]
+        var failed = false
+        if let store {
+            let opened = try HistoryStore.open(store, options: OpenOptions(busyTimeout: lockTimeout))
+            let check = try TokenCheck.evaluate(decoded, in: opened)
+            failed = check.status != "valid"
+            fields += [("Checked against", "\(store) (\(opened.storeUUID))"), ("Status", check.status), ("Meaning", check.message)]
+            json += [("store", .string(store)), ("storeID", .string(opened.storeUUID)), ("status", .string(check.status)),
+                     ("message", .string(check.message)), ("transactionNumber", .optional(check.number)),
+                     ("transaction", check.transaction.map { HistoryPresenter(time: context.time).json($0) } ?? .null)]
+        }
+        DocumentRenderer.render(Document(kind: "token", json: json, sections: [.fields(title: nil, fields)]), context: context)
+        if failed { throw ExitCode(1) }
+    }
+}
+
+/// A token checked against a store, as Core Data would use it.
+struct TokenCheck {
+    var status: String
+    var message: String
+    var number: Int64?
+    var transaction: Transaction?
+
+    static func evaluate(_ token: HistoryToken, in store: HistoryStore) throws -> TokenCheck {
+        guard let n = token.transactionNumber(forStore: store.storeUUID) else {
+            return TokenCheck(status: "foreign-token",
+                              message: "the token names no transaction of this store: Core Data fails with error 134501", number: nil)
+        }
+        guard let tx = try store.transaction(number: n) else {
+            return TokenCheck(status: "expired",
+                              message: "transaction #\(n) no longer exists: Core Data fails with error 134301 (history token expired)", number: n)
+        }
+        let pending = try store.countTransactions(HistoryQuery(after: .transaction(n)))
+        return TokenCheck(status: "valid",
+                          message: "transaction #\(n) exists; fetching history after it returns \(pending) transaction\(pending == 1 ? "" : "s")",
+                          number: n, transaction: tx)
+    }
+}

@@ -1,0 +1,91 @@
+import ArgumentParser
+import Foundation
+import HistoryKit
+
+/// Where the merge state comes from: shared defaults, token files, an App Group folder.
+struct MergeStateOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("A shared defaults plist (binary or XML) holding merge positions (repeatable).", valueName: "plist"))
+    var defaults: [String] = []
+
+    @Option(name: .customLong("group-container"),
+            help: ArgumentHelp("An App Group folder: finds the store, the defaults plist under Library/Preferences and token files.", valueName: "dir"))
+    var groupContainer: String?
+
+    @Option(help: ArgumentHelp("A token file, optionally with its actor: [ACTOR=]FILE (repeatable; actor defaults to the file name).", valueName: "token"))
+    var token: [String] = []
+
+    @Option(help: ArgumentHelp("An actor the app declares, i.e. an author that merges (repeatable).", valueName: "name"))
+    var actor: [String] = []
+
+    @Option(name: .customLong("batch-actor"), help: ArgumentHelp("An author that only writes and never merges (repeatable).", valueName: "name"))
+    var batchActor: [String] = []
+
+    @Option(name: .customLong("key-prefix"), help: ArgumentHelp("Another defaults key prefix followed by the actor name (repeatable).", valueName: "prefix"))
+    var keyPrefix: [String] = []
+
+    @Option(help: ArgumentHelp("Evaluate as of this date instead of now.", valueName: "date"))
+    var now: String?
+
+    /// The store path: the argument, or the single store of the group container.
+    func storePath(_ argument: String?) throws -> String {
+        if let argument { return argument }
+        guard let dir = groupContainer else {
+            throw ValidationError("give a store, or --group-container with the App Group folder")
+        }
+        let container = try GroupContainer.discover(dir)
+        guard container.stores.count == 1, let store = container.stores.first else {
+            throw CLIError.notFound(path: dir, what: container.stores.isEmpty
+                ? "no SQLite store below this folder"
+                : "\(container.stores.count) stores below this folder; name one: \(container.stores.joined(separator: ", "))")
+        }
+        return store
+    }
+
+    /// Every recorded position, with the sources read.
+    func records(storeUUID: String) throws -> (records: [MergeRecord], sources: [MergeSource]) {
+        var plists = defaults
+        var tokens = token
+        if let dir = groupContainer {
+            let container = try GroupContainer.discover(dir)
+            plists += container.defaultsPlists.filter { !plists.contains($0) }
+            tokens += container.tokenFiles.filter { !tokens.contains($0) }
+        }
+        var records: [MergeRecord] = []
+        var sources: [MergeSource] = []
+        for path in plists {
+            let state = try DefaultsReader.read(path: path, storeUUID: storeUUID, customPrefixes: keyPrefix)
+            records += state.records
+            sources.append(MergeSource(path: path, kind: "defaults (\(state.format.rawValue))", positions: state.records.count,
+                                       ignoredKeys: state.ignoredKeyCount, otherStoreKeys: state.otherStoreKeys))
+        }
+        for spec in tokens {
+            let (name, path) = Self.split(spec)
+            records.append(try TokenFileReader.read(path: path, actor: name))
+            sources.append(MergeSource(path: path, kind: "token file", positions: 1, ignoredKeys: 0, otherStoreKeys: []))
+        }
+        return (records, sources)
+    }
+
+    /// `ACTOR=FILE` or `FILE` (the actor is then the file name without extension).
+    static func split(_ spec: String) -> (actor: String, path: String) {
+        if let eq = spec.firstIndex(of: "="), !FileManager.default.fileExists(atPath: spec) {
+            return (String(spec[..<eq]), String(spec[spec.index(after: eq)...]))
+        }
+        return (URL(fileURLWithPath: spec).deletingPathExtension().lastPathComponent, spec)
+    }
+
+    /// Cocoa seconds of `--now`, or the current time.
+    func evaluationTime(utc: Bool) throws -> Double {
+        guard let now else { return Date().timeIntervalSinceReferenceDate }
+        return try PositionParser(utc: utc).date(now, option: "--now")
+    }
+}
+
+/// A file merge state was read from.
+struct MergeSource {
+    var path: String
+    var kind: String
+    var positions: Int
+    var ignoredKeys: Int
+    var otherStoreKeys: [String]
+}

@@ -1,0 +1,139 @@
+import Foundation
+import HistoryKit
+
+/// Presents actor reports and cleaner cut-offs.
+struct MergeStatePresenter {
+    let time: TimeFormatter
+    let now: Double
+
+    func document(_ report: MergeStateReport, store: HistoryStore, sources: [MergeSource]) -> Document {
+        var fields: [(String, String)] = [
+            ("Store", "\(store.path) (\(store.storeUUID))"),
+            ("As of", time.display(report.now)),
+        ]
+        for s in sources {
+            var text = "\(s.kind), \(s.positions) position\(s.positions == 1 ? "" : "s")"
+            if s.ignoredKeys > 0 { text += ", \(s.ignoredKeys) other keys ignored" }
+            if !s.otherStoreKeys.isEmpty { text += ", \(s.otherStoreKeys.count) keys of other stores" }
+            fields.append(("Source", "\(s.path): \(text)"))
+        }
+        if sources.isEmpty { fields.append(("Source", "none (give --defaults, --token or --group-container)")) }
+        let actorRows = report.actors.map { a -> [Cell] in
+            [Cell(a.name), Cell(a.status.rawValue, style(a.status)), Cell(merged(a)), Cell(pendingText(a)),
+             Cell("\(a.explanation); \(a.advice)")]
+        }
+        let cutoffRows = zip(report.cutoffs, report.cutoffDeleteCounts).map { c, n -> [Cell] in
+            [Cell(c.strategy.rawValue), Cell(c.cutoff.map { time.display($0) } ?? "no purge"),
+             Cell(c.cutoff == nil ? "-" : "\(n) transactions" + (c.authorFilter.map { " by \($0.joined(separator: ", "))" } ?? "")),
+             Cell(c.heldBackBy ?? "-"), Cell(c.reason + (c.resetsKeysAfterPurge ? "; then resets every key" : ""))]
+        }
+        return Document(kind: "actors", json: json(report, sources: sources), sections: [
+            .fields(title: nil, fields),
+            .table(title: "Actors", columns: [
+                Column("Actor", flexible: true), Column("Status"), Column("Merged up to", flexible: true),
+                Column("Pending", flexible: true), Column("Why, and what to do"),
+            ], rows: actorRows),
+            .table(title: "Cleaner cut-offs now", columns: [
+                Column("Strategy"), Column("Cut-off"), Column("Would delete", flexible: true), Column("Held back by", flexible: true),
+                Column("Rule"),
+            ], rows: cutoffRows),
+        ])
+    }
+
+    private func style(_ status: ActorStatus) -> Style? {
+        switch status {
+        case .upToDate, .writesOnly: return .green
+        case .behind, .neverMerged, .unknownActor: return .yellow
+        case .expired, .missedChanges, .foreignToken, .corruptToken: return .red
+        }
+    }
+
+    private func merged(_ a: ActorReport) -> String {
+        guard let record = a.records.first else { return "-" }
+        switch record.position {
+        case .unreadable: return "unreadable (\(record.source))"
+        case .token(let token):
+            guard let n = a.tokenNumber else { return "token \(token)" }
+            return a.lastMerged.map { "#\($0.number) \(time.display($0.timestamp)) (token)" } ?? "#\(n), gone (token)"
+        case .date(let d, _):
+            let tx = a.lastMerged.map { "#\($0.number) " } ?? "before every remaining transaction, "
+            return "\(tx)\(time.display(d)) (date)"
+        }
+    }
+
+    private func pendingText(_ a: ActorReport) -> String {
+        if a.status == .writesOnly || a.status == .corruptToken || a.status == .foreignToken { return "-" }
+        guard a.pending.count > 0 else { return "none" }
+        let parts = a.pending.byAuthor.prefix(3).map { "\($0.author ?? "no author") \($0.count)" }
+        let more = a.pending.byAuthor.count > 3 ? ", …" : ""
+        let age = a.lag.map { ", oldest \(Self.age($0)) old" } ?? ""
+        return "\(a.pending.count) (\(parts.joined(separator: ", "))\(more))\(age)"
+    }
+
+    /// `3d 4h`, `5h 12m`, `40m`, `12s`.
+    static func age(_ seconds: Double) -> String {
+        let s = Int(max(0, seconds))
+        if s >= 86400 { return "\(s / 86400)d \((s % 86400) / 3600)h" }
+        if s >= 3600 { return "\(s / 3600)h \((s % 3600) / 60)m" }
+        if s >= 60 { return "\(s / 60)m" }
+        return "\(s)s"
+    }
+
+    private func json(_ report: MergeStateReport, sources: [MergeSource]) -> [(String, JSONValue)] {
+        [
+            ("storeID", .string(report.storeUUID)),
+            ("now", .optional(time.iso(report.now))),
+            ("cocoaNow", .double(report.now)),
+            ("sources", .array(sources.map { s in .object([
+                ("path", .string(s.path)), ("kind", .string(s.kind)), ("positions", .int(Int64(s.positions))),
+                ("ignoredKeys", .int(Int64(s.ignoredKeys))), ("otherStoreKeys", .array(s.otherStoreKeys.map { .string($0) })),
+            ]) })),
+            ("actors", .array(report.actors.map(actorJSON))),
+            ("cleaners", .array(zip(report.cutoffs, report.cutoffDeleteCounts).map { c, n in .object([
+                ("strategy", .string(c.strategy.rawValue)),
+                ("title", .string(c.strategy.title)),
+                ("cutoff", .optional(c.cutoff.flatMap { time.iso($0) })),
+                ("cocoaCutoff", .optional(c.cutoff)),
+                ("reason", .string(c.reason)),
+                ("heldBackBy", .optional(c.heldBackBy)),
+                ("authorFilter", c.authorFilter.map { .array($0.map { .string($0) }) } ?? .null),
+                ("resetsKeysAfterPurge", .bool(c.resetsKeysAfterPurge)),
+                ("transactionsToDelete", c.cutoff == nil ? .null : .int(Int64(n))),
+            ]) })),
+        ]
+    }
+
+    private func actorJSON(_ a: ActorReport) -> JSONValue {
+        .object([
+            ("actor", .string(a.name)),
+            ("status", .string(a.status.rawValue)),
+            ("declared", .bool(a.isDeclared)),
+            ("batch", .bool(a.isBatch)),
+            ("authoredTransactions", .int(Int64(a.authoredCount))),
+            ("positions", .array(a.records.map(positionJSON))),
+            ("lastMergedTransaction", .optional(a.lastMerged?.number)),
+            ("lastMergedTimestamp", .optional(a.lastMerged.flatMap { time.iso($0.timestamp) })),
+            ("tokenTransactionNumber", .optional(a.tokenNumber)),
+            ("pendingCount", .int(Int64(a.pending.count))),
+            ("pendingByAuthor", .array(a.pending.byAuthor.map { .object([("author", .optional($0.author)), ("count", .int(Int64($0.count)))]) })),
+            ("oldestPendingTransaction", .optional(a.pending.oldestNumber)),
+            ("oldestPendingTimestamp", .optional(a.pending.oldestTimestamp.flatMap { time.iso($0) })),
+            ("lagSeconds", .optional(a.lag)),
+            ("explanation", .string(a.explanation)),
+            ("advice", .string(a.advice)),
+        ])
+    }
+
+    private func positionJSON(_ r: MergeRecord) -> JSONValue {
+        var pairs: [(String, JSONValue)] = [("source", .string(r.source)), ("keyFormat", .optional(r.keyFormat?.description))]
+        switch r.position {
+        case .date(let d, let whole):
+            pairs += [("type", .string("date")), ("date", .optional(time.iso(d))), ("cocoaDate", .double(d)), ("wholeSeconds", .bool(whole))]
+        case .token(let t):
+            pairs += [("type", .string("token")), ("token", HistoryPresenter.json(t))]
+        case .unreadable(let why):
+            pairs += [("type", .string("unreadable")), ("problem", .string(why))]
+        }
+        return .object(pairs)
+    }
+}

@@ -1,0 +1,286 @@
+import Foundation
+import GRDB
+import HistoryFixtures
+import TestSupport
+import Testing
+@testable import HistoryKit
+
+@Suite struct MergeKeyTests {
+    @Test func everyKeyFormatIsRecognisedCaseInsensitively() {
+        #expect(MergeKeyFormat.parse("PersistentHistoryTrackingKit.lastToken.app")?.format == .persistentHistoryTrackingKit)
+        #expect(MergeKeyFormat.parse("persistenthistorytrackingkit.LASTTOKEN.app")?.actor == "app")
+        #expect(MergeKeyFormat.parse("PersistentHistoryTracker.lastToken.widget")?.format == .persistentHistoryTracker)
+        #expect(MergeKeyFormat.parse("lastHistoryTransactionTimestamp-mainApp")?.actor == "mainApp")
+        #expect(MergeKeyFormat.parse("lastHistoryTransactionTimeStamp-mainApp")?.format == .lastHistoryTransactionTimestamp)
+        let appwise = MergeKeyFormat.parse("persistent-history-tracking:6F1D2C8A-4B7E-4E0A-9C51-3A2B1D0E9F87-share-ext")
+        #expect(appwise?.format == .appwiseCore)
+        #expect(appwise?.actor == "share-ext")
+        #expect(appwise?.storeUUID == "6F1D2C8A-4B7E-4E0A-9C51-3A2B1D0E9F87")
+        #expect(MergeKeyFormat.parse("myapp.merged.", customPrefixes: ["myapp.merged."]) == nil)
+        #expect(MergeKeyFormat.parse("MyApp.Merged.widget", customPrefixes: ["myapp.merged."])?.actor == "widget")
+        #expect(MergeKeyFormat.parse("AppleLanguages") == nil)
+        #expect(MergeKeyFormat.parse("PersistentHistoryTrackingKit.lastToken.") == nil)
+    }
+
+    @Test func defaultsPlistsInBothFormats() throws {
+        let dir = try TemporaryDirectory()
+        let files = MergeStateFixtures.files()
+        for name in ["phtk.plist", "xml.plist", "tokens.plist", "appwise.plist"] {
+            try Data(files[name]!).write(to: URL(fileURLWithPath: dir.file(name)))
+        }
+        let binary = try DefaultsReader.read(path: dir.file("phtk.plist"), storeUUID: Scenarios.appGroupUUID)
+        #expect(binary.format == .binary)
+        #expect(binary.records.map(\.actor) == ["app", "shareExtension", "widget"])
+        #expect(binary.ignoredKeyCount == 4)
+        #expect(binary.records[0].position == .date(Scenarios.appGroupTime(34), wholeSeconds: false))
+        #expect(binary.records[0].source == "\(dir.file("phtk.plist")) [PersistentHistoryTrackingKit.lastToken.app]")
+
+        let xml = try DefaultsReader.read(path: dir.file("xml.plist"), storeUUID: Scenarios.appGroupUUID)
+        #expect(xml.format == .xml)
+        #expect(xml.records.map(\.position) == binary.records.map { record in
+            guard case .date(let d, _) = record.position else { return record.position }
+            return .date(d.rounded(.down), wholeSeconds: true)
+        })
+
+        let tokens = try DefaultsReader.read(path: dir.file("tokens.plist"), storeUUID: Scenarios.appGroupUUID)
+        #expect(tokens.records.map(\.actor) == ["lastHistoryToken", "shareHistoryToken", "widgetHistoryToken"])
+        #expect(tokens.records[0].position == .token(HistoryToken(storeUUID: Scenarios.appGroupUUID, transactionNumber: 34)))
+        guard case .unreadable(let why) = tokens.records[1].position else { Issue.record("expected unreadable"); return }
+        #expect(why.contains("corrupt token archive"))
+        #expect(tokens.records[2].position == .token(HistoryToken(storeUUID: MergeStateFixtures.foreignUUID, transactionNumber: 12)))
+
+        let appwise = try DefaultsReader.read(path: dir.file("appwise.plist"), storeUUID: Scenarios.appGroupUUID)
+        #expect(appwise.records.map(\.actor) == ["app", "widget"])
+        #expect(appwise.otherStoreKeys == ["persistent-history-tracking:\(MergeStateFixtures.foreignUUID)-widget"])
+
+        #expect(throws: MergeStateError.fileNotFound(path: dir.file("none.plist"))) {
+            try DefaultsReader.read(path: dir.file("none.plist"), storeUUID: nil)
+        }
+        try Data("not a plist".utf8).write(to: URL(fileURLWithPath: dir.file("bad.plist")))
+        #expect(throws: MergeStateError.self) { try DefaultsReader.read(path: dir.file("bad.plist"), storeUUID: nil) }
+        try Data(PropertyList.encodeBinary(.array([]))).write(to: URL(fileURLWithPath: dir.file("array.plist")))
+        #expect(throws: MergeStateError.notADictionary(path: dir.file("array.plist"))) {
+            try DefaultsReader.read(path: dir.file("array.plist"), storeUUID: nil)
+        }
+    }
+
+    @Test func tokenFilesAndTheirFailures() throws {
+        let dir = try TemporaryDirectory()
+        for (name, bytes) in MergeStateFixtures.files() where name.hasSuffix(".data") {
+            try Data(bytes).write(to: URL(fileURLWithPath: dir.file(name)))
+        }
+        #expect(try TokenFileReader.read(path: dir.file("token.data"), actor: "app").position
+                == .token(HistoryToken(storeUUID: Scenarios.appGroupUUID, transactionNumber: 31)))
+        let multi = try TokenFileReader.read(path: dir.file("multi-store-token.data"), actor: "x").position
+        #expect(multi == .token(HistoryToken(transactionNumbers: [Scenarios.appGroupUUID: 29, MergeStateFixtures.foreignUUID: 4])))
+        guard case .unreadable(let corrupt) = try TokenFileReader.read(path: dir.file("corrupt-token.data"), actor: "x").position,
+              case .unreadable(let wrongClass) = try TokenFileReader.read(path: dir.file("date-archive.data"), actor: "x").position else {
+            Issue.record("expected unreadable positions")
+            return
+        }
+        #expect(corrupt.hasPrefix("\(dir.file("corrupt-token.data")): corrupt token archive"))
+        #expect(wrongClass == "\(dir.file("date-archive.data")): an archive of NSDate, not an NSPersistentHistoryToken")
+        #expect(throws: MergeStateError.self) { try TokenFileReader.read(path: dir.file("none.data"), actor: "x") }
+    }
+
+    @Test func groupContainerDiscovery() throws {
+        let root = CLI_fixtures + "/GroupContainer/" + MergeStateFixtures.containerUUID
+        let container = try GroupContainer.discover(root)
+        #expect(container.groupID == "group.com.example.tasks")
+        #expect(container.stores.map { URL(fileURLWithPath: $0).lastPathComponent } == ["Tasks.sqlite"])
+        #expect(container.stores[0].contains("/Library/Application Support/"))
+        #expect(container.defaultsPlists.map { URL(fileURLWithPath: $0).lastPathComponent } == ["group.com.example.tasks.plist"])
+        #expect(container.tokenFiles.map { URL(fileURLWithPath: $0).lastPathComponent } == ["token.data"])
+        #expect(throws: MergeStateError.self) { try GroupContainer.discover(root + "/nope") }
+    }
+}
+
+/// The repository's committed fixtures.
+let CLI_fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("fixtures").path
+
+@Suite struct CleanerStrategyTests {
+    // now = day 30; week ago = day 23. Dates in days for readability.
+    let day = 86400.0
+    var now: Double { 30 * day }
+
+    private func cut(_ s: CleanerStrategy, _ dates: [(String, Double?)]) -> CleanerCutoff {
+        s.cutoff(actorDates: dates.map { (actor: $0.0, date: $0.1.map { $0 * day }) }, allActors: dates.map(\.0), now: now)
+    }
+
+    @Test func apple() {
+        #expect(cut(.apple, [("app", 29)]).cutoff == 23 * day)
+        #expect(cut(.apple, []).cutoff == 23 * day)
+        #expect(cut(.apple, [("app", 29)]).authorFilter == nil)
+    }
+
+    @Test func phtk100AndFatbobman() {
+        for s in [CleanerStrategy.phtk100, .fatbobman] {
+            // All dated: the earliest, held back by its actor.
+            let all = cut(s, [("app", 29), ("widget", 25)])
+            #expect(all.cutoff == 25 * day && all.heldBackBy == "widget" && all.authorFilter == ["app", "widget"])
+            // Some missing, earliest older than a week: now − 7 days.
+            #expect(cut(s, [("app", 29), ("widget", 10), ("share", nil)]).cutoff == 23 * day)
+            // Some missing, earliest within the week: no purge.
+            #expect(cut(s, [("app", 29), ("widget", 25), ("share", nil)]).cutoff == nil)
+            // Nobody dated: no purge.
+            #expect(cut(s, [("app", nil)]).cutoff == nil)
+        }
+        #expect(cut(.fatbobman, [("app", 29)]).resetsKeysAfterPurge)
+        #expect(!cut(.phtk100, [("app", 29)]).resetsKeysAfterPurge)
+        #expect(!cut(.fatbobman, [("app", nil)]).resetsKeysAfterPurge)
+    }
+
+    @Test func phtk104() {
+        #expect(cut(.phtk104, [("app", 29), ("widget", 25), ("share", nil)]).cutoff == 25 * day)
+        #expect(cut(.phtk104, [("app", 29), ("widget", 25), ("share", nil)]).heldBackBy == "widget")
+        #expect(cut(.phtk104, [("app", nil), ("widget", nil)]).cutoff == 23 * day)
+    }
+
+    @Test func phtk2() {
+        #expect(cut(.phtk2, [("app", 29), ("widget", 25)]).cutoff == 25 * day)
+        #expect(cut(.phtk2, [("app", 29), ("widget", nil)]).cutoff == nil)
+        #expect(cut(.phtk2, []).cutoff == nil)
+    }
+
+    @Test func swiftlee() {
+        let c = cut(.swiftlee, [("app", 29), ("widget", 12)])
+        #expect(c.cutoff == 12 * day && c.heldBackBy == "widget" && c.authorFilter == nil)
+        #expect(cut(.swiftlee, [("app", 29), ("widget", nil)]).cutoff == nil)
+    }
+
+    @Test func appwise() {
+        // Earliest within the week: the earliest.
+        #expect(cut(.appwise, [("app", 29), ("widget", 25)]).cutoff == 25 * day)
+        // Earliest older than a week: now − 7 days (the later of the two).
+        #expect(cut(.appwise, [("app", 29), ("widget", 12)]).cutoff == 23 * day)
+        // Anyone missing: now − 7 days.
+        #expect(cut(.appwise, [("app", 29), ("widget", nil)]).cutoff == 23 * day)
+        #expect(cut(.appwise, [("app", 29)]).authorFilter == nil)
+    }
+}
+
+@Suite struct ActorStatusTests {
+    let now = Scenarios.appGroupTime(34) + 86400
+
+    private func analyze(_ scenario: String, plists: [String] = [], tokens: [(String, String)] = [], declared: [String] = [],
+                         batch: [String] = [], now: Double? = nil) throws -> [String: ActorReport] {
+        let dir = CLI_fixtures + "/" + scenario
+        let store = try HistoryStore.open(dir + "/Tasks.sqlite")
+        var records: [MergeRecord] = []
+        for p in plists { records += try DefaultsReader.read(path: dir + "/" + p, storeUUID: store.storeUUID).records }
+        for (actor, file) in tokens { records.append(try TokenFileReader.read(path: dir + "/" + file, actor: actor)) }
+        let report = try MergeStateAnalyzer(store: store, declared: declared, batch: batch, records: records, now: now ?? self.now).report()
+        return Dictionary(report.actors.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    @Test func upToDateBehindNeverMergedWritesOnly() throws {
+        let a = try analyze("MergeState", plists: ["phtk.plist"], declared: ["app", "widget", "shareExtension", "intents"], batch: ["importer"])
+        #expect(a["app"]?.status == .upToDate)
+        #expect(a["app"]?.lastMerged?.number == 34)
+        let widget = try #require(a["widget"])
+        #expect(widget.status == .behind)
+        #expect(widget.lastMerged?.number == 20)
+        // After #20, by others than widget: 14 transactions, 3 of them the widget's own.
+        #expect(widget.pending.count == 11)
+        #expect(widget.pending.byAuthor.first?.author == "app" && widget.pending.byAuthor.first?.count == 6)
+        #expect(widget.pending.oldestNumber == 22) // #21 is the widget's own
+        #expect(widget.lag == now - Scenarios.appGroupTime(22))
+        #expect(a["intents"]?.status == .neverMerged)
+        #expect(a["importer"]?.status == .writesOnly)
+    }
+
+    @Test func xmlWholeSecondsCountAsMerged() throws {
+        let binary = try analyze("MergeState", plists: ["phtk.plist"])
+        let xml = try analyze("MergeState", plists: ["xml.plist"])
+        for name in ["app", "widget", "shareExtension"] {
+            #expect(xml[name]?.status == binary[name]?.status)
+            #expect(xml[name]?.lastMerged?.number == binary[name]?.lastMerged?.number)
+            #expect(xml[name]?.pending.count == binary[name]?.pending.count)
+        }
+    }
+
+    @Test func staleActorIsBehindAndHoldsBackPurges() throws {
+        let later = Scenarios.appGroupTime(34) + 20 * 86400
+        let a = try analyze("MergeState", plists: ["stale.plist"], declared: ["app", "widget", "intents"], now: later)
+        let intents = try #require(a["intents"])
+        #expect(intents.status == .behind)
+        #expect(intents.advice.contains("has not merged for"))
+        #expect(a["share"]?.status == .unknownActor)
+        #expect(a["share"]?.explanation.contains("did you mean shareExtension?") == true)
+        // shareExtension writes but keeps no state under that name.
+        #expect(a["shareExtension"]?.status == .unknownActor)
+        #expect(a["shareExtension"]?.explanation.contains("no merge state") == true)
+    }
+
+    @Test func tokensForeignCorruptAndValid() throws {
+        let a = try analyze("MergeState", plists: ["tokens.plist"],
+                            tokens: [("widgetFile", "foreign-token.data"), ("shareFile", "corrupt-token.data"), ("app", "token.data")],
+                            declared: ["lastHistoryToken", "widgetFile", "shareFile", "app"])
+        #expect(a["lastHistoryToken"]?.status == .upToDate)
+        #expect(a["lastHistoryToken"]?.tokenNumber == 34)
+        #expect(a["widgetHistoryToken"]?.status == .foreignToken)
+        #expect(a["widgetFile"]?.status == .foreignToken)
+        #expect(a["shareHistoryToken"]?.status == .corruptToken)
+        #expect(a["shareFile"]?.status == .corruptToken)
+        #expect(a["app"]?.status == .behind)
+        #expect(a["app"]?.lastMerged?.number == 31)
+    }
+
+    @Test func purgedStoreExpiresATokenAndMakesADateMissChanges() throws {
+        let a = try analyze("Purged", plists: ["defaults.plist"], tokens: [("widget", "widget-token.data")])
+        #expect(a["app"]?.status == .missedChanges)
+        #expect(a["widget"]?.status == .expired)
+        #expect(a["widget"]?.explanation.contains("134301") == true)
+        #expect(a["shareExtension"]?.status == .behind)
+        #expect(a.values.filter { $0.status.isBroken }.count == 2)
+    }
+
+    @Test func cutoffsUseTheActorsDates() throws {
+        let store = try HistoryStore.open(CLI_fixtures + "/MergeState/Tasks.sqlite")
+        let records = try DefaultsReader.read(path: CLI_fixtures + "/MergeState/phtk.plist", storeUUID: store.storeUUID).records
+        let report = try MergeStateAnalyzer(store: store, declared: [], batch: [], records: records, now: now).report()
+        let phtk = try #require(report.cutoffs.first { $0.strategy == .phtk2 })
+        #expect(phtk.cutoff == Scenarios.appGroupTime(20))
+        #expect(phtk.heldBackBy == "widget")
+        let index = try #require(report.cutoffs.firstIndex { $0.strategy == .phtk2 })
+        // Transactions before #20's time, by app, shareExtension or widget.
+        let expected = try store.countTransactions(HistoryQuery(before: .date(Scenarios.appGroupTime(20)),
+                                                                authors: [.value("app"), .value("shareExtension"), .value("widget")]))
+        #expect(report.cutoffDeleteCounts[index] == expected)
+        #expect(expected == 14)
+    }
+}
+
+@Suite(.enabled(if: RealStores.available)) struct RealTokenTests {
+    private func status(_ store: String) throws -> ActorReport {
+        let opened = try HistoryStore.open(store)
+        let record = try TokenFileReader.read(path: RealStores.photosToken, actor: "photos")
+        return try #require(try MergeStateAnalyzer(store: opened, declared: ["photos"], batch: [], records: [record],
+                                                   now: Date().timeIntervalSinceReferenceDate).report().actors.first { $0.name == "photos" })
+    }
+
+    @Test func photosTokenIsUpToDate() throws {
+        let r = try status(RealStores.photos)
+        #expect(r.status == .upToDate)
+        #expect(r.tokenNumber == 516 && r.lastMerged?.number == 516)
+    }
+
+    @Test func photosTokenAgainstSwiftDataIsForeign() throws {
+        #expect(try status(RealStores.swiftData).status == .foreignToken)
+    }
+
+    @Test func photosTokenExpiresWhenItsTransactionIsPurged() throws {
+        let dir = try TemporaryDirectory()
+        try dir.copy(from: RealStores.directory! + "/photos-10.15.7", prefix: "Photos.sqlite")
+        let q = try DatabaseQueue(path: dir.file("Photos.sqlite"))
+        try q.write { db in
+            try db.execute(sql: "DELETE FROM ACHANGE WHERE ZTRANSACTIONID <= 516")
+            try db.execute(sql: "DELETE FROM ATRANSACTION WHERE Z_PK <= 516")
+        }
+        try q.close()
+        let r = try status(dir.file("Photos.sqlite"))
+        #expect(r.status == .expired)
+        #expect(r.explanation.contains("#516"))
+    }
+}
