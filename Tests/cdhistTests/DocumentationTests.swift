@@ -5,7 +5,7 @@ import Testing
 
 /// The man page and README stay in step with `--help`; the committed fixtures with the generator.
 @Suite struct DocumentationTests {
-    static let subcommands = ["info", "transactions", "changes", "show", "entities", "authors", "export"]
+    static let subcommands = ["info", "transactions", "changes", "show", "entities", "authors", "export", "actors", "token"]
 
     private func options(inHelp text: String) -> Set<String> {
         var found: Set<String> = []
@@ -31,6 +31,13 @@ import Testing
         #expect(Self.subcommands.count == root.components(separatedBy: "\n").filter { line in
             Self.subcommands.contains { line.trimmingCharacters(in: .whitespaces).hasPrefix($0 + " ") }
         }.count)
+    }
+
+    /// mandoc's linter finds nothing to say (mandoc is installed by .ci/run).
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/mandoc"))) func manPageLintsClean() throws {
+        let r = try CLI.run(["-T", "lint", "-W", "style", CLI.repository.appendingPathComponent("man/cdhist.1").path], executable: "/usr/bin/mandoc")
+        let findings = (r.stdout + r.stderr).split(separator: "\n").filter { !$0.contains("makewhatis") }
+        #expect(findings.isEmpty, "\(findings.joined(separator: "\n"))")
     }
 
     @Test func readmeShowsEveryCommand() throws {

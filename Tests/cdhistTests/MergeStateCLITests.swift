@@ -1,0 +1,107 @@
+import Foundation
+import HistoryFixtures
+import Testing
+
+@Suite struct MergeStateCLITests {
+    let dir = CLI.fixtures + "/MergeState"
+    let now = "2025-03-06T09:00:00Z"
+
+    @Test func actorsTablePrintsOneUnderstandableLinePerActor() throws {
+        let r = try CLI.run(["actors", dir + "/Tasks.sqlite", "--defaults", dir + "/phtk.plist", "--token", "intents=" + dir + "/foreign-token.data",
+                             "--actor", "app", "--actor", "widget", "--actor", "shareExtension", "--actor", "intents",
+                             "--now", now, "--utc", "--format", "table"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let lines = r.stdout.components(separatedBy: "\n")
+        func line(_ actor: String) -> String? { lines.first { $0.hasPrefix(actor + " ") } }
+        let app = try #require(line("app"))
+        #expect(app.contains("up-to-date") && app.contains("#34 2025-03-05 09:50:00.000Z (date)") && app.contains("nothing to do"))
+        let widget = try #require(line("widget"))
+        #expect(widget.contains("behind") && widget.contains("#20") && widget.contains("11 (app 6,") && widget.contains("oldest 1d 20h old"))
+        #expect(widget.contains("it merges them when it next runs"))
+        let intents = try #require(line("intents"))
+        #expect(intents.contains("foreign-token") && intents.contains("134501") && intents.contains("delete the saved token"))
+        #expect(r.stdout.contains("Cleaner cut-offs now"))
+        #expect(r.stdout.contains("phtk-2      no purge"))
+    }
+
+    @Test func actorsJSONAndGroupContainer() throws {
+        let json = try CLI.run(["actors", "--group-container", CLI.fixtures + "/GroupContainer/" + MergeStateFixtures.containerUUID,
+                                "--actor", "app", "--actor", "widget", "--batch-actor", "shareExtension", "--token", "ignored=/nonexistent",
+                                "--now", now])
+        #expect(json.status == 2)
+        #expect(json.stderr == "cdhist: /nonexistent: no such file\n")
+        let r = try CLI.run(["actors", "--group-container", CLI.fixtures + "/GroupContainer/" + MergeStateFixtures.containerUUID,
+                             "--actor", "app", "--actor", "widget", "--actor", "token", "--batch-actor", "shareExtension", "--now", now])
+        #expect(r.status == 0, "\(r.stderr)")
+        let doc = try r.json()
+        #expect(doc["kind"] as? String == "actors")
+        let actors = try #require(doc["actors"] as? [[String: Any]])
+        let statuses = Dictionary(uniqueKeysWithValues: actors.map { ($0["actor"] as? String ?? "", $0["status"] as? String ?? "") })
+        #expect(statuses == ["app": "up-to-date", "widget": "behind", "token": "behind", "shareExtension": "writes-only"])
+        #expect((doc["sources"] as? [[String: Any]])?.count == 2)
+        let cleaners = try #require(doc["cleaners"] as? [[String: Any]])
+        #expect(cleaners.map { $0["strategy"] as? String ?? "" } == ["apple", "phtk-1.0.0", "phtk-1.0.4", "phtk-2", "fatbobman", "swiftlee", "appwise"])
+        let phtk2 = try #require(cleaners.first { $0["strategy"] as? String == "phtk-2" })
+        #expect(phtk2["heldBackBy"] as? String == "widget")
+        #expect(phtk2["transactionsToDelete"] as? Int == 14)
+    }
+
+    @Test func purgedStoreShowsBrokenActors() throws {
+        let p = CLI.fixtures + "/Purged"
+        let doc = try CLI.run(["actors", p + "/Tasks.sqlite", "--defaults", p + "/defaults.plist", "--token", "widget=" + p + "/widget-token.data",
+                               "--now", now]).json()
+        let actors = try #require(doc["actors"] as? [[String: Any]])
+        let byName = Dictionary(uniqueKeysWithValues: actors.map { ($0["actor"] as? String ?? "", $0) })
+        #expect(byName["app"]?["status"] as? String == "missed-changes")
+        #expect(byName["widget"]?["status"] as? String == "expired")
+        #expect(byName["widget"]?["tokenTransactionNumber"] as? Int == 15)
+    }
+
+    @Test func tokenCommandExitCodes() throws {
+        let store = dir + "/Tasks.sqlite"
+        let valid = try CLI.run(["token", dir + "/token.data", "--store", store])
+        #expect(valid.status == 0)
+        #expect(try valid.json()["status"] as? String == "valid")
+        #expect(try valid.json()["transactionNumber"] as? Int == 31)
+        let foreign = try CLI.run(["token", dir + "/foreign-token.data", "--store", store])
+        #expect(foreign.status == 1)
+        #expect(try foreign.json()["status"] as? String == "foreign-token")
+        let expired = try CLI.run(["token", CLI.fixtures + "/Purged/widget-token.data", "--store", CLI.fixtures + "/Purged/Tasks.sqlite"])
+        #expect(expired.status == 1)
+        #expect(try expired.json()["status"] as? String == "expired")
+        let corrupt = try CLI.run(["token", dir + "/corrupt-token.data"])
+        #expect(corrupt.status == 2 && corrupt.stderr.hasPrefix("cdhist: \(dir)/corrupt-token.data: corrupt token archive"))
+        let wrong = try CLI.run(["token", dir + "/date-archive.data"])
+        #expect(wrong.status == 2 && wrong.stderr == "cdhist: \(dir)/date-archive.data: an archive of NSDate, not an NSPersistentHistoryToken\n")
+        let multi = try CLI.run(["token", dir + "/multi-store-token.data", "--format", "table"])
+        #expect(multi.stdout.contains("this token names 2 stores"))
+        let literal = try CLI.run(["token", "\(Scenarios.appGroupUUID):34", "--store", store])
+        #expect(literal.status == 0)
+    }
+
+    @Test(.enabled(if: CLI.hasRealStores)) func photosTokenAgainstBothRealStores() throws {
+        let token = CLI.realStores! + "/photos-10.15.7/HistoryToken.plist"
+        let valid = try CLI.run(["token", token, "--store", CLI.photos])
+        #expect(valid.status == 0)
+        #expect(try valid.json()["transactionNumber"] as? Int == 516)
+        let foreign = try CLI.run(["token", token, "--store", CLI.swiftData])
+        #expect(foreign.status == 1)
+        #expect(try foreign.json()["status"] as? String == "foreign-token")
+        let actors = try CLI.run(["actors", CLI.photos, "--token", "photos=" + token, "--actor", "photos"]).json()
+        let photos = try #require((actors["actors"] as? [[String: Any]])?.first { $0["actor"] as? String == "photos" })
+        #expect(photos["status"] as? String == "up-to-date")
+        #expect(photos["lastMergedTransaction"] as? Int == 516)
+    }
+
+    @Test func mergeStateErrors() throws {
+        let noStore = try CLI.run(["actors", "--defaults", dir + "/phtk.plist"])
+        #expect(noStore.status == 2)
+        #expect(noStore.stderr.contains("give a store, or --group-container"))
+        let missing = try CLI.run(["actors", dir + "/Tasks.sqlite", "--defaults", dir + "/missing.plist"])
+        #expect(missing.status == 2 && missing.stderr == "cdhist: \(dir)/missing.plist: no such file\n")
+        let notPlist = try CLI.run(["actors", dir + "/Tasks.sqlite", "--defaults", dir + "/corrupt-token.data"])
+        #expect(notPlist.status == 2 && notPlist.stderr.hasPrefix("cdhist: \(dir)/corrupt-token.data: not a property list"))
+        let badNow = try CLI.run(["actors", dir + "/Tasks.sqlite", "--now", "soon"])
+        #expect(badNow.status == 2 && badNow.stderr.hasPrefix("cdhist: --now 'soon': not a date"))
+    }
+}
