@@ -1,5 +1,6 @@
 import Foundation
 import HistoryFixtures
+import TestSupport
 import Testing
 
 @Suite struct MergeStateCLITests {
@@ -91,6 +92,22 @@ import Testing
         let photos = try #require((actors["actors"] as? [[String: Any]])?.first { $0["actor"] as? String == "photos" })
         #expect(photos["status"] as? String == "up-to-date")
         #expect(photos["lastMergedTransaction"] as? Int == 516)
+    }
+
+    @Test func everyFormatAndNothingChanges() throws {
+        for folder in [dir, CLI.fixtures + "/GroupContainer", CLI.fixtures + "/Purged"] {
+            let before = try DirectoryState(folder)
+            for format in ["table", "json", "ndjson", "csv"] {
+                let actors = folder.hasSuffix("GroupContainer")
+                    ? ["actors", "--group-container", folder + "/" + MergeStateFixtures.containerUUID]
+                    : ["actors", folder + "/Tasks.sqlite", "--defaults", folder + (folder == dir ? "/stale.plist" : "/defaults.plist")]
+                let r = try CLI.run(actors + ["--format", format, "--key-prefix", "myapp.merged."])
+                #expect(r.status == 0 && !r.stdout.isEmpty, "\(actors) \(format): \(r.stderr)")
+                let t = try CLI.run(["token", dir + "/token.data", "--store", dir + "/Tasks.sqlite", "--format", format])
+                #expect(t.status == 0 && !t.stdout.isEmpty)
+            }
+            #expect(try DirectoryState(folder) == before, "\(folder) changed")
+        }
     }
 
     @Test func mergeStateErrors() throws {
