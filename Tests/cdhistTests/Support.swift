@@ -76,13 +76,17 @@ enum CLI {
 /// A logical dump of a database (every table's rows, WAL included), for comparing stores
 /// whose bytes may differ (WAL salts are random).
 enum LogicalDump {
-    static func of(_ path: String, immutable: Bool = false) throws -> [String] {
+    /// A read-only connection that writes nothing beside the store (never plain
+    /// mode=ro: as root it would create or rewrite -wal and -shm).
+    static func readOnlyQueue(_ path: String, immutable: Bool = false) throws -> DatabaseQueue {
         var config = Configuration()
         config.readonly = true
-        // Never plain mode=ro: as root it would create or rewrite -wal and -shm beside the store.
-        let hasWAL = FileManager.default.fileExists(atPath: path + "-wal")
-        let uri = "file:\(path)?" + (immutable || !hasWAL ? "immutable=1" : "mode=ro&readonly_shm=1")
-        let queue = try DatabaseQueue(path: uri, configuration: config)
+        let hasWAL = FileManager.default.fileExists(atPath: path + "-wal") && FileManager.default.fileExists(atPath: path + "-shm")
+        return try DatabaseQueue(path: "file:\(path)?" + (immutable || !hasWAL ? "immutable=1" : "mode=ro&readonly_shm=1"), configuration: config)
+    }
+
+    static func of(_ path: String, immutable: Bool = false) throws -> [String] {
+        let queue = try readOnlyQueue(path, immutable: immutable)
         defer { try? queue.close() }
         return try queue.read { db in
             var lines: [String] = []

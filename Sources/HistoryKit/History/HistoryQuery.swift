@@ -69,6 +69,8 @@ public enum QueryError: Error, Equatable, Sendable, CustomStringConvertible {
     case tokenForOtherStore(token: HistoryToken, storeUUID: String)
     /// A negative limit.
     case invalidLimit(Int)
+    /// Entity or change-type filters on a purge: purges delete whole transactions.
+    case invalidPurgeFilter
 
     public var description: String {
         switch self {
@@ -79,6 +81,8 @@ public enum QueryError: Error, Equatable, Sendable, CustomStringConvertible {
             return "token \(token) is for another store, not \(uuid) (Core Data error 134501)"
         case .invalidLimit(let n):
             return "limit \(n) is negative"
+        case .invalidPurgeFilter:
+            return "a purge deletes whole transactions: --entity and --type cannot narrow it"
         }
     }
 }

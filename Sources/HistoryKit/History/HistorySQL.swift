@@ -12,6 +12,7 @@ struct HistorySQL {
     private let transactionArguments: [DatabaseValueConvertible?]
     private let changeConditions: [String]
     let changeFilterArguments: StatementArguments
+    private let changeArgumentValues: [DatabaseValue]
     private let changeColumns: String
     private let queryGenExpression: String
     private let order: HistoryQuery.Order
@@ -90,6 +91,7 @@ struct HistorySQL {
         }
         changeConditions = chConditions
         changeFilterArguments = StatementArguments(chArgs)
+        changeArgumentValues = chArgs.map { $0?.databaseValue ?? .null }
         let columnsExpr = schema.changeColumns.contains("ZCOLUMNS") ? "c.ZCOLUMNS" : "NULL"
         changeColumns = (["c.Z_PK", "c.ZTRANSACTIONID", "c.ZCHANGETYPE", "c.ZENTITY", "c.ZENTITYPK", columnsExpr]
             + schema.tombstoneColumns.map { "c.\($0)" }).joined(separator: ", ")
@@ -114,6 +116,11 @@ struct HistorySQL {
         StatementArguments(transactionArguments) + changeFilterArguments
     }
 
+    /// ``arguments`` as plain values, to keep beside the SQL.
+    var argumentValues: [DatabaseValue] {
+        transactionArguments.map { $0?.databaseValue ?? .null } + changeArgumentValues
+    }
+
     private var direction: String { order == .ascending ? "ASC" : "DESC" }
 
     private func limitClause(_ limit: Int?) -> String {
@@ -136,6 +143,11 @@ struct HistorySQL {
         return "SELECT t.Z_PK, t.ZTIMESTAMP, \(fields), \(queryGenExpression), "
             + "(SELECT COUNT(*) FROM ACHANGE c WHERE c.ZTRANSACTIONID = t.Z_PK) "
             + "FROM ATRANSACTION t\(joins)\(whereClause(transactionWhere)) ORDER BY t.Z_PK \(direction)\(limitClause(limit))"
+    }
+
+    /// The numbers of matching transactions, as a subquery (uses ``arguments``).
+    func matchingNumbers() -> String {
+        "SELECT t.Z_PK FROM ATRANSACTION t\(joins)\(whereClause(transactionWhere))"
     }
 
     /// Matching transactions counted.

@@ -1,0 +1,184 @@
+import Foundation
+
+/// Where to move an actor's merge position.
+public enum RepairTarget: Equatable, Sendable {
+    /// A date (Cocoa seconds); for an actor that keeps dates.
+    case date(Double)
+    /// A transaction: its token, or its timestamp for a date.
+    case transaction(Int64)
+    /// Just before the oldest surviving transaction (a date), or that transaction (a token):
+    /// the actor merges everything that survives.
+    case oldest
+    /// The newest transaction: the actor is up to date.
+    case latest
+    /// Remove the actor's key(s).
+    case remove
+}
+
+/// One key changed by a defaults repair.
+public struct DefaultsChange: Equatable, Sendable {
+    public var key: String
+    /// nil when the key is created.
+    public var old: PlistValue?
+    /// nil when the key is removed.
+    public var new: PlistValue?
+}
+
+/// A defaults repair, computed but not written.
+public struct DefaultsRepairPlan: Equatable, Sendable {
+    public var path: String
+    public var format: PropertyList.Format
+    public var original: [String: PlistValue]
+    public var updated: [String: PlistValue]
+    public var changes: [DefaultsChange]
+}
+
+/// Rewrites an actor's merge position in shared defaults, keeping the
+/// plist's format and every other key and value.
+public enum DefaultsRepair {
+    /// Plans moving `actor` to `target`. `store` resolves transactions (needed
+    /// for every target but `.date` and `.remove`); `keyFormat` names the key
+    /// to create when the actor has none.
+    public static func plan(path: String, actor: String, target: RepairTarget, store: HistoryStore?,
+                            keyFormat: MergeKeyFormat? = nil, customPrefixes: [String] = []) throws -> DefaultsRepairPlan {
+        guard let data = FileManager.default.contents(atPath: path) else { throw MergeStateError.fileNotFound(path: path) }
+        let decoded: (value: PlistValue, format: PropertyList.Format)
+        do {
+            decoded = try PropertyList.decode([UInt8](data))
+        } catch {
+            throw MergeStateError.notAPlist(path: path, reason: "\(error)")
+        }
+        guard let original = decoded.value.dictionaryValue else { throw MergeStateError.notADictionary(path: path) }
+        let storeUUID = store?.storeUUID
+        var keys = original.keys.sorted().filter { key in
+            if let parsed = MergeKeyFormat.parse(key, customPrefixes: customPrefixes), parsed.actor == actor {
+                return parsed.storeUUID.map { u in storeUUID.map { $0.caseInsensitiveCompare(u) == .orderedSame } ?? true } ?? true
+            }
+            return key == actor && original[key]?.dataValue.map(HistoryTokenDecoder.isTokenArchive) == true
+        }
+        var updated = original
+        var changes: [DefaultsChange] = []
+        if keys.isEmpty {
+            guard target != .remove else {
+                throw RepairError.invalidRepair(path: path, reason: "no key of actor '\(actor)' to remove")
+            }
+            let format = try keyFormat ?? inferFormat(original, path: path, customPrefixes: customPrefixes)
+            keys = [try keyName(format, actor: actor, storeUUID: storeUUID, path: path)]
+        }
+        for key in keys {
+            let old = original[key]
+            let new = try newValue(old: old, target: target, store: store, path: path, actor: actor)
+            updated[key] = new
+            changes.append(DefaultsChange(key: key, old: old, new: new))
+        }
+        return DefaultsRepairPlan(path: path, format: decoded.format, original: original, updated: updated, changes: changes)
+    }
+
+    /// Writes `plan` atomically (temporary file, then rename) in the plist's
+    /// own format, after copying the original to `backupPath` (default:
+    /// beside it with a timestamp). Returns the backup's path.
+    @discardableResult
+    public static func write(_ plan: DefaultsRepairPlan, backupPath: String? = nil) throws -> String {
+        let fm = FileManager.default
+        let dir = URL(fileURLWithPath: plan.path).deletingLastPathComponent().path
+        let mode = ((try? fm.attributesOfItem(atPath: plan.path))?[.posixPermissions] as? NSNumber)?.intValue ?? 0o644
+        let dirMode = ((try? fm.attributesOfItem(atPath: dir))?[.posixPermissions] as? NSNumber)?.intValue ?? 0
+        guard mode & 0o222 != 0, dirMode & 0o222 != 0 else {
+            throw RepairError.readOnly(path: plan.path, reason: mode & 0o222 == 0 ? "the plist is read-only" : "its folder is read-only")
+        }
+        let backup = backupPath ?? PurgeExecutor.defaultBackupPath(for: plan.path)
+        guard !fm.fileExists(atPath: backup) else {
+            throw RepairError.backupFailed(path: plan.path, reason: "\(backup) already exists")
+        }
+        do {
+            try fm.copyItem(atPath: plan.path, toPath: backup)
+        } catch {
+            throw RepairError.backupFailed(path: plan.path, reason: error.localizedDescription)
+        }
+        let bytes = plan.format == .xml ? PropertyList.encodeXML(.dictionary(plan.updated)) : PropertyList.encodeBinary(.dictionary(plan.updated))
+        let temporary = "\(dir)/.\(URL(fileURLWithPath: plan.path).lastPathComponent).cdhist-\(getpid()).tmp"
+        do {
+            try Data(bytes).write(to: URL(fileURLWithPath: temporary))
+            try fm.setAttributes([.posixPermissions: mode & 0o7777], ofItemAtPath: temporary)
+            guard rename(temporary, plan.path) == 0 else { throw CocoaError(.fileWriteUnknown) }
+        } catch {
+            try? fm.removeItem(atPath: temporary)
+            throw RepairError.readOnly(path: plan.path, reason: "cannot replace it (\(error.localizedDescription)); the original is unchanged")
+        }
+        return backup
+    }
+
+    private static func newValue(old: PlistValue?, target: RepairTarget, store: HistoryStore?, path: String, actor: String) throws -> PlistValue? {
+        if target == .remove { return nil }
+        let keepsToken = old?.dataValue != nil
+        func requireStore() throws -> HistoryStore {
+            guard let store else { throw RepairError.invalidRepair(path: path, reason: "this repair needs the store (--store)") }
+            return store
+        }
+        func transaction(_ n: Int64) throws -> Transaction {
+            let s = try requireStore()
+            guard let tx = try s.transaction(number: n) else {
+                throw RepairError.invalidRepair(path: path, reason: "transaction #\(n) does not exist in \(s.path)")
+            }
+            return tx
+        }
+        let tx: Transaction
+        switch target {
+        case .remove:
+            return nil
+        case .date(let d):
+            guard !keepsToken else {
+                throw RepairError.invalidRepair(path: path, reason: "'\(actor)' keeps a token, not a date: use --to tx:N, --to-oldest or --to-latest")
+            }
+            return .date(d)
+        case .transaction(let n):
+            tx = try transaction(n)
+        case .oldest:
+            guard let first = try requireStore().firstTransaction() else {
+                throw RepairError.invalidRepair(path: path, reason: "the store has no transactions")
+            }
+            tx = first
+            // A date just before it, so the actor merges the oldest one too.
+            if !keepsToken, let t = first.timestamp { return .date(t - 0.001) }
+        case .latest:
+            var newest: Transaction?
+            try requireStore().forEachTransaction(HistoryQuery(limit: 1, order: .descending)) { newest = $0 }
+            guard let newest else { throw RepairError.invalidRepair(path: path, reason: "the store has no transactions") }
+            tx = newest
+        }
+        if keepsToken {
+            var numbers = (old?.dataValue).flatMap { try? HistoryTokenDecoder.decode(archive: $0, source: path) }?.transactionNumbers ?? [:]
+            numbers = numbers.filter { $0.key.caseInsensitiveCompare(tx.storeUUID) != .orderedSame }
+            numbers[tx.storeUUID] = tx.number
+            return .data(HistoryTokenDecoder.encode(HistoryToken(transactionNumbers: numbers)))
+        }
+        guard let t = tx.timestamp else {
+            throw RepairError.invalidRepair(path: path, reason: "transaction #\(tx.number) has no timestamp")
+        }
+        return .date(t)
+    }
+
+    private static func inferFormat(_ dict: [String: PlistValue], path: String, customPrefixes: [String]) throws -> MergeKeyFormat {
+        let formats = Set(dict.keys.compactMap { MergeKeyFormat.parse($0, customPrefixes: customPrefixes)?.format })
+        guard formats.count == 1, let only = formats.first else {
+            throw RepairError.invalidRepair(path: path, reason: formats.isEmpty
+                ? "the actor has no key and the plist uses no known key format: give --key-format"
+                : "the actor has no key and the plist uses several key formats: give --key-format")
+        }
+        return only
+    }
+
+    private static func keyName(_ format: MergeKeyFormat, actor: String, storeUUID: String?, path: String) throws -> String {
+        switch format {
+        case .persistentHistoryTrackingKit: return "PersistentHistoryTrackingKit.lastToken.\(actor)"
+        case .persistentHistoryTracker: return "PersistentHistoryTracker.lastToken.\(actor)"
+        case .lastHistoryTransactionTimestamp: return "lastHistoryTransactionTimestamp-\(actor)"
+        case .customPrefix(let p): return p + actor
+        case .appwiseCore:
+            guard let storeUUID else { throw RepairError.invalidRepair(path: path, reason: "AppwiseCore keys name the store: give --store") }
+            return "persistent-history-tracking:\(storeUUID)-\(actor)"
+        case .tokenKey:
+            throw RepairError.invalidRepair(path: path, reason: "a token key cannot be created; name an existing key's actor")
+        }
+    }
+}

@@ -1,0 +1,235 @@
+import Foundation
+import GRDB
+
+/// How to execute a purge.
+public struct PurgeOptions: Sendable {
+    /// Where to write the backup; nil: beside the store, with a timestamp.
+    public var backupPath: String?
+    /// Delete strings no transaction uses any more.
+    public var pruneStrings: Bool
+    /// Run VACUUM afterwards so the file shrinks.
+    public var vacuum: Bool
+    /// Seconds to wait for another process's lock.
+    public var busyTimeout: Double
+
+    public init(backupPath: String? = nil, pruneStrings: Bool = false, vacuum: Bool = false, busyTimeout: Double = 2) {
+        self.backupPath = backupPath
+        self.pruneStrings = pruneStrings
+        self.vacuum = vacuum
+        self.busyTimeout = busyTimeout
+    }
+}
+
+/// What an executed purge did.
+public struct PurgeResult: Equatable, Sendable {
+    public var backupPath: String
+    public var deletedTransactions: Int
+    public var deletedChanges: Int
+    public var prunedStrings: Int
+    public var vacuumed: Bool
+    /// File sizes (main + WAL) before and after.
+    public var bytesBefore: Int64
+    public var bytesAfter: Int64
+}
+
+/// Deletes history the way `deleteHistory(before:)` does, safely: backup
+/// first (SQLite's online backup, WAL content included), one SQLite
+/// transaction, `Z_PRIMARYKEY` and every other table untouched, then
+/// `PRAGMA integrity_check` and the counts, restoring the backup on failure.
+public enum PurgeExecutor {
+    /// Executes `plan` on the store at `path`. Close every ``HistoryStore`` on
+    /// that file first: a read-only connection in this process would share its
+    /// read-only `-shm` mapping with the writer. `progress` receives status lines.
+    public static func execute(path: String, plan: PurgePlan, options: PurgeOptions,
+                               progress: (String) -> Void = { _ in }) throws -> PurgeResult {
+        let preview = plan.preview
+        let sql = plan.sql
+        try checkWritable(path)
+        let bytesBefore = fileBytes(path)
+        var config = Configuration()
+        config.busyMode = .timeout(options.busyTimeout)
+        config.allowsUnsafeTransactions = true
+        let queue: DatabaseQueue
+        do {
+            queue = try DatabaseQueue(path: path, configuration: config)
+        } catch let error as DatabaseError {
+            throw mapOpen(error, path: path, timeout: options.busyTimeout)
+        }
+        defer { try? queue.close() }
+        let backup = options.backupPath ?? defaultBackupPath(for: path)
+        var result = PurgeResult(backupPath: backup, deletedTransactions: 0, deletedChanges: 0, prunedStrings: 0,
+                                 vacuumed: false, bytesBefore: bytesBefore, bytesAfter: bytesBefore)
+        try queue.inDatabase { db in
+            // Fail early, and clearly, when another connection is writing.
+            do {
+                try db.execute(sql: "BEGIN IMMEDIATE")
+                try db.execute(sql: "ROLLBACK")
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED {
+                throw RepairError.busy(path: path, seconds: options.busyTimeout)
+            }
+            // One read snapshot covers the check, the backup and the delete: if another
+            // connection commits in between, upgrading to a write fails and nothing changes.
+            try db.execute(sql: "BEGIN DEFERRED")
+            do {
+                try verifyUnchanged(db, sql: sql, preview: preview, path: path)
+                progress("backing up to \(backup)")
+                try writeBackup(db, to: backup, storePath: path)
+                FaultInjection.point("after-backup")
+                progress("deleting \(preview.transactionCount) transactions and \(preview.changeCount) changes")
+                do {
+                    try db.execute(sql: "DELETE FROM ACHANGE WHERE ZTRANSACTIONID IN (\(sql.matching))", arguments: sql.arguments)
+                } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED {
+                    throw RepairError.busy(path: path, seconds: options.busyTimeout)
+                }
+                result.deletedChanges = db.changesCount
+                FaultInjection.point("mid-delete")
+                try db.execute(sql: "DELETE FROM ATRANSACTION WHERE Z_PK IN (\(sql.matching))", arguments: sql.arguments)
+                result.deletedTransactions = db.changesCount
+                guard result.deletedChanges == preview.changeCount, result.deletedTransactions == preview.transactionCount else {
+                    throw RepairError.changedSincePreview(
+                        path: path, detail: "deleted \(result.deletedTransactions) transactions and \(result.deletedChanges) changes, the preview said \(preview.transactionCount) and \(preview.changeCount)")
+                }
+                if options.pruneStrings, let prune = sql.pruneStrings {
+                    try db.execute(sql: prune)
+                    result.prunedStrings = db.changesCount
+                }
+                FaultInjection.point("before-commit")
+                try db.execute(sql: "COMMIT")
+            } catch {
+                if db.isInsideTransaction { try? db.execute(sql: "ROLLBACK") }
+                throw error
+            }
+        }
+        FaultInjection.point("after-commit")
+        try verify(queue, path: path, preview: preview, backup: backup)
+        if options.vacuum {
+            progress("VACUUM (rewrites the file so it shrinks)")
+            try queue.inDatabase { db in
+                try db.execute(sql: "VACUUM")
+                _ = try Row.fetchAll(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+            }
+            result.vacuumed = true
+            try verify(queue, path: path, preview: preview, backup: backup)
+        }
+        try queue.close()
+        result.bytesAfter = fileBytes(path)
+        return result
+    }
+
+    /// `<store>.cdhist-backup-<yyyyMMdd-HHmmss>` beside the store.
+    public static func defaultBackupPath(for path: String, date: Date = Date()) -> String {
+        let f = DateFormatter()
+        f.locale = Locale(identifier: "en_US_POSIX")
+        f.timeZone = TimeZone(identifier: "UTC")
+        f.dateFormat = "yyyyMMdd-HHmmss"
+        return "\(path).cdhist-backup-\(f.string(from: date))"
+    }
+
+    static func checkWritable(_ path: String) throws {
+        let fm = FileManager.default
+        let dir = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        for (file, what) in [(path, "the store file is read-only"), (dir, "its folder is read-only (SQLite needs to write -wal and -shm beside it)")] {
+            let mode = ((try? fm.attributesOfItem(atPath: file))?[.posixPermissions] as? NSNumber)?.intValue ?? 0
+            if mode & 0o222 == 0 || access(file, W_OK) != 0 { throw RepairError.readOnly(path: path, reason: what) }
+        }
+        for suffix in ["-wal", "-shm"] where fm.fileExists(atPath: path + suffix) {
+            let mode = ((try? fm.attributesOfItem(atPath: path + suffix))?[.posixPermissions] as? NSNumber)?.intValue ?? 0
+            if mode & 0o222 == 0 { throw RepairError.readOnly(path: path, reason: "\(path)\(suffix) is read-only") }
+        }
+    }
+
+    private static func mapOpen(_ error: DatabaseError, path: String, timeout: Double) -> Error {
+        switch error.resultCode {
+        case .SQLITE_BUSY, .SQLITE_LOCKED: return RepairError.busy(path: path, seconds: timeout)
+        case .SQLITE_READONLY, .SQLITE_CANTOPEN: return RepairError.readOnly(path: path, reason: error.message ?? "\(error.resultCode)")
+        default: return StoreError.sqlite(path: path, message: error.message ?? "\(error.resultCode)")
+        }
+    }
+
+    private static func verifyUnchanged(_ db: Database, sql: PurgeSQL, preview: PurgePreview, path: String) throws {
+        let tx = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM ATRANSACTION WHERE Z_PK IN (\(sql.matching))", arguments: sql.arguments) ?? 0
+        let all = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM ATRANSACTION") ?? 0
+        guard tx == preview.transactionCount, all == preview.transactionCount + preview.survivingTransactions else {
+            throw RepairError.changedSincePreview(path: path, detail: "\(tx) of \(all) transactions match now; the preview saw \(preview.transactionCount) of \(preview.transactionCount + preview.survivingTransactions)")
+        }
+    }
+
+    /// Writes the backup under a temporary name and renames it when complete,
+    /// so a backup file is never partial.
+    private static func writeBackup(_ db: Database, to backup: String, storePath: String) throws {
+        let fm = FileManager.default
+        guard !fm.fileExists(atPath: backup) else {
+            throw RepairError.backupFailed(path: storePath, reason: "\(backup) already exists")
+        }
+        let temporary = backup + ".partial"
+        try? fm.removeItem(atPath: temporary)
+        do {
+            let destination = try DatabaseQueue(path: temporary)
+            try destination.writeWithoutTransaction { dest in try db.backup(to: dest) }
+            try destination.writeWithoutTransaction { dest in
+                _ = try String.fetchAll(dest, sql: "PRAGMA journal_mode = DELETE")
+                let check = try String.fetchOne(dest, sql: "PRAGMA quick_check") ?? ""
+                guard check == "ok" else { throw RepairError.backupFailed(path: storePath, reason: "backup check: \(check)") }
+            }
+            try destination.close()
+            try fm.moveItem(atPath: temporary, toPath: backup)
+        } catch let error as RepairError {
+            try? fm.removeItem(atPath: temporary)
+            throw error
+        } catch {
+            try? fm.removeItem(atPath: temporary)
+            throw RepairError.backupFailed(path: storePath, reason: "\(error)")
+        }
+    }
+
+    /// `PRAGMA integrity_check` and the expected counts; on failure the backup is copied back.
+    private static func verify(_ queue: DatabaseQueue, path: String, preview: PurgePreview, backup: String) throws {
+        let (check, transactions, changes) = try queue.inDatabase { db in
+            (try String.fetchAll(db, sql: "PRAGMA integrity_check").joined(separator: "; "),
+             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM ATRANSACTION") ?? -1,
+             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM ACHANGE") ?? -1)
+        }
+        var problem: String?
+        if check != "ok" { problem = "integrity_check: \(check)" }
+        if transactions != preview.survivingTransactions || changes != preview.survivingChanges {
+            problem = "\(transactions) transactions and \(changes) changes remain, the preview said \(preview.survivingTransactions) and \(preview.survivingChanges)"
+        }
+        guard let problem else { return }
+        let source = try DatabaseQueue(path: backup)
+        try source.inDatabase { src in try queue.inDatabase { dst in try src.backup(to: dst) } }
+        try source.close()
+        throw RepairError.verificationFailed(path: path, detail: problem, restoredFrom: backup)
+    }
+
+    private static func fileBytes(_ path: String) -> Int64 {
+        (StoreFiles.size(path) ?? 0) + (StoreFiles.size(path + "-wal") ?? 0)
+    }
+}
+
+/// A purge ready to execute: its preview and the SQL selecting its transactions.
+public struct PurgePlan: Sendable {
+    public let preview: PurgePreview
+    let sql: PurgeSQL
+}
+
+/// The SQL of a purge, built from the store's schema.
+struct PurgeSQL: Sendable {
+    let matching: String
+    let values: [DatabaseValue]
+    var arguments: StatementArguments { StatementArguments(values) }
+    /// Deletes strings no transaction refers to (nil when the store has no string table).
+    let pruneStrings: String?
+}
+
+extension HistoryStore {
+    /// Previews the purge of the transactions matching `query` and prepares it for ``PurgeExecutor``.
+    public func planPurge(_ query: HistoryQuery, actors: [ActorReport] = []) throws -> PurgePlan {
+        let preview = try previewPurge(query, actors: actors)
+        let sql = try HistorySQL(store: self, query: preview.query)
+        let refs = ["ZAUTHORTS", "ZBUNDLEIDTS", "ZCONTEXTNAMETS", "ZPROCESSIDTS"].filter { schema.transactionColumns.contains($0) }
+        let prune = schema.hasStringTable && !refs.isEmpty
+            ? "DELETE FROM ATRANSACTIONSTRING WHERE Z_PK NOT IN (" + refs.map { "SELECT \($0) FROM ATRANSACTION WHERE \($0) IS NOT NULL" }.joined(separator: " UNION ") + ")"
+            : nil
+        return PurgePlan(preview: preview, sql: PurgeSQL(matching: sql.matchingNumbers(), values: sql.argumentValues, pruneStrings: prune))
+    }
+}

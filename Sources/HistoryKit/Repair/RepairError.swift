@@ -1,0 +1,50 @@
+/// Why a repair was refused or failed. Every case names the file.
+public enum RepairError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The store, its folder or the plist cannot be written.
+    case readOnly(path: String, reason: String)
+    /// Another connection holds the store (a write lock did not clear in time).
+    case busy(path: String, seconds: Double)
+    /// The preview would expire or break actors and `--allow-expire` was not given.
+    case wouldBreakActors(path: String, actors: [String])
+    /// The store changed since the preview (counts differ); nothing was deleted.
+    case changedSincePreview(path: String, detail: String)
+    /// The backup could not be written.
+    case backupFailed(path: String, reason: String)
+    /// The check after the purge failed; the store was restored from the backup.
+    case verificationFailed(path: String, detail: String, restoredFrom: String)
+    /// A defaults repair cannot be done as asked.
+    case invalidRepair(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .readOnly(let p, let why): return "\(p): cannot repair: \(why)"
+        case .busy(let p, let s): return "\(p): in use by another process (still locked after \(s) s); quit the app or simulator and try again"
+        case .wouldBreakActors(let p, let actors):
+            return "\(p): this purge would break \(actors.joined(separator: ", ")); give --allow-expire to purge anyway"
+        case .changedSincePreview(let p, let d): return "\(p): the store changed since the preview (\(d)); nothing was deleted"
+        case .backupFailed(let p, let why): return "\(p): backup failed (\(why)); nothing was deleted"
+        case .verificationFailed(let p, let d, let backup):
+            return "\(p): check after the purge failed (\(d)); the store was restored from \(backup)"
+        case .invalidRepair(let p, let why): return "\(p): \(why)"
+        }
+    }
+}
+
+/// Test hook: when the environment variable `CDHIST_FAULT` names a stage, the
+/// process kills itself there with SIGKILL, so tests can prove a crash at that
+/// point leaves a consistent store and a usable backup.
+enum FaultInjection {
+    static func point(_ stage: String) {
+        #if canImport(Glibc) || canImport(Darwin)
+        if let wanted = getenv("CDHIST_FAULT").map({ String(cString: $0) }), wanted == stage {
+            kill(getpid(), SIGKILL)
+        }
+        #endif
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif

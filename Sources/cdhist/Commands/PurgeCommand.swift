@@ -1,0 +1,117 @@
+import ArgumentParser
+import Foundation
+import HistoryKit
+
+/// `cdhist purge STORE --before …|--strategy …`: preview a purge, or execute it safely.
+struct PurgeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "purge",
+        abstract: "Preview what a purge would delete and break; with --execute, back up, delete, verify.",
+        discussion: """
+        The preview changes nothing. --execute prints the preview, refuses a busy or read-only store and a purge that \
+        would break an actor (unless --allow-expire), writes a backup with SQLite's online backup, deletes in one \
+        transaction, checks PRAGMA integrity_check and the counts, and restores the backup if either fails.
+        """)
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    @Option(help: ArgumentHelp("Delete transactions before this date, tx:N or token:FILE (as deleteHistory(before:)).", valueName: "position"))
+    var before: String?
+
+    @Option(help: ArgumentHelp("Use a cleaner's cut-off: \(CleanerStrategy.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "name"))
+    var strategy: String?
+
+    @Option(help: ArgumentHelp("Only transactions after this position (narrows the purge).", valueName: "position"))
+    var after: String?
+
+    @Option(help: ArgumentHelp("Only this author (repeatable, OR-ed; 'none' for none).", valueName: "name"))
+    var author: [String] = []
+
+    @Option(help: ArgumentHelp("Only this context name (repeatable).", valueName: "name"))
+    var context: [String] = []
+
+    @Option(help: ArgumentHelp("Only this bundle ID (repeatable).", valueName: "id"))
+    var bundle: [String] = []
+
+    @Option(help: ArgumentHelp("Only this process (repeatable).", valueName: "name"))
+    var process: [String] = []
+
+    @OptionGroup var mergeState: MergeStateOptions
+
+    @Flag(help: "Delete for real (after a backup). Without it, only the preview.")
+    var execute = false
+
+    @Option(help: ArgumentHelp("Where to write the backup (default: beside the store, with a timestamp).", valueName: "path"))
+    var backup: String?
+
+    @Flag(name: .customLong("prune-strings"), help: "Also delete ATRANSACTIONSTRING rows no transaction uses any more.")
+    var pruneStrings = false
+
+    @Flag(help: "Run VACUUM afterwards so the file shrinks.")
+    var vacuum = false
+
+    @Flag(name: .customLong("allow-expire"), help: "Execute even when the purge expires or breaks an actor.")
+    var allowExpire = false
+
+    @OptionGroup var outputOptions: OutputOptions
+
+    func validate() throws {
+        guard (before == nil) != (strategy == nil) else { throw ValidationError("give exactly one of --before and --strategy") }
+        if let strategy, CleanerStrategy(rawValue: strategy) == nil {
+            throw ValidationError("unknown strategy '\(strategy)'; known: \(CleanerStrategy.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+    }
+
+    func run() throws {
+        let path = storeOptions.store
+        let render = outputOptions.context()
+        let plan: PurgePlan
+        var rule: String
+        do {
+            let store = try HistoryStore.open(path, options: OpenOptions(busyTimeout: storeOptions.lockTimeout))
+            for notice in store.notices { printError("cdhist: note: \(notice)") }
+            let (records, _) = try mergeState.records(storeUUID: store.storeUUID)
+            let now = try mergeState.evaluationTime(utc: outputOptions.utc)
+            let report = try MergeStateAnalyzer(store: store, declared: mergeState.actor, batch: mergeState.batchActor,
+                                                records: records, now: now).report()
+            var query = HistoryQuery(authors: names(author), contextNames: names(context), bundleIDs: names(bundle), processIDs: names(process))
+            let parser = PositionParser(utc: outputOptions.utc)
+            if let after { query.after = try parser.bound(after, option: "--after") }
+            if let before {
+                query.before = try parser.bound(before, option: "--before")
+                rule = "before \(before)"
+            } else {
+                let strategy = CleanerStrategy(rawValue: strategy ?? "") ?? .apple
+                let cutoff = strategy.cutoff(actorDates: report.actors.filter { !$0.isBatch && ($0.isDeclared || !$0.records.isEmpty) }
+                                                .map { (actor: $0.name, date: $0.effectiveDate) },
+                                             allActors: report.actors.filter { $0.isDeclared || !$0.records.isEmpty }.map(\.name), now: now)
+                rule = "\(strategy.title): \(cutoff.reason)"
+                if query.authors.isEmpty, let filter = cutoff.authorFilter { query.authors = filter.map { HistoryQuery.NameFilter.value($0) } }
+                // No cut-off: nothing is selected (a transaction number below every real one).
+                query.before = cutoff.cutoff.map { HistoryQuery.Bound.date($0) } ?? .transaction(Int64.min)
+            }
+            plan = try store.planPurge(query, actors: report.actors)
+        }
+        let presenter = PurgePresenter(time: render.time)
+        DocumentRenderer.render(presenter.preview(plan.preview, store: path, rule: rule, executing: execute), context: render)
+        guard execute else { return }
+        let broken = plan.preview.consequences.map(\.actor)
+        if !broken.isEmpty && !allowExpire { throw RepairError.wouldBreakActors(path: path, actors: broken) }
+        guard plan.preview.transactionCount > 0 else {
+            printError("cdhist: nothing to delete; the store is unchanged")
+            return
+        }
+        let progress: (String) -> Void = { line in
+            if render.terminal.stderrIsTerminal { printError("cdhist: \(line)…") }
+        }
+        let result = try PurgeExecutor.execute(path: path, plan: plan,
+                                               options: PurgeOptions(backupPath: backup, pruneStrings: pruneStrings, vacuum: vacuum,
+                                                                     busyTimeout: storeOptions.lockTimeout),
+                                               progress: progress)
+        DocumentRenderer.render(presenter.result(result, store: path), context: render)
+    }
+
+    private func names(_ values: [String]) -> [HistoryQuery.NameFilter] {
+        values.map { $0 == "none" ? .none : .value($0) }
+    }
+}

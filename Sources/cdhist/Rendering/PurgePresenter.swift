@@ -1,0 +1,81 @@
+import Foundation
+import HistoryKit
+
+/// Presents purge previews and results.
+struct PurgePresenter {
+    let time: TimeFormatter
+
+    func preview(_ p: PurgePreview, store: String, rule: String, executing: Bool) -> Document {
+        var fields: [(String, String)] = [
+            ("Store", store),
+            ("Rule", rule),
+            ("Would delete", "\(p.transactionCount) transactions and \(p.changeCount) changes"
+                + (p.numbers.map { " (#\($0.lowerBound)…#\($0.upperBound), \(time.display(p.timestamps?.lowerBound)) to \(time.display(p.timestamps?.upperBound)))" } ?? "")),
+            ("Survives", "\(p.survivingTransactions) transactions and \(p.survivingChanges) changes"
+                + (p.oldestSurvivor.map { "; the oldest is #\($0.number) (\(time.display($0.timestamp)))" } ?? "")),
+            ("Space", "about \(ByteCount.text(p.reclaimableBytes)) freed inside the file; the file only shrinks after VACUUM (--vacuum)"),
+            ("Strings", p.stringsBecomingUnused.isEmpty ? "none become unused"
+                : "\(p.stringsBecomingUnused.count) become unused (\(p.stringsBecomingUnused.prefix(5).joined(separator: ", "))\(p.stringsBecomingUnused.count > 5 ? ", …" : "")); kept unless --prune-strings"),
+        ]
+        if p.cloudKitTransactions > 0 {
+            fields.append(("CloudKit", "\(p.cloudKitTransactions) transactions by NSCloudKitMirroringDelegate would be deleted; Apple advises against purging history of a store mirrored with CloudKit (it can reset sync)"))
+        }
+        for c in p.consequences { fields.append(("Breaks \(c.actor)", "\(c.status.rawValue): \(c.message)")) }
+        if p.consequences.isEmpty { fields.append(("Actors", "no known actor would expire or miss changes")) }
+        if !executing { fields.append(("Preview", "nothing was changed; add --execute to purge (a backup is written first)")) }
+        let json: [(String, JSONValue)] = [
+            ("store", .string(store)),
+            ("rule", .string(rule)),
+            ("transactionCount", .int(Int64(p.transactionCount))),
+            ("changeCount", .int(Int64(p.changeCount))),
+            ("firstTransactionNumber", .optional(p.numbers?.lowerBound)),
+            ("lastTransactionNumber", .optional(p.numbers?.upperBound)),
+            ("firstTimestamp", .optional(p.timestamps.flatMap { time.iso($0.lowerBound) })),
+            ("lastTimestamp", .optional(p.timestamps.flatMap { time.iso($0.upperBound) })),
+            ("survivingTransactionCount", .int(Int64(p.survivingTransactions))),
+            ("survivingChangeCount", .int(Int64(p.survivingChanges))),
+            ("oldestSurvivingTransaction", .optional(p.oldestSurvivor?.number)),
+            ("reclaimableBytes", .int(p.reclaimableBytes)),
+            ("stringsBecomingUnused", .array(p.stringsBecomingUnused.map { .string($0) })),
+            ("stringsAlreadyUnused", .int(Int64(p.stringsAlreadyUnused))),
+            ("cloudKitTransactions", .int(Int64(p.cloudKitTransactions))),
+            ("byAuthor", .array(p.byAuthor.map { .object([("author", .optional($0.author)), ("transactions", .int(Int64($0.transactions))), ("changes", .int(Int64($0.changes)))]) })),
+            ("byEntity", .array(p.byEntity.map { e in .object([
+                ("entity", .optional(e.entity)), ("entityNumber", .int(e.entityNumber)),
+                ("inserts", .int(Int64(e.counts.inserts))), ("updates", .int(Int64(e.counts.updates))), ("deletes", .int(Int64(e.counts.deletes))),
+            ]) })),
+            ("consequences", .array(p.consequences.map { .object([("actor", .string($0.actor)), ("status", .string($0.status.rawValue)), ("message", .string($0.message))]) })),
+            ("executed", .bool(false)),
+        ]
+        return Document(kind: "purge-preview", json: json, sections: [
+            .fields(title: nil, fields),
+            .table(title: "By author", columns: [Column("Author", flexible: true), Column("Transactions", alignRight: true), Column("Changes", alignRight: true)],
+                   rows: p.byAuthor.map { [HistoryPresenter.optional($0.author), Cell(String($0.transactions)), Cell(String($0.changes))] }),
+            .table(title: "By entity", columns: [Column("Entity", flexible: true), Column("Inserts", alignRight: true),
+                                                 Column("Updates", alignRight: true), Column("Deletes", alignRight: true)],
+                   rows: p.byEntity.map { [Cell($0.entity ?? "Z_ENT \($0.entityNumber)"), Cell(String($0.counts.inserts)),
+                                           Cell(String($0.counts.updates)), Cell(String($0.counts.deletes))] }),
+        ])
+    }
+
+    func result(_ r: PurgeResult, store: String) -> Document {
+        Document(kind: "purge-result", json: [
+            ("store", .string(store)),
+            ("executed", .bool(true)),
+            ("backup", .string(r.backupPath)),
+            ("deletedTransactions", .int(Int64(r.deletedTransactions))),
+            ("deletedChanges", .int(Int64(r.deletedChanges))),
+            ("prunedStrings", .int(Int64(r.prunedStrings))),
+            ("vacuumed", .bool(r.vacuumed)),
+            ("bytesBefore", .int(r.bytesBefore)),
+            ("bytesAfter", .int(r.bytesAfter)),
+            ("integrityCheck", .string("ok")),
+        ], sections: [.fields(title: "Purged", [
+            ("Deleted", "\(r.deletedTransactions) transactions and \(r.deletedChanges) changes"),
+            ("Strings pruned", String(r.prunedStrings)),
+            ("Backup", r.backupPath),
+            ("Check", "PRAGMA integrity_check ok; counts match the preview"),
+            ("File", "\(ByteCount.text(r.bytesBefore)) → \(ByteCount.text(r.bytesAfter))" + (r.vacuumed ? " (after VACUUM)" : " (run with --vacuum to shrink it)")),
+        ])])
+    }
+}

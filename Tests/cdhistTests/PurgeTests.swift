@@ -1,0 +1,209 @@
+import Foundation
+import GRDB
+import HistoryFixtures
+import HistoryKit
+import TestSupport
+import Testing
+
+/// Purges executed on copies: the preview's numbers are what is removed, the
+/// store stays valid, other tables are untouched, crashes leave old or new content.
+@Suite(.serialized) struct PurgeTests {
+    /// Copies a fixture folder (or a real store's files) into a fresh directory.
+    private func copy(_ folder: String, prefix: String = "") throws -> TemporaryDirectory {
+        let dir = try TemporaryDirectory()
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder) where name.hasPrefix(prefix) {
+            try FileManager.default.copyItem(atPath: folder + "/" + name, toPath: dir.file(name))
+            try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: dir.file(name))
+        }
+        return dir
+    }
+
+    private func tables(_ path: String) throws -> [String: [String]] {
+        var result: [String: [String]] = [:]
+        var current = ""
+        for line in try LogicalDump.of(path) {
+            if line.hasPrefix("table ") {
+                current = String(line.dropFirst(6).prefix { $0 != ":" })
+                result[current] = [line]
+            } else {
+                result[current, default: []].append(line)
+            }
+        }
+        return result
+    }
+
+    private func numbers(_ path: String) throws -> [Int64] {
+        let q = try LogicalDump.readOnlyQueue(path)
+        defer { try? q.close() }
+        return try q.read { try Int64.fetchAll($0, sql: "SELECT Z_PK FROM ATRANSACTION ORDER BY Z_PK") }
+    }
+
+    /// Runs preview then execute for `args`, and checks everything the issue asks.
+    private func purgeAndCheck(store: String, args: [String], prune: Bool = false) throws {
+        let beforeTables = try tables(store)
+        let beforeNumbers = try numbers(store)
+        // Which transactions the same selection lists (the preview's own query, read through `transactions`).
+        let preview = try CLI.run(["purge", store] + args)
+        #expect(preview.status == 0, "\(args): \(preview.stderr)")
+        let p = try preview.json()
+        let count = try #require(p["transactionCount"] as? Int)
+        let changes = try #require(p["changeCount"] as? Int)
+        #expect(try tables(store) == beforeTables, "the preview changed the store")
+
+        let backup = store + ".bak-test"
+        let run = try CLI.run(["purge", store] + args + ["--execute", "--backup", backup, "--allow-expire"] + (prune ? ["--prune-strings"] : []))
+        #expect(run.status == 0, "\(args): \(run.stderr)")
+        let docs = run.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        guard count > 0 else {
+            #expect(try tables(store) == beforeTables)
+            return
+        }
+        let result = try #require(docs.first { $0["kind"] as? String == "purge-result" })
+        #expect(result["deletedTransactions"] as? Int == count)
+        #expect(result["deletedChanges"] as? Int == changes)
+
+        let afterNumbers = try numbers(store)
+        #expect(afterNumbers.count == beforeNumbers.count - count)
+        #expect(Set(afterNumbers).isSubset(of: Set(beforeNumbers)))
+        let after = try tables(store)
+        for (table, rows) in beforeTables where table != "ATRANSACTION" && table != "ACHANGE" && !(prune && table == "ATRANSACTIONSTRING") {
+            #expect(after[table] == rows, "\(table) changed")
+        }
+        let q = try DatabaseQueue(path: store)
+        let (check, orphans) = try q.read { db in
+            (try String.fetchOne(db, sql: "PRAGMA integrity_check"),
+             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM ACHANGE WHERE ZTRANSACTIONID NOT IN (SELECT Z_PK FROM ATRANSACTION)"))
+        }
+        #expect(check == "ok" && orphans == 0)
+        try q.close()
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3") {
+            let cli = try CLI.run([store, "SELECT COUNT(*) FROM ATRANSACTION"], executable: "/usr/bin/sqlite3")
+            #expect(cli.stdout == "\(afterNumbers.count)\n")
+        }
+        // The backup holds the original content.
+        #expect(try tables(backup) == beforeTables)
+    }
+
+    @Test func fixturePurgesInEveryForm() throws {
+        let forms: [[String]] = [
+            ["--before", "2025-03-04T12:00:00Z"],
+            ["--before", "tx:20"],
+            ["--before", "tx:30", "--author", "app", "--author", "widget"],
+            ["--before", "token:TOKEN"],
+            ["--strategy", "phtk-2", "--defaults", "DIR/phtk.plist", "--now", "2025-03-06T09:00:00Z"],
+            ["--strategy", "swiftlee", "--defaults", "DIR/swiftlee.plist", "--now", "2025-03-06T09:00:00Z"],
+            ["--strategy", "apple", "--now", "2025-03-20T09:00:00Z", "--author", "none"],
+            ["--strategy", "phtk-1.0.0", "--defaults", "DIR/phtk.plist", "--now", "2025-03-06T09:00:00Z"],
+        ]
+        for (i, form) in forms.enumerated() {
+            let dir = try copy(CLI.fixtures + "/MergeState")
+            let args = form.map { $0.replacingOccurrences(of: "TOKEN", with: dir.file("token.data")).replacingOccurrences(of: "DIR", with: dir.path) }
+            try purgeAndCheck(store: dir.file("Tasks.sqlite"), args: args, prune: i % 2 == 1)
+        }
+    }
+
+    @Test(.enabled(if: CLI.hasRealStores)) func realStorePurges() throws {
+        for (folder, file, forms) in [
+            ("photos-10.15.7", "Photos.sqlite", [["--before", "tx:300"], ["--before", "2021-01-01", "--author", "none", "--utc"]]),
+            ("swiftdata-resources", "default.store", [["--before", "tx:20"], ["--before", "now"]]),
+        ] {
+            for form in forms {
+                let dir = try copy(CLI.realStores! + "/" + folder, prefix: file)
+                try purgeAndCheck(store: dir.file(file), args: form, prune: form.count > 2)
+            }
+        }
+    }
+
+    @Test func vacuumShrinksTheFile() throws {
+        let dir = try TemporaryDirectory()
+        let store = dir.file("Big.sqlite")
+        let fixture = FixtureStore(model: Scenarios.tasksModel, storeUUID: Scenarios.appGroupUUID, journalMode: .wal(keepInWAL: 0), transactions: [])
+        try StoreWriter.write(fixture, to: store, generated: (2000, { Scenarios.benchmarkTransaction($0, changesPerTransaction: 5) }))
+        let before = StoreFiles_size(store)
+        let r = try CLI.run(["purge", store, "--before", "tx:1900", "--execute", "--vacuum"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(StoreFiles_size(store) < before / 2)
+        #expect(try numbers(store).count == 101)
+    }
+
+    @Test func refusalsChangeNothing() throws {
+        let dir = try copy(CLI.fixtures + "/MergeState")
+        let store = dir.file("Tasks.sqlite")
+        let state = try DirectoryState(dir.path)
+        // A purge that expires a token actor is refused without --allow-expire.
+        let expire = try CLI.run(["purge", store, "--before", "tx:32", "--token", "app=" + dir.file("token.data"), "--actor", "app", "--execute"])
+        #expect(expire.status == 2)
+        #expect(expire.stderr.contains("would break app; give --allow-expire"))
+        #expect(try DirectoryState(dir.path) == state)
+        // Entity filters make no sense for a purge.
+        let entity = try CLI.run(["purge", store, "--before", "tx:5", "--entity", "Task"])
+        #expect(entity.status == 2)
+        // Read-only store, then read-only folder.
+        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: store)
+        let ro = try CLI.run(["purge", store, "--before", "tx:5", "--execute"])
+        #expect(ro.status == 2 && ro.stderr.contains("cannot repair: the store file is read-only"))
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: store)
+        try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: dir.path)
+        let roDir = try CLI.run(["purge", store, "--before", "tx:5", "--execute"])
+        #expect(roDir.status == 2 && roDir.stderr.contains("its folder is read-only"))
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: dir.path)
+        #expect(try DirectoryState(dir.path) == state)
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"))) func lockedStoreIsRefused() throws {
+        let dir = try copy(CLI.fixtures + "/MergeState")
+        let store = dir.file("Tasks.sqlite")
+        let before = try tables(store)
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        holder.arguments = ["-c", """
+            import sqlite3, sys
+            db = sqlite3.connect(sys.argv[1], isolation_level=None)
+            db.execute("BEGIN IMMEDIATE")
+            print("locked", flush=True)
+            sys.stdin.read()
+            db.execute("ROLLBACK")
+            """, store]
+        let input = Pipe()
+        let output = Pipe()
+        holder.standardInput = input
+        holder.standardOutput = output
+        try holder.run()
+        _ = output.fileHandleForReading.readData(ofLength: 7)
+        let r = try CLI.run(["purge", store, "--before", "tx:20", "--execute", "--lock-timeout", "0.3"])
+        try input.fileHandleForWriting.close()
+        holder.waitUntilExit()
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("in use by another process"))
+        #expect(try tables(store) == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).allSatisfy { !$0.contains("cdhist-backup") })
+    }
+
+    @Test func killedPurgesLeaveOldOrNewContentAndAUsableBackup() throws {
+        for stage in ["after-backup", "mid-delete", "before-commit", "after-commit"] {
+            let dir = try copy(CLI.fixtures + "/MergeState")
+            let store = dir.file("Tasks.sqlite")
+            let original = try tables(store)
+            let r = try CLI.run(["purge", store, "--before", "tx:20", "--execute", "--backup", dir.file("backup.sqlite")],
+                                environment: ["CDHIST_FAULT": stage])
+            #expect(r.status == 9, "\(stage): status \(r.status)")
+            let now = try tables(store)
+            let committed = stage == "after-commit"
+            #expect((now["ATRANSACTION"]?.count ?? 0) - 1 == (committed ? 15 : 34), "\(stage)")
+            #expect((now["ACHANGE"]?.count ?? 0) - 1 == (committed ? 27 : 67), "\(stage)")
+            if !committed { #expect(now == original, "\(stage): partial content") }
+            let q = try DatabaseQueue(path: store)
+            let check = try q.read { try String.fetchOne($0, sql: "PRAGMA integrity_check") }
+            #expect(check == "ok")
+            try q.close()
+            #expect(try tables(dir.file("backup.sqlite")) == original, "\(stage): backup")
+            #expect(!FileManager.default.fileExists(atPath: dir.file("backup.sqlite.partial")))
+        }
+    }
+}
+
+private func StoreFiles_size(_ path: String) -> Int64 {
+    let main = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value ?? 0
+    let wal = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? NSNumber)?.int64Value ?? 0
+    return main + wal
+}

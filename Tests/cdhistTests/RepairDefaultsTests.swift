@@ -1,0 +1,78 @@
+import Foundation
+import HistoryFixtures
+import HistoryKit
+import TestSupport
+import Testing
+
+/// repair-defaults changes only the intended key, keeps the format, writes atomically with a backup.
+@Suite struct RepairDefaultsTests {
+    let fixtures = CLI.fixtures + "/MergeState"
+
+    private func read(_ path: String) throws -> (PlistValue, PropertyList.Format) {
+        let d = try PropertyList.decode([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
+        return (d.value, d.format)
+    }
+
+    /// Runs repair-defaults on a copy of `plist` and checks that only `key` changed, to `expected`.
+    private func roundTrip(_ plist: String, _ args: [String], key: String, expected: (PlistValue?) -> Bool) throws {
+        let dir = try TemporaryDirectory()
+        let path = dir.file(plist)
+        try FileManager.default.copyItem(atPath: fixtures + "/" + plist, toPath: path)
+        let (before, format) = try read(path)
+        let preview = try CLI.run(["repair-defaults", path] + args + ["--store", fixtures + "/Tasks.sqlite"])
+        #expect(preview.status == 0, "\(plist) \(args): \(preview.stderr)")
+        #expect(try read(path).0 == before, "the preview wrote")
+        let run = try CLI.run(["repair-defaults", path] + args + ["--store", fixtures + "/Tasks.sqlite", "--execute", "--backup", dir.file("backup.plist")])
+        #expect(run.status == 0, "\(plist) \(args): \(run.stderr)")
+        let (after, afterFormat) = try read(path)
+        #expect(afterFormat == format)
+        let old = try #require(before.dictionaryValue)
+        let new = try #require(after.dictionaryValue)
+        for k in Set(old.keys).union(new.keys) where k != key {
+            #expect(old[k] == new[k], "\(plist): \(k) changed")
+        }
+        #expect(expected(new[key]), "\(plist): \(key) is \(String(describing: new[key]))")
+        #expect(FileManager.default.contents(atPath: dir.file("backup.plist")) == FileManager.default.contents(atPath: fixtures + "/" + plist))
+        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: dir.path)) == ["backup.plist", plist])
+    }
+
+    @Test func everyPlistRoundTripsWithOnlyTheIntendedKeyChanged() throws {
+        let t = { (n: Int) in Scenarios.appGroupTime(n) }
+        try roundTrip("phtk.plist", ["--actor", "widget", "--to-latest"], key: "PersistentHistoryTrackingKit.lastToken.widget") { $0 == .date(t(34)) }
+        try roundTrip("tracker.plist", ["--actor", "widget", "--to", "tx:25"], key: "PersistentHistoryTracker.lastToken.widget") { $0 == .date(t(25)) }
+        try roundTrip("studapp.plist", ["--actor", "app", "--remove"], key: "lastHistoryTransactionTimestamp-app") { $0 == nil }
+        try roundTrip("swiftlee.plist", ["--actor", "widget", "--to-oldest"], key: "lastHistoryTransactionTimeStamp-widget") { $0 == .date(t(1) - 0.001) }
+        try roundTrip("appwise.plist", ["--actor", "widget", "--to", "2025-03-05T09:00:00Z"],
+                      key: "persistent-history-tracking:\(Scenarios.appGroupUUID)-widget") { $0 == .date(t(34) - 50 * 60) }
+        // XML: whole seconds, and the format is kept.
+        try roundTrip("xml.plist", ["--actor", "widget", "--to", "tx:31"], key: "PersistentHistoryTrackingKit.lastToken.widget") { $0 == .date(t(31).rounded(.down)) }
+        try roundTrip("xml.plist", ["--actor", "shareExtension", "--remove"], key: "PersistentHistoryTrackingKit.lastToken.shareExtension") { $0 == nil }
+        // A token is rewritten to a surviving transaction.
+        try roundTrip("tokens.plist", ["--actor", "lastHistoryToken", "--to", "tx:20"], key: "lastHistoryToken") { value in
+            guard let bytes = value?.dataValue else { return false }
+            return (try? HistoryTokenDecoder.decode(archive: bytes, source: "t")) == HistoryToken(storeUUID: Scenarios.appGroupUUID, transactionNumber: 20)
+        }
+        // An actor without a key gets one in the plist's format.
+        try roundTrip("phtk.plist", ["--actor", "intents", "--to-latest"], key: "PersistentHistoryTrackingKit.lastToken.intents") { $0 == .date(t(34)) }
+    }
+
+    @Test func impossibleRepairsAreClearErrors() throws {
+        let dir = try TemporaryDirectory()
+        let path = dir.file("tokens.plist")
+        try FileManager.default.copyItem(atPath: fixtures + "/tokens.plist", toPath: path)
+        let date = try CLI.run(["repair-defaults", path, "--actor", "lastHistoryToken", "--to", "2025-03-04"])
+        #expect(date.status == 2 && date.stderr.contains("keeps a token, not a date"))
+        let missing = try CLI.run(["repair-defaults", path, "--actor", "nobody", "--remove"])
+        #expect(missing.status == 2 && missing.stderr.contains("no key of actor 'nobody' to remove"))
+        let noStore = try CLI.run(["repair-defaults", path, "--actor", "lastHistoryToken", "--to-latest"])
+        #expect(noStore.status == 2 && noStore.stderr.contains("needs the store (--store)"))
+        let gone = try CLI.run(["repair-defaults", path, "--actor", "lastHistoryToken", "--to", "tx:99", "--store", fixtures + "/Tasks.sqlite"])
+        #expect(gone.status == 2 && gone.stderr.contains("transaction #99 does not exist"))
+        let two = try CLI.run(["repair-defaults", path, "--actor", "x", "--remove", "--to-latest"])
+        #expect(two.status == 2)
+        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: path)
+        let ro = try CLI.run(["repair-defaults", path, "--actor", "lastHistoryToken", "--remove", "--execute"])
+        #expect(ro.status == 2 && ro.stderr.contains("the plist is read-only"))
+        #expect(FileManager.default.contents(atPath: path) == FileManager.default.contents(atPath: fixtures + "/tokens.plist"))
+    }
+}
