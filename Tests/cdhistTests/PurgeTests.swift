@@ -104,8 +104,11 @@ import Testing
 
     @Test(.enabled(if: CLI.hasRealStores)) func realStorePurges() throws {
         for (folder, file, forms) in [
-            ("photos-10.15.7", "Photos.sqlite", [["--before", "tx:300"], ["--before", "2021-01-01", "--author", "none", "--utc"]]),
-            ("swiftdata-resources", "default.store", [["--before", "tx:20"], ["--before", "now"]]),
+            ("photos-10.15.7", "Photos.sqlite", [["--before", "tx:300"], ["--before", "2021-01-01", "--author", "none", "--utc"],
+                                                 ["--before", "token:" + CLI.realStores! + "/photos-10.15.7/HistoryToken.plist"]]),
+            ("swiftdata-resources", "default.store", [["--before", "tx:20"], ["--before", "now"],
+                                                      ["--strategy", "apple", "--now", "2030-01-01"],
+                                                      ["--strategy", "appwise", "--now", "2030-01-01", "--author", "none"]]),
         ] {
             for form in forms {
                 let dir = try copy(CLI.realStores! + "/" + folder, prefix: file)

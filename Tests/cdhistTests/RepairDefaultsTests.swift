@@ -52,6 +52,7 @@ import Testing
             guard let bytes = value?.dataValue else { return false }
             return (try? HistoryTokenDecoder.decode(archive: bytes, source: "t")) == HistoryToken(storeUUID: Scenarios.appGroupUUID, transactionNumber: 20)
         }
+        try roundTrip("stale.plist", ["--actor", "intents", "--remove"], key: "PersistentHistoryTrackingKit.lastToken.intents") { $0 == nil }
         // An actor without a key gets one in the plist's format.
         try roundTrip("phtk.plist", ["--actor", "intents", "--to-latest"], key: "PersistentHistoryTrackingKit.lastToken.intents") { $0 == .date(t(34)) }
     }
