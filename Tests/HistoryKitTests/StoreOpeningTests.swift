@@ -183,36 +183,3 @@ import Testing
         #expect(try HistoryStore.open(mainOnly.file("Library.sqlite")).statistics().transactionCount == 3)
     }
 }
-
-/// A child process that holds `BEGIN EXCLUSIVE` on a database until released.
-final class LockHolder {
-    static let available = FileManager.default.isExecutableFile(atPath: "/usr/bin/python3")
-        || FileManager.default.isExecutableFile(atPath: "/usr/local/bin/python3")
-    private let process = Process()
-    private let input = Pipe()
-
-    init(path: String) throws {
-        let output = Pipe()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", """
-            import sqlite3, sys
-            db = sqlite3.connect(sys.argv[1], isolation_level=None)
-            db.execute("BEGIN EXCLUSIVE")
-            db.execute("INSERT INTO ATRANSACTIONSTRING (ZNAME) VALUES ('lock')")
-            print("locked", flush=True)
-            sys.stdin.read()
-            db.execute("ROLLBACK")
-            """, path]
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        _ = output.fileHandleForReading.readData(ofLength: 7)
-    }
-
-    func release() {
-        try? input.fileHandleForWriting.close()
-        process.waitUntilExit()
-    }
-
-    deinit { release() }
-}

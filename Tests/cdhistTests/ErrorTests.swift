@@ -49,31 +49,14 @@ import Testing
         try expectOneLineError(["entities", dir.file("nohistory.sqlite")], startsWith: "cdhist: \(dir.file("nohistory.sqlite")): Core Data store without persistent history")
     }
 
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"))) func lockedStore() throws {
+    @Test(.enabled(if: LockHolder.available)) func lockedStore() throws {
         let dir = try TemporaryDirectory()
         let path = dir.file("locked.sqlite")
         var fixture = Scenarios.all[0].store
         fixture.journalMode = .rollback
         try StoreWriter.write(fixture, to: path)
-        let holder = Process()
-        holder.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        holder.arguments = ["-c", """
-            import sqlite3, sys
-            db = sqlite3.connect(sys.argv[1], isolation_level=None)
-            db.execute("BEGIN EXCLUSIVE")
-            print("locked", flush=True)
-            sys.stdin.read()
-            """, path]
-        let input = Pipe()
-        let output = Pipe()
-        holder.standardInput = input
-        holder.standardOutput = output
-        try holder.run()
-        _ = output.fileHandleForReading.readData(ofLength: 7)
-        defer {
-            try? input.fileHandleForWriting.close()
-            holder.waitUntilExit()
-        }
+        let holder = try LockHolder(path: path)
+        defer { holder.release() }
         try expectOneLineError(["info", path, "--lock-timeout", "0.3"], startsWith: "cdhist: \(path): locked by another process",
                                contains: "0.3 s")
     }

@@ -153,29 +153,13 @@ import Testing
         #expect(try DirectoryState(dir.path) == state)
     }
 
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"))) func lockedStoreIsRefused() throws {
+    @Test(.enabled(if: LockHolder.available)) func lockedStoreIsRefused() throws {
         let dir = try copy(CLI.fixtures + "/MergeState")
         let store = dir.file("Tasks.sqlite")
         let before = try tables(store)
-        let holder = Process()
-        holder.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        holder.arguments = ["-c", """
-            import sqlite3, sys
-            db = sqlite3.connect(sys.argv[1], isolation_level=None)
-            db.execute("BEGIN IMMEDIATE")
-            print("locked", flush=True)
-            sys.stdin.read()
-            db.execute("ROLLBACK")
-            """, store]
-        let input = Pipe()
-        let output = Pipe()
-        holder.standardInput = input
-        holder.standardOutput = output
-        try holder.run()
-        _ = output.fileHandleForReading.readData(ofLength: 7)
+        let holder = try LockHolder(path: store, statement: "BEGIN IMMEDIATE")
         let r = try CLI.run(["purge", store, "--before", "tx:20", "--execute", "--lock-timeout", "0.3"])
-        try input.fileHandleForWriting.close()
-        holder.waitUntilExit()
+        holder.release()
         #expect(r.status == 2)
         #expect(r.stderr.contains("in use by another process"))
         #expect(try tables(store) == before)

@@ -1,7 +1,7 @@
 import GRDB
 
 /// Transactions by author after a position: what an actor still has to merge.
-public struct PendingSummary: Equatable, Sendable {
+public struct PendingSummary: Sendable {
     /// Per author (nil for none), most transactions first.
     public var byAuthor: [(author: String?, count: Int)]
     /// The earliest pending transaction's timestamp (Cocoa seconds).
@@ -11,11 +11,6 @@ public struct PendingSummary: Equatable, Sendable {
 
     /// All pending transactions.
     public var count: Int { byAuthor.reduce(0) { $0 + $1.count } }
-
-    public static func == (a: PendingSummary, b: PendingSummary) -> Bool {
-        a.byAuthor.map { "\($0.author ?? "\u{0}"):\($0.count)" } == b.byAuthor.map { "\($0.author ?? "\u{0}"):\($0.count)" }
-            && a.oldestTimestamp == b.oldestTimestamp && a.oldestNumber == b.oldestNumber
-    }
 }
 
 extension HistoryStore {

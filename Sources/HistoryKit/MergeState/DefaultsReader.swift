@@ -33,16 +33,7 @@ public enum DefaultsReader {
     /// Reads `path`; `storeUUID` selects AppwiseCore keys of that store
     /// (others are listed in ``DefaultsMergeState/otherStoreKeys``).
     public static func read(path: String, storeUUID: String?, customPrefixes: [String] = []) throws -> DefaultsMergeState {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw MergeStateError.fileNotFound(path: path)
-        }
-        let decoded: (value: PlistValue, format: PropertyList.Format)
-        do {
-            decoded = try PropertyList.decode([UInt8](data))
-        } catch {
-            throw MergeStateError.notAPlist(path: path, reason: "\(error)")
-        }
-        guard let dict = decoded.value.dictionaryValue else { throw MergeStateError.notADictionary(path: path) }
+        let (dict, format) = try loadDictionary(path)
         var records: [MergeRecord] = []
         var other: [String] = []
         var ignored = 0
@@ -54,7 +45,7 @@ public enum DefaultsReader {
                     other.append(key)
                     continue
                 }
-                records.append(MergeRecord(actor: parsed.actor, position: position(value, format: decoded.format, source: source),
+                records.append(MergeRecord(actor: parsed.actor, position: position(value, format: format, source: source),
                                            source: source, keyFormat: parsed.format))
             } else if let bytes = value.dataValue, let token = tokenPosition(bytes, key: key, source: source) {
                 records.append(MergeRecord(actor: key, position: token, source: source, keyFormat: .tokenKey))
@@ -63,7 +54,22 @@ public enum DefaultsReader {
             }
         }
         records.sort { ($0.actor, $0.source) < ($1.actor, $1.source) }
-        return DefaultsMergeState(path: path, format: decoded.format, records: records, otherStoreKeys: other, ignoredKeyCount: ignored)
+        return DefaultsMergeState(path: path, format: format, records: records, otherStoreKeys: other, ignoredKeyCount: ignored)
+    }
+
+    /// The top-level dictionary of the plist at `path`, and its format.
+    public static func loadDictionary(_ path: String) throws -> (dictionary: [String: PlistValue], format: PropertyList.Format) {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw MergeStateError.fileNotFound(path: path)
+        }
+        let decoded: (value: PlistValue, format: PropertyList.Format)
+        do {
+            decoded = try PropertyList.decode([UInt8](data))
+        } catch {
+            throw MergeStateError.notAPlist(path: path, reason: "\(error)")
+        }
+        guard let dict = decoded.value.dictionaryValue else { throw MergeStateError.notADictionary(path: path) }
+        return (dict, decoded.format)
     }
 
     /// The position a known-format key holds: a date, a token archive, or why neither.

@@ -41,14 +41,7 @@ public enum DefaultsRepair {
     /// to create when the actor has none.
     public static func plan(path: String, actor: String, target: RepairTarget, store: HistoryStore?,
                             keyFormat: MergeKeyFormat? = nil, customPrefixes: [String] = []) throws -> DefaultsRepairPlan {
-        guard let data = FileManager.default.contents(atPath: path) else { throw MergeStateError.fileNotFound(path: path) }
-        let decoded: (value: PlistValue, format: PropertyList.Format)
-        do {
-            decoded = try PropertyList.decode([UInt8](data))
-        } catch {
-            throw MergeStateError.notAPlist(path: path, reason: "\(error)")
-        }
-        guard let original = decoded.value.dictionaryValue else { throw MergeStateError.notADictionary(path: path) }
+        let (original, format) = try DefaultsReader.loadDictionary(path)
         let storeUUID = store?.storeUUID
         var keys = original.keys.sorted().filter { key in
             if let parsed = MergeKeyFormat.parse(key, customPrefixes: customPrefixes), parsed.actor == actor {
@@ -71,7 +64,7 @@ public enum DefaultsRepair {
             updated[key] = new
             changes.append(DefaultsChange(key: key, old: old, new: new))
         }
-        return DefaultsRepairPlan(path: path, format: decoded.format, original: original, updated: updated, changes: changes)
+        return DefaultsRepairPlan(path: path, format: format, original: original, updated: updated, changes: changes)
     }
 
     /// Writes `plan` atomically (temporary file, then rename) in the plist's

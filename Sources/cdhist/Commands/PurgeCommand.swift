@@ -24,17 +24,7 @@ struct PurgeCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Only transactions after this position (narrows the purge).", valueName: "position"))
     var after: String?
 
-    @Option(help: ArgumentHelp("Only this author (repeatable, OR-ed; 'none' for none).", valueName: "name"))
-    var author: [String] = []
-
-    @Option(help: ArgumentHelp("Only this context name (repeatable).", valueName: "name"))
-    var context: [String] = []
-
-    @Option(help: ArgumentHelp("Only this bundle ID (repeatable).", valueName: "id"))
-    var bundle: [String] = []
-
-    @Option(help: ArgumentHelp("Only this process (repeatable).", valueName: "name"))
-    var process: [String] = []
+    @OptionGroup var names: NameFilterOptions
 
     @OptionGroup var mergeState: MergeStateOptions
 
@@ -74,7 +64,7 @@ struct PurgeCommand: ParsableCommand {
             let now = try mergeState.evaluationTime(utc: outputOptions.utc)
             let report = try MergeStateAnalyzer(store: store, declared: mergeState.actor, batch: mergeState.batchActor,
                                                 records: records, now: now).report()
-            var query = HistoryQuery(authors: names(author), contextNames: names(context), bundleIDs: names(bundle), processIDs: names(process))
+            var query = HistoryQuery(authors: names.authors, contextNames: names.contextNames, bundleIDs: names.bundleIDs, processIDs: names.processIDs)
             let parser = PositionParser(utc: outputOptions.utc)
             if let after { query.after = try parser.bound(after, option: "--after") }
             if let before {
@@ -109,9 +99,5 @@ struct PurgeCommand: ParsableCommand {
                                                                      busyTimeout: storeOptions.lockTimeout),
                                                progress: progress)
         DocumentRenderer.render(presenter.result(result, store: path), context: render)
-    }
-
-    private func names(_ values: [String]) -> [HistoryQuery.NameFilter] {
-        values.map { $0 == "none" ? .none : .value($0) }
     }
 }

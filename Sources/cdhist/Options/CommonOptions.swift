@@ -42,17 +42,7 @@ struct FilterOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Only transactions before this date, tx:N or token:FILE (timestamp < date, number < N).", valueName: "position"))
     var before: String?
 
-    @Option(help: ArgumentHelp("Only this author (repeatable; 'none' matches transactions without one).", valueName: "name"))
-    var author: [String] = []
-
-    @Option(help: ArgumentHelp("Only this context name (repeatable; 'none' for none).", valueName: "name"))
-    var context: [String] = []
-
-    @Option(help: ArgumentHelp("Only this bundle ID (repeatable; 'none' for none).", valueName: "id"))
-    var bundle: [String] = []
-
-    @Option(help: ArgumentHelp("Only this process name (repeatable; 'none' for none).", valueName: "name"))
-    var process: [String] = []
+    @OptionGroup var names: NameFilterOptions
 
     @Option(help: ArgumentHelp("Only changes of this entity (repeatable).", valueName: "name"))
     var entity: [String] = []
@@ -79,14 +69,35 @@ struct FilterOptions: ParsableArguments {
             types.insert(parsed)
         }
         if let limit, limit < 0 { throw CLIError.invalidValue(option: "--limit", value: String(limit), reason: "must not be negative") }
-        func names(_ values: [String]) -> [HistoryQuery.NameFilter] {
-            values.map { $0 == "none" ? .none : .value($0) }
-        }
         return HistoryQuery(
             after: try after.map { try parser.bound($0, option: "--after") },
             before: try before.map { try parser.bound($0, option: "--before") },
-            authors: names(author), contextNames: names(context), bundleIDs: names(bundle), processIDs: names(process),
+            authors: names.authors, contextNames: names.contextNames, bundleIDs: names.bundleIDs, processIDs: names.processIDs,
             entities: entity, includeSubentities: includeSubentities, changeTypes: types, limit: limit,
             order: reverse ? .descending : .ascending)
+    }
+}
+
+/// Author, context, bundle and process filters (`none` matches a missing value).
+struct NameFilterOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Only this author (repeatable, OR-ed; 'none' matches transactions without one).", valueName: "name"))
+    var author: [String] = []
+
+    @Option(help: ArgumentHelp("Only this context name (repeatable; 'none' for none).", valueName: "name"))
+    var context: [String] = []
+
+    @Option(help: ArgumentHelp("Only this bundle ID (repeatable; 'none' for none).", valueName: "id"))
+    var bundle: [String] = []
+
+    @Option(help: ArgumentHelp("Only this process name (repeatable; 'none' for none).", valueName: "name"))
+    var process: [String] = []
+
+    var authors: [HistoryQuery.NameFilter] { Self.filters(author) }
+    var contextNames: [HistoryQuery.NameFilter] { Self.filters(context) }
+    var bundleIDs: [HistoryQuery.NameFilter] { Self.filters(bundle) }
+    var processIDs: [HistoryQuery.NameFilter] { Self.filters(process) }
+
+    private static func filters(_ values: [String]) -> [HistoryQuery.NameFilter] {
+        values.map { $0 == "none" ? .none : .value($0) }
     }
 }
