@@ -19,6 +19,10 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
         ),
+        .systemLibrary(
+            name: "CReadline",
+            providers: [.apt(["libreadline-dev"]), .brew(["readline"])]
+        ),
         .target(
             name: "HistoryKit",
             dependencies: [
@@ -37,6 +41,7 @@ let package = Package(
             name: "cdhist",
             dependencies: [
                 "HistoryKit",
+                "CReadline",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -8,7 +8,13 @@ enum Entry {
     static func main() {
         var command: ParsableCommand
         do {
-            command = try CDHist.parseAsRoot()
+            var arguments = Array(CommandLine.arguments.dropFirst())
+            // `cdhist STORE …` is `cdhist repl STORE …`.
+            if let first = arguments.first, !first.hasPrefix("-"), first != "help",
+               !CDHist.configuration.subcommands.contains(where: { $0.configuration.commandName == first }) {
+                arguments.insert(ReplCommand.configuration.commandName ?? "repl", at: 0)
+            }
+            command = try CDHist.parseAsRoot(arguments)
         } catch {
             exit(reportParserError(error))
         }

@@ -11,8 +11,7 @@ struct Session {
 
     /// Opens the store of `options`; notices go to stderr.
     static func open(_ options: StoreOptions, output: OutputOptions, fallback: OutputFormat = .json) throws -> Session {
-        let store = try HistoryStore.open(options.store, options: OpenOptions(busyTimeout: options.lockTimeout))
-        for notice in store.notices { printError("cdhist: note: \(notice)") }
+        let store = try openStore(options.store, lockTimeout: options.lockTimeout)
         let model = try store.resolveModel(userModelPath: options.model)
         return Session(store: store, model: model, context: output.context(fallback: fallback),
                        decoder: store.makeDecoder(model: model))
@@ -24,4 +23,13 @@ struct Session {
     }
 
     var presenter: HistoryPresenter { HistoryPresenter(time: context.time) }
+}
+
+/// The store at `path`: the REPL's open one when it is the same file, else
+/// freshly opened (its notices printed on stderr).
+func openStore(_ path: String, lockTimeout: Double) throws -> HistoryStore {
+    if let shared = try REPLEnvironment.current?.store(for: path) { return shared }
+    let store = try HistoryStore.open(path, options: OpenOptions(busyTimeout: lockTimeout))
+    for notice in store.notices { printError("cdhist: note: \(notice)") }
+    return store
 }

@@ -5,7 +5,7 @@ import Testing
 
 /// The man page and README stay in step with `--help`; the committed fixtures with the generator.
 @Suite struct DocumentationTests {
-    static let subcommands = ["info", "transactions", "changes", "show", "entities", "authors", "export", "actors", "token", "purge", "repair-defaults"]
+    static let subcommands = ["info", "transactions", "changes", "show", "entities", "authors", "export", "actors", "token", "purge", "repair-defaults", "repl"]
 
     private func options(inHelp text: String) -> Set<String> {
         var found: Set<String> = []
@@ -28,7 +28,8 @@ import Testing
                 #expect(man.contains("Fl -\(option)"), "man/cdhist.1 lacks --\(option) of \(sub)")
             }
         }
-        #expect(Self.subcommands.count == root.components(separatedBy: "\n").filter { line in
+        let listed = root.components(separatedBy: "SUBCOMMANDS:").last ?? ""
+        #expect(Self.subcommands.count == listed.components(separatedBy: "\n").filter { line in
             Self.subcommands.contains { line.trimmingCharacters(in: .whitespaces).hasPrefix($0 + " ") }
         }.count)
     }
@@ -38,6 +39,16 @@ import Testing
         let r = try CLI.run(["-T", "lint", "-W", "style", CLI.repository.appendingPathComponent("man/cdhist.1").path], executable: "/usr/bin/mandoc")
         let findings = (r.stdout + r.stderr).split(separator: "\n").filter { !$0.contains("makewhatis") }
         #expect(findings.isEmpty, "\(findings.joined(separator: "\n"))")
+    }
+
+    @Test func manPageCoversTheSessionCommands() throws {
+        let man = try String(contentsOfFile: CLI.repository.appendingPathComponent("man/cdhist.1").path, encoding: .utf8)
+        let help = try CLI.run([CLI.fixtures + "/AppGroup/Tasks.sqlite", "-c", "help"]).stdout
+        for word in ["open", "defaults", "model", "format", "help", "quit", "exit"] {
+            #expect(help.contains(word), "session help lacks \(word)")
+            #expect(man.contains("Ic \(word)"), "man/cdhist.1 lacks the session command \(word)")
+        }
+        for option in ["c", "-keep-going"] { #expect(man.contains("Fl \(option)")) }
     }
 
     @Test func readmeShowsEveryCommand() throws {

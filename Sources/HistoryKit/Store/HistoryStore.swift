@@ -46,6 +46,12 @@ public final class HistoryStore {
         (metadata, catalog, schema) = loaded
     }
 
+    /// Makes the statement running on this store fail soon with an "interrupted"
+    /// error (safe from another thread: Ctrl-C in the REPL).
+    public func interrupt() {
+        connection.queue.interrupt()
+    }
+
     /// Runs `body` on the store's connection; SQLite errors become ``StoreError``s.
     func read<T>(_ body: (Database) throws -> T) throws -> T {
         try connection.read(body)

@@ -122,6 +122,7 @@ final class StoreConnection {
         let message = error.message ?? "\(error.resultCode)"
         switch error.resultCode {
         case .SQLITE_BUSY, .SQLITE_LOCKED: return .locked(path: path, seconds: timeout)
+        case .SQLITE_INTERRUPT: return .interrupted(path: path)
         case .SQLITE_CORRUPT: return .corrupt(path: path, reason: message)
         case .SQLITE_NOTADB: return .notSQLite(path: path, reason: message)
         case .SQLITE_IOERR where error.extendedResultCode == .SQLITE_IOERR_SHORT_READ:

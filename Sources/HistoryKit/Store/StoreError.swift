@@ -20,6 +20,8 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case unexpectedSchema(path: String, reason: String)
     /// Another process holds a lock that did not clear within the timeout.
     case locked(path: String, seconds: Double)
+    /// A read was interrupted (Ctrl-C).
+    case interrupted(path: String)
     /// Any other SQLite failure.
     case sqlite(path: String, message: String)
     /// A private snapshot could not be made.
@@ -30,7 +32,7 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .fileNotFound(let p), .isDirectory(let p), .unreadable(let p, _), .notSQLite(let p, _),
              .truncated(let p, _, _), .corrupt(let p, _), .notCoreData(let p, _), .historyNotEnabled(let p),
-             .unexpectedSchema(let p, _), .locked(let p, _), .sqlite(let p, _), .snapshotFailed(let p, _):
+             .unexpectedSchema(let p, _), .locked(let p, _), .interrupted(let p), .sqlite(let p, _), .snapshotFailed(let p, _):
             return p
         }
     }
@@ -57,6 +59,8 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(p): history tables are not as Core Data writes them (\(why))"
         case .locked(let p, let seconds):
             return "\(p): locked by another process (still busy after \(Self.format(seconds)) s)"
+        case .interrupted(let p):
+            return "\(p): interrupted"
         case .sqlite(let p, let message):
             return "\(p): SQLite error: \(message)"
         case .snapshotFailed(let p, let why):

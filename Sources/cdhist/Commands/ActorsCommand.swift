@@ -20,8 +20,7 @@ struct ActorsCommand: ParsableCommand {
 
     func run() throws {
         let path = try mergeState.storePath(store)
-        let historyStore = try HistoryStore.open(path, options: OpenOptions(busyTimeout: lockTimeout))
-        for notice in historyStore.notices { printError("cdhist: note: \(notice)") }
+        let historyStore = try openStore(path, lockTimeout: lockTimeout)
         let context = outputOptions.context()
         let (records, sources) = try mergeState.records(storeUUID: historyStore.storeUUID)
         let analyzer = MergeStateAnalyzer(store: historyStore, declared: mergeState.actor, batch: mergeState.batchActor,

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// The root command: one subcommand per task.
 struct CDHist: ParsableCommand {
@@ -8,14 +9,14 @@ struct CDHist: ParsableCommand {
         commandName: "cdhist",
         abstract: "Inspect and repair the persistent history of Core Data SQLite stores.",
         discussion: """
-        Reads ATRANSACTION, ACHANGE and ATRANSACTIONSTRING as Core Data would, WAL included, \
+        cdhist STORE opens an interactive session on STORE (the same as cdhist repl STORE). Reads ATRANSACTION, ACHANGE and ATRANSACTIONSTRING as Core Data would, WAL included, \
         without changing any file (only purge --execute and repair-defaults --execute write). Exit status: 0 success, 1 a token check failed, 2 usage or file error.
         """,
         version: version,
         subcommands: [
             InfoCommand.self, TransactionsCommand.self, ChangesCommand.self, ShowCommand.self,
             EntitiesCommand.self, AuthorsCommand.self, ExportCommand.self, ActorsCommand.self, TokenCommand.self,
-            PurgeCommand.self, RepairDefaultsCommand.self,
+            PurgeCommand.self, RepairDefaultsCommand.self, ReplCommand.self,
         ]
     )
 }

@@ -58,8 +58,7 @@ struct PurgeCommand: ParsableCommand {
         let plan: PurgePlan
         var rule: String
         do {
-            let store = try HistoryStore.open(path, options: OpenOptions(busyTimeout: storeOptions.lockTimeout))
-            for notice in store.notices { printError("cdhist: note: \(notice)") }
+            let store = try openStore(path, lockTimeout: storeOptions.lockTimeout)
             let (records, _) = try mergeState.records(storeUUID: store.storeUUID)
             let now = try mergeState.evaluationTime(utc: outputOptions.utc)
             let report = try MergeStateAnalyzer(store: store, declared: mergeState.actor, batch: mergeState.batchActor,
@@ -91,6 +90,13 @@ struct PurgeCommand: ParsableCommand {
             printError("cdhist: nothing to delete; the store is unchanged")
             return
         }
+        if let confirm = REPLEnvironment.current?.confirm,
+           !confirm("Delete \(plan.preview.transactionCount) transactions and \(plan.preview.changeCount) changes from \(path)? [y/N] ") {
+            printError("cdhist: purge cancelled; the store is unchanged")
+            return
+        }
+        // The REPL's read-only connection must close first: it would share a read-only -shm mapping with the writer.
+        REPLEnvironment.current?.closeStore()
         let progress: (String) -> Void = { line in
             if render.terminal.stderrIsTerminal { printError("cdhist: \(line)…") }
         }

@@ -51,7 +51,7 @@ struct RepairDefaultsCommand: ParsableCommand {
 
     func run() throws {
         let context = outputOptions.context()
-        let opened = try store.map { try HistoryStore.open($0) }
+        let opened = try store.map { try openStore($0, lockTimeout: 2) }
         let target: RepairTarget
         if remove {
             target = .remove

@@ -29,7 +29,7 @@ struct TokenCommand: ParsableCommand {
         var json: [(String, JSONValue)] = [("source", .string(token)), ("token", HistoryPresenter.json(decoded))]
         var failed = false
         if let store {
-            let opened = try HistoryStore.open(store, options: OpenOptions(busyTimeout: lockTimeout))
+            let opened = try openStore(store, lockTimeout: lockTimeout)
             let check = try TokenCheck.evaluate(decoded, in: opened)
             failed = check.status != "valid"
             fields += [("Checked against", "\(store) (\(opened.storeUUID))"), ("Status", check.status), ("Meaning", check.message)]

@@ -10,6 +10,10 @@ struct Terminal {
 
     /// Reads the environment; `noColor` is the `--no-color` flag.
     static func current(noColor: Bool) -> Terminal {
+        if let repl = REPLEnvironment.current?.terminal {
+            return Terminal(stdoutIsTerminal: repl.stdoutIsTerminal, stderrIsTerminal: repl.stderrIsTerminal, width: repl.width,
+                            colorEnabled: repl.colorEnabled && !noColor)
+        }
         let out = isatty(STDOUT_FILENO) == 1
         let err = isatty(STDERR_FILENO) == 1
         var width: Int?

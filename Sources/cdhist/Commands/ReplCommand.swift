@@ -1,0 +1,39 @@
+import ArgumentParser
+import Foundation
+
+/// `cdhist STORE` or `cdhist repl STORE`: the interactive session on a
+/// terminal; with `-c` or a non-terminal stdin, a script.
+struct ReplCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "repl",
+        abstract: "Open an interactive session on a store (also: cdhist STORE); run -c commands or stdin lines as a script.",
+        discussion: "In a script the first failing command stops it with exit status 2 and its line number, unless --keep-going.")
+
+    @Argument(help: ArgumentHelp("The store to open (commands run on it).", valueName: "store"))
+    var store: String
+
+    @Option(name: .customShort("c"), help: ArgumentHelp("Run this command on the store and exit (repeatable).", valueName: "command"))
+    var command: [String] = []
+
+    @Flag(name: .customLong("keep-going"), help: "In -c or stdin scripts, go on after a failing command.")
+    var keepGoing = false
+
+    @Option(name: .customLong("lock-timeout"), help: ArgumentHelp("Seconds to wait for another process's lock.", valueName: "seconds"))
+    var lockTimeout: Double = 2
+
+    /// The REPL on a terminal, a script otherwise.
+    func run() throws {
+        let env = REPLEnvironment(storePath: store, lockTimeout: lockTimeout)
+        let status: Int32
+        if !command.isEmpty {
+            status = ScriptRunner(runner: LineRunner(env: env), keepGoing: keepGoing).run(command)
+        } else if isatty(STDIN_FILENO) == 1 {
+            status = InteractiveSession(env: env).run()
+        } else {
+            var lines: [String] = []
+            while let line = Swift.readLine(strippingNewline: true) { lines.append(line) }
+            status = ScriptRunner(runner: LineRunner(env: env), keepGoing: keepGoing).run(lines)
+        }
+        if status != 0 { throw ExitCode(status) }
+    }
+}

@@ -1,0 +1,98 @@
+import CReadline
+import Foundation
+import HistoryKit
+
+/// Tab completion: command names, option names, and values known from the
+/// store (entities, authors, contexts, bundles, processes, actors, `tx:`
+/// numbers) or fixed lists; file paths for options that take files.
+final class Completer {
+    private let env: REPLEnvironment
+    private var optionCache: [String: [String]] = [:]
+    nonisolated(unsafe) private static var candidates: [String] = []
+    nonisolated(unsafe) private static var nextIndex = 0
+
+    static let fileOptions: Set<String> = ["--defaults", "--model", "--token", "--out", "--backup", "--group-container", "--store"]
+    static let fileCommands: Set<String> = ["open", "defaults", "model"]
+
+    init(env: REPLEnvironment) {
+        self.env = env
+    }
+
+    /// Readline's attempted-completion hook: matches for `text` starting at `start` in the line.
+    func complete(text: String, start: Int) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? {
+        let buffer = rl_line_buffer.map { String(cString: $0) } ?? ""
+        let before = String(buffer.utf8.prefix(start)).flatMap { $0 } ?? ""
+        let words = (try? LineSplitter.split(before)) ?? before.split(separator: " ").map(String.init)
+        rl_completion_append_character = 32 // a space after a full match
+        guard let command = words.first else {
+            return matches(text, LineRunner.commandNames + ["open", "defaults", "model", "format", "help", "quit", "exit"])
+        }
+        let previous = words.last ?? ""
+        if Self.fileCommands.contains(command) && words.count == 1 || Self.fileOptions.contains(previous) {
+            return nil // readline's own file-name completion
+        }
+        if command == "help" || command == "format" {
+            return matches(text, command == "help" ? LineRunner.commandNames : OutputFormat.allCases.map(\.rawValue))
+        }
+        if text.hasPrefix("-") {
+            return matches(text, options(of: command))
+        }
+        return matches(text, values(for: previous, text: text))
+    }
+
+    /// Values for the option before the cursor.
+    private func values(for option: String, text: String) -> [String] {
+        let store = try? env.openStore()
+        func field(_ f: TransactionField) -> [String] {
+            ((try? store?.fieldSummaries(f)) ?? []).compactMap { $0.value } + ["none"]
+        }
+        switch option {
+        case "--entity": return store?.catalog.entities.map(\.name) ?? []
+        case "--author", "--actor", "--batch-actor":
+            var names = field(.author)
+            for plist in env.defaults {
+                names += ((try? DefaultsReader.read(path: plist, storeUUID: store?.storeUUID))?.records ?? []).map(\.actor)
+            }
+            return Array(Set(names)).sorted()
+        case "--context": return field(.contextName)
+        case "--bundle": return field(.bundleID)
+        case "--process": return field(.processID)
+        case "--type": return ["insert", "update", "delete"]
+        case "--format": return OutputFormat.allCases.map(\.rawValue)
+        case "--strategy": return CleanerStrategy.allCases.map(\.rawValue)
+        case "--by": return ["author", "context", "bundle", "process"]
+        case "--key-format": return ["phtk", "tracker", "timestamp", "appwise"]
+        case "--after", "--before", "--to":
+            guard text.hasPrefix("tx:"), let store else { return ["tx:", "token:", "now", "1d", "7d"] }
+            var numbers: [String] = []
+            try? store.forEachTransaction(HistoryQuery(limit: 2000, order: .descending)) { numbers.append("tx:\($0.number)") }
+            return numbers
+        default: return []
+        }
+    }
+
+    /// Option names of `command`, read from its help text.
+    private func options(of command: String) -> [String] {
+        if let cached = optionCache[command] { return cached }
+        guard let type = CDHist.configuration.subcommands.first(where: { $0.configuration.commandName == command }) else { return [] }
+        let help = CDHist.helpMessage(for: type)
+        var found: [String] = []
+        for word in help.split(whereSeparator: { " ,\n<>[]".contains($0) }) where word.hasPrefix("--") {
+            let name = String(word.prefix { $0 != "=" })
+            if !found.contains(name) { found.append(name) }
+        }
+        optionCache[command] = found
+        return found
+    }
+
+    private func matches(_ text: String, _ all: [String]) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? {
+        rl_attempted_completion_over = 1
+        Completer.candidates = all.filter { $0.hasPrefix(text) }
+        Completer.nextIndex = 0
+        return rl_completion_matches(text) { _, _ in
+            guard Completer.nextIndex < Completer.candidates.count else { return nil }
+            defer { Completer.nextIndex += 1 }
+            return strdup(Completer.candidates[Completer.nextIndex])
+        }
+    }
+}

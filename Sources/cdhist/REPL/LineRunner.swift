@@ -1,0 +1,128 @@
+import ArgumentParser
+import Foundation
+import HistoryKit
+
+/// Runs one REPL or script line: a REPL command (`open`, `defaults`, `model`,
+/// `format`, `help`, `quit`) or any cdhist command, parsed by the same command
+/// types as one-shot mode with the session's store put in.
+struct LineRunner {
+    enum Outcome { case done, quit }
+
+    /// Commands whose first argument is the store.
+    static let storeFirst: Set<String> = ["info", "transactions", "changes", "show", "entities", "authors", "export", "purge", "actors"]
+    /// Commands that take the store as `--store`.
+    static let storeOption: Set<String> = ["token", "repair-defaults"]
+    /// Commands that read shared defaults (`defaults PLIST` attaches them).
+    static let readsDefaults: Set<String> = ["actors", "purge"]
+    /// Commands that decode with a model (`model PATH` attaches it).
+    static let takesModel: Set<String> = ["info", "transactions", "changes", "show", "entities", "authors", "export", "purge"]
+    /// REPL-only commands with their help.
+    static let replCommands: [(name: String, help: String)] = [
+        ("open STORE", "read another store"),
+        ("defaults [PLIST… | none]", "attach shared defaults for actors and purge (none: detach)"),
+        ("model [PATH | none]", "decode with this model (none: the store's cache)"),
+        ("format [table|json|ndjson|csv]", "output format of later commands"),
+        ("help [COMMAND]", "this list, or a command's help"),
+        ("quit, exit, Ctrl-D", "leave"),
+    ]
+
+    /// The cdhist commands a line can run (all but `repl` itself).
+    static var commandNames: [String] {
+        CDHist.configuration.subcommands.compactMap { $0.configuration.commandName }.filter { $0 != "repl" }
+    }
+
+    let env: REPLEnvironment
+
+    /// Runs `line`. Errors are thrown with messages written for the user.
+    func run(_ line: String) throws -> Outcome {
+        let words = try LineSplitter.split(line)
+        guard let first = words.first, !first.hasPrefix("#") else { return .done }
+        let rest = Array(words.dropFirst())
+        switch first {
+        case "quit", "exit":
+            return .quit
+        case "open":
+            guard rest.count == 1 else { throw ValidationError("usage: open STORE") }
+            try env.switchStore(to: rest[0])
+        case "defaults":
+            if rest == ["none"] {
+                env.defaults = []
+            } else if !rest.isEmpty {
+                for path in rest { _ = try DefaultsReader.read(path: path, storeUUID: nil) }
+                env.defaults = rest
+            }
+            say(env.defaults.isEmpty ? "no shared defaults attached" : "shared defaults: \(env.defaults.joined(separator: ", "))")
+        case "model":
+            if rest == ["none"] {
+                env.modelPath = nil
+            } else if let path = rest.first {
+                _ = try ModelLoader.load(path: path)
+                env.modelPath = path
+            }
+            say(env.modelPath.map { "model: \($0)" } ?? "model: the store's cache")
+        case "format":
+            if let name = rest.first {
+                guard let format = OutputFormat(rawValue: name) else { throw ValidationError("unknown format '\(name)': use table, json, ndjson or csv") }
+                env.format = format
+            }
+            say("format: \(env.format?.rawValue ?? "automatic")")
+        case "help":
+            say(helpText(rest.first))
+        default:
+            var command = try parse(words)
+            try REPLEnvironment.$current.withValue(env) { try command.run() }
+        }
+        return .done
+    }
+
+    /// The argument vector for a cdhist command line, with the session's store,
+    /// defaults, model and format filled in where the line does not give them.
+    func arguments(_ words: [String]) -> [String] {
+        guard let name = words.first else { return words }
+        var args = Array(words.dropFirst())
+        let given = Set(args)
+        if Self.storeFirst.contains(name), !(name == "actors" && given.contains("--group-container")) {
+            args.insert(env.storePath, at: 0)
+        } else if Self.storeOption.contains(name), !given.contains("--store") {
+            args += ["--store", env.storePath]
+        }
+        if Self.readsDefaults.contains(name), !given.contains("--defaults"), !given.contains("--group-container") {
+            for plist in env.defaults { args += ["--defaults", plist] }
+        }
+        if Self.takesModel.contains(name), !given.contains("--model"), let model = env.modelPath { args += ["--model", model] }
+        if let format = env.format, !given.contains("--format"), name != "export" || format == .json || format == .ndjson {
+            args += ["--format", format.rawValue]
+        }
+        return [name] + args
+    }
+
+    private func parse(_ words: [String]) throws -> ParsableCommand {
+        guard let name = words.first, Self.commandNames.contains(name) else {
+            throw ValidationError("unknown command '\(words.first ?? "")'; type help for the list")
+        }
+        return try CDHist.parseAsRoot(arguments(words))
+    }
+
+    /// Writes a session message to stdout, in order with the commands' own output.
+    private func say(_ text: String) {
+        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+    }
+
+    func helpText(_ command: String?) -> String {
+        if let command {
+            guard let type = CDHist.configuration.subcommands.first(where: { $0.configuration.commandName == command }) else {
+                return "no command '\(command)'"
+            }
+            return CDHist.helpMessage(for: type).replacingOccurrences(of: "cdhist \(command) <store> ", with: "\(command) ")
+        }
+        var lines = ["Commands (the store is implied):"]
+        for type in CDHist.configuration.subcommands where type.configuration.commandName != "repl" {
+            lines.append("  " + (type.configuration.commandName ?? "").padding(toLength: 16, withPad: " ", startingAt: 0)
+                         + type.configuration.abstract)
+        }
+        lines.append("Session:")
+        for c in Self.replCommands { lines.append("  " + c.name.padding(toLength: 32, withPad: " ", startingAt: 0) + c.help) }
+        lines.append("help COMMAND shows a command's options.")
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import HistoryKit
+
+/// What commands run by the REPL (or a script) share: the open store, the
+/// attached defaults and model, the chosen format, and the terminal.
+/// Commands reach it through ``REPLEnvironment/current`` while a line runs.
+final class REPLEnvironment {
+    /// The environment of the line being run; nil in one-shot mode.
+    @TaskLocal static var current: REPLEnvironment?
+
+    private(set) var storePath: String
+    private var store: HistoryStore?
+    var defaults: [String] = []
+    var modelPath: String?
+    var format: OutputFormat?
+    /// Set for an interactive session: output is for a person even when it goes through a pager.
+    var terminal: Terminal?
+    /// Asks the user a yes/no question; nil when no one can answer (scripts).
+    var confirm: ((String) -> Bool)?
+    let lockTimeout: Double
+
+    init(storePath: String, lockTimeout: Double = 2) {
+        self.storePath = storePath
+        self.lockTimeout = lockTimeout
+    }
+
+    /// The open store for `path` when it is the session's, opening it on first use.
+    func store(for path: String) throws -> HistoryStore? {
+        guard sameFile(path, storePath) else { return nil }
+        return try openStore()
+    }
+
+    /// The session's store, opened once (notices are printed then).
+    func openStore() throws -> HistoryStore {
+        if let store { return store }
+        let opened = try HistoryStore.open(storePath, options: OpenOptions(busyTimeout: lockTimeout))
+        for notice in opened.notices { printError("cdhist: note: \(notice)") }
+        store = opened
+        return opened
+    }
+
+    /// Switches to another store (`open`); the old one is closed.
+    func switchStore(to path: String) throws {
+        let opened = try HistoryStore.open(path, options: OpenOptions(busyTimeout: lockTimeout))
+        for notice in opened.notices { printError("cdhist: note: \(notice)") }
+        store = opened
+        storePath = path
+    }
+
+    /// Closes the store (before a purge writes to it); the next use reopens it.
+    func closeStore() {
+        store = nil
+    }
+
+    /// Interrupts the statement running on the store (Ctrl-C).
+    func interrupt() {
+        store?.interrupt()
+    }
+
+    private func sameFile(_ a: String, _ b: String) -> Bool {
+        URL(fileURLWithPath: a).standardizedFileURL.path == URL(fileURLWithPath: b).standardizedFileURL.path
+    }
+}

@@ -1,0 +1,207 @@
+import Foundation
+import HistoryFixtures
+import TestSupport
+import Testing
+
+/// Script mode: `-c` and stdin, exit codes, line numbers, --keep-going.
+@Suite struct ScriptModeTests {
+    let store = CLI.fixtures + "/AppGroup/Tasks.sqlite"
+
+    @Test func oneShotAndREPLGiveIdenticalOutput() throws {
+        let stores = ["AppGroup", "Purged", "NoModelCache", "WALPending", "MergeState"].map { CLI.fixtures + "/\($0)/Tasks.sqlite" }
+        let commands: [[String]] = [
+            ["info"], ["transactions"], ["transactions", "--author", "widget", "--reverse"], ["changes", "--type", "delete"],
+            ["show", "LAST"], ["entities"], ["entities", "--entity", "Task"], ["authors"], ["export"],
+            ["actors", "--defaults", CLI.fixtures + "/MergeState/phtk.plist", "--now", "2025-03-06T09:00:00Z"],
+            ["purge", "--before", "tx:25", "--now", "2025-03-06T09:00:00Z"],
+            ["token", CLI.fixtures + "/MergeState/token.data"],
+        ]
+        for path in stores {
+            let last = String(try CLI.run(["info", path]).json()["lastTransactionNumber"] as? Int ?? 1)
+            for command in commands {
+                let words = command.map { $0 == "LAST" ? last : $0 }
+                for format in ["json", "table", "csv"] where !(words[0] == "export" && format != "json") {
+                    var oneShot = [words[0]]
+                    if LineRunnerStoreFirst.contains(words[0]) { oneShot.append(path) }
+                    oneShot += words.dropFirst() + ["--format", format]
+                    if words[0] == "token" { oneShot += ["--store", path] }
+                    let a = try CLI.run(oneShot)
+                    let line = (words + ["--format", format]).map(quote).joined(separator: " ")
+                    let b = try CLI.run([path, "-c", line])
+                    #expect(a.stdout == b.stdout, "\(path): \(line)")
+                    #expect(a.status == b.status || (a.status == 1 && b.status == 2), "\(path): \(line)")
+                }
+            }
+        }
+    }
+
+    @Test func firstFailureStopsWithItsLineNumber() throws {
+        let dir = try TemporaryDirectory()
+        let script = dir.file("script.txt")
+        try "# a comment\ninfo --format csv\n\nchanges --entity Nope\nauthors --format csv\n".write(toFile: script, atomically: true, encoding: .utf8)
+        let r = try CLI.run(["-c", "cat \(script) | \(CLI.products.path)/cdhist \(store)"], executable: "/bin/sh")
+        #expect(r.status == 2)
+        #expect(r.stderr == "cdhist: line 4: no entity named 'Nope' in this store (known: Attachment, Document, Photo, Person, Project, Tag, Task)\n")
+        #expect(r.stdout.hasPrefix("field,value\nStore,"))
+        #expect(!r.stdout.contains("Transactions,"[...].isEmpty ? "" : "Value,Transactions"))
+        let going = try CLI.run(["-c", "cat \(script) | \(CLI.products.path)/cdhist \(store) --keep-going"], executable: "/bin/sh")
+        #expect(going.status == 2)
+        #expect(going.stdout.contains("Value,Transactions"))
+        let ok = try CLI.run([store, "-c", "format csv", "-c", "transactions --limit 1", "-c", "quit", "-c", "bogus"])
+        #expect(ok.status == 0)
+        #expect(ok.stdout.hasPrefix("format: csv\n#,Time"))
+        let bad = try CLI.run([store, "-c", "info", "-c", "show 999"])
+        #expect(bad.status == 2)
+        #expect(bad.stderr == "cdhist: line 2: \(store): no transaction 999 (the store has #1…#34)\n")
+        let usage = try CLI.run([store, "-c", "transactions --nope"])
+        #expect(usage.status == 2 && usage.stderr.hasPrefix("cdhist: line 1: Unknown option '--nope'"))
+        let quoted = try CLI.run([store, "-c", "transactions --author 'NSCloudKitMirroringDelegate.setup' --format csv"])
+        #expect(quoted.stdout.split(separator: "\n").count == 2)
+        let unterminated = try CLI.run([store, "-c", "transactions --author 'x"])
+        #expect(unterminated.status == 2 && unterminated.stderr == "cdhist: line 1: unterminated ' quote\n")
+    }
+
+    @Test func sessionCommands() throws {
+        let other = CLI.fixtures + "/Purged/Tasks.sqlite"
+        let r = try CLI.run([store, "-c", "open \(other)", "-c", "info --format json", "-c", "defaults \(CLI.fixtures)/Purged/defaults.plist",
+                             "-c", "model \(CLI.fixtures)/NoModelCache/Tasks.xcdatamodel", "-c", "format csv", "-c", "help", "-c", "help purge"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("\"firstTransactionNumber\":21"))
+        #expect(r.stdout.contains("shared defaults: \(CLI.fixtures)/Purged/defaults.plist"))
+        #expect(r.stdout.contains("model: \(CLI.fixtures)/NoModelCache/Tasks.xcdatamodel"))
+        #expect(r.stdout.contains("Commands (the store is implied):"))
+        #expect(r.stdout.contains("--prune-strings"))
+        // Attached defaults reach actors.
+        let actors = try CLI.run([store, "-c", "defaults \(CLI.fixtures)/MergeState/phtk.plist", "-c", "actors --format json --now 2025-03-06"])
+        #expect(actors.stdout.contains("\"positions\":[{\"source\":\"\(CLI.fixtures)/MergeState/phtk.plist"))
+    }
+}
+
+private let LineRunnerStoreFirst: Set<String> = ["info", "transactions", "changes", "show", "entities", "authors", "export", "purge", "actors"]
+
+private func quote(_ word: String) -> String {
+    word.contains(" ") ? "'\(word)'" : word
+}
+
+/// The interactive REPL driven through a real pseudo-terminal (tmux).
+@Suite(.serialized, .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux"))) struct InteractiveTests {
+    final class Screen {
+        let name = "cdhist-test-\(UUID().uuidString.prefix(8))"
+        let state: TemporaryDirectory
+
+        init(store: String, state: TemporaryDirectory) throws {
+            self.state = state
+            let binary = CLI.products.appendingPathComponent("cdhist").path
+            let command = "PAGER=cat XDG_STATE_HOME=\(state.path) \(binary) \(store); echo EXIT=$?; sleep 60"
+            // The tmux server outlives the call and would hold a captured stdout open: send it nowhere.
+            let start = Process()
+            start.executableURL = URL(fileURLWithPath: "/usr/bin/tmux")
+            start.arguments = ["new-session", "-d", "-s", name, "-x", "160", "-y", "50", command]
+            start.standardOutput = FileHandle.nullDevice
+            start.standardError = FileHandle.nullDevice
+            start.standardInput = FileHandle.nullDevice
+            try start.run()
+            start.waitUntilExit()
+            try waitFor("transactions)>")
+        }
+
+        /// Sends key names (Enter, Tab, Up, C-c, C-d, C-u).
+        func send(_ keys: String...) throws {
+            try CLI.run(["send-keys", "-t", name] + keys, executable: "/usr/bin/tmux")
+        }
+
+        /// Types `text` literally.
+        func type(_ text: String) throws {
+            try CLI.run(["send-keys", "-t", name, "-l", "--", text], executable: "/usr/bin/tmux")
+        }
+
+        func text() throws -> String {
+            try CLI.run(["capture-pane", "-p", "-S", "-200", "-t", name], executable: "/usr/bin/tmux").stdout
+        }
+
+        /// Waits until the screen contains `needle` (at most 20 s).
+        @discardableResult
+        func waitFor(_ needle: String, count: Int = 1) throws -> String {
+            for _ in 0..<200 {
+                let screen = try text()
+                if screen.components(separatedBy: needle).count - 1 >= count { return screen }
+                usleep(100_000)
+            }
+            let screen = try text()
+            Issue.record("timed out waiting for \(needle.debugDescription); screen:\n\(screen)")
+            return screen
+        }
+
+        deinit { _ = try? CLI.run(["kill-session", "-t", name], executable: "/usr/bin/tmux") }
+    }
+
+    let store = CLI.fixtures + "/AppGroup/Tasks.sqlite"
+
+    @Test func typingCompletionAndHistory() throws {
+        let state = try TemporaryDirectory()
+        do {
+            let s = try Screen(store: store, state: state)
+            try s.type("info")
+            try s.send("Enter")
+            try s.waitFor("Transactions:      34 (#1…#34)")
+            // Tab completes a command, an option and a value from the store.
+            try s.type("tra")
+            try s.send("Tab")
+            try s.waitFor("> transactions")
+            try s.type("--aut")
+            try s.send("Tab")
+            try s.waitFor("transactions --author")
+            try s.type("wid")
+            try s.send("Tab")
+            try s.waitFor("transactions --author widget")
+            try s.send("Enter")
+            try s.waitFor("TasksWidget", count: 7)
+            try s.type("changes --entity Pho")
+            try s.send("Tab")
+            try s.waitFor("changes --entity Photo")
+            try s.type("--type upd")
+            try s.send("Tab")
+            try s.waitFor("--type update")
+            try s.send("Enter")
+            try s.waitFor("filename, height, width")
+            try s.send("C-d")
+            try s.waitFor("EXIT=0")
+        }
+        // Up arrow recalls the last command after a restart.
+        let s = try Screen(store: store, state: state)
+        try s.send("Up")
+        try s.waitFor("> changes --entity Photo --type update")
+        try s.send("C-u")
+        try s.type("authors --by author")
+        try s.send("Enter")
+        try s.waitFor("NSCloudKitMirroringDelegate.setup")
+        let history = try String(contentsOfFile: state.path + "/cdhist/history", encoding: .utf8)
+        #expect(history.contains("info\n") && history.contains("changes --entity Photo --type update"))
+    }
+
+    @Test func ctrlCInterruptsALongExportAndCtrlDExits() throws {
+        let dir = try TemporaryDirectory()
+        let big = dir.file("Big.sqlite")
+        let write = try CLI.run(["--transactions", "60000", "--changes-per-transaction", "5", "--out", big], executable: "cdhist-fixtures")
+        #expect(write.status == 0)
+        let s = try Screen(store: big, state: dir)
+        try s.type("export")
+            try s.send("Enter")
+        try s.waitFor("changedObjectID")
+        usleep(300_000)
+        try s.send("C-c")
+        try s.waitFor("Big.sqlite: interrupted")
+        // The export scrolled the first prompt away: this is the new one.
+        let screen = try s.waitFor("transactions)>")
+        #expect(screen.components(separatedBy: "\n").last { !$0.isEmpty }?.hasPrefix("Big.sqlite (60000 transactions)>") == true)
+        try s.type("info --format csv")
+            try s.send("Enter")
+        try s.waitFor("Transactions,60000")
+        // Ctrl-C at a non-empty prompt clears the line; twice at an empty one quits.
+        try s.type("transactions")
+        try s.send("C-c")
+        try s.waitFor("transactions^C")
+        try s.send("C-d")
+        try s.waitFor("EXIT=0")
+    }
+}
