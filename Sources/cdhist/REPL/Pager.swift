@@ -15,26 +15,34 @@ enum Pager {
     }
 
     /// Runs `body` with stdout going into the pager, then waits for the pager.
+    /// The pager is spawned in this process group, so it can read the terminal.
     static func run<T>(_ pager: String, _ body: () throws -> T) throws -> T {
-        let pipe = Pipe()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", pager]
-        process.standardInput = pipe
-        do {
-            try process.run()
-        } catch {
+        var fds: [Int32] = [-1, -1]
+        guard pipe(&fds) == 0 else { return try body() }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        posix_spawn_file_actions_adddup2(&actions, fds[0], STDIN_FILENO)
+        posix_spawn_file_actions_addclose(&actions, fds[1])
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        var pid: pid_t = 0
+        let argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/sh"), strdup("-c"), strdup(pager), nil]
+        defer { argv.forEach { free($0) } }
+        let spawned = posix_spawn(&pid, "/bin/sh", &actions, nil, argv, environ)
+        close(fds[0])
+        guard spawned == 0 else {
+            close(fds[1])
             return try body()
         }
         fflush(stdout)
         let saved = dup(STDOUT_FILENO)
-        dup2(pipe.fileHandleForWriting.fileDescriptor, STDOUT_FILENO)
+        dup2(fds[1], STDOUT_FILENO)
+        close(fds[1])
         defer {
             fflush(stdout)
             dup2(saved, STDOUT_FILENO)
             close(saved)
-            try? pipe.fileHandleForWriting.close()
-            process.waitUntilExit()
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
         }
         return try body()
     }
