@@ -10,13 +10,13 @@ struct CDHist: ParsableCommand {
         abstract: "Inspect and repair the persistent history of Core Data SQLite stores.",
         discussion: """
         cdhist STORE opens an interactive session on STORE (the same as cdhist repl STORE). Reads ATRANSACTION, ACHANGE and ATRANSACTIONSTRING as Core Data would, WAL included, \
-        without changing any file (only purge --execute and repair-defaults --execute write). Exit status: 0 success, 1 a token check failed, 2 usage or file error.
+        without changing any file (only purge --execute and repair-defaults --execute write). Exit status: 0 success, 1 findings (check) or a failed token check, 2 usage or file error.
         """,
         version: version,
         subcommands: [
             InfoCommand.self, TransactionsCommand.self, ChangesCommand.self, ShowCommand.self,
             EntitiesCommand.self, AuthorsCommand.self, ExportCommand.self, ActorsCommand.self, TokenCommand.self,
-            PurgeCommand.self, RepairDefaultsCommand.self, ReplCommand.self,
+            PurgeCommand.self, RepairDefaultsCommand.self, CheckCommand.self, ReplCommand.self,
         ]
     )
 }

@@ -1,0 +1,79 @@
+import Foundation
+
+/// Thresholds and settings of `cdhist check`, optionally from a JSON file
+/// committed in the app's repository (every key optional):
+///
+/// ```json
+/// { "failOn": "warning", "actors": ["app", "widget"], "batchActors": ["importer"],
+///   "strategy": "phtk-2", "skip": ["missing-attribution"],
+///   "thresholds": { "maxTransactions": 100000, "maxChanges": 1000000, "maxHistoryShare": 0.5,
+///                   "maxHistoryAgeDays": 90, "maxPendingTransactions": 1000, "maxLagDays": 7,
+///                   "staleDays": 30, "maxFreeShare": 0.25 } }
+/// ```
+public struct CheckConfig: Equatable, Sendable {
+    public var maxTransactions = 100_000
+    public var maxChanges = 1_000_000
+    public var maxHistoryShare = 0.5
+    public var maxHistoryAgeDays = 90.0
+    public var maxPendingTransactions = 1000
+    public var maxLagDays = 7.0
+    public var staleDays = 30.0
+    public var maxFreeShare = 0.25
+    public var failOn: Severity?
+    public var actors: [String] = []
+    public var batchActors: [String] = []
+    /// The app's cleaner, for the CloudKit rule.
+    public var strategy: CleanerStrategy?
+    public var skip: [String] = []
+
+    public init() {}
+
+    /// Why a config file was refused.
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// Reads a config file; unknown keys are errors (a typo should not silently do nothing).
+    public static func load(path: String) throws -> CheckConfig {
+        guard let data = FileManager.default.contents(atPath: path) else { throw Failure(description: "\(path): no such file") }
+        guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
+            throw Failure(description: "\(path): not a JSON object")
+        }
+        var c = CheckConfig()
+        func fail(_ why: String) -> Failure { Failure(description: "\(path): \(why)") }
+        for (key, value) in object {
+            switch key {
+            case "failOn":
+                guard let s = value as? String, let sev = Severity(rawValue: s) else { throw fail("failOn must be error, warning or info") }
+                c.failOn = sev
+            case "actors", "batchActors", "skip":
+                guard let list = value as? [String] else { throw fail("\(key) must be a list of strings") }
+                if key == "actors" { c.actors = list } else if key == "batchActors" { c.batchActors = list } else { c.skip = list }
+            case "strategy":
+                guard let s = value as? String, let strategy = CleanerStrategy(rawValue: s) else {
+                    throw fail("strategy must be one of \(CleanerStrategy.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                c.strategy = strategy
+            case "thresholds":
+                guard let t = value as? [String: Any] else { throw fail("thresholds must be an object") }
+                for (name, v) in t {
+                    guard let n = (v as? NSNumber)?.doubleValue, n >= 0 else { throw fail("thresholds.\(name) must be a non-negative number") }
+                    switch name {
+                    case "maxTransactions": c.maxTransactions = Int(n)
+                    case "maxChanges": c.maxChanges = Int(n)
+                    case "maxHistoryShare": c.maxHistoryShare = n
+                    case "maxHistoryAgeDays": c.maxHistoryAgeDays = n
+                    case "maxPendingTransactions": c.maxPendingTransactions = Int(n)
+                    case "maxLagDays": c.maxLagDays = n
+                    case "staleDays": c.staleDays = n
+                    case "maxFreeShare": c.maxFreeShare = n
+                    default: throw fail("unknown threshold '\(name)'")
+                    }
+                }
+            default:
+                throw fail("unknown key '\(key)'")
+            }
+        }
+        return c
+    }
+}

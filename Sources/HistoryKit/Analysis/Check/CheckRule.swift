@@ -1,0 +1,88 @@
+import Foundation
+
+/// How serious a finding is.
+public enum Severity: String, CaseIterable, Comparable, Sendable {
+    case info, warning, error
+
+    private var rank: Int {
+        switch self {
+        case .info: return 0
+        case .warning: return 1
+        case .error: return 2
+        }
+    }
+
+    public static func < (a: Severity, b: Severity) -> Bool { a.rank < b.rank }
+}
+
+/// One thing a health rule found.
+public struct Finding: Sendable {
+    public var ruleID: String
+    public var severity: Severity
+    /// Written for the app developer: what is wrong and what to do.
+    public var message: String
+    /// Machine-readable details.
+    public var data: [String: PlistValue]
+
+    public init(ruleID: String, severity: Severity, message: String, data: [String: PlistValue] = [:]) {
+        self.ruleID = ruleID
+        self.severity = severity
+        self.message = message
+        self.data = data
+    }
+}
+
+/// A health rule: a stable id, a severity, and an evaluation.
+public protocol CheckRule: Sendable {
+    /// Stable identifier (used by `--rule`, `--skip` and in JSON).
+    var id: String { get }
+    var severity: Severity { get }
+    /// What the rule checks, in one line.
+    var summary: String { get }
+    func evaluate(_ context: CheckContext) throws -> [Finding]
+}
+
+extension CheckRule {
+    /// A finding of this rule at its severity.
+    func finding(_ message: String, _ data: [String: PlistValue] = [:]) -> Finding {
+        Finding(ruleID: id, severity: severity, message: message, data: data)
+    }
+}
+
+/// What the rules look at, computed once.
+public final class CheckContext {
+    public let store: HistoryStore
+    public let statistics: HistoryStatistics
+    /// Merge state, when defaults, tokens or actors were given.
+    public let mergeState: MergeStateReport?
+    public let config: CheckConfig
+    public let model: ModelResolution
+    /// Cocoa seconds.
+    public let now: Double
+
+    public init(store: HistoryStore, mergeState: MergeStateReport?, config: CheckConfig, model: ModelResolution, now: Double) throws {
+        self.store = store
+        statistics = try store.statistics()
+        self.mergeState = mergeState
+        self.config = config
+        self.model = model
+        self.now = now
+    }
+}
+
+/// Runs rules and collects findings.
+public enum Checker {
+    /// Every rule, in the order they run.
+    public static let rules: [any CheckRule] = [
+        ActorExpiredRule(), ActorMissedChangesRule(), ForeignTokenRule(), CorruptTokenRule(),
+        ActorBehindRule(), StaleActorRule(), HistoryTooLargeRule(), MissingAttributionRule(),
+        CloudKitPurgeRule(), WALMissingRule(), OrphanChangesRule(), UnknownEntityRule(),
+        ColumnsMismatchRule(), FreePagesRule(),
+    ]
+
+    /// Runs the rules named in `only` (all when empty) except those in `skip`.
+    public static func run(_ context: CheckContext, only: [String] = [], skip: [String] = []) throws -> [Finding] {
+        try rules.filter { (only.isEmpty || only.contains($0.id)) && !skip.contains($0.id) }
+            .flatMap { try $0.evaluate(context) }
+    }
+}

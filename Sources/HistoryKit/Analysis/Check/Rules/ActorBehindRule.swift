@@ -1,0 +1,16 @@
+/// `actor-behind`: an actor has more than `maxPendingTransactions` to merge,
+/// or its oldest pending transaction is older than `maxLagDays`.
+struct ActorBehindRule: CheckRule {
+    let id = "actor-behind"
+    let severity = Severity.warning
+    let summary = "an actor is far behind (pending transactions or lag above the thresholds)"
+
+    func evaluate(_ c: CheckContext) throws -> [Finding] {
+        (c.mergeState?.actors ?? []).filter { $0.status == .behind }.compactMap { a in
+            let lagDays = (a.lag ?? 0) / 86400
+            guard a.pending.count > c.config.maxPendingTransactions || lagDays > c.config.maxLagDays else { return nil }
+            return finding("\(a.name) has \(a.pending.count) transactions by others to merge, the oldest \(Int(lagDays)) days old (thresholds: \(c.config.maxPendingTransactions) transactions, \(Int(c.config.maxLagDays)) days). It has not run, or it merges under another author name.",
+                           ["actor": .string(a.name), "pendingTransactions": .integer(Int64(a.pending.count)), "lagDays": .real(lagDays)])
+        }
+    }
+}

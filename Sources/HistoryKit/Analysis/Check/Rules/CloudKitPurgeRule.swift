@@ -1,0 +1,16 @@
+/// `cloudkit-purge`: the configured cleaner would delete transactions written
+/// by CloudKit mirroring, which Apple advises against.
+struct CloudKitPurgeRule: CheckRule {
+    let id = "cloudkit-purge"
+    let severity = Severity.warning
+    let summary = "the configured cleaner would delete CloudKit mirroring transactions"
+
+    func evaluate(_ c: CheckContext) throws -> [Finding] {
+        guard let strategy = c.config.strategy, let report = c.mergeState,
+              let cutoff = report.cutoffs.first(where: { $0.strategy == strategy }), let date = cutoff.cutoff else { return [] }
+        let preview = try c.store.previewPurge(HistoryQuery(before: .date(date), authors: (cutoff.authorFilter ?? []).map { .value($0) }))
+        guard preview.cloudKitTransactions > 0 else { return [] }
+        return [finding("The \(strategy.title) cleaner would delete \(preview.cloudKitTransactions) transactions written by NSCloudKitMirroringDelegate. Apple advises against purging history of a store mirrored with CloudKit: it can make the mirror re-sync or miss changes. Narrow the purge to your own authors, or do not purge.",
+                        ["strategy": .string(strategy.rawValue), "cloudKitTransactions": .integer(Int64(preview.cloudKitTransactions))])]
+    }
+}

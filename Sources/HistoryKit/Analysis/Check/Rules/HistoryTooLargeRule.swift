@@ -1,0 +1,22 @@
+/// `history-too-large`: transactions, changes, share of the file or age of the
+/// oldest transaction above the thresholds: nothing purges history.
+struct HistoryTooLargeRule: CheckRule {
+    let id = "history-too-large"
+    let severity = Severity.warning
+    let summary = "history is larger or older than the thresholds (is any cleaner running?)"
+
+    func evaluate(_ c: CheckContext) throws -> [Finding] {
+        let s = c.statistics
+        let share = s.space.databaseBytes > 0 ? Double(s.space.historyBytes) / Double(s.space.databaseBytes) : 0
+        let ageDays = s.timestamps.map { (c.now - $0.lowerBound) / 86400 } ?? 0
+        var over: [String] = []
+        if s.transactionCount > c.config.maxTransactions { over.append("\(s.transactionCount) transactions (threshold \(c.config.maxTransactions))") }
+        if s.changeCount > c.config.maxChanges { over.append("\(s.changeCount) changes (threshold \(c.config.maxChanges))") }
+        if share > c.config.maxHistoryShare { over.append("history is \(Int(share * 100))% of the database (threshold \(Int(c.config.maxHistoryShare * 100))%)") }
+        if ageDays > c.config.maxHistoryAgeDays { over.append("the oldest transaction is \(Int(ageDays)) days old (threshold \(Int(c.config.maxHistoryAgeDays)))") }
+        guard !over.isEmpty else { return [] }
+        return [finding("History is large: \(over.joined(separator: "; ")). Purge what every actor has merged (cdhist purge --strategy …) and VACUUM.",
+                        ["transactions": .integer(Int64(s.transactionCount)), "changes": .integer(Int64(s.changeCount)),
+                         "historyShare": .real(share), "oldestAgeDays": .real(ageDays)])]
+    }
+}

@@ -1,0 +1,17 @@
+/// `missing-attribution`: transactions without an author or a context name
+/// cannot be told apart by merging code or by this tool.
+struct MissingAttributionRule: CheckRule {
+    let id = "missing-attribution"
+    let severity = Severity.info
+    let summary = "transactions without author or context name"
+
+    func evaluate(_ c: CheckContext) throws -> [Finding] {
+        let noAuthor = try c.store.countTransactions(HistoryQuery(authors: [.none]))
+        let noContext = try c.store.countTransactions(HistoryQuery(contextNames: [.none]))
+        guard noAuthor > 0 || noContext > 0 else { return [] }
+        let total = c.statistics.transactionCount
+        return [finding("\(noAuthor) of \(total) transactions have no author and \(noContext) no context name. Set transactionAuthor and name on every context that saves, so each actor can skip its own changes and you can see who wrote what.",
+                        ["withoutAuthor": .integer(Int64(noAuthor)), "withoutContextName": .integer(Int64(noContext)),
+                         "transactions": .integer(Int64(total))])]
+    }
+}

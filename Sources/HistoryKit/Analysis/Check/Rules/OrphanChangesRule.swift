@@ -1,0 +1,13 @@
+/// `orphan-changes`: `ACHANGE` rows whose transaction does not exist.
+struct OrphanChangesRule: CheckRule {
+    let id = "orphan-changes"
+    let severity = Severity.error
+    let summary = "changes without a transaction"
+
+    func evaluate(_ c: CheckContext) throws -> [Finding] {
+        let n = c.statistics.orphanChangeCount
+        guard n > 0 else { return [] }
+        return [finding("\(n) ACHANGE rows belong to no transaction: something deleted ATRANSACTION rows without their changes. Core Data never returns them; purge them with their transactions or restore a backup.",
+                        ["orphanChanges": .integer(Int64(n))])]
+    }
+}

@@ -1,0 +1,19 @@
+/// `stale-actor`: the actor that holds back every cleaner's cut-off has not
+/// merged for `staleDays`: history can never be purged past it.
+struct StaleActorRule: CheckRule {
+    let id = "stale-actor"
+    let severity = Severity.warning
+    let summary = "a stale actor holds back every purge"
+
+    func evaluate(_ c: CheckContext) throws -> [Finding] {
+        guard let report = c.mergeState else { return [] }
+        let holders = Set(report.cutoffs.compactMap(\.heldBackBy))
+        return report.actors.filter { holders.contains($0.name) }.compactMap { a in
+            guard let date = a.effectiveDate else { return nil }
+            let days = (c.now - date) / 86400
+            guard days > c.config.staleDays else { return nil }
+            return finding("\(a.name) last merged \(Int(days)) days ago and sets the cleaners' cut-off: no history after that can be purged. If this target was removed, delete its key (cdhist repair-defaults --remove).",
+                           ["actor": .string(a.name), "daysSinceMerge": .real(days)])
+        }
+    }
+}

@@ -1,0 +1,114 @@
+import ArgumentParser
+import Foundation
+import HistoryKit
+
+/// `cdhist check STORE`: health rules for CI; exit 1 on findings at or above `--fail-on`.
+struct CheckCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check",
+        abstract: "Run health rules (expired or stale actors, history size, attribution, WAL, orphans, ZCOLUMNS, free pages) for CI.",
+        discussion: """
+        Exit status: 0 when nothing is at or above --fail-on (default error), 1 when something is, 2 on usage or file errors. \
+        Rules: \(Checker.rules.map { "\($0.id) (\($0.severity.rawValue))" }.joined(separator: ", ")).
+        """)
+
+    @Argument(help: ArgumentHelp("The Core Data store file (optional with --group-container).", valueName: "store"))
+    var store: String?
+
+    @OptionGroup var mergeState: MergeStateOptions
+
+    @Option(help: ArgumentHelp("Model to decode with instead of the store's cache.", valueName: "path"))
+    var model: String?
+
+    @Option(name: .customLong("fail-on"), help: ArgumentHelp("Exit 1 for findings of this severity or worse: error, warning or info.", valueName: "severity"))
+    var failOn: String?
+
+    @Option(help: ArgumentHelp("Run only this rule (repeatable).", valueName: "id"))
+    var rule: [String] = []
+
+    @Option(help: ArgumentHelp("Do not run this rule (repeatable).", valueName: "id"))
+    var skip: [String] = []
+
+    @Option(help: ArgumentHelp("Thresholds and settings from a JSON file (see the manual).", valueName: "file"))
+    var config: String?
+
+    @Option(help: ArgumentHelp("The app's cleaner, for the CloudKit rule.", valueName: "name"))
+    var strategy: String?
+
+    @Option(name: .customLong("lock-timeout"), help: ArgumentHelp("Seconds to wait for another process's lock.", valueName: "seconds"))
+    var lockTimeout: Double = 2
+
+    @OptionGroup var outputOptions: OutputOptions
+
+    func validate() throws {
+        let known = Set(Checker.rules.map(\.id))
+        for id in rule + skip where !known.contains(id) {
+            throw ValidationError("unknown rule '\(id)'; rules: \(known.sorted().joined(separator: ", "))")
+        }
+        if let failOn, Severity(rawValue: failOn) == nil { throw ValidationError("--fail-on takes error, warning or info") }
+        if let strategy, CleanerStrategy(rawValue: strategy) == nil { throw ValidationError("unknown strategy '\(strategy)'") }
+    }
+
+    func run() throws {
+        var settings = try config.map { try CheckConfig.load(path: $0) } ?? CheckConfig()
+        if let strategy { settings.strategy = CleanerStrategy(rawValue: strategy) }
+        let threshold = failOn.flatMap(Severity.init(rawValue:)) ?? settings.failOn ?? .error
+        let path = try mergeState.storePath(store)
+        let historyStore = try openStore(path, lockTimeout: lockTimeout)
+        let context = outputOptions.context()
+        let now = try mergeState.evaluationTime(utc: outputOptions.utc)
+        let declared = settings.actors + mergeState.actor
+        let batch = settings.batchActors + mergeState.batchActor
+        let (records, _) = try mergeState.records(storeUUID: historyStore.storeUUID)
+        let report = records.isEmpty && declared.isEmpty && batch.isEmpty ? nil
+            : try MergeStateAnalyzer(store: historyStore, declared: declared, batch: batch, records: records, now: now).report()
+        let checkContext = try CheckContext(store: historyStore, mergeState: report, config: settings,
+                                            model: try historyStore.resolveModel(userModelPath: model), now: now)
+        let findings = try Checker.run(checkContext, only: rule, skip: skip + settings.skip)
+            .sorted { ($1.severity, $0.ruleID) < ($0.severity, $1.ruleID) }
+        let failing = findings.filter { $0.severity >= threshold }
+        DocumentRenderer.render(document(findings, store: historyStore, threshold: threshold, failing: failing.count), context: context)
+        if !failing.isEmpty { throw ExitCode(1) }
+    }
+
+    private func document(_ findings: [Finding], store: HistoryStore, threshold: Severity, failing: Int) -> Document {
+        let counts = Severity.allCases.map { s in (s, findings.filter { $0.severity == s }.count) }
+        let summary = findings.isEmpty ? "no findings" : counts.filter { $0.1 > 0 }.map { "\($0.1) \($0.0.rawValue)" }.joined(separator: ", ")
+        return Document(kind: "check", json: [
+            ("store", .string(store.path)),
+            ("storeID", .string(store.storeUUID)),
+            ("failOn", .string(threshold.rawValue)),
+            ("findings", .array(findings.map { f in .object([
+                ("rule", .string(f.ruleID)), ("severity", .string(f.severity.rawValue)), ("message", .string(f.message)),
+                ("data", PlistJSON.value(.dictionary(f.data))),
+            ]) })),
+            ("counts", .object(counts.map { ($0.0.rawValue, .int(Int64($0.1))) })),
+            ("failed", .bool(failing > 0)),
+        ], sections: [
+            .fields(title: nil, [("Store", "\(store.path) (\(store.storeUUID))"), ("Findings", summary),
+                                 ("Result", failing > 0 ? "\(failing) at or above \(threshold.rawValue): exit status 1" : "nothing at or above \(threshold.rawValue)")]),
+            .table(title: nil, columns: [Column("Severity"), Column("Rule"), Column("Finding")],
+                   rows: findings.map { f in
+                       [Cell(f.severity.rawValue, f.severity == .error ? .red : f.severity == .warning ? .yellow : nil), Cell(f.ruleID), Cell(f.message)]
+                   }),
+        ])
+    }
+}
+
+/// Finding data (plist-shaped values) as JSON.
+enum PlistJSON {
+    static func value(_ v: PlistValue) -> JSONValue {
+        switch v {
+        case .string(let s): return .string(s)
+        case .integer(let i): return .int(i)
+        case .real(let d): return .double(d)
+        case .bool(let b): return .bool(b)
+        case .date(let d): return .double(d)
+        case .data(let bytes): return .string(bytes.map { String(format: "%02x", $0) }.joined())
+        case .array(let items): return .array(items.map(value))
+        case .dictionary(let dict): return .object(dict.keys.sorted().map { ($0, value(dict[$0] ?? .null)) })
+        case .uid(let u): return .int(Int64(u))
+        case .null: return .null
+        }
+    }
+}

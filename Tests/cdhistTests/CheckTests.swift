@@ -1,0 +1,145 @@
+import Foundation
+import GRDB
+import HistoryFixtures
+import HistoryKit
+import TestSupport
+import Testing
+
+/// Every check rule fires on a fixture made to trigger it and stays silent on one that does not.
+@Suite(.serialized) struct CheckTests {
+    let m = CLI.fixtures + "/MergeState"
+    let appGroup = CLI.fixtures + "/AppGroup/Tasks.sqlite"
+    let purged = CLI.fixtures + "/Purged"
+
+    /// Runs `check` for one rule; returns the exit status and the rule ids found.
+    private func check(_ rule: String, _ args: [String]) throws -> (status: Int32, rules: [String], json: [String: Any]) {
+        let r = try CLI.run(["check"] + args + ["--rule", rule, "--fail-on", "info", "--format", "json"])
+        #expect(r.status != 2, "\(rule) \(args): \(r.stderr)")
+        let json = try r.json()
+        #expect(json["kind"] as? String == "check")
+        let findings = json["findings"] as? [[String: Any]] ?? []
+        return (r.status, findings.compactMap { $0["rule"] as? String }, json)
+    }
+
+    private func expectFires(_ rule: String, _ args: [String]) throws {
+        let r = try check(rule, args)
+        #expect(r.status == 1, "\(rule) should fire on \(args)")
+        #expect(r.rules.contains(rule), "\(rule) should fire on \(args)")
+    }
+
+    private func expectSilent(_ rule: String, _ args: [String]) throws {
+        let r = try check(rule, args)
+        #expect(r.status == 0 && r.rules.isEmpty, "\(rule) should be silent on \(args): \(r.rules)")
+    }
+
+    @Test func actorRules() throws {
+        let now = ["--now", "2025-03-06T09:00:00Z"]
+        let phtk = [m + "/Tasks.sqlite", "--defaults", m + "/phtk.plist"] + now
+        try expectFires("actor-expired", [purged + "/Tasks.sqlite", "--token", "widget=" + purged + "/widget-token.data"] + now)
+        try expectSilent("actor-expired", phtk)
+        try expectFires("actor-missed-changes", [purged + "/Tasks.sqlite", "--defaults", purged + "/defaults.plist"] + now)
+        try expectSilent("actor-missed-changes", phtk)
+        try expectFires("foreign-token", [m + "/Tasks.sqlite", "--token", "x=" + m + "/foreign-token.data"] + now)
+        try expectSilent("foreign-token", [m + "/Tasks.sqlite", "--token", "x=" + m + "/token.data"] + now)
+        try expectFires("corrupt-token", [m + "/Tasks.sqlite", "--token", "x=" + m + "/corrupt-token.data"] + now)
+        try expectSilent("corrupt-token", [m + "/Tasks.sqlite", "--token", "x=" + m + "/token.data"] + now)
+        let dir = try TemporaryDirectory()
+        try #"{"thresholds": {"maxPendingTransactions": 5}}"#.write(toFile: dir.file("strict.json"), atomically: true, encoding: .utf8)
+        try expectFires("actor-behind", phtk + ["--config", dir.file("strict.json")])
+        try expectSilent("actor-behind", phtk)
+        let stale = [m + "/Tasks.sqlite", "--defaults", m + "/stale.plist", "--actor", "intents", "--actor", "app", "--actor", "widget"]
+        let late = try check("stale-actor", stale + ["--now", "2025-04-20T00:00:00Z"])
+        #expect(late.status == 1)
+        let finding = try #require((late.json["findings"] as? [[String: Any]])?.first)
+        #expect((finding["data"] as? [String: Any])?["actor"] as? String == "intents")
+        try expectSilent("stale-actor", stale + now)
+    }
+
+    @Test func storeRules() throws {
+        let now = ["--now", "2025-03-06T09:00:00Z"]
+        let dir = try TemporaryDirectory()
+        try #"{"thresholds": {"maxHistoryShare": 0.9}}"#.write(toFile: dir.file("loose.json"), atomically: true, encoding: .utf8)
+        try #"{"thresholds": {"maxTransactions": 10}, "failOn": "warning"}"#.write(toFile: dir.file("small.json"), atomically: true, encoding: .utf8)
+        try expectFires("history-too-large", [appGroup] + now)
+        try expectSilent("history-too-large", [appGroup, "--config", dir.file("loose.json")] + now)
+        let small = try CLI.run(["check", appGroup, "--config", dir.file("small.json"), "--rule", "history-too-large", "--format", "json"] + now)
+        #expect(small.status == 1)
+        #expect(try small.json()["failOn"] as? String == "warning")
+
+        try expectFires("missing-attribution", [appGroup])
+        let attributed = dir.file("Attributed.sqlite")
+        try StoreWriter.write(FixtureStore(model: Scenarios.tasksModel, storeUUID: Scenarios.appGroupUUID, journalMode: .rollback,
+                                           transactions: Scenarios.appGroupHistory().filter { $0.author != nil }), to: attributed)
+        try expectSilent("missing-attribution", [attributed])
+
+        try expectFires("cloudkit-purge", [m + "/Tasks.sqlite", "--defaults", m + "/phtk.plist", "--strategy", "apple", "--now", "2025-03-20T00:00:00Z"])
+        try expectSilent("cloudkit-purge", [m + "/Tasks.sqlite", "--defaults", m + "/phtk.plist", "--strategy", "phtk-2", "--now", "2025-03-20T00:00:00Z"])
+
+        // A copy of the WAL-pending store whose -wal was lost.
+        let lost = try TemporaryDirectory()
+        for suffix in ["", "-shm"] { try FileManager.default.copyItem(atPath: CLI.fixtures + "/WALPending/Tasks.sqlite" + suffix, toPath: lost.file("Tasks.sqlite" + suffix)) }
+        try expectFires("wal-missing", [lost.file("Tasks.sqlite")])
+        try expectSilent("wal-missing", [appGroup])
+        try expectSilent("wal-missing", [CLI.fixtures + "/WALPending/Tasks.sqlite"])
+
+        let orphans = dir.file("Orphans.sqlite")
+        try FileManager.default.copyItem(atPath: appGroup, toPath: orphans)
+        let q = try DatabaseQueue(path: orphans)
+        try q.write { try $0.execute(sql: "DELETE FROM ATRANSACTION WHERE Z_PK = 4") }
+        try q.close()
+        let orphanCheck = try check("orphan-changes", [orphans])
+        #expect(orphanCheck.status == 1 && orphanCheck.rules == ["orphan-changes"])
+        #expect((((orphanCheck.json["findings"] as? [[String: Any]])?.first)?["data"] as? [String: Any])?["orphanChanges"] as? Int == 17)
+        try expectSilent("orphan-changes", [appGroup])
+        // Errors fail the default --fail-on error.
+        #expect(try CLI.run(["check", orphans, "--rule", "orphan-changes"]).status == 1)
+
+        var odd = FixtureStore(model: Scenarios.tasksModel, storeUUID: Scenarios.appGroupUUID, journalMode: .rollback, transactions: [
+            .init(timestamp: Scenarios.baseTime, author: "app", contextName: "c", changes: [
+                .init(entity: "Task", primaryKey: 1, type: .insert, rawEntityNumber: 99),
+                .init(entity: "Task", primaryKey: 1, type: .update, rawColumns: [0xFF, 0xFF, 0xFF]),
+            ]),
+        ])
+        try StoreWriter.write(odd, to: dir.file("Odd.sqlite"))
+        try expectFires("unknown-entity", [dir.file("Odd.sqlite")])
+        try expectSilent("unknown-entity", [appGroup])
+        try expectFires("columns-mismatch", [dir.file("Odd.sqlite")])
+        try expectSilent("columns-mismatch", [appGroup])
+        odd.transactions = []
+        _ = odd
+
+        let big = dir.file("Big.sqlite")
+        try StoreWriter.write(FixtureStore(model: Scenarios.tasksModel, storeUUID: Scenarios.appGroupUUID, journalMode: .wal(keepInWAL: 0), transactions: []),
+                              to: big, generated: (1500, { Scenarios.benchmarkTransaction($0, changesPerTransaction: 5) }))
+        try expectSilent("free-pages", [big])
+        #expect(try CLI.run(["purge", big, "--before", "tx:1400", "--execute"]).status == 0)
+        try expectFires("free-pages", [big])
+    }
+
+    @Test(.enabled(if: CLI.hasRealStores)) func realStoresHaveNoErrorsAndTheirTrueInfoFindings() throws {
+        for store in [CLI.photos, CLI.swiftData] {
+            let r = try CLI.run(["check", store, "--format", "json"])
+            #expect(r.status == 0, "\(store): \(r.stdout)")
+            let findings = try #require(try r.json()["findings"] as? [[String: Any]])
+            #expect(!findings.contains { $0["severity"] as? String == "error" })
+            let attribution = try #require(findings.first { $0["rule"] as? String == "missing-attribution" })
+            let data = try #require(attribution["data"] as? [String: Any])
+            if store == CLI.swiftData {
+                #expect(data["withoutAuthor"] as? Int == 38 && data["transactions"] as? Int == 38)
+            } else {
+                #expect(data["transactions"] as? Int == 516)
+                #expect((data["withoutAuthor"] as? Int ?? 0) > 0)
+            }
+        }
+    }
+
+    @Test func usageErrors() throws {
+        let bad = try CLI.run(["check", appGroup, "--rule", "nope"])
+        #expect(bad.status == 2 && bad.stderr.contains("unknown rule 'nope'"))
+        let dir = try TemporaryDirectory()
+        try #"{"thresholdz": {}}"#.write(toFile: dir.file("typo.json"), atomically: true, encoding: .utf8)
+        let typo = try CLI.run(["check", appGroup, "--config", dir.file("typo.json")])
+        #expect(typo.status == 2 && typo.stderr == "cdhist: \(dir.file("typo.json")): unknown key 'thresholdz'\n")
+        #expect(try CLI.run(["check", appGroup, "--fail-on", "fatal"]).status == 2)
+    }
+}
