@@ -51,6 +51,18 @@ import Testing
         for option in ["c", "-keep-going"] { #expect(man.contains("Fl \(option)")) }
     }
 
+    @Test func completionScriptsAreGenerated() throws {
+        for shell in ["bash", "zsh", "fish"] {
+            let r = try CLI.run(["--generate-completion-script", shell])
+            #expect(r.status == 0)
+            for sub in Self.subcommands { #expect(r.stdout.contains(sub), "\(shell) completion lacks \(sub)") }
+            #expect(r.stdout.contains("prune-strings"))
+        }
+        let readme = try String(contentsOfFile: CLI.repository.appendingPathComponent("README.md").path, encoding: .utf8)
+        let man = try String(contentsOfFile: CLI.repository.appendingPathComponent("man/cdhist.1").path, encoding: .utf8)
+        #expect(readme.contains("--generate-completion-script") && man.contains("--generate-completion-script"))
+    }
+
     @Test func readmeShowsEveryCommand() throws {
         let readme = try String(contentsOfFile: CLI.repository.appendingPathComponent("README.md").path, encoding: .utf8)
         for sub in Self.subcommands { #expect(readme.contains("cdhist \(sub)"), "README lacks an example of \(sub)") }

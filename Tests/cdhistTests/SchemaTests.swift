@@ -1,0 +1,90 @@
+import Foundation
+import HistoryFixtures
+import TestSupport
+import Testing
+
+/// Every command's JSON and NDJSON output validates against schemas/cdhist.schema.json,
+/// and the schema rejects a field it does not describe.
+@Suite(.enabled(if: SchemaValidator.available)) struct SchemaTests {
+    @Test func everyCommandsJSONMatchesTheSchema() throws {
+        let dir = try TemporaryDirectory()
+        var files: [String] = []
+        func save(_ args: [String], _ name: String) throws {
+            let r = try CLI.run(args)
+            #expect(r.status == 0 || r.status == 1, "\(args): \(r.stderr)")
+            let path = dir.file("\(files.count)-\(name).json")
+            try r.stdout.write(toFile: path, atomically: true, encoding: .utf8)
+            files.append(path)
+        }
+        let m = CLI.fixtures + "/MergeState"
+        var stores = ["AppGroup", "Purged", "NoModelCache", "WALPending", "MergeState"].map { CLI.fixtures + "/\($0)/Tasks.sqlite" }
+        if CLI.hasRealStores { stores += [CLI.photos, CLI.swiftData] }
+        for store in stores {
+            for command in ["info", "transactions", "changes", "entities", "authors", "check"] {
+                try save([command, store], command)
+            }
+            try save(["transactions", store, "--format", "ndjson"], "transactions-nd")
+            try save(["changes", store, "--format", "ndjson"], "changes-nd")
+            try save(["export", store], "export")
+            try save(["show", store, String(try CLI.run(["info", store]).json()["lastTransactionNumber"] as? Int ?? 1)], "show")
+            let entity = store == CLI.realStores.map({ _ in CLI.photos }) ? "Album" : store.hasSuffix("default.store") ? "Item" : "Task"
+            try save(["entities", store, "--entity", entity], "entity")
+            try save(["purge", store, "--before", "tx:25"], "purge")
+            try save(["actors", store], "actors")
+        }
+        try save(["actors", m + "/Tasks.sqlite", "--defaults", m + "/tokens.plist", "--defaults", m + "/phtk.plist",
+                  "--token", "x=" + m + "/corrupt-token.data", "--actor", "never", "--batch-actor", "importer"], "actors-all")
+        try save(["token", m + "/token.data", "--store", m + "/Tasks.sqlite"], "token")
+        try save(["token", m + "/foreign-token.data", "--store", m + "/Tasks.sqlite"], "token-foreign")
+        try save(["token", m + "/multi-store-token.data"], "token-plain")
+        try save(["repair-defaults", m + "/tokens.plist", "--actor", "lastHistoryToken", "--to", "tx:3", "--store", m + "/Tasks.sqlite"], "repair")
+        try save(["repair-defaults", m + "/phtk.plist", "--actor", "widget", "--to-latest", "--store", m + "/Tasks.sqlite"], "repair-date")
+        try save(["check", CLI.fixtures + "/Purged/Tasks.sqlite", "--defaults", CLI.fixtures + "/Purged/defaults.plist"], "check-errors")
+        let copy = try TemporaryDirectory()
+        try FileManager.default.copyItem(atPath: m + "/Tasks.sqlite", toPath: copy.file("Tasks.sqlite"))
+        let executed = try CLI.run(["purge", copy.file("Tasks.sqlite"), "--before", "tx:10", "--execute", "--format", "ndjson"])
+        let resultLine = try #require(executed.stdout.split(separator: "\n").last)
+        try String(resultLine).write(toFile: dir.file("purge-result.json"), atomically: true, encoding: .utf8)
+        files.append(dir.file("purge-result.json"))
+
+        let r = try SchemaValidator.validate(files)
+        #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
+        #expect(r.stdout.components(separatedBy: "\n").filter { $0.hasPrefix("ok ") }.count == files.count)
+    }
+
+    @Test func anUndescribedFieldFailsValidation() throws {
+        let dir = try TemporaryDirectory()
+        let info = try CLI.run(["info", CLI.fixtures + "/AppGroup/Tasks.sqlite"]).stdout
+        let extended = info.replacingOccurrences(of: "\"kind\":\"info\",", with: "\"kind\":\"info\",\"newField\":1,")
+        try extended.write(toFile: dir.file("extended.json"), atomically: true, encoding: .utf8)
+        let change = try CLI.run(["changes", CLI.fixtures + "/AppGroup/Tasks.sqlite", "--format", "ndjson", "--limit", "1"]).stdout
+        try change.replacingOccurrences(of: "\"changeID\"", with: "\"extra\":true,\"changeID\"").write(toFile: dir.file("change.ndjson"), atomically: true, encoding: .utf8)
+        for file in ["extended.json", "change.ndjson"] {
+            let r = try SchemaValidator.validate([dir.file(file)])
+            #expect(r.status == 1, "\(file) validated: \(r.stdout)")
+        }
+    }
+
+    @Test func schemaIsGeneratedFromItsScript() throws {
+        let dir = try TemporaryDirectory()
+        let schemas = CLI.repository.appendingPathComponent("schemas").path
+        try FileManager.default.copyItem(atPath: schemas + "/generate.py", toPath: dir.file("generate.py"))
+        _ = try CLI.run(["python3", dir.file("generate.py")], executable: "/usr/bin/env")
+        #expect(FileManager.default.contents(atPath: dir.file("cdhist.schema.json")) == FileManager.default.contents(atPath: schemas + "/cdhist.schema.json"))
+    }
+}
+
+/// schemas/validate.py through python3's jsonschema.
+enum SchemaValidator {
+    static let available: Bool = {
+        guard let r = try? CLI.run(["python3", "-c", "import jsonschema"], executable: "/usr/bin/env"), r.status == 0 else {
+            print("NOTICE: python3 with jsonschema not found; JSON schema validation is skipped (.ci/run installs it)")
+            return false
+        }
+        return true
+    }()
+
+    static func validate(_ files: [String]) throws -> CLI.Result {
+        try CLI.run(["python3", CLI.repository.appendingPathComponent("schemas/validate.py").path] + files, executable: "/usr/bin/env")
+    }
+}

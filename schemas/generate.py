@@ -1,0 +1,133 @@
+#!/usr/bin/env python3
+"""Writes schemas/cdhist.schema.json: the JSON contract of cdhist (format cdhist/1).
+
+Every object lists all its properties and forbids others, so a field added to
+the output without a schema change fails the validation tests.
+Run: python3 schemas/generate.py
+"""
+import json, os
+
+def nullable(t): return {"type": [t, "null"]} if isinstance(t, str) else {"anyOf": [t, {"type": "null"}]}
+S, I, N, B = {"type": "string"}, {"type": "integer"}, {"type": "number"}, {"type": "boolean"}
+TS = {"type": "string", "pattern": r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$"}
+def arr(items): return {"type": "array", "items": items}
+def obj(props, optional=()):
+    return {"type": "object", "additionalProperties": False, "properties": props,
+            "required": [k for k in props if k not in optional]}
+def ref(name): return {"$ref": f"#/$defs/{name}"}
+def doc(kind, props, optional=()):
+    p = {"format": {"const": "cdhist/1"}, "kind": {"const": kind}}
+    p.update(props)
+    return obj(p, optional)
+
+defs = {}
+defs["token"] = {"type": "object", "additionalProperties": I, "minProperties": 1}
+defs["transaction"] = obj({
+    "transactionNumber": I, "timestamp": nullable(TS), "cocoaTimestamp": nullable("number"),
+    "author": nullable("string"), "contextName": nullable("string"), "bundleID": nullable("string"),
+    "processID": nullable("string"), "storeID": S, "token": ref("token"), "changeCount": I,
+    "queryGenerationLength": nullable("integer"), "changes": arr(ref("change")),
+}, optional=("changes",))
+defs["warning"] = obj({"kind": {"enum": ["unknownEntity", "entityNotInModel", "noModel", "columnsLengthMismatch",
+    "bitPastLastSlot", "missingColumns", "unnamedTombstone", "tombstoneColumnsMissing", "unknownChangeType", "layoutUncertain"]},
+    "message": S, "rawHex": nullable("string")})
+defs["change"] = obj({
+    "changeID": I, "transactionNumber": I, "changeType": {"type": "string", "pattern": r"^(insert|update|delete|unknown\(-?\d+\))$"},
+    "entity": nullable("string"), "entityNumber": I, "entityPK": I, "changedObjectID": nullable("string"),
+    "updatedProperties": nullable(arr(S)), "updatedSlots": nullable(arr(I)),
+    "tombstone": nullable({"type": "object", "additionalProperties": {"type": ["string", "number", "boolean", "null"]}}),
+    "warnings": arr(ref("warning")),
+}, optional=("warnings",))
+line = lambda base: {**base, "properties": {"format": {"const": "cdhist/1"}, **base["properties"]},
+                     "required": ["format"] + base["required"]}
+defs["transactionLine"] = line(defs["transaction"])
+defs["changeLine"] = line(defs["change"])
+defs["info"] = doc("info", {
+    "store": S, "storeID": S, "storeType": nullable("string"), "frameworkVersion": nullable("string"),
+    "modelVersionIdentifiers": arr(S),
+    "model": obj({"source": nullable("string"), "entityCount": nullable("integer"), "problem": nullable("string")}),
+    "entityCount": I,
+    "files": obj({"main": I, "wal": nullable("integer"), "shm": nullable("integer"), "total": I}),
+    "space": obj({"method": {"enum": ["dbstat", "estimate"]}, "pageSize": I, "pageCount": I, "freelistCount": I,
+                  "historyBytes": I, "historyShare": N, "tables": arr(obj({"name": S, "pages": I, "bytes": I}))}),
+    "transactionCount": I, "changeCount": I, "insertCount": I, "updateCount": I, "deleteCount": I,
+    "orphanChangeCount": I, "stringCount": I,
+    "firstTransactionNumber": nullable("integer"), "lastTransactionNumber": nullable("integer"),
+    "firstTimestamp": nullable(TS), "lastTimestamp": nullable(TS),
+    "firstCocoaTimestamp": nullable("number"), "lastCocoaTimestamp": nullable("number"),
+    "purgeTraces": obj({"startsAfterFirst": B, "transactionHighWaterMark": nullable("integer"),
+                        "highWaterMarkAboveLast": B, "transactionGaps": I}),
+    "notices": arr(S),
+})
+defs["transactions"] = doc("transactions", {"storeID": S, "transactions": arr(ref("transaction"))})
+defs["changes"] = doc("changes", {"storeID": S, "changes": arr(ref("change"))})
+defs["show"] = doc("transaction", {"transaction": ref("transaction")})
+defs["entities"] = doc("entities", {"entities": arr(obj({
+    "entity": S, "entityNumber": I, "superentity": nullable("string"), "rootTable": nullable("string"), "maxPK": I,
+    "inserts": I, "updates": I, "deletes": I,
+    "slots": nullable(arr(obj({"slot": I, "property": S, "role": {"enum": ["toOneForeignKey", "toOneEntityColumn",
+        "toOneOrderColumn", "attribute", "toManyInverseToOne", "manyToMany"]}}))),
+    "columnsBytes": nullable("integer"), "tombstoneAttributes": nullable(arr(S)), "notes": arr(S)}))})
+summary = arr(obj({"value": nullable("string"), "transactionCount": I, "changeCount": I, "firstTimestamp": nullable(TS),
+                   "lastTimestamp": nullable(TS), "firstTransactionNumber": I, "lastTransactionNumber": I}))
+defs["authors"] = doc("authors", {"authors": summary, "contextNames": summary, "bundleIDs": summary, "processIDs": summary},
+                      optional=("authors", "contextNames", "bundleIDs", "processIDs"))
+status = {"enum": ["up-to-date", "behind", "never-merged", "expired", "missed-changes", "foreign-token", "corrupt-token",
+                   "unknown-actor", "writes-only"]}
+position = obj({"source": S, "keyFormat": nullable("string"), "type": {"enum": ["date", "token", "unreadable"]},
+                "date": nullable(TS), "cocoaDate": N, "wholeSeconds": B, "token": ref("token"), "problem": S},
+               optional=("date", "cocoaDate", "wholeSeconds", "token", "problem"))
+defs["actors"] = doc("actors", {
+    "storeID": S, "now": nullable(TS), "cocoaNow": N,
+    "sources": arr(obj({"path": S, "kind": S, "positions": I, "ignoredKeys": I, "otherStoreKeys": arr(S)})),
+    "actors": arr(obj({"actor": S, "status": status, "declared": B, "batch": B, "authoredTransactions": I,
+        "positions": arr(position), "lastMergedTransaction": nullable("integer"), "lastMergedTimestamp": nullable(TS),
+        "tokenTransactionNumber": nullable("integer"), "pendingCount": I,
+        "pendingByAuthor": arr(obj({"author": nullable("string"), "count": I})),
+        "oldestPendingTransaction": nullable("integer"), "oldestPendingTimestamp": nullable(TS),
+        "lagSeconds": nullable("number"), "explanation": S, "advice": S})),
+    "cleaners": arr(obj({"strategy": {"enum": ["apple", "phtk-1.0.0", "phtk-1.0.4", "phtk-2", "fatbobman", "swiftlee", "appwise"]},
+        "title": S, "cutoff": nullable(TS), "cocoaCutoff": nullable("number"), "reason": S, "heldBackBy": nullable("string"),
+        "authorFilter": nullable(arr(S)), "resetsKeysAfterPurge": B, "transactionsToDelete": nullable("integer")})),
+})
+defs["token"] = defs["token"]
+defs["tokenCheck"] = doc("token", {"source": S, "token": ref("token"), "store": S, "storeID": S,
+    "status": {"enum": ["valid", "expired", "foreign-token"]}, "message": S, "transactionNumber": nullable("integer"),
+    "transaction": nullable(ref("transaction"))},
+    optional=("store", "storeID", "status", "message", "transactionNumber", "transaction"))
+defs["purgePreview"] = doc("purge-preview", {
+    "store": S, "rule": S, "transactionCount": I, "changeCount": I,
+    "firstTransactionNumber": nullable("integer"), "lastTransactionNumber": nullable("integer"),
+    "firstTimestamp": nullable(TS), "lastTimestamp": nullable(TS),
+    "survivingTransactionCount": I, "survivingChangeCount": I, "oldestSurvivingTransaction": nullable("integer"),
+    "reclaimableBytes": I, "stringsBecomingUnused": arr(S), "stringsAlreadyUnused": I, "cloudKitTransactions": I,
+    "byAuthor": arr(obj({"author": nullable("string"), "transactions": I, "changes": I})),
+    "byEntity": arr(obj({"entity": nullable("string"), "entityNumber": I, "inserts": I, "updates": I, "deletes": I})),
+    "consequences": arr(obj({"actor": S, "status": status, "message": S})),
+    "executed": {"const": False},
+})
+defs["purgeResult"] = doc("purge-result", {"store": S, "executed": {"const": True}, "backup": S, "deletedTransactions": I,
+    "deletedChanges": I, "prunedStrings": I, "vacuumed": B, "bytesBefore": I, "bytesAfter": I, "integrityCheck": {"const": "ok"}})
+value = {"anyOf": [obj({"date": nullable(TS), "cocoaDate": N}), obj({"token": ref("token")}), obj({"bytes": I}), S, {"type": "null"}]}
+defs["repairDefaults"] = doc("repair-defaults", {"plist": S, "plistFormat": {"enum": ["binary", "xml"]}, "actor": S,
+    "changes": arr(obj({"key": S, "old": value, "new": value})), "executed": B, "backup": S}, optional=("backup",))
+defs["check"] = doc("check", {"store": S, "storeID": S, "failOn": {"enum": ["error", "warning", "info"]},
+    "findings": arr(obj({"rule": S, "severity": {"enum": ["error", "warning", "info"]}, "message": S, "data": {"type": "object"}})),
+    "counts": obj({"info": I, "warning": I, "error": I}), "failed": B})
+
+kinds = {"info": "info", "transactions": "transactions", "changes": "changes", "transaction": "show", "entities": "entities",
+         "authors": "authors", "actors": "actors", "token": "tokenCheck", "purge-preview": "purgePreview",
+         "purge-result": "purgeResult", "repair-defaults": "repairDefaults", "check": "check"}
+schema = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "$id": "https://cdhist.invalid/schemas/cdhist.schema.json",
+    "title": "cdhist JSON output (format cdhist/1)",
+    "description": "A JSON document (it has a kind) or an NDJSON line (a transaction, possibly with its changes, or a change).",
+    "oneOf": [{"if": {"required": ["kind"]}, "then": {"oneOf": [ref(v) for v in kinds.values()]},
+               "else": {"oneOf": [ref("transactionLine"), ref("changeLine")]}}],
+    "$defs": defs,
+}
+here = os.path.dirname(os.path.abspath(__file__))
+with open(os.path.join(here, "cdhist.schema.json"), "w") as f:
+    json.dump(schema, f, indent=1, sort_keys=True)
+    f.write("\n")
