@@ -76,29 +76,29 @@ public struct MergeStateAnalyzer {
                             authoredCount: authoredCount, lastMerged: nil, tokenNumber: nil, positionDate: nil,
                             pending: PendingSummary(byAuthor: [], oldestTimestamp: nil, oldestNumber: nil),
                             lag: nil, explanation: "", advice: "")
+        /// What others wrote after `position`, and how old the oldest of it is.
+        func loadPending(after position: HistoryQuery.Bound?) throws {
+            r.pending = try store.pending(after: position, excludingAuthor: name)
+            r.lag = r.pending.oldestTimestamp.map { now - $0 }
+        }
         guard let record = records.first else {
             if isBatch {
-                r.status = .writesOnly
-                r.explanation = "batch actor: writes history (\(authoredCount) transactions) and does not merge"
-                r.advice = "nothing to do; it is left out of purge cut-offs"
+                r.conclude(.writesOnly, "batch actor: writes history (\(authoredCount) transactions) and does not merge",
+                           "nothing to do; it is left out of purge cut-offs")
             } else if isDeclared {
-                r.pending = try store.pending(after: nil, excludingAuthor: name)
-                r.lag = r.pending.oldestTimestamp.map { now - $0 }
-                r.status = .neverMerged
-                r.explanation = "has no recorded position: it has never merged, or its key was reset after a purge"
-                r.advice = "it will fetch all \(r.pending.count) transactions by others on its next run; if this target no longer exists, remove it from the app's actor list so it stops holding back purges"
+                try loadPending(after: nil)
+                r.conclude(.neverMerged, "has no recorded position: it has never merged, or its key was reset after a purge",
+                           "it will fetch all \(r.pending.count) transactions by others on its next run; if this target no longer exists, remove it from the app's actor list so it stops holding back purges")
             } else {
-                r.status = .unknownActor
-                r.explanation = "writes history (\(authoredCount) transactions) but has no merge state"
-                r.advice = "if it only imports, declare it with --batch-actor; otherwise check the key it saves its position under (or pass --key-prefix)"
+                r.conclude(.unknownActor, "writes history (\(authoredCount) transactions) but has no merge state",
+                           "if it only imports, declare it with --batch-actor; otherwise check the key it saves its position under (or pass --key-prefix)")
             }
             return r
         }
         switch record.position {
         case .unreadable(let why):
-            r.status = .corruptToken
-            r.explanation = "its recorded position cannot be read: \(why)"
-            r.advice = "delete this value so the app starts from scratch (it will refetch history); expect a full re-merge"
+            r.conclude(.corruptToken, "its recorded position cannot be read: \(why)",
+                       "delete this value so the app starts from scratch (it will refetch history); expect a full re-merge")
             return r
         case .token(let token):
             guard let n = token.transactionNumber(forStore: store.storeUUID) else {
@@ -113,26 +113,23 @@ public struct MergeStateAnalyzer {
                 let oldest = first.map { "the oldest remaining is #\($0.number)" } ?? "the store has no transactions"
                 r.explanation = "its token names transaction #\(n), which no longer exists (\(oldest)): Core Data fails with error 134301 (history token expired)"
                 r.advice = "reset its token (delete the saved token) so it refetches, and purge only before the oldest actor's position"
-                r.pending = try store.pending(after: .transaction(n), excludingAuthor: name)
-                r.lag = r.pending.oldestTimestamp.map { now - $0 }
+                try loadPending(after: .transaction(n))
                 return r
             }
             r.lastMerged = tx
-            r.pending = try store.pending(after: .transaction(n), excludingAuthor: name)
+            try loadPending(after: .transaction(n))
         case .date(let date, let wholeSeconds):
             r.positionDate = date
             let tolerance = wholeSeconds ? 1.0 : 0
             r.lastMerged = try store.lastTransaction(atOrBefore: date, tolerance: tolerance)
-            r.pending = try store.pending(after: .date(date + tolerance), excludingAuthor: name)
+            try loadPending(after: .date(date + tolerance))
             if purged, let first, let firstTS = first.timestamp, date + tolerance < firstTS {
                 r.status = .missedChanges
-                r.lag = r.pending.oldestTimestamp.map { now - $0 }
                 r.explanation = "its last merge is older than the oldest remaining transaction (#\(first.number)): history it had not merged was purged, and Core Data skips it silently"
                 r.advice = "rebuild this actor's state from the store (a full refetch), and make the cleaner purge only before the oldest actor's date"
                 return r
             }
         }
-        r.lag = r.pending.oldestTimestamp.map { now - $0 }
         if authoredCount == 0 && !isDeclared {
             r.status = .unknownActor
             let close = knownAuthors.filter { $0.lowercased() == name.lowercased() || $0.lowercased().hasPrefix(name.lowercased()) || name.lowercased().hasPrefix($0.lowercased()) }
@@ -142,9 +139,8 @@ public struct MergeStateAnalyzer {
             return r
         }
         if r.pending.count == 0 {
-            r.status = .upToDate
-            r.explanation = "has merged everything others wrote"
-            r.advice = "nothing to do"
+            r.conclude(.upToDate, "has merged everything others wrote",
+                       "nothing to do")
         } else {
             r.status = .behind
             r.explanation = "has \(r.pending.count) transactions by others to merge"
@@ -155,5 +151,14 @@ public struct MergeStateAnalyzer {
             }
         }
         return r
+    }
+}
+
+extension ActorReport {
+    /// Sets the status with its explanation and advice.
+    mutating func conclude(_ status: ActorStatus, _ explanation: String, _ advice: String) {
+        self.status = status
+        self.explanation = explanation
+        self.advice = advice
     }
 }

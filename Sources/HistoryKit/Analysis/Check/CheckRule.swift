@@ -49,6 +49,22 @@ extension CheckRule {
     }
 }
 
+/// A rule that reports every actor in one broken status, with the analyzer's
+/// explanation and advice.
+protocol ActorStatusRule: CheckRule {
+    var status: ActorStatus { get }
+}
+
+extension ActorStatusRule {
+    func evaluate(_ c: CheckContext) throws -> [Finding] {
+        (c.mergeState?.actors ?? []).filter { $0.status == status }.map { a in
+            var data: [String: PlistValue] = ["actor": .string(a.name), "source": .string(a.records.first?.source ?? "")]
+            if let n = a.tokenNumber { data["tokenTransactionNumber"] = .integer(n) }
+            return finding("\(a.name): \(a.explanation). Fix: \(a.advice).", data)
+        }
+    }
+}
+
 /// What the rules look at, computed once.
 public final class CheckContext {
     public let store: HistoryStore
