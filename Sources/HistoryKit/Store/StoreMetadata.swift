@@ -29,9 +29,6 @@ public struct StoreMetadata: Equatable, Sendable {
     public var modelVersionHashes: [String: [UInt8]] {
         (plist["NSStoreModelVersionHashes"]?.dictionaryValue ?? [:]).compactMapValues(\.dataValue)
     }
-
-    /// `NSStoreModelVersionHashesVersion`.
-    public var modelVersionHashesVersion: Int64? { plist["NSStoreModelVersionHashesVersion"]?.integerValue }
 }
 
 /// One row of `Z_PRIMARYKEY`.

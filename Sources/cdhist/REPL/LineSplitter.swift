@@ -52,10 +52,4 @@ enum LineSplitter {
         if inWord { words.append(current) }
         return words
     }
-
-    /// Quotes `word` so ``split(_:)`` gives it back unchanged.
-    static func quote(_ word: String) -> String {
-        guard word.isEmpty || word.contains(where: { " \t\n'\"\\$`".contains($0) }) else { return word }
-        return "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
-    }
 }
