@@ -84,7 +84,7 @@ import Testing
     }
 
     @Test func groupContainerDiscovery() throws {
-        let root = CLI_fixtures + "/GroupContainer/" + MergeStateFixtures.containerUUID
+        let root = Repository.fixtures + "/GroupContainer/" + MergeStateFixtures.containerUUID
         let container = try GroupContainer.discover(root)
         #expect(container.groupID == "group.com.example.tasks")
         #expect(container.stores.map { URL(fileURLWithPath: $0).lastPathComponent } == ["Tasks.sqlite"])
@@ -95,9 +95,6 @@ import Testing
     }
 }
 
-/// The repository's committed fixtures.
-let CLI_fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().appendingPathComponent("fixtures").path
 
 @Suite struct CleanerStrategyTests {
     // now = day 30; week ago = day 23. Dates in days for readability.
@@ -165,7 +162,7 @@ let CLI_fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().d
 
     private func analyze(_ scenario: String, plists: [String] = [], tokens: [(String, String)] = [], declared: [String] = [],
                          batch: [String] = [], now: Double? = nil) throws -> [String: ActorReport] {
-        let dir = CLI_fixtures + "/" + scenario
+        let dir = Repository.fixtures + "/" + scenario
         let store = try HistoryStore.open(dir + "/Tasks.sqlite")
         var records: [MergeRecord] = []
         for p in plists { records += try DefaultsReader.read(path: dir + "/" + p, storeUUID: store.storeUUID).records }
@@ -237,8 +234,8 @@ let CLI_fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().d
     }
 
     @Test func cutoffsUseTheActorsDates() throws {
-        let store = try HistoryStore.open(CLI_fixtures + "/MergeState/Tasks.sqlite")
-        let records = try DefaultsReader.read(path: CLI_fixtures + "/MergeState/phtk.plist", storeUUID: store.storeUUID).records
+        let store = try HistoryStore.open(Repository.fixtures + "/MergeState/Tasks.sqlite")
+        let records = try DefaultsReader.read(path: Repository.fixtures + "/MergeState/phtk.plist", storeUUID: store.storeUUID).records
         let report = try MergeStateAnalyzer(store: store, declared: [], batch: [], records: records, now: now).report()
         let phtk = try #require(report.cutoffs.first { $0.strategy == .phtk2 })
         #expect(phtk.cutoff == Scenarios.appGroupTime(20))

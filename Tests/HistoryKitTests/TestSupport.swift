@@ -3,23 +3,6 @@ import TestSupport
 import HistoryFixtures
 import HistoryKit
 
-/// Paths to `../shared/real-stores`, when the repository sits beside `shared/`.
-enum RealStores {
-    static let directory: String? = {
-        let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let dir = repo.deletingLastPathComponent().appendingPathComponent("shared/real-stores").path
-        if FileManager.default.fileExists(atPath: dir) { return dir }
-        print("NOTICE: \(dir) not found; tests against real Core Data stores are skipped")
-        return nil
-    }()
-
-    static var available: Bool { directory != nil }
-    static var photos: String { directory! + "/photos-10.15.7/Photos.sqlite" }
-    static var photosToken: String { directory! + "/photos-10.15.7/HistoryToken.plist" }
-    static var swiftData: String { directory! + "/swiftdata-resources/default.store" }
-    static let photosUUID = "FE941CCE-3AF4-4243-907C-C2233C09008D"
-}
-
 /// A model exercising every slot group, inheritance and tombstone source.
 enum LibraryModel {
     static func attribute(_ name: String, _ type: AttributeType, preserve: Bool = false, transient: Bool = false) -> PropertyDescription {

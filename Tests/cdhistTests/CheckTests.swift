@@ -7,9 +7,9 @@ import Testing
 
 /// Every check rule fires on a fixture made to trigger it and stays silent on one that does not.
 @Suite(.serialized) struct CheckTests {
-    let m = CLI.fixtures + "/MergeState"
-    let appGroup = CLI.fixtures + "/AppGroup/Tasks.sqlite"
-    let purged = CLI.fixtures + "/Purged"
+    let m = Repository.fixtures + "/MergeState"
+    let appGroup = Repository.fixtures + "/AppGroup/Tasks.sqlite"
+    let purged = Repository.fixtures + "/Purged"
 
     /// Runs `check` for one rule; returns the exit status and the rule ids found.
     private func check(_ rule: String, _ args: [String]) throws -> (status: Int32, rules: [String], json: [String: Any]) {
@@ -77,10 +77,10 @@ import Testing
 
         // A copy of the WAL-pending store whose -wal was lost.
         let lost = try TemporaryDirectory()
-        for suffix in ["", "-shm"] { try FileManager.default.copyItem(atPath: CLI.fixtures + "/WALPending/Tasks.sqlite" + suffix, toPath: lost.file("Tasks.sqlite" + suffix)) }
+        for suffix in ["", "-shm"] { try FileManager.default.copyItem(atPath: Repository.fixtures + "/WALPending/Tasks.sqlite" + suffix, toPath: lost.file("Tasks.sqlite" + suffix)) }
         try expectFires("wal-missing", [lost.file("Tasks.sqlite")])
         try expectSilent("wal-missing", [appGroup])
-        try expectSilent("wal-missing", [CLI.fixtures + "/WALPending/Tasks.sqlite"])
+        try expectSilent("wal-missing", [Repository.fixtures + "/WALPending/Tasks.sqlite"])
 
         let orphans = dir.file("Orphans.sqlite")
         try FileManager.default.copyItem(atPath: appGroup, toPath: orphans)
@@ -116,15 +116,15 @@ import Testing
         try expectFires("free-pages", [big])
     }
 
-    @Test(.enabled(if: CLI.hasRealStores)) func realStoresHaveNoErrorsAndTheirTrueInfoFindings() throws {
-        for store in [CLI.photos, CLI.swiftData] {
+    @Test(.enabled(if: RealStores.available)) func realStoresHaveNoErrorsAndTheirTrueInfoFindings() throws {
+        for store in [RealStores.photos, RealStores.swiftData] {
             let r = try CLI.run(["check", store, "--format", "json"])
             #expect(r.status == 0, "\(store): \(r.stdout)")
             let findings = try #require(try r.json()["findings"] as? [[String: Any]])
             #expect(!findings.contains { $0["severity"] as? String == "error" })
             let attribution = try #require(findings.first { $0["rule"] as? String == "missing-attribution" })
             let data = try #require(attribution["data"] as? [String: Any])
-            if store == CLI.swiftData {
+            if store == RealStores.swiftData {
                 #expect(data["withoutAuthor"] as? Int == 38 && data["transactions"] as? Int == 38)
             } else {
                 #expect(data["transactions"] as? Int == 516)

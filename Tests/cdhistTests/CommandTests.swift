@@ -5,7 +5,7 @@ import HistoryKit
 import Testing
 
 @Suite(.serialized) struct CommandTests {
-    let appGroup = CLI.fixtures + "/AppGroup/Tasks.sqlite"
+    let appGroup = Repository.fixtures + "/AppGroup/Tasks.sqlite"
 
     @Test func infoOnFixtures() throws {
         let r = try CLI.run(["info", appGroup])
@@ -18,7 +18,7 @@ import Testing
         #expect(info["transactionCount"] as? Int == 34)
         #expect(info["changeCount"] as? Int == 67)
         #expect(info["deleteCount"] as? Int == 5)
-        let purged = try CLI.run(["info", CLI.fixtures + "/Purged/Tasks.sqlite"]).json()
+        let purged = try CLI.run(["info", Repository.fixtures + "/Purged/Tasks.sqlite"]).json()
         #expect(purged["firstTransactionNumber"] as? Int == 21)
         #expect((purged["purgeTraces"] as? [String: Any])?["startsAfterFirst"] as? Bool == true)
         let table = try CLI.run(["info", appGroup, "--format", "table"])
@@ -66,13 +66,13 @@ import Testing
         let tombstone = try #require(deletes.first?["tombstone"] as? [String: Any])
         #expect(tombstone["filename"] as? String == "receipt.pdf")
         #expect(tombstone["uuid"] as? String == HistoryPresenterUUID.text(Scenarios.uuidBytes(101)))
-        let noModel = try CLI.run(["changes", CLI.fixtures + "/NoModelCache/Tasks.sqlite", "--type", "update", "--limit", "1"])
+        let noModel = try CLI.run(["changes", Repository.fixtures + "/NoModelCache/Tasks.sqlite", "--type", "update", "--limit", "1"])
         #expect(noModel.status == 0)
         #expect(noModel.stderr.contains("no model cache"))
         let raw = try #require(try noModel.json()["changes"] as? [[String: Any]])
         #expect(raw[0]["updatedProperties"] is NSNull)
-        let withModel = try CLI.run(["changes", CLI.fixtures + "/NoModelCache/Tasks.sqlite", "--type", "update", "--limit", "1",
-                                     "--model", CLI.fixtures + "/NoModelCache/Tasks.xcdatamodel"])
+        let withModel = try CLI.run(["changes", Repository.fixtures + "/NoModelCache/Tasks.sqlite", "--type", "update", "--limit", "1",
+                                     "--model", Repository.fixtures + "/NoModelCache/Tasks.xcdatamodel"])
         #expect(withModel.stderr.isEmpty)
         #expect(((try withModel.json()["changes"] as? [[String: Any]])?.first?["updatedProperties"] as? [String]) == ["members"])
     }
@@ -117,8 +117,8 @@ import Testing
     }
 
     @Test func noCommandChangesAnyInputFile() throws {
-        var folders = ["AppGroup", "Purged", "NoModelCache", "WALPending"].map { CLI.fixtures + "/" + $0 }
-        if let real = CLI.realStores { folders += [real + "/photos-10.15.7", real + "/swiftdata-resources"] }
+        var folders = ["AppGroup", "Purged", "NoModelCache", "WALPending"].map { Repository.fixtures + "/" + $0 }
+        if let real = RealStores.directory { folders += [real + "/photos-10.15.7", real + "/swiftdata-resources"] }
         for folder in folders {
             let store = try FileManager.default.contentsOfDirectory(atPath: folder)
                 .first { $0.hasSuffix(".sqlite") || $0.hasSuffix(".store") }.map { folder + "/" + $0 }
@@ -142,10 +142,10 @@ import Testing
     }
 
     @Test func walContentIsSeen() throws {
-        let info = try CLI.run(["info", CLI.fixtures + "/WALPending/Tasks.sqlite"]).json()
+        let info = try CLI.run(["info", Repository.fixtures + "/WALPending/Tasks.sqlite"]).json()
         #expect(info["transactionCount"] as? Int == 34)
         // The main file alone (immutable: the WAL is ignored) holds 26 of them.
-        let mainOnly = try LogicalDump.of(CLI.fixtures + "/WALPending/Tasks.sqlite", immutable: true)
+        let mainOnly = try LogicalDump.of(Repository.fixtures + "/WALPending/Tasks.sqlite", immutable: true)
         let start = try #require(mainOnly.firstIndex { $0.hasPrefix("table ATRANSACTION:") })
         let rows = mainOnly[(start + 1)...].prefix { !$0.hasPrefix("table ") }
         #expect(rows.count == 26)
@@ -167,7 +167,7 @@ enum HistoryPresenterUUID {
     }
 
     @Test func colourOnlyOnATerminalAndNeverWithNoColor() throws {
-        let store = CLI.fixtures + "/AppGroup/Tasks.sqlite"
+        let store = Repository.fixtures + "/AppGroup/Tasks.sqlite"
         let colored = try onTerminal("changes \(store) --type delete")
         #expect(colored.contains("\u{1B}[31mdelete"))
         let plain = try onTerminal("changes \(store) --type delete", env: "NO_COLOR=1")

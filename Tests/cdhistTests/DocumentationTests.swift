@@ -18,7 +18,7 @@ import Testing
     }
 
     @Test func manPageCoversEveryCommandAndOption() throws {
-        let man = try String(contentsOfFile: CLI.repository.appendingPathComponent("man/cdhist.1").path, encoding: .utf8)
+        let man = try String(contentsOfFile: Repository.root.appendingPathComponent("man/cdhist.1").path, encoding: .utf8)
         let root = try CLI.run(["--help"]).stdout
         for sub in Self.subcommands {
             #expect(root.contains(sub), "--help does not list \(sub)")
@@ -36,14 +36,14 @@ import Testing
 
     /// mandoc's linter finds nothing to say (mandoc is installed by .ci/run).
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/mandoc"))) func manPageLintsClean() throws {
-        let r = try CLI.run(["-T", "lint", "-W", "style", CLI.repository.appendingPathComponent("man/cdhist.1").path], executable: "/usr/bin/mandoc")
+        let r = try CLI.run(["-T", "lint", "-W", "style", Repository.root.appendingPathComponent("man/cdhist.1").path], executable: "/usr/bin/mandoc")
         let findings = (r.stdout + r.stderr).split(separator: "\n").filter { !$0.contains("makewhatis") }
         #expect(findings.isEmpty, "\(findings.joined(separator: "\n"))")
     }
 
     @Test func manPageCoversTheSessionCommands() throws {
-        let man = try String(contentsOfFile: CLI.repository.appendingPathComponent("man/cdhist.1").path, encoding: .utf8)
-        let help = try CLI.run([CLI.fixtures + "/AppGroup/Tasks.sqlite", "-c", "help"]).stdout
+        let man = try String(contentsOfFile: Repository.root.appendingPathComponent("man/cdhist.1").path, encoding: .utf8)
+        let help = try CLI.run([Repository.fixtures + "/AppGroup/Tasks.sqlite", "-c", "help"]).stdout
         for word in ["open", "defaults", "model", "format", "help", "quit", "exit"] {
             #expect(help.contains(word), "session help lacks \(word)")
             #expect(man.contains("Ic \(word)"), "man/cdhist.1 lacks the session command \(word)")
@@ -58,13 +58,13 @@ import Testing
             for sub in Self.subcommands { #expect(r.stdout.contains(sub), "\(shell) completion lacks \(sub)") }
             #expect(r.stdout.contains("prune-strings"))
         }
-        let readme = try String(contentsOfFile: CLI.repository.appendingPathComponent("README.md").path, encoding: .utf8)
-        let man = try String(contentsOfFile: CLI.repository.appendingPathComponent("man/cdhist.1").path, encoding: .utf8)
+        let readme = try String(contentsOfFile: Repository.root.appendingPathComponent("README.md").path, encoding: .utf8)
+        let man = try String(contentsOfFile: Repository.root.appendingPathComponent("man/cdhist.1").path, encoding: .utf8)
         #expect(readme.contains("--generate-completion-script") && man.contains("--generate-completion-script"))
     }
 
     @Test func readmeShowsEveryCommand() throws {
-        let readme = try String(contentsOfFile: CLI.repository.appendingPathComponent("README.md").path, encoding: .utf8)
+        let readme = try String(contentsOfFile: Repository.root.appendingPathComponent("README.md").path, encoding: .utf8)
         for sub in Self.subcommands { #expect(readme.contains("cdhist \(sub)"), "README lacks an example of \(sub)") }
         #expect(readme.contains("swift test"))
         #expect(readme.contains("swift run cdhist"))
@@ -75,7 +75,7 @@ import Testing
         let r = try CLI.run(["--out", dir.path], executable: "cdhist-fixtures")
         #expect(r.status == 0, "\(r.stderr)")
         for scenario in Scenarios.all {
-            let committed = CLI.fixtures + "/" + scenario.name
+            let committed = Repository.fixtures + "/" + scenario.name
             let fresh = dir.path + "/" + scenario.name
             let old = try DirectoryState(committed).files
             let new = try DirectoryState(fresh).files
@@ -89,7 +89,7 @@ import Testing
                 #expect(new[name] == bytes, "\(scenario.name)/\(name) differs")
             }
         }
-        let readme = try String(contentsOfFile: CLI.fixtures + "/README.md", encoding: .utf8)
+        let readme = try String(contentsOfFile: Repository.fixtures + "/README.md", encoding: .utf8)
         for scenario in Scenarios.all { #expect(readme.contains("`\(scenario.name)/`"), "fixtures/README.md lacks \(scenario.name)") }
     }
 }

@@ -62,7 +62,7 @@ import Testing
     }
 
     @Test func usageAndValueErrors() throws {
-        let store = CLI.fixtures + "/AppGroup/Tasks.sqlite"
+        let store = Repository.fixtures + "/AppGroup/Tasks.sqlite"
         let unknown = try CLI.run(["transactions", store, "--bogus"])
         #expect(unknown.status == 2)
         #expect(unknown.stderr.contains("--bogus"))

@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 @Suite struct MergeStateCLITests {
-    let dir = CLI.fixtures + "/MergeState"
+    let dir = Repository.fixtures + "/MergeState"
     let now = "2025-03-06T09:00:00Z"
 
     @Test func actorsTablePrintsOneUnderstandableLinePerActor() throws {
@@ -26,12 +26,12 @@ import Testing
     }
 
     @Test func actorsJSONAndGroupContainer() throws {
-        let json = try CLI.run(["actors", "--group-container", CLI.fixtures + "/GroupContainer/" + MergeStateFixtures.containerUUID,
+        let json = try CLI.run(["actors", "--group-container", Repository.fixtures + "/GroupContainer/" + MergeStateFixtures.containerUUID,
                                 "--actor", "app", "--actor", "widget", "--batch-actor", "shareExtension", "--token", "ignored=/nonexistent",
                                 "--now", now])
         #expect(json.status == 2)
         #expect(json.stderr == "cdhist: /nonexistent: no such file\n")
-        let r = try CLI.run(["actors", "--group-container", CLI.fixtures + "/GroupContainer/" + MergeStateFixtures.containerUUID,
+        let r = try CLI.run(["actors", "--group-container", Repository.fixtures + "/GroupContainer/" + MergeStateFixtures.containerUUID,
                              "--actor", "app", "--actor", "widget", "--actor", "token", "--batch-actor", "shareExtension", "--now", now])
         #expect(r.status == 0, "\(r.stderr)")
         let doc = try r.json()
@@ -48,7 +48,7 @@ import Testing
     }
 
     @Test func purgedStoreShowsBrokenActors() throws {
-        let p = CLI.fixtures + "/Purged"
+        let p = Repository.fixtures + "/Purged"
         let doc = try CLI.run(["actors", p + "/Tasks.sqlite", "--defaults", p + "/defaults.plist", "--token", "widget=" + p + "/widget-token.data",
                                "--now", now]).json()
         let actors = try #require(doc["actors"] as? [[String: Any]])
@@ -67,7 +67,7 @@ import Testing
         let foreign = try CLI.run(["token", dir + "/foreign-token.data", "--store", store])
         #expect(foreign.status == 1)
         #expect(try foreign.json()["status"] as? String == "foreign-token")
-        let expired = try CLI.run(["token", CLI.fixtures + "/Purged/widget-token.data", "--store", CLI.fixtures + "/Purged/Tasks.sqlite"])
+        let expired = try CLI.run(["token", Repository.fixtures + "/Purged/widget-token.data", "--store", Repository.fixtures + "/Purged/Tasks.sqlite"])
         #expect(expired.status == 1)
         #expect(try expired.json()["status"] as? String == "expired")
         let corrupt = try CLI.run(["token", dir + "/corrupt-token.data"])
@@ -80,22 +80,22 @@ import Testing
         #expect(literal.status == 0)
     }
 
-    @Test(.enabled(if: CLI.hasRealStores)) func photosTokenAgainstBothRealStores() throws {
-        let token = CLI.realStores! + "/photos-10.15.7/HistoryToken.plist"
-        let valid = try CLI.run(["token", token, "--store", CLI.photos])
+    @Test(.enabled(if: RealStores.available)) func photosTokenAgainstBothRealStores() throws {
+        let token = RealStores.directory! + "/photos-10.15.7/HistoryToken.plist"
+        let valid = try CLI.run(["token", token, "--store", RealStores.photos])
         #expect(valid.status == 0)
         #expect(try valid.json()["transactionNumber"] as? Int == 516)
-        let foreign = try CLI.run(["token", token, "--store", CLI.swiftData])
+        let foreign = try CLI.run(["token", token, "--store", RealStores.swiftData])
         #expect(foreign.status == 1)
         #expect(try foreign.json()["status"] as? String == "foreign-token")
-        let actors = try CLI.run(["actors", CLI.photos, "--token", "photos=" + token, "--actor", "photos"]).json()
+        let actors = try CLI.run(["actors", RealStores.photos, "--token", "photos=" + token, "--actor", "photos"]).json()
         let photos = try #require((actors["actors"] as? [[String: Any]])?.first { $0["actor"] as? String == "photos" })
         #expect(photos["status"] as? String == "up-to-date")
         #expect(photos["lastMergedTransaction"] as? Int == 516)
     }
 
     @Test func everyFormatAndNothingChanges() throws {
-        for folder in [dir, CLI.fixtures + "/GroupContainer", CLI.fixtures + "/Purged"] {
+        for folder in [dir, Repository.fixtures + "/GroupContainer", Repository.fixtures + "/Purged"] {
             let before = try DirectoryState(folder)
             for format in ["table", "json", "ndjson", "csv"] {
                 let actors = folder.hasSuffix("GroupContainer")

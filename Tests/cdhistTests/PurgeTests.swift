@@ -96,22 +96,22 @@ import Testing
             ["--strategy", "phtk-1.0.0", "--defaults", "DIR/phtk.plist", "--now", "2025-03-06T09:00:00Z"],
         ]
         for (i, form) in forms.enumerated() {
-            let dir = try copy(CLI.fixtures + "/MergeState")
+            let dir = try copy(Repository.fixtures + "/MergeState")
             let args = form.map { $0.replacingOccurrences(of: "TOKEN", with: dir.file("token.data")).replacingOccurrences(of: "DIR", with: dir.path) }
             try purgeAndCheck(store: dir.file("Tasks.sqlite"), args: args, prune: i % 2 == 1)
         }
     }
 
-    @Test(.enabled(if: CLI.hasRealStores)) func realStorePurges() throws {
+    @Test(.enabled(if: RealStores.available)) func realStorePurges() throws {
         for (folder, file, forms) in [
             ("photos-10.15.7", "Photos.sqlite", [["--before", "tx:300"], ["--before", "2021-01-01", "--author", "none", "--utc"],
-                                                 ["--before", "token:" + CLI.realStores! + "/photos-10.15.7/HistoryToken.plist"]]),
+                                                 ["--before", "token:" + RealStores.directory! + "/photos-10.15.7/HistoryToken.plist"]]),
             ("swiftdata-resources", "default.store", [["--before", "tx:20"], ["--before", "now"],
                                                       ["--strategy", "apple", "--now", "2030-01-01"],
                                                       ["--strategy", "appwise", "--now", "2030-01-01", "--author", "none"]]),
         ] {
             for form in forms {
-                let dir = try copy(CLI.realStores! + "/" + folder, prefix: file)
+                let dir = try copy(RealStores.directory! + "/" + folder, prefix: file)
                 try purgeAndCheck(store: dir.file(file), args: form, prune: form.count > 2)
             }
         }
@@ -130,7 +130,7 @@ import Testing
     }
 
     @Test func refusalsChangeNothing() throws {
-        let dir = try copy(CLI.fixtures + "/MergeState")
+        let dir = try copy(Repository.fixtures + "/MergeState")
         let store = dir.file("Tasks.sqlite")
         let state = try DirectoryState(dir.path)
         // A purge that expires a token actor is refused without --allow-expire.
@@ -154,7 +154,7 @@ import Testing
     }
 
     @Test(.enabled(if: LockHolder.available)) func lockedStoreIsRefused() throws {
-        let dir = try copy(CLI.fixtures + "/MergeState")
+        let dir = try copy(Repository.fixtures + "/MergeState")
         let store = dir.file("Tasks.sqlite")
         let before = try tables(store)
         let holder = try LockHolder(path: store, statement: "BEGIN IMMEDIATE")
@@ -168,7 +168,7 @@ import Testing
 
     @Test func killedPurgesLeaveOldOrNewContentAndAUsableBackup() throws {
         for stage in ["after-backup", "mid-delete", "before-commit", "after-commit"] {
-            let dir = try copy(CLI.fixtures + "/MergeState")
+            let dir = try copy(Repository.fixtures + "/MergeState")
             let store = dir.file("Tasks.sqlite")
             let original = try tables(store)
             let r = try CLI.run(["purge", store, "--before", "tx:20", "--execute", "--backup", dir.file("backup.sqlite")],

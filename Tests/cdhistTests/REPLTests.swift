@@ -5,16 +5,16 @@ import Testing
 
 /// Script mode: `-c` and stdin, exit codes, line numbers, --keep-going.
 @Suite struct ScriptModeTests {
-    let store = CLI.fixtures + "/AppGroup/Tasks.sqlite"
+    let store = Repository.fixtures + "/AppGroup/Tasks.sqlite"
 
     @Test func oneShotAndREPLGiveIdenticalOutput() throws {
-        let stores = ["AppGroup", "Purged", "NoModelCache", "WALPending", "MergeState"].map { CLI.fixtures + "/\($0)/Tasks.sqlite" }
+        let stores = ["AppGroup", "Purged", "NoModelCache", "WALPending", "MergeState"].map { Repository.fixtures + "/\($0)/Tasks.sqlite" }
         let commands: [[String]] = [
             ["info"], ["transactions"], ["transactions", "--author", "widget", "--reverse"], ["changes", "--type", "delete"],
             ["show", "LAST"], ["entities"], ["entities", "--entity", "Task"], ["authors"], ["export"],
-            ["actors", "--defaults", CLI.fixtures + "/MergeState/phtk.plist", "--now", "2025-03-06T09:00:00Z"],
+            ["actors", "--defaults", Repository.fixtures + "/MergeState/phtk.plist", "--now", "2025-03-06T09:00:00Z"],
             ["purge", "--before", "tx:25", "--now", "2025-03-06T09:00:00Z"],
-            ["token", CLI.fixtures + "/MergeState/token.data"],
+            ["token", Repository.fixtures + "/MergeState/token.data"],
         ]
         for path in stores {
             let last = String(try CLI.run(["info", path]).json()["lastTransactionNumber"] as? Int ?? 1)
@@ -62,18 +62,18 @@ import Testing
     }
 
     @Test func sessionCommands() throws {
-        let other = CLI.fixtures + "/Purged/Tasks.sqlite"
-        let r = try CLI.run([store, "-c", "open \(other)", "-c", "info --format json", "-c", "defaults \(CLI.fixtures)/Purged/defaults.plist",
-                             "-c", "model \(CLI.fixtures)/NoModelCache/Tasks.xcdatamodel", "-c", "format csv", "-c", "help", "-c", "help purge"])
+        let other = Repository.fixtures + "/Purged/Tasks.sqlite"
+        let r = try CLI.run([store, "-c", "open \(other)", "-c", "info --format json", "-c", "defaults \(Repository.fixtures)/Purged/defaults.plist",
+                             "-c", "model \(Repository.fixtures)/NoModelCache/Tasks.xcdatamodel", "-c", "format csv", "-c", "help", "-c", "help purge"])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains("\"firstTransactionNumber\":21"))
-        #expect(r.stdout.contains("shared defaults: \(CLI.fixtures)/Purged/defaults.plist"))
-        #expect(r.stdout.contains("model: \(CLI.fixtures)/NoModelCache/Tasks.xcdatamodel"))
+        #expect(r.stdout.contains("shared defaults: \(Repository.fixtures)/Purged/defaults.plist"))
+        #expect(r.stdout.contains("model: \(Repository.fixtures)/NoModelCache/Tasks.xcdatamodel"))
         #expect(r.stdout.contains("Commands (the store is implied):"))
         #expect(r.stdout.contains("--prune-strings"))
         // Attached defaults reach actors.
-        let actors = try CLI.run([store, "-c", "defaults \(CLI.fixtures)/MergeState/phtk.plist", "-c", "actors --format json --now 2025-03-06"])
-        #expect(actors.stdout.contains("\"positions\":[{\"source\":\"\(CLI.fixtures)/MergeState/phtk.plist"))
+        let actors = try CLI.run([store, "-c", "defaults \(Repository.fixtures)/MergeState/phtk.plist", "-c", "actors --format json --now 2025-03-06"])
+        #expect(actors.stdout.contains("\"positions\":[{\"source\":\"\(Repository.fixtures)/MergeState/phtk.plist"))
     }
 }
 
@@ -135,7 +135,7 @@ private func quote(_ word: String) -> String {
         deinit { _ = try? CLI.run(["kill-session", "-t", name], executable: "/usr/bin/tmux") }
     }
 
-    let store = CLI.fixtures + "/AppGroup/Tasks.sqlite"
+    let store = Repository.fixtures + "/AppGroup/Tasks.sqlite"
 
     @Test func typingCompletionAndHistory() throws {
         let state = try TemporaryDirectory()

@@ -3,45 +3,45 @@ import TestSupport
 import Testing
 
 /// The command line on real stores written by Apple's frameworks.
-@Suite(.enabled(if: CLI.hasRealStores)) struct RealStoreCLITests {
+@Suite(.enabled(if: RealStores.available)) struct RealStoreCLITests {
     @Test func infoCountsMatchTheRealStoresReadme() throws {
-        let photos = try CLI.run(["info", CLI.photos]).json()
+        let photos = try CLI.run(["info", RealStores.photos]).json()
         #expect(photos["transactionCount"] as? Int == 516)
         #expect(photos["changeCount"] as? Int == 1776)
         #expect(photos["updateCount"] as? Int == 1193)
         #expect(photos["deleteCount"] as? Int == 52)
         #expect(photos["storeID"] as? String == "FE941CCE-3AF4-4243-907C-C2233C09008D")
-        let swiftData = try CLI.run(["info", CLI.swiftData]).json()
+        let swiftData = try CLI.run(["info", RealStores.swiftData]).json()
         #expect(swiftData["transactionCount"] as? Int == 38)
         #expect(swiftData["changeCount"] as? Int == 55)
-        let table = try CLI.run(["info", CLI.photos, "--format", "table"]).stdout
+        let table = try CLI.run(["info", RealStores.photos, "--format", "table"]).stdout
         #expect(table.contains("Transactions:      516 (#1…#516)"))
         #expect(table.contains("Changes:           1776 (531 inserts, 1193 updates, 52 deletes)"))
     }
 
     /// The first transaction with an update and the first with a tombstone, found through `changes`.
     private func firstTransaction(type: String, where predicate: ([String: Any]) -> Bool) throws -> Int {
-        let changes = try #require(try CLI.run(["changes", CLI.photos, "--type", type]).json()["changes"] as? [[String: Any]])
+        let changes = try #require(try CLI.run(["changes", RealStores.photos, "--type", type]).json()["changes"] as? [[String: Any]])
         return try #require(changes.first(where: predicate)?["transactionNumber"] as? Int)
     }
 
     @Test func showDecodesUpdatesAndTombstones() throws {
         let update = try firstTransaction(type: "update") { _ in true }
-        let shown = try #require(try CLI.run(["show", CLI.photos, String(update)]).json()["transaction"] as? [String: Any])
+        let shown = try #require(try CLI.run(["show", RealStores.photos, String(update)]).json()["transaction"] as? [String: Any])
         let changes = try #require(shown["changes"] as? [[String: Any]])
         let updated = try #require(changes.first { $0["changeType"] as? String == "update" })
         let names = try #require(updated["updatedProperties"] as? [String])
         #expect(!names.isEmpty)
         #expect(updated["warnings"] == nil)
-        let table = try CLI.run(["show", CLI.photos, String(update), "--format", "table"]).stdout
+        let table = try CLI.run(["show", RealStores.photos, String(update), "--format", "table"]).stdout
         #expect(table.contains(names.joined(separator: ", ")))
 
         let delete = try firstTransaction(type: "delete") { ($0["tombstone"] as? [String: Any])?.isEmpty == false }
-        let deleted = try #require(try CLI.run(["show", CLI.photos, "tx:\(delete)"]).json()["transaction"] as? [String: Any])
+        let deleted = try #require(try CLI.run(["show", RealStores.photos, "tx:\(delete)"]).json()["transaction"] as? [String: Any])
         let tombstoned = try #require((deleted["changes"] as? [[String: Any]])?.first { ($0["tombstone"] as? [String: Any])?.isEmpty == false })
         let values = try #require(tombstoned["tombstone"] as? [String: Any])
         #expect(values.keys.allSatisfy { !$0.hasPrefix("ZTOMBSTONE") })
-        let deleteTable = try CLI.run(["show", CLI.photos, String(delete), "--format", "table"]).stdout
+        let deleteTable = try CLI.run(["show", RealStores.photos, String(delete), "--format", "table"]).stdout
         for key in values.keys { #expect(deleteTable.contains("\(key)=")) }
     }
 
@@ -50,7 +50,7 @@ import Testing
                                             "bundleID", "processID", "storeID", "token", "changeCount", "queryGenerationLength", "changes"]
         let changeKeys: Set<String> = ["changeID", "transactionNumber", "changeType", "entity", "entityNumber", "entityPK",
                                        "changedObjectID", "updatedProperties", "updatedSlots", "tombstone"]
-        for (store, count) in [(CLI.photos, 516), (CLI.swiftData, 38)] {
+        for (store, count) in [(RealStores.photos, 516), (RealStores.swiftData, 38)] {
             let r = try CLI.run(["export", store])
             #expect(r.status == 0)
             #expect(r.lines.count == count)
@@ -64,7 +64,7 @@ import Testing
                 }
                 #expect((object["changes"] as? [Any])?.count == object["changeCount"] as? Int)
             }
-            #expect(changes == (store == CLI.photos ? 1776 : 55))
+            #expect(changes == (store == RealStores.photos ? 1776 : 55))
         }
     }
 }

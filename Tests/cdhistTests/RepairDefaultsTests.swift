@@ -6,7 +6,7 @@ import Testing
 
 /// repair-defaults changes only the intended key, keeps the format, writes atomically with a backup.
 @Suite struct RepairDefaultsTests {
-    let fixtures = CLI.fixtures + "/MergeState"
+    let fixtures = Repository.fixtures + "/MergeState"
 
     private func read(_ path: String) throws -> (PlistValue, PropertyList.Format) {
         let d = try PropertyList.decode([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))

@@ -16,9 +16,9 @@ import Testing
             try r.stdout.write(toFile: path, atomically: true, encoding: .utf8)
             files.append(path)
         }
-        let m = CLI.fixtures + "/MergeState"
-        var stores = ["AppGroup", "Purged", "NoModelCache", "WALPending", "MergeState"].map { CLI.fixtures + "/\($0)/Tasks.sqlite" }
-        if CLI.hasRealStores { stores += [CLI.photos, CLI.swiftData] }
+        let m = Repository.fixtures + "/MergeState"
+        var stores = ["AppGroup", "Purged", "NoModelCache", "WALPending", "MergeState"].map { Repository.fixtures + "/\($0)/Tasks.sqlite" }
+        if RealStores.available { stores += [RealStores.photos, RealStores.swiftData] }
         for store in stores {
             for command in ["info", "transactions", "changes", "entities", "authors", "check"] {
                 try save([command, store], command)
@@ -27,7 +27,7 @@ import Testing
             try save(["changes", store, "--format", "ndjson"], "changes-nd")
             try save(["export", store], "export")
             try save(["show", store, String(try CLI.run(["info", store]).json()["lastTransactionNumber"] as? Int ?? 1)], "show")
-            let entity = store == CLI.realStores.map({ _ in CLI.photos }) ? "Album" : store.hasSuffix("default.store") ? "Item" : "Task"
+            let entity = store.hasSuffix("Photos.sqlite") ? "Album" : store.hasSuffix("default.store") ? "Item" : "Task"
             try save(["entities", store, "--entity", entity], "entity")
             try save(["purge", store, "--before", "tx:25"], "purge")
             try save(["actors", store], "actors")
@@ -39,7 +39,7 @@ import Testing
         try save(["token", m + "/multi-store-token.data"], "token-plain")
         try save(["repair-defaults", m + "/tokens.plist", "--actor", "lastHistoryToken", "--to", "tx:3", "--store", m + "/Tasks.sqlite"], "repair")
         try save(["repair-defaults", m + "/phtk.plist", "--actor", "widget", "--to-latest", "--store", m + "/Tasks.sqlite"], "repair-date")
-        try save(["check", CLI.fixtures + "/Purged/Tasks.sqlite", "--defaults", CLI.fixtures + "/Purged/defaults.plist"], "check-errors")
+        try save(["check", Repository.fixtures + "/Purged/Tasks.sqlite", "--defaults", Repository.fixtures + "/Purged/defaults.plist"], "check-errors")
         let copy = try TemporaryDirectory()
         try FileManager.default.copyItem(atPath: m + "/Tasks.sqlite", toPath: copy.file("Tasks.sqlite"))
         let executed = try CLI.run(["purge", copy.file("Tasks.sqlite"), "--before", "tx:10", "--execute", "--format", "ndjson"])
@@ -54,10 +54,10 @@ import Testing
 
     @Test func anUndescribedFieldFailsValidation() throws {
         let dir = try TemporaryDirectory()
-        let info = try CLI.run(["info", CLI.fixtures + "/AppGroup/Tasks.sqlite"]).stdout
+        let info = try CLI.run(["info", Repository.fixtures + "/AppGroup/Tasks.sqlite"]).stdout
         let extended = info.replacingOccurrences(of: "\"kind\":\"info\",", with: "\"kind\":\"info\",\"newField\":1,")
         try extended.write(toFile: dir.file("extended.json"), atomically: true, encoding: .utf8)
-        let change = try CLI.run(["changes", CLI.fixtures + "/AppGroup/Tasks.sqlite", "--format", "ndjson", "--limit", "1"]).stdout
+        let change = try CLI.run(["changes", Repository.fixtures + "/AppGroup/Tasks.sqlite", "--format", "ndjson", "--limit", "1"]).stdout
         try change.replacingOccurrences(of: "\"changeID\"", with: "\"extra\":true,\"changeID\"").write(toFile: dir.file("change.ndjson"), atomically: true, encoding: .utf8)
         for file in ["extended.json", "change.ndjson"] {
             let r = try SchemaValidator.validate([dir.file(file)])
@@ -67,7 +67,7 @@ import Testing
 
     @Test func schemaIsGeneratedFromItsScript() throws {
         let dir = try TemporaryDirectory()
-        let schemas = CLI.repository.appendingPathComponent("schemas").path
+        let schemas = Repository.root.appendingPathComponent("schemas").path
         try FileManager.default.copyItem(atPath: schemas + "/generate.py", toPath: dir.file("generate.py"))
         _ = try CLI.run(["python3", dir.file("generate.py")], executable: "/usr/bin/env")
         #expect(FileManager.default.contents(atPath: dir.file("cdhist.schema.json")) == FileManager.default.contents(atPath: schemas + "/cdhist.schema.json"))
@@ -85,6 +85,6 @@ enum SchemaValidator {
     }()
 
     static func validate(_ files: [String]) throws -> CLI.Result {
-        try CLI.run(["python3", CLI.repository.appendingPathComponent("schemas/validate.py").path] + files, executable: "/usr/bin/env")
+        try CLI.run(["python3", Repository.root.appendingPathComponent("schemas/validate.py").path] + files, executable: "/usr/bin/env")
     }
 }

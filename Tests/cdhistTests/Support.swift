@@ -4,7 +4,6 @@ import GRDB
 
 /// Runs the built executables and finds the repository's files.
 enum CLI {
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// The folder holding the built products (beside the test bundle).
     static let products: URL = {
@@ -13,21 +12,8 @@ enum CLI {
             url.deleteLastPathComponent()
             if FileManager.default.isExecutableFile(atPath: url.appendingPathComponent("cdhist").path) { return url }
         }
-        return repository.appendingPathComponent(".build/debug")
+        return Repository.root.appendingPathComponent(".build/debug")
     }()
-
-    static let fixtures = repository.appendingPathComponent("fixtures").path
-
-    static let realStores: String? = {
-        let dir = repository.deletingLastPathComponent().appendingPathComponent("shared/real-stores").path
-        if FileManager.default.fileExists(atPath: dir) { return dir }
-        print("NOTICE: \(dir) not found; end-to-end tests on real Core Data stores are skipped")
-        return nil
-    }()
-
-    static var hasRealStores: Bool { realStores != nil }
-    static var photos: String { realStores! + "/photos-10.15.7/Photos.sqlite" }
-    static var swiftData: String { realStores! + "/swiftdata-resources/default.store" }
 
     struct Result {
         var status: Int32

@@ -13,14 +13,13 @@ struct ActorsCommand: ParsableCommand {
 
     @OptionGroup var mergeState: MergeStateOptions
 
-    @Option(name: .customLong("lock-timeout"), help: ArgumentHelp("Seconds to wait for another process's lock.", valueName: "seconds"))
-    var lockTimeout: Double = 2
+    @OptionGroup var lock: LockOptions
 
     @OptionGroup var outputOptions: OutputOptions
 
     func run() throws {
         let path = try mergeState.storePath(store)
-        let historyStore = try openStore(path, lockTimeout: lockTimeout)
+        let historyStore = try openStore(path, lockTimeout: lock.lockTimeout)
         let context = outputOptions.context()
         let (records, sources) = try mergeState.records(storeUUID: historyStore.storeUUID)
         let analyzer = MergeStateAnalyzer(store: historyStore, declared: mergeState.actor, batch: mergeState.batchActor,

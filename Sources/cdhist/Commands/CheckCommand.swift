@@ -35,8 +35,7 @@ struct CheckCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The app's cleaner, for the CloudKit rule.", valueName: "name"))
     var strategy: String?
 
-    @Option(name: .customLong("lock-timeout"), help: ArgumentHelp("Seconds to wait for another process's lock.", valueName: "seconds"))
-    var lockTimeout: Double = 2
+    @OptionGroup var lock: LockOptions
 
     @OptionGroup var outputOptions: OutputOptions
 
@@ -54,7 +53,7 @@ struct CheckCommand: ParsableCommand {
         if let strategy { settings.strategy = CleanerStrategy(rawValue: strategy) }
         let threshold = failOn.flatMap(Severity.init(rawValue:)) ?? settings.failOn ?? .error
         let path = try mergeState.storePath(store)
-        let historyStore = try openStore(path, lockTimeout: lockTimeout)
+        let historyStore = try openStore(path, lockTimeout: lock.lockTimeout)
         let context = outputOptions.context()
         let now = try mergeState.evaluationTime(utc: outputOptions.utc)
         let declared = settings.actors + mergeState.actor

@@ -71,9 +71,8 @@ struct PurgeCommand: ParsableCommand {
                 rule = "before \(before)"
             } else {
                 let strategy = CleanerStrategy(rawValue: strategy ?? "") ?? .apple
-                let cutoff = strategy.cutoff(actorDates: report.actors.filter { !$0.isBatch && ($0.isDeclared || !$0.records.isEmpty) }
-                                                .map { (actor: $0.name, date: $0.effectiveDate) },
-                                             allActors: report.actors.filter { $0.isDeclared || !$0.records.isEmpty }.map(\.name), now: now)
+                // The analyzer computed every strategy's cut-off from the same actors.
+                guard let cutoff = report.cutoffs.first(where: { $0.strategy == strategy }) else { return }
                 rule = "\(strategy.title): \(cutoff.reason)"
                 if query.authors.isEmpty, let filter = cutoff.authorFilter { query.authors = filter.map { HistoryQuery.NameFilter.value($0) } }
                 // No cut-off: nothing is selected (a transaction number below every real one).

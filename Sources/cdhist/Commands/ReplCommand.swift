@@ -18,12 +18,11 @@ struct ReplCommand: ParsableCommand {
     @Flag(name: .customLong("keep-going"), help: "In -c or stdin scripts, go on after a failing command.")
     var keepGoing = false
 
-    @Option(name: .customLong("lock-timeout"), help: ArgumentHelp("Seconds to wait for another process's lock.", valueName: "seconds"))
-    var lockTimeout: Double = 2
+    @OptionGroup var lock: LockOptions
 
     /// The REPL on a terminal, a script otherwise.
     func run() throws {
-        let env = REPLEnvironment(storePath: store, lockTimeout: lockTimeout)
+        let env = REPLEnvironment(storePath: store, lockTimeout: lock.lockTimeout)
         let status: Int32
         if !command.isEmpty {
             status = ScriptRunner(runner: LineRunner(env: env), keepGoing: keepGoing).run(command)

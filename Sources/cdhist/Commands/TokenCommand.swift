@@ -15,8 +15,7 @@ struct TokenCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Check the token against this store.", valueName: "store"))
     var store: String?
 
-    @Option(name: .customLong("lock-timeout"), help: ArgumentHelp("Seconds to wait for another process's lock.", valueName: "seconds"))
-    var lockTimeout: Double = 2
+    @OptionGroup var lock: LockOptions
 
     @OptionGroup var outputOptions: OutputOptions
 
@@ -29,7 +28,7 @@ struct TokenCommand: ParsableCommand {
         var json: [(String, JSONValue)] = [("source", .string(token)), ("token", HistoryPresenter.json(decoded))]
         var failed = false
         if let store {
-            let opened = try openStore(store, lockTimeout: lockTimeout)
+            let opened = try openStore(store, lockTimeout: lock.lockTimeout)
             let check = try TokenCheck.evaluate(decoded, in: opened)
             failed = check.status != "valid"
             fields += [("Checked against", "\(store) (\(opened.storeUUID))"), ("Status", check.status), ("Meaning", check.message)]

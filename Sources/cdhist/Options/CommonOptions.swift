@@ -11,6 +11,13 @@ struct StoreOptions: ParsableArguments {
                                valueName: "path"))
     var model: String?
 
+    @OptionGroup var lock: LockOptions
+
+    var lockTimeout: Double { lock.lockTimeout }
+}
+
+/// How long to wait for a lock another process holds.
+struct LockOptions: ParsableArguments {
     @Option(name: .customLong("lock-timeout"), help: ArgumentHelp("Seconds to wait for another process's lock.", valueName: "seconds"))
     var lockTimeout: Double = 2
 }
