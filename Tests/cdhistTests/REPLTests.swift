@@ -93,15 +93,8 @@ private func quote(_ word: String) -> String {
             self.state = state
             let binary = CLI.products.appendingPathComponent("cdhist").path
             let command = "PAGER='\(pager)' XDG_STATE_HOME=\(state.path) \(binary) \(store); echo EXIT=$?; sleep 60"
-            // The tmux server outlives the call and would hold a captured stdout open: send it nowhere.
-            let start = Process()
-            start.executableURL = URL(fileURLWithPath: "/usr/bin/tmux")
-            start.arguments = ["new-session", "-d", "-s", name, "-x", "160", "-y", String(rows), command]
-            start.standardOutput = FileHandle.nullDevice
-            start.standardError = FileHandle.nullDevice
-            start.standardInput = FileHandle.nullDevice
-            try start.run()
-            start.waitUntilExit()
+            // Through Subprocess, not Process: the tmux server this starts outlives the call.
+            try CLI.run(["new-session", "-d", "-s", name, "-x", "160", "-y", String(rows), command], executable: "/usr/bin/tmux")
             try waitFor("transactions)>")
         }
 

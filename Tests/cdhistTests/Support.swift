@@ -30,32 +30,16 @@ enum CLI {
         }
     }
 
-    /// Runs `executable` with `arguments`; stdin is empty.
+    /// Runs `executable` with `arguments`; stdin is empty. A run longer than
+    /// five minutes is killed and throws, so a hang fails the test instead of CI.
     @discardableResult
     static func run(_ arguments: [String], executable: String = "cdhist", environment: [String: String] = [:]) throws -> Result {
-        let process = Process()
-        process.executableURL = executable.hasPrefix("/") ? URL(fileURLWithPath: executable) : products.appendingPathComponent(executable)
-        process.arguments = arguments
+        let path = executable.hasPrefix("/") ? executable : products.appendingPathComponent(executable).path
         var env = ProcessInfo.processInfo.environment
         env["NO_COLOR"] = nil
         for (k, v) in environment { env[k] = v }
-        process.environment = env
-        let out = Pipe()
-        // stderr goes to a file, so neither pipe can fill up while the other is read.
-        let errPath = FileManager.default.temporaryDirectory.appendingPathComponent("cdhist-e2e-\(UUID().uuidString).err").path
-        _ = FileManager.default.createFile(atPath: errPath, contents: nil)
-        defer { try? FileManager.default.removeItem(atPath: errPath) }
-        let err = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        try err.close()
-        let errData = FileManager.default.contents(atPath: errPath) ?? Data()
-        return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                      stderr: String(decoding: errData, as: UTF8.self))
+        let r = try Subprocess.run(path, arguments, environment: env)
+        return Result(status: r.status, stdout: String(decoding: r.stdout, as: UTF8.self), stderr: String(decoding: r.stderr, as: UTF8.self))
     }
 }
 
