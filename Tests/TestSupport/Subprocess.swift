@@ -76,6 +76,7 @@ public enum Subprocess {
             usleep(pause)
             pause = min(pause * 2, 50_000)
         }
+        // As a shell reports it: the exit code, or 128 + the signal that ended the child.
         let exitStatus: Int32 = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
         return Result(status: exitStatus,
                       stdout: FileManager.default.contents(atPath: outPath) ?? Data(),
