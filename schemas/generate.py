@@ -106,7 +106,7 @@ defs["purgePreview"] = doc("purge-preview", {
     "consequences": arr(obj({"actor": S, "status": status, "message": S})),
     "executed": {"const": False},
 })
-defs["purgeResult"] = doc("purge-result", {"store": S, "executed": {"const": True}, "backup": S, "deletedTransactions": I,
+defs["purgeResult"] = doc("purge-result", {"store": S, "executed": {"const": True}, "backup": nullable("string"), "deletedTransactions": I,
     "deletedChanges": I, "prunedStrings": I, "vacuumed": B, "bytesBefore": I, "bytesAfter": I, "integrityCheck": {"const": "ok"}})
 value = {"anyOf": [obj({"date": nullable(TS), "cocoaDate": N}), obj({"token": ref("token")}), obj({"bytes": I}), S, {"type": "null"}]}
 defs["repairDefaults"] = doc("repair-defaults", {"plist": S, "plistFormat": {"enum": ["binary", "xml"]}, "actor": S,

@@ -189,22 +189,61 @@ public enum Scenarios {
                  writesXcdatamodel: false),
     ]
 
-    /// A generated transaction for benchmark stores: a rotation of actors,
-    /// one insert then updates and an occasional delete.
+    /// One entity's share of generated benchmark history: the property sets its
+    /// updates touch and the values its deletes preserve.
+    private struct BenchmarkEntity {
+        var name: String
+        var updates: [[String]]
+        var tombstone: (Int64) -> [String: TombstoneValue]
+    }
+
+    private static let benchmarkEntities: [BenchmarkEntity] = [
+        BenchmarkEntity(name: "Task", updates: [["done"], ["title", "project"], ["due", "priority"], ["tags"], ["attachment", "done", "title"]],
+                        tombstone: { ["title": .text("Task \($0)"), "uuid": .blob(uuidBytes(Int($0)))] }),
+        BenchmarkEntity(name: "Project", updates: [["name"], ["tasks"], ["members", "name"]],
+                        tombstone: { ["uuid": .blob(uuidBytes(Int($0)))] }),
+        BenchmarkEntity(name: "Photo", updates: [["width", "height"], ["filename"], ["task"]],
+                        tombstone: { ["filename": .text("IMG_\($0).heic")] }),
+        BenchmarkEntity(name: "Document", updates: [["pageCount"], ["filename", "pageCount"]],
+                        tombstone: { ["uuid": .blob(uuidBytes(Int($0)))] }),
+        BenchmarkEntity(name: "Tag", updates: [["name"], ["tasks"]],
+                        tombstone: { ["name": .text("tag-\($0 % 97)")] }),
+        BenchmarkEntity(name: "Person", updates: [["email"], ["projects", "name"]],
+                        tombstone: { ["email": .text("person\($0)@example.com")] }),
+    ]
+
+    /// A generated transaction for benchmark stores: a rotation of the App
+    /// Group's actors over every entity; each transaction starts with an insert,
+    /// most changes are updates with ZCOLUMNS, and some are deletes with tombstones.
     public static func benchmarkTransaction(_ i: Int, changesPerTransaction: Int) -> FixtureStore.Transaction {
-        let actors = [app, widget, share, batch, ckImport, ckExport, anonymous]
+        let actors = [app, widget, app, share, batch, ckImport, ckExport, anonymous]
         let actor = actors[i % actors.count]
         var changes: [FixtureStore.Change] = []
+        changes.reserveCapacity(changesPerTransaction)
         for j in 0..<changesPerTransaction {
             let pk = Int64(i * changesPerTransaction + j + 1)
+            let entity = benchmarkEntities[(i * 7 + j * 3) % benchmarkEntities.count]
             switch j % 5 {
-            case 0: changes.append(.init(entity: "Task", primaryKey: pk, type: .insert))
-            case 4 where i % 3 == 0:
-                changes.append(.init(entity: "Task", primaryKey: pk, type: .delete, tombstone: ["title": .text("Task \(pk)"), "uuid": .blob(uuidBytes(Int(pk)))]))
-            default: changes.append(.init(entity: "Task", primaryKey: pk, type: .update, updated: j % 2 == 0 ? ["done"] : ["title", "project"]))
+            case 0: changes.append(.init(entity: entity.name, primaryKey: pk, type: .insert))
+            case 4 where (i + j) % 3 == 0:
+                changes.append(.init(entity: entity.name, primaryKey: pk, type: .delete, tombstone: entity.tombstone(pk)))
+            default:
+                changes.append(.init(entity: entity.name, primaryKey: pk, type: .update,
+                                     updated: entity.updates[(i + j) % entity.updates.count]))
             }
         }
         return FixtureStore.Transaction(timestamp: baseTime + Double(i) * 30, author: actor.author, contextName: actor.context,
                                         bundleID: actor.bundle, processID: actor.process, changes: changes)
+    }
+
+    /// A defaults plist for a benchmark store of `count` transactions: `app`
+    /// merged everything, `widget` 90 % and `shareExtension` half of it.
+    public static func benchmarkDefaults(transactions count: Int) -> [UInt8] {
+        func date(_ fraction: Double) -> PlistValue { .date(baseTime + Double(max(0, Int(Double(count) * fraction) - 1)) * 30) }
+        return PropertyList.encodeBinary(.dictionary([
+            "PersistentHistoryTrackingKit.lastToken.app": date(1),
+            "PersistentHistoryTrackingKit.lastToken.widget": date(0.9),
+            "PersistentHistoryTrackingKit.lastToken.shareExtension": date(0.5),
+        ]))
     }
 }

@@ -23,15 +23,35 @@ struct FixturesCommand: ParsableCommand {
     @Option(name: .customLong("changes-per-transaction"), help: ArgumentHelp("Changes in each generated transaction.", valueName: "m"))
     var changesPerTransaction: Int = 4
 
+    @Option(help: ArgumentHelp("With --transactions: also write a defaults plist with three actors (app, widget, shareExtension).", valueName: "plist"))
+    var defaults: String?
+
+    @Option(help: ArgumentHelp("Copy this real store to --out and repeat its history until it has --changes changes.", valueName: "store"))
+    var replicate: String?
+
+    @Option(help: ArgumentHelp("With --replicate: how many changes the copy should have at least.", valueName: "n"))
+    var changes: Int = 2_000_000
+
     func run() throws {
+        if let replicate {
+            guard let out else { throw ValidationError("--replicate needs --out") }
+            guard changes > 0 else { throw ValidationError("--changes must be positive") }
+            let r = try HistoryReplicator.replicate(source: replicate, to: out, targetChanges: changes)
+            print("wrote \(out): \(r.transactions) transactions, \(r.changes) changes")
+            return
+        }
         if let transactions {
             guard transactions > 0, changesPerTransaction >= 0 else { throw ValidationError("counts must be positive") }
             let path = out ?? "benchmark.sqlite"
             let fixture = FixtureStore(model: Scenarios.tasksModel, storeUUID: "5A5A5A5A-0000-4000-8000-000000000001",
-                                       journalMode: .wal(keepInWAL: 0), transactions: [])
+                                       tombstoneColumnCount: 4, journalMode: .wal(keepInWAL: 0), transactions: [])
             let m = changesPerTransaction
             try StoreWriter.write(fixture, to: path, generated: (transactions, { Scenarios.benchmarkTransaction($0, changesPerTransaction: m) }))
             print("wrote \(path): \(transactions) transactions, \(transactions * m) changes")
+            if let defaults {
+                try Data(Scenarios.benchmarkDefaults(transactions: transactions)).write(to: URL(fileURLWithPath: defaults))
+                print("wrote \(defaults)")
+            }
             return
         }
         let root = out ?? "fixtures"

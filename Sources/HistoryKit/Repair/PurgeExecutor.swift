@@ -5,6 +5,8 @@ import GRDB
 public struct PurgeOptions: Sendable {
     /// Where to write the backup; nil: beside the store, with a timestamp.
     public var backupPath: String?
+    /// Skip the backup (the caller already has a copy).
+    public var skipBackup: Bool
     /// Delete strings no transaction uses any more.
     public var pruneStrings: Bool
     /// Run VACUUM afterwards so the file shrinks.
@@ -12,8 +14,10 @@ public struct PurgeOptions: Sendable {
     /// Seconds to wait for another process's lock.
     public var busyTimeout: Double
 
-    public init(backupPath: String? = nil, pruneStrings: Bool = false, vacuum: Bool = false, busyTimeout: Double = 2) {
+    public init(backupPath: String? = nil, skipBackup: Bool = false, pruneStrings: Bool = false, vacuum: Bool = false,
+                busyTimeout: Double = 2) {
         self.backupPath = backupPath
+        self.skipBackup = skipBackup
         self.pruneStrings = pruneStrings
         self.vacuum = vacuum
         self.busyTimeout = busyTimeout
@@ -22,7 +26,8 @@ public struct PurgeOptions: Sendable {
 
 /// What an executed purge did.
 public struct PurgeResult: Equatable, Sendable {
-    public var backupPath: String
+    /// nil when the backup was skipped.
+    public var backupPath: String?
     public var deletedTransactions: Int
     public var deletedChanges: Int
     public var prunedStrings: Int
@@ -56,7 +61,7 @@ public enum PurgeExecutor {
             throw mapOpen(error, path: path, timeout: options.busyTimeout)
         }
         defer { try? queue.close() }
-        let backup = options.backupPath ?? defaultBackupPath(for: path)
+        let backup = options.skipBackup ? nil : options.backupPath ?? defaultBackupPath(for: path)
         var result = PurgeResult(backupPath: backup, deletedTransactions: 0, deletedChanges: 0, prunedStrings: 0,
                                  vacuumed: false, bytesBefore: bytesBefore, bytesAfter: bytesBefore)
         try queue.inDatabase { db in
@@ -72,8 +77,10 @@ public enum PurgeExecutor {
             try db.execute(sql: "BEGIN DEFERRED")
             do {
                 try verifyUnchanged(db, sql: sql, preview: preview, path: path)
-                progress("backing up to \(backup)")
-                try writeBackup(db, to: backup, storePath: path)
+                if let backup {
+                    progress("backing up to \(backup)")
+                    try writeBackup(db, to: backup, storePath: path)
+                }
                 FaultInjection.point("after-backup")
                 progress("deleting \(preview.transactionCount) transactions and \(preview.changeCount) changes")
                 do {
@@ -182,8 +189,8 @@ public enum PurgeExecutor {
         }
     }
 
-    /// `PRAGMA integrity_check` and the expected counts; on failure the backup is copied back.
-    private static func verify(_ queue: DatabaseQueue, path: String, preview: PurgePreview, backup: String) throws {
+    /// `PRAGMA integrity_check` and the expected counts; on failure the backup (if any) is copied back.
+    private static func verify(_ queue: DatabaseQueue, path: String, preview: PurgePreview, backup: String?) throws {
         let (check, transactions, changes) = try queue.inDatabase { db in
             (try String.fetchAll(db, sql: "PRAGMA integrity_check").joined(separator: "; "),
              try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM ATRANSACTION") ?? -1,
@@ -195,6 +202,7 @@ public enum PurgeExecutor {
             problem = "\(transactions) transactions and \(changes) changes remain, the preview said \(preview.survivingTransactions) and \(preview.survivingChanges)"
         }
         guard let problem else { return }
+        guard let backup else { throw RepairError.verificationFailed(path: path, detail: problem, restoredFrom: nil) }
         let source = try DatabaseQueue(path: backup)
         try source.inDatabase { src in try queue.inDatabase { dst in try src.backup(to: dst) } }
         try source.close()

@@ -11,7 +11,7 @@ public enum RepairError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The backup could not be written.
     case backupFailed(path: String, reason: String)
     /// The check after the purge failed; the store was restored from the backup.
-    case verificationFailed(path: String, detail: String, restoredFrom: String)
+    case verificationFailed(path: String, detail: String, restoredFrom: String?)
     /// A defaults repair cannot be done as asked.
     case invalidRepair(path: String, reason: String)
 
@@ -24,7 +24,8 @@ public enum RepairError: Error, Equatable, Sendable, CustomStringConvertible {
         case .changedSincePreview(let p, let d): return "\(p): the store changed since the preview (\(d)); nothing was deleted"
         case .backupFailed(let p, let why): return "\(p): backup failed (\(why)); nothing was deleted"
         case .verificationFailed(let p, let d, let backup):
-            return "\(p): check after the purge failed (\(d)); the store was restored from \(backup)"
+            return "\(p): check after the purge failed (\(d)); "
+                + (backup.map { "the store was restored from \($0)" } ?? "there was no backup (--no-backup): restore your own copy")
         case .invalidRepair(let p, let why): return "\(p): \(why)"
         }
     }

@@ -34,6 +34,9 @@ struct PurgeCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Where to write the backup (default: beside the store, with a timestamp).", valueName: "path"))
     var backup: String?
 
+    @Flag(name: .customLong("no-backup"), help: "Skip the backup (only when you already have a copy of the store).")
+    var noBackup = false
+
     @Flag(name: .customLong("prune-strings"), help: "Also delete ATRANSACTIONSTRING rows no transaction uses any more.")
     var pruneStrings = false
 
@@ -47,6 +50,7 @@ struct PurgeCommand: ParsableCommand {
 
     func validate() throws {
         guard (before == nil) != (strategy == nil) else { throw ValidationError("give exactly one of --before and --strategy") }
+        if noBackup && backup != nil { throw ValidationError("give --backup or --no-backup, not both") }
         if let strategy, CleanerStrategy(rawValue: strategy) == nil {
             throw ValidationError("unknown strategy '\(strategy)'; known: \(CleanerStrategy.allCases.map(\.rawValue).joined(separator: ", "))")
         }
@@ -100,7 +104,7 @@ struct PurgeCommand: ParsableCommand {
             if render.terminal.stderrIsTerminal { printError("cdhist: \(line)…") }
         }
         let result = try PurgeExecutor.execute(path: path, plan: plan,
-                                               options: PurgeOptions(backupPath: backup, pruneStrings: pruneStrings, vacuum: vacuum,
+                                               options: PurgeOptions(backupPath: backup, skipBackup: noBackup, pruneStrings: pruneStrings, vacuum: vacuum,
                                                                      busyTimeout: storeOptions.lockTimeout),
                                                progress: progress)
         DocumentRenderer.render(presenter.result(result, store: path), context: render)

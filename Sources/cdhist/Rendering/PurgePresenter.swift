@@ -62,7 +62,7 @@ struct PurgePresenter {
         Document(kind: "purge-result", json: [
             ("store", .string(store)),
             ("executed", .bool(true)),
-            ("backup", .string(r.backupPath)),
+            ("backup", .optional(r.backupPath)),
             ("deletedTransactions", .int(Int64(r.deletedTransactions))),
             ("deletedChanges", .int(Int64(r.deletedChanges))),
             ("prunedStrings", .int(Int64(r.prunedStrings))),
@@ -73,7 +73,7 @@ struct PurgePresenter {
         ], sections: [.fields(title: "Purged", [
             ("Deleted", "\(r.deletedTransactions) transactions and \(r.deletedChanges) changes"),
             ("Strings pruned", String(r.prunedStrings)),
-            ("Backup", r.backupPath),
+            ("Backup", r.backupPath ?? "none (--no-backup)"),
             ("Check", "PRAGMA integrity_check ok; counts match the preview"),
             ("File", "\(ByteCount.text(r.bytesBefore)) → \(ByteCount.text(r.bytesAfter))" + (r.vacuumed ? " (after VACUUM)" : " (run with --vacuum to shrink it)")),
         ])])
