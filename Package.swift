@@ -27,6 +27,7 @@ let package = Package(
             name: "HistoryKit",
             dependencies: [
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 "CZlib",
             ]
         ),

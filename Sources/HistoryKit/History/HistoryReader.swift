@@ -14,8 +14,9 @@ extension HistoryStore {
     public func forEachTransaction(_ query: HistoryQuery, _ body: (Transaction) throws -> Void) throws {
         let sql = try HistorySQL(store: self, query: query)
         try read { db in
-            let cursor = try Row.fetchCursor(db, sql: sql.transactionSelect(limit: query.limit), arguments: sql.arguments)
-            while let row = try cursor.next() { try body(transaction(row)) }
+            let cursor = try RawCursor(db.makeStatement(sql: sql.transactionSelect(limit: query.limit)), arguments: sql.arguments)
+            defer { cursor.finish() }
+            while try cursor.next() { try body(transaction(cursor)) }
         }
     }
 
@@ -23,8 +24,9 @@ extension HistoryStore {
     public func forEachChange(_ query: HistoryQuery, decoder: ChangeDecoder, _ body: (Change) throws -> Void) throws {
         let sql = try HistorySQL(store: self, query: query)
         try read { db in
-            let cursor = try Row.fetchCursor(db, sql: sql.changeSelect(limit: query.limit), arguments: sql.arguments)
-            while let row = try cursor.next() { try body(change(row, decoder: decoder)) }
+            let cursor = try RawCursor(db.makeStatement(sql: sql.changeSelect(limit: query.limit)), arguments: sql.arguments)
+            defer { cursor.finish() }
+            while try cursor.next() { try body(change(cursor, decoder: decoder)) }
         }
     }
 
@@ -34,15 +36,17 @@ extension HistoryStore {
                                               _ body: (Transaction, [Change]) throws -> Void) throws {
         let sql = try HistorySQL(store: self, query: query)
         try read { db in
-            let changesStatement = try db.cachedStatement(sql: sql.changesOfTransactionSelect())
-            let cursor = try Row.fetchCursor(db, sql: sql.transactionSelect(limit: query.limit), arguments: sql.arguments)
-            while let row = try cursor.next() {
-                let tx = transaction(row)
+            let changesStatement = try db.makeStatement(sql: sql.changesOfTransactionSelect())
+            let cursor = try RawCursor(db.makeStatement(sql: sql.transactionSelect(limit: query.limit)), arguments: sql.arguments)
+            defer { cursor.finish() }
+            var changes: [Change] = []
+            while try cursor.next() {
+                let tx = transaction(cursor)
                 var args = sql.changeFilterArguments
                 args += [tx.number]
-                var changes: [Change] = []
-                let changeCursor = try Row.fetchCursor(changesStatement, arguments: args)
-                while let c = try changeCursor.next() { changes.append(change(c, decoder: decoder)) }
+                changes.removeAll(keepingCapacity: true)
+                let changeCursor = try RawCursor(changesStatement, arguments: args)
+                while try changeCursor.next() { changes.append(change(changeCursor, decoder: decoder)) }
                 try body(tx, changes)
             }
         }
@@ -61,37 +65,29 @@ extension HistoryStore {
     public func changes(inTransaction number: Int64, decoder: ChangeDecoder) throws -> [Change] {
         let sql = try HistorySQL(store: self, query: HistoryQuery())
         return try read { db in
-            let cursor = try Row.fetchCursor(db, sql: sql.changesOfTransactionSelect(), arguments: [number])
+            let cursor = try RawCursor(db.makeStatement(sql: sql.changesOfTransactionSelect()), arguments: [number])
+            defer { cursor.finish() }
             var out: [Change] = []
-            while let row = try cursor.next() { out.append(change(row, decoder: decoder)) }
+            while try cursor.next() { out.append(change(cursor, decoder: decoder)) }
             return out
         }
     }
 
-    private func transaction(_ row: Row) -> Transaction {
-        Transaction(number: row[0], timestamp: row[1], author: row[2], contextName: row[3], bundleID: row[4],
-                    processID: row[5], storeUUID: storeUUID, queryGenerationLength: row[6], changeCount: row[7] ?? 0)
+    private func transaction(_ row: RawCursor) -> Transaction {
+        Transaction(number: row.int64(0), timestamp: row.optionalDouble(1), author: row.optionalText(2), contextName: row.optionalText(3),
+                    bundleID: row.optionalText(4), processID: row.optionalText(5), storeUUID: storeUUID,
+                    queryGenerationLength: row.optionalInt64(6).map { Int($0) }, changeCount: Int(row.int64(7)))
     }
 
-    private func change(_ row: Row, decoder: ChangeDecoder) -> Change {
+    private func change(_ row: RawCursor, decoder: ChangeDecoder) -> Change {
         var tombstones: [TombstoneValue?] = []
         tombstones.reserveCapacity(decoder.tombstoneColumnCount)
         for i in 0..<decoder.tombstoneColumnCount {
-            tombstones.append(Self.tombstoneValue(row[HistorySQL.changeFixedColumnCount + i]))
+            tombstones.append(row.tombstone(Int32(HistorySQL.changeFixedColumnCount + i)))
         }
-        let columns: Data? = row[5]
-        return decoder.decode(changeID: row[0] ?? 0, transactionNumber: row[1] ?? 0, changeTypeRaw: row[2] ?? -1,
-                              entityNumber: row[3] ?? 0, entityPK: row[4] ?? 0,
-                              columns: columns.map { [UInt8]($0) }, tombstones: tombstones)
-    }
-
-    private static func tombstoneValue(_ value: DatabaseValue) -> TombstoneValue? {
-        switch value.storage {
-        case .null: return nil
-        case .int64(let i): return .integer(i)
-        case .double(let d): return .real(d)
-        case .string(let s): return .text(s)
-        case .blob(let d): return .blob([UInt8](d))
-        }
+        return decoder.decode(changeID: row.int64(0), transactionNumber: row.int64(1),
+                              changeTypeRaw: row.isNull(2) ? -1 : row.int64(2),
+                              entityNumber: row.int64(3), entityPK: row.int64(4),
+                              columns: row.optionalBytes(5), tombstones: tombstones)
     }
 }

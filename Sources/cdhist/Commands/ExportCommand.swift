@@ -40,7 +40,8 @@ struct ExportCommand: ParsableCommand {
                                 header: [("storeID", .string(session.store.storeUUID))])
         do {
             try session.store.forEachTransactionWithChanges(query, decoder: session.decoder) { tx, changes in
-                list.add(cells: [], json: presenter.json(tx, changes: changes))
+                list.add(cells: [], write: { presenter.write(tx, changes: changes, format: $1, to: &$0) },
+                         json: presenter.json(tx, changes: changes))
                 progress.step()
             }
             list.finish()

@@ -18,25 +18,47 @@ struct HistoryPresenter {
     ]
 
     func json(_ tx: Transaction, changes: [Change]? = nil) -> JSONValue {
-        var pairs: [(String, JSONValue)] = [
-            ("transactionNumber", .int(tx.number)),
-            ("timestamp", .optional(time.iso(tx.timestamp))),
-            ("cocoaTimestamp", .optional(tx.timestamp)),
-            ("author", .optional(tx.author)),
-            ("contextName", .optional(tx.contextName)),
-            ("bundleID", .optional(tx.bundleID)),
-            ("processID", .optional(tx.processID)),
-            ("storeID", .string(tx.storeUUID)),
-            ("token", Self.json(tx.token)),
-            ("changeCount", .int(Int64(tx.changeCount))),
-            ("queryGenerationLength", .optional(tx.queryGenerationLength)),
-        ]
-        if let changes { pairs.append(("changes", .array(changes.map(json)))) }
-        return .object(pairs)
+        JSONTree.build { write(tx, changes: changes, to: &$0) }
+    }
+
+    /// Writes a transaction (with its changes, when given) as one JSON object;
+    /// `format` adds the `"format"` tag first, as NDJSON lines carry it.
+    func write<S: JSONSink>(_ tx: Transaction, changes: [Change]?, format: String? = nil, to s: inout S) {
+        s.beginObject()
+        if let format { s.member("format", format) }
+        s.member("transactionNumber", tx.number)
+        s.member("timestamp", time.iso(tx.timestamp))
+        s.member("cocoaTimestamp", tx.timestamp)
+        s.member("author", tx.author)
+        s.member("contextName", tx.contextName)
+        s.member("bundleID", tx.bundleID)
+        s.member("processID", tx.processID)
+        s.member("storeID", tx.storeUUID)
+        s.key("token")
+        Self.write(tx.token, to: &s)
+        s.member("changeCount", tx.changeCount)
+        s.member("queryGenerationLength", tx.queryGenerationLength)
+        if let changes {
+            s.key("changes")
+            s.beginArray()
+            for change in changes { write(change, to: &s) }
+            s.endArray()
+        }
+        s.endObject()
     }
 
     static func json(_ token: HistoryToken) -> JSONValue {
-        .object(token.transactionNumbers.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) })
+        JSONTree.build { write(token, to: &$0) }
+    }
+
+    static func write<S: JSONSink>(_ token: HistoryToken, to s: inout S) {
+        s.beginObject()
+        if token.transactionNumbers.count == 1, let (store, number) = token.transactionNumbers.first {
+            s.member(store, number)
+        } else {
+            for (store, number) in token.transactionNumbers.sorted(by: { $0.key < $1.key }) { s.member(store, number) }
+        }
+        s.endObject()
     }
 
     func cells(_ tx: Transaction) -> [Cell] {
@@ -45,25 +67,59 @@ struct HistoryPresenter {
     }
 
     func json(_ change: Change) -> JSONValue {
-        var pairs: [(String, JSONValue)] = [
-            ("changeID", .int(change.changeID)),
-            ("transactionNumber", .int(change.transactionNumber)),
-            ("changeType", .string(change.changeType.description)),
-            ("entity", .optional(change.entityName)),
-            ("entityNumber", .int(change.entityNumber)),
-            ("entityPK", .int(change.entityPK)),
-            ("changedObjectID", .optional(change.changedObjectID)),
-            ("updatedProperties", change.updatedProperties.map { .array($0.map { .string($0) }) } ?? .null),
-            ("updatedSlots", change.updatedSlots.map { .array($0.map { .int(Int64($0)) }) } ?? .null),
-            ("tombstone", change.changeType == .delete
-                ? .object(change.tombstone.map { ($0.name, tombstoneJSON($0)) }) : .null),
-        ]
-        if !change.warnings.isEmpty {
-            pairs.append(("warnings", .array(change.warnings.map { w in
-                .object([("kind", .string(w.kind.rawValue)), ("message", .string(w.message)), ("rawHex", .optional(w.rawHex))])
-            })))
+        JSONTree.build { write(change, to: &$0) }
+    }
+
+    func write<S: JSONSink>(_ change: Change, format: String? = nil, to s: inout S) {
+        s.beginObject()
+        if let format { s.member("format", format) }
+        s.member("changeID", change.changeID)
+        s.member("transactionNumber", change.transactionNumber)
+        s.member("changeType", change.changeType.description)
+        s.member("entity", change.entityName)
+        s.member("entityNumber", change.entityNumber)
+        s.member("entityPK", change.entityPK)
+        s.member("changedObjectID", change.changedObjectID)
+        s.key("updatedProperties")
+        if let names = change.updatedProperties {
+            s.beginArray()
+            for name in names { s.string(name) }
+            s.endArray()
+        } else {
+            s.null()
         }
-        return .object(pairs)
+        s.key("updatedSlots")
+        if let slots = change.updatedSlots {
+            s.beginArray()
+            for slot in slots { s.int(Int64(slot)) }
+            s.endArray()
+        } else {
+            s.null()
+        }
+        s.key("tombstone")
+        if change.changeType == .delete {
+            s.beginObject()
+            for entry in change.tombstone {
+                s.key(entry.name)
+                writeTombstone(entry, to: &s)
+            }
+            s.endObject()
+        } else {
+            s.null()
+        }
+        if !change.warnings.isEmpty {
+            s.key("warnings")
+            s.beginArray()
+            for w in change.warnings {
+                s.beginObject()
+                s.member("kind", w.kind.rawValue)
+                s.member("message", w.message)
+                s.member("rawHex", w.rawHex)
+                s.endObject()
+            }
+            s.endArray()
+        }
+        s.endObject()
     }
 
     func cells(_ change: Change, color: Bool) -> [Cell] {
@@ -95,12 +151,12 @@ struct HistoryPresenter {
     }
 
     /// A tombstone value typed for JSON: dates as ISO 8601, UUID blobs as UUID strings, other blobs as hex.
-    func tombstoneJSON(_ entry: TombstoneEntry) -> JSONValue {
+    private func writeTombstone<S: JSONSink>(_ entry: TombstoneEntry, to s: inout S) {
         switch entry.value {
-        case .integer(let i): return entry.attributeType == .boolean ? .bool(i != 0) : .int(i)
-        case .real(let d): return entry.attributeType == .date ? .optional(time.iso(d)) : .double(d)
-        case .text(let s): return .string(s)
-        case .blob(let b): return .string(Self.blobText(b, type: entry.attributeType))
+        case .integer(let i): if entry.attributeType == .boolean { s.bool(i != 0) } else { s.int(i) }
+        case .real(let d): if entry.attributeType == .date { s.string(time.iso(d)) } else { s.double(d) }
+        case .text(let t): s.string(t)
+        case .blob(let b): s.string(Self.blobText(b, type: entry.attributeType))
         }
     }
 

@@ -36,13 +36,8 @@ enum JSONValue {
         switch self {
         case .null: out += Self.nullBytes
         case .bool(let b): out += b ? Self.trueBytes : Self.falseBytes
-        case .int(let i): out += Array(String(i).utf8)
-        case .double(let d):
-            if d.isFinite {
-                if d == d.rounded(), abs(d) < 1e15 { out += Array(String(Int64(d)).utf8) } else { out += Array("\(d)".utf8) }
-            } else {
-                out += Self.nullBytes
-            }
+        case .int(let i): Self.writeInt(i, to: &out)
+        case .double(let d): Self.writeDouble(d, to: &out)
         case .string(let s): Self.writeString(s, to: &out)
         case .array(let items):
             out.append(UInt8(ascii: "["))
@@ -93,25 +88,58 @@ enum JSONValue {
         }
     }
 
-    private static let nullBytes = Array("null".utf8)
-    private static let trueBytes = Array("true".utf8)
-    private static let falseBytes = Array("false".utf8)
+    static let nullBytes = Array("null".utf8)
+    static let trueBytes = Array("true".utf8)
+    static let falseBytes = Array("false".utf8)
     private static let hex = Array("0123456789abcdef".utf8)
 
-    private static func writeString(_ s: String, to out: inout [UInt8]) {
+    /// Whole numbers as integers, others in Swift's shortest round-trip form, non-finite as `null`.
+    static func writeDouble(_ d: Double, to out: inout [UInt8]) {
+        guard d.isFinite else {
+            out += nullBytes
+            return
+        }
+        if d == d.rounded(), abs(d) < 1e15 { writeInt(Int64(d), to: &out) } else { out += "\(d)".utf8 }
+    }
+
+    /// Decimal digits without an intermediate String.
+    static func writeInt(_ value: Int64, to out: inout [UInt8]) {
+        if value < 0 { out.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // room for 20 digits
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            repeat {
+                buffer[count] = UInt8(truncatingIfNeeded: 48 + magnitude % 10)
+                magnitude /= 10
+                count += 1
+            } while magnitude > 0
+            for i in stride(from: count - 1, through: 0, by: -1) { out.append(buffer[i]) }
+        }
+    }
+
+    /// A JSON string literal. Most strings need no escaping: they are copied in one go.
+    static func writeString(_ s: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        for b in s.utf8 {
-            switch b {
-            case UInt8(ascii: "\""): out += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
-            case UInt8(ascii: "\\"): out += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
-            case 0x0A: out += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
-            case 0x0D: out += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
-            case 0x09: out += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
-            case 0..<0x20, 0x7F:
-                out += Array("\\u00".utf8)
-                out.append(hex[Int(b >> 4)])
-                out.append(hex[Int(b & 0x0F)])
-            default: out.append(b)
+        var string = s
+        string.withUTF8 { utf8 in
+            if !utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+                out.append(contentsOf: utf8)
+                return
+            }
+            for b in utf8 {
+                switch b {
+                case UInt8(ascii: "\""): out += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
+                case UInt8(ascii: "\\"): out += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
+                case 0x0A: out += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
+                case 0x0D: out += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
+                case 0x09: out += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
+                case 0..<0x20, 0x7F:
+                    out += Array("\\u00".utf8)
+                    out.append(hex[Int(b >> 4)])
+                    out.append(hex[Int(b & 0x0F)])
+                default: out.append(b)
+                }
             }
         }
         out.append(UInt8(ascii: "\""))

@@ -10,6 +10,7 @@ final class ListRenderer {
     private var pending: [[Cell]] = []
     private var widths: [Int]?
     private var count = 0
+    private var line = JSONBytes(capacity: 1 << 16)
     private static let sampleRows = 200
 
     /// `kind` names the JSON array (`transactions`, `changes`, …); `header`
@@ -45,6 +46,21 @@ final class ListRenderer {
                 writeRow(cells())
             }
         }
+        count += 1
+    }
+
+    /// Adds one record that can write itself to a ``JSONSink`` (given the
+    /// `"format"` tag to write first, for NDJSON lines): NDJSON streams it
+    /// straight to bytes, the other formats use the cells or the value tree.
+    func add(cells: @autoclosure () -> [Cell], write: (inout JSONBytes, String?) -> Void, json: @autoclosure () -> JSONValue) {
+        guard context.format == .ndjson else {
+            add(cells: cells(), json: json())
+            return
+        }
+        line.reset()
+        write(&line, jsonFormatTag)
+        line.bytes.append(0x0A)
+        context.output.write(bytes: line.bytes)
         count += 1
     }
 

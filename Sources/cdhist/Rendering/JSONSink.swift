@@ -1,0 +1,124 @@
+/// Receives a JSON document in order. A presenter writes each record once,
+/// generically; ``JSONBytes`` streams it as compact UTF-8 (the export's hot
+/// path: no tree, no intermediate strings) and ``JSONTree`` builds a
+/// ``JSONValue`` for documents and pretty output. Both give the same JSON.
+protocol JSONSink {
+    mutating func beginObject()
+    mutating func endObject()
+    mutating func beginArray()
+    mutating func endArray()
+    /// The next member's name (inside an object).
+    mutating func key(_ name: String)
+    mutating func null()
+    mutating func bool(_ value: Bool)
+    mutating func int(_ value: Int64)
+    /// Non-finite numbers are written as `null`.
+    mutating func double(_ value: Double)
+    mutating func string(_ value: String)
+}
+
+extension JSONSink {
+    mutating func string(_ value: String?) { if let value { string(value) } else { null() } }
+    mutating func int(_ value: Int64?) { if let value { int(value) } else { null() } }
+    mutating func int(_ value: Int?) { if let value { int(Int64(value)) } else { null() } }
+    mutating func double(_ value: Double?) { if let value { double(value) } else { null() } }
+
+    /// `"name": <value>` members.
+    mutating func member(_ name: String, _ value: String?) { key(name); string(value) }
+    mutating func member(_ name: String, _ value: Int64?) { key(name); int(value) }
+    mutating func member(_ name: String, _ value: Int?) { key(name); int(value) }
+    mutating func member(_ name: String, _ value: Double?) { key(name); double(value) }
+    mutating func member(_ name: String, _ value: Bool) { key(name); bool(value) }
+}
+
+/// Compact JSON as bytes.
+struct JSONBytes: JSONSink {
+    var bytes: [UInt8] = []
+    private var needsComma = false
+
+    init(capacity: Int = 0) { bytes.reserveCapacity(capacity) }
+
+    /// Empties the buffer, keeping its storage, for the next record.
+    mutating func reset() {
+        bytes.removeAll(keepingCapacity: true)
+        needsComma = false
+    }
+
+    private mutating func separate() {
+        if needsComma { bytes.append(UInt8(ascii: ",")) }
+    }
+
+    mutating func beginObject() { separate(); bytes.append(UInt8(ascii: "{")); needsComma = false }
+    mutating func endObject() { bytes.append(UInt8(ascii: "}")); needsComma = true }
+    mutating func beginArray() { separate(); bytes.append(UInt8(ascii: "[")); needsComma = false }
+    mutating func endArray() { bytes.append(UInt8(ascii: "]")); needsComma = true }
+
+    mutating func key(_ name: String) {
+        separate()
+        JSONValue.writeString(name, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        needsComma = false
+    }
+
+    mutating func null() { separate(); bytes += JSONValue.nullBytes; needsComma = true }
+    mutating func bool(_ value: Bool) { separate(); bytes += value ? JSONValue.trueBytes : JSONValue.falseBytes; needsComma = true }
+    mutating func int(_ value: Int64) { separate(); JSONValue.writeInt(value, to: &bytes); needsComma = true }
+    mutating func double(_ value: Double) { separate(); JSONValue.writeDouble(value, to: &bytes); needsComma = true }
+    mutating func string(_ value: String) { separate(); JSONValue.writeString(value, to: &bytes); needsComma = true }
+}
+
+/// Builds a ``JSONValue``.
+struct JSONTree: JSONSink {
+    private enum Frame {
+        case object(keys: [String], values: [JSONValue])
+        case array([JSONValue])
+    }
+    private var stack: [Frame] = []
+    private var pendingKey: String?
+    /// The finished value (the last top-level value written).
+    private(set) var value: JSONValue = .null
+
+    private mutating func add(_ v: JSONValue) {
+        guard let top = stack.popLast() else {
+            value = v
+            return
+        }
+        switch top {
+        case .object(var keys, var values):
+            keys.append(pendingKey ?? "")
+            values.append(v)
+            stack.append(.object(keys: keys, values: values))
+        case .array(var items):
+            items.append(v)
+            stack.append(.array(items))
+        }
+        pendingKey = nil
+    }
+
+    mutating func beginObject() { stack.append(.object(keys: [], values: [])) }
+    mutating func beginArray() { stack.append(.array([])) }
+
+    mutating func endObject() {
+        guard case .object(let keys, let values)? = stack.popLast() else { return }
+        add(.members(keys: keys, values: values))
+    }
+
+    mutating func endArray() {
+        guard case .array(let items)? = stack.popLast() else { return }
+        add(.array(items))
+    }
+
+    mutating func key(_ name: String) { pendingKey = name }
+    mutating func null() { add(.null) }
+    mutating func bool(_ value: Bool) { add(.bool(value)) }
+    mutating func int(_ value: Int64) { add(.int(value)) }
+    mutating func double(_ value: Double) { add(.double(value)) }
+    mutating func string(_ value: String) { add(.string(value)) }
+
+    /// The value `write` produces.
+    static func build(_ write: (inout JSONTree) -> Void) -> JSONValue {
+        var tree = JSONTree()
+        write(&tree)
+        return tree.value
+    }
+}
