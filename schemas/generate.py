@@ -50,7 +50,7 @@ defs["info"] = doc("info", {
     "files": obj({"main": I, "wal": nullable("integer"), "shm": nullable("integer"), "total": I}),
     "space": obj({"method": {"enum": ["dbstat", "estimate"]}, "pageSize": I, "pageCount": I, "freelistCount": I,
                   "historyBytes": I, "historyShare": N, "tables": arr(obj({"name": S, "pages": I, "bytes": I}))}),
-    "transactionCount": I, "changeCount": I, "insertCount": I, "updateCount": I, "deleteCount": I,
+    "transactionCount": I, "changeCount": I, "insertCount": nullable("integer"), "updateCount": nullable("integer"), "deleteCount": nullable("integer"),
     "orphanChangeCount": I, "stringCount": I,
     "firstTransactionNumber": nullable("integer"), "lastTransactionNumber": nullable("integer"),
     "firstTimestamp": nullable(TS), "lastTimestamp": nullable(TS),

@@ -8,7 +8,7 @@ import Testing
 @Suite(.enabled(if: RealStores.available)) struct RealStoreTests {
     @Test func countsIncludeTheWALAndUUIDsMatch() throws {
         let photos = try HistoryStore.open(RealStores.photos)
-        let p = try photos.statistics()
+        let p = try photos.statistics(countingChangeTypes: true)
         #expect(p.transactionCount == 516)
         #expect(p.changeCount == 1776)
         #expect(p.updateCount == 1193 && p.deleteCount == 52 && p.insertCount == 531)

@@ -14,7 +14,7 @@ import Testing
         let swiftData = try CLI.run(["info", RealStores.swiftData]).json()
         #expect(swiftData["transactionCount"] as? Int == 38)
         #expect(swiftData["changeCount"] as? Int == 55)
-        let table = try CLI.run(["info", RealStores.photos, "--format", "table"]).stdout
+        let table = try CLI.run(["info", RealStores.photos, "--format", "table", "--change-types"]).stdout
         #expect(table.contains("Transactions:      516 (#1…#516)"))
         #expect(table.contains("Changes:           1776 (531 inserts, 1193 updates, 52 deletes)"))
     }

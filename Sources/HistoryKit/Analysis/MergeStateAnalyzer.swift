@@ -25,7 +25,7 @@ public struct MergeStateAnalyzer {
     }
 
     public func report() throws -> MergeStateReport {
-        let authors = try store.fieldSummaries(.author)
+        let authors = try store.fieldSummaries(.author, countingChanges: false)
         var authored: [String: Int] = [:]
         for a in authors { if let v = a.value { authored[v] = a.transactionCount } }
         let first = try store.firstTransaction()

@@ -26,9 +26,11 @@ extension HistoryStore {
 
     /// The newest transaction with a timestamp at or before `date` (+ `tolerance` seconds).
     public func lastTransaction(atOrBefore date: Double, tolerance: Double = 0) throws -> Transaction? {
-        var found: Transaction?
-        try forEachTransaction(HistoryQuery(before: .date(date + tolerance + 1e-6), limit: 1, order: .descending)) { found = $0 }
-        return found
+        // MAX through the timestamp index is instant; ORDER BY … LIMIT 1 would sort every earlier transaction.
+        let number = try read { db in
+            try Int64.fetchOne(db, sql: "SELECT MAX(Z_PK) FROM ATRANSACTION WHERE ZTIMESTAMP < ?", arguments: [date + tolerance + 1e-6])
+        }
+        return try number.flatMap { try transaction(number: $0) }
     }
 
     /// The oldest transaction present.

@@ -140,9 +140,14 @@ struct HistorySQL {
 
     func transactionSelect(limit: Int?) -> String {
         let fields = fieldExpressions.joined(separator: ", ")
-        return "SELECT t.Z_PK, t.ZTIMESTAMP, \(fields), \(queryGenExpression), "
-            + "(SELECT COUNT(*) FROM ACHANGE c WHERE c.ZTRANSACTIONID = t.Z_PK) "
-            + "FROM ATRANSACTION t\(joins)\(whereClause(transactionWhere)) ORDER BY t.Z_PK \(direction)\(limitClause(limit))"
+        let changeCount = "(SELECT COUNT(*) FROM ACHANGE c WHERE c.ZTRANSACTIONID = t.Z_PK)"
+        let select = "SELECT t.Z_PK, t.ZTIMESTAMP, \(fields), \(queryGenExpression)"
+        let from = "FROM ATRANSACTION t\(joins)\(whereClause(transactionWhere)) ORDER BY t.Z_PK \(direction)"
+        guard let limit else { return "\(select), \(changeCount) \(from)" }
+        // With a limit, SQLite may sort the matches (through the timestamp index) and would
+        // count the changes of every one of them first: count only those that are kept.
+        return "SELECT x.*, (SELECT COUNT(*) FROM ACHANGE c WHERE c.ZTRANSACTIONID = x.c0) FROM ("
+            + "SELECT t.Z_PK AS c0, t.ZTIMESTAMP, \(fields), \(queryGenExpression) \(from) LIMIT \(limit)) x ORDER BY x.c0 \(direction)"
     }
 
     /// The numbers of matching transactions, as a subquery (uses ``arguments``).

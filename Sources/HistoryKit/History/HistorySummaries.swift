@@ -36,13 +36,15 @@ public struct EntityChangeCounts: Equatable, Sendable {
 
 extension HistoryStore {
     /// Each distinct value of `field` with its transaction and change counts and time range,
-    /// most transactions first.
-    public func fieldSummaries(_ field: TransactionField) throws -> [FieldSummary] {
+    /// most transactions first. Counting changes visits every change; without
+    /// `countingChanges` their count is 0 and only transactions are read.
+    public func fieldSummaries(_ field: TransactionField, countingChanges: Bool = true) throws -> [FieldSummary] {
         let sql = try HistorySQL(store: self, query: HistoryQuery())
         let expr = sql.expression(for: field)
+        let changes = countingChanges ? "SUM((SELECT COUNT(*) FROM ACHANGE c WHERE c.ZTRANSACTIONID = t.Z_PK))" : "0"
         return try read { db in
             try Row.fetchAll(db, sql: """
-                SELECT \(expr) AS v, COUNT(*), SUM((SELECT COUNT(*) FROM ACHANGE c WHERE c.ZTRANSACTIONID = t.Z_PK)),
+                SELECT \(expr) AS v, COUNT(*), \(changes),
                        MIN(t.ZTIMESTAMP), MAX(t.ZTIMESTAMP), MIN(t.Z_PK), MAX(t.Z_PK)
                 FROM ATRANSACTION t\(sql.joinClause) GROUP BY v ORDER BY COUNT(*) DESC, v ASC
                 """).map { row in

@@ -9,16 +9,19 @@ struct InfoCommand: ParsableCommand {
         abstract: "Summarise a store: UUID, framework version, files, history size, counts, time range, traces of purges.")
 
     @OptionGroup var storeOptions: StoreOptions
+    @Flag(name: .customLong("change-types"), help: "Also count changes by type (reads every change: seconds on millions).")
+    var changeTypes = false
+
     @OptionGroup var outputOptions: OutputOptions
 
     func run() throws {
         let session = try Session.open(storeOptions, output: outputOptions)
-        DocumentRenderer.render(try Self.document(session), context: session.context)
+        DocumentRenderer.render(try document(session), context: session.context)
     }
 
-    static func document(_ session: Session) throws -> Document {
+    private func document(_ session: Session) throws -> Document {
         let store = session.store
-        let stats = try store.statistics()
+        let stats = try store.statistics(countingChangeTypes: changeTypes)
         let time = session.context.time
         let files = store.files
         let space = stats.space
@@ -50,7 +53,9 @@ struct InfoCommand: ParsableCommand {
             ("History size", "\(ByteCount.text(space.historyBytes)) (\(String(format: "%.1f", share * 100))% of the database, \(space.method == .dbstat ? "measured with dbstat" : "estimated"))"),
             ("Free pages", "\(space.freelistCount) (\(ByteCount.text(space.freelistCount * space.pageSize)))"),
             ("Transactions", "\(stats.transactionCount)" + (stats.transactionNumbers.map { " (#\($0.lowerBound)…#\($0.upperBound))" } ?? "")),
-            ("Changes", "\(stats.changeCount) (\(stats.insertCount) inserts, \(stats.updateCount) updates, \(stats.deleteCount) deletes)"),
+            ("Changes", "\(stats.changeCount)" + (stats.insertCount.map { inserts in
+                " (\(inserts) inserts, \(stats.updateCount ?? 0) updates, \(stats.deleteCount ?? 0) deletes)"
+            } ?? " (by type: add --change-types)")),
             ("Strings", String(stats.stringCount)),
             ("First", time.display(stats.timestamps?.lowerBound)),
             ("Last", time.display(stats.timestamps?.upperBound)),
@@ -87,9 +92,9 @@ struct InfoCommand: ParsableCommand {
             ])),
             ("transactionCount", .int(Int64(stats.transactionCount))),
             ("changeCount", .int(Int64(stats.changeCount))),
-            ("insertCount", .int(Int64(stats.insertCount))),
-            ("updateCount", .int(Int64(stats.updateCount))),
-            ("deleteCount", .int(Int64(stats.deleteCount))),
+            ("insertCount", .optional(stats.insertCount)),
+            ("updateCount", .optional(stats.updateCount)),
+            ("deleteCount", .optional(stats.deleteCount)),
             ("orphanChangeCount", .int(Int64(stats.orphanChangeCount))),
             ("stringCount", .int(Int64(stats.stringCount))),
             ("firstTransactionNumber", .optional(stats.transactionNumbers?.lowerBound)),

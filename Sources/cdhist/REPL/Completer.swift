@@ -44,7 +44,7 @@ final class Completer {
     private func values(for option: String, text: String) -> [String] {
         let store = try? env.openStore()
         func field(_ f: TransactionField) -> [String] {
-            ((try? store?.fieldSummaries(f)) ?? []).compactMap { $0.value } + ["none"]
+            ((try? store?.fieldSummaries(f, countingChanges: false)) ?? []).compactMap { $0.value } + ["none"]
         }
         switch option {
         case "--entity": return store?.catalog.entities.map(\.name) ?? []

@@ -98,12 +98,7 @@ struct HistoryPresenter {
         }
         s.key("tombstone")
         if change.changeType == .delete {
-            s.beginObject()
-            for entry in change.tombstone {
-                s.key(entry.name)
-                writeTombstone(entry, to: &s)
-            }
-            s.endObject()
+            writeTombstone(change.tombstone, to: &s)
         } else {
             s.null()
         }
@@ -148,6 +143,16 @@ struct HistoryPresenter {
                 Cell(change.changeType.description, typeStyle),
                 change.entityName.map { Cell($0) } ?? Cell("Z_ENT \(change.entityNumber)", .red),
                 Cell(String(change.entityPK)), Cell(details, change.warnings.isEmpty ? nil : .red)]
+    }
+
+    /// A tombstone as a JSON object of its preserved values.
+    func writeTombstone<S: JSONSink>(_ entries: [TombstoneEntry], to s: inout S) {
+        s.beginObject()
+        for entry in entries {
+            s.key(entry.name)
+            writeTombstone(entry, to: &s)
+        }
+        s.endObject()
     }
 
     /// A tombstone value typed for JSON: dates as ISO 8601, UUID blobs as UUID strings, other blobs as hex.
