@@ -35,4 +35,19 @@ import TestSupport
         #expect(write.stdout.contains("14964 transactions, 51504 changes"), "\(write.stdout)\(write.stderr)")
         #expect(try exportHash(store, in: dir) == "1df2989bbeb02336d51bd83940a6af3200e25423ae2c37ba1cb1773c169ce26d")
     }
+
+    @Test func csvExportHasOneRowPerChange() throws {
+        let store = Repository.fixtures + "/AppGroup/Tasks.sqlite"
+        let r = try CLI.run(["export", store, "--format", "csv"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let lines = r.lines
+        #expect(lines.first == "transactionNumber,timestamp,cocoaTimestamp,author,contextName,bundleID,processID,changeID,changeType,entity,entityPK,changedObjectID,updatedProperties,tombstone")
+        let info = try CLI.run(["info", store, "--format", "json"]).json()
+        let transactionsWithoutChanges = try CLI.run(["transactions", store, "--format", "ndjson"]).lines
+            .filter { $0.contains("\"changeCount\":0,") }.count
+        #expect(lines.count - 1 == (info["changeCount"] as? Int ?? -1) + transactionsWithoutChanges)
+        // A delete carries its tombstone as quoted JSON; an update its property names.
+        #expect(lines.contains { $0.contains(",delete,") && $0.hasSuffix("}\"") && $0.contains("\"\"") })
+        #expect(lines.contains { $0.contains(",update,Photo,") && $0.contains("filename") })
+    }
 }

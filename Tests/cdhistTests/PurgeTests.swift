@@ -84,6 +84,21 @@ import Testing
         #expect(try tables(backup) == beforeTables)
     }
 
+    @Test func noBackupDeletesWithoutWritingACopy() throws {
+        let dir = try copy(Repository.fixtures + "/MergeState")
+        let store = dir.file("Tasks.sqlite")
+        let before = Set(try FileManager.default.contentsOfDirectory(atPath: dir.path))
+        let r = try CLI.run(["purge", store, "--before", "tx:20", "--execute", "--no-backup", "--format", "json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let docs = r.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let result = docs.first { $0["kind"] as? String == "purge-result" }
+        #expect(result?["deletedTransactions"] as? Int == 19)
+        #expect(result?["backup"] is NSNull)
+        let after = Set(try FileManager.default.contentsOfDirectory(atPath: dir.path))
+        #expect(after.subtracting(before).filter { $0.contains("backup") }.isEmpty)
+        #expect(try CLI.run(["purge", store, "--before", "tx:25", "--execute", "--no-backup", "--backup", dir.file("b")]).status == 2)
+    }
+
     @Test func fixturePurgesInEveryForm() throws {
         let forms: [[String]] = [
             ["--before", "2025-03-04T12:00:00Z"],

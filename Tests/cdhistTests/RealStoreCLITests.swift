@@ -5,7 +5,7 @@ import Testing
 /// The command line on real stores written by Apple's frameworks.
 @Suite(.enabled(if: RealStores.available)) struct RealStoreCLITests {
     @Test func infoCountsMatchTheRealStoresReadme() throws {
-        let photos = try CLI.run(["info", RealStores.photos]).json()
+        let photos = try CLI.run(["info", RealStores.photos, "--change-types"]).json()
         #expect(photos["transactionCount"] as? Int == 516)
         #expect(photos["changeCount"] as? Int == 1776)
         #expect(photos["updateCount"] as? Int == 1193)

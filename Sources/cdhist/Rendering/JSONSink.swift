@@ -74,6 +74,8 @@ struct JSONTree: JSONSink {
         case array([JSONValue])
     }
     private var stack: [Frame] = []
+    /// The member name each open container will be added under.
+    private var containerKeys: [String?] = []
     private var pendingKey: String?
     /// The finished value (the last top-level value written).
     private(set) var value: JSONValue = .null
@@ -95,16 +97,24 @@ struct JSONTree: JSONSink {
         pendingKey = nil
     }
 
-    mutating func beginObject() { stack.append(.object(keys: [], values: [])) }
-    mutating func beginArray() { stack.append(.array([])) }
+    private mutating func begin(_ frame: Frame) {
+        containerKeys.append(pendingKey)
+        pendingKey = nil
+        stack.append(frame)
+    }
+
+    mutating func beginObject() { begin(.object(keys: [], values: [])) }
+    mutating func beginArray() { begin(.array([])) }
 
     mutating func endObject() {
         guard case .object(let keys, let values)? = stack.popLast() else { return }
+        pendingKey = containerKeys.popLast() ?? nil
         add(.members(keys: keys, values: values))
     }
 
     mutating func endArray() {
         guard case .array(let items)? = stack.popLast() else { return }
+        pendingKey = containerKeys.popLast() ?? nil
         add(.array(items))
     }
 
