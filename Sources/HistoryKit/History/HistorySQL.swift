@@ -140,14 +140,13 @@ struct HistorySQL {
 
     func transactionSelect(limit: Int?) -> String {
         let fields = fieldExpressions.joined(separator: ", ")
-        let changeCount = "(SELECT COUNT(*) FROM ACHANGE c WHERE c.ZTRANSACTIONID = t.Z_PK)"
-        let select = "SELECT t.Z_PK, t.ZTIMESTAMP, \(fields), \(queryGenExpression)"
+        func changeCount(_ number: String) -> String { "(SELECT COUNT(*) FROM ACHANGE c WHERE c.ZTRANSACTIONID = \(number))" }
+        let columns = "t.Z_PK AS number, t.ZTIMESTAMP, \(fields), \(queryGenExpression)"
         let from = "FROM ATRANSACTION t\(joins)\(whereClause(transactionWhere)) ORDER BY t.Z_PK \(direction)"
-        guard let limit else { return "\(select), \(changeCount) \(from)" }
+        guard let limit else { return "SELECT \(columns), \(changeCount("t.Z_PK")) \(from)" }
         // With a limit, SQLite may sort the matches (through the timestamp index) and would
         // count the changes of every one of them first: count only those that are kept.
-        return "SELECT x.*, (SELECT COUNT(*) FROM ACHANGE c WHERE c.ZTRANSACTIONID = x.c0) FROM ("
-            + "SELECT t.Z_PK AS c0, t.ZTIMESTAMP, \(fields), \(queryGenExpression) \(from) LIMIT \(limit)) x ORDER BY x.c0 \(direction)"
+        return "SELECT x.*, \(changeCount("x.number")) FROM (SELECT \(columns) \(from) LIMIT \(limit)) x ORDER BY x.number \(direction)"
     }
 
     /// The numbers of matching transactions, as a subquery (uses ``arguments``).

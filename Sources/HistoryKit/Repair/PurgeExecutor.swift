@@ -1,12 +1,18 @@
 import Foundation
 import GRDB
 
+/// Where a purge writes its backup.
+public enum BackupPolicy: Sendable, Equatable {
+    /// Beside the store, with a timestamp (``PurgeExecutor/defaultBackupPath(for:date:)``).
+    case besideStore
+    case at(String)
+    /// No backup: the caller already has a copy.
+    case skip
+}
+
 /// How to execute a purge.
 public struct PurgeOptions: Sendable {
-    /// Where to write the backup; nil: beside the store, with a timestamp.
-    public var backupPath: String?
-    /// Skip the backup (the caller already has a copy).
-    public var skipBackup: Bool
+    public var backup: BackupPolicy
     /// Delete strings no transaction uses any more.
     public var pruneStrings: Bool
     /// Run VACUUM afterwards so the file shrinks.
@@ -14,10 +20,8 @@ public struct PurgeOptions: Sendable {
     /// Seconds to wait for another process's lock.
     public var busyTimeout: Double
 
-    public init(backupPath: String? = nil, skipBackup: Bool = false, pruneStrings: Bool = false, vacuum: Bool = false,
-                busyTimeout: Double = 2) {
-        self.backupPath = backupPath
-        self.skipBackup = skipBackup
+    public init(backup: BackupPolicy = .besideStore, pruneStrings: Bool = false, vacuum: Bool = false, busyTimeout: Double = 2) {
+        self.backup = backup
         self.pruneStrings = pruneStrings
         self.vacuum = vacuum
         self.busyTimeout = busyTimeout
@@ -61,7 +65,12 @@ public enum PurgeExecutor {
             throw mapOpen(error, path: path, timeout: options.busyTimeout)
         }
         defer { try? queue.close() }
-        let backup = options.skipBackup ? nil : options.backupPath ?? defaultBackupPath(for: path)
+        let backup: String?
+        switch options.backup {
+        case .besideStore: backup = defaultBackupPath(for: path)
+        case .at(let p): backup = p
+        case .skip: backup = nil
+        }
         var result = PurgeResult(backupPath: backup, deletedTransactions: 0, deletedChanges: 0, prunedStrings: 0,
                                  vacuumed: false, bytesBefore: bytesBefore, bytesAfter: bytesBefore)
         try queue.inDatabase { db in

@@ -20,8 +20,7 @@ struct ChangesCommand: ParsableCommand {
         let list = ListRenderer(context: session.context, kind: "changes", columns: HistoryPresenter.changeColumns,
                                 header: [("storeID", .string(session.store.storeUUID))])
         try session.store.forEachChange(query, decoder: session.decoder) { change in
-            list.add(cells: presenter.cells(change, color: color), write: { presenter.write(change, format: $1, to: &$0) },
-                     json: presenter.json(change))
+            list.add(cells: presenter.cells(change, color: color), record: presenter.record(change))
         }
         list.finish()
     }

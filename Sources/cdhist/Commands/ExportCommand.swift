@@ -36,8 +36,6 @@ struct ExportCommand: ParsableCommand {
         let presenter = session.presenter
         let showProgress = session.context.terminal.stderrIsTerminal
         let progress = Progress(total: showProgress ? try session.store.transactionCount() : 0, enabled: showProgress)
-        let list = ListRenderer(context: context, kind: "transactions", columns: HistoryPresenter.transactionColumns,
-                                header: [("storeID", .string(session.store.storeUUID))])
         do {
             if context.format == .csv {
                 var csv = CSVExport(presenter: presenter)
@@ -48,9 +46,10 @@ struct ExportCommand: ParsableCommand {
                 }
                 output.flush()
             } else {
+                let list = ListRenderer(context: context, kind: "transactions", columns: HistoryPresenter.transactionColumns,
+                                        header: [("storeID", .string(session.store.storeUUID))])
                 try session.store.forEachTransactionWithChanges(query, decoder: session.decoder) { tx, changes in
-                    list.add(cells: [], write: { presenter.write(tx, changes: changes, format: $1, to: &$0) },
-                             json: presenter.json(tx, changes: changes))
+                    list.add(cells: [], record: presenter.record(tx, changes: changes))
                     progress.step()
                 }
                 list.finish()
@@ -135,71 +134,57 @@ final class Progress {
 struct CSVExport {
     let presenter: HistoryPresenter
     private var buffer: [UInt8] = []
+    private var transactionFields: [UInt8] = []
     private var tombstone = JSONBytes(capacity: 256)
 
-    static let columns = ["transactionNumber", "timestamp", "cocoaTimestamp", "author", "contextName", "bundleID", "processID",
-                          "changeID", "changeType", "entity", "entityPK", "changedObjectID", "updatedProperties", "tombstone"]
+    static let transactionColumns = ["transactionNumber", "timestamp", "cocoaTimestamp", "author", "contextName", "bundleID", "processID"]
+    static let changeColumns = ["changeID", "changeType", "entity", "entityPK", "changedObjectID", "updatedProperties", "tombstone"]
 
     init(presenter: HistoryPresenter) { self.presenter = presenter }
 
-    var header: [UInt8] { Array((Self.columns.joined(separator: ",") + "\n").utf8) }
+    var header: [UInt8] { Array((CSV.row(Self.transactionColumns + Self.changeColumns) + "\n").utf8) }
 
+    /// The rows of one transaction; the buffer is reused for the next.
     mutating func rows(_ tx: Transaction, _ changes: [Change]) -> [UInt8] {
-        buffer.removeAll(keepingCapacity: true)
-        var prefix: [UInt8] = []
-        JSONValue.writeInt(tx.number, to: &prefix)
-        prefix.append(UInt8(ascii: ","))
-        if let iso = presenter.time.iso(tx.timestamp) { Self.field(iso, to: &prefix) }
-        prefix.append(UInt8(ascii: ","))
-        if let ts = tx.timestamp { JSONValue.writeDouble(ts, to: &prefix) }
+        let comma = UInt8(ascii: ",")
+        transactionFields.removeAll(keepingCapacity: true)
+        JSONValue.writeInt(tx.number, to: &transactionFields)
+        transactionFields.append(comma)
+        if let iso = presenter.time.iso(tx.timestamp) { CSV.field(iso, to: &transactionFields) }
+        transactionFields.append(comma)
+        if let ts = tx.timestamp { JSONValue.writeDouble(ts, to: &transactionFields) }
         for field in [tx.author, tx.contextName, tx.bundleID, tx.processID] {
-            prefix.append(UInt8(ascii: ","))
-            if let field { Self.field(field, to: &prefix) }
+            transactionFields.append(comma)
+            if let field { CSV.field(field, to: &transactionFields) }
         }
+        buffer.removeAll(keepingCapacity: true)
         if changes.isEmpty {
-            buffer += prefix
-            buffer += Array(repeating: UInt8(ascii: ","), count: 7)
+            buffer += transactionFields
+            buffer += repeatElement(comma, count: Self.changeColumns.count)
             buffer.append(0x0A)
         }
         for c in changes {
-            buffer += prefix
-            buffer.append(UInt8(ascii: ","))
+            buffer += transactionFields
+            buffer.append(comma)
             JSONValue.writeInt(c.changeID, to: &buffer)
-            buffer.append(UInt8(ascii: ","))
+            buffer.append(comma)
             buffer += c.changeType.description.utf8
-            buffer.append(UInt8(ascii: ","))
-            if let entity = c.entityName { Self.field(entity, to: &buffer) }
-            buffer.append(UInt8(ascii: ","))
+            buffer.append(comma)
+            if let entity = c.entityName { CSV.field(entity, to: &buffer) }
+            buffer.append(comma)
             JSONValue.writeInt(c.entityPK, to: &buffer)
-            buffer.append(UInt8(ascii: ","))
-            if let id = c.changedObjectID { Self.field(id, to: &buffer) }
-            buffer.append(UInt8(ascii: ","))
-            if let names = c.updatedProperties { Self.field(names.joined(separator: " "), to: &buffer) }
-            buffer.append(UInt8(ascii: ","))
+            buffer.append(comma)
+            if let id = c.changedObjectID { CSV.field(id, to: &buffer) }
+            buffer.append(comma)
+            if let names = c.updatedProperties { CSV.field(names.joined(separator: " "), to: &buffer) }
+            buffer.append(comma)
             if c.changeType == .delete {
                 tombstone.reset()
                 presenter.writeTombstone(c.tombstone, to: &tombstone)
-                Self.field(String(decoding: tombstone.bytes, as: UTF8.self), to: &buffer)
+                CSV.field(bytes: tombstone.bytes, to: &buffer)
             }
             buffer.append(0x0A)
         }
         return buffer
-    }
-
-    /// A field, quoted (with doubled quotes) only when it holds a comma, quote or line break.
-    static func field(_ text: String, to out: inout [UInt8]) {
-        var text = text
-        text.withUTF8 { utf8 in
-            guard utf8.contains(where: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D }) else {
-                out.append(contentsOf: utf8)
-                return
-            }
-            out.append(UInt8(ascii: "\""))
-            for b in utf8 {
-                if b == UInt8(ascii: "\"") { out.append(b) }
-                out.append(b)
-            }
-            out.append(UInt8(ascii: "\""))
-        }
     }
 }

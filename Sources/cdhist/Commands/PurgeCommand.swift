@@ -103,8 +103,9 @@ struct PurgeCommand: ParsableCommand {
         let progress: (String) -> Void = { line in
             if render.terminal.stderrIsTerminal { printError("cdhist: \(line)…") }
         }
+        let policy: BackupPolicy = noBackup ? .skip : backup.map { .at($0) } ?? .besideStore
         let result = try PurgeExecutor.execute(path: path, plan: plan,
-                                               options: PurgeOptions(backupPath: backup, skipBackup: noBackup, pruneStrings: pruneStrings, vacuum: vacuum,
+                                               options: PurgeOptions(backup: policy, pruneStrings: pruneStrings, vacuum: vacuum,
                                                                      busyTimeout: storeOptions.lockTimeout),
                                                progress: progress)
         DocumentRenderer.render(presenter.result(result, store: path), context: render)

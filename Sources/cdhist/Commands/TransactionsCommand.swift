@@ -18,7 +18,7 @@ struct TransactionsCommand: ParsableCommand {
         let list = ListRenderer(context: session.context, kind: "transactions", columns: HistoryPresenter.transactionColumns,
                                 header: [("storeID", .string(session.store.storeUUID))])
         try session.store.forEachTransaction(query) { tx in
-            list.add(cells: presenter.cells(tx), write: { presenter.write(tx, changes: nil, format: $1, to: &$0) }, json: presenter.json(tx))
+            list.add(cells: presenter.cells(tx), record: presenter.record(tx))
         }
         list.finish()
     }

@@ -17,13 +17,34 @@ struct HistoryPresenter {
         Column("Entity", flexible: true), Column("PK", alignRight: true), Column("Details", flexible: true),
     ]
 
-    func json(_ tx: Transaction, changes: [Change]? = nil) -> JSONValue {
-        JSONTree.build { write(tx, changes: changes, to: &$0) }
+    /// A transaction (with its changes, when given) as a JSON record.
+    struct TransactionRecord: JSONRecord {
+        let presenter: HistoryPresenter
+        let transaction: Transaction
+        let changes: [Change]?
+
+        func write<S: JSONSink>(format: String?, to s: inout S) {
+            presenter.write(transaction, changes: changes, format: format, to: &s)
+        }
     }
 
-    /// Writes a transaction (with its changes, when given) as one JSON object;
-    /// `format` adds the `"format"` tag first, as NDJSON lines carry it.
-    func write<S: JSONSink>(_ tx: Transaction, changes: [Change]?, format: String? = nil, to s: inout S) {
+    /// A change as a JSON record.
+    struct ChangeRecord: JSONRecord {
+        let presenter: HistoryPresenter
+        let change: Change
+
+        func write<S: JSONSink>(format: String?, to s: inout S) { presenter.write(change, format: format, to: &s) }
+    }
+
+    func record(_ tx: Transaction, changes: [Change]? = nil) -> TransactionRecord {
+        TransactionRecord(presenter: self, transaction: tx, changes: changes)
+    }
+
+    func record(_ change: Change) -> ChangeRecord { ChangeRecord(presenter: self, change: change) }
+
+    func json(_ tx: Transaction, changes: [Change]? = nil) -> JSONValue { record(tx, changes: changes).json }
+
+    private func write<S: JSONSink>(_ tx: Transaction, changes: [Change]?, format: String?, to s: inout S) {
         s.beginObject()
         if let format { s.member("format", format) }
         s.member("transactionNumber", tx.number)
@@ -41,7 +62,7 @@ struct HistoryPresenter {
         if let changes {
             s.key("changes")
             s.beginArray()
-            for change in changes { write(change, to: &s) }
+            for change in changes { write(change, format: nil, to: &s) }
             s.endArray()
         }
         s.endObject()
@@ -53,11 +74,7 @@ struct HistoryPresenter {
 
     static func write<S: JSONSink>(_ token: HistoryToken, to s: inout S) {
         s.beginObject()
-        if token.transactionNumbers.count == 1, let (store, number) = token.transactionNumbers.first {
-            s.member(store, number)
-        } else {
-            for (store, number) in token.transactionNumbers.sorted(by: { $0.key < $1.key }) { s.member(store, number) }
-        }
+        for (store, number) in token.transactionNumbers.sorted(by: { $0.key < $1.key }) { s.member(store, number) }
         s.endObject()
     }
 
@@ -66,11 +83,7 @@ struct HistoryPresenter {
          Self.optional(tx.bundleID), Self.optional(tx.processID), Cell(String(tx.changeCount))]
     }
 
-    func json(_ change: Change) -> JSONValue {
-        JSONTree.build { write(change, to: &$0) }
-    }
-
-    func write<S: JSONSink>(_ change: Change, format: String? = nil, to s: inout S) {
+    private func write<S: JSONSink>(_ change: Change, format: String?, to s: inout S) {
         s.beginObject()
         if let format { s.member("format", format) }
         s.member("changeID", change.changeID)

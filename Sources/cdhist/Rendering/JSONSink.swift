@@ -17,6 +17,17 @@ protocol JSONSink {
     mutating func string(_ value: String)
 }
 
+/// A record written once for every sink: NDJSON lines stream it to bytes,
+/// documents and pretty output take its value tree.
+protocol JSONRecord {
+    /// One JSON object; `format` adds the `"format"` tag as its first member.
+    func write<S: JSONSink>(format: String?, to s: inout S)
+}
+
+extension JSONRecord {
+    var json: JSONValue { JSONTree.build { write(format: nil, to: &$0) } }
+}
+
 extension JSONSink {
     mutating func string(_ value: String?) { if let value { string(value) } else { null() } }
     mutating func int(_ value: Int64?) { if let value { int(value) } else { null() } }

@@ -49,16 +49,15 @@ final class ListRenderer {
         count += 1
     }
 
-    /// Adds one record that can write itself to a ``JSONSink`` (given the
-    /// `"format"` tag to write first, for NDJSON lines): NDJSON streams it
-    /// straight to bytes, the other formats use the cells or the value tree.
-    func add(cells: @autoclosure () -> [Cell], write: (inout JSONBytes, String?) -> Void, json: @autoclosure () -> JSONValue) {
+    /// Adds one record: NDJSON streams it straight to bytes, the other
+    /// formats use the cells or its value tree.
+    func add(cells: @autoclosure () -> [Cell], record: some JSONRecord) {
         guard context.format == .ndjson else {
-            add(cells: cells(), json: json())
+            add(cells: cells(), json: record.json)
             return
         }
         line.reset()
-        write(&line, jsonFormatTag)
+        record.write(format: jsonFormatTag, to: &line)
         line.bytes.append(0x0A)
         context.output.write(bytes: line.bytes)
         count += 1
@@ -172,12 +171,31 @@ enum TableLayout {
 /// RFC 4180 CSV rows.
 enum CSV {
     static func row(_ fields: [String]) -> String {
-        fields.map { field in
-            if field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) {
-                return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-            }
-            return field
-        }.joined(separator: ",")
+        var out: [UInt8] = []
+        for (i, text) in fields.enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            field(text, to: &out)
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    static func field(_ text: String, to out: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { field(bytes: $0, to: &out) }
+    }
+
+    /// A field, quoted (with doubled quotes) only when it holds a comma, quote or line break.
+    static func field<Bytes: Collection<UInt8>>(bytes: Bytes, to out: inout [UInt8]) {
+        guard bytes.contains(where: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D }) else {
+            out.append(contentsOf: bytes)
+            return
+        }
+        out.append(UInt8(ascii: "\""))
+        for b in bytes {
+            if b == UInt8(ascii: "\"") { out.append(b) }
+            out.append(b)
+        }
+        out.append(UInt8(ascii: "\""))
     }
 }
 
