@@ -25,9 +25,6 @@ public struct MergeStateAnalyzer {
     }
 
     public func report() throws -> MergeStateReport {
-        let authors = try store.fieldSummaries(.author, countingChanges: false)
-        var authored: [String: Int] = [:]
-        for a in authors { if let v = a.value { authored[v] = a.transactionCount } }
         let first = try store.firstTransaction()
         // History was purged from the start when the oldest transaction is not #1.
         let purged = (first?.number ?? 1) > 1
@@ -37,26 +34,63 @@ public struct MergeStateAnalyzer {
         declared.forEach(add)
         batch.forEach(add)
         records.map(\.actor).forEach(add)
-        authors.compactMap(\.value).filter { !Self.isCloudKitAuthor($0) }.forEach(add)
-
-        var reports: [ActorReport] = []
+        var own: [String: [MergeRecord]] = [:]
+        var located: [String: Located] = [:]
         for name in names {
-            let own = records.filter { $0.actor == name }
-                .sorted { Self.rank($0.position) < Self.rank($1.position) }
-            reports.append(try evaluate(name, records: own, authoredCount: authored[name] ?? 0,
-                                        knownAuthors: authors.compactMap(\.value), purged: purged, first: first))
+            own[name] = records.filter { $0.actor == name }.sorted { Self.rank($0.position) < Self.rank($1.position) }
+            located[name] = try locate(name, records: own[name] ?? [])
         }
         // The app's actors: declared or with recorded state. Batch actors are in the
         // delete's author filter but have no date of their own.
-        let appActors = reports.filter { $0.isDeclared || !$0.records.isEmpty }
-        let actorDates = appActors.filter { !$0.isBatch }.map { (actor: $0.name, date: $0.effectiveDate) }
-        let allActors = appActors.map(\.name)
-        let cutoffs = CleanerStrategy.allCases.map { $0.cutoff(actorDates: actorDates, allActors: allActors, now: now) }
-        let counts = try cutoffs.map { c -> Int in
-            guard let date = c.cutoff else { return 0 }
-            return try store.countTransactions(HistoryQuery(before: .date(date), authors: (c.authorFilter ?? []).map { .value($0) }))
+        let appActors = names.filter { declared.contains($0) || batch.contains($0) || !(own[$0] ?? []).isEmpty }
+        let actorDates = appActors.filter { !batch.contains($0) }.map { (actor: $0, date: located[$0]?.effectiveDate) }
+        let cutoffs = CleanerStrategy.allCases.map { $0.cutoff(actorDates: actorDates, allActors: appActors, now: now) }
+
+        // Every count comes from one pass through the transactions.
+        let pendingBounds = names.map { located[$0]?.pendingFrom }
+        let cutoffBounds = cutoffs.map { c in c.cutoff.map { ScanBound.beforeDate($0) } }
+        let bounds = pendingBounds + cutoffBounds
+        var everyone = AuthorTallies()
+        var within = Array(repeating: AuthorTallies(), count: bounds.count)
+        let authorNames = try store.read { db -> [String?] in
+            var scan = try TransactionScan(store: store, db: db)
+            try scan.run(db) { t in
+                everyone.add(t)
+                for i in bounds.indices where bounds[i]?.holds(t) == true { within[i].add(t) }
+            }
+            return scan.authorNames
+        }
+        let authors = everyone.sorted(names: authorNames)
+        var authored: [String: Int] = [:]
+        for a in authors { if let name = a.author { authored[name] = a.tally.count } }
+        let knownAuthors = authors.compactMap(\.author)
+        let actorCount = names.count
+        knownAuthors.filter { !Self.isCloudKitAuthor($0) }.forEach(add)
+
+        var reports: [ActorReport] = []
+        for (i, name) in names.enumerated() {
+            let position = located[name] ?? Located()
+            let pending = i < actorCount && position.pendingFrom != nil
+                ? Self.pending(within[i].sorted(names: authorNames), excluding: name) : PendingSummary(byAuthor: [], oldestTimestamp: nil, oldestNumber: nil)
+            reports.append(evaluate(name, position: position, pending: pending, authoredCount: authored[name] ?? 0,
+                                    knownAuthors: knownAuthors, purged: purged, first: first))
+        }
+        let counts = cutoffs.enumerated().map { j, c -> Int in
+            guard c.cutoff != nil else { return 0 }
+            let filter = c.authorFilter.map(Set.init)
+            return within[actorCount + j].sorted(names: authorNames)
+                .filter { a in filter.map { f in a.author.map(f.contains) ?? false } ?? true }
+                .reduce(0) { $0 + $1.tally.count }
         }
         return MergeStateReport(storeUUID: store.storeUUID, now: now, actors: reports, cutoffs: cutoffs, cutoffDeleteCounts: counts)
+    }
+
+    /// What others wrote, from the tallies of the transactions after an actor's position.
+    private static func pending(_ tallies: [(author: String?, tally: AuthorTally)], excluding name: String) -> PendingSummary {
+        let others = tallies.filter { $0.author != name }
+        return PendingSummary(byAuthor: others.map { (author: $0.author, count: $0.tally.count) },
+                              oldestTimestamp: others.compactMap(\.tally.firstTimestamp).min(),
+                              oldestNumber: others.map(\.tally.firstNumber).min())
     }
 
     /// Unreadable first (it is the problem), then tokens, then dates.
@@ -68,25 +102,61 @@ public struct MergeStateAnalyzer {
         }
     }
 
-    private func evaluate(_ name: String, records: [MergeRecord], authoredCount: Int, knownAuthors: [String],
-                          purged: Bool, first: Transaction?) throws -> ActorReport {
+    /// An actor's recorded position looked up in the store, before anything is counted.
+    private struct Located {
+        var record: MergeRecord?
+        /// The transaction its token names, for this store.
+        var tokenNumber: Int64?
+        /// Its token's transaction, or the last one at or before its date.
+        var lastMerged: Transaction?
+        var positionDate: Double?
+        var tolerance: Double = 0
+        /// Its pending transactions are those after this bound; nil: not counted.
+        var pendingFrom: ScanBound?
+        /// The position used for cut-offs (as ``ActorReport/effectiveDate``).
+        var effectiveDate: Double? { positionDate ?? (tokenNumber != nil ? lastMerged?.timestamp : nil) }
+    }
+
+    private func locate(_ name: String, records: [MergeRecord]) throws -> Located {
+        var l = Located(record: records.first)
+        guard let record = records.first else {
+            // A declared actor without state will fetch everything.
+            if declared.contains(name) && !batch.contains(name) { l.pendingFrom = .all }
+            return l
+        }
+        switch record.position {
+        case .unreadable:
+            break
+        case .token(let token):
+            guard let n = token.transactionNumber(forStore: store.storeUUID) else { break }
+            l.tokenNumber = n
+            l.lastMerged = try store.transaction(number: n)
+            l.pendingFrom = .afterNumber(n)
+        case .date(let date, let wholeSeconds):
+            l.positionDate = date
+            // XML plists keep whole seconds.
+            l.tolerance = wholeSeconds ? 1.0 : 0
+            l.lastMerged = try store.lastTransaction(atOrBefore: date, tolerance: l.tolerance)
+            l.pendingFrom = .afterDate(date + l.tolerance)
+        }
+        return l
+    }
+
+    private func evaluate(_ name: String, position: Located, pending: PendingSummary, authoredCount: Int, knownAuthors: [String],
+                          purged: Bool, first: Transaction?) -> ActorReport {
         let isBatch = batch.contains(name)
         let isDeclared = declared.contains(name) || isBatch
-        var r = ActorReport(name: name, status: .upToDate, isDeclared: isDeclared, isBatch: isBatch, records: records,
-                            authoredCount: authoredCount, lastMerged: nil, tokenNumber: nil, positionDate: nil,
-                            pending: PendingSummary(byAuthor: [], oldestTimestamp: nil, oldestNumber: nil),
-                            lag: nil, explanation: "", advice: "")
-        /// What others wrote after `position`, and how old the oldest of it is.
-        func loadPending(after position: HistoryQuery.Bound?) throws {
-            r.pending = try store.pending(after: position, excludingAuthor: name)
-            r.lag = r.pending.oldestTimestamp.map { now - $0 }
-        }
-        guard let record = records.first else {
+        var r = ActorReport(name: name, status: .upToDate, isDeclared: isDeclared, isBatch: isBatch,
+                            records: records.filter { $0.actor == name }.sorted { Self.rank($0.position) < Self.rank($1.position) },
+                            authoredCount: authoredCount, lastMerged: position.lastMerged, tokenNumber: position.tokenNumber,
+                            positionDate: position.positionDate, pending: pending,
+                            lag: position.pendingFrom != nil ? pending.oldestTimestamp.map { now - $0 } : nil,
+                            explanation: "", advice: "")
+        guard let record = position.record else {
             if isBatch {
                 r.conclude(.writesOnly, "batch actor: writes history (\(authoredCount) transactions) and does not merge",
                            "nothing to do; it is left out of purge cut-offs")
             } else if isDeclared {
-                try loadPending(after: nil)
                 r.conclude(.neverMerged, "has no recorded position: it has never merged, or its key was reset after a purge",
                            "it will fetch all \(r.pending.count) transactions by others on its next run; if this target no longer exists, remove it from the app's actor list so it stops holding back purges")
             } else {
@@ -101,29 +171,21 @@ public struct MergeStateAnalyzer {
                        "delete this value so the app starts from scratch (it will refetch history); expect a full re-merge")
             return r
         case .token(let token):
-            guard let n = token.transactionNumber(forStore: store.storeUUID) else {
+            guard let n = position.tokenNumber else {
                 r.status = .foreignToken
                 r.explanation = "its token is for store \(token.transactionNumbers.keys.sorted().joined(separator: ", ")), not this store (\(store.storeUUID)): Core Data fails with error 134501"
                 r.advice = "the store was replaced or restored: delete the saved token so the actor refetches from the start"
                 return r
             }
-            r.tokenNumber = n
-            guard let tx = try store.transaction(number: n) else {
+            guard position.lastMerged != nil else {
                 r.status = .expired
                 let oldest = first.map { "the oldest remaining is #\($0.number)" } ?? "the store has no transactions"
                 r.explanation = "its token names transaction #\(n), which no longer exists (\(oldest)): Core Data fails with error 134301 (history token expired)"
                 r.advice = "reset its token (delete the saved token) so it refetches, and purge only before the oldest actor's position"
-                try loadPending(after: .transaction(n))
                 return r
             }
-            r.lastMerged = tx
-            try loadPending(after: .transaction(n))
-        case .date(let date, let wholeSeconds):
-            r.positionDate = date
-            let tolerance = wholeSeconds ? 1.0 : 0
-            r.lastMerged = try store.lastTransaction(atOrBefore: date, tolerance: tolerance)
-            try loadPending(after: .date(date + tolerance))
-            if purged, let first, let firstTS = first.timestamp, date + tolerance < firstTS {
+        case .date(let date, _):
+            if purged, let first, let firstTS = first.timestamp, date + position.tolerance < firstTS {
                 r.status = .missedChanges
                 r.explanation = "its last merge is older than the oldest remaining transaction (#\(first.number)): history it had not merged was purged, and Core Data skips it silently"
                 r.advice = "rebuild this actor's state from the store (a full refetch), and make the cleaner purge only before the oldest actor's date"

@@ -39,19 +39,4 @@ extension HistoryStore {
         try forEachTransaction(HistoryQuery(limit: 1)) { found = $0 }
         return found
     }
-
-    /// Transactions after `position` not authored by `author` (NULL authors count as others).
-    public func pending(after position: HistoryQuery.Bound?, excludingAuthor author: String) throws -> PendingSummary {
-        let sql = try HistorySQL(store: self, query: HistoryQuery(after: position))
-        return try read { db in
-            let rows = try Row.fetchAll(db, sql: sql.groupedByAuthorExcludingOne(), arguments: sql.arguments + [author])
-            var summary = PendingSummary(byAuthor: [], oldestTimestamp: nil, oldestNumber: nil)
-            for row in rows {
-                summary.byAuthor.append((row[0], row[1] ?? 0))
-                if let ts: Double = row[2] { summary.oldestTimestamp = min(summary.oldestTimestamp ?? ts, ts) }
-                if let n: Int64 = row[3] { summary.oldestNumber = min(summary.oldestNumber ?? n, n) }
-            }
-            return summary
-        }
-    }
 }

@@ -15,6 +15,8 @@ struct HistorySQL {
     private let changeArgumentValues: [DatabaseValue]
     private let changeColumns: String
     private let queryGenExpression: String
+    /// Whether a condition filters by author, context, bundle or process name (and so needs ``joinClause``).
+    private let filtersByName: Bool
     private let order: HistoryQuery.Order
 
     init(store: HistoryStore, query: HistoryQuery) throws {
@@ -68,6 +70,7 @@ struct HistorySQL {
             if filters.contains(.none) { alternatives.append("\(expr) IS NULL") }
             txConditions.append("(" + alternatives.joined(separator: " OR ") + ")")
         }
+        filtersByName = !(query.authors.isEmpty && query.contextNames.isEmpty && query.bundleIDs.isEmpty && query.processIDs.isEmpty)
         transactionConditions = txConditions
         transactionArguments = txArgs
 
@@ -154,18 +157,16 @@ struct HistorySQL {
         "SELECT t.Z_PK FROM ATRANSACTION t\(joins)\(whereClause(transactionWhere))"
     }
 
+    /// The transaction conditions as one boolean expression on `ATRANSACTION t`
+    /// with the joins it needs (uses ``arguments``); nil when every transaction matches.
+    /// SQLite does not drop unused LEFT JOINs, and each costs a lookup per row.
+    var transactionFilter: (expression: String, joins: String)? {
+        transactionWhere.isEmpty ? nil : (transactionWhere.joined(separator: " AND "), filtersByName ? joins : "")
+    }
+
     /// Matching transactions counted.
     func transactionCount() -> String {
         "SELECT COUNT(*) FROM ATRANSACTION t\(joins)\(whereClause(transactionWhere))"
-    }
-
-    /// Matching transactions not by one author (its name is the last argument),
-    /// grouped by author: author, count, first timestamp, first number.
-    func groupedByAuthorExcludingOne() -> String {
-        let author = fieldExpressions[0]
-        return "SELECT \(author) AS author, COUNT(*), MIN(t.ZTIMESTAMP), MIN(t.Z_PK) FROM ATRANSACTION t\(joins)"
-            + whereClause(transactionWhere + ["(\(author) IS NULL OR \(author) != ?)"])
-            + " GROUP BY author ORDER BY COUNT(*) DESC, author ASC"
     }
 
     func changeSelect(limit: Int?) -> String {
