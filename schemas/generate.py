@@ -101,8 +101,9 @@ defs["purgePreview"] = doc("purge-preview", {
     "firstTimestamp": nullable(TS), "lastTimestamp": nullable(TS),
     "survivingTransactionCount": I, "survivingChangeCount": I, "oldestSurvivingTransaction": nullable("integer"),
     "reclaimableBytes": I, "stringsBecomingUnused": arr(S), "stringsAlreadyUnused": I, "cloudKitTransactions": I,
-    "byAuthor": arr(obj({"author": nullable("string"), "transactions": I, "changes": I})),
-    "byEntity": arr(obj({"entity": nullable("string"), "entityNumber": I, "inserts": I, "updates": I, "deletes": I})),
+    # changes per author and byEntity are counted only with --breakdown (null otherwise).
+    "byAuthor": arr(obj({"author": nullable("string"), "transactions": I, "changes": nullable("integer")})),
+    "byEntity": nullable(arr(obj({"entity": nullable("string"), "entityNumber": I, "inserts": I, "updates": I, "deletes": I}))),
     "consequences": arr(obj({"actor": S, "status": status, "message": S})),
     "executed": {"const": False},
 })

@@ -132,6 +132,44 @@ import Testing
         }
     }
 
+    /// The preview counts changes by ranges of consecutive selected transactions,
+    /// or with one query when the selection is scattered into too many ranges;
+    /// both must equal SQLite's own count, and --breakdown must add up to it.
+    @Test func previewCountsMatchSQLiteForContiguousAndScatteredSelections() throws {
+        let dir = try TemporaryDirectory()
+        let store = dir.file("Scattered.sqlite")
+        let fixture = FixtureStore(model: Scenarios.tasksModel, storeUUID: Scenarios.appGroupUUID, journalMode: .wal(keepInWAL: 0), transactions: [])
+        try StoreWriter.write(fixture, to: store, generated: (48_000, { Scenarios.benchmarkTransaction($0, changesPerTransaction: 2) }))
+        let q = try LogicalDump.readOnlyQueue(store)
+        defer { try? q.close() }
+        // `app` writes two isolated transactions in every eight: 12,000 ranges; `widget` one: 3,750 below #30000.
+        for (args, condition) in [(["--before", "tx:40000"], "t.Z_PK < 40000"),
+                                  (["--before", "tx:48001", "--author", "app"], "s.ZNAME = 'app'"),
+                                  (["--before", "tx:30000", "--author", "widget"], "t.Z_PK < 30000 AND s.ZNAME = 'widget'")] {
+            let (transactions, changes) = try q.read { db in
+                let selected = "SELECT t.Z_PK FROM ATRANSACTION t LEFT JOIN ATRANSACTIONSTRING s ON s.Z_PK = t.ZAUTHORTS WHERE \(condition)"
+                return (try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM (\(selected))") ?? -1,
+                        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM ACHANGE WHERE ZTRANSACTIONID IN (\(selected))") ?? -1)
+            }
+            #expect(transactions > 3000 && changes == 2 * transactions, "\(args)")
+            let plain = try CLI.run(["purge", store] + args).json()
+            #expect(plain["transactionCount"] as? Int == transactions, "\(args)")
+            #expect(plain["changeCount"] as? Int == changes, "\(args)")
+            #expect(plain["byEntity"] is NSNull, "\(args)")
+            let authors = try #require(plain["byAuthor"] as? [[String: Any]])
+            #expect(authors.allSatisfy { $0["changes"] is NSNull })
+            #expect(authors.reduce(0) { $0 + ($1["transactions"] as? Int ?? 0) } == transactions)
+
+            let detailed = try CLI.run(["purge", store, "--breakdown"] + args).json()
+            #expect(detailed["changeCount"] as? Int == changes)
+            let byAuthor = try #require(detailed["byAuthor"] as? [[String: Any]])
+            #expect(byAuthor.reduce(0) { $0 + ($1["changes"] as? Int ?? -1) } == changes, "\(args)")
+            let byEntity = try #require(detailed["byEntity"] as? [[String: Any]])
+            let entityTotal = byEntity.reduce(0) { total, e in total + ["inserts", "updates", "deletes"].reduce(0) { $0 + (e[$1] as? Int ?? 0) } }
+            #expect(entityTotal == changes, "\(args)")
+        }
+    }
+
     @Test func vacuumShrinksTheFile() throws {
         let dir = try TemporaryDirectory()
         let store = dir.file("Big.sqlite")

@@ -7,7 +7,8 @@ public struct PurgePreview: Sendable {
     public struct AuthorCount: Equatable, Sendable {
         public var author: String?
         public var transactions: Int
-        public var changes: Int
+        /// Nil unless the preview counted changes per author (`breakdown`).
+        public var changes: Int?
     }
 
     /// Deleted changes per entity and type.
@@ -30,7 +31,8 @@ public struct PurgePreview: Sendable {
     public var transactionCount: Int
     public var changeCount: Int
     public var byAuthor: [AuthorCount]
-    public var byEntity: [EntityCount]
+    /// Nil unless the preview counted them (`breakdown`).
+    public var byEntity: [EntityCount]?
     public var numbers: ClosedRange<Int64>?
     public var timestamps: ClosedRange<Double>?
     public var survivingTransactions: Int
@@ -48,33 +50,128 @@ public struct PurgePreview: Sendable {
     public var cloudKitTransactions: Int
     /// Actors that would become `expired` or `missed-changes`.
     public var consequences: [Consequence]
+    /// The selected transactions as runs of consecutive numbers, when they
+    /// form few enough (nil: too scattered); the purge deletes by these ranges.
+    var ranges: [ClosedRange<Int64>]?
 }
 
 extension HistoryStore {
-    /// Computes what deleting the transactions matching `query` would do.
+    /// Computes what deleting the transactions matching `query` would do, in
+    /// one pass through the transactions plus index-only change counts.
     /// `actors` (from ``MergeStateAnalyzer``) are checked for breakage.
-    public func previewPurge(_ query: HistoryQuery, actors: [ActorReport] = []) throws -> PurgePreview {
+    /// `breakdown` also counts the deleted changes per author and per entity
+    /// and type, which reads every deleted change (seconds on millions).
+    public func previewPurge(_ query: HistoryQuery, actors: [ActorReport] = [], breakdown: Bool = false) throws -> PurgePreview {
         guard query.entities.isEmpty, query.changeTypes.isEmpty else {
             throw QueryError.invalidPurgeFilter
         }
         var q = query
         q.limit = nil
         let sql = try HistorySQL(store: self, query: q)
-        let stats = try statistics()
-        let authorExpr = sql.expression(for: .author)
         let matching = sql.matchingNumbers()
         let args = sql.arguments
+        // Actors whose position the purge could break: a token it deletes, or others' transactions after the position.
+        let watched = actors.filter { !$0.isBatch && !$0.status.isBroken && ($0.tokenNumber != nil || $0.positionDate != nil) }
+        let after = watched.map { a in a.tokenNumber.map { ScanBound.afterNumber($0) } ?? .afterDate((a.positionDate ?? 0) + 1) }
+
+        var survivor: Int64?
         var preview = try read { db -> PurgePreview in
-            let range = try Row.fetchOne(db, sql: """
-                SELECT COUNT(*), MIN(t.Z_PK), MAX(t.Z_PK), MIN(t.ZTIMESTAMP), MAX(t.ZTIMESTAMP) FROM ATRANSACTION t
-                WHERE t.Z_PK IN (\(matching))
-                """, arguments: args)
-            let count: Int = range?[0] ?? 0
-            let changes = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM ACHANGE c WHERE c.ZTRANSACTIONID IN (\(matching))", arguments: args) ?? 0
-            let byAuthor = try Row.fetchAll(db, sql: """
-                SELECT \(authorExpr) AS author, COUNT(*), SUM((SELECT COUNT(*) FROM ACHANGE c WHERE c.ZTRANSACTIONID = t.Z_PK))
-                FROM ATRANSACTION t\(sql.joinClause) WHERE t.Z_PK IN (\(matching)) GROUP BY author ORDER BY COUNT(*) DESC, author
-                """, arguments: args).map { PurgePreview.AuthorCount(author: $0[0], transactions: $0[1] ?? 0, changes: $0[2] ?? 0) }
+            var deleted = AuthorTallies()
+            var unmerged = Array(repeating: AuthorTallies(), count: watched.count)
+            var expiring = Set<Int>()
+            var all = 0
+            var numbers: ClosedRange<Int64>?
+            var timestamps: ClosedRange<Double>?
+            var deletedStrings = ReferenceSet(), survivingStrings = ReferenceSet()
+            // Matching transactions as runs of consecutive numbers: their changes are counted by index ranges.
+            var runs: [ClosedRange<Int64>] = []
+            let maxRuns = 10_000
+            var scan = try TransactionScan(store: self, db: db, query: q)
+            try scan.run(db) { t in
+                all += 1
+                let refs = t.stringReferences
+                guard t.matches else {
+                    if survivor == nil { survivor = t.number }
+                    survivingStrings.insert(refs)
+                    return
+                }
+                deleted.add(t)
+                numbers = (numbers?.lowerBound ?? t.number)...t.number
+                if let ts = t.timestamp { timestamps = min(timestamps?.lowerBound ?? ts, ts)...max(timestamps?.upperBound ?? ts, ts) }
+                deletedStrings.insert(refs)
+                if let last = runs.last, last.upperBound == t.number - 1 {
+                    runs[runs.count - 1] = last.lowerBound...t.number
+                } else if runs.count <= maxRuns {
+                    runs.append(t.number...t.number)
+                }
+                for (i, actor) in watched.enumerated() {
+                    if actor.tokenNumber == t.number { expiring.insert(i) }
+                    if after[i].holds(t) { unmerged[i].add(t) }
+                }
+            }
+            let names = scan.authorNames
+            let byAuthor = deleted.sorted(names: names)
+            let count = byAuthor.reduce(0) { $0 + $1.tally.count }
+            var changes = 0
+            if runs.count <= maxRuns {
+                let statement = try db.makeStatement(sql: "SELECT COUNT(*) FROM ACHANGE WHERE ZTRANSACTIONID BETWEEN ? AND ?")
+                for run in runs {
+                    let cursor = try RawCursor(statement, arguments: [run.lowerBound, run.upperBound])
+                    if try cursor.next() { changes += Int(cursor.int64(0)) }
+                    cursor.finish()
+                }
+            } else {
+                changes = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM ACHANGE c WHERE c.ZTRANSACTIONID IN (\(matching))", arguments: args) ?? 0
+            }
+            let allChanges = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM ACHANGE") ?? 0
+            var consequences: [PurgePreview.Consequence] = []
+            for (i, actor) in watched.enumerated() {
+                if expiring.contains(i), let n = actor.tokenNumber {
+                    consequences.append(.init(actor: actor.name, status: .expired,
+                                              message: "its token names #\(n), which this purge deletes: Core Data will fail with 134301"))
+                    continue
+                }
+                let others = unmerged[i].sorted(names: names).filter { $0.author != actor.name }.reduce(0) { $0 + $1.tally.count }
+                if others > 0 {
+                    consequences.append(.init(actor: actor.name, status: .missedChanges,
+                                              message: "the purge deletes \(others) transactions it has not merged yet; it will never see them"))
+                }
+            }
+            return PurgePreview(
+                query: q, transactionCount: count, changeCount: changes,
+                byAuthor: byAuthor.map { PurgePreview.AuthorCount(author: $0.author, transactions: $0.tally.count, changes: nil) },
+                byEntity: nil,
+                numbers: numbers, timestamps: timestamps,
+                survivingTransactions: all - count, survivingChanges: allChanges - changes,
+                oldestSurvivor: nil, reclaimableBytes: 0,
+                stringsBecomingUnused: deletedStrings.members.subtracting(survivingStrings.members).compactMap { scan.string($0) }
+                    .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) },
+                stringsAlreadyUnused: scan.stringCount - deletedStrings.members.union(survivingStrings.members).filter { scan.string($0) != nil }.count,
+                cloudKitTransactions: byAuthor.filter { $0.author.map(MergeStateAnalyzer.isCloudKitAuthor) ?? false }.reduce(0) { $0 + $1.tally.count },
+                consequences: consequences, ranges: runs.count <= maxRuns ? runs : nil)
+        }
+        if breakdown { try countChanges(of: &preview, matching: matching, arguments: args, authorExpression: sql.expression(for: .author), joins: sql.joinClause) }
+        preview.oldestSurvivor = try survivor.flatMap { try transaction(number: $0) }
+        let tables = Dictionary(try read { db in try space(db) }.tables.map { ($0.name, $0.bytes) }, uniquingKeysWith: { a, _ in a })
+        func share(_ part: Int, _ whole: Int) -> Double { whole > 0 ? Double(part) / Double(whole) : 0 }
+        let transactions = preview.transactionCount + preview.survivingTransactions
+        let changes = preview.changeCount + preview.survivingChanges
+        preview.reclaimableBytes = Int64(Double(tables["ATRANSACTION"] ?? 0) * share(preview.transactionCount, transactions)
+            + Double(tables["ACHANGE"] ?? 0) * share(preview.changeCount, changes))
+        return preview
+    }
+
+    /// Deleted changes per author, and per entity and type (reads every deleted change).
+    private func countChanges(of preview: inout PurgePreview, matching: String, arguments args: StatementArguments,
+                              authorExpression: String, joins: String) throws {
+        let (perAuthor, entityCounts) = try read { db -> ([String?: Int], [Int64: EntityChangeCounts]) in
+            var perAuthor: [String?: Int] = [:]
+            for row in try Row.fetchAll(db, sql: """
+                SELECT \(authorExpression) AS author, SUM((SELECT COUNT(*) FROM ACHANGE c WHERE c.ZTRANSACTIONID = t.Z_PK))
+                FROM ATRANSACTION t\(joins) WHERE t.Z_PK IN (\(matching)) GROUP BY author
+                """, arguments: args) {
+                perAuthor[row[0] as String?] = row[1] ?? 0
+            }
             var entityCounts: [Int64: EntityChangeCounts] = [:]
             for row in try Row.fetchAll(db, sql: """
                 SELECT c.ZENTITY, c.ZCHANGETYPE, COUNT(*) FROM ACHANGE c WHERE c.ZTRANSACTIONID IN (\(matching)) GROUP BY 1, 2
@@ -89,89 +186,11 @@ extension HistoryStore {
                 }
                 entityCounts[row[0] ?? 0] = counts
             }
-            var unused: [String] = []
-            var alreadyUnused = 0
-            if schema.hasStringTable {
-                let refs = ["ZAUTHORTS", "ZBUNDLEIDTS", "ZCONTEXTNAMETS", "ZPROCESSIDTS"].filter { schema.transactionColumns.contains($0) }
-                let refsOf = { (condition: String) in
-                    refs.map { "SELECT t.\($0) FROM ATRANSACTION t WHERE t.\($0) IS NOT NULL AND \(condition)" }.joined(separator: " UNION ")
-                }
-                if !refs.isEmpty {
-                    unused = try String.fetchAll(db, sql: """
-                        SELECT s.ZNAME FROM ATRANSACTIONSTRING s
-                        WHERE s.Z_PK IN (\(refsOf("t.Z_PK IN (\(matching))"))) AND s.Z_PK NOT IN (\(refsOf("t.Z_PK NOT IN (\(matching))")))
-                        ORDER BY s.ZNAME
-                        """, arguments: refs.map { _ in args }.reduce(StatementArguments(), +) + refs.map { _ in args }.reduce(StatementArguments(), +))
-                    alreadyUnused = try Int.fetchOne(db, sql: """
-                        SELECT COUNT(*) FROM ATRANSACTIONSTRING s WHERE s.Z_PK NOT IN (\(refsOf("1")))
-                        """) ?? 0
-                }
-            }
-            let cloudKit = try Int.fetchOne(db, sql: """
-                SELECT COUNT(*) FROM ATRANSACTION t\(sql.joinClause) WHERE t.Z_PK IN (\(matching)) AND \(authorExpr) LIKE 'NSCloudKitMirroringDelegate%'
-                """, arguments: args) ?? 0
-            return PurgePreview(
-                query: q, transactionCount: count, changeCount: changes, byAuthor: byAuthor,
-                byEntity: entityCounts.keys.sorted().map { n in
-                    PurgePreview.EntityCount(entity: catalog.entity(number: n)?.name, entityNumber: n, counts: entityCounts[n] ?? EntityChangeCounts())
-                },
-                numbers: (range?[1] as Int64?).flatMap { lo in (range?[2] as Int64?).map { lo...$0 } },
-                timestamps: (range?[3] as Double?).flatMap { lo in (range?[4] as Double?).map { lo...max(lo, $0) } },
-                survivingTransactions: stats.transactionCount - count, survivingChanges: stats.changeCount - changes,
-                oldestSurvivor: nil, reclaimableBytes: 0, stringsBecomingUnused: unused, stringsAlreadyUnused: alreadyUnused,
-                cloudKitTransactions: cloudKit, consequences: [])
+            return (perAuthor, entityCounts)
         }
-        // The oldest transaction outside the purge.
-        preview.oldestSurvivor = try read { db in
-            try Int64.fetchOne(db, sql: "SELECT MIN(t.Z_PK) FROM ATRANSACTION t WHERE t.Z_PK NOT IN (\(matching))", arguments: args)
-        }.flatMap { try transaction(number: $0) }
-        let tables = Dictionary(stats.space.tables.map { ($0.name, $0.bytes) }, uniquingKeysWith: { a, _ in a })
-        func share(_ part: Int, _ whole: Int) -> Double { whole > 0 ? Double(part) / Double(whole) : 0 }
-        preview.reclaimableBytes = Int64(Double(tables["ATRANSACTION"] ?? 0) * share(preview.transactionCount, stats.transactionCount)
-            + Double(tables["ACHANGE"] ?? 0) * share(preview.changeCount, stats.changeCount))
-        preview.consequences = try consequences(of: preview, matching: matching, arguments: args, actors: actors)
-        return preview
-    }
-
-    /// Actors the purge breaks: a token whose transaction goes expires; an
-    /// actor loses changes it has not merged yet.
-    private func consequences(of preview: PurgePreview, matching: String, arguments: StatementArguments,
-                              actors: [ActorReport]) throws -> [PurgePreview.Consequence] {
-        guard preview.transactionCount > 0 else { return [] }
-        let authorExpr = try HistorySQL(store: self, query: HistoryQuery()).expression(for: .author)
-        let joins = try HistorySQL(store: self, query: HistoryQuery()).joinClause
-        var result: [PurgePreview.Consequence] = []
-        for actor in actors where !actor.isBatch && !actor.status.isBroken {
-            if let n = actor.tokenNumber {
-                let goes = try read { try Bool.fetchOne($0, sql: "SELECT ? IN (\(matching))", arguments: [n] + arguments) ?? false }
-                if goes {
-                    result.append(.init(actor: actor.name, status: .expired,
-                                        message: "its token names #\(n), which this purge deletes: Core Data will fail with 134301"))
-                    continue
-                }
-            }
-            let after: String
-            let bound: DatabaseValueConvertible
-            if let n = actor.tokenNumber {
-                after = "t.Z_PK > ?"
-                bound = n
-            } else if let d = actor.positionDate {
-                after = "t.ZTIMESTAMP > ?"
-                bound = d + 1
-            } else {
-                continue
-            }
-            let unmerged = try read { db in
-                try Int.fetchOne(db, sql: """
-                    SELECT COUNT(*) FROM ATRANSACTION t\(joins) WHERE t.Z_PK IN (\(matching)) AND \(after)
-                    AND (\(authorExpr) IS NULL OR \(authorExpr) != ?)
-                    """, arguments: arguments + [bound, actor.name]) ?? 0
-            }
-            if unmerged > 0 {
-                result.append(.init(actor: actor.name, status: .missedChanges,
-                                    message: "the purge deletes \(unmerged) transactions it has not merged yet; it will never see them"))
-            }
+        for i in preview.byAuthor.indices { preview.byAuthor[i].changes = perAuthor[preview.byAuthor[i].author] ?? 0 }
+        preview.byEntity = entityCounts.keys.sorted().map { n in
+            PurgePreview.EntityCount(entity: catalog.entity(number: n)?.name, entityNumber: n, counts: entityCounts[n] ?? EntityChangeCounts())
         }
-        return result
     }
 }

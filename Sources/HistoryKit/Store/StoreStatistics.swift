@@ -137,7 +137,7 @@ extension HistoryStore {
         return orphans
     }
 
-    private func space(_ db: Database) throws -> SpaceUsage {
+    func space(_ db: Database) throws -> SpaceUsage {
         let pageSize = try Int64.fetchOne(db, sql: "PRAGMA page_size") ?? 4096
         let pageCount = try Int64.fetchOne(db, sql: "PRAGMA page_count") ?? 0
         let freelist = try Int64.fetchOne(db, sql: "PRAGMA freelist_count") ?? 0
@@ -160,14 +160,19 @@ extension HistoryStore {
     }
 
     /// Pages of each table and its indexes from `dbstat`; throws when the build lacks it.
+    /// `aggregate = TRUE` sums each b-tree without decoding every page's cells.
     private func dbstatUsage(_ db: Database, tables: [String]) throws -> [SpaceUsage.Table] {
+        let total = try db.makeStatement(sql: "SELECT pageno, pgsize FROM dbstat WHERE name = ? AND aggregate = TRUE")
         var result: [SpaceUsage.Table] = []
         for name in tables {
-            let row = try Row.fetchOne(db, sql: """
-                SELECT COUNT(*), COALESCE(SUM(pgsize), 0) FROM dbstat
-                WHERE name IN (SELECT name FROM sqlite_master WHERE tbl_name = ? AND type IN ('table', 'index'))
-                """, arguments: [name])
-            result.append(SpaceUsage.Table(name: name, pages: row?[0] ?? 0, bytes: row?[1] ?? 0))
+            var pages: Int64 = 0, bytes: Int64 = 0
+            for btree in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE tbl_name = ? AND type IN ('table', 'index') AND rootpage > 0", arguments: [name]) {
+                if let row = try Row.fetchOne(total, arguments: [btree]) {
+                    pages += row[0] ?? 0
+                    bytes += row[1] ?? 0
+                }
+            }
+            result.append(SpaceUsage.Table(name: name, pages: pages, bytes: bytes))
         }
         return result
     }

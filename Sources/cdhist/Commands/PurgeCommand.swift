@@ -10,7 +10,7 @@ struct PurgeCommand: ParsableCommand {
         discussion: """
         The preview changes nothing. --execute prints the preview, refuses a busy or read-only store and a purge that \
         would break an actor (unless --allow-expire), writes a backup with SQLite's online backup, deletes in one \
-        transaction, checks PRAGMA integrity_check and the counts, and restores the backup if either fails.
+        transaction, checks PRAGMA quick_check and the counts, and restores the backup if either fails.
         """)
 
     @OptionGroup var storeOptions: StoreOptions
@@ -27,6 +27,9 @@ struct PurgeCommand: ParsableCommand {
     @OptionGroup var names: NameFilterOptions
 
     @OptionGroup var mergeState: MergeStateOptions
+
+    @Flag(help: "Also count the deleted changes per author and per entity and type (reads every deleted change: seconds on millions).")
+    var breakdown = false
 
     @Flag(help: "Delete for real (after a backup). Without it, only the preview.")
     var execute = false
@@ -65,8 +68,10 @@ struct PurgeCommand: ParsableCommand {
             let store = try openStore(path, lockTimeout: storeOptions.lockTimeout)
             let (records, _) = try mergeState.records(storeUUID: store.storeUUID)
             let now = try mergeState.evaluationTime(utc: outputOptions.utc)
-            let report = try MergeStateAnalyzer(store: store, declared: mergeState.actor, batch: mergeState.batchActor,
-                                                records: records, now: now).report()
+            // Without merge state or a strategy there is no actor to break and no cut-off to compute.
+            let analyzed = strategy != nil || !records.isEmpty || !mergeState.actor.isEmpty || !mergeState.batchActor.isEmpty
+            let report = analyzed ? try MergeStateAnalyzer(store: store, declared: mergeState.actor, batch: mergeState.batchActor,
+                                                           records: records, now: now).report() : nil
             var query = HistoryQuery(authors: names.authors, contextNames: names.contextNames, bundleIDs: names.bundleIDs, processIDs: names.processIDs)
             let parser = PositionParser(utc: outputOptions.utc)
             if let after { query.after = try parser.bound(after, option: "--after") }
@@ -76,13 +81,13 @@ struct PurgeCommand: ParsableCommand {
             } else {
                 let strategy = CleanerStrategy(rawValue: strategy ?? "") ?? .apple
                 // The analyzer computed every strategy's cut-off from the same actors.
-                guard let cutoff = report.cutoffs.first(where: { $0.strategy == strategy }) else { return }
+                guard let cutoff = report?.cutoffs.first(where: { $0.strategy == strategy }) else { return }
                 rule = "\(strategy.title): \(cutoff.reason)"
                 if query.authors.isEmpty, let filter = cutoff.authorFilter { query.authors = filter.map { HistoryQuery.NameFilter.value($0) } }
                 // No cut-off: nothing is selected (a transaction number below every real one).
                 query.before = cutoff.cutoff.map { HistoryQuery.Bound.date($0) } ?? .transaction(Int64.min)
             }
-            plan = try store.planPurge(query, actors: report.actors)
+            plan = try store.planPurge(query, actors: report?.actors ?? [], breakdown: breakdown)
         }
         let presenter = PurgePresenter(time: render.time)
         DocumentRenderer.render(presenter.preview(plan.preview, store: path, rule: rule, executing: execute), context: render)

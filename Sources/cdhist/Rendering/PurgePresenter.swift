@@ -39,23 +39,32 @@ struct PurgePresenter {
             ("stringsBecomingUnused", .array(p.stringsBecomingUnused.map { .string($0) })),
             ("stringsAlreadyUnused", .int(Int64(p.stringsAlreadyUnused))),
             ("cloudKitTransactions", .int(Int64(p.cloudKitTransactions))),
-            ("byAuthor", .array(p.byAuthor.map { .object([("author", .optional($0.author)), ("transactions", .int(Int64($0.transactions))), ("changes", .int(Int64($0.changes)))]) })),
-            ("byEntity", .array(p.byEntity.map { e in .object([
+            ("byAuthor", .array(p.byAuthor.map { .object([("author", .optional($0.author)), ("transactions", .int(Int64($0.transactions))),
+                                                          ("changes", .optional($0.changes.map(Int64.init)))]) })),
+            ("byEntity", p.byEntity.map { entities in .array(entities.map { e in .object([
                 ("entity", .optional(e.entity)), ("entityNumber", .int(e.entityNumber)),
                 ("inserts", .int(Int64(e.counts.inserts))), ("updates", .int(Int64(e.counts.updates))), ("deletes", .int(Int64(e.counts.deletes))),
-            ]) })),
+            ]) }) } ?? .null),
             ("consequences", .array(p.consequences.map { .object([("actor", .string($0.actor)), ("status", .string($0.status.rawValue)), ("message", .string($0.message))]) })),
             ("executed", .bool(false)),
         ]
-        return Document(kind: "purge-preview", json: json, sections: [
+        let counted = p.byEntity != nil
+        var authorColumns = [Column("Author", flexible: true), Column("Transactions", alignRight: true)]
+        if counted { authorColumns.append(Column("Changes", alignRight: true)) }
+        let authorRows: [[Cell]] = p.byAuthor.map { a in
+            [HistoryPresenter.optional(a.author), Cell(String(a.transactions))] + (a.changes.map { [Cell(String($0))] } ?? [])
+        }
+        var sections: [Document.Section] = [
             .fields(title: nil, fields),
-            .table(title: "By author", columns: [Column("Author", flexible: true), Column("Transactions", alignRight: true), Column("Changes", alignRight: true)],
-                   rows: p.byAuthor.map { [HistoryPresenter.optional($0.author), Cell(String($0.transactions)), Cell(String($0.changes))] }),
-            .table(title: "By entity", columns: [Column("Entity", flexible: true), Column("Inserts", alignRight: true),
-                                                 Column("Updates", alignRight: true), Column("Deletes", alignRight: true)],
-                   rows: p.byEntity.map { [Cell($0.entity ?? "Z_ENT \($0.entityNumber)"), Cell(String($0.counts.inserts)),
-                                           Cell(String($0.counts.updates)), Cell(String($0.counts.deletes))] }),
-        ])
+            .table(title: "By author" + (counted ? "" : " (changes per author and by entity: add --breakdown)"), columns: authorColumns, rows: authorRows),
+        ]
+        if let entities = p.byEntity {
+            sections.append(.table(title: "By entity", columns: [Column("Entity", flexible: true), Column("Inserts", alignRight: true),
+                                                                 Column("Updates", alignRight: true), Column("Deletes", alignRight: true)],
+                                   rows: entities.map { [Cell($0.entity ?? "Z_ENT \($0.entityNumber)"), Cell(String($0.counts.inserts)),
+                                                         Cell(String($0.counts.updates)), Cell(String($0.counts.deletes))] }))
+        }
+        return Document(kind: "purge-preview", json: json, sections: sections)
     }
 
     func result(_ r: PurgeResult, store: String) -> Document {
@@ -74,7 +83,7 @@ struct PurgePresenter {
             ("Deleted", "\(r.deletedTransactions) transactions and \(r.deletedChanges) changes"),
             ("Strings pruned", String(r.prunedStrings)),
             ("Backup", r.backupPath ?? "none (--no-backup)"),
-            ("Check", "PRAGMA integrity_check ok; counts match the preview"),
+            ("Check", "PRAGMA quick_check ok; counts match the preview"),
             ("File", "\(ByteCount.text(r.bytesBefore)) → \(ByteCount.text(r.bytesAfter))" + (r.vacuumed ? " (after VACUUM)" : " (run with --vacuum to shrink it)")),
         ])])
     }
