@@ -78,6 +78,12 @@ import Testing
         #expect(multi.stdout.contains("this token names 2 stores"))
         let literal = try CLI.run(["token", "\(Scenarios.appGroupUUID):34", "--store", store])
         #expect(literal.status == 0)
+        // Tokens naming the extreme numbers are expired, not a trap on number ± 1.
+        for n in [Int64.max, Int64.min] {
+            let extreme = try CLI.run(["token", "\(Scenarios.appGroupUUID):\(n)", "--store", store])
+            #expect(extreme.status == 1, "\(n): \(extreme.stderr)")
+            #expect(try extreme.json()["status"] as? String == "expired")
+        }
     }
 
     @Test(.enabled(if: RealStores.available)) func photosTokenAgainstBothRealStores() throws {

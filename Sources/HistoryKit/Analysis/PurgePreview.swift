@@ -99,7 +99,7 @@ extension HistoryStore {
                 numbers = (numbers?.lowerBound ?? t.number)...t.number
                 if let ts = t.timestamp { timestamps = min(timestamps?.lowerBound ?? ts, ts)...max(timestamps?.upperBound ?? ts, ts) }
                 deletedStrings.insert(refs)
-                if let last = runs.last, last.upperBound == t.number - 1 {
+                if let last = runs.last, last.upperBound < .max, last.upperBound + 1 == t.number {
                     runs[runs.count - 1] = last.lowerBound...t.number
                 } else if runs.count <= maxRuns {
                     runs.append(t.number...t.number)

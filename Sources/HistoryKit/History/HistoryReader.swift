@@ -55,7 +55,10 @@ extension HistoryStore {
     /// The transaction numbered `number`, or nil.
     public func transaction(number: Int64) throws -> Transaction? {
         var found: Transaction?
-        try forEachTransaction(HistoryQuery(after: .transaction(number - 1), before: .transaction(number + 1), limit: 1)) {
+        // A token or a damaged store can name the extreme numbers: no bound past them.
+        let after = number > .min ? HistoryQuery.Bound.transaction(number - 1) : nil
+        let before = number < .max ? HistoryQuery.Bound.transaction(number + 1) : nil
+        try forEachTransaction(HistoryQuery(after: after, before: before, limit: 1)) {
             found = $0
         }
         return found
