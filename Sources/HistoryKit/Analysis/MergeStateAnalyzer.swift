@@ -34,15 +34,13 @@ public struct MergeStateAnalyzer {
         declared.forEach(add)
         batch.forEach(add)
         records.map(\.actor).forEach(add)
-        var own: [String: [MergeRecord]] = [:]
         var located: [String: Located] = [:]
         for name in names {
-            own[name] = records.filter { $0.actor == name }.sorted { Self.rank($0.position) < Self.rank($1.position) }
-            located[name] = try locate(name, records: own[name] ?? [])
+            located[name] = try locate(name, records: records.filter { $0.actor == name }.sorted { Self.rank($0.position) < Self.rank($1.position) })
         }
         // The app's actors: declared or with recorded state. Batch actors are in the
         // delete's author filter but have no date of their own.
-        let appActors = names.filter { declared.contains($0) || batch.contains($0) || !(own[$0] ?? []).isEmpty }
+        let appActors = names.filter { declared.contains($0) || batch.contains($0) || !(located[$0]?.records ?? []).isEmpty }
         let actorDates = appActors.filter { !batch.contains($0) }.map { (actor: $0, date: located[$0]?.effectiveDate) }
         let cutoffs = CleanerStrategy.allCases.map { $0.cutoff(actorDates: actorDates, allActors: appActors, now: now) }
 
@@ -78,9 +76,9 @@ public struct MergeStateAnalyzer {
         let counts = cutoffs.enumerated().map { j, c -> Int in
             guard c.cutoff != nil else { return 0 }
             let filter = c.authorFilter.map(Set.init)
-            return within[actorCount + j].sorted(names: authorNames)
-                .filter { a in filter.map { f in a.author.map(f.contains) ?? false } ?? true }
-                .reduce(0) { $0 + $1.tally.count }
+            return zip(authorNames, within[actorCount + j].tallies)
+                .filter { author, _ in filter.map { f in author.map(f.contains) ?? false } ?? true }
+                .reduce(0) { $0 + $1.1.count }
         }
         return MergeStateReport(storeUUID: store.storeUUID, now: now, actors: reports, cutoffs: cutoffs, cutoffDeleteCounts: counts)
     }
@@ -104,7 +102,9 @@ public struct MergeStateAnalyzer {
 
     /// An actor's recorded position looked up in the store, before anything is counted.
     private struct Located {
-        var record: MergeRecord?
+        /// Its recorded positions, the one evaluated first.
+        var records: [MergeRecord] = []
+        var record: MergeRecord? { records.first }
         /// The transaction its token names, for this store.
         var tokenNumber: Int64?
         /// Its token's transaction, or the last one at or before its date.
@@ -118,7 +118,7 @@ public struct MergeStateAnalyzer {
     }
 
     private func locate(_ name: String, records: [MergeRecord]) throws -> Located {
-        var l = Located(record: records.first)
+        var l = Located(records: records)
         guard let record = records.first else {
             // A declared actor without state will fetch everything.
             if declared.contains(name) && !batch.contains(name) { l.pendingFrom = .all }
@@ -147,7 +147,7 @@ public struct MergeStateAnalyzer {
         let isBatch = batch.contains(name)
         let isDeclared = declared.contains(name) || isBatch
         var r = ActorReport(name: name, status: .upToDate, isDeclared: isDeclared, isBatch: isBatch,
-                            records: records.filter { $0.actor == name }.sorted { Self.rank($0.position) < Self.rank($1.position) },
+                            records: position.records,
                             authoredCount: authoredCount, lastMerged: position.lastMerged, tokenNumber: position.tokenNumber,
                             positionDate: position.positionDate, pending: pending,
                             lag: position.pendingFrom != nil ? pending.oldestTimestamp.map { now - $0 } : nil,

@@ -83,9 +83,7 @@ extension HistoryStore {
             var numbers: ClosedRange<Int64>?
             var timestamps: ClosedRange<Double>?
             var deletedStrings = ReferenceSet(), survivingStrings = ReferenceSet()
-            // Matching transactions as runs of consecutive numbers: their changes are counted by index ranges.
-            var runs: [ClosedRange<Int64>] = []
-            let maxRuns = 10_000
+            var runs = NumberRuns(limit: 10_000)
             var scan = try TransactionScan(store: self, db: db, query: q)
             try scan.run(db) { t in
                 all += 1
@@ -99,11 +97,7 @@ extension HistoryStore {
                 numbers = (numbers?.lowerBound ?? t.number)...t.number
                 if let ts = t.timestamp { timestamps = min(timestamps?.lowerBound ?? ts, ts)...max(timestamps?.upperBound ?? ts, ts) }
                 deletedStrings.insert(refs)
-                if let last = runs.last, last.upperBound < .max, last.upperBound + 1 == t.number {
-                    runs[runs.count - 1] = last.lowerBound...t.number
-                } else if runs.count <= maxRuns {
-                    runs.append(t.number...t.number)
-                }
+                runs.add(t.number)
                 for (i, actor) in watched.enumerated() {
                     if actor.tokenNumber == t.number { expiring.insert(i) }
                     if after[i].holds(t) { unmerged[i].add(t) }
@@ -113,9 +107,9 @@ extension HistoryStore {
             let byAuthor = deleted.sorted(names: names)
             let count = byAuthor.reduce(0) { $0 + $1.tally.count }
             var changes = 0
-            if runs.count <= maxRuns {
+            if let ranges = runs.ranges {
                 let statement = try db.makeStatement(sql: "SELECT COUNT(*) FROM ACHANGE WHERE ZTRANSACTIONID BETWEEN ? AND ?")
-                for run in runs {
+                for run in ranges {
                     let cursor = try RawCursor(statement, arguments: [run.lowerBound, run.upperBound])
                     if try cursor.next() { changes += Int(cursor.int64(0)) }
                     cursor.finish()
@@ -148,7 +142,7 @@ extension HistoryStore {
                     .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) },
                 stringsAlreadyUnused: scan.stringCount - deletedStrings.members.union(survivingStrings.members).filter { scan.string($0) != nil }.count,
                 cloudKitTransactions: byAuthor.filter { $0.author.map(MergeStateAnalyzer.isCloudKitAuthor) ?? false }.reduce(0) { $0 + $1.tally.count },
-                consequences: consequences, ranges: runs.count <= maxRuns ? runs : nil)
+                consequences: consequences, ranges: runs.ranges)
         }
         if breakdown { try countChanges(of: &preview, matching: matching, arguments: args, authorExpression: sql.expression(for: .author), joins: sql.joinClause) }
         preview.oldestSurvivor = try survivor.flatMap { try transaction(number: $0) }
@@ -172,25 +166,33 @@ extension HistoryStore {
                 """, arguments: args) {
                 perAuthor[row[0] as String?] = row[1] ?? 0
             }
-            var entityCounts: [Int64: EntityChangeCounts] = [:]
-            for row in try Row.fetchAll(db, sql: """
-                SELECT c.ZENTITY, c.ZCHANGETYPE, COUNT(*) FROM ACHANGE c WHERE c.ZTRANSACTIONID IN (\(matching)) GROUP BY 1, 2
-                """, arguments: args) {
-                var counts = entityCounts[row[0] ?? 0] ?? EntityChangeCounts()
-                let n: Int = row[2] ?? 0
-                switch ChangeType(rawValue: row[1] ?? -1) {
-                case .insert: counts.inserts += n
-                case .update: counts.updates += n
-                case .delete: counts.deletes += n
-                case .unknown: counts.other += n
-                }
-                entityCounts[row[0] ?? 0] = counts
-            }
+            let entityCounts = try entityChangeCounts(db, filter: "c.ZTRANSACTIONID IN (\(matching))", arguments: args)
             return (perAuthor, entityCounts)
         }
         for i in preview.byAuthor.indices { preview.byAuthor[i].changes = perAuthor[preview.byAuthor[i].author] ?? 0 }
         preview.byEntity = entityCounts.keys.sorted().map { n in
             PurgePreview.EntityCount(entity: catalog.entity(number: n)?.name, entityNumber: n, counts: entityCounts[n] ?? EntityChangeCounts())
         }
+    }
+}
+
+/// Selected transaction numbers (ascending) gathered into runs of consecutive
+/// numbers, so their changes are counted and deleted by index ranges; given
+/// up (nil) past `limit` runs, when one `IN` query does better.
+private struct NumberRuns {
+    let limit: Int
+    private(set) var ranges: [ClosedRange<Int64>]? = []
+
+    mutating func add(_ n: Int64) {
+        guard var r = ranges else { return }
+        ranges = nil
+        if let last = r.last, last.upperBound < .max, last.upperBound + 1 == n {
+            r[r.count - 1] = last.lowerBound...n
+        } else if r.count < limit {
+            r.append(n...n)
+        } else {
+            return
+        }
+        ranges = r
     }
 }

@@ -56,21 +56,26 @@ extension HistoryStore {
 
     /// Change counts per `ZENTITY` number.
     public func entityChangeCounts() throws -> [Int64: EntityChangeCounts] {
-        try read { db in
-            var result: [Int64: EntityChangeCounts] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT ZENTITY, ZCHANGETYPE, COUNT(*) FROM ACHANGE GROUP BY ZENTITY, ZCHANGETYPE") {
-                let entity: Int64 = row[0] ?? 0
-                let count: Int = row[2] ?? 0
-                var counts = result[entity] ?? EntityChangeCounts()
-                switch ChangeType(rawValue: row[1] ?? -1) {
-                case .insert: counts.inserts += count
-                case .update: counts.updates += count
-                case .delete: counts.deletes += count
-                case .unknown: counts.other += count
-                }
-                result[entity] = counts
+        try read { db in try entityChangeCounts(db) }
+    }
+
+    /// Change counts per `ZENTITY` number of the changes `filter` selects
+    /// (a condition on `ACHANGE c`; nil: every change).
+    func entityChangeCounts(_ db: Database, filter: String? = nil, arguments: StatementArguments = []) throws -> [Int64: EntityChangeCounts] {
+        var result: [Int64: EntityChangeCounts] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT c.ZENTITY, c.ZCHANGETYPE, COUNT(*) FROM ACHANGE c"
+                                    + (filter.map { " WHERE \($0)" } ?? "") + " GROUP BY 1, 2", arguments: arguments) {
+            let entity: Int64 = row[0] ?? 0
+            let count: Int = row[2] ?? 0
+            var counts = result[entity] ?? EntityChangeCounts()
+            switch ChangeType(rawValue: row[1] ?? -1) {
+            case .insert: counts.inserts += count
+            case .update: counts.updates += count
+            case .delete: counts.deletes += count
+            case .unknown: counts.other += count
             }
-            return result
+            result[entity] = counts
         }
+        return result
     }
 }
