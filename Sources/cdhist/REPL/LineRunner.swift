@@ -9,11 +9,14 @@ struct LineRunner {
     enum Outcome { case done, quit }
 
     /// Commands whose first argument is the store.
-    static let storeFirst: Set<String> = ["info", "transactions", "changes", "show", "entities", "authors", "export", "purge", "actors", "check"]
+    static let storeFirst: Set<String> = ["info", "transactions", "changes", "show", "entities", "authors", "export", "purge", "actors", "check",
+                                          "timeline"]
+    /// Commands that find the store in `--group-container` when given one.
+    static let takesGroupContainer: Set<String> = ["actors", "check", "timeline"]
     /// Commands that take the store as `--store`.
     static let storeOption: Set<String> = ["token", "repair-defaults"]
     /// Commands that read shared defaults (`defaults PLIST` attaches them).
-    static let readsDefaults: Set<String> = ["actors", "purge", "check"]
+    static let readsDefaults: Set<String> = ["actors", "purge", "check", "timeline"]
     /// Commands that decode with a model (`model PATH` attaches it).
     static let takesModel: Set<String> = ["info", "transactions", "changes", "show", "entities", "authors", "export", "purge", "check"]
     /// REPL-only commands with their help.
@@ -81,7 +84,7 @@ struct LineRunner {
         guard let name = words.first else { return words }
         var args = Array(words.dropFirst())
         let given = Set(args)
-        if Self.storeFirst.contains(name), !((name == "actors" || name == "check") && given.contains("--group-container")) {
+        if Self.storeFirst.contains(name), !(Self.takesGroupContainer.contains(name) && given.contains("--group-container")) {
             args.insert(env.storePath, at: 0)
         } else if Self.storeOption.contains(name), !given.contains("--store") {
             args += ["--store", env.storePath]
