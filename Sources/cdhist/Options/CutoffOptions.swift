@@ -12,7 +12,7 @@ struct CutoffOptions: ParsableArguments {
     var strategy: String?
 
     func validate() throws {
-        if before != nil && strategy != nil { throw ValidationError("give exactly one of --before and --strategy") }
+        if before != nil && strategy != nil { throw ValidationError("give --before or --strategy, not both") }
         if let strategy, CleanerStrategy(rawValue: strategy) == nil {
             throw ValidationError("unknown strategy '\(strategy)'; known: \(CleanerStrategy.allCases.map(\.rawValue).joined(separator: ", "))")
         }

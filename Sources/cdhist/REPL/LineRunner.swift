@@ -10,15 +10,15 @@ struct LineRunner {
 
     /// Commands whose first argument is the store.
     static let storeFirst: Set<String> = ["info", "transactions", "changes", "show", "entities", "authors", "export", "purge", "actors", "check",
-                                          "timeline"]
+                                          "timeline", "report"]
     /// Commands that find the store in `--group-container` when given one.
-    static let takesGroupContainer: Set<String> = ["actors", "check", "timeline"]
+    static let takesGroupContainer: Set<String> = ["actors", "check", "timeline", "report"]
     /// Commands that take the store as `--store`.
     static let storeOption: Set<String> = ["token", "repair-defaults"]
     /// Commands that read shared defaults (`defaults PLIST` attaches them).
-    static let readsDefaults: Set<String> = ["actors", "purge", "check", "timeline"]
+    static let readsDefaults: Set<String> = ["actors", "purge", "check", "timeline", "report"]
     /// Commands that decode with a model (`model PATH` attaches it).
-    static let takesModel: Set<String> = ["info", "transactions", "changes", "show", "entities", "authors", "export", "purge", "check"]
+    static let takesModel: Set<String> = ["info", "transactions", "changes", "show", "entities", "authors", "export", "purge", "check", "report"]
     /// REPL-only commands with their help.
     static let replCommands: [(name: String, help: String)] = [
         ("open STORE", "read another store"),
@@ -93,7 +93,8 @@ struct LineRunner {
             for plist in env.defaults { args += ["--defaults", plist] }
         }
         if Self.takesModel.contains(name), !given.contains("--model"), let model = env.modelPath { args += ["--model", model] }
-        if let format = env.format, !given.contains("--format"), name != "export" || format == .json || format == .ndjson {
+        // `report` writes HTML whatever the session's format; `export` writes no table.
+        if let format = env.format, !given.contains("--format"), name != "report", name != "export" || format == .json || format == .ndjson {
             args += ["--format", format.rawValue]
         }
         return [name] + args
