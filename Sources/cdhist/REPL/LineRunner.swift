@@ -22,7 +22,7 @@ struct LineRunner {
     /// REPL-only commands with their help.
     static let replCommands: [(name: String, help: String)] = [
         ("open STORE", "read another store"),
-        ("defaults [PLIST… | none]", "attach shared defaults for actors and purge (none: detach)"),
+        ("defaults [PLIST… | none]", "attach shared defaults for actors, purge, check, timeline and report (none: detach)"),
         ("model [PATH | none]", "decode with this model (none: the store's cache)"),
         ("format [table|json|ndjson|csv]", "output format of later commands"),
         ("help [COMMAND]", "this list, or a command's help"),
