@@ -25,8 +25,8 @@ enum HTML {
     }
 
     /// `text` escaped, with line-break opportunities (`<wbr>`) in long runs
-    /// without spaces (digests, IDs, dotted names) after punctuation and at
-    /// least every 20 characters, so a table column does not grow to the
+    /// without spaces (digests, IDs, dotted names) after punctuation past the
+    /// 12th character and at least every 20 characters, so a table column does not grow to the
     /// longest run; copied text is unchanged.
     static func breakable(_ text: String) -> String {
         var out = ""
@@ -39,7 +39,8 @@ enum HTML {
             } else {
                 if breakHere { out += "<wbr>" }
                 run += 1
-                breakHere = run >= 20 || (run >= 6 && "./_-:+=,".contains(character))
+                // Dates and times (`2025-03-04 11:30:00.000Z`) stay whole.
+                breakHere = run >= 20 || (run >= 12 && "./_-+=,".contains(character))
                 if breakHere { run = 0 }
             }
             out += escape(String(character))

@@ -2,9 +2,9 @@ import Foundation
 import HistoryKit
 
 /// The diagnosis report: one self-contained HTML page (inline CSS and SVG, no
-/// script, nothing fetched) made of what the commands present: the store
-/// summary, the timeline, the actors, a purge preview, the health check, and
-/// the busiest authors and entities.
+/// script, nothing fetched) made of what the commands present: a summary,
+/// the timeline, the actors, a purge preview, the health check, the busiest
+/// authors and entities, and the store's details.
 struct ReportPage {
     /// Everything the page shows.
     struct Content {
@@ -39,14 +39,15 @@ struct ReportPage {
         var body = "<header>\n<h1>History report: \(HTML.escape(name))</h1>\n"
         body += "<p class=\"subtitle\">\(HTML.escape(c.storePath)) · as of \(HTML.escape(time.display(c.now))) · cdhist \(CDHist.version)</p>\n"
         body += "</header>\n"
+        // The picture first, the details after.
         body += section("glance", "At a glance", HTML.sections([.fields(title: nil, glance(c))]))
-        body += section("store", "Store", HTML.sections(c.summary.sections))
         body += section("timeline", "Timeline", "<figure>\n" + svg.svg(c.timeline, markers: c.markers) + legend(c) + "</figure>\n")
         body += section("actors", "Actors", HTML.sections(c.actors.sections))
         body += section("purge", "Purge preview", c.purge.map { HTML.sections($0.document.sections) }
                         ?? "<p class=\"note\">No purge chosen: make the report with --strategy NAME or --before POSITION to see what it would delete and break.</p>\n")
         body += section("check", "Health check", HTML.sections(c.check.sections))
         body += section("busiest", "Busiest authors and entities", busiest(c))
+        body += section("store", "Store", HTML.sections(c.summary.sections))
         return """
             <!DOCTYPE html>
             <html lang="en">
