@@ -116,6 +116,16 @@ import Testing
         #expect(chart.markers["app"]?.column == (doc["bucketCount"] as? Int ?? 0) - 1 && chart.markers["app"]?.glyph == "▲")
         #expect(text.contains("▲ widget") && text.contains("behind, merged up to #20 2025-03-04 11:30:00.000Z (date)"))
         #expect(text.hasPrefix("Tasks.sqlite: 34 transactions by 7 authors, 2025-03-03 09:00:00.000Z to"))
+        // Ticks stand at whole times (UTC midnight, noon), labelled from their own column.
+        let lines = text.components(separatedBy: "\n")
+        let axisIndex = try #require(lines.firstIndex { $0.contains("┬") })
+        let axis = Array(lines[axisIndex]), labels = Array(lines[axisIndex + 1])
+        let first = try #require(doc["firstCocoaTimestamp"] as? Double), seconds = try #require(doc["bucketSeconds"] as? Double)
+        for (label, iso) in [("03-04 00:00", "2025-03-04T00:00:00Z"), ("03-04 12:00", "2025-03-04T12:00:00Z")] {
+            let t = try #require(ISO8601DateFormatter().date(from: iso)).timeIntervalSinceReferenceDate
+            let column = chart.labelWidth + 1 + Int((t - first) / seconds)
+            #expect(axis[column] == "┬" && String(labels[column..<(column + label.count)]) == label, "\(label)")
+        }
     }
 
     @Test func purgedStoreMarksWhatLiesOutsideTheHistory() throws {

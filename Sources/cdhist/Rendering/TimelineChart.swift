@@ -68,9 +68,9 @@ struct TimelineChart {
             out.append(row(context.style(label(marker.name), marker.style), track(placement, marker), total: nil))
         }
         out.append("")
-        let top = String(glyphs.levels.last ?? "#")
+        let full = String(glyphs.levels.last ?? "#")
         out += wrap("\(String(glyphs.levels.dropFirst())) transactions in one column (\(MergeStatePresenter.age(timeline.bucketSeconds))): "
-                    + "\(top) is \(busiest)")
+                    + "\(full) is \(busiest)")
         for (marker, _) in placed {
             let glyph = String(marker.kind.isCutoff ? glyphs.cutoff : glyphs.actor)
             // The name in the label column, what it means beside it (continued under it when long).
@@ -175,12 +175,5 @@ struct TimelineChart {
         cells[column] = " "
         let before = String(cells[..<column]), after = String(cells[(column + 1)...])
         return context.style(before, .dim) + context.style(String(mark), marker.style) + context.style(after, .dim)
-    }
-}
-
-extension TimelineMarker.Kind {
-    var isCutoff: Bool {
-        if case .cutoff = self { return true }
-        return false
     }
 }
