@@ -30,6 +30,12 @@ final class StoreConnection {
     let notices: [StoreNotice]
     private let busyTimeout: Double
     private let snapshotDirectory: URL?
+    /// How `queue` was opened, for a second connection (``read(_:beside:)``).
+    private let uri: String
+    private let readonly: Bool
+    /// The second connection while one runs, so that ``interrupt()`` reaches it too.
+    private let besideLock = NSLock()
+    private var besideQueue: DatabaseQueue?
 
     init(path: String, options: OpenOptions) throws {
         let (files, header) = try StoreFiles.inspect(path)
@@ -47,7 +53,10 @@ final class StoreConnection {
         if snapshotReason == nil {
             let mode = header.isWAL ? (files.walSize == nil ? "immutable=1" : "mode=ro&readonly_shm=1") : "mode=ro"
             do {
-                queue = try Self.openQueue(uri: Self.uri(path, mode), readonly: true, options: options, reportedPath: path)
+                let uri = Self.uri(path, mode)
+                queue = try Self.openQueue(uri: uri, readonly: true, options: options, reportedPath: path)
+                self.uri = uri
+                readonly = true
                 snapshotDirectory = nil
                 self.notices = notices
                 return
@@ -59,7 +68,9 @@ final class StoreConnection {
         let dir = try Self.makeSnapshot(of: files)
         do {
             let copy = dir.appendingPathComponent("store.sqlite").path
-            queue = try Self.openQueue(uri: Self.uri(copy, "mode=rw"), readonly: false, options: options, reportedPath: path)
+            uri = Self.uri(copy, "mode=rw")
+            readonly = false
+            queue = try Self.openQueue(uri: uri, readonly: false, options: options, reportedPath: path)
             try queue.inDatabase { try $0.execute(sql: "PRAGMA query_only = 1") }
         } catch {
             try? FileManager.default.removeItem(at: dir)
@@ -82,6 +93,47 @@ final class StoreConnection {
         } catch let error as DatabaseError {
             throw Self.storeError(error, path: path, timeout: busyTimeout)
         }
+    }
+
+    /// Runs `body` on this connection and, at the same time, `beside` on a
+    /// second connection to the same files on another thread: two reads of
+    /// different b-trees on two cores. `beside` may see a commit made after
+    /// `body` began (use it for estimates, not for counts that must agree).
+    /// When the second connection cannot be opened, both run here in turn.
+    func read<A, B>(_ body: (Database) throws -> A, beside: @escaping (Database) throws -> B) throws -> (A, B) {
+        let second: DatabaseQueue
+        do {
+            second = try Self.openQueue(uri: uri, readonly: readonly, options: OpenOptions(busyTimeout: busyTimeout), reportedPath: path)
+            if !readonly { try second.inDatabase { try $0.execute(sql: "PRAGMA query_only = 1") } }
+        } catch {
+            return try read { db in (try body(db), try beside(db)) }
+        }
+        besideLock.withLock { besideQueue = second }
+        defer {
+            besideLock.withLock { besideQueue = nil }
+            try? second.close()
+        }
+        let outcome = BesideOutcome<B>()
+        let finished = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            outcome.result = Result { try second.inDatabase(beside) }
+            finished.signal()
+        }
+        let first = Result { try read(body) }
+        finished.wait()
+        let a = try first.get()
+        switch outcome.result {
+        case .success(let b)?: return (a, b)
+        case .failure(let error as DatabaseError)?: throw Self.storeError(error, path: path, timeout: busyTimeout)
+        case .failure(let error)?: throw error
+        case nil: return (a, try read(beside))
+        }
+    }
+
+    /// Makes the running statements fail soon with an "interrupted" error (safe from another thread).
+    func interrupt() {
+        queue.interrupt()
+        besideLock.withLock { besideQueue?.interrupt() }
     }
 
     private static func uri(_ path: String, _ query: String) -> String {
@@ -149,4 +201,10 @@ final class StoreConnection {
         }
         return dir
     }
+}
+
+/// What the second connection of ``StoreConnection/read(_:beside:)`` returned;
+/// written on its thread before the semaphore is signalled, read after the wait.
+private final class BesideOutcome<B>: @unchecked Sendable {
+    var result: Result<B, Error>?
 }
