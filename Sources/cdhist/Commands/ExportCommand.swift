@@ -153,10 +153,14 @@ struct CSVExport {
         if let iso = presenter.time.iso(tx.timestamp) { CSV.field(iso, to: &transactionFields) }
         transactionFields.append(comma)
         if let ts = tx.timestamp { JSONValue.writeDouble(ts, to: &transactionFields) }
-        for field in [tx.author, tx.contextName, tx.bundleID, tx.processID] {
+        func add(_ field: String?) {
             transactionFields.append(comma)
             if let field { CSV.field(field, to: &transactionFields) }
         }
+        add(tx.author)
+        add(tx.contextName)
+        add(tx.bundleID)
+        add(tx.processID)
         buffer.removeAll(keepingCapacity: true)
         if changes.isEmpty {
             buffer += transactionFields
@@ -176,7 +180,7 @@ struct CSVExport {
             buffer.append(comma)
             if let id = c.changedObjectID { CSV.field(id, to: &buffer) }
             buffer.append(comma)
-            if let names = c.updatedProperties { CSV.field(names.joined(separator: " "), to: &buffer) }
+            if let names = c.updatedProperties { CSV.field(joining: names, separator: UInt8(ascii: " "), to: &buffer) }
             buffer.append(comma)
             if c.changeType == .delete {
                 tombstone.reset()
