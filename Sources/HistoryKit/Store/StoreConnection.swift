@@ -113,16 +113,12 @@ final class StoreConnection {
             besideLock.withLock { besideQueue = nil }
             try? second.close()
         }
-        let outcome = BesideOutcome<B>()
-        let finished = DispatchSemaphore(value: 0)
-        Thread.detachNewThread {
-            outcome.result = Result { try second.inDatabase(beside) }
-            finished.signal()
-        }
+        let job = BesideJob(queue: second, body: beside)
+        Thread.detachNewThread { job.run() }
         let first = Result { try read(body) }
-        finished.wait()
+        job.finished.wait()
         let a = try first.get()
-        switch outcome.result {
+        switch job.result {
         case .success(let b)?: return (a, b)
         case .failure(let error as DatabaseError)?: throw Self.storeError(error, path: path, timeout: busyTimeout)
         case .failure(let error)?: throw error
@@ -203,8 +199,33 @@ final class StoreConnection {
     }
 }
 
-/// What the second connection of ``StoreConnection/read(_:beside:)`` returned;
-/// written on its thread before the semaphore is signalled, read after the wait.
-private final class BesideOutcome<B>: @unchecked Sendable {
-    var result: Result<B, Error>?
+/// The work of ``StoreConnection/read(_:beside:)``'s second thread. It lets
+/// go of the connection and the body (and whatever the body captured, such
+/// as the store) before it signals: otherwise the thread could release the
+/// last reference after the caller moved on, closing a read-only connection
+/// while a writer opens the store (the writer then shares its read-only `-shm`).
+private final class BesideJob<B>: @unchecked Sendable {
+    private var work: (queue: DatabaseQueue, body: (Database) throws -> B)?
+    /// Set before ``finished`` is signalled; read after the wait.
+    private(set) var result: Result<B, Error>?
+    let finished = DispatchSemaphore(value: 0)
+
+    init(queue: DatabaseQueue, body: @escaping (Database) throws -> B) {
+        work = (queue, body)
+    }
+
+    func run() {
+        result = Self.perform(take())
+        finished.signal()
+    }
+
+    private func take() -> (queue: DatabaseQueue, body: (Database) throws -> B)? {
+        defer { work = nil }
+        return work
+    }
+
+    private static func perform(_ work: (queue: DatabaseQueue, body: (Database) throws -> B)?) -> Result<B, Error>? {
+        guard let work else { return nil }
+        return Result { try work.queue.inDatabase(work.body) }
+    }
 }
