@@ -77,20 +77,76 @@ extension HistoryStore {
     }
 
     private func transaction(_ row: RawCursor) -> Transaction {
-        Transaction(number: row.int64(0), timestamp: row.optionalDouble(1), author: row.optionalText(2), contextName: row.optionalText(3),
-                    bundleID: row.optionalText(4), processID: row.optionalText(5), storeUUID: storeUUID,
-                    queryGenerationLength: row.optionalInt64(6).map { Int($0) }, changeCount: Int(row.int64(7)))
+        let number = row.int64(0)
+        var warnings: [DecodingWarning] = []
+        var found: String?
+        func check(_ column: String, expected: String) {
+            guard let value = found else { return }
+            warnings.append(.wrongType(table: "ATRANSACTION", rowID: number, column: column, found: value, expected: expected, readAs: "null"))
+            found = nil
+        }
+        let timestamp = row.number(1, problem: &found)
+        check("ZTIMESTAMP", expected: "a number")
+        if let t = timestamp, !Transaction.datedTimestamps.contains(t) {
+            let what = t.isFinite ? "\(t) s lies outside the years 1–9999" : "is \(t > 0 ? "+" : "-")infinity"
+            warnings.append(DecodingWarning(kind: .timestampOutOfRange,
+                                            message: "ATRANSACTION Z_PK \(number): ZTIMESTAMP \(what); no date expresses it", column: "ZTIMESTAMP"))
+        }
+        var names: [String?] = []
+        // Columns 7…10 are the string references, in the order of the names in 2…5.
+        for (column, field, reference) in [(2, "author", "ZAUTHORTS"), (3, "context name", "ZCONTEXTNAMETS"),
+                                           (4, "bundle ID", "ZBUNDLEIDTS"), (5, "process ID", "ZPROCESSIDTS")] {
+            _ = row.integer(Int32(column + 5), problem: &found)
+            check(reference, expected: "an integer (a string reference)")
+            names.append(row.text(Int32(column), problem: &found))
+            check("the \(field)", expected: "text")
+        }
+        return Transaction(number: number, timestamp: timestamp, author: names[0], contextName: names[1],
+                           bundleID: names[2], processID: names[3], storeUUID: storeUUID,
+                           queryGenerationLength: row.optionalInt64(6).map { Int($0) }, changeCount: Int(row.int64(11)),
+                           warnings: warnings)
     }
 
     private func change(_ row: RawCursor, decoder: ChangeDecoder) -> Change {
+        let changeID = row.int64(0)
+        var warnings: [DecodingWarning] = []
+        /// An INTEGER column Core Data always fills; anything else is reported
+        /// and read as SQLite converts it (`fallback` for NULL).
+        func required(_ column: Int32, _ name: String, fallback: Int64) -> Int64 {
+            var found: String?
+            if let value = row.integer(column, problem: &found) { return value }
+            let converted = row.isNull(column) ? fallback : row.int64(column)
+            warnings.append(.wrongType(table: "ACHANGE", rowID: changeID, column: name, found: found ?? "NULL",
+                                       expected: "an integer", readAs: String(converted)))
+            return converted
+        }
+        let transactionNumber = required(1, "ZTRANSACTIONID", fallback: 0)
+        // A change type that is not an integer is unknown, never SQLite's 0 (insert).
+        var found: String?
+        let changeType = row.integer(2, problem: &found)
+        if changeType == nil {
+            warnings.append(.wrongType(table: "ACHANGE", rowID: changeID, column: "ZCHANGETYPE", found: found ?? "NULL",
+                                       expected: "an integer", readAs: "unknown(-1)"))
+        }
+        let entityNumber = required(3, "ZENTITY", fallback: 0)
+        let entityPK = required(4, "ZENTITYPK", fallback: 0)
+        found = nil
+        var columns: [UInt8]?
+        switch row.storageClass(5) {
+        case .blob: columns = row.optionalBytes(5)
+        case .null: columns = nil
+        case .integer, .real, .text:
+            warnings.append(.wrongType(table: "ACHANGE", rowID: changeID, column: "ZCOLUMNS", found: row.describe(5),
+                                       expected: "a BLOB", readAs: "null"))
+        }
         var tombstones: [TombstoneValue?] = []
         tombstones.reserveCapacity(decoder.tombstoneColumnCount)
         for i in 0..<decoder.tombstoneColumnCount {
             tombstones.append(row.tombstone(Int32(HistorySQL.changeFixedColumnCount + i)))
         }
-        return decoder.decode(changeID: row.int64(0), transactionNumber: row.int64(1),
-                              changeTypeRaw: row.isNull(2) ? -1 : row.int64(2),
-                              entityNumber: row.int64(3), entityPK: row.int64(4),
-                              columns: row.optionalBytes(5), tombstones: tombstones)
+        return decoder.decode(changeID: changeID, transactionNumber: transactionNumber,
+                              changeTypeRaw: changeType ?? -1, entityNumber: entityNumber, entityPK: entityPK,
+                              columns: columns, tombstones: tombstones, warnings: warnings)
     }
 }
+

@@ -36,11 +36,14 @@ struct ExportCommand: ParsableCommand {
         let presenter = session.presenter
         let showProgress = session.context.terminal.stderrIsTerminal
         let progress = Progress(total: showProgress ? try session.store.transactionCount() : 0, enabled: showProgress)
+        let warnings = ValueWarnings(store: session.store.path)
         do {
             if context.format == .csv {
                 var csv = CSVExport(presenter: presenter)
                 output.write(bytes: csv.header)
                 try session.store.forEachTransactionWithChanges(query, decoder: session.decoder) { tx, changes in
+                    warnings.add(tx.warnings)
+                    for change in changes { warnings.add(change.warnings) }
                     output.write(bytes: csv.rows(tx, changes))
                     progress.step()
                 }
@@ -49,6 +52,8 @@ struct ExportCommand: ParsableCommand {
                 let list = ListRenderer(context: context, kind: "transactions", columns: HistoryPresenter.transactionColumns,
                                         header: [("storeID", .string(session.store.storeUUID))])
                 try session.store.forEachTransactionWithChanges(query, decoder: session.decoder) { tx, changes in
+                    warnings.add(tx.warnings)
+                    for change in changes { warnings.add(change.warnings) }
                     list.add(cells: [], record: presenter.record(tx, changes: changes))
                     progress.step()
                 }
@@ -60,6 +65,7 @@ struct ExportCommand: ParsableCommand {
             target?.discard()
             throw error
         }
+        warnings.report()
     }
 }
 
@@ -152,7 +158,8 @@ struct CSVExport {
         transactionFields.append(comma)
         if let iso = presenter.time.iso(tx.timestamp) { CSV.field(iso, to: &transactionFields) }
         transactionFields.append(comma)
-        if let ts = tx.timestamp { JSONValue.writeDouble(ts, to: &transactionFields) }
+        // Empty for NULL and for ±infinity (as in JSON, where they are null).
+        if let ts = tx.timestamp, ts.isFinite { JSONValue.writeDouble(ts, to: &transactionFields) }
         for field in [tx.author, tx.contextName, tx.bundleID, tx.processID] {
             transactionFields.append(comma)
             if let field { CSV.field(field, to: &transactionFields) }

@@ -59,6 +59,7 @@ struct HistoryPresenter {
         Self.write(tx.token, to: &s)
         s.member("changeCount", tx.changeCount)
         s.member("queryGenerationLength", tx.queryGenerationLength)
+        Self.write(tx.warnings, to: &s)
         if let changes {
             s.key("changes")
             s.beginArray()
@@ -115,19 +116,23 @@ struct HistoryPresenter {
         } else {
             s.null()
         }
-        if !change.warnings.isEmpty {
-            s.key("warnings")
-            s.beginArray()
-            for w in change.warnings {
-                s.beginObject()
-                s.member("kind", w.kind.rawValue)
-                s.member("message", w.message)
-                s.member("rawHex", w.rawHex)
-                s.endObject()
-            }
-            s.endArray()
-        }
+        Self.write(change.warnings, to: &s)
         s.endObject()
+    }
+
+    /// A `"warnings"` member, only when there are any.
+    private static func write<S: JSONSink>(_ warnings: [DecodingWarning], to s: inout S) {
+        guard !warnings.isEmpty else { return }
+        s.key("warnings")
+        s.beginArray()
+        for w in warnings {
+            s.beginObject()
+            s.member("kind", w.kind.rawValue)
+            s.member("message", w.message)
+            s.member("rawHex", w.rawHex)
+            s.endObject()
+        }
+        s.endArray()
     }
 
     func cells(_ change: Change, color: Bool) -> [Cell] {
