@@ -75,10 +75,18 @@ final class StoreConnection {
         if let dir = snapshotDirectory { try? FileManager.default.removeItem(at: dir) }
     }
 
-    /// Runs `body` with the connection, mapping SQLite failures to ``StoreError``.
+    /// Runs `body` with the connection inside one read transaction, mapping
+    /// SQLite failures to ``StoreError``. Every statement of `body` reads the
+    /// same snapshot: counts taken one after another agree even while an app
+    /// commits between them.
     func read<T>(_ body: (Database) throws -> T) throws -> T {
         do {
-            return try queue.inDatabase(body)
+            return try queue.inDatabase { db in
+                if db.isInsideTransaction { return try body(db) }
+                try db.execute(sql: "BEGIN DEFERRED")
+                defer { if db.isInsideTransaction { try? db.execute(sql: "COMMIT") } }
+                return try body(db)
+            }
         } catch let error as DatabaseError {
             throw Self.storeError(error, path: path, timeout: busyTimeout)
         }
