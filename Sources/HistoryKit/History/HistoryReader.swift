@@ -30,23 +30,23 @@ extension HistoryStore {
         }
     }
 
-    /// Calls `body` with each transaction matching `query` and its changes
-    /// (only those matching the query's entity and type filters).
+    /// Calls `body` with each transaction matching `query` and a stream of its
+    /// changes (only those matching the query's entity and type filters),
+    /// decoded one at a time as `body` reads them: a transaction of a million
+    /// changes is never held in memory.
     public func forEachTransactionWithChanges(_ query: HistoryQuery, decoder: ChangeDecoder,
-                                              _ body: (Transaction, [Change]) throws -> Void) throws {
+                                              _ body: (Transaction, ChangeStream) throws -> Void) throws {
         let sql = try HistorySQL(store: self, query: query)
         try read { db in
             let changesStatement = try db.makeStatement(sql: sql.changesOfTransactionSelect())
             let cursor = try RawCursor(db.makeStatement(sql: sql.transactionSelect(limit: query.limit)), arguments: sql.arguments)
             defer { cursor.finish() }
-            var changes: [Change] = []
             while try cursor.next() {
                 let tx = transaction(cursor)
                 var args = sql.changeFilterArguments
                 args += [tx.number]
-                changes.removeAll(keepingCapacity: true)
-                let changeCursor = try RawCursor(changesStatement, arguments: args)
-                while try changeCursor.next() { changes.append(change(changeCursor, decoder: decoder)) }
+                let changes = ChangeStream(cursor: try RawCursor(changesStatement, arguments: args)) { self.change($0, decoder: decoder) }
+                defer { changes.cursor.finish() }
                 try body(tx, changes)
             }
         }
@@ -150,3 +150,14 @@ extension HistoryStore {
     }
 }
 
+/// The changes of one transaction, decoded as they are read. Valid only
+/// inside the call that hands it out, and read once.
+public struct ChangeStream {
+    fileprivate let cursor: RawCursor
+    fileprivate let decode: (RawCursor) -> Change
+
+    /// Calls `body` with each change, by change ID.
+    public func forEach(_ body: (Change) throws -> Void) throws {
+        while try cursor.next() { try body(decode(cursor)) }
+    }
+}

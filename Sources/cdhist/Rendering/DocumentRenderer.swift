@@ -62,7 +62,7 @@ enum DocumentRenderer {
                 case .table(let title, let columns, let rows):
                     if let title { out.line(context.style(title, .bold)) }
                     let table = ListRenderer(context: context, kind: "rows", columns: columns)
-                    for row in rows { table.add(cells: row, json: .null) }
+                    for row in rows { table.add(cells: row) }
                     table.finish()
                 case .note(let text):
                     out.line(text)

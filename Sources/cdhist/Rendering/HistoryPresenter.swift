@@ -45,6 +45,34 @@ struct HistoryPresenter {
     func json(_ tx: Transaction, changes: [Change]? = nil) -> JSONValue { record(tx, changes: changes).json }
 
     private func write<S: JSONSink>(_ tx: Transaction, changes: [Change]?, format: String?, to s: inout S) {
+        writeMembers(tx, format: format, to: &s)
+        if let changes {
+            s.key("changes")
+            s.beginArray()
+            for change in changes { write(change, format: nil, to: &s) }
+            s.endArray()
+        }
+        s.endObject()
+    }
+
+    /// A transaction's object up to its `"changes"` array, opened: the changes
+    /// follow with ``writeChange(_:to:)``, then ``endTransactionWithChanges(to:)``.
+    func beginTransactionWithChanges<S: JSONSink>(_ tx: Transaction, format: String?, to s: inout S) {
+        writeMembers(tx, format: format, to: &s)
+        s.key("changes")
+        s.beginArray()
+    }
+
+    /// One change inside ``beginTransactionWithChanges(_:format:to:)``.
+    func writeChange<S: JSONSink>(_ change: Change, to s: inout S) { write(change, format: nil, to: &s) }
+
+    func endTransactionWithChanges<S: JSONSink>(to s: inout S) {
+        s.endArray()
+        s.endObject()
+    }
+
+    /// Opens a transaction's object and writes its members (not its changes).
+    private func writeMembers<S: JSONSink>(_ tx: Transaction, format: String?, to s: inout S) {
         s.beginObject()
         if let format { s.member("format", format) }
         s.member("transactionNumber", tx.number)
@@ -60,13 +88,6 @@ struct HistoryPresenter {
         s.member("changeCount", tx.changeCount)
         s.member("queryGenerationLength", tx.queryGenerationLength)
         Self.write(tx.warnings, to: &s)
-        if let changes {
-            s.key("changes")
-            s.beginArray()
-            for change in changes { write(change, format: nil, to: &s) }
-            s.endArray()
-        }
-        s.endObject()
     }
 
     static func json(_ token: HistoryToken) -> JSONValue {
