@@ -135,7 +135,8 @@ enum TableLayout {
         var widths = columns.map { $0.title.count }
         for row in rows {
             for (i, cell) in row.enumerated() where i < widths.count {
-                widths[i] = max(widths[i], min(cell.text.count, 200))
+                // Counting stops at 200 characters: a 10 MB author is not counted through.
+                widths[i] = max(widths[i], cell.text.prefix(200).count)
             }
         }
         guard let total = terminalWidth else { return widths }
@@ -154,9 +155,13 @@ enum TableLayout {
     /// Fits `text` into `width` characters, ending with `…` when cut; control
     /// characters are made visible so a row stays one line.
     static func truncate(_ text: String, to width: Int) -> String {
-        let clean = text.contains(where: { $0.isNewline || $0 == "\t" })
-            ? String(text.map { $0.isNewline ? "↵" : $0 == "\t" ? " " : $0 }) : text
-        return clean.count <= width ? clean : String(clean.prefix(max(0, width - 1))) + "…"
+        // Only what can be shown is looked at (a cell may hold megabytes).
+        let shown = width == Int.max ? Substring(text) : text.prefix(width)
+        let cut = shown.endIndex < text.endIndex
+        let visible = cut ? shown.dropLast() : shown
+        let clean = visible.contains(where: { $0.isNewline || $0 == "\t" })
+            ? String(visible.map { $0.isNewline ? "↵" : $0 == "\t" ? " " : $0 }) : String(visible)
+        return cut ? clean + "…" : clean
     }
 
     static func pad(_ text: String, to width: Int, right: Bool) -> String {
