@@ -3,12 +3,21 @@ import Foundation
 import HistoryFixtures
 import HistoryKit
 
-/// Writes the committed fixture stores, or a large store for benchmarks.
+/// Writes the committed fixture stores, or stores for benchmarks and limits.
 @main
 struct FixturesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cdhist-fixtures",
         abstract: "Write deterministic Core Data stores for tests, the README and benchmarks.",
+        subcommands: [WriteCommand.self, LimitsCommand.self],
+        defaultSubcommand: WriteCommand.self)
+}
+
+/// The scenarios, or a large store for benchmarks (the default subcommand).
+struct WriteCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "write",
+        abstract: "Write the fixture scenarios, or a large store.",
         discussion: "Without --transactions, writes every scenario into --out (default: fixtures). With it, writes one large store to --out.")
 
     @Option(help: ArgumentHelp("Output folder for scenarios, or store file with --transactions.", valueName: "path"))
@@ -63,5 +72,24 @@ struct FixturesCommand: ParsableCommand {
             try FixtureFiles.write(s, into: root)
             print("wrote \(root)/\(s.name)")
         }
+    }
+}
+
+/// The stores at cdhist's limits (issue 9), into one folder.
+struct LimitsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "limits",
+        abstract: "Write stores at the limits: 100 tombstones, 1,000 entities, a 10 MB author, a transaction of a million changes, edge timestamps.")
+
+    @Option(help: ArgumentHelp("Folder to write them into.", valueName: "dir"))
+    var out: String
+
+    @Option(help: ArgumentHelp("Changes in the large transaction.", valueName: "n"))
+    var changes: Int = 1_000_000
+
+    func run() throws {
+        guard changes > 0 else { throw ValidationError("--changes must be positive") }
+        try LimitStores.write(into: out, largeTransactionChanges: changes)
+        print("wrote \(out)")
     }
 }
