@@ -3,13 +3,14 @@ import Foundation
 import HistoryFixtures
 import HistoryKit
 
-/// Writes the committed fixture stores, or stores for benchmarks and limits.
+/// Writes the committed fixture stores, stores for benchmarks and limits,
+/// or commits to a store as a live app does.
 @main
 struct FixturesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cdhist-fixtures",
         abstract: "Write deterministic Core Data stores for tests, the README and benchmarks.",
-        subcommands: [WriteCommand.self, LimitsCommand.self],
+        subcommands: [WriteCommand.self, LimitsCommand.self, LiveWriterCommand.self],
         defaultSubcommand: WriteCommand.self)
 }
 
@@ -91,5 +92,38 @@ struct LimitsCommand: ParsableCommand {
         guard changes > 0 else { throw ValidationError("--changes must be positive") }
         try LimitStores.write(into: out, largeTransactionChanges: changes)
         print("wrote \(out)")
+    }
+}
+
+/// Commits to a store as a running app does, and reports its lock waits.
+struct LiveWriterCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "live-writer",
+        abstract: "Commit transactions to a WAL store of the Tasks model as a running app does; print a JSON report of lock waits.")
+
+    @Argument(help: ArgumentHelp("The store (a WAL store written by this tool).", valueName: "store"))
+    var store: String
+
+    @Option(help: ArgumentHelp("How many transactions to commit.", valueName: "n"))
+    var transactions: Int = 1000
+
+    @Option(name: .customLong("interval-ms"), help: ArgumentHelp("Pause after each commit, in milliseconds.", valueName: "ms"))
+    var intervalMilliseconds: Double = 2
+
+    @Option(name: .customLong("checkpoint-pages"), help: ArgumentHelp("SQLite's wal_autocheckpoint.", valueName: "pages"))
+    var checkpointPages: Int = 1000
+
+    @Option(help: ArgumentHelp("Write the JSON report here instead of stdout.", valueName: "file"))
+    var report: String?
+
+    func run() throws {
+        guard transactions > 0, intervalMilliseconds >= 0, checkpointPages >= 0 else { throw ValidationError("counts must be positive") }
+        let writer = try LiveWriter(path: store, checkpointPages: checkpointPages)
+        let result = try writer.run(transactions: transactions, interval: intervalMilliseconds / 1000, startTime: Date().timeIntervalSinceReferenceDate)
+        try writer.close()
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let json = try encoder.encode(result)
+        if let report { try json.write(to: URL(fileURLWithPath: report)) } else { print(String(decoding: json, as: UTF8.self)) }
     }
 }
