@@ -106,6 +106,42 @@ import Testing
         #expect(try DirectoryState(dir.path) == before)
     }
 
+    /// The state a checkpoint passes through: page 1, with the new page count,
+    /// is in the main file before the pages that extend it. cdhist used to call
+    /// such a live store truncated (seen once in 240,972 reads beside the writer);
+    /// here the state is made on purpose from a store whose WAL grows it.
+    @Test func aStoreInTheMiddleOfACheckpointIsRead() throws {
+        let dir = try TemporaryDirectory()
+        let store = dir.file("Tasks.sqlite")
+        let fixture = FixtureStore(model: Scenarios.tasksModel, storeUUID: Scenarios.appGroupUUID, journalMode: .wal(keepInWAL: 60),
+                                   transactions: (0..<80).map { Scenarios.benchmarkTransaction($0, changesPerTransaction: 10) })
+        try StoreWriter.write(fixture, to: store)
+        let expected = try CLI.run(["export", store])
+        #expect(expected.status == 0 && expected.lines.count == 80)
+
+        // The newest image of page 1 in the WAL (frames: 24-byte header, then the page).
+        let wal = try Data(contentsOf: URL(fileURLWithPath: store + "-wal"))
+        let main = try Data(contentsOf: URL(fileURLWithPath: store))
+        let pageSize = Int(wal[8]) << 24 | Int(wal[9]) << 16 | Int(wal[10]) << 8 | Int(wal[11])
+        var page1: Data?
+        var offset = 32
+        while offset + 24 + pageSize <= wal.count {
+            if wal[offset..<offset + 4] == Data([0, 0, 0, 1]) { page1 = Data(wal[offset + 24..<offset + 24 + pageSize]) }
+            offset += 24 + pageSize
+        }
+        let newest = try #require(page1)
+        let declared = Int(newest[28]) << 24 | Int(newest[29]) << 16 | Int(newest[30]) << 8 | Int(newest[31])
+        #expect(declared * pageSize > main.count, "the WAL does not grow the store: \(declared) pages, file \(main.count) bytes")
+        var midCheckpoint = main
+        midCheckpoint.replaceSubrange(0..<pageSize, with: newest)
+        try midCheckpoint.write(to: URL(fileURLWithPath: store))
+
+        let read = try CLI.run(["export", store])
+        #expect(read.status == 0 && read.stderr.isEmpty, "\(read.stderr)")
+        #expect(read.stdout == expected.stdout)
+        #expect(try CLI.run(["info", store]).status == 0)
+    }
+
     /// The writer's lock-wait measure sees a lock held by another process (so the
     /// live test's bound of 100 ms can fail), and sees none without one.
     @Test(.enabled(if: LockHolder.available)) func theWriterMeasuresLockWaits() throws {

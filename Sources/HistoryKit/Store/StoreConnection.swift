@@ -131,10 +131,16 @@ final class StoreConnection {
         switch error.resultCode {
         case .SQLITE_BUSY, .SQLITE_LOCKED: return .locked(path: path, seconds: timeout)
         case .SQLITE_INTERRUPT: return .interrupted(path: path)
-        case .SQLITE_CORRUPT: return .corrupt(path: path, reason: message)
-        case .SQLITE_NOTADB: return .notSQLite(path: path, reason: message)
-        case .SQLITE_IOERR where error.extendedResultCode == .SQLITE_IOERR_SHORT_READ:
+        case .SQLITE_CORRUPT,
+             .SQLITE_IOERR where error.extendedResultCode == .SQLITE_IOERR_SHORT_READ:
+            // A WAL store is opened without comparing the file to its header (a checkpoint in
+            // progress makes them differ): a truncated copy shows here.
+            if let short = StoreFiles.shortOfHeader(path) {
+                return .truncated(path: path, expectedBytes: short.declared, actualBytes: short.actual)
+            }
+            if error.resultCode == .SQLITE_CORRUPT { return .corrupt(path: path, reason: message) }
             return .corrupt(path: path, reason: "file ends inside a page (\(message))")
+        case .SQLITE_NOTADB: return .notSQLite(path: path, reason: message)
         default: return .sqlite(path: path, message: message)
         }
     }
