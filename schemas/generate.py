@@ -26,10 +26,11 @@ defs["transaction"] = obj({
     "transactionNumber": I, "timestamp": nullable(TS), "cocoaTimestamp": nullable("number"),
     "author": nullable("string"), "contextName": nullable("string"), "bundleID": nullable("string"),
     "processID": nullable("string"), "storeID": S, "token": ref("token"), "changeCount": I,
-    "queryGenerationLength": nullable("integer"), "changes": arr(ref("change")),
-}, optional=("changes",))
+    "queryGenerationLength": nullable("integer"), "warnings": arr(ref("warning")), "changes": arr(ref("change")),
+}, optional=("warnings", "changes"))
 defs["warning"] = obj({"kind": {"enum": ["unknownEntity", "entityNotInModel", "noModel", "columnsLengthMismatch",
-    "bitPastLastSlot", "missingColumns", "unnamedTombstone", "tombstoneColumnsMissing", "unknownChangeType", "layoutUncertain"]},
+    "bitPastLastSlot", "missingColumns", "unnamedTombstone", "tombstoneColumnsMissing", "unknownChangeType", "layoutUncertain",
+    "wrongType", "timestampOutOfRange"]},
     "message": S, "rawHex": nullable("string")})
 defs["change"] = obj({
     "changeID": I, "transactionNumber": I, "changeType": {"type": "string", "pattern": r"^(insert|update|delete|unknown\(-?\d+\))$"},
@@ -51,7 +52,7 @@ defs["info"] = doc("info", {
     "space": obj({"method": {"enum": ["dbstat", "estimate"]}, "pageSize": I, "pageCount": I, "freelistCount": I,
                   "historyBytes": I, "historyShare": N, "tables": arr(obj({"name": S, "pages": I, "bytes": I}))}),
     "transactionCount": I, "changeCount": I, "insertCount": nullable("integer"), "updateCount": nullable("integer"), "deleteCount": nullable("integer"),
-    "orphanChangeCount": I, "stringCount": I,
+    "otherTypeCount": nullable("integer"), "orphanChangeCount": I, "unreadableTimestampCount": I, "stringCount": I,
     "firstTransactionNumber": nullable("integer"), "lastTransactionNumber": nullable("integer"),
     "firstTimestamp": nullable(TS), "lastTimestamp": nullable(TS),
     "firstCocoaTimestamp": nullable("number"), "lastCocoaTimestamp": nullable("number"),
@@ -103,7 +104,7 @@ defs["purgePreview"] = doc("purge-preview", {
     "reclaimableBytes": I, "stringsBecomingUnused": arr(S), "stringsAlreadyUnused": I, "cloudKitTransactions": I,
     # changes per author and byEntity are counted only with --breakdown (null otherwise).
     "byAuthor": arr(obj({"author": nullable("string"), "transactions": I, "changes": nullable("integer")})),
-    "byEntity": nullable(arr(obj({"entity": nullable("string"), "entityNumber": I, "inserts": I, "updates": I, "deletes": I}))),
+    "byEntity": nullable(arr(obj({"entity": nullable("string"), "entityNumber": nullable("integer"), "inserts": I, "updates": I, "deletes": I}))),
     "consequences": arr(obj({"actor": S, "status": status, "message": S})),
     "executed": {"const": False},
 })

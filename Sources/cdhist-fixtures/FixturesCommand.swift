@@ -3,12 +3,22 @@ import Foundation
 import HistoryFixtures
 import HistoryKit
 
-/// Writes the committed fixture stores, or a large store for benchmarks.
+/// Writes the committed fixture stores, stores for benchmarks and limits,
+/// or commits to a store as a live app does.
 @main
 struct FixturesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cdhist-fixtures",
         abstract: "Write deterministic Core Data stores for tests, the README and benchmarks.",
+        subcommands: [WriteCommand.self, LimitsCommand.self, LiveWriterCommand.self],
+        defaultSubcommand: WriteCommand.self)
+}
+
+/// The scenarios, or a large store for benchmarks (the default subcommand).
+struct WriteCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "write",
+        abstract: "Write the fixture scenarios, or a large store.",
         discussion: "Without --transactions, writes every scenario into --out (default: fixtures). With it, writes one large store to --out.")
 
     @Option(help: ArgumentHelp("Output folder for scenarios, or store file with --transactions.", valueName: "path"))
@@ -63,5 +73,57 @@ struct FixturesCommand: ParsableCommand {
             try FixtureFiles.write(s, into: root)
             print("wrote \(root)/\(s.name)")
         }
+    }
+}
+
+/// The stores at cdhist's limits (issue 9), into one folder.
+struct LimitsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "limits",
+        abstract: "Write stores at the limits: 100 tombstones, 1,000 entities, a 10 MB author, a transaction of a million changes, edge timestamps.")
+
+    @Option(help: ArgumentHelp("Folder to write them into.", valueName: "dir"))
+    var out: String
+
+    @Option(help: ArgumentHelp("Changes in the large transaction.", valueName: "n"))
+    var changes: Int = 1_000_000
+
+    func run() throws {
+        guard changes > 0 else { throw ValidationError("--changes must be positive") }
+        try LimitStores.write(into: out, largeTransactionChanges: changes)
+        print("wrote \(out)")
+    }
+}
+
+/// Commits to a store as a running app does, and reports its lock waits.
+struct LiveWriterCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "live-writer",
+        abstract: "Commit transactions to a WAL store of the Tasks model as a running app does; print a JSON report of lock waits.")
+
+    @Argument(help: ArgumentHelp("The store (a WAL store written by this tool).", valueName: "store"))
+    var store: String
+
+    @Option(help: ArgumentHelp("How many transactions to commit.", valueName: "n"))
+    var transactions: Int = 1000
+
+    @Option(name: .customLong("interval-ms"), help: ArgumentHelp("Pause after each commit, in milliseconds.", valueName: "ms"))
+    var intervalMilliseconds: Double = 2
+
+    @Option(name: .customLong("checkpoint-pages"), help: ArgumentHelp("SQLite's wal_autocheckpoint.", valueName: "pages"))
+    var checkpointPages: Int = 1000
+
+    @Option(help: ArgumentHelp("Write the JSON report here instead of stdout.", valueName: "file"))
+    var report: String?
+
+    func run() throws {
+        guard transactions > 0, intervalMilliseconds >= 0, checkpointPages >= 0 else { throw ValidationError("counts must be positive") }
+        let writer = try LiveWriter(path: store, checkpointPages: checkpointPages)
+        let result = try writer.run(transactions: transactions, interval: intervalMilliseconds / 1000, startTime: Date().timeIntervalSinceReferenceDate)
+        try writer.close()
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let json = try encoder.encode(result)
+        if let report { try json.write(to: URL(fileURLWithPath: report)) } else { print(String(decoding: json, as: UTF8.self)) }
     }
 }

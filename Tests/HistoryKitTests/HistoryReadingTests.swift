@@ -119,7 +119,9 @@ import Testing
             #expect(typed == [.update, .insert, .delete, .update, .insert, .insert])
             var exported: [(Int64, [Int64])] = []
             try store.forEachTransactionWithChanges(HistoryQuery(changeTypes: [.update]), decoder: decoder) { tx, changes in
-                exported.append((tx.number, changes.map(\.changeID)))
+                var ids: [Int64] = []
+                try changes.forEach { ids.append($0.changeID) }
+                exported.append((tx.number, ids))
             }
             #expect(exported.map(\.0) == [2, 3, 5])
             #expect(exported.map(\.1) == [[4], [6], [10]])

@@ -31,17 +31,93 @@ public enum Subprocess {
         public var description: String { "cannot start \(command.first ?? "?"): \(String(cString: strerror(errno)))" }
     }
 
+    /// A child started by ``start(_:_:environment:stdinPath:)``, running until ``wait(timeout:)`` reaps it.
+    public final class Running: @unchecked Sendable {
+        public let pid: pid_t
+        public let command: [String]
+        private let outPath: String
+        private let errPath: String
+        private var reaped = false
+        /// The status collected by ``hasExited`` when the child ended.
+        private var ended: Int32?
+
+        fileprivate init(pid: pid_t, command: [String], outPath: String, errPath: String) {
+            self.pid = pid
+            self.command = command
+            self.outPath = outPath
+            self.errPath = errPath
+        }
+
+        /// Whether the child has ended (it is reaped then; ``wait(timeout:)`` returns at once).
+        public var hasExited: Bool {
+            if ended != nil { return true }
+            var status: Int32 = 0
+            guard !reaped, waitpid(pid, &status, WNOHANG) == pid else { return reaped }
+            ended = status
+            reaped = true
+            return true
+        }
+
+        /// Waits for the child to end; kills it (SIGKILL) and throws `TimedOut`
+        /// when it runs longer than `timeout` seconds from now.
+        public func wait(timeout: Double = 300) throws -> Result {
+            defer { cleanUp() }
+            var status: Int32 = ended ?? 0
+            let start = DispatchTime.now().uptimeNanoseconds
+            var pause: useconds_t = 1_000
+            while ended == nil {
+                let r = waitpid(pid, &status, WNOHANG)
+                if r == pid { break }
+                if r < 0 && errno != EINTR { throw SpawnFailed(command: command, errno: errno) }
+                if Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 > timeout {
+                    kill(pid, SIGKILL)
+                    _ = waitpid(pid, &status, 0)
+                    reaped = true
+                    throw TimedOut(command: command, seconds: timeout)
+                }
+                usleep(pause)
+                pause = min(pause * 2, 50_000)
+            }
+            reaped = true
+            // As a shell reports it: the exit code, or 128 + the signal that ended the child.
+            let exitStatus: Int32 = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+            return Result(status: exitStatus,
+                          stdout: FileManager.default.contents(atPath: outPath) ?? Data(),
+                          stderr: FileManager.default.contents(atPath: errPath) ?? Data())
+        }
+
+        /// Kills and reaps the child if it still runs (for clean-up after a failure).
+        public func terminate() {
+            guard !reaped else { return }
+            kill(pid, SIGKILL)
+            var status: Int32 = 0
+            _ = waitpid(pid, &status, 0)
+            reaped = true
+            cleanUp()
+        }
+
+        private func cleanUp() {
+            unlink(outPath)
+            unlink(errPath)
+        }
+
+        deinit { terminate() }
+    }
+
     /// Runs `executable` with `arguments` and the whole `environment`; stdin
     /// reads `stdinPath` (default /dev/null). Kills the child (SIGKILL) and throws
     /// `TimedOut` when it runs longer than `timeout` seconds.
     public static func run(_ executable: String, _ arguments: [String], environment: [String: String],
                            stdinPath: String = "/dev/null", timeout: Double = 300) throws -> Result {
+        try start(executable, arguments, environment: environment, stdinPath: stdinPath).wait(timeout: timeout)
+    }
+
+    /// Starts `executable` without waiting for it; its output goes to files
+    /// that ``Running/wait(timeout:)`` reads.
+    public static func start(_ executable: String, _ arguments: [String], environment: [String: String],
+                             stdinPath: String = "/dev/null") throws -> Running {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("cdhist-spawn-\(UUID().uuidString)").path
         let outPath = scratch + ".out", errPath = scratch + ".err"
-        defer {
-            unlink(outPath)
-            unlink(errPath)
-        }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -59,28 +135,12 @@ public enum Subprocess {
         var pid: pid_t = 0
         let command = [executable] + arguments
         let spawned = posix_spawn(&pid, executable, &actions, nil, argv, envp)
-        guard spawned == 0 else { throw SpawnFailed(command: command, errno: spawned) }
-
-        var status: Int32 = 0
-        let start = DispatchTime.now().uptimeNanoseconds
-        var pause: useconds_t = 1_000
-        while true {
-            let r = waitpid(pid, &status, WNOHANG)
-            if r == pid { break }
-            if r < 0 && errno != EINTR { throw SpawnFailed(command: command, errno: errno) }
-            if Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 > timeout {
-                kill(pid, SIGKILL)
-                _ = waitpid(pid, &status, 0)
-                throw TimedOut(command: command, seconds: timeout)
-            }
-            usleep(pause)
-            pause = min(pause * 2, 50_000)
+        guard spawned == 0 else {
+            unlink(outPath)
+            unlink(errPath)
+            throw SpawnFailed(command: command, errno: spawned)
         }
-        // As a shell reports it: the exit code, or 128 + the signal that ended the child.
-        let exitStatus: Int32 = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-        return Result(status: exitStatus,
-                      stdout: FileManager.default.contents(atPath: outPath) ?? Data(),
-                      stderr: FileManager.default.contents(atPath: errPath) ?? Data())
+        return Running(pid: pid, command: command, outPath: outPath, errPath: errPath)
     }
 
     /// glibc 2.34+ has posix_spawn_file_actions_addclosefrom_np, but Swift's Glibc

@@ -49,6 +49,23 @@ import Testing
         try expectOneLineError(["entities", dir.file("nohistory.sqlite")], startsWith: "cdhist: \(dir.file("nohistory.sqlite")): Core Data store without persistent history")
     }
 
+    /// A copied WAL store whose main file lost its last pages: what the WAL
+    /// holds still reads, and a command that needs the lost pages says the
+    /// file is truncated (the header check is skipped when a WAL has content,
+    /// since a live checkpoint makes the header run ahead of the file).
+    @Test func truncatedMainFileBesideItsWAL() throws {
+        let dir = try TemporaryDirectory()
+        try dir.copy(from: Repository.fixtures + "/WALPending", prefix: "Tasks.sqlite")
+        let path = dir.file("Tasks.sqlite")
+        let whole = try CLI.run(["export", Repository.fixtures + "/WALPending/Tasks.sqlite"]).stdout
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        try handle.truncate(atOffset: 81920 - 3 * 4096)
+        try handle.close()
+        let export = try CLI.run(["export", path])
+        #expect(export.status == 0 && export.stdout == whole, "\(export.stderr)")
+        try expectOneLineError(["info", path], startsWith: "cdhist: \(path): truncated SQLite database (header declares 81920 bytes, file has 69632)")
+    }
+
     @Test(.enabled(if: LockHolder.available)) func lockedStore() throws {
         let dir = try TemporaryDirectory()
         let path = dir.file("locked.sqlite")

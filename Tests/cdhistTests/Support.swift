@@ -34,12 +34,20 @@ enum CLI {
     /// five minutes is killed and throws, so a hang fails the test instead of CI.
     @discardableResult
     static func run(_ arguments: [String], executable: String = "cdhist", environment: [String: String] = [:]) throws -> Result {
+        try result(start(arguments, executable: executable, environment: environment).wait())
+    }
+
+    /// Starts `executable` with `arguments` without waiting; ``result(_:)`` reads what it did.
+    static func start(_ arguments: [String], executable: String = "cdhist", environment: [String: String] = [:]) throws -> Subprocess.Running {
         let path = executable.hasPrefix("/") ? executable : products.appendingPathComponent(executable).path
         var env = ProcessInfo.processInfo.environment
         env["NO_COLOR"] = nil
         for (k, v) in environment { env[k] = v }
-        let r = try Subprocess.run(path, arguments, environment: env)
-        return Result(status: r.status, stdout: String(decoding: r.stdout, as: UTF8.self), stderr: String(decoding: r.stderr, as: UTF8.self))
+        return try Subprocess.start(path, arguments, environment: env)
+    }
+
+    static func result(_ r: Subprocess.Result) -> Result {
+        Result(status: r.status, stdout: String(decoding: r.stdout, as: UTF8.self), stderr: String(decoding: r.stderr, as: UTF8.self))
     }
 }
 
@@ -68,5 +76,36 @@ enum LogicalDump {
             }
             return lines
         }
+    }
+}
+
+/// The peak resident memory of a run of cdhist, measured from outside it: a
+/// small python3 parent runs it and reads getrusage(RUSAGE_CHILDREN). (The
+/// ru_maxrss that wait4 reports for a child of the test process counts the
+/// test's own memory: Linux keeps the high-water mark of the address space
+/// the child shared with its parent until exec.)
+enum PeakMemory {
+    static let available: Bool = {
+        guard let r = try? CLI.run(["python3", "-c", "import resource, subprocess"], executable: "/usr/bin/env"), r.status == 0 else {
+            print("NOTICE: python3 not found; peak memory is not measured")
+            return false
+        }
+        return true
+    }()
+
+    /// Runs cdhist with `arguments`, its stdout going to `stdout`; the peak is in bytes.
+    static func run(_ arguments: [String], stdout: String) throws -> (status: Int32, stderr: String, peakBytes: Int64) {
+        let script = """
+            import resource, subprocess, sys
+            with open(sys.argv[1], "wb") as out:
+                r = subprocess.run(sys.argv[2:], stdout=out, stderr=subprocess.PIPE)
+            sys.stderr.buffer.write(r.stderr)
+            print(r.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+            """
+        let r = try CLI.run(["python3", "-c", script, stdout, CLI.products.appendingPathComponent("cdhist").path] + arguments,
+                            executable: "/usr/bin/env")
+        let fields = r.stdout.split(separator: " ").map { Int64($0.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1 }
+        // Linux reports ru_maxrss in KiB.
+        return (Int32(fields.first ?? -1), r.stderr, (fields.count > 1 ? fields[1] : -1) * 1024)
     }
 }

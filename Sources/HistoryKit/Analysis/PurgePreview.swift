@@ -14,7 +14,8 @@ public struct PurgePreview: Sendable {
     /// Deleted changes per entity and type.
     public struct EntityCount: Equatable, Sendable {
         public var entity: String?
-        public var entityNumber: Int64
+        /// `ZENTITY`; nil for changes whose `ZENTITY` is not an integer.
+        public var entityNumber: Int64?
         public var counts: EntityChangeCounts
     }
 
@@ -117,9 +118,9 @@ extension HistoryStore {
                     cursor.finish()
                 }
             } else {
-                changes = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM ACHANGE c WHERE c.ZTRANSACTIONID IN (\(matching))", arguments: args) ?? 0
+                changes = try db.firstRow("SELECT COUNT(*) FROM ACHANGE c WHERE c.ZTRANSACTIONID IN (\(matching))", arguments: args) { Int($0.int64(0)) } ?? 0
             }
-            let allChanges = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM ACHANGE") ?? 0
+            let allChanges = try db.firstRow("SELECT COUNT(*) FROM ACHANGE") { Int($0.int64(0)) } ?? 0
             var consequences: [PurgePreview.Consequence] = []
             for (i, actor) in watched.enumerated() {
                 if expiring.contains(i), let n = actor.tokenNumber {
@@ -160,20 +161,25 @@ extension HistoryStore {
     /// Deleted changes per author, and per entity and type (reads every deleted change).
     private func countChanges(of preview: inout PurgePreview, matching: String, arguments args: StatementArguments,
                               authorExpression: String, joins: String) throws {
-        let (perAuthor, entityCounts) = try read { db -> ([String?: Int], [Int64: EntityChangeCounts]) in
+        let (perAuthor, entityCounts) = try read { db -> ([String?: Int], EntityChangeTally) in
             var perAuthor: [String?: Int] = [:]
-            for row in try Row.fetchAll(db, sql: """
+            try db.forEachRow("""
                 SELECT \(authorExpression) AS author, SUM((SELECT COUNT(*) FROM ACHANGE c WHERE c.ZTRANSACTIONID = t.Z_PK))
                 FROM ATRANSACTION t\(joins) WHERE t.Z_PK IN (\(matching)) GROUP BY author
-                """, arguments: args) {
-                perAuthor[row[0] as String?] = row[1] ?? 0
+                """, arguments: args) { row in
+                // As TransactionScan names authors: a BLOB is no author.
+                var ignored: String?
+                perAuthor[row.text(0, problem: &ignored), default: 0] += Int(row.int64(1))
             }
             let entityCounts = try entityChangeCounts(db, filter: "c.ZTRANSACTIONID IN (\(matching))", arguments: args)
             return (perAuthor, entityCounts)
         }
         for i in preview.byAuthor.indices { preview.byAuthor[i].changes = perAuthor[preview.byAuthor[i].author] ?? 0 }
-        preview.byEntity = entityCounts.keys.sorted().map { n in
-            PurgePreview.EntityCount(entity: catalog.entity(number: n)?.name, entityNumber: n, counts: entityCounts[n] ?? EntityChangeCounts())
+        preview.byEntity = entityCounts.byEntity.keys.sorted().map { n in
+            PurgePreview.EntityCount(entity: catalog.entity(number: n)?.name, entityNumber: n, counts: entityCounts.byEntity[n] ?? EntityChangeCounts())
+        }
+        if entityCounts.withoutEntityNumber.total > 0 {
+            preview.byEntity?.append(PurgePreview.EntityCount(entity: nil, entityNumber: nil, counts: entityCounts.withoutEntityNumber))
         }
     }
 }

@@ -114,8 +114,8 @@ public struct TombstoneEntry: Equatable, Sendable {
     }
 }
 
-/// Something about a change row that could not be decoded perfectly. The raw
-/// data is kept so nothing is silently lost.
+/// Something about a transaction or change row that could not be decoded
+/// perfectly. The raw data is kept so nothing is silently lost.
 public struct DecodingWarning: Equatable, Sendable, CustomStringConvertible {
     /// What went wrong.
     public enum Kind: String, Equatable, Sendable {
@@ -139,18 +139,33 @@ public struct DecodingWarning: Equatable, Sendable, CustomStringConvertible {
         case unknownChangeType
         /// The slot layout relies on something not established (composite, derived).
         case layoutUncertain
+        /// A column holds a value of another SQLite type than Core Data writes
+        /// there (TEXT in `ZTIMESTAMP`, a BLOB as an author, NULL in `ZENTITY`).
+        case wrongType
+        /// `ZTIMESTAMP` is infinite or outside the years 1–9999, which no date
+        /// in ISO 8601 (or `NSDate` from Core Data) expresses.
+        case timestampOutOfRange
     }
 
     public var kind: Kind
     public var message: String
     /// The raw bytes concerned, as lowercase hex.
     public var rawHex: String?
+    /// The column concerned, when one is.
+    public var column: String?
 
     /// Creates a warning; `rawHex` keeps the bytes concerned.
-    public init(kind: Kind, message: String, rawHex: String? = nil) {
+    public init(kind: Kind, message: String, rawHex: String? = nil, column: String? = nil) {
         self.kind = kind
         self.message = message
         self.rawHex = rawHex
+        self.column = column
+    }
+
+    /// `table` row `rowID` holds `found` in `column` where Core Data writes `expected`; cdhist reads it as `readAs`.
+    static func wrongType(table: String, rowID: Int64, column: String, found: String, expected: String, readAs: String) -> DecodingWarning {
+        DecodingWarning(kind: .wrongType, message: "\(table) Z_PK \(rowID): \(column) holds \(found), not \(expected); read as \(readAs)",
+                        column: column)
     }
 
     public var description: String {

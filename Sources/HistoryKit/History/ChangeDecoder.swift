@@ -76,26 +76,33 @@ public struct ChangeDecoder: Sendable {
         entity(number)?.layout
     }
 
-    /// Decodes one row. `tombstones` holds `ZTOMBSTONE0…n` (nil for NULL).
+    /// Decodes one row. `tombstones` holds `ZTOMBSTONE0…n` (nil for NULL);
+    /// `warnings` are what reading the row found (columns of the wrong type),
+    /// so the same column is not reported twice.
     public func decode(changeID: Int64, transactionNumber: Int64, changeTypeRaw: Int64, entityNumber: Int64,
-                       entityPK: Int64, columns: [UInt8]?, tombstones: [TombstoneValue?]) -> Change {
+                       entityPK: Int64, columns: [UInt8]?, tombstones: [TombstoneValue?],
+                       warnings read: [DecodingWarning] = []) -> Change {
         let type = ChangeType(rawValue: changeTypeRaw)
-        var warnings: [DecodingWarning] = []
-        if case .unknown(let raw) = type {
+        var warnings = read
+        let misread = Set(read.compactMap(\.column))
+        if case .unknown(let raw) = type, !misread.contains("ZCHANGETYPE") {
             warnings.append(DecodingWarning(kind: .unknownChangeType, message: "ZCHANGETYPE \(raw) is not insert (0), update (1) or delete (2)"))
         }
-        let info = entity(entityNumber)
-        if info == nil {
+        // A ZENTITY that is not an integer names no entity.
+        let entityMisread = !read.isEmpty && misread.contains("ZENTITY")
+        let info = entityMisread ? nil : entity(entityNumber)
+        if info == nil, !entityMisread {
             warnings.append(DecodingWarning(kind: .unknownEntity,
                                             message: "ZENTITY \(entityNumber) is not in Z_PRIMARYKEY"))
         }
         var change = Change(changeID: changeID, transactionNumber: transactionNumber, changeType: type,
                             entityNumber: entityNumber, entityName: info?.name, entityPK: entityPK,
-                            changedObjectID: info.map { $0.objectIDPrefix + String(entityPK) },
+                            changedObjectID: misread.contains("ZENTITYPK") ? nil : info.map { $0.objectIDPrefix + String(entityPK) },
                             updatedSlots: nil, updatedProperties: nil, rawColumns: columns,
                             tombstone: [], warnings: [])
         if type == .update {
-            decodeColumns(columns, info: info, into: &change, warnings: &warnings)
+            // A ZCOLUMNS that is not a BLOB was reported already; it has no bits to decode.
+            if !misread.contains("ZCOLUMNS") { decodeColumns(columns, info: info, into: &change, warnings: &warnings) }
         } else if type == .delete {
             decodeTombstones(tombstones, info: info, into: &change, warnings: &warnings)
         }

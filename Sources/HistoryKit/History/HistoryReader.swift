@@ -30,23 +30,23 @@ extension HistoryStore {
         }
     }
 
-    /// Calls `body` with each transaction matching `query` and its changes
-    /// (only those matching the query's entity and type filters).
+    /// Calls `body` with each transaction matching `query` and a stream of its
+    /// changes (only those matching the query's entity and type filters),
+    /// decoded one at a time as `body` reads them: a transaction of a million
+    /// changes is never held in memory.
     public func forEachTransactionWithChanges(_ query: HistoryQuery, decoder: ChangeDecoder,
-                                              _ body: (Transaction, [Change]) throws -> Void) throws {
+                                              _ body: (Transaction, ChangeStream) throws -> Void) throws {
         let sql = try HistorySQL(store: self, query: query)
         try read { db in
             let changesStatement = try db.makeStatement(sql: sql.changesOfTransactionSelect())
             let cursor = try RawCursor(db.makeStatement(sql: sql.transactionSelect(limit: query.limit)), arguments: sql.arguments)
             defer { cursor.finish() }
-            var changes: [Change] = []
             while try cursor.next() {
                 let tx = transaction(cursor)
                 var args = sql.changeFilterArguments
                 args += [tx.number]
-                changes.removeAll(keepingCapacity: true)
-                let changeCursor = try RawCursor(changesStatement, arguments: args)
-                while try changeCursor.next() { changes.append(change(changeCursor, decoder: decoder)) }
+                let changes = ChangeStream(cursor: try RawCursor(changesStatement, arguments: args)) { self.change($0, decoder: decoder) }
+                defer { changes.cursor.finish() }
                 try body(tx, changes)
             }
         }
@@ -77,20 +77,87 @@ extension HistoryStore {
     }
 
     private func transaction(_ row: RawCursor) -> Transaction {
-        Transaction(number: row.int64(0), timestamp: row.optionalDouble(1), author: row.optionalText(2), contextName: row.optionalText(3),
-                    bundleID: row.optionalText(4), processID: row.optionalText(5), storeUUID: storeUUID,
-                    queryGenerationLength: row.optionalInt64(6).map { Int($0) }, changeCount: Int(row.int64(7)))
+        let number = row.int64(0)
+        var warnings: [DecodingWarning] = []
+        var found: String?
+        func check(_ column: String, expected: String) {
+            guard let value = found else { return }
+            warnings.append(.wrongType(table: "ATRANSACTION", rowID: number, column: column, found: value, expected: expected, readAs: "null"))
+            found = nil
+        }
+        let timestamp = row.number(1, problem: &found)
+        check("ZTIMESTAMP", expected: "a number")
+        if let t = timestamp, !Transaction.datedTimestamps.contains(t) {
+            let what = t.isFinite ? "\(t) s lies outside the years 1–9999" : "is \(t > 0 ? "+" : "-")infinity"
+            warnings.append(DecodingWarning(kind: .timestampOutOfRange,
+                                            message: "ATRANSACTION Z_PK \(number): ZTIMESTAMP \(what); no date expresses it", column: "ZTIMESTAMP"))
+        }
+        var names: [String?] = []
+        // Columns 7…10 are the string references, in the order of the names in 2…5.
+        for (column, field, reference) in [(2, "author", "ZAUTHORTS"), (3, "context name", "ZCONTEXTNAMETS"),
+                                           (4, "bundle ID", "ZBUNDLEIDTS"), (5, "process ID", "ZPROCESSIDTS")] {
+            _ = row.integer(Int32(column + 5), problem: &found)
+            check(reference, expected: "an integer (a string reference)")
+            names.append(row.text(Int32(column), problem: &found))
+            check("the \(field)", expected: "text")
+        }
+        return Transaction(number: number, timestamp: timestamp, author: names[0], contextName: names[1],
+                           bundleID: names[2], processID: names[3], storeUUID: storeUUID,
+                           queryGenerationLength: row.optionalInt64(6).map { Int($0) }, changeCount: Int(row.int64(11)),
+                           warnings: warnings)
     }
 
     private func change(_ row: RawCursor, decoder: ChangeDecoder) -> Change {
+        let changeID = row.int64(0)
+        var warnings: [DecodingWarning] = []
+        /// An INTEGER column Core Data always fills; anything else is reported
+        /// and read as SQLite converts it (`fallback` for NULL).
+        func required(_ column: Int32, _ name: String, fallback: Int64) -> Int64 {
+            var found: String?
+            if let value = row.integer(column, problem: &found) { return value }
+            let converted = row.isNull(column) ? fallback : row.int64(column)
+            warnings.append(.wrongType(table: "ACHANGE", rowID: changeID, column: name, found: found ?? "NULL",
+                                       expected: "an integer", readAs: String(converted)))
+            return converted
+        }
+        let transactionNumber = required(1, "ZTRANSACTIONID", fallback: 0)
+        // A change type that is not an integer is unknown, never SQLite's 0 (insert).
+        var found: String?
+        let changeType = row.integer(2, problem: &found)
+        if changeType == nil {
+            warnings.append(.wrongType(table: "ACHANGE", rowID: changeID, column: "ZCHANGETYPE", found: found ?? "NULL",
+                                       expected: "an integer", readAs: "unknown(-1)"))
+        }
+        let entityNumber = required(3, "ZENTITY", fallback: 0)
+        let entityPK = required(4, "ZENTITYPK", fallback: 0)
+        found = nil
+        var columns: [UInt8]?
+        switch row.storageClass(5) {
+        case .blob: columns = row.optionalBytes(5)
+        case .null: columns = nil
+        case .integer, .real, .text:
+            warnings.append(.wrongType(table: "ACHANGE", rowID: changeID, column: "ZCOLUMNS", found: row.describe(5),
+                                       expected: "a BLOB", readAs: "null"))
+        }
         var tombstones: [TombstoneValue?] = []
         tombstones.reserveCapacity(decoder.tombstoneColumnCount)
         for i in 0..<decoder.tombstoneColumnCount {
             tombstones.append(row.tombstone(Int32(HistorySQL.changeFixedColumnCount + i)))
         }
-        return decoder.decode(changeID: row.int64(0), transactionNumber: row.int64(1),
-                              changeTypeRaw: row.isNull(2) ? -1 : row.int64(2),
-                              entityNumber: row.int64(3), entityPK: row.int64(4),
-                              columns: row.optionalBytes(5), tombstones: tombstones)
+        return decoder.decode(changeID: changeID, transactionNumber: transactionNumber,
+                              changeTypeRaw: changeType ?? -1, entityNumber: entityNumber, entityPK: entityPK,
+                              columns: columns, tombstones: tombstones, warnings: warnings)
+    }
+}
+
+/// The changes of one transaction, decoded as they are read. Valid only
+/// inside the call that hands it out, and read once.
+public struct ChangeStream {
+    fileprivate let cursor: RawCursor
+    fileprivate let decode: (RawCursor) -> Change
+
+    /// Calls `body` with each change, by change ID.
+    public func forEach(_ body: (Change) throws -> Void) throws {
+        while try cursor.next() { try body(decode(cursor)) }
     }
 }

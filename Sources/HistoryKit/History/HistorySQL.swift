@@ -15,6 +15,8 @@ struct HistorySQL {
     private let changeArgumentValues: [DatabaseValue]
     private let changeColumns: String
     private let queryGenExpression: String
+    /// `ZAUTHORTS`, `ZCONTEXTNAMETS`, `ZBUNDLEIDTS`, `ZPROCESSIDTS` (NULL where absent), so a reader can tell a reference of the wrong type.
+    private let referenceExpressions: String
     /// Whether a condition filters by author, context, bundle or process name (and so needs ``joinClause``).
     private let filtersByName: Bool
     private let order: HistoryQuery.Order
@@ -25,6 +27,7 @@ struct HistorySQL {
         order = query.order
         var joins = ""
         var fields: [String] = []
+        var references: [String] = []
         for (ts, inline, alias) in [("ZAUTHORTS", "ZAUTHOR", "sa"), ("ZCONTEXTNAMETS", "ZCONTEXTNAME", "sc"),
                                     ("ZBUNDLEIDTS", "ZBUNDLEID", "sb"), ("ZPROCESSIDTS", "ZPROCESSID", "sp")] {
             var parts: [String] = []
@@ -32,11 +35,13 @@ struct HistorySQL {
                 joins += " LEFT JOIN ATRANSACTIONSTRING \(alias) ON \(alias).Z_PK = t.\(ts)"
                 parts.append("\(alias).ZNAME")
             }
+            references.append(schema.transactionColumns.contains(ts) ? "t.\(ts)" : "NULL")
             if schema.transactionColumns.contains(inline) { parts.append("t.\(inline)") }
             fields.append(parts.isEmpty ? "NULL" : parts.count == 1 ? parts[0] : "COALESCE(\(parts.joined(separator: ", ")))")
         }
         self.joins = joins
         fieldExpressions = fields
+        referenceExpressions = references.joined(separator: ", ")
         queryGenExpression = schema.transactionColumns.contains("ZQUERYGEN") ? "length(t.ZQUERYGEN)" : "NULL"
 
         var txConditions: [String] = []
@@ -144,7 +149,7 @@ struct HistorySQL {
     func transactionSelect(limit: Int?) -> String {
         let fields = fieldExpressions.joined(separator: ", ")
         func changeCount(_ number: String) -> String { "(SELECT COUNT(*) FROM ACHANGE c WHERE c.ZTRANSACTIONID = \(number))" }
-        let columns = "t.Z_PK AS number, t.ZTIMESTAMP, \(fields), \(queryGenExpression)"
+        let columns = "t.Z_PK AS number, t.ZTIMESTAMP, \(fields), \(queryGenExpression), \(referenceExpressions)"
         let from = "FROM ATRANSACTION t\(joins)\(whereClause(transactionWhere)) ORDER BY t.Z_PK \(direction)"
         guard let limit else { return "SELECT \(columns), \(changeCount("t.Z_PK")) \(from)" }
         // With a limit, SQLite may sort the matches (through the timestamp index) and would

@@ -3,7 +3,11 @@ import GRDB
 /// One transaction as a ``TransactionScan`` passes it on.
 struct ScannedTransaction {
     var number: Int64
+    /// A numeric `ZTIMESTAMP`; nil for NULL, TEXT and BLOB.
     var timestamp: Double?
+    /// `ZTIMESTAMP` is TEXT or a BLOB, which SQLite (and so Core Data's
+    /// date queries) orders after every number.
+    var timestampSortsLast = false
     /// Index into the scan's ``TransactionScan/authorNames`` (0: no author).
     var author: Int
     /// Whether the scan's query matches it.
@@ -57,7 +61,8 @@ struct TransactionScan {
             let cursor = try RawCursor(db.makeStatement(sql: "SELECT Z_PK, ZNAME FROM ATRANSACTIONSTRING"), arguments: [])
             defer { cursor.finish() }
             while try cursor.next() {
-                if let name = cursor.optionalText(1) { strings[cursor.int64(0)] = name }
+                var ignored: String?
+                if let name = cursor.text(1, problem: &ignored) { strings[cursor.int64(0)] = name }
             }
         }
         self.strings = strings
@@ -73,8 +78,12 @@ struct TransactionScan {
     mutating func run(_ db: Database, _ body: (ScannedTransaction) throws -> Void) throws {
         let cursor = try RawCursor(db.makeStatement(sql: sql), arguments: arguments)
         defer { cursor.finish() }
+        // Values of the wrong type read as null here, as the joins of HistorySQL see them
+        // (a REAL 1.5 reference matches no string); the readers report them.
+        var ignored: String?
         while try cursor.next() {
-            let references = (cursor.optionalInt64(3), cursor.optionalInt64(4), cursor.optionalInt64(5), cursor.optionalInt64(6))
+            let references = (cursor.integer(3, problem: &ignored), cursor.integer(4, problem: &ignored),
+                              cursor.integer(5, problem: &ignored), cursor.integer(6, problem: &ignored))
             let author: Int
             if let reference = references.0, let known = authorIndexByReference[reference] {
                 author = known
@@ -82,10 +91,11 @@ struct TransactionScan {
                 author = index(of: name)
                 authorIndexByReference[reference] = author
             } else {
-                author = cursor.optionalText(2).map { index(of: $0) } ?? 0
+                author = cursor.text(2, problem: &ignored).map { index(of: $0) } ?? 0
             }
-            try body(ScannedTransaction(number: cursor.int64(0), timestamp: cursor.optionalDouble(1), author: author,
-                                        matches: cursor.int64(7) != 0, stringReferences: references))
+            let timestamp = cursor.number(1, problem: &ignored)
+            try body(ScannedTransaction(number: cursor.int64(0), timestamp: timestamp, timestampSortsLast: timestamp == nil && !cursor.isNull(1),
+                                        author: author, matches: cursor.int64(7) != 0, stringReferences: references))
         }
     }
 
@@ -143,7 +153,8 @@ struct AuthorTallies {
 }
 
 /// A condition on a scanned transaction, with SQL's meaning (a NULL
-/// timestamp is neither before nor after a date).
+/// timestamp is neither before nor after a date; TEXT or a BLOB is after
+/// every date).
 enum ScanBound {
     case all
     case afterNumber(Int64)
@@ -154,7 +165,7 @@ enum ScanBound {
         switch self {
         case .all: return true
         case .afterNumber(let n): return t.number > n
-        case .afterDate(let d): return t.timestamp.map { $0 > d } ?? false
+        case .afterDate(let d): return t.timestamp.map { $0 > d } ?? t.timestampSortsLast
         case .beforeDate(let d): return t.timestamp.map { $0 < d } ?? false
         }
     }

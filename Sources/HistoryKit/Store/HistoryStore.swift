@@ -17,11 +17,13 @@ public final class HistoryStore {
     /// Columns of the history tables.
     public let schema: HistorySchema
     let connection: StoreConnection
+    /// Values of `Z_METADATA` and `Z_PRIMARYKEY` of a type Core Data does not write.
+    private let valueNotices: [StoreNotice]
 
     /// File sizes of the main file, `-wal`, `-shm` and `-journal`.
     public var files: StoreFiles { connection.files }
-    /// What is worth telling about how the store was opened.
-    public var notices: [StoreNotice] { connection.notices }
+    /// What is worth telling about how the store was opened and its bookkeeping tables read.
+    public var notices: [StoreNotice] { connection.notices + valueNotices }
     /// `storeID` of every transaction: the store UUID.
     public var storeUUID: String { metadata.uuid }
 
@@ -33,7 +35,7 @@ public final class HistoryStore {
     private init(path: String, options: OpenOptions) throws {
         self.path = path
         connection = try StoreConnection(path: path, options: options)
-        let loaded = try connection.read { db -> (StoreMetadata, EntityCatalog, HistorySchema) in
+        let loaded = try connection.read { db -> (StoreMetadata, EntityCatalog, HistorySchema, [String]) in
             let tables = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'"))
             let missingCoreData = ["Z_METADATA", "Z_PRIMARYKEY"].filter { !tables.contains($0) }
             guard missingCoreData.isEmpty else { throw StoreError.notCoreData(path: path, missing: missingCoreData) }
@@ -41,9 +43,12 @@ public final class HistoryStore {
                 throw StoreError.historyNotEnabled(path: path)
             }
             let schema = try Self.readSchema(db, tables: tables, path: path)
-            return (try Self.readMetadata(db, path: path), try Self.readCatalog(db), schema)
+            var problems: [String] = []
+            let metadata = try Self.readMetadata(db, path: path, problems: &problems)
+            return (metadata, try Self.readCatalog(db, problems: &problems), schema, problems)
         }
-        (metadata, catalog, schema) = loaded
+        (metadata, catalog, schema) = (loaded.0, loaded.1, loaded.2)
+        valueNotices = loaded.3.map { StoreNotice.unexpectedValue(path: path, detail: $0) }
     }
 
     /// Makes the statement running on this store fail soon with an "interrupted"
@@ -63,37 +68,63 @@ public final class HistoryStore {
         try connection.read(body, beside: beside)
     }
 
-    private static func readMetadata(_ db: Database, path: String) throws -> StoreMetadata {
+    private static func readMetadata(_ db: Database, path: String, problems: inout [String]) throws -> StoreMetadata {
         let columns = Set(try db.columns(in: "Z_METADATA").map { $0.name.uppercased() })
         guard columns.contains("Z_UUID") else {
             throw StoreError.notCoreData(path: path, missing: ["Z_METADATA.Z_UUID"])
         }
         let versionExpr = columns.contains("Z_VERSION") ? "Z_VERSION" : "NULL"
         let plistExpr = columns.contains("Z_PLIST") ? "Z_PLIST" : "NULL"
-        guard let row = try Row.fetchOne(db, sql: "SELECT \(versionExpr), Z_UUID, \(plistExpr) FROM Z_METADATA LIMIT 1") else {
-            throw StoreError.notCoreData(path: path, missing: ["Z_METADATA row"])
-        }
-        let uuid: String = (row[1] as String?) ?? ""
-        var plist: [String: PlistValue] = [:]
-        var problem: String?
-        if let blob = row[2] as Data? {
-            do {
-                if let dict = try PropertyList.decode(blob).dictionaryValue { plist = dict } else { problem = "Z_PLIST is not a dictionary" }
-            } catch {
-                problem = "Z_PLIST: \(error)"
+        let read = try db.firstRow("SELECT \(versionExpr), Z_UUID, \(plistExpr) FROM Z_METADATA LIMIT 1") { row in
+            var found: String?
+            let version = row.integer(0, problem: &found)
+            if let found { problems.append("Z_METADATA.Z_VERSION holds \(found), not an integer; read as null") }
+            // A UUID of another type is read as SQLite converts it to text (tokens then name another store).
+            if row.storageClass(1) != .text && row.storageClass(1) != .null {
+                problems.append("Z_METADATA.Z_UUID holds \(row.describe(1)), not text; read as SQLite's text of it")
             }
-        } else {
-            problem = "Z_PLIST is empty"
+            let uuid = row.optionalText(1) ?? ""
+            var plist: [String: PlistValue] = [:]
+            var problem: String?
+            switch row.storageClass(2) {
+            case .null:
+                problem = "Z_PLIST is empty"
+            case .blob, .text:
+                do {
+                    if let dict = try PropertyList.decode(Data(row.optionalBytes(2) ?? [])).dictionaryValue { plist = dict } else { problem = "Z_PLIST is not a dictionary" }
+                } catch {
+                    problem = "Z_PLIST: \(error)"
+                }
+            case .integer, .real:
+                problem = "Z_PLIST holds \(row.describe(2)), not a property list"
+            }
+            return StoreMetadata(uuid: uuid, version: version, plist: plist, plistProblem: problem)
         }
-        return StoreMetadata(uuid: uuid, version: row[0], plist: plist, plistProblem: problem)
+        guard let read else { throw StoreError.notCoreData(path: path, missing: ["Z_METADATA row"]) }
+        return read
     }
 
-    private static func readCatalog(_ db: Database) throws -> EntityCatalog {
-        let rows = try Row.fetchAll(db, sql: "SELECT Z_ENT, Z_NAME, Z_SUPER, Z_MAX FROM Z_PRIMARYKEY")
-        return EntityCatalog(rows: rows.compactMap { row in
-            guard let number = row[0] as Int64?, let name = row[1] as String? else { return nil }
-            return CatalogEntity(number: number, name: name, superNumber: row[2] ?? 0, max: row[3] ?? 0)
-        })
+    private static func readCatalog(_ db: Database, problems: inout [String]) throws -> EntityCatalog {
+        var rows: [CatalogEntity] = []
+        try db.forEachRow("SELECT Z_ENT, Z_NAME, Z_SUPER, Z_MAX FROM Z_PRIMARYKEY") { row in
+            var found: String?
+            guard let number = row.integer(0, problem: &found) else {
+                problems.append("Z_PRIMARYKEY has a row whose Z_ENT holds \(found ?? "NULL"), not an integer; ignored")
+                return
+            }
+            guard let name = row.text(1, problem: &found) else {
+                problems.append("Z_PRIMARYKEY Z_ENT \(number): Z_NAME holds \(found ?? "NULL"), not text; the row is ignored")
+                return
+            }
+            func integer(_ column: Int32, _ label: String) -> Int64 {
+                found = nil
+                if let value = row.integer(column, problem: &found) { return value }
+                if let found { problems.append("Z_PRIMARYKEY Z_ENT \(number) (\(name)): \(label) holds \(found), not an integer; read as 0") }
+                return 0
+            }
+            rows.append(CatalogEntity(number: number, name: name, superNumber: integer(2, "Z_SUPER"), max: integer(3, "Z_MAX")))
+        }
+        return EntityCatalog(rows: rows)
     }
 
     private static func readSchema(_ db: Database, tables: Set<String>, path: String) throws -> HistorySchema {

@@ -34,6 +34,71 @@ struct RawCursor {
 
     func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
 
+    /// The SQLite storage class of a column in the current row.
+    func storageClass(_ column: Int32) -> StorageClass {
+        switch sqlite3_column_type(handle, column) {
+        case SQLITE_INTEGER: return .integer
+        case SQLITE_FLOAT: return .real
+        case SQLITE_TEXT: return .text
+        case SQLITE_BLOB: return .blob
+        default: return .null
+        }
+    }
+
+    /// The column's value as a message shows it: `TEXT "yesterday"`, `REAL 1.5`,
+    /// `BLOB of 2 bytes (0102)`; long values are cut.
+    func describe(_ column: Int32) -> String {
+        let limit = 40
+        switch storageClass(column) {
+        case .integer: return "INTEGER \(int64(column))"
+        case .real: return "REAL \(sqlite3_column_double(handle, column))"
+        case .null: return "NULL"
+        case .text:
+            let count = Int(sqlite3_column_bytes(handle, column))
+            guard let text = sqlite3_column_text(handle, column) else { return "TEXT ''" }
+            let shown = String(decoding: UnsafeBufferPointer(start: text, count: min(count, limit)), as: UTF8.self)
+            return "TEXT \(String(reflecting: shown))" + (count > limit ? "… (\(count) bytes)" : "")
+        case .blob:
+            let count = Int(sqlite3_column_bytes(handle, column))
+            guard count > 0, let pointer = sqlite3_column_blob(handle, column) else { return "BLOB of 0 bytes" }
+            let hex = [UInt8](UnsafeRawBufferPointer(start: pointer, count: min(count, limit / 2))).hexString
+            return "BLOB of \(count) bytes (\(hex)\(count > limit / 2 ? "…" : ""))"
+        }
+    }
+
+    /// A number column (INTEGER or REAL); nil for NULL and for TEXT or BLOB,
+    /// which `problem` then describes.
+    func number(_ column: Int32, problem: inout String?) -> Double? {
+        switch storageClass(column) {
+        case .integer, .real: return sqlite3_column_double(handle, column)
+        case .null: return nil
+        case .text, .blob:
+            problem = describe(column)
+            return nil
+        }
+    }
+
+    /// An INTEGER column; nil for NULL and for any other class, which `problem` then describes.
+    func integer(_ column: Int32, problem: inout String?) -> Int64? {
+        switch storageClass(column) {
+        case .integer: return sqlite3_column_int64(handle, column)
+        case .null: return nil
+        case .real, .text, .blob:
+            problem = describe(column)
+            return nil
+        }
+    }
+
+    /// A TEXT column; nil for NULL and for a BLOB, which `problem` then describes.
+    /// (Numbers in a TEXT column are read as their text, as SQLite converts them.)
+    func text(_ column: Int32, problem: inout String?) -> String? {
+        if storageClass(column) == .blob {
+            problem = describe(column)
+            return nil
+        }
+        return optionalText(column)
+    }
+
     func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
 
     func optionalInt64(_ column: Int32) -> Int64? { isNull(column) ? nil : sqlite3_column_int64(handle, column) }
@@ -66,5 +131,27 @@ struct RawCursor {
         case SQLITE_BLOB: return optionalBytes(column).map { .blob($0) }
         default: return nil
         }
+    }
+}
+
+/// SQLite's storage classes.
+enum StorageClass: Equatable {
+    case integer, real, text, blob, null
+}
+
+extension Database {
+    /// Calls `body` with each row of `sql`, read through a ``RawCursor`` (so no
+    /// value of an unexpected type can trap, as GRDB's `Row` decoding would).
+    func forEachRow(_ sql: String, arguments: StatementArguments = [], _ body: (RawCursor) throws -> Void) throws {
+        let cursor = try RawCursor(makeStatement(sql: sql), arguments: arguments)
+        defer { cursor.finish() }
+        while try cursor.next() { try body(cursor) }
+    }
+
+    /// `body` applied to the first row of `sql`; nil when there is none.
+    func firstRow<T>(_ sql: String, arguments: StatementArguments = [], _ body: (RawCursor) throws -> T) throws -> T? {
+        let cursor = try RawCursor(makeStatement(sql: sql), arguments: arguments)
+        defer { cursor.finish() }
+        return try cursor.next() ? body(cursor) : nil
     }
 }

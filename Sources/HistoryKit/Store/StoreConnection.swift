@@ -86,10 +86,18 @@ final class StoreConnection {
         if let dir = snapshotDirectory { try? FileManager.default.removeItem(at: dir) }
     }
 
-    /// Runs `body` with the connection, mapping SQLite failures to ``StoreError``.
+    /// Runs `body` with the connection inside one read transaction, mapping
+    /// SQLite failures to ``StoreError``. Every statement of `body` reads the
+    /// same snapshot: counts taken one after another agree even while an app
+    /// commits between them.
     func read<T>(_ body: (Database) throws -> T) throws -> T {
         do {
-            return try queue.inDatabase(body)
+            return try queue.inDatabase { db in
+                if db.isInsideTransaction { return try body(db) }
+                try db.execute(sql: "BEGIN DEFERRED")
+                defer { if db.isInsideTransaction { try? db.execute(sql: "COMMIT") } }
+                return try body(db)
+            }
         } catch let error as DatabaseError {
             throw Self.storeError(error, path: path, timeout: busyTimeout)
         }
@@ -171,10 +179,16 @@ final class StoreConnection {
         switch error.resultCode {
         case .SQLITE_BUSY, .SQLITE_LOCKED: return .locked(path: path, seconds: timeout)
         case .SQLITE_INTERRUPT: return .interrupted(path: path)
-        case .SQLITE_CORRUPT: return .corrupt(path: path, reason: message)
-        case .SQLITE_NOTADB: return .notSQLite(path: path, reason: message)
-        case .SQLITE_IOERR where error.extendedResultCode == .SQLITE_IOERR_SHORT_READ:
+        case .SQLITE_CORRUPT,
+             .SQLITE_IOERR where error.extendedResultCode == .SQLITE_IOERR_SHORT_READ:
+            // A WAL store is opened without comparing the file to its header (a checkpoint in
+            // progress makes them differ): a truncated copy shows here.
+            if let short = StoreFiles.shortOfHeader(path) {
+                return .truncated(path: path, expectedBytes: short.declared, actualBytes: short.actual)
+            }
+            if error.resultCode == .SQLITE_CORRUPT { return .corrupt(path: path, reason: message) }
             return .corrupt(path: path, reason: "file ends inside a page (\(message))")
+        case .SQLITE_NOTADB: return .notSQLite(path: path, reason: message)
         default: return .sqlite(path: path, message: message)
         }
     }

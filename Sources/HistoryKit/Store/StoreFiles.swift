@@ -27,15 +27,30 @@ public struct StoreFiles: Equatable, Sendable {
         let head = [UInt8]((try? handle.read(upToCount: 100)) ?? Data())
         let size = Self.size(path) ?? 0
         let header = try SQLiteHeader(bytes: head, path: path)
-        if let declared = header.declaredSize, declared > size {
+        let walSize = Self.size(path + "-wal")
+        // With WAL content the main file's header does not bound the database: a checkpoint
+        // writes page 1 (with the new page count) before the pages that extend the file, so a
+        // live store is briefly "shorter than its header" (seen once in 240,972 reads while an
+        // app committed). A truncated copy is then reported by SQLite when it reads the gap.
+        if let declared = header.declaredSize, declared > size, !(header.isWAL && (walSize ?? 0) > 0) {
             throw StoreError.truncated(path: path, expectedBytes: declared, actualBytes: size)
         }
         if size % Int64(header.pageSize) != 0 {
             throw StoreError.truncated(path: path, expectedBytes: (size / Int64(header.pageSize) + 1) * Int64(header.pageSize), actualBytes: size)
         }
-        let files = StoreFiles(path: path, mainSize: size, walSize: Self.size(path + "-wal"),
+        let files = StoreFiles(path: path, mainSize: size, walSize: walSize,
                                shmSize: Self.size(path + "-shm"), journalSize: Self.size(path + "-journal"))
         return (files, header)
+    }
+
+    /// The header's size and the file's, when the main file is shorter than its
+    /// header says (a truncated copy); nil otherwise or when unreadable.
+    static func shortOfHeader(_ path: String) -> (declared: Int64, actual: Int64)? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        let head = [UInt8]((try? handle.read(upToCount: 100)) ?? Data())
+        guard let size = Self.size(path), let declared = (try? SQLiteHeader(bytes: head, path: path))?.declaredSize, declared > size else { return nil }
+        return (declared, size)
     }
 
     static func size(_ path: String) -> Int64? {

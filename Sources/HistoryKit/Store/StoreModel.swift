@@ -2,12 +2,25 @@ import GRDB
 import Foundation
 
 extension HistoryStore {
-    /// The raw `Z_MODELCACHE.Z_CONTENT` blob, or nil when the store has none.
-    public func modelCacheBlob() throws -> [UInt8]? {
-        guard schema.hasModelCacheTable else { return nil }
+    /// What `Z_MODELCACHE.Z_CONTENT` holds.
+    enum ModelCacheContent {
+        /// No table or no row, or a NULL value.
+        case none
+        case blob([UInt8])
+        /// A value of another type, described (`TEXT "…"`, `INTEGER 42`).
+        case other(String)
+    }
+
+    func modelCacheContent() throws -> ModelCacheContent {
+        guard schema.hasModelCacheTable else { return .none }
         return try read { db in
-            let data: Data? = try Data.fetchOne(db, sql: "SELECT Z_CONTENT FROM Z_MODELCACHE LIMIT 1")
-            return data.map { [UInt8]($0) }
+            try db.firstRow("SELECT Z_CONTENT FROM Z_MODELCACHE LIMIT 1") { row -> ModelCacheContent in
+                switch row.storageClass(0) {
+                case .null: return .none
+                case .blob: return .blob(row.optionalBytes(0) ?? [])
+                case .integer, .real, .text: return .other(row.describe(0))
+                }
+            } ?? .none
         }
     }
 
@@ -20,15 +33,20 @@ extension HistoryStore {
             let loaded = try ModelLoader.load(path: userModelPath)
             return ModelResolution(model: loaded.model, source: loaded.source, problem: nil)
         }
-        guard let blob = try modelCacheBlob() else {
+        switch try modelCacheContent() {
+        case .none:
             return ModelResolution(model: nil, source: nil,
                                    problem: "\(path): the store has no model cache (Z_MODELCACHE); give a model with --model")
-        }
-        do {
-            let model = try ModelLoader.fromModelCache(blob, source: "\(path): Z_MODELCACHE")
-            return ModelResolution(model: model, source: .storeCache, problem: nil)
-        } catch {
-            return ModelResolution(model: nil, source: nil, problem: "\(error)")
+        case .other(let found):
+            return ModelResolution(model: nil, source: nil,
+                                   problem: "\(path): Z_MODELCACHE holds \(found), not a compressed model; give a model with --model")
+        case .blob(let blob):
+            do {
+                let model = try ModelLoader.fromModelCache(blob, source: "\(path): Z_MODELCACHE")
+                return ModelResolution(model: model, source: .storeCache, problem: nil)
+            } catch {
+                return ModelResolution(model: nil, source: nil, problem: "\(error)")
+            }
         }
     }
 }

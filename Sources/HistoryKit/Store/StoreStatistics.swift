@@ -9,12 +9,16 @@ public struct HistoryStatistics: Equatable, Sendable {
     public var stringCount: Int
     /// Lowest and highest transaction numbers present.
     public var transactionNumbers: ClosedRange<Int64>?
-    /// Earliest and latest `ZTIMESTAMP` (Cocoa seconds).
+    /// Earliest and latest numeric `ZTIMESTAMP` (Cocoa seconds).
     public var timestamps: ClosedRange<Double>?
+    /// Transactions whose `ZTIMESTAMP` is TEXT or a BLOB, not a number (left out of ``timestamps``).
+    public var unreadableTimestampCount: Int
     /// Changes by type; nil unless counted (that reads every change).
     public var insertCount: Int?
     public var updateCount: Int?
     public var deleteCount: Int?
+    /// Changes whose `ZCHANGETYPE` is none of those (another number, NULL, not an integer); nil unless counted.
+    public var otherTypeCount: Int?
     /// Changes whose transaction does not exist.
     public var orphanChangeCount: Int
     public var purgeTraces: PurgeTraces
@@ -79,37 +83,51 @@ extension HistoryStore {
     /// adds the counts by change type, which reads every change.
     public func statistics(countingChangeTypes: Bool = false) throws -> HistoryStatistics {
         try read { db in
-            let tx = try Row.fetchOne(db, sql: "SELECT COUNT(*), MIN(Z_PK), MAX(Z_PK), MIN(ZTIMESTAMP), MAX(ZTIMESTAMP) FROM ATRANSACTION")
-            let count: Int = tx?[0] ?? 0
-            let minPK: Int64? = tx?[1]
-            let maxPK: Int64? = tx?[2]
-            let minTS: Double? = tx?[3]
-            let maxTS: Double? = tx?[4]
-            var byType: [Int64: Int]?
+            let (count, minPK, maxPK) = try db.firstRow("SELECT COUNT(*), MIN(Z_PK), MAX(Z_PK) FROM ATRANSACTION") {
+                (Int($0.int64(0)), $0.optionalInt64(1), $0.optionalInt64(2))
+            } ?? (0, nil, nil)
+            let timestamps = try timestampRange(db)
+            // TEXT and BLOB sort after every number: the timestamp index finds them.
+            let unreadable = try db.firstRow("SELECT COUNT(*) FROM ATRANSACTION WHERE ZTIMESTAMP >= ''") { Int($0.int64(0)) } ?? 0
+            var byType: [Int64?: Int]?
             if countingChangeTypes {
-                var counts: [Int64: Int] = [:]
-                for row in try Row.fetchAll(db, sql: "SELECT ZCHANGETYPE, COUNT(*) FROM ACHANGE GROUP BY ZCHANGETYPE") {
-                    counts[row[0] ?? -1, default: 0] += row[1] ?? 0
+                var counts: [Int64?: Int] = [:]
+                var ignored: String?
+                try db.forEachRow("SELECT ZCHANGETYPE, COUNT(*) FROM ACHANGE GROUP BY ZCHANGETYPE") {
+                    counts[$0.integer(0, problem: &ignored), default: 0] += Int($0.int64(1))
                 }
                 byType = counts
             }
-            let changeCount = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM ACHANGE") ?? 0
+            let changeCount = try db.firstRow("SELECT COUNT(*) FROM ACHANGE") { Int($0.int64(0)) } ?? 0
             let orphans = try orphanChangeCount(db, numbers: minPK.flatMap { lo in maxPK.map { lo...max(lo, $0) } },
                                                 transactionCount: count, changeCount: changeCount)
-            let strings = schema.hasStringTable ? try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM ATRANSACTIONSTRING") ?? 0 : 0
+            let strings = schema.hasStringTable ? try db.firstRow("SELECT COUNT(*) FROM ATRANSACTIONSTRING") { Int($0.int64(0)) } ?? 0 : 0
             let highWater = catalog.historyMax("TRANSACTION")
             let traces = PurgeTraces(
                 startsAfterFirst: (minPK ?? 1) > 1,
                 transactionHighWaterMark: highWater,
                 highWaterMarkAboveLast: highWater.map { $0 > (maxPK ?? 0) } ?? false,
                 transactionGaps: minPK.flatMap { lo in maxPK.map { hi in hi - lo + 1 - Int64(count) } } ?? 0)
+            let typed = byType.map { counts in [Int64(0), 1, 2].reduce(0) { $0 + (counts[$1] ?? 0) } }
             return HistoryStatistics(
                 transactionCount: count, changeCount: changeCount, stringCount: strings,
                 transactionNumbers: minPK.flatMap { lo in maxPK.map { lo...max(lo, $0) } },
-                timestamps: minTS.flatMap { lo in maxTS.map { lo...max(lo, $0) } },
+                timestamps: timestamps, unreadableTimestampCount: unreadable,
                 insertCount: byType.map { $0[0] ?? 0 }, updateCount: byType.map { $0[1] ?? 0 }, deleteCount: byType.map { $0[2] ?? 0 },
+                otherTypeCount: typed.map { changeCount - $0 },
                 orphanChangeCount: orphans, purgeTraces: traces, space: try space(db))
         }
+    }
+
+    /// Earliest and latest numeric `ZTIMESTAMP`, through the timestamp index.
+    /// Numbers sort before TEXT and BLOB, so the lowest value is a number when
+    /// any is, and the highest number is the highest value below `''`.
+    private func timestampRange(_ db: Database) throws -> ClosedRange<Double>? {
+        var ignored: String?
+        let low = try db.firstRow("SELECT MIN(ZTIMESTAMP) FROM ATRANSACTION") { $0.number(0, problem: &ignored) } ?? nil
+        let high = try db.firstRow("SELECT MAX(ZTIMESTAMP) FROM ATRANSACTION WHERE ZTIMESTAMP < ''") { $0.number(0, problem: &ignored) } ?? nil
+        guard let low, let high else { return nil }
+        return low...max(low, high)
     }
 
     /// Changes whose transaction does not exist, counted through the
@@ -117,9 +135,9 @@ extension HistoryStore {
     /// then those inside each gap of it (gaps are few unless purges skipped authors).
     private func orphanChangeCount(_ db: Database, numbers: ClosedRange<Int64>?, transactionCount: Int, changeCount: Int) throws -> Int {
         guard let numbers else { return changeCount }
-        var orphans = try Int.fetchOne(db, sql: """
+        var orphans = try db.firstRow("""
             SELECT COUNT(*) FROM ACHANGE WHERE ZTRANSACTIONID IS NULL OR ZTRANSACTIONID < ? OR ZTRANSACTIONID > ?
-            """, arguments: [numbers.lowerBound, numbers.upperBound]) ?? 0
+            """, arguments: [numbers.lowerBound, numbers.upperBound]) { Int($0.int64(0)) } ?? 0
         guard Int64(transactionCount) < numbers.upperBound - numbers.lowerBound + 1 else { return orphans }
         let inGap = try db.makeStatement(sql: "SELECT COUNT(*) FROM ACHANGE WHERE ZTRANSACTIONID > ? AND ZTRANSACTIONID < ?")
         let cursor = try RawCursor(db.makeStatement(sql: "SELECT Z_PK FROM ATRANSACTION ORDER BY Z_PK"), arguments: [])
@@ -167,13 +185,41 @@ extension HistoryStore {
         for name in tables {
             var pages: Int64 = 0, bytes: Int64 = 0
             for btree in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE tbl_name = ? AND type IN ('table', 'index') AND rootpage > 0", arguments: [name]) {
-                if let row = try Row.fetchOne(total, arguments: [btree]) {
-                    pages += row[0] ?? 0
-                    bytes += row[1] ?? 0
+                let cursor = try RawCursor(total, arguments: [btree])
+                if try cursor.next() {
+                    pages += cursor.int64(0)
+                    bytes += cursor.int64(1)
                 }
+                cursor.finish()
             }
             result.append(SpaceUsage.Table(name: name, pages: pages, bytes: bytes))
         }
         return result
+    }
+}
+
+/// Rows of one history column holding TEXT or a BLOB where Core Data writes numbers.
+public struct MisTypedColumn: Equatable, Sendable {
+    /// `TABLE.COLUMN`.
+    public var column: String
+    public var rows: Int
+}
+
+extension HistoryStore {
+    /// The indexed number columns of the history tables that hold TEXT or a
+    /// BLOB in some rows, counted through their indexes (SQLite orders TEXT
+    /// and BLOB after every number), so it costs next to nothing on millions
+    /// of rows. A REAL or NULL where an integer belongs, or a column without
+    /// an index, is found only as rows are read (and reported then).
+    public func misTypedColumns() throws -> [MisTypedColumn] {
+        let columns = [("ATRANSACTION", "ZTIMESTAMP")]
+            + ["ZAUTHORTS", "ZBUNDLEIDTS", "ZCONTEXTNAMETS", "ZPROCESSIDTS"].filter { schema.transactionColumns.contains($0) }.map { ("ATRANSACTION", $0) }
+            + [("ACHANGE", "ZTRANSACTIONID")]
+        return try read { db in
+            try columns.compactMap { table, column in
+                let rows = try db.firstRow("SELECT COUNT(*) FROM \(table) WHERE \(column) >= ''") { Int($0.int64(0)) } ?? 0
+                return rows > 0 ? MisTypedColumn(column: "\(table).\(column)", rows: rows) : nil
+            }
+        }
     }
 }

@@ -19,9 +19,12 @@ struct ChangesCommand: ParsableCommand {
         let color = session.context.color
         let list = ListRenderer(context: session.context, kind: "changes", columns: HistoryPresenter.changeColumns,
                                 header: [("storeID", .string(session.store.storeUUID))])
+        let warnings = ValueWarnings(store: session.store.path)
         try session.store.forEachChange(query, decoder: session.decoder) { change in
+            warnings.add(change.warnings)
             list.add(cells: presenter.cells(change, color: color), record: presenter.record(change))
         }
         list.finish()
+        warnings.report()
     }
 }

@@ -18,7 +18,8 @@ struct EntitiesCommand: ParsableCommand {
         let session = try Session.open(storeOptions, output: outputOptions)
         session.noteModelProblem()
         let store = session.store
-        let counts = try store.entityChangeCounts()
+        let tally = try store.entityChangeCounts()
+        let counts = tally.byEntity
         if let name = entity, store.catalog.entity(named: name) == nil {
             throw QueryError.unknownEntity(name: name, known: store.catalog.entities.map(\.name))
         }
@@ -43,6 +44,10 @@ struct EntitiesCommand: ParsableCommand {
         ], rows: rows)]
         for n in unknown {
             sections.append(.note("note: \(counts[n]?.total ?? 0) changes have ZENTITY \(n), which Z_PRIMARYKEY does not name"))
+        }
+        if tally.withoutEntityNumber.total > 0 {
+            let n = tally.withoutEntityNumber.total
+            sections.append(.note("note: \(n) change\(n == 1 ? " has" : "s have") a ZENTITY that is not an integer (NULL, text, a real or a blob)"))
         }
         var json: [(String, JSONValue)] = [("entities", .array(items.map(\.json)))]
         if let name = entity, let e = store.catalog.entity(named: name) {

@@ -36,20 +36,33 @@ struct ExportCommand: ParsableCommand {
         let presenter = session.presenter
         let showProgress = session.context.terminal.stderrIsTerminal
         let progress = Progress(total: showProgress ? try session.store.transactionCount() : 0, enabled: showProgress)
+        let warnings = ValueWarnings(store: session.store.path)
         do {
+            // Changes are written as they are read, so a transaction of a million changes streams too.
             if context.format == .csv {
-                var csv = CSVExport(presenter: presenter)
+                var csv = CSVExport(presenter: presenter, output: output)
                 output.write(bytes: csv.header)
                 try session.store.forEachTransactionWithChanges(query, decoder: session.decoder) { tx, changes in
-                    output.write(bytes: csv.rows(tx, changes))
+                    warnings.add(tx.warnings)
+                    try csv.write(tx, changes) { warnings.add($0.warnings) }
                     progress.step()
                 }
                 output.flush()
             } else {
                 let list = ListRenderer(context: context, kind: "transactions", columns: HistoryPresenter.transactionColumns,
                                         header: [("storeID", .string(session.store.storeUUID))])
+                let tag = context.format == .ndjson ? jsonFormatTag : nil
                 try session.store.forEachTransactionWithChanges(query, decoder: session.decoder) { tx, changes in
-                    list.add(cells: [], record: presenter.record(tx, changes: changes))
+                    warnings.add(tx.warnings)
+                    try list.addStreaming { line in
+                        presenter.beginTransactionWithChanges(tx, format: tag, to: &line)
+                        try changes.forEach { change in
+                            warnings.add(change.warnings)
+                            presenter.writeChange(change, to: &line)
+                            line.spill(to: output)
+                        }
+                        presenter.endTransactionWithChanges(to: &line)
+                    }
                     progress.step()
                 }
                 list.finish()
@@ -60,6 +73,7 @@ struct ExportCommand: ParsableCommand {
             target?.discard()
             throw error
         }
+        warnings.report()
     }
 }
 
@@ -131,28 +145,34 @@ final class Progress {
 /// `export --format csv`: one row per change with its transaction's fields
 /// (a transaction without changes gets one row with empty change fields);
 /// updated properties separated by spaces, the tombstone as compact JSON.
+/// Rows go to the output one by one.
 struct CSVExport {
     let presenter: HistoryPresenter
-    private var buffer: [UInt8] = []
+    let output: Output
+    private var row: [UInt8] = []
     private var transactionFields: [UInt8] = []
     private var tombstone = JSONBytes(capacity: 256)
 
     static let transactionColumns = ["transactionNumber", "timestamp", "cocoaTimestamp", "author", "contextName", "bundleID", "processID"]
     static let changeColumns = ["changeID", "changeType", "entity", "entityPK", "changedObjectID", "updatedProperties", "tombstone"]
 
-    init(presenter: HistoryPresenter) { self.presenter = presenter }
+    init(presenter: HistoryPresenter, output: Output) {
+        self.presenter = presenter
+        self.output = output
+    }
 
     var header: [UInt8] { Array((CSV.row(Self.transactionColumns + Self.changeColumns) + "\n").utf8) }
 
-    /// The rows of one transaction; the buffer is reused for the next.
-    mutating func rows(_ tx: Transaction, _ changes: [Change]) -> [UInt8] {
+    /// Writes the rows of one transaction; `seen` is told of each change.
+    mutating func write(_ tx: Transaction, _ changes: ChangeStream, seen: (Change) -> Void) throws {
         let comma = UInt8(ascii: ",")
         transactionFields.removeAll(keepingCapacity: true)
         JSONValue.writeInt(tx.number, to: &transactionFields)
         transactionFields.append(comma)
         if let iso = presenter.time.iso(tx.timestamp) { CSV.field(iso, to: &transactionFields) }
         transactionFields.append(comma)
-        if let ts = tx.timestamp { JSONValue.writeDouble(ts, to: &transactionFields) }
+        // Empty for NULL and for ±infinity (as in JSON, where they are null).
+        if let ts = tx.timestamp, ts.isFinite { JSONValue.writeDouble(ts, to: &transactionFields) }
         func add(_ field: String?) {
             transactionFields.append(comma)
             if let field { CSV.field(field, to: &transactionFields) }
@@ -161,34 +181,39 @@ struct CSVExport {
         add(tx.contextName)
         add(tx.bundleID)
         add(tx.processID)
-        buffer.removeAll(keepingCapacity: true)
-        if changes.isEmpty {
-            buffer += transactionFields
-            buffer += repeatElement(comma, count: Self.changeColumns.count)
-            buffer.append(0x0A)
-        }
-        for c in changes {
-            buffer += transactionFields
-            buffer.append(comma)
-            JSONValue.writeInt(c.changeID, to: &buffer)
-            buffer.append(comma)
-            buffer += c.changeType.description.utf8
-            buffer.append(comma)
-            if let entity = c.entityName { CSV.field(entity, to: &buffer) }
-            buffer.append(comma)
-            JSONValue.writeInt(c.entityPK, to: &buffer)
-            buffer.append(comma)
-            if let id = c.changedObjectID { CSV.field(id, to: &buffer) }
-            buffer.append(comma)
-            if let names = c.updatedProperties { CSV.field(joining: names, separator: UInt8(ascii: " "), to: &buffer) }
-            buffer.append(comma)
+        var written = false
+        try changes.forEach { c in
+            seen(c)
+            written = true
+            row.removeAll(keepingCapacity: true)
+            row += transactionFields
+            row.append(comma)
+            JSONValue.writeInt(c.changeID, to: &row)
+            row.append(comma)
+            row += c.changeType.description.utf8
+            row.append(comma)
+            if let entity = c.entityName { CSV.field(entity, to: &row) }
+            row.append(comma)
+            JSONValue.writeInt(c.entityPK, to: &row)
+            row.append(comma)
+            if let id = c.changedObjectID { CSV.field(id, to: &row) }
+            row.append(comma)
+            if let names = c.updatedProperties { CSV.field(joining: names, separator: UInt8(ascii: " "), to: &row) }
+            row.append(comma)
             if c.changeType == .delete {
                 tombstone.reset()
                 presenter.writeTombstone(c.tombstone, to: &tombstone)
-                CSV.field(bytes: tombstone.bytes, to: &buffer)
+                CSV.field(bytes: tombstone.bytes, to: &row)
             }
-            buffer.append(0x0A)
+            row.append(0x0A)
+            output.write(bytes: row)
         }
-        return buffer
+        if !written {
+            row.removeAll(keepingCapacity: true)
+            row += transactionFields
+            row += repeatElement(comma, count: Self.changeColumns.count)
+            row.append(0x0A)
+            output.write(bytes: row)
+        }
     }
 }

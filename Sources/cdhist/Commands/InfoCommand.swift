@@ -54,7 +54,8 @@ struct InfoCommand: ParsableCommand {
             ("Free pages", "\(space.freelistCount) (\(ByteCount.text(space.freelistCount * space.pageSize)))"),
             ("Transactions", "\(stats.transactionCount)" + (stats.transactionNumbers.map { " (#\($0.lowerBound)…#\($0.upperBound))" } ?? "")),
             ("Changes", "\(stats.changeCount)" + (stats.insertCount.map { inserts in
-                " (\(inserts) inserts, \(stats.updateCount ?? 0) updates, \(stats.deleteCount ?? 0) deletes)"
+                let other = (stats.otherTypeCount ?? 0) > 0 ? ", \(stats.otherTypeCount ?? 0) of no known type" : ""
+                return " (\(inserts) inserts, \(stats.updateCount ?? 0) updates, \(stats.deleteCount ?? 0) deletes\(other))"
             } ?? " (by type: add --change-types)")),
             ("Strings", String(stats.stringCount)),
             ("First", time.display(stats.timestamps?.lowerBound)),
@@ -62,6 +63,10 @@ struct InfoCommand: ParsableCommand {
             ("Purge traces", traceText.isEmpty ? "none" : traceText.joined(separator: "; ")),
         ]
         if stats.orphanChangeCount > 0 { fields.append(("Orphan changes", "\(stats.orphanChangeCount) (no transaction)")) }
+        if stats.unreadableTimestampCount > 0 {
+            let n = stats.unreadableTimestampCount
+            fields.append(("Odd timestamps", "\(n) transaction\(n == 1 ? " has" : "s have") a ZTIMESTAMP that is text or a blob, not a number (left out of First and Last)"))
+        }
         if let problem = store.metadata.plistProblem { fields.append(("Metadata", problem)) }
         var sections: [Document.Section] = [.fields(title: nil, fields)]
         for notice in store.notices { sections.append(.note("note: \(notice)")) }
@@ -95,7 +100,9 @@ struct InfoCommand: ParsableCommand {
             ("insertCount", .optional(stats.insertCount)),
             ("updateCount", .optional(stats.updateCount)),
             ("deleteCount", .optional(stats.deleteCount)),
+            ("otherTypeCount", .optional(stats.otherTypeCount)),
             ("orphanChangeCount", .int(Int64(stats.orphanChangeCount))),
+            ("unreadableTimestampCount", .int(Int64(stats.unreadableTimestampCount))),
             ("stringCount", .int(Int64(stats.stringCount))),
             ("firstTransactionNumber", .optional(stats.transactionNumbers?.lowerBound)),
             ("lastTransactionNumber", .optional(stats.transactionNumbers?.upperBound)),

@@ -77,9 +77,7 @@ struct ReportCommand: ParsableCommand {
             check: CheckCommand.document(findings, store: historyStore, threshold: threshold,
                                          failing: findings.filter { $0.severity >= threshold }.count),
             authors: try historyStore.fieldSummaries(.author),
-            entities: try historyStore.entityChangeCounts().map { number, counts in
-                (historyStore.catalog.entity(number: number)?.name ?? "Z_ENT \(number)", counts)
-            })
+            entities: try Self.entityRows(historyStore))
         let html = ReportPage(time: time, svg: TimelineSVG(time: time, utc: utc, top: top)).html(content)
         let file = try AtomicFile(out)
         do {
@@ -90,6 +88,14 @@ struct ReportCommand: ParsableCommand {
             throw error
         }
         if Terminal.current(noColor: true).stderrIsTerminal { printError("cdhist: wrote \(out) (\(ByteCount.text(Int64(html.utf8.count))))") }
+    }
+
+    /// Changes per entity by name; changes whose ZENTITY is not an integer on a row of their own.
+    private static func entityRows(_ store: HistoryStore) throws -> [(name: String, counts: EntityChangeCounts)] {
+        let tally = try store.entityChangeCounts()
+        var rows = tally.byEntity.map { number, counts in (name: store.catalog.entity(number: number)?.name ?? "Z_ENT \(number)", counts: counts) }
+        if tally.withoutEntityNumber.total > 0 { rows.append((name: "(ZENTITY not an integer)", counts: tally.withoutEntityNumber)) }
+        return rows
     }
 
     /// An `--out` naming the store or one of the files read would replace it.

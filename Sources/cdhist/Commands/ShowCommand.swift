@@ -45,6 +45,10 @@ struct ShowCommand: ParsableCommand {
                 .table(title: "Changes", columns: HistoryPresenter.changeColumns, rows: changes.map { presenter.cells($0, color: color) }),
             ])
         DocumentRenderer.render(document, context: session.context)
+        let warnings = ValueWarnings(store: session.store.path)
+        warnings.add(tx.warnings)
+        for change in changes { warnings.add(change.warnings) }
+        warnings.report()
     }
 
     private func resolveNumber(_ store: HistoryStore) throws -> Int64 {

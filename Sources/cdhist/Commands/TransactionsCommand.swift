@@ -17,9 +17,12 @@ struct TransactionsCommand: ParsableCommand {
         let presenter = session.presenter
         let list = ListRenderer(context: session.context, kind: "transactions", columns: HistoryPresenter.transactionColumns,
                                 header: [("storeID", .string(session.store.storeUUID))])
+        let warnings = ValueWarnings(store: session.store.path)
         try session.store.forEachTransaction(query) { tx in
+            warnings.add(tx.warnings)
             list.add(cells: presenter.cells(tx), record: presenter.record(tx))
         }
         list.finish()
+        warnings.report()
     }
 }

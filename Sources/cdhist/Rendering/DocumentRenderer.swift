@@ -17,6 +17,9 @@ struct Document {
 
 /// Writes a ``Document`` in the chosen format.
 enum DocumentRenderer {
+    /// Characters of a field value a table shows; JSON and CSV carry all of it.
+    static let longestFieldValue = 1000
+
     static func render(_ document: Document, context: RenderContext) {
         let out = context.output
         let object = JSONValue.object([("format", .string(jsonFormatTag)), ("kind", .string(document.kind))] + document.json)
@@ -57,12 +60,14 @@ enum DocumentRenderer {
                     if let title { out.line(context.style(title, .bold)) }
                     let width = pairs.map { $0.0.count }.max() ?? 0
                     for (k, v) in pairs {
-                        out.line(context.style(TableLayout.pad(k + ":", to: width + 1, right: false), .dim) + " " + v)
+                        // One line each; a value of megabytes (a 10 MB author) is cut, as in tables.
+                        out.line(context.style(TableLayout.pad(k + ":", to: width + 1, right: false), .dim) + " "
+                                 + TableLayout.truncate(v, to: Self.longestFieldValue))
                     }
                 case .table(let title, let columns, let rows):
                     if let title { out.line(context.style(title, .bold)) }
                     let table = ListRenderer(context: context, kind: "rows", columns: columns)
-                    for row in rows { table.add(cells: row, json: .null) }
+                    for row in rows { table.add(cells: row) }
                     table.finish()
                 case .note(let text):
                     out.line(text)

@@ -45,6 +45,34 @@ struct HistoryPresenter {
     func json(_ tx: Transaction, changes: [Change]? = nil) -> JSONValue { record(tx, changes: changes).json }
 
     private func write<S: JSONSink>(_ tx: Transaction, changes: [Change]?, format: String?, to s: inout S) {
+        writeMembers(tx, format: format, to: &s)
+        if let changes {
+            s.key("changes")
+            s.beginArray()
+            for change in changes { write(change, format: nil, to: &s) }
+            s.endArray()
+        }
+        s.endObject()
+    }
+
+    /// A transaction's object up to its `"changes"` array, opened: the changes
+    /// follow with ``writeChange(_:to:)``, then ``endTransactionWithChanges(to:)``.
+    func beginTransactionWithChanges<S: JSONSink>(_ tx: Transaction, format: String?, to s: inout S) {
+        writeMembers(tx, format: format, to: &s)
+        s.key("changes")
+        s.beginArray()
+    }
+
+    /// One change inside ``beginTransactionWithChanges(_:format:to:)``.
+    func writeChange<S: JSONSink>(_ change: Change, to s: inout S) { write(change, format: nil, to: &s) }
+
+    func endTransactionWithChanges<S: JSONSink>(to s: inout S) {
+        s.endArray()
+        s.endObject()
+    }
+
+    /// Opens a transaction's object and writes its members (not its changes).
+    private func writeMembers<S: JSONSink>(_ tx: Transaction, format: String?, to s: inout S) {
         s.beginObject()
         if let format { s.member("format", format) }
         s.member("transactionNumber", tx.number)
@@ -59,13 +87,7 @@ struct HistoryPresenter {
         Self.write(tx.token, to: &s)
         s.member("changeCount", tx.changeCount)
         s.member("queryGenerationLength", tx.queryGenerationLength)
-        if let changes {
-            s.key("changes")
-            s.beginArray()
-            for change in changes { write(change, format: nil, to: &s) }
-            s.endArray()
-        }
-        s.endObject()
+        Self.write(tx.warnings, to: &s)
     }
 
     static func json(_ token: HistoryToken) -> JSONValue {
@@ -115,19 +137,23 @@ struct HistoryPresenter {
         } else {
             s.null()
         }
-        if !change.warnings.isEmpty {
-            s.key("warnings")
-            s.beginArray()
-            for w in change.warnings {
-                s.beginObject()
-                s.member("kind", w.kind.rawValue)
-                s.member("message", w.message)
-                s.member("rawHex", w.rawHex)
-                s.endObject()
-            }
-            s.endArray()
-        }
+        Self.write(change.warnings, to: &s)
         s.endObject()
+    }
+
+    /// A `"warnings"` member, only when there are any.
+    private static func write<S: JSONSink>(_ warnings: [DecodingWarning], to s: inout S) {
+        guard !warnings.isEmpty else { return }
+        s.key("warnings")
+        s.beginArray()
+        for w in warnings {
+            s.beginObject()
+            s.member("kind", w.kind.rawValue)
+            s.member("message", w.message)
+            s.member("rawHex", w.rawHex)
+            s.endObject()
+        }
+        s.endArray()
     }
 
     func cells(_ change: Change, color: Bool) -> [Cell] {

@@ -42,33 +42,83 @@ extension JSONSink {
     mutating func member(_ name: String, _ value: Bool) { key(name); bool(value) }
 }
 
-/// Compact JSON as bytes.
+/// JSON as bytes: compact, or indented as ``JSONValue/pretty(indent:into:)``
+/// indents. A record too large to hold (a transaction of a million changes)
+/// is written out in pieces with ``spill(to:)``.
 struct JSONBytes: JSONSink {
     var bytes: [UInt8] = []
+    /// The indentation of the value's first line when pretty (nil: compact).
+    private let indent: Int?
+    /// Open containers.
+    private var depth = 0
+    /// A value was written in the current container (so the next one needs a comma, and its end a new line).
     private var needsComma = false
+    /// A member name was just written: its value goes on the same line.
+    private var afterKey = false
 
-    init(capacity: Int = 0) { bytes.reserveCapacity(capacity) }
+    init(capacity: Int = 0, prettyIndent: Int? = nil) {
+        bytes.reserveCapacity(capacity)
+        indent = prettyIndent
+    }
 
     /// Empties the buffer, keeping its storage, for the next record.
     mutating func reset() {
         bytes.removeAll(keepingCapacity: true)
+        depth = 0
+        needsComma = false
+        afterKey = false
+    }
+
+    /// Hands the bytes so far to `output` once they are many, keeping the
+    /// nesting, so the record goes on where it was.
+    mutating func spill(to output: Output) {
+        guard bytes.count >= 1 << 16 else { return }
+        output.write(bytes: bytes)
+        bytes.removeAll(keepingCapacity: true)
+    }
+
+    private mutating func newline() {
+        guard let indent else { return }
+        bytes.append(0x0A)
+        bytes += repeatElement(UInt8(ascii: " "), count: indent + 2 * depth)
+    }
+
+    /// The comma, and when pretty the new line, before a value or member name.
+    private mutating func separate() {
+        if needsComma { bytes.append(UInt8(ascii: ",")) }
+        if afterKey {
+            afterKey = false
+        } else if depth > 0 {
+            newline()
+        }
+    }
+
+    private mutating func open(_ bracket: UInt8) {
+        separate()
+        bytes.append(bracket)
+        depth += 1
         needsComma = false
     }
 
-    private mutating func separate() {
-        if needsComma { bytes.append(UInt8(ascii: ",")) }
+    private mutating func close(_ bracket: UInt8) {
+        depth -= 1
+        if needsComma { newline() }
+        bytes.append(bracket)
+        needsComma = true
     }
 
-    mutating func beginObject() { separate(); bytes.append(UInt8(ascii: "{")); needsComma = false }
-    mutating func endObject() { bytes.append(UInt8(ascii: "}")); needsComma = true }
-    mutating func beginArray() { separate(); bytes.append(UInt8(ascii: "[")); needsComma = false }
-    mutating func endArray() { bytes.append(UInt8(ascii: "]")); needsComma = true }
+    mutating func beginObject() { open(UInt8(ascii: "{")) }
+    mutating func endObject() { close(UInt8(ascii: "}")) }
+    mutating func beginArray() { open(UInt8(ascii: "[")) }
+    mutating func endArray() { close(UInt8(ascii: "]")) }
 
     mutating func key(_ name: String) {
         separate()
         JSONValue.writeString(name, to: &bytes)
         bytes.append(UInt8(ascii: ":"))
+        if indent != nil { bytes.append(UInt8(ascii: " ")) }
         needsComma = false
+        afterKey = true
     }
 
     mutating func null() { separate(); bytes += JSONValue.nullBytes; needsComma = true }

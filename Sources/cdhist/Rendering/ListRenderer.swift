@@ -10,7 +10,7 @@ final class ListRenderer {
     private var pending: [[Cell]] = []
     private var widths: [Int]?
     private var count = 0
-    private var line = JSONBytes(capacity: 1 << 16)
+    private var line: JSONBytes
     private static let sampleRows = 200
 
     /// `kind` names the JSON array (`transactions`, `changes`, …); `header`
@@ -20,46 +20,55 @@ final class ListRenderer {
         self.kind = kind
         self.columns = columns
         self.header = header
+        // JSON lists put each record on its own lines, indented by two (pretty on a terminal).
+        let pretty = context.format == .json && context.terminal.stdoutIsTerminal
+        line = JSONBytes(capacity: 1 << 16, prettyIndent: pretty ? 2 : nil)
     }
 
-    /// Adds one record.
-    func add(cells: @autoclosure () -> [Cell], json: @autoclosure () -> JSONValue) {
+    /// Adds one row of a table or CSV list.
+    func add(cells: [Cell]) {
         let out = context.output
         switch context.format {
-        case .json:
-            if count == 0 { beginJSON() }
-            out.write(count == 0 ? "\n  " : ",\n  ")
-            writeJSON(json(), indent: 2)
-        case .ndjson:
-            var bytes: [UInt8] = []
-            tagged(json()).write(to: &bytes)
-            bytes.append(0x0A)
-            out.write(bytes: bytes)
         case .csv:
             if count == 0 { out.line(CSV.row(columns.map(\.title))) }
-            out.line(CSV.row(cells().map(\.text)))
+            out.line(CSV.row(cells.map(\.text)))
         case .table:
             if widths == nil {
-                pending.append(cells())
+                pending.append(cells)
                 if pending.count >= Self.sampleRows { flushPending() }
             } else {
-                writeRow(cells())
+                writeRow(cells)
             }
+        case .json, .ndjson:
+            return
         }
         count += 1
     }
 
-    /// Adds one record: NDJSON streams it straight to bytes, the other
-    /// formats use the cells or its value tree.
+    /// Adds one record: JSON and NDJSON stream it straight to bytes, the
+    /// other formats use the cells.
     func add(cells: @autoclosure () -> [Cell], record: some JSONRecord) {
-        guard context.format == .ndjson else {
-            add(cells: cells(), json: record.json)
-            return
+        switch context.format {
+        case .json, .ndjson:
+            addStreaming { record.write(format: context.format == .ndjson ? jsonFormatTag : nil, to: &$0) }
+        case .csv, .table:
+            add(cells: cells())
         }
+    }
+
+    /// Adds one JSON or NDJSON record that `write` writes to the sink, which
+    /// it may ``JSONBytes/spill(to:)`` to the output as it goes (the output is
+    /// ready for the bytes: the separator before the record is written).
+    func addStreaming(_ write: (inout JSONBytes) throws -> Void) rethrows {
+        let out = context.output
         line.reset()
-        record.write(format: jsonFormatTag, to: &line)
-        line.bytes.append(0x0A)
-        context.output.write(bytes: line.bytes)
+        if context.format == .json {
+            if count == 0 { beginJSON() }
+            out.write(count == 0 ? "\n  " : ",\n  ")
+        }
+        try write(&line)
+        if context.format == .ndjson { line.bytes.append(0x0A) }
+        out.write(bytes: line.bytes)
         count += 1
     }
 
@@ -89,17 +98,6 @@ final class ListRenderer {
         bytes.removeLast() // reopen the object to append the array
         bytes += Array(",\"\(kind)\":[".utf8)
         context.output.write(bytes: bytes)
-    }
-
-    private func writeJSON(_ value: JSONValue, indent: Int) {
-        var bytes: [UInt8] = []
-        if context.terminal.stdoutIsTerminal { value.pretty(indent: indent, into: &bytes) } else { value.write(to: &bytes) }
-        context.output.write(bytes: bytes)
-    }
-
-    private func tagged(_ value: JSONValue) -> JSONValue {
-        guard case .members(let keys, let values) = value else { return value }
-        return .members(keys: ["format"] + keys, values: [.string(jsonFormatTag)] + values)
     }
 
     private func flushPending() {
@@ -137,7 +135,8 @@ enum TableLayout {
         var widths = columns.map { $0.title.count }
         for row in rows {
             for (i, cell) in row.enumerated() where i < widths.count {
-                widths[i] = max(widths[i], min(cell.text.count, 200))
+                // Counting stops at 200 characters: a 10 MB author is not counted through.
+                widths[i] = max(widths[i], cell.text.prefix(200).count)
             }
         }
         guard let total = terminalWidth else { return widths }
@@ -156,9 +155,13 @@ enum TableLayout {
     /// Fits `text` into `width` characters, ending with `…` when cut; control
     /// characters are made visible so a row stays one line.
     static func truncate(_ text: String, to width: Int) -> String {
-        let clean = text.contains(where: { $0.isNewline || $0 == "\t" })
-            ? String(text.map { $0.isNewline ? "↵" : $0 == "\t" ? " " : $0 }) : text
-        return clean.count <= width ? clean : String(clean.prefix(max(0, width - 1))) + "…"
+        // Only what can be shown is looked at (a cell may hold megabytes).
+        let shown = width == Int.max ? Substring(text) : text.prefix(width)
+        let cut = shown.endIndex < text.endIndex
+        let visible = cut ? shown.dropLast() : shown
+        let clean = visible.contains(where: { $0.isNewline || $0 == "\t" })
+            ? String(visible.map { $0.isNewline ? "↵" : $0 == "\t" ? " " : $0 }) : String(visible)
+        return cut ? clean + "…" : clean
     }
 
     static func pad(_ text: String, to width: Int, right: Bool) -> String {

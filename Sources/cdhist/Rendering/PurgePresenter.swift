@@ -42,7 +42,7 @@ struct PurgePresenter {
             ("byAuthor", .array(p.byAuthor.map { .object([("author", .optional($0.author)), ("transactions", .int(Int64($0.transactions))),
                                                           ("changes", .optional($0.changes.map(Int64.init)))]) })),
             ("byEntity", p.byEntity.map { entities in .array(entities.map { e in .object([
-                ("entity", .optional(e.entity)), ("entityNumber", .int(e.entityNumber)),
+                ("entity", .optional(e.entity)), ("entityNumber", .optional(e.entityNumber)),
                 ("inserts", .int(Int64(e.counts.inserts))), ("updates", .int(Int64(e.counts.updates))), ("deletes", .int(Int64(e.counts.deletes))),
             ]) }) } ?? .null),
             ("consequences", .array(p.consequences.map { .object([("actor", .string($0.actor)), ("status", .string($0.status.rawValue)), ("message", .string($0.message))]) })),
@@ -61,7 +61,7 @@ struct PurgePresenter {
         if let entities = p.byEntity {
             sections.append(.table(title: "By entity", columns: [Column("Entity", flexible: true), Column("Inserts", alignRight: true),
                                                                  Column("Updates", alignRight: true), Column("Deletes", alignRight: true)],
-                                   rows: entities.map { [Cell($0.entity ?? "Z_ENT \($0.entityNumber)"), Cell(String($0.counts.inserts)),
+                                   rows: entities.map { [Cell($0.entity ?? $0.entityNumber.map { "Z_ENT \($0)" } ?? "ZENTITY not an integer"), Cell(String($0.counts.inserts)),
                                                          Cell(String($0.counts.updates)), Cell(String($0.counts.deletes))] }))
         }
         return Document(kind: "purge-preview", json: json, sections: sections)

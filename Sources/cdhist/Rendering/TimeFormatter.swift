@@ -1,38 +1,45 @@
 import Foundation
+import HistoryKit
 
 /// Formats Cocoa timestamps: local time with its zone (or UTC) for people,
-/// ISO 8601 UTC with milliseconds for JSON.
+/// ISO 8601 UTC with milliseconds for JSON. Both count days in the proleptic
+/// Gregorian calendar, as ISO 8601 does (Foundation's DateFormatter switches
+/// to the Julian calendar before 1582, so a table and JSON would disagree).
 struct TimeFormatter {
-    private let display: DateFormatter
-    private let iso: ISO8601DateFormatter
+    /// The zone of displayed times; nil for UTC.
+    private let zone: TimeZone?
 
     init(utc: Bool) {
-        display = DateFormatter()
-        display.locale = Locale(identifier: "en_US_POSIX")
-        display.timeZone = utc ? TimeZone(identifier: "UTC") : TimeZone.current
-        display.dateFormat = utc ? "yyyy-MM-dd HH:mm:ss.SSS'Z'" : "yyyy-MM-dd HH:mm:ss.SSS xxx"
-        iso = ISO8601DateFormatter()
-        iso.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        iso.timeZone = TimeZone(identifier: "UTC")
+        zone = utc ? nil : TimeZone.current
     }
 
-    /// For tables: `2024-01-01 01:00:00.250 +01:00`, or `…Z` in UTC; `-` when absent or not finite.
+    /// For tables: `2024-01-01 01:00:00.250 +01:00`, or `…Z` in UTC; `-` when
+    /// absent; the raw Cocoa seconds (`1e+12 s`, `inf s`) when no date expresses them.
     func display(_ cocoa: Double?) -> String {
-        guard let date = Self.date(cocoa) else { return cocoa.map { "\($0)" } ?? "-" }
-        return display.string(from: date)
+        guard let cocoa else { return "-" }
+        guard let date = Self.date(cocoa) else { return "\(cocoa) s" }
+        guard let zone else { return Self.civil(date.timeIntervalSince1970, separator: " ", utc: true) ?? "\(cocoa) s" }
+        let offset = zone.secondsFromGMT(for: date)
+        // The zone's offset can carry a date of the year 1 or 9999 past the calendar's ends.
+        guard let local = Self.civil(date.timeIntervalSince1970 + Double(offset), separator: " ", utc: false) else { return "\(cocoa) s" }
+        let sign = offset < 0 ? "-" : "+"
+        let minutes = abs(offset) / 60
+        return local + " " + sign + Self.twoDigits(minutes / 60) + ":" + Self.twoDigits(minutes % 60)
     }
 
-    /// For JSON: ISO 8601 UTC, or nil when absent or not representable.
+    /// For JSON: ISO 8601 UTC, or nil when absent or outside the years 1–9999.
     func iso(_ cocoa: Double?) -> String? {
         guard let date = Self.date(cocoa) else { return nil }
-        return Self.fastISO(date.timeIntervalSince1970) ?? iso.string(from: date)
+        return Self.civil(date.timeIntervalSince1970, separator: "T", utc: true)
     }
 
-    /// `yyyy-MM-ddTHH:mm:ss.SSSZ` computed directly (ISO8601DateFormatter costs
-    /// microseconds per call, too much for exports of millions of rows). Rounds
-    /// to the nearest millisecond, halves up, as that formatter does; nil outside
-    /// the years 1–9999, which are left to the formatter.
-    static func fastISO(_ unix: Double) -> String? {
+    private static func twoDigits(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+
+    /// `yyyy-MM-dd HH:mm:ss.SSS` (with `separator` between date and time,
+    /// and `Z` after it when `utc`) computed directly (ISO8601DateFormatter costs microseconds per call,
+    /// too much for exports of millions of rows). Rounds to the nearest
+    /// millisecond, halves up, as that formatter does; nil outside the years 1–9999.
+    static func civil(_ unix: Double, separator: Unicode.Scalar, utc: Bool) -> String? {
         let ms = Int64((unix * 1000 + 0.5).rounded(.down))
         let seconds = ms >= 0 ? ms / 1000 : (ms - 999) / 1000
         let millis = Int(ms - seconds * 1000)
@@ -49,7 +56,7 @@ struct TimeFormatter {
         let month = Int(mp < 10 ? mp + 3 : mp - 9)
         let year = Int(yearOfEra + era * 400 + (month <= 2 ? 1 : 0))
         guard (1...9999).contains(year) else { return nil }
-        var bytes = [UInt8](repeating: 0, count: 24)
+        var bytes = [UInt8](repeating: UInt8(ascii: "Z"), count: utc ? 24 : 23)
         func put(_ value: Int, _ width: Int, at offset: Int) {
             var v = value
             for i in stride(from: offset + width - 1, through: offset, by: -1) {
@@ -60,15 +67,15 @@ struct TimeFormatter {
         put(year, 4, at: 0); put(month, 2, at: 5); put(day, 2, at: 8)
         put(secondOfDay / 3600, 2, at: 11); put(secondOfDay / 60 % 60, 2, at: 14); put(secondOfDay % 60, 2, at: 17)
         put(millis, 3, at: 20)
-        for (i, c) in [(4, "-"), (7, "-"), (10, "T"), (13, ":"), (16, ":"), (19, "."), (23, "Z")] as [(Int, Unicode.Scalar)] {
+        for (i, c) in [(4, "-"), (7, "-"), (10, separator), (13, ":"), (16, ":"), (19, ".")] as [(Int, Unicode.Scalar)] {
             bytes[i] = UInt8(ascii: c)
         }
         return String(decoding: bytes, as: UTF8.self)
     }
 
     private static func date(_ cocoa: Double?) -> Date? {
-        // Beyond ±10,000 years ISO 8601 has no four-digit year.
-        guard let c = cocoa, c.isFinite, abs(c) < 3.1e11 else { return nil }
+        // Outside the years 1–9999 ISO 8601 has no four-digit year.
+        guard let c = cocoa, Transaction.datedTimestamps.contains(c) else { return nil }
         return Date(timeIntervalSinceReferenceDate: c)
     }
 }

@@ -93,7 +93,7 @@ public enum Checker {
         ActorExpiredRule(), ActorMissedChangesRule(), ForeignTokenRule(), CorruptTokenRule(),
         ActorBehindRule(), StaleActorRule(), HistoryTooLargeRule(), MissingAttributionRule(),
         CloudKitPurgeRule(), WALMissingRule(), OrphanChangesRule(), UnknownEntityRule(),
-        ColumnsMismatchRule(), FreePagesRule(),
+        ColumnsMismatchRule(), WrongTypeRule(), FreePagesRule(),
     ]
 
     /// Runs the rules named in `only` (all when empty) except those in `skip`.

@@ -7,11 +7,19 @@ struct UnknownEntityRule: CheckRule {
     let summary = "changes of an entity the store does not know"
 
     func evaluate(_ c: CheckContext) throws -> [Finding] {
-        let counts = try c.store.entityChangeCounts()
-        let unknown = counts.filter { c.store.catalog.entity(number: $0.key) == nil }
-        guard !unknown.isEmpty else { return [] }
-        let total = unknown.values.reduce(0) { $0 + $1.total }
-        return [finding("\(total) changes name entity numbers \(unknown.keys.sorted().map(String.init).joined(separator: ", ")) that Z_PRIMARYKEY does not list (a migration that did not rewrite history?). They cannot be decoded.",
-                        ["changes": .integer(Int64(total)), "entityNumbers": .array(unknown.keys.sorted().map { .integer($0) })])]
+        let tally = try c.store.entityChangeCounts()
+        let unknown = tally.byEntity.filter { c.store.catalog.entity(number: $0.key) == nil }
+        var findings: [Finding] = []
+        if !unknown.isEmpty {
+            let total = unknown.values.reduce(0) { $0 + $1.total }
+            findings.append(finding("\(total) changes name entity numbers \(unknown.keys.sorted().map(String.init).joined(separator: ", ")) that Z_PRIMARYKEY does not list (a migration that did not rewrite history?). They cannot be decoded.",
+                                    ["changes": .integer(Int64(total)), "entityNumbers": .array(unknown.keys.sorted().map { .integer($0) })]))
+        }
+        let unnumbered = tally.withoutEntityNumber.total
+        if unnumbered > 0 {
+            findings.append(finding("\(unnumbered) change\(unnumbered == 1 ? " has" : "s have") a ZENTITY that is not an integer (NULL, text, a real or a blob): the store was edited or damaged. They cannot be decoded.",
+                                    ["changesWithoutEntityNumber": .integer(Int64(unnumbered))]))
+        }
+        return findings
     }
 }
