@@ -161,7 +161,7 @@ extension HistoryStore {
         let (perAuthor, entityCounts) = try read { db -> ([String?: Int], [Int64: EntityChangeCounts]) in
             var perAuthor: [String?: Int] = [:]
             for row in try Row.fetchAll(db, sql: """
-                SELECT \(authorExpression) AS author, SUM((SELECT COUNT(*) FROM ACHANGE c WHERE c.ZTRANSACTIONID = t.Z_PK))
+                SELECT CAST(\(authorExpression) AS TEXT) AS author, SUM((SELECT COUNT(*) FROM ACHANGE c WHERE c.ZTRANSACTIONID = t.Z_PK))
                 FROM ATRANSACTION t\(joins) WHERE t.Z_PK IN (\(matching)) GROUP BY author
                 """, arguments: args) {
                 perAuthor[row[0] as String?] = row[1] ?? 0

@@ -40,12 +40,14 @@ extension HistoryStore {
     /// `countingChanges` their count is 0 and only transactions are read.
     public func fieldSummaries(_ field: TransactionField, countingChanges: Bool = true) throws -> [FieldSummary] {
         let sql = try HistorySQL(store: self, query: HistoryQuery())
-        let expr = sql.expression(for: field)
+        // GRDB traps converting a BLOB to String or TEXT to Double (a damaged store): SQLite converts instead.
+        let expr = "CAST(\(sql.expression(for: field)) AS TEXT)"
+        let time = "CASE WHEN typeof(t.ZTIMESTAMP) IN ('integer', 'real') THEN t.ZTIMESTAMP END"
         let changes = countingChanges ? "SUM((SELECT COUNT(*) FROM ACHANGE c WHERE c.ZTRANSACTIONID = t.Z_PK))" : "0"
         return try read { db in
             try Row.fetchAll(db, sql: """
                 SELECT \(expr) AS v, COUNT(*), \(changes),
-                       MIN(t.ZTIMESTAMP), MAX(t.ZTIMESTAMP), MIN(t.Z_PK), MAX(t.Z_PK)
+                       MIN(\(time)), MAX(\(time)), MIN(t.Z_PK), MAX(t.Z_PK)
                 FROM ATRANSACTION t\(sql.joinClause) GROUP BY v ORDER BY COUNT(*) DESC, v ASC
                 """).map { row in
                 FieldSummary(value: row[0], transactionCount: row[1] ?? 0, changeCount: row[2] ?? 0,
@@ -63,7 +65,9 @@ extension HistoryStore {
     /// (a condition on `ACHANGE c`; nil: every change).
     func entityChangeCounts(_ db: Database, filter: String? = nil, arguments: StatementArguments = []) throws -> [Int64: EntityChangeCounts] {
         var result: [Int64: EntityChangeCounts] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT c.ZENTITY, c.ZCHANGETYPE, COUNT(*) FROM ACHANGE c"
+        // Only integers are entity numbers and change types (GRDB traps converting TEXT to Int64).
+        for row in try Row.fetchAll(db, sql: "SELECT CASE WHEN typeof(c.ZENTITY) = 'integer' THEN c.ZENTITY END AS e, "
+                                    + "CASE WHEN typeof(c.ZCHANGETYPE) = 'integer' THEN c.ZCHANGETYPE END AS t, COUNT(*) FROM ACHANGE c"
                                     + (filter.map { " WHERE \($0)" } ?? "") + " GROUP BY 1, 2", arguments: arguments) {
             let entity: Int64 = row[0] ?? 0
             let count: Int = row[2] ?? 0

@@ -63,7 +63,8 @@ public final class HistoryStore {
             throw StoreError.notCoreData(path: path, missing: ["Z_METADATA.Z_UUID"])
         }
         let versionExpr = columns.contains("Z_VERSION") ? "Z_VERSION" : "NULL"
-        let plistExpr = columns.contains("Z_PLIST") ? "Z_PLIST" : "NULL"
+        // Converted by SQLite: GRDB traps converting a number to Data.
+        let plistExpr = columns.contains("Z_PLIST") ? "CAST(Z_PLIST AS BLOB)" : "NULL"
         guard let row = try Row.fetchOne(db, sql: "SELECT \(versionExpr), Z_UUID, \(plistExpr) FROM Z_METADATA LIMIT 1") else {
             throw StoreError.notCoreData(path: path, missing: ["Z_METADATA row"])
         }
@@ -83,7 +84,12 @@ public final class HistoryStore {
     }
 
     private static func readCatalog(_ db: Database) throws -> EntityCatalog {
-        let rows = try Row.fetchAll(db, sql: "SELECT Z_ENT, Z_NAME, Z_SUPER, Z_MAX FROM Z_PRIMARYKEY")
+        // Only integers are entity numbers (GRDB traps converting TEXT or REAL inf to Int64).
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT Z_ENT, Z_NAME, CASE WHEN typeof(Z_SUPER) = 'integer' THEN Z_SUPER END,
+                   CASE WHEN typeof(Z_MAX) = 'integer' THEN Z_MAX END
+            FROM Z_PRIMARYKEY
+            """)
         return EntityCatalog(rows: rows.compactMap { row in
             guard let number = row[0] as Int64?, let name = row[1] as String? else { return nil }
             return CatalogEntity(number: number, name: name, superNumber: row[2] ?? 0, max: row[3] ?? 0)

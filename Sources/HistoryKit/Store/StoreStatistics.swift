@@ -79,7 +79,9 @@ extension HistoryStore {
     /// adds the counts by change type, which reads every change.
     public func statistics(countingChangeTypes: Bool = false) throws -> HistoryStatistics {
         try read { db in
-            let tx = try Row.fetchOne(db, sql: "SELECT COUNT(*), MIN(Z_PK), MAX(Z_PK), MIN(ZTIMESTAMP), MAX(ZTIMESTAMP) FROM ATRANSACTION")
+            // Only numbers are times: GRDB traps converting TEXT or a BLOB to Double (a damaged store).
+            let time = "CASE WHEN typeof(ZTIMESTAMP) IN ('integer', 'real') THEN ZTIMESTAMP END"
+            let tx = try Row.fetchOne(db, sql: "SELECT COUNT(*), MIN(Z_PK), MAX(Z_PK), MIN(\(time)), MAX(\(time)) FROM ATRANSACTION")
             let count: Int = tx?[0] ?? 0
             let minPK: Int64? = tx?[1]
             let maxPK: Int64? = tx?[2]
@@ -88,7 +90,7 @@ extension HistoryStore {
             var byType: [Int64: Int]?
             if countingChangeTypes {
                 var counts: [Int64: Int] = [:]
-                for row in try Row.fetchAll(db, sql: "SELECT ZCHANGETYPE, COUNT(*) FROM ACHANGE GROUP BY ZCHANGETYPE") {
+                for row in try Row.fetchAll(db, sql: "SELECT CASE WHEN typeof(ZCHANGETYPE) = 'integer' THEN ZCHANGETYPE END AS type, COUNT(*) FROM ACHANGE GROUP BY type") {
                     counts[row[0] ?? -1, default: 0] += row[1] ?? 0
                 }
                 byType = counts
