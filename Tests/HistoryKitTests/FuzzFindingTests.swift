@@ -91,27 +91,51 @@ import Testing
 
     // MARK: Values of the wrong type in a store (fuzz-store)
 
-    /// A copy of a fixture store with one `UPDATE` applied.
+    /// A copy of a fixture store with one `UPDATE` applied. With `bypassingAffinity`
+    /// the value is stored as it is, as in a damaged record: the column's declared
+    /// type is removed for the update (so SQLite does not convert a number to text)
+    /// and put back after.
     static func copy(_ fixture: String, in dir: TemporaryDirectory, setting column: String, of table: String,
-                     to value: String, where condition: String) throws -> String {
+                     to value: String, where condition: String, bypassingAffinity: Bool = false) throws -> String {
         let path = dir.file("Tasks.sqlite")
         try FileManager.default.copyItem(atPath: Repository.fixtures + "/\(fixture)/Tasks.sqlite", toPath: path)
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: path)
+        var original: String?
+        if bypassingAffinity {
+            let queue = try DatabaseQueue(path: path)
+            original = try queue.writeWithoutTransaction { db -> String? in
+                let sql = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = ?", arguments: [table])
+                let declared = try #require(try db.columns(in: table).first { $0.name == column }?.type)
+                try db.execute(sql: "PRAGMA writable_schema = ON")
+                try db.execute(sql: "UPDATE sqlite_master SET sql = replace(sql, ?, ?) WHERE name = ?",
+                               arguments: ["\(column) \(declared)", column, table])
+                return sql
+            }
+            try queue.close()
+        }
         let queue = try DatabaseQueue(path: path)
         try queue.write { try $0.execute(sql: "UPDATE \(table) SET \(column) = \(value) WHERE \(condition)") }
+        if let original {
+            try queue.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA writable_schema = ON")
+                try db.execute(sql: "UPDATE sqlite_master SET sql = ? WHERE name = ?", arguments: [original, table])
+            }
+        }
         try queue.close()
         return path
     }
 
     /// One cell of a type Core Data never writes. GRDB's `Row` traps when it
     /// cannot convert a value, so each crashed (SIGILL) every command on the
-    /// store (the `Z_PRIMARYKEY` ones, found by fuzz-store, and `Z_PLIST`) or
-    /// some of `info`, `authors`, `entities`, `purge --breakdown` and `check`.
+    /// store (the `Z_PRIMARYKEY` and `Z_METADATA` ones; those of `Z_SUPER`,
+    /// `Z_MAX` and `Z_UUID` found by fuzz-store) or some of `info`, `authors`,
+    /// `entities`, `purge --breakdown` and `check`.
     struct WrongType: CustomTestStringConvertible, Sendable {
         var table: String
         var column: String
         var value: String
         var row: String
+        var bypassingAffinity = false
         var testDescription: String { "\(table).\(column) = \(value)" }
     }
 
@@ -119,6 +143,8 @@ import Testing
         WrongType(table: "Z_PRIMARYKEY", column: "Z_SUPER", value: "9e999", row: "Z_NAME = 'TRANSACTIONSTRING'"),
         WrongType(table: "Z_PRIMARYKEY", column: "Z_MAX", value: "'Task'", row: "Z_NAME = 'TRANSACTION'"),
         WrongType(table: "Z_PRIMARYKEY", column: "Z_SUPER", value: "'\u{1F600}'", row: "Z_NAME = 'Document'"),
+        WrongType(table: "Z_PRIMARYKEY", column: "Z_NAME", value: "42", row: "Z_ENT = 7", bypassingAffinity: true),
+        WrongType(table: "Z_METADATA", column: "Z_UUID", value: "16001", row: "1", bypassingAffinity: true),
         WrongType(table: "Z_METADATA", column: "Z_PLIST", value: "42", row: "1"),
         WrongType(table: "ATRANSACTION", column: "ZTIMESTAMP", value: "'yesterday'", row: "Z_PK = 3"),
         WrongType(table: "ATRANSACTION", column: "ZTIMESTAMP", value: "X'00'", row: "Z_PK = 34"),
@@ -131,7 +157,8 @@ import Testing
     @Test(arguments: wrongTypes)
     func storeWithAValueOfTheWrongType(_ wrong: WrongType) throws {
         let dir = try TemporaryDirectory()
-        let path = try Self.copy("AppGroup", in: dir, setting: wrong.column, of: wrong.table, to: wrong.value, where: wrong.row)
+        let path = try Self.copy("AppGroup", in: dir, setting: wrong.column, of: wrong.table, to: wrong.value, where: wrong.row,
+                                 bypassingAffinity: wrong.bypassingAffinity)
         let store = try HistoryStore.open(path)
         #expect(store.catalog.entities.count >= 6)
         let stats = try store.statistics(countingChangeTypes: true)

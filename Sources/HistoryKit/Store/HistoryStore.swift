@@ -63,9 +63,10 @@ public final class HistoryStore {
             throw StoreError.notCoreData(path: path, missing: ["Z_METADATA.Z_UUID"])
         }
         let versionExpr = columns.contains("Z_VERSION") ? "Z_VERSION" : "NULL"
-        // Converted by SQLite: GRDB traps converting a number to Data.
+        // Converted by SQLite: GRDB traps converting a number to String or Data (a damaged
+        // record can hold any type whatever the column's affinity).
         let plistExpr = columns.contains("Z_PLIST") ? "CAST(Z_PLIST AS BLOB)" : "NULL"
-        guard let row = try Row.fetchOne(db, sql: "SELECT \(versionExpr), Z_UUID, \(plistExpr) FROM Z_METADATA LIMIT 1") else {
+        guard let row = try Row.fetchOne(db, sql: "SELECT \(versionExpr), CAST(Z_UUID AS TEXT), \(plistExpr) FROM Z_METADATA LIMIT 1") else {
             throw StoreError.notCoreData(path: path, missing: ["Z_METADATA row"])
         }
         let uuid: String = (row[1] as String?) ?? ""
@@ -84,9 +85,9 @@ public final class HistoryStore {
     }
 
     private static func readCatalog(_ db: Database) throws -> EntityCatalog {
-        // Only integers are entity numbers (GRDB traps converting TEXT or REAL inf to Int64).
+        // Only integers are entity numbers (GRDB traps converting TEXT or REAL inf to Int64), names are cast to text.
         let rows = try Row.fetchAll(db, sql: """
-            SELECT Z_ENT, Z_NAME, CASE WHEN typeof(Z_SUPER) = 'integer' THEN Z_SUPER END,
+            SELECT Z_ENT, CAST(Z_NAME AS TEXT), CASE WHEN typeof(Z_SUPER) = 'integer' THEN Z_SUPER END,
                    CASE WHEN typeof(Z_MAX) = 'integer' THEN Z_MAX END
             FROM Z_PRIMARYKEY
             """)
