@@ -89,6 +89,35 @@ import Testing
         #expect(try DirectoryState(dir.path) == before)
     }
 
+    // MARK: A WAL cut short (fuzz-store)
+
+    /// A `-wal` of just its 32-byte header beside an `-shm` made SQLite retry
+    /// for 10 s and fail with "locking protocol" (fuzz-store: a timeout). Such a
+    /// WAL, or one whose first frame is cut short, holds no transaction: the
+    /// main file is read at once, with a note.
+    @Test(arguments: [32, 100, 4151] as [Int64])
+    func walWithoutAWholeFrame(bytes: Int64) throws {
+        let dir = try TemporaryDirectory()
+        try dir.copy(from: Repository.fixtures + "/WALPending", prefix: "Tasks.sqlite")
+        let path = dir.file("Tasks.sqlite")
+        let wal = try FileHandle(forWritingTo: URL(fileURLWithPath: path + "-wal"))
+        try wal.truncate(atOffset: UInt64(bytes))
+        try wal.close()
+        let before = try DirectoryState(dir.path)
+        let started = Date()
+        let store = try HistoryStore.open(path)
+        #expect(try store.statistics().transactionCount == 26)
+        #expect(Date().timeIntervalSince(started) < 5, "opening waited for SQLite's retries")
+        #expect(store.notices.contains(.walWithoutFrames(path: path, bytes: bytes)))
+        #expect(StoreNotice.walWithoutFrames(path: path, bytes: bytes).description
+                == "\(path)-wal holds no complete frame (\(bytes) bytes): only the main file was read")
+        #expect(try DirectoryState(dir.path) == before)
+        // The whole WAL is read as before.
+        try FileManager.default.removeItem(atPath: path + "-wal")
+        try FileManager.default.copyItem(atPath: Repository.fixtures + "/WALPending/Tasks.sqlite-wal", toPath: path + "-wal")
+        #expect(try HistoryStore.open(path).statistics().transactionCount == 34)
+    }
+
     // MARK: Values of the wrong type in a store (fuzz-store)
 
     /// A copy of a fixture store with one `UPDATE` applied. With `bypassingAffinity`

@@ -18,7 +18,9 @@ public struct OpenOptions: Equatable, Sendable {
 ///   SQLite maps `-shm` read-only and, when no other process has it open,
 ///   reads the WAL into private memory instead of rebuilding the index.
 /// - WAL store without `-wal`: nothing is in a WAL, so `immutable=1` reads the
-///   main file without SQLite creating a `-wal` or `-shm`.
+///   main file without SQLite creating a `-wal` or `-shm`. The same for a `-wal`
+///   without one whole frame (a copy cut short): it holds nothing SQLite would
+///   read, and with an `-shm` SQLite retries its bare header for 10 s and fails.
 /// - Rollback-journal store: `mode=ro` (a live writer's lock is respected).
 /// - `-wal` without `-shm`, or a hot rollback journal SQLite would have to
 ///   roll back: reading would mean writing, so the files are copied to a
@@ -40,12 +42,15 @@ final class StoreConnection {
         if files.walSize != nil && files.shmSize == nil { notices.append(.walWithoutShm(path: path)) }
         if files.walSize == nil && files.shmSize != nil { notices.append(.shmWithoutWal(path: path)) }
 
+        // A -wal shorter than its header and one frame holds no transaction.
+        let walHoldsNothing = header.isWAL && (files.walSize.map { $0 > 0 && $0 < Int64(32 + 24 + header.pageSize) } ?? false)
+        if walHoldsNothing, let size = files.walSize { notices.append(.walWithoutFrames(path: path, bytes: size)) }
         var snapshotReason: String?
-        if header.isWAL && files.walSize != nil && files.shmSize == nil {
+        if header.isWAL && files.walSize != nil && files.shmSize == nil && !walHoldsNothing {
             snapshotReason = "SQLite cannot read the WAL without creating -shm"
         }
         if snapshotReason == nil {
-            let mode = header.isWAL ? (files.walSize == nil ? "immutable=1" : "mode=ro&readonly_shm=1") : "mode=ro"
+            let mode = header.isWAL ? (files.walSize == nil || walHoldsNothing ? "immutable=1" : "mode=ro&readonly_shm=1") : "mode=ro"
             do {
                 queue = try Self.openQueue(uri: Self.uri(path, mode), readonly: true, options: options, reportedPath: path)
                 snapshotDirectory = nil
