@@ -10,6 +10,15 @@ public struct OpenOptions: Equatable, Sendable {
     public init(busyTimeout: Double = 2) {
         self.busyTimeout = busyTimeout
     }
+
+    /// The lock timeouts SQLite takes (milliseconds in an Int32, which GRDB
+    /// converts with a trap): up to a day.
+    public static let busyTimeoutRange = 0.0...86_400.0
+
+    /// `seconds` within ``busyTimeoutRange`` (a NaN waits not at all).
+    static func clampedBusyTimeout(_ seconds: Double) -> Double {
+        seconds.isNaN ? 0 : min(max(seconds, busyTimeoutRange.lowerBound), busyTimeoutRange.upperBound)
+    }
 }
 
 /// A read-only SQLite connection to a store that never writes beside it.
@@ -106,7 +115,7 @@ final class StoreConnection {
     private static func openQueue(uri: String, readonly: Bool, options: OpenOptions, reportedPath: String) throws -> DatabaseQueue {
         var config = Configuration()
         config.readonly = readonly
-        config.busyMode = .timeout(options.busyTimeout)
+        config.busyMode = .timeout(OpenOptions.clampedBusyTimeout(options.busyTimeout))
         config.label = "cdhist"
         do {
             return try DatabaseQueue(path: uri, configuration: config)
