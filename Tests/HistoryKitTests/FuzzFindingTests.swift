@@ -214,6 +214,27 @@ import Testing
         _ = try Checker.run(context)
     }
 
+    /// Transaction numbers from -2⁶³ to 2⁶³-1: the span of the range overflowed
+    /// (a trap) in `info`'s purge traces and orphan count (fuzz-store: a
+    /// `Z_PK` of -9223372036854775808).
+    @Test func transactionNumbersAtBothExtremes() throws {
+        let dir = try TemporaryDirectory()
+        var path = try Self.copy("AppGroup", in: dir, setting: "Z_PK", of: "ATRANSACTION", to: "-9223372036854775808", where: "Z_PK = 1")
+        var stats = try HistoryStore.open(path).statistics(countingChangeTypes: true)
+        #expect(stats.transactionNumbers == Int64.min...34)
+        #expect(stats.purgeTraces.transactionGaps == Int64.max - 34)
+        #expect(stats.orphanChangeCount == 0)
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { try $0.execute(sql: "UPDATE ATRANSACTION SET Z_PK = 9223372036854775807 WHERE Z_PK = 34") }
+        try queue.close()
+        stats = try HistoryStore.open(path).statistics()
+        #expect(stats.transactionNumbers == Int64.min...Int64.max)
+        #expect(stats.purgeTraces.transactionGaps == Int64.max - 34)
+        try FileManager.default.removeItem(atPath: path)
+        path = try Self.copy("AppGroup", in: dir, setting: "Z_PK", of: "ATRANSACTION", to: "9223372036854775807", where: "Z_PK = 34")
+        #expect(try HistoryStore.open(path).statistics().purgeTraces.transactionGaps == Int64.max - 34)
+    }
+
     @Test func wrongTypesInTheCatalogAndMetadataReadAsAbsent() throws {
         let dir = try TemporaryDirectory()
         var path = try Self.copy("AppGroup", in: dir, setting: "Z_SUPER", of: "Z_PRIMARYKEY", to: "9e999", where: "Z_ENT = 2")

@@ -104,7 +104,7 @@ extension HistoryStore {
                 startsAfterFirst: (minPK ?? 1) > 1,
                 transactionHighWaterMark: highWater,
                 highWaterMarkAboveLast: highWater.map { $0 > (maxPK ?? 0) } ?? false,
-                transactionGaps: minPK.flatMap { lo in maxPK.map { hi in hi - lo + 1 - Int64(count) } } ?? 0)
+                transactionGaps: minPK.flatMap { lo in maxPK.map { hi in Self.numberCount(lo...max(lo, hi)) - Int64(count) } } ?? 0)
             return HistoryStatistics(
                 transactionCount: count, changeCount: changeCount, stringCount: strings,
                 transactionNumbers: minPK.flatMap { lo in maxPK.map { lo...max(lo, $0) } },
@@ -112,6 +112,13 @@ extension HistoryStore {
                 insertCount: byType.map { $0[0] ?? 0 }, updateCount: byType.map { $0[1] ?? 0 }, deleteCount: byType.map { $0[2] ?? 0 },
                 orphanChangeCount: orphans, purgeTraces: traces, space: try space(db))
         }
+    }
+
+    /// How many numbers `range` spans, at most `Int64.max` (a damaged store's
+    /// `Z_PK` can run from -2⁶³ to 2⁶³-1, whose span overflowed).
+    static func numberCount(_ range: ClosedRange<Int64>) -> Int64 {
+        let (span, overflow) = range.upperBound.subtractingReportingOverflow(range.lowerBound)
+        return overflow || span == .max ? .max : span + 1
     }
 
     /// Changes whose transaction does not exist, counted through the
@@ -122,7 +129,7 @@ extension HistoryStore {
         var orphans = try Int.fetchOne(db, sql: """
             SELECT COUNT(*) FROM ACHANGE WHERE ZTRANSACTIONID IS NULL OR ZTRANSACTIONID < ? OR ZTRANSACTIONID > ?
             """, arguments: [numbers.lowerBound, numbers.upperBound]) ?? 0
-        guard Int64(transactionCount) < numbers.upperBound - numbers.lowerBound + 1 else { return orphans }
+        guard Int64(transactionCount) < Self.numberCount(numbers) else { return orphans }
         let inGap = try db.makeStatement(sql: "SELECT COUNT(*) FROM ACHANGE WHERE ZTRANSACTIONID > ? AND ZTRANSACTIONID < ?")
         let cursor = try RawCursor(db.makeStatement(sql: "SELECT Z_PK FROM ATRANSACTION ORDER BY Z_PK"), arguments: [])
         defer { cursor.finish() }
