@@ -235,6 +235,26 @@ import Testing
         #expect(try HistoryStore.open(path).statistics().purgeTraces.transactionGaps == Int64.max - 34)
     }
 
+    /// A transaction dated -1e300 makes ages no `Int` holds: `check`'s age and
+    /// lag messages trapped (fuzz-store writes such values with its SQL mutations;
+    /// the fix is issue9-live's `wholeDescription`, taken unchanged).
+    @Test func agesFromATimestampAtTheEndOfTime() throws {
+        let dir = try TemporaryDirectory()
+        let path = try Self.copy("MergeState", in: dir, setting: "ZTIMESTAMP", of: "ATRANSACTION", to: "-1e300", where: "Z_PK IN (1, 19)")
+        let store = try HistoryStore.open(path)
+        let records = try DefaultsReader.read(path: Repository.fixtures + "/MergeState/phtk.plist", storeUUID: store.storeUUID).records
+        let report = try MergeStateAnalyzer(store: store, declared: ["app", "widget"], batch: [], records: records, now: 770_000_000).report()
+        var strict = CheckConfig()
+        strict.maxHistoryAgeDays = 0
+        strict.maxLagDays = 0
+        strict.staleDays = 0
+        strict.maxPendingTransactions = 0
+        let context = try CheckContext(store: store, mergeState: report, config: strict, model: try store.resolveModel(), now: 770_000_000)
+        let messages = try Checker.run(context).map(\.message)
+        #expect(messages.contains { $0.contains("the oldest transaction is 1.16e+295 days old") })
+        #expect((-1e300).wholeDescription == "-1e+300" && Double.nan.wholeDescription == "an unknown number of")
+    }
+
     @Test func wrongTypesInTheCatalogAndMetadataReadAsAbsent() throws {
         let dir = try TemporaryDirectory()
         var path = try Self.copy("AppGroup", in: dir, setting: "Z_SUPER", of: "Z_PRIMARYKEY", to: "9e999", where: "Z_ENT = 2")

@@ -207,7 +207,7 @@ public struct MergeStateAnalyzer {
             r.status = .behind
             r.explanation = "has \(r.pending.count) transactions by others to merge"
             if let lag = r.lag, lag > CleanerStrategy.week {
-                r.advice = "has not merged for \(Int(lag / 86400)) days and holds back purges; if this target no longer runs, remove its key"
+                r.advice = "has not merged for \((lag / 86400).wholeDescription) days and holds back purges; if this target no longer runs, remove its key"
             } else {
                 r.advice = "it merges them when it next runs; nothing to do"
             }

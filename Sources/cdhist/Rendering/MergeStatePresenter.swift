@@ -72,6 +72,8 @@ struct MergeStatePresenter {
 
     /// `3d 4h`, `5h 12m`, `40m`, `12s`.
     static func age(_ seconds: Double) -> String {
+        // A timestamp of -1e300 (a damaged store) makes an age no Int holds.
+        guard seconds < 1e15 else { return "\(seconds.wholeDescription) s" }
         let s = Int(max(0, seconds))
         if s >= 86400 { return "\(s / 86400)d \((s % 86400) / 3600)h" }
         if s >= 3600 { return "\(s / 3600)h \((s % 3600) / 60)m" }

@@ -59,11 +59,11 @@ public struct CheckConfig: Equatable, Sendable {
                 for (name, v) in t {
                     guard let n = (v as? NSNumber)?.doubleValue, n >= 0 else { throw fail("thresholds.\(name) must be a non-negative number") }
                     switch name {
-                    case "maxTransactions": c.maxTransactions = Int(n)
-                    case "maxChanges": c.maxChanges = Int(n)
+                    case "maxTransactions": c.maxTransactions = Self.count(n)
+                    case "maxChanges": c.maxChanges = Self.count(n)
                     case "maxHistoryShare": c.maxHistoryShare = n
                     case "maxHistoryAgeDays": c.maxHistoryAgeDays = n
-                    case "maxPendingTransactions": c.maxPendingTransactions = Int(n)
+                    case "maxPendingTransactions": c.maxPendingTransactions = Self.count(n)
                     case "maxLagDays": c.maxLagDays = n
                     case "staleDays": c.staleDays = n
                     case "maxFreeShare": c.maxFreeShare = n
@@ -75,5 +75,11 @@ public struct CheckConfig: Equatable, Sendable {
             }
         }
         return c
+    }
+
+    /// A count threshold from a JSON number: its whole part, and any number
+    /// past `Int.max` (1e300 is valid JSON) is no limit at all.
+    private static func count(_ n: Double) -> Int {
+        n < Double(Int.max) ? Int(n) : Int.max
     }
 }

@@ -12,8 +12,8 @@ struct HistoryTooLargeRule: CheckRule {
         var over: [String] = []
         if s.transactionCount > c.config.maxTransactions { over.append("\(s.transactionCount) transactions (threshold \(c.config.maxTransactions))") }
         if s.changeCount > c.config.maxChanges { over.append("\(s.changeCount) changes (threshold \(c.config.maxChanges))") }
-        if share > c.config.maxHistoryShare { over.append("history is \(Int(share * 100))% of the database (threshold \(Int(c.config.maxHistoryShare * 100))%)") }
-        if ageDays > c.config.maxHistoryAgeDays { over.append("the oldest transaction is \(Int(ageDays)) days old (threshold \(Int(c.config.maxHistoryAgeDays)))") }
+        if share > c.config.maxHistoryShare { over.append("history is \((share * 100).wholeDescription)% of the database (threshold \((c.config.maxHistoryShare * 100).wholeDescription)%)") }
+        if ageDays > c.config.maxHistoryAgeDays { over.append("the oldest transaction is \(ageDays.wholeDescription) days old (threshold \(c.config.maxHistoryAgeDays.wholeDescription))") }
         guard !over.isEmpty else { return [] }
         return [finding("History is large: \(over.joined(separator: "; ")). Purge what every actor has merged (cdhist purge --strategy …) and VACUUM.",
                         ["transactions": .integer(Int64(s.transactionCount)), "changes": .integer(Int64(s.changeCount)),

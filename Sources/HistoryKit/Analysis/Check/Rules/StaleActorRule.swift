@@ -12,7 +12,7 @@ struct StaleActorRule: CheckRule {
             guard let date = a.effectiveDate else { return nil }
             let days = (c.now - date) / 86400
             guard days > c.config.staleDays else { return nil }
-            return finding("\(a.name) last merged \(Int(days)) days ago and sets the cleaners' cut-off: no history after that can be purged. If this target was removed, delete its key (cdhist repair-defaults --remove).",
+            return finding("\(a.name) last merged \(days.wholeDescription) days ago and sets the cleaners' cut-off: no history after that can be purged. If this target was removed, delete its key (cdhist repair-defaults --remove).",
                            ["actor": .string(a.name), "daysSinceMerge": .real(days)])
         }
     }
