@@ -84,13 +84,13 @@ public enum StoreChecks {
         let middle = numbers.isEmpty ? 0 : numbers[numbers.count / 2]
         let someDate = timestamps.isEmpty ? 0 : timestamps[timestamps.count / 2]
         let firstEntity = store.catalog.entities.first?.name
-        let queries: [HistoryQuery] = [
+        let listings: [HistoryQuery] = [
             HistoryQuery(limit: 3, order: .descending),
             HistoryQuery(after: .date(someDate), before: .transaction(middle &+ 5), authors: authors.prefix(2).map { .value($0) } + [.none]),
             HistoryQuery(after: .token(HistoryToken(storeUUID: store.storeUUID, transactionNumber: middle)), contextNames: [.none]),
             HistoryQuery(entities: firstEntity.map { [$0] } ?? [], includeSubentities: true, changeTypes: [.update, .delete], limit: 20),
         ]
-        for query in queries {
+        for query in listings {
             attempt { try store.forEachTransaction(query) { Touch.transaction($0) } }
             attempt { try store.forEachChange(query, decoder: decoder) { Touch.change($0) } }
             attempt { _ = try store.countTransactions(query) }
@@ -125,12 +125,15 @@ public enum StoreChecks {
             Touch.report(r)
             report = r
         }
+        // Each cleaner's cut-off (several share one: each query runs once).
+        var queries: [HistoryQuery] = []
         for cutoff in report?.cutoffs ?? [] {
-            attempt {
-                let query = HistoryQuery(before: cutoff.cutoff.map { .date($0) } ?? .transaction(.min),
-                                         authors: (cutoff.authorFilter ?? []).map { .value($0) })
-                Touch.preview(try store.planPurge(query, actors: report?.actors ?? [], breakdown: true).preview)
-            }
+            let query = HistoryQuery(before: cutoff.cutoff.map { .date($0) } ?? .transaction(.min),
+                                     authors: (cutoff.authorFilter ?? []).map { .value($0) })
+            if !queries.contains(query) { queries.append(query) }
+        }
+        for query in queries {
+            attempt { Touch.preview(try store.planPurge(query, actors: report?.actors ?? [], breakdown: true).preview) }
         }
         attempt { Touch.preview(try store.planPurge(HistoryQuery(before: .transaction(middle)), actors: report?.actors ?? []).preview) }
         var strict = CheckConfig()
