@@ -34,6 +34,27 @@ import Testing
         #expect(throws: TokenError.self) { try HistoryTokenDecoder.decode(fileBytes: bytes, source: path) }
     }
 
+    /// FoundationXML calls `strlen` on the data of a processing instruction
+    /// that has none: `cdhist token` on this 15-byte file (fuzz-token, as
+    /// found) died with SIGSEGV.
+    @Test func xmlWithAProcessingInstruction() throws {
+        let found = Array("<?xmlvet?>\n<pr".utf8) + [0x14]
+        #expect(throws: PlistError.malformed("XML: a processing instruction at offset 0 (these files hold none but the XML declaration)")) {
+            try PropertyList.decode(found)
+        }
+        #expect(throws: TokenError.self) { try HistoryTokenDecoder.decode(fileBytes: found, source: "token.data") }
+        let inside = Array("<?xml version=\"1.0\"?><plist><?x?><dict/></plist>".utf8)
+        #expect(throws: PlistError.malformed("XML: a processing instruction at offset 28 (these files hold none but the XML declaration)")) {
+            try PropertyList.decode(inside)
+        }
+        #expect(throws: ModelError.self) { try XcdatamodelReader.read(Array("<?xml version=\"1.0\"?><model><?x?></model>".utf8), source: "contents") }
+        // The declaration, with or without a byte-order mark, is welcome.
+        for prefix in [[], [0xEF, 0xBB, 0xBF]] as [[UInt8]] {
+            let plist = prefix + Array("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\"><dict/></plist>".utf8)
+            #expect(try PropertyList.decode(plist).value == .dictionary([:]))
+        }
+    }
+
     @Test func xcdatamodelWhoseXMLIsNotUTF8() throws {
         let contents = try Data(contentsOf: URL(fileURLWithPath: Repository.fixtures + "/NoModelCache/Tasks.xcdatamodel/contents"))
         var bytes = [UInt8](contents)
