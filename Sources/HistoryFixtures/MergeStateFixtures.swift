@@ -53,8 +53,9 @@ public enum MergeStateFixtures {
                 "persistent-history-tracking:\(uuid)-widget": date(30),
                 "persistent-history-tracking:\(foreignUUID)-widget": date(2),
             ]),
-            // The phtk.plist content after `plutil -convert xml1`: whole seconds only.
-            "xml.plist": PropertyList.encodeXML(.dictionary([
+            // The phtk.plist content after `plutil -convert xml1`: whole seconds only
+            // (the scenario's dates, all in 2025, are dates an XML plist holds).
+            "xml.plist": try! PropertyList.encodeXML(.dictionary([
                 "PersistentHistoryTrackingKit.lastToken.app": date(34),
                 "PersistentHistoryTrackingKit.lastToken.widget": date(20),
                 "PersistentHistoryTrackingKit.lastToken.shareExtension": date(27),

@@ -88,6 +88,12 @@ import Testing
         try expectOneLineError(["transactions", store, "--after", "token:/nonexistent/token.data"], startsWith: "cdhist: /nonexistent/token.data: no such token file")
         try expectOneLineError(["transactions", store, "--after", "token:00000000-0000-0000-0000-000000000000:5"], startsWith: "cdhist: token 00000000-0000-0000-0000-000000000000:5 is for another store")
         try expectOneLineError(["info", store, "--model", "/nonexistent.momd"], startsWith: "cdhist: /nonexistent.momd: no such model file or folder")
+        // GRDB converts the timeout to Int32 milliseconds with a trap: 1e300 crashed every command (SIGILL).
+        for bad in ["1e300", "-1", "nan", "inf", "86401"] {
+            let r = try CLI.run(["info", store, "--lock-timeout=\(bad)"])
+            #expect(r.status == 2 && r.stderr.contains("--lock-timeout takes seconds from 0 to 86400"), "\(bad): \(r.status) \(r.stderr)")
+        }
+        #expect(try CLI.run(["info", store, "--lock-timeout", "86400"]).status == 0)
         let help = try CLI.run(["--help"])
         #expect(help.status == 0 && help.stdout.contains("SUBCOMMANDS"))
         let version = try CLI.run(["--version"])

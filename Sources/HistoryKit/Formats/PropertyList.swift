@@ -25,9 +25,10 @@ public enum PropertyList {
         try decode([UInt8](data)).value
     }
 
-    /// Encodes `value` as an XML plist (dates lose their fractions, as in any XML plist).
-    public static func encodeXML(_ value: PlistValue) -> [UInt8] {
-        Array(XMLPlistWriter.encode(value).utf8)
+    /// Encodes `value` as an XML plist (dates lose their fractions, as in any XML plist);
+    /// throws ``PlistError/unrepresentable(_:)`` for a date outside the years 1–9999.
+    public static func encodeXML(_ value: PlistValue) throws -> [UInt8] {
+        Array(try XMLPlistWriter.encode(value).utf8)
     }
 
     /// Encodes `value` as a binary plist.

@@ -16,6 +16,7 @@ enum XMLPlistReader {
     }
 
     static func parse(_ bytes: [UInt8]) throws -> PlistValue {
+        if let problem = XMLText.problem(bytes) { throw PlistError.malformed("XML: \(problem)") }
         let builder = TreeBuilder()
         let parser = XMLParser(data: Data(bytes))
         parser.delegate = builder

@@ -2,21 +2,26 @@ import Foundation
 
 /// Writes ``PlistValue``s as an XML property list, the way `plutil -convert xml1`
 /// does: keys sorted, dates in whole seconds (XML plists keep no fractions), UIDs
-/// as `CF$UID` dictionaries.
+/// as `CF$UID` dictionaries. A date outside the years 1–9999 has no ISO 8601
+/// form with a four-digit year (and Foundation's formatter traps on the far
+/// ones): it is refused with ``PlistError/unrepresentable(_:)``.
 enum XMLPlistWriter {
-    static func encode(_ value: PlistValue) -> String {
+    /// 0001-01-01T00:00:00Z and 10000-01-01T00:00:00Z in Cocoa seconds.
+    static let dateRange = -63_114_076_800.0 ..< 252_423_993_600.0
+
+    static func encode(_ value: PlistValue) throws -> String {
         var out = """
         <?xml version="1.0" encoding="UTF-8"?>
         <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
         <plist version="1.0">
 
         """
-        write(value, indent: 0, into: &out)
+        try write(value, indent: 0, into: &out)
         out += "</plist>\n"
         return out
     }
 
-    private static func write(_ value: PlistValue, indent: Int, into out: inout String) {
+    private static func write(_ value: PlistValue, indent: Int, into out: inout String) throws {
         let pad = String(repeating: "\t", count: indent)
         switch value {
         case .string(let s): out += "\(pad)<string>\(escape(s))</string>\n"
@@ -25,22 +30,25 @@ enum XMLPlistWriter {
         case .bool(let b): out += "\(pad)<\(b ? "true" : "false")/>\n"
         case .null: out += "\(pad)<string></string>\n"
         case .date(let d):
+            guard dateRange.contains(d.rounded(.down)) else {
+                throw PlistError.unrepresentable("the date \(d) (Cocoa seconds) is outside the years 1–9999 an XML plist can hold")
+            }
             let f = ISO8601DateFormatter()
             f.timeZone = TimeZone(identifier: "UTC")
             out += "\(pad)<date>\(f.string(from: Date(timeIntervalSinceReferenceDate: d.rounded(.down))))</date>\n"
         case .data(let bytes):
             out += "\(pad)<data>\n\(pad)\(Data(bytes).base64EncodedString())\n\(pad)</data>\n"
         case .uid(let u):
-            write(.dictionary(["CF$UID": .integer(Int64(u))]), indent: indent, into: &out)
+            try write(.dictionary(["CF$UID": .integer(Int64(bitPattern: u))]), indent: indent, into: &out)
         case .array(let items):
             out += "\(pad)<array>\n"
-            for item in items { write(item, indent: indent + 1, into: &out) }
+            for item in items { try write(item, indent: indent + 1, into: &out) }
             out += "\(pad)</array>\n"
         case .dictionary(let dict):
             out += "\(pad)<dict>\n"
             for key in dict.keys.sorted() {
                 out += "\(pad)\t<key>\(escape(key))</key>\n"
-                write(dict[key] ?? .null, indent: indent + 1, into: &out)
+                try write(dict[key] ?? .null, indent: indent + 1, into: &out)
             }
             out += "\(pad)</dict>\n"
         }

@@ -33,7 +33,15 @@ public enum DefaultsReader {
     /// Reads `path`; `storeUUID` selects AppwiseCore keys of that store
     /// (others are listed in ``DefaultsMergeState/otherStoreKeys``).
     public static func read(path: String, storeUUID: String?, customPrefixes: [String] = []) throws -> DefaultsMergeState {
-        let (dict, format) = try loadDictionary(path)
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw MergeStateError.fileNotFound(path: path)
+        }
+        return try read(bytes: [UInt8](data), path: path, storeUUID: storeUUID, customPrefixes: customPrefixes)
+    }
+
+    /// Reads plist `bytes` already loaded from `path` (which only names them in records and errors).
+    public static func read(bytes: [UInt8], path: String, storeUUID: String?, customPrefixes: [String] = []) throws -> DefaultsMergeState {
+        let (dict, format) = try dictionary(bytes, path: path)
         var records: [MergeRecord] = []
         var other: [String] = []
         var ignored = 0
@@ -62,9 +70,13 @@ public enum DefaultsReader {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw MergeStateError.fileNotFound(path: path)
         }
+        return try dictionary([UInt8](data), path: path)
+    }
+
+    private static func dictionary(_ bytes: [UInt8], path: String) throws -> (dictionary: [String: PlistValue], format: PropertyList.Format) {
         let decoded: (value: PlistValue, format: PropertyList.Format)
         do {
-            decoded = try PropertyList.decode([UInt8](data))
+            decoded = try PropertyList.decode(bytes)
         } catch {
             throw MergeStateError.notAPlist(path: path, reason: "\(error)")
         }

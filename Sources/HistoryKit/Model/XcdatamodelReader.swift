@@ -12,6 +12,9 @@ import FoundationXML
 public enum XcdatamodelReader {
     /// Parses `contents` XML bytes; `source` names the file in errors.
     public static func read(_ bytes: [UInt8], source: String) throws -> ManagedObjectModel {
+        if let problem = XMLText.problem(bytes) {
+            throw ModelError.undecodable(source: source, reason: "XML: \(problem)")
+        }
         let collector = Collector()
         let parser = XMLParser(data: Data(bytes))
         parser.delegate = collector

@@ -64,6 +64,9 @@ public enum DefaultsRepair {
             updated[key] = new
             changes.append(DefaultsChange(key: key, old: old, new: new))
         }
+        // Refuse now, not after the backup, what the plist's format cannot hold
+        // (a store's timestamp far outside an XML plist's years).
+        _ = try encode(updated, format: format, path: path)
         return DefaultsRepairPlan(path: path, format: format, original: original, updated: updated, changes: changes)
     }
 
@@ -88,7 +91,7 @@ public enum DefaultsRepair {
         } catch {
             throw RepairError.backupFailed(path: plan.path, reason: error.localizedDescription)
         }
-        let bytes = plan.format == .xml ? PropertyList.encodeXML(.dictionary(plan.updated)) : PropertyList.encodeBinary(.dictionary(plan.updated))
+        let bytes = try encode(plan.updated, format: plan.format, path: plan.path)
         let temporary = "\(dir)/.\(URL(fileURLWithPath: plan.path).lastPathComponent).cdhist-\(getpid()).tmp"
         do {
             try Data(bytes).write(to: URL(fileURLWithPath: temporary))
@@ -99,6 +102,15 @@ public enum DefaultsRepair {
             throw RepairError.readOnly(path: plan.path, reason: "cannot replace it (\(error.localizedDescription)); the original is unchanged")
         }
         return backup
+    }
+
+    private static func encode(_ dictionary: [String: PlistValue], format: PropertyList.Format, path: String) throws -> [UInt8] {
+        guard format == .xml else { return PropertyList.encodeBinary(.dictionary(dictionary)) }
+        do {
+            return try PropertyList.encodeXML(.dictionary(dictionary))
+        } catch {
+            throw RepairError.invalidRepair(path: path, reason: "\(error)")
+        }
     }
 
     private static func newValue(old: PlistValue?, target: RepairTarget, store: HistoryStore?, path: String, actor: String) throws -> PlistValue? {

@@ -56,7 +56,7 @@ public enum PurgeExecutor {
         try checkWritable(path)
         let bytesBefore = fileBytes(path)
         var config = Configuration()
-        config.busyMode = .timeout(options.busyTimeout)
+        config.busyMode = .timeout(OpenOptions.clampedBusyTimeout(options.busyTimeout))
         config.allowsUnsafeTransactions = true
         let queue: DatabaseQueue
         do {

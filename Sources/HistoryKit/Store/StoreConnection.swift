@@ -10,6 +10,15 @@ public struct OpenOptions: Equatable, Sendable {
     public init(busyTimeout: Double = 2) {
         self.busyTimeout = busyTimeout
     }
+
+    /// The lock timeouts SQLite takes (milliseconds in an Int32, which GRDB
+    /// converts with a trap): up to a day.
+    public static let busyTimeoutRange = 0.0...86_400.0
+
+    /// `seconds` within ``busyTimeoutRange`` (a NaN waits not at all).
+    static func clampedBusyTimeout(_ seconds: Double) -> Double {
+        seconds.isNaN ? 0 : min(max(seconds, busyTimeoutRange.lowerBound), busyTimeoutRange.upperBound)
+    }
 }
 
 /// A read-only SQLite connection to a store that never writes beside it.
@@ -18,7 +27,9 @@ public struct OpenOptions: Equatable, Sendable {
 ///   SQLite maps `-shm` read-only and, when no other process has it open,
 ///   reads the WAL into private memory instead of rebuilding the index.
 /// - WAL store without `-wal`: nothing is in a WAL, so `immutable=1` reads the
-///   main file without SQLite creating a `-wal` or `-shm`.
+///   main file without SQLite creating a `-wal` or `-shm`. The same for a `-wal`
+///   without one whole frame (a copy cut short): it holds nothing SQLite would
+///   read, and with an `-shm` SQLite retries its bare header for 10 s and fails.
 /// - Rollback-journal store: `mode=ro` (a live writer's lock is respected).
 /// - `-wal` without `-shm`, or a hot rollback journal SQLite would have to
 ///   roll back: reading would mean writing, so the files are copied to a
@@ -46,12 +57,15 @@ final class StoreConnection {
         if files.walSize != nil && files.shmSize == nil { notices.append(.walWithoutShm(path: path)) }
         if files.walSize == nil && files.shmSize != nil { notices.append(.shmWithoutWal(path: path)) }
 
+        // A -wal shorter than its header and one frame holds no transaction.
+        let walHoldsNothing = header.isWAL && (files.walSize.map { $0 > 0 && $0 < Int64(32 + 24 + header.pageSize) } ?? false)
+        if walHoldsNothing, let size = files.walSize { notices.append(.walWithoutFrames(path: path, bytes: size)) }
         var snapshotReason: String?
-        if header.isWAL && files.walSize != nil && files.shmSize == nil {
+        if header.isWAL && files.walSize != nil && files.shmSize == nil && !walHoldsNothing {
             snapshotReason = "SQLite cannot read the WAL without creating -shm"
         }
         if snapshotReason == nil {
-            let mode = header.isWAL ? (files.walSize == nil ? "immutable=1" : "mode=ro&readonly_shm=1") : "mode=ro"
+            let mode = header.isWAL ? (files.walSize == nil || walHoldsNothing ? "immutable=1" : "mode=ro&readonly_shm=1") : "mode=ro"
             do {
                 let uri = Self.uri(path, mode)
                 queue = try Self.openQueue(uri: uri, readonly: true, options: options, reportedPath: path)
@@ -157,7 +171,7 @@ final class StoreConnection {
     private static func openQueue(uri: String, readonly: Bool, options: OpenOptions, reportedPath: String) throws -> DatabaseQueue {
         var config = Configuration()
         config.readonly = readonly
-        config.busyMode = .timeout(options.busyTimeout)
+        config.busyMode = .timeout(OpenOptions.clampedBusyTimeout(options.busyTimeout))
         config.label = "cdhist"
         do {
             return try DatabaseQueue(path: uri, configuration: config)

@@ -83,6 +83,8 @@ public enum StoreNotice: Equatable, Sendable, CustomStringConvertible {
     case readFromSnapshot(path: String, reason: String)
     /// A value in `Z_METADATA` or `Z_PRIMARYKEY` is not of the type Core Data writes.
     case unexpectedValue(path: String, detail: String)
+    /// `-wal` is shorter than its header and one frame (a copy cut short): only the main file was read.
+    case walWithoutFrames(path: String, bytes: Int64)
 
     public var description: String {
         switch self {
@@ -94,6 +96,8 @@ public enum StoreNotice: Equatable, Sendable, CustomStringConvertible {
             return "\(p): read from a private snapshot copy in a temporary directory (\(why)); the original is untouched"
         case .unexpectedValue(let p, let detail):
             return "\(p): \(detail)"
+        case .walWithoutFrames(let p, let bytes):
+            return "\(p)-wal holds no complete frame (\(bytes) bytes): only the main file was read"
         }
     }
 }

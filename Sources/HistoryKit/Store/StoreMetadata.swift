@@ -41,6 +41,14 @@ public struct CatalogEntity: Equatable, Sendable {
     public var superNumber: Int64
     /// `Z_MAX`: the highest primary key handed out.
     public var max: Int64
+
+    /// A `Z_PRIMARYKEY` row.
+    public init(number: Int64, name: String, superNumber: Int64, max: Int64) {
+        self.number = number
+        self.name = name
+        self.superNumber = superNumber
+        self.max = max
+    }
 }
 
 /// The entity catalog of `Z_PRIMARYKEY`, with inheritance.

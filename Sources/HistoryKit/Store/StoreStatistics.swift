@@ -107,7 +107,7 @@ extension HistoryStore {
                 startsAfterFirst: (minPK ?? 1) > 1,
                 transactionHighWaterMark: highWater,
                 highWaterMarkAboveLast: highWater.map { $0 > (maxPK ?? 0) } ?? false,
-                transactionGaps: minPK.flatMap { lo in maxPK.map { hi in hi - lo + 1 - Int64(count) } } ?? 0)
+                transactionGaps: minPK.flatMap { lo in maxPK.map { hi in Self.numberCount(lo...max(lo, hi)) - Int64(count) } } ?? 0)
             let typed = byType.map { counts in [Int64(0), 1, 2].reduce(0) { $0 + (counts[$1] ?? 0) } }
             return HistoryStatistics(
                 transactionCount: count, changeCount: changeCount, stringCount: strings,
@@ -130,6 +130,13 @@ extension HistoryStore {
         return low...max(low, high)
     }
 
+    /// How many numbers `range` spans, at most `Int64.max` (a damaged store's
+    /// `Z_PK` can run from -2⁶³ to 2⁶³-1, whose span overflowed).
+    static func numberCount(_ range: ClosedRange<Int64>) -> Int64 {
+        let (span, overflow) = range.upperBound.subtractingReportingOverflow(range.lowerBound)
+        return overflow || span == .max ? .max : span + 1
+    }
+
     /// Changes whose transaction does not exist, counted through the
     /// `ZTRANSACTIONID` index: those outside the range of transaction numbers,
     /// then those inside each gap of it (gaps are few unless purges skipped authors).
@@ -138,7 +145,7 @@ extension HistoryStore {
         var orphans = try db.firstRow("""
             SELECT COUNT(*) FROM ACHANGE WHERE ZTRANSACTIONID IS NULL OR ZTRANSACTIONID < ? OR ZTRANSACTIONID > ?
             """, arguments: [numbers.lowerBound, numbers.upperBound]) { Int($0.int64(0)) } ?? 0
-        guard Int64(transactionCount) < numbers.upperBound - numbers.lowerBound + 1 else { return orphans }
+        guard Int64(transactionCount) < Self.numberCount(numbers) else { return orphans }
         let inGap = try db.makeStatement(sql: "SELECT COUNT(*) FROM ACHANGE WHERE ZTRANSACTIONID > ? AND ZTRANSACTIONID < ?")
         let cursor = try RawCursor(db.makeStatement(sql: "SELECT Z_PK FROM ATRANSACTION ORDER BY Z_PK"), arguments: [])
         defer { cursor.finish() }

@@ -20,6 +20,12 @@ struct StoreOptions: ParsableArguments {
 struct LockOptions: ParsableArguments {
     @Option(name: .customLong("lock-timeout"), help: ArgumentHelp("Seconds to wait for another process's lock.", valueName: "seconds"))
     var lockTimeout: Double = 2
+
+    func validate() throws {
+        guard OpenOptions.busyTimeoutRange.contains(lockTimeout) else {
+            throw ValidationError("--lock-timeout takes seconds from 0 to \(Int(OpenOptions.busyTimeoutRange.upperBound)), not \(lockTimeout)")
+        }
+    }
 }
 
 /// How to write results.

@@ -1,0 +1,202 @@
+import Foundation
+import HistoryKit
+
+/// What the store target runs on a store written from an input: the same
+/// library calls as `cdhist info`, `entities`, `authors`, `transactions`,
+/// `changes`, `show`, `export`, `token --store`, `actors`, `purge` (preview)
+/// and `check`, read-only. Every input is opened, counted and exported; then
+/// `part` (0, 1 or 2, derived from the input) picks the entities, authors and
+/// listings, or show, token and purge previews, or actors and check: all of
+/// it on a store of Photos' size takes seconds in a debug build with
+/// AddressSanitizer, too close to the 5 s that count as a hang.
+public enum StoreChecks {
+    /// The evaluation time (2025-05-26), so runs do not depend on the clock.
+    static let now: Double = 770_000_000
+
+    /// Merge state from the fixtures' defaults plists and token files.
+    static let fixtureRecords: [MergeRecord] = {
+        let dir = FuzzRepository.fixtures.appendingPathComponent("MergeState").path
+        let files = ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).sorted()
+        var records: [MergeRecord] = []
+        for file in files {
+            let path = "\(dir)/\(file)"
+            if file.hasSuffix(".plist"), let state = try? DefaultsReader.read(path: path, storeUUID: nil) {
+                records += state.records
+            } else if file.hasSuffix(".data"), let record = try? TokenFileReader.read(path: path, actor: file) {
+                records.append(record)
+            }
+        }
+        return records
+    }()
+
+    public static func run(path: String, part: Int) {
+        let store: HistoryStore
+        do {
+            store = try HistoryStore.open(path, options: OpenOptions(busyTimeout: 0))
+        } catch {
+            Touch.error(error)
+            return
+        }
+        for notice in store.notices { Touch.text(notice.description) }
+        Touch.text(store.storeUUID)
+        Touch.text(store.metadata.storeType)
+        Touch.text(store.metadata.frameworkVersion)
+        Touch.text(store.metadata.plistProblem)
+        for v in store.metadata.modelVersionIdentifiers { Touch.text(v) }
+        _ = store.files
+
+        // info
+        var stats: HistoryStatistics?
+        attempt { stats = try store.statistics(countingChangeTypes: true) }
+        attempt { _ = try store.transactionCount() }
+
+        // The model and the decoder every change listing uses.
+        var model = ModelResolution(model: nil, source: nil, problem: "not resolved")
+        attempt { model = try store.resolveModel() }
+        Touch.text(model.problem)
+        // (The decoder lays out every entity of the model; fuzz-model checks the layouts themselves.)
+        let decoder = store.makeDecoder(model: model)
+
+        // authors (the others in part 0)
+        var authors: [String] = []
+        attempt { authors = try store.fieldSummaries(.author).compactMap(\.value) }
+
+        // export (every transaction with its changes), then listings with filters.
+        var numbers: [Int64] = []
+        var timestamps: [Double] = []
+        attempt {
+            try store.forEachTransactionWithChanges(HistoryQuery(), decoder: decoder) { tx, changes in
+                numbers.append(tx.number)
+                if let ts = tx.timestamp { timestamps.append(ts) }
+                Touch.transaction(tx)
+                changes.forEach(Touch.change)
+            }
+        }
+        let middle = numbers.isEmpty ? 0 : numbers[numbers.count / 2]
+        let someDate = timestamps.isEmpty ? 0 : timestamps[timestamps.count / 2]
+        let firstEntity = store.catalog.entities.first?.name
+        let listings: [HistoryQuery] = [
+            HistoryQuery(limit: 3, order: .descending),
+            HistoryQuery(after: .date(someDate), before: .transaction(middle &+ 5), authors: authors.prefix(2).map { .value($0) } + [.none]),
+            HistoryQuery(after: .token(HistoryToken(storeUUID: store.storeUUID, transactionNumber: middle)), contextNames: [.none]),
+            HistoryQuery(entities: firstEntity.map { [$0] } ?? [], includeSubentities: true, changeTypes: [.update, .delete], limit: 20),
+        ]
+        if part == 0 {
+            // entities, authors, transactions and changes with filters
+            attempt { _ = try store.entityChangeCounts() }
+            for e in store.catalog.entities {
+                _ = decoder.layout(forEntity: e.number)
+                _ = store.catalog.rootTableName(of: e.number)
+                _ = store.catalog.descendants(of: e.number)
+            }
+            for field in TransactionField.allCases where field != .author {
+                attempt { _ = try store.fieldSummaries(field) }
+            }
+            for query in listings {
+                attempt { try store.forEachTransaction(query) { Touch.transaction($0) } }
+                attempt { try store.forEachChange(query, decoder: decoder) { Touch.change($0) } }
+                attempt { _ = try store.countTransactions(query) }
+            }
+            return
+        }
+        if part == 1 {
+            // show and token --store: the first, middle and last transactions and the extremes.
+            for n in [numbers.first ?? 1, middle, numbers.last ?? 0, 0, -1, .max, .min] {
+                attempt {
+                    if let tx = try store.transaction(number: n) { Touch.transaction(tx) }
+                    try store.changes(inTransaction: n, decoder: decoder).forEach(Touch.change)
+                    _ = try store.countTransactions(HistoryQuery(after: .transaction(n)))
+                }
+            }
+            for date in [someDate, stats?.timestamps?.lowerBound ?? 0, -.infinity, .nan, 1e300] {
+                attempt { _ = try store.lastTransaction(atOrBefore: date, tolerance: 1) }
+            }
+            attempt { _ = try store.firstTransaction() }
+        }
+
+        // actors, purge previews of every cleaner's cut-off, check.
+        var records = fixtureRecords
+        for n in [numbers.first ?? 1, middle, numbers.last ?? 0, (numbers.last ?? 0) &+ 1, .max, .min] {
+            records.append(MergeRecord(actor: authors.first ?? "app", position: .token(HistoryToken(storeUUID: store.storeUUID, transactionNumber: n)),
+                                       source: "fuzz", keyFormat: nil))
+        }
+        for date in [someDate, stats?.timestamps?.upperBound ?? 0, .nan, .infinity, -1e300] {
+            records.append(MergeRecord(actor: authors.last ?? "widget", position: .date(date, wholeSeconds: true), source: "fuzz", keyFormat: nil))
+        }
+        var report: MergeStateReport?
+        attempt {
+            let r = try MergeStateAnalyzer(store: store, declared: ["app", "widget"] + authors.prefix(3), batch: ["importer"],
+                                           records: records, now: now).report()
+            Touch.report(r)
+            report = r
+        }
+        if part == 1 {
+            purgePreviews(store, report: report, middle: middle)
+            return
+        }
+        var strict = CheckConfig()
+        strict.maxTransactions = 0
+        strict.maxChanges = 0
+        strict.maxHistoryShare = 0
+        strict.maxHistoryAgeDays = 0
+        strict.maxPendingTransactions = 0
+        strict.maxLagDays = 0
+        strict.staleDays = 0
+        strict.maxFreeShare = 0
+        strict.strategy = .apple
+        // Every threshold at zero, so every rule writes its message (the default thresholds add
+        // only the cases where nothing is reported, and a second pass costs as much again).
+        attempt {
+            let context = try CheckContext(store: store, mergeState: report, config: strict, model: model, now: now)
+            for finding in try Checker.run(context) { Touch.text(finding.message) }
+        }
+    }
+
+    static func attempt(_ body: () throws -> Void) {
+        do { try body() } catch { Touch.error(error) }
+    }
+
+    /// `purge` previews: each cleaner's cut-off (several share one: each query runs
+    /// once, with the breakdown) and everything before the middle transaction.
+    static func purgePreviews(_ store: HistoryStore, report: MergeStateReport?, middle: Int64) {
+        var queries: [HistoryQuery] = []
+        for cutoff in report?.cutoffs ?? [] {
+            let query = HistoryQuery(before: cutoff.cutoff.map { .date($0) } ?? .transaction(.min),
+                                     authors: (cutoff.authorFilter ?? []).map { .value($0) })
+            if !queries.contains(query) { queries.append(query) }
+        }
+        for query in queries {
+            attempt { Touch.preview(try store.planPurge(query, actors: report?.actors ?? [], breakdown: true).preview) }
+        }
+        attempt { Touch.preview(try store.planPurge(HistoryQuery(before: .transaction(middle)), actors: report?.actors ?? []).preview) }
+    }
+}
+
+extension Touch {
+    public static func transaction(_ tx: Transaction) {
+        text(tx.author)
+        text(tx.contextName)
+        text(tx.bundleID)
+        text(tx.processID)
+        sink &+= tx.changeCount &+ Int(truncatingIfNeeded: tx.number)
+    }
+
+    static func report(_ r: MergeStateReport) {
+        for a in r.actors {
+            text(a.name)
+            text(a.explanation)
+            text(a.advice)
+            text(a.status.rawValue)
+        }
+        for c in r.cutoffs {
+            text(c.reason)
+            text(c.heldBackBy)
+        }
+    }
+
+    static func preview(_ p: PurgePreview) {
+        sink &+= p.transactionCount &+ p.changeCount &+ p.survivingTransactions &+ Int(truncatingIfNeeded: p.reclaimableBytes)
+        for c in p.consequences { text(c.message) }
+        for s in p.stringsBecomingUnused { text(s) }
+    }
+}
