@@ -69,7 +69,7 @@ public enum StoreChecks {
                 numbers.append(tx.number)
                 if let ts = tx.timestamp { timestamps.append(ts) }
                 Touch.transaction(tx)
-                changes.forEach(Touch.change)
+                try changes.forEach(Touch.change)
             }
         }
         let middle = numbers.isEmpty ? 0 : numbers[numbers.count / 2]
