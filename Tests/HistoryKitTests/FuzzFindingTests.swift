@@ -70,6 +70,21 @@ import Testing
         #expect(try PropertyList.decode(accented).value == .dictionary(["caf\u{E9}": .string("\u{1F600}")]))
     }
 
+    // MARK: A token naming a store "$null" (fuzz-token)
+
+    /// Every object whose value was the string "$null" was read as nil, not only
+    /// object 0: a token naming a store "$null" lost it when repair-defaults
+    /// wrote it again (fuzz-token's re-encoding check).
+    @Test func tokenNamingAStoreDollarNull() throws {
+        let token = HistoryToken(transactionNumbers: ["$null": 4, "6F1D2C8A-4B7E-4E0A-9C51-3A2B1D0E9F87": 29])
+        #expect(try HistoryTokenDecoder.decode(archive: HistoryTokenDecoder.encode(token), source: "token.data") == token)
+        var builder = KeyedArchiveBuilder()
+        let root = builder.add(string: "$null")
+        let archive = try KeyedArchive(plist: builder.archive(root: root))
+        #expect(archive.topObject() == .string("$null"))
+        #expect(archive.resolve(KeyedArchiveBuilder.null) == nil)
+    }
+
     // MARK: Dates an XML plist cannot hold (fuzz-plist)
 
     /// Foundation's ISO 8601 formatter traps on a NaN date ("Not enough bits") and
