@@ -144,14 +144,36 @@ import Testing
         let store = try HistoryStore.open(path)
         #expect(try store.statistics().transactionCount == 26)
         #expect(Date().timeIntervalSince(started) < 5, "opening waited for SQLite's retries")
-        #expect(store.notices.contains(.walWithoutFrames(path: path, bytes: bytes)))
-        #expect(StoreNotice.walWithoutFrames(path: path, bytes: bytes).description
+        #expect(store.notices.contains(.walUnusable(path: path, reason: "holds no complete frame (\(bytes) bytes)")))
+        #expect(StoreNotice.walUnusable(path: path, reason: "holds no complete frame (\(bytes) bytes)").description
                 == "\(path)-wal holds no complete frame (\(bytes) bytes): only the main file was read")
         #expect(try DirectoryState(dir.path) == before)
         // The whole WAL is read as before.
         try FileManager.default.removeItem(atPath: path + "-wal")
         try FileManager.default.copyItem(atPath: Repository.fixtures + "/WALPending/Tasks.sqlite-wal", toPath: path + "-wal")
         #expect(try HistoryStore.open(path).statistics().transactionCount == 34)
+    }
+
+    /// A WAL header SQLite rejects (here its format version, mangled by the
+    /// fuzzer to 57856, and its page size) beside an `-shm`: the same 10 s and
+    /// "locking protocol" (fuzz-store: a timeout). A damaged checksum makes
+    /// SQLite ignore the WAL; all three are read as the main file, with a note.
+    @Test(arguments: [(4, [0x00, 0x00, 0xE2, 0x00], "has an unknown format version (57856)"),
+                      (8, [0x18, 0x2D, 0x00, 0x10], "has pages of 405602320 bytes, the database 4096"),
+                      (16, [0x00, 0x00, 0x00, 0x00], "has a damaged header (its checksum does not match)")] as [(Int, [UInt8], String)])
+    func walWithADamagedHeader(offset: Int, bytes: [UInt8], reason: String) throws {
+        let dir = try TemporaryDirectory()
+        try dir.copy(from: Repository.fixtures + "/WALPending", prefix: "Tasks.sqlite")
+        let path = dir.file("Tasks.sqlite")
+        let wal = try FileHandle(forWritingTo: URL(fileURLWithPath: path + "-wal"))
+        try wal.seek(toOffset: UInt64(offset))
+        try wal.write(contentsOf: Data(bytes))
+        try wal.close()
+        let started = Date()
+        let store = try HistoryStore.open(path)
+        #expect(try store.statistics().transactionCount == 26)
+        #expect(Date().timeIntervalSince(started) < 5, "opening waited for SQLite's retries")
+        #expect(store.notices.contains(.walUnusable(path: path, reason: reason)))
     }
 
     // MARK: Values of the wrong type in a store (fuzz-store)

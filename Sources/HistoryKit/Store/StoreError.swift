@@ -81,8 +81,8 @@ public enum StoreNotice: Equatable, Sendable, CustomStringConvertible {
     case shmWithoutWal(path: String)
     /// The store was read from a private copy in a temporary directory.
     case readFromSnapshot(path: String, reason: String)
-    /// `-wal` is shorter than its header and one frame (a copy cut short): only the main file was read.
-    case walWithoutFrames(path: String, bytes: Int64)
+    /// `-wal` holds nothing SQLite can read (no whole frame, or a damaged header): only the main file was read.
+    case walUnusable(path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -92,8 +92,8 @@ public enum StoreNotice: Equatable, Sendable, CustomStringConvertible {
             return "\(p)-shm is present without \(p)-wal: if the store was copied, its newest transactions may be missing"
         case .readFromSnapshot(let p, let why):
             return "\(p): read from a private snapshot copy in a temporary directory (\(why)); the original is untouched"
-        case .walWithoutFrames(let p, let bytes):
-            return "\(p)-wal holds no complete frame (\(bytes) bytes): only the main file was read"
+        case .walUnusable(let p, let why):
+            return "\(p)-wal \(why): only the main file was read"
         }
     }
 }
