@@ -312,6 +312,22 @@ import Testing
         #expect((-1e300).wholeDescription == "-1e+300" && Double.nan.wholeDescription == "an unknown number of")
     }
 
+    /// A damaged table whose rowids come back out of order (…19, 0, 21…): the
+    /// purge preview built a range from a lower bound above its upper bound (a
+    /// trap). The store is fuzz-store's input as found (`fuzz/regressions`).
+    @Test func rowidsOutOfOrder() throws {
+        let dir = try TemporaryDirectory()
+        let found = try Data(contentsOf: Repository.root.appendingPathComponent("fuzz/regressions/fuzz-store/rowids-out-of-order"))
+        let path = dir.file("Tasks.sqlite")
+        try found.prefix(81920).write(to: URL(fileURLWithPath: path))
+        let store = try HistoryStore.open(path)
+        for n in [5, 25, 35] as [Int64] {
+            let preview = try store.previewPurge(HistoryQuery(before: .transaction(n)), breakdown: true)
+            #expect(preview.numbers.map { $0.lowerBound <= $0.upperBound } ?? true)
+        }
+        _ = try store.statistics(countingChangeTypes: true)
+    }
+
     @Test func wrongTypesInTheCatalogAndMetadataReadAsAbsent() throws {
         let dir = try TemporaryDirectory()
         var path = try Self.copy("AppGroup", in: dir, setting: "Z_SUPER", of: "Z_PRIMARYKEY", to: "9e999", where: "Z_ENT = 2")
