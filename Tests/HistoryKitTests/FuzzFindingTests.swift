@@ -70,6 +70,21 @@ import Testing
         #expect(try PropertyList.decode(accented).value == .dictionary(["caf\u{E9}": .string("\u{1F600}")]))
     }
 
+    // MARK: A token naming a store "$null" (fuzz-token)
+
+    /// Every object whose value was the string "$null" was read as nil, not only
+    /// object 0: a token naming a store "$null" lost it when repair-defaults
+    /// wrote it again (fuzz-token's re-encoding check).
+    @Test func tokenNamingAStoreDollarNull() throws {
+        let token = HistoryToken(transactionNumbers: ["$null": 4, "6F1D2C8A-4B7E-4E0A-9C51-3A2B1D0E9F87": 29])
+        #expect(try HistoryTokenDecoder.decode(archive: HistoryTokenDecoder.encode(token), source: "token.data") == token)
+        var builder = KeyedArchiveBuilder()
+        let root = builder.add(string: "$null")
+        let archive = try KeyedArchive(plist: builder.archive(root: root))
+        #expect(archive.topObject() == .string("$null"))
+        #expect(archive.resolve(KeyedArchiveBuilder.null) == nil)
+    }
+
     // MARK: Dates an XML plist cannot hold (fuzz-plist)
 
     /// Foundation's ISO 8601 formatter traps on a NaN date ("Not enough bits") and
@@ -129,14 +144,36 @@ import Testing
         let store = try HistoryStore.open(path)
         #expect(try store.statistics().transactionCount == 26)
         #expect(Date().timeIntervalSince(started) < 5, "opening waited for SQLite's retries")
-        #expect(store.notices.contains(.walWithoutFrames(path: path, bytes: bytes)))
-        #expect(StoreNotice.walWithoutFrames(path: path, bytes: bytes).description
+        #expect(store.notices.contains(.walUnusable(path: path, reason: "holds no complete frame (\(bytes) bytes)")))
+        #expect(StoreNotice.walUnusable(path: path, reason: "holds no complete frame (\(bytes) bytes)").description
                 == "\(path)-wal holds no complete frame (\(bytes) bytes): only the main file was read")
         #expect(try DirectoryState(dir.path) == before)
         // The whole WAL is read as before.
         try FileManager.default.removeItem(atPath: path + "-wal")
         try FileManager.default.copyItem(atPath: Repository.fixtures + "/WALPending/Tasks.sqlite-wal", toPath: path + "-wal")
         #expect(try HistoryStore.open(path).statistics().transactionCount == 34)
+    }
+
+    /// A WAL header SQLite rejects (here its format version, mangled by the
+    /// fuzzer to 57856, and its page size) beside an `-shm`: the same 10 s and
+    /// "locking protocol" (fuzz-store: a timeout). A damaged checksum makes
+    /// SQLite ignore the WAL; all three are read as the main file, with a note.
+    @Test(arguments: [(4, [0x00, 0x00, 0xE2, 0x00], "has an unknown format version (57856)"),
+                      (8, [0x18, 0x2D, 0x00, 0x10], "has pages of 405602320 bytes, the database 4096"),
+                      (16, [0x00, 0x00, 0x00, 0x00], "has a damaged header (its checksum does not match)")] as [(Int, [UInt8], String)])
+    func walWithADamagedHeader(offset: Int, bytes: [UInt8], reason: String) throws {
+        let dir = try TemporaryDirectory()
+        try dir.copy(from: Repository.fixtures + "/WALPending", prefix: "Tasks.sqlite")
+        let path = dir.file("Tasks.sqlite")
+        let wal = try FileHandle(forWritingTo: URL(fileURLWithPath: path + "-wal"))
+        try wal.seek(toOffset: UInt64(offset))
+        try wal.write(contentsOf: Data(bytes))
+        try wal.close()
+        let started = Date()
+        let store = try HistoryStore.open(path)
+        #expect(try store.statistics().transactionCount == 26)
+        #expect(Date().timeIntervalSince(started) < 5, "opening waited for SQLite's retries")
+        #expect(store.notices.contains(.walUnusable(path: path, reason: reason)))
     }
 
     // MARK: Values of the wrong type in a store (fuzz-store)
@@ -273,6 +310,22 @@ import Testing
         let messages = try Checker.run(context).map(\.message)
         #expect(messages.contains { $0.contains("the oldest transaction is 1.16e+295 days old") })
         #expect((-1e300).wholeDescription == "-1e+300" && Double.nan.wholeDescription == "an unknown number of")
+    }
+
+    /// A damaged table whose rowids come back out of order (…19, 0, 21…): the
+    /// purge preview built a range from a lower bound above its upper bound (a
+    /// trap). The store is fuzz-store's input as found (`fuzz/regressions`).
+    @Test func rowidsOutOfOrder() throws {
+        let dir = try TemporaryDirectory()
+        let found = try Data(contentsOf: Repository.root.appendingPathComponent("fuzz/regressions/fuzz-store/rowids-out-of-order"))
+        let path = dir.file("Tasks.sqlite")
+        try found.prefix(81920).write(to: URL(fileURLWithPath: path))
+        let store = try HistoryStore.open(path)
+        for n in [5, 25, 35] as [Int64] {
+            let preview = try store.previewPurge(HistoryQuery(before: .transaction(n)), breakdown: true)
+            #expect(preview.numbers.map { $0.lowerBound <= $0.upperBound } ?? true)
+        }
+        _ = try store.statistics(countingChangeTypes: true)
     }
 
     @Test func wrongTypesInTheCatalogAndMetadataReadAsAbsent() throws {

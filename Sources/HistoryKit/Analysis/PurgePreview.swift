@@ -97,7 +97,8 @@ extension HistoryStore {
                     return
                 }
                 deleted.add(t)
-                numbers = (numbers?.lowerBound ?? t.number)...t.number
+                // A damaged table can return rowids out of order: the range grows both ways.
+                numbers = min(numbers?.lowerBound ?? t.number, t.number)...max(numbers?.upperBound ?? t.number, t.number)
                 if let ts = t.timestamp { timestamps = min(timestamps?.lowerBound ?? ts, ts)...max(timestamps?.upperBound ?? ts, ts) }
                 deletedStrings.insert(refs)
                 runs.add(t.number)

@@ -33,14 +33,15 @@ public struct KeyedArchive: Sendable {
         self.top = top
     }
 
-    /// Follows a UID to its object; `$null` and out-of-range UIDs give nil.
+    /// Follows a UID to its object; `$null` (object 0) and out-of-range UIDs give nil.
     /// Values that are not UIDs are returned as they are.
     public func resolve(_ value: PlistValue?) -> PlistValue? {
         guard let value else { return nil }
         guard case .uid(let index) = value else { return value }
         guard index < UInt64(objects.count) else { return nil }
         let object = objects[Int(index)]
-        if case .string("$null") = object { return nil }
+        // Only object 0 is nil, as NSKeyedUnarchiver reads it: a string "$null" elsewhere is that string.
+        if index == 0, case .string("$null") = object { return nil }
         return object
     }
 

@@ -57,9 +57,10 @@ final class StoreConnection {
         if files.walSize != nil && files.shmSize == nil { notices.append(.walWithoutShm(path: path)) }
         if files.walSize == nil && files.shmSize != nil { notices.append(.shmWithoutWal(path: path)) }
 
-        // A -wal shorter than its header and one frame holds no transaction.
-        let walHoldsNothing = header.isWAL && (files.walSize.map { $0 > 0 && $0 < Int64(32 + 24 + header.pageSize) } ?? false)
-        if walHoldsNothing, let size = files.walSize { notices.append(.walWithoutFrames(path: path, bytes: size)) }
+        // A -wal SQLite can use nothing of: the main file alone is the store.
+        let walProblem = header.isWAL ? files.walSize.flatMap { Self.walProblem(files.walPath, size: $0, pageSize: header.pageSize) } : nil
+        let walHoldsNothing = walProblem != nil
+        if let walProblem { notices.append(.walUnusable(path: path, reason: walProblem)) }
         var snapshotReason: String?
         if header.isWAL && files.walSize != nil && files.shmSize == nil && !walHoldsNothing {
             snapshotReason = "SQLite cannot read the WAL without creating -shm"
@@ -178,6 +179,36 @@ final class StoreConnection {
         } catch let error as DatabaseError where !needsWrite(error) {
             throw storeError(error, path: reportedPath, timeout: options.busyTimeout)
         }
+    }
+
+    /// Why SQLite can read nothing from the `-wal` (nil when it may): no whole
+    /// frame, or a header SQLite rejects (magic, format version, page size,
+    /// checksum). Beside an `-shm`, SQLite retries such a WAL for 10 s and then
+    /// fails with "locking protocol". An empty `-wal` is the usual state after a
+    /// checkpoint and is left to SQLite.
+    static func walProblem(_ walPath: String, size: Int64, pageSize: Int) -> String? {
+        guard size > 0 else { return nil }
+        guard size >= Int64(32 + 24 + pageSize) else { return "holds no complete frame (\(size) bytes)" }
+        guard let handle = FileHandle(forReadingAtPath: walPath) else { return nil }
+        defer { try? handle.close() }
+        guard let data = try? handle.read(upToCount: 32), data.count == 32 else { return nil }
+        let b = [UInt8](data)
+        func word(_ at: Int, bigEndian: Bool = true) -> UInt32 {
+            let bytes = b[at..<(at + 4)]
+            return (bigEndian ? Array(bytes) : bytes.reversed()).reduce(0) { $0 << 8 | UInt32($1) }
+        }
+        let magic = word(0)
+        guard magic & 0xFFFF_FFFE == 0x377F_0682 else { return "has no WAL header" }
+        guard word(4) == 3_007_000 else { return "has an unknown format version (\(word(4)))" }
+        guard word(8) == UInt32(pageSize) else { return "has pages of \(word(8)) bytes, the database \(pageSize)" }
+        // The header checksum, over its first 24 bytes in the byte order the magic names.
+        var s0: UInt32 = 0, s1: UInt32 = 0
+        for i in stride(from: 0, to: 24, by: 8) {
+            s0 = s0 &+ word(i, bigEndian: magic & 1 == 1) &+ s1
+            s1 = s1 &+ word(i + 4, bigEndian: magic & 1 == 1) &+ s0
+        }
+        guard s0 == word(24), s1 == word(28) else { return "has a damaged header (its checksum does not match)" }
+        return nil
     }
 
     /// Whether the failure means SQLite would have to write to read (so a snapshot helps).

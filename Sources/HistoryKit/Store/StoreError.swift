@@ -83,8 +83,8 @@ public enum StoreNotice: Equatable, Sendable, CustomStringConvertible {
     case readFromSnapshot(path: String, reason: String)
     /// A value in `Z_METADATA` or `Z_PRIMARYKEY` is not of the type Core Data writes.
     case unexpectedValue(path: String, detail: String)
-    /// `-wal` is shorter than its header and one frame (a copy cut short): only the main file was read.
-    case walWithoutFrames(path: String, bytes: Int64)
+    /// `-wal` holds nothing SQLite can read (no whole frame, or a damaged header): only the main file was read.
+    case walUnusable(path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -96,8 +96,8 @@ public enum StoreNotice: Equatable, Sendable, CustomStringConvertible {
             return "\(p): read from a private snapshot copy in a temporary directory (\(why)); the original is untouched"
         case .unexpectedValue(let p, let detail):
             return "\(p): \(detail)"
-        case .walWithoutFrames(let p, let bytes):
-            return "\(p)-wal holds no complete frame (\(bytes) bytes): only the main file was read"
+        case .walUnusable(let p, let why):
+            return "\(p)-wal \(why): only the main file was read"
         }
     }
 }

@@ -152,7 +152,8 @@ extension HistoryStore {
         var previous: Int64?
         while try cursor.next() {
             let number = cursor.int64(0)
-            if let previous, number > previous + 1 {
+            // (Rowids out of order in a damaged table must not overflow previous + 1.)
+            if let previous, case (let next, false) = previous.addingReportingOverflow(1), number > next {
                 let gap = try RawCursor(inGap, arguments: [previous, number])
                 if try gap.next() { orphans += Int(gap.int64(0)) }
                 gap.finish()
