@@ -59,7 +59,7 @@ public enum DefaultsReader {
 
     /// The top-level dictionary of the plist at `path`, and its format.
     public static func loadDictionary(_ path: String) throws -> (dictionary: [String: PlistValue], format: PropertyList.Format) {
-        guard let data = FileManager.default.contents(atPath: path) else {
+        guard let data = FileContents.read(path) else {
             throw MergeStateError.fileNotFound(path: path)
         }
         let decoded: (value: PlistValue, format: PropertyList.Format)
@@ -125,7 +125,7 @@ public enum TokenFileReader {
     /// The record for the token in `path`, for `actor`; a damaged token
     /// becomes an ``MergePosition/unreadable(_:)`` position, a missing file an error.
     public static func read(path: String, actor: String) throws -> MergeRecord {
-        guard let data = FileManager.default.contents(atPath: path) else {
+        guard let data = FileContents.read(path) else {
             throw MergeStateError.fileNotFound(path: path)
         }
         let position: MergePosition
