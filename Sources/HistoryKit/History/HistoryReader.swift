@@ -110,17 +110,17 @@ extension HistoryStore {
     private func change(_ row: RawCursor, decoder: ChangeDecoder) -> Change {
         let changeID = row.int64(0)
         var warnings: [DecodingWarning] = []
-        /// An INTEGER column Core Data always fills; anything else is reported
-        /// and read as SQLite converts it (`fallback` for NULL).
-        func required(_ column: Int32, _ name: String, fallback: Int64) -> Int64 {
+        /// An INTEGER column Core Data always fills; anything else (NULL too)
+        /// is reported and read as SQLite converts it.
+        func required(_ column: Int32, _ name: String) -> Int64 {
             var found: String?
             if let value = row.integer(column, problem: &found) { return value }
-            let converted = row.isNull(column) ? fallback : row.int64(column)
+            let converted = row.int64(column)
             warnings.append(.wrongType(table: "ACHANGE", rowID: changeID, column: name, found: found ?? "NULL",
                                        expected: "an integer", readAs: String(converted)))
             return converted
         }
-        let transactionNumber = required(1, "ZTRANSACTIONID", fallback: 0)
+        let transactionNumber = required(1, "ZTRANSACTIONID")
         // A change type that is not an integer is unknown, never SQLite's 0 (insert).
         var found: String?
         let changeType = row.integer(2, problem: &found)
@@ -128,9 +128,8 @@ extension HistoryStore {
             warnings.append(.wrongType(table: "ACHANGE", rowID: changeID, column: "ZCHANGETYPE", found: found ?? "NULL",
                                        expected: "an integer", readAs: "unknown(-1)"))
         }
-        let entityNumber = required(3, "ZENTITY", fallback: 0)
-        let entityPK = required(4, "ZENTITYPK", fallback: 0)
-        found = nil
+        let entityNumber = required(3, "ZENTITY")
+        let entityPK = required(4, "ZENTITYPK")
         var columns: [UInt8]?
         switch row.storageClass(5) {
         case .blob: columns = row.optionalBytes(5)
