@@ -117,9 +117,16 @@ defs["check"] = doc("check", {"store": S, "storeID": S, "failOn": {"enum": ["err
     "findings": arr(obj({"rule": S, "severity": {"enum": ["error", "warning", "info"]}, "message": S, "data": {"type": "object"}})),
     "counts": obj({"info": I, "warning": I, "error": I}), "failed": B})
 
+lane = obj({"author": nullable("string"), "transactionCount": I, "counts": arr(I)})
+defs["timeline"] = doc("timeline", {"store": S, "storeID": S, "firstTimestamp": nullable(TS), "lastTimestamp": nullable(TS),
+    "firstCocoaTimestamp": nullable("number"), "lastCocoaTimestamp": nullable("number"), "bucketSeconds": N, "bucketCount": I,
+    "transactionCount": I, "undatedTransactionCount": I, "lanes": arr(lane), "overflow": nullable(lane),
+    "markers": arr(obj({"kind": {"enum": ["actor", "cutoff"]}, "name": S, "status": nullable(status), "timestamp": nullable(TS),
+        "cocoaTimestamp": nullable("number"), "afterLastTransaction": B, "detail": S}))})
+
 kinds = {"info": "info", "transactions": "transactions", "changes": "changes", "transaction": "show", "entities": "entities",
          "authors": "authors", "actors": "actors", "token": "tokenCheck", "purge-preview": "purgePreview",
-         "purge-result": "purgeResult", "repair-defaults": "repairDefaults", "check": "check"}
+         "purge-result": "purgeResult", "repair-defaults": "repairDefaults", "check": "check", "timeline": "timeline"}
 schema = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "$id": "https://cdhist.invalid/schemas/cdhist.schema.json",

@@ -126,6 +126,9 @@ import Testing
         #expect(ebook.slots.map(\.propertyName) == ["author", "cover", "shelf", "cover", "shelf", "isbn", "published", "title", "fileSize", "tags"])
         // Legacy userInfo names come first, then flagged attributes in slot order.
         #expect(ebook.tombstoneAttributes == ["isbn", "title"])
+        // A to-one relationship's foreign key and entity column name it once; other names keep slot order.
+        #expect(ebook.propertyNames(forSlots: [1, 3, 4, 5]) == ["cover", "shelf", "isbn"])
+        #expect(ebook.propertyNames(forSlots: [3, 1, 9]) == ["cover", "tags"])
     }
 
     @Test func byteWiseSortAndToManyGroups() throws {

@@ -5,7 +5,7 @@ import Testing
 
 /// The man page and README stay in step with `--help`; the committed fixtures with the generator.
 @Suite struct DocumentationTests {
-    static let subcommands = ["info", "transactions", "changes", "show", "entities", "authors", "export", "actors", "token", "purge", "repair-defaults", "check", "repl"]
+    static let subcommands = ["info", "transactions", "changes", "show", "entities", "authors", "export", "actors", "token", "purge", "repair-defaults", "check", "timeline", "report", "repl"]
 
     private func options(inHelp text: String) -> Set<String> {
         var found: Set<String> = []
@@ -30,7 +30,8 @@ import Testing
         }
         let listed = root.components(separatedBy: "SUBCOMMANDS:").last ?? ""
         #expect(Self.subcommands.count == listed.components(separatedBy: "\n").filter { line in
-            Self.subcommands.contains { line.trimmingCharacters(in: .whitespaces).hasPrefix($0 + " ") }
+            // A subcommand's line is indented two spaces; its wrapped abstract continues further in.
+            Self.subcommands.contains { line.hasPrefix("  " + $0 + " ") }
         }.count)
     }
 
@@ -67,6 +68,10 @@ import Testing
         let readme = try String(contentsOfFile: Repository.root.appendingPathComponent("README.md").path, encoding: .utf8)
         for sub in Self.subcommands { #expect(readme.contains("cdhist \(sub)"), "README lacks an example of \(sub)") }
         #expect(readme.contains("swift test"))
+        // The screenshot of a report made from a fixture is committed beside the README.
+        #expect(readme.contains("](docs/report.png)"))
+        let png = FileManager.default.contents(atPath: Repository.root.appendingPathComponent("docs/report.png").path) ?? Data()
+        #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
         #expect(readme.contains("swift run cdhist"))
     }
 

@@ -172,6 +172,36 @@ private func quote(_ word: String) -> String {
         #expect(history.contains("info\n") && history.contains("changes --entity Photo --type update"))
     }
 
+    /// Completion reads options from each command's help: timeline and report need nothing of their own.
+    @Test func timelineAndReportComplete() throws {
+        let state = try TemporaryDirectory()
+        let s = try Screen(store: store, state: state)
+        try s.type("timel")
+        try s.send("Tab")
+        try s.waitFor("> timeline")
+        try s.type("--as")
+        try s.send("Tab")
+        try s.waitFor("timeline --ascii")
+        try s.type("--strat")
+        try s.send("Tab")
+        try s.waitFor("timeline --ascii --strategy")
+        try s.type("swiftlee --wid")
+        try s.send("Tab")
+        try s.waitFor("--strategy swiftlee --width")
+        try s.type("100")
+        try s.send("Enter")
+        try s.waitFor("transactions in one column")
+        try s.type("repo")
+        try s.send("Tab")
+        try s.waitFor("> report")
+        try s.type("--ou")
+        try s.send("Tab")
+        try s.waitFor("report --out")
+        try s.send("C-u")
+        try s.send("C-d")
+        try s.waitFor("EXIT=0")
+    }
+
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/less"))) func longOutputGoesThroughThePager() throws {
         let state = try TemporaryDirectory()
         let s = try Screen(store: store, state: state, pager: "less -FRX", rows: 20)

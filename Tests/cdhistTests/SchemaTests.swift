@@ -20,7 +20,7 @@ import Testing
         var stores = ["AppGroup", "Purged", "NoModelCache", "WALPending", "MergeState"].map { Repository.fixtures + "/\($0)/Tasks.sqlite" }
         if RealStores.available { stores += [RealStores.photos, RealStores.swiftData] }
         for store in stores {
-            for command in ["info", "transactions", "changes", "entities", "authors", "check"] {
+            for command in ["info", "transactions", "changes", "entities", "authors", "check", "timeline"] {
                 try save([command, store], command)
             }
             try save(["transactions", store, "--format", "ndjson"], "transactions-nd")
@@ -34,6 +34,10 @@ import Testing
         }
         try save(["actors", m + "/Tasks.sqlite", "--defaults", m + "/tokens.plist", "--defaults", m + "/phtk.plist",
                   "--token", "x=" + m + "/corrupt-token.data", "--actor", "never", "--batch-actor", "importer"], "actors-all")
+        try save(["timeline", m + "/Tasks.sqlite", "--defaults", m + "/tokens.plist", "--defaults", m + "/phtk.plist",
+                  "--token", "x=" + m + "/corrupt-token.data", "--strategy", "phtk-2"], "timeline-markers")
+        try save(["timeline", Repository.fixtures + "/Purged/Tasks.sqlite", "--token", "widget=" + Repository.fixtures + "/Purged/widget-token.data",
+                  "--before", "tx:99"], "timeline-after-last")
         try save(["token", m + "/token.data", "--store", m + "/Tasks.sqlite"], "token")
         try save(["token", m + "/foreign-token.data", "--store", m + "/Tasks.sqlite"], "token-foreign")
         try save(["token", m + "/multi-store-token.data"], "token-plain")

@@ -76,7 +76,9 @@ extension HistoryStore {
         let after = watched.map { a in a.tokenNumber.map { ScanBound.afterNumber($0) } ?? .afterDate((a.positionDate ?? 0) + 1) }
 
         var survivor: Int64?
-        var preview = try read { db -> PurgePreview in
+        // The bytes of the history tables come from reading every page of them (dbstat): on a second
+        // connection while the transactions are scanned here.
+        var (preview, space) = try read({ db -> PurgePreview in
             var deleted = AuthorTallies()
             var unmerged = Array(repeating: AuthorTallies(), count: watched.count)
             var expiring = Set<Int>()
@@ -144,10 +146,10 @@ extension HistoryStore {
                 stringsAlreadyUnused: scan.stringCount - deletedStrings.members.union(survivingStrings.members).filter { scan.string($0) != nil }.count,
                 cloudKitTransactions: byAuthor.filter { $0.author.map(MergeStateAnalyzer.isCloudKitAuthor) ?? false }.reduce(0) { $0 + $1.tally.count },
                 consequences: consequences, ranges: runs.ranges)
-        }
+        }, beside: { db in try self.space(db) })
         if breakdown { try countChanges(of: &preview, matching: matching, arguments: args, authorExpression: sql.expression(for: .author), joins: sql.joinClause) }
         preview.oldestSurvivor = try survivor.flatMap { try transaction(number: $0) }
-        let tables = Dictionary(try read { db in try space(db) }.tables.map { ($0.name, $0.bytes) }, uniquingKeysWith: { a, _ in a })
+        let tables = Dictionary(space.tables.map { ($0.name, $0.bytes) }, uniquingKeysWith: { a, _ in a })
         func share(_ part: Int, _ whole: Int) -> Double { whole > 0 ? Double(part) / Double(whole) : 0 }
         let transactions = preview.transactionCount + preview.survivingTransactions
         let changes = preview.changeCount + preview.survivingChanges

@@ -5,18 +5,35 @@
 /// model, a ZCOLUMNS of the wrong length, a bit past the last slot) is kept
 /// as a ``DecodingWarning`` with the raw bytes, never dropped.
 public struct ChangeDecoder: Sendable {
-    private struct EntityInfo: Sendable {
-        var name: String
-        var objectIDPrefix: String
-        var layout: SlotLayout?
+    /// A class, so that looking an entity up per change retains one object,
+    /// not each of its strings and arrays.
+    private final class EntityInfo: Sendable {
+        let name: String
+        let objectIDPrefix: String
+        let layout: SlotLayout?
         /// Why there is no layout (no model, or the entity is not in it).
-        var missingLayout: DecodingWarning?
-        var tombstoneTypes: [AttributeType?]
+        let missingLayout: DecodingWarning?
+        let tombstoneTypes: [AttributeType?]
+
+        init(name: String, objectIDPrefix: String, layout: SlotLayout?, missingLayout: DecodingWarning?, tombstoneTypes: [AttributeType?]) {
+            self.name = name
+            self.objectIDPrefix = objectIDPrefix
+            self.layout = layout
+            self.missingLayout = missingLayout
+            self.tombstoneTypes = tombstoneTypes
+        }
     }
 
     public let storeUUID: String
     public let tombstoneColumnCount: Int
     private let entities: [Int64: EntityInfo]
+    /// The same entities indexed by number when the numbers are small (they
+    /// count up from 1 in Core Data's catalog): an array read per change
+    /// instead of hashing the number.
+    private let entitiesByNumber: [EntityInfo?]
+
+    /// Numbers up to this are looked up in ``entitiesByNumber``.
+    private static let denseLimit: Int64 = 65_536
 
     /// Prepares decoding for a store's catalog and schema with `model`.
     public init(storeUUID: String, catalog: EntityCatalog, schema: HistorySchema, model: ModelResolution) {
@@ -43,11 +60,20 @@ public struct ChangeDecoder: Sendable {
                                          layout: layout, missingLayout: missing, tombstoneTypes: types)
         }
         entities = infos
+        let dense = infos.keys.filter { (0...Self.denseLimit).contains($0) }
+        var byNumber = [EntityInfo?](repeating: nil, count: Int(dense.max() ?? -1) + 1)
+        for n in dense { byNumber[Int(n)] = infos[n] }
+        entitiesByNumber = byNumber
+    }
+
+    private func entity(_ number: Int64) -> EntityInfo? {
+        if number >= 0 && number < Int64(entitiesByNumber.count) { return entitiesByNumber[Int(number)] }
+        return number > Self.denseLimit || number < 0 ? entities[number] : nil
     }
 
     /// The slot layout used for entity `number`, if the model has it.
     public func layout(forEntity number: Int64) -> SlotLayout? {
-        entities[number]?.layout
+        entity(number)?.layout
     }
 
     /// Decodes one row. `tombstones` holds `ZTOMBSTONE0…n` (nil for NULL);
@@ -63,8 +89,9 @@ public struct ChangeDecoder: Sendable {
             warnings.append(DecodingWarning(kind: .unknownChangeType, message: "ZCHANGETYPE \(raw) is not insert (0), update (1) or delete (2)"))
         }
         // A ZENTITY that is not an integer names no entity.
-        let info = misread.contains("ZENTITY") ? nil : entities[entityNumber]
-        if info == nil, !misread.contains("ZENTITY") {
+        let entityMisread = !read.isEmpty && misread.contains("ZENTITY")
+        let info = entityMisread ? nil : entity(entityNumber)
+        if info == nil, !entityMisread {
             warnings.append(DecodingWarning(kind: .unknownEntity,
                                             message: "ZENTITY \(entityNumber) is not in Z_PRIMARYKEY"))
         }

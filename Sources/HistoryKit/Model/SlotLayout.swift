@@ -28,6 +28,9 @@ public struct SlotLayout: Equatable, Sendable {
     public var tombstoneAttributes: [String]
     /// Caveats about this layout (composite or derived attributes, unknown destinations).
     public var notes: [String]
+    /// Whether slot i's property has other slots too (a to-one relationship's
+    /// entity or order column), so its name may already be listed.
+    private var sharesName: [Bool]
 
     /// The ZCOLUMNS length Core Data writes for this entity: `ceil(slots / 8)`.
     public var byteLength: Int { (slots.count + 7) / 8 }
@@ -72,6 +75,8 @@ public struct SlotLayout: Equatable, Sendable {
             }
         }
         slots = groups.joined().enumerated().map { Slot(index: $0.offset, propertyName: $0.element.0, role: $0.element.1) }
+        let slotsPerName = Dictionary(slots.map { ($0.propertyName, 1) }, uniquingKeysWith: +)
+        sharesName = slots.map { slotsPerName[$0.propertyName, default: 0] > 1 }
         tombstoneAttributes = Self.tombstones(chain: chain)
         self.notes = notes
     }
@@ -79,11 +84,13 @@ public struct SlotLayout: Equatable, Sendable {
     /// The property names for set slot indexes, each once, in slot order;
     /// indexes past the last slot are left out (callers report them).
     public func propertyNames(forSlots indexes: [Int]) -> [String] {
-        var seen: Set<String> = []
         var names: [String] = []
+        names.reserveCapacity(indexes.count)
         for i in indexes where i >= 0 && i < slots.count {
             let name = slots[i].propertyName
-            if seen.insert(name).inserted { names.append(name) }
+            // Only names with several slots can repeat (few, and few set at once): no hashing per change.
+            if sharesName[i] && names.contains(name) { continue }
+            names.append(name)
         }
         return names
     }

@@ -54,12 +54,18 @@ public final class HistoryStore {
     /// Makes the statement running on this store fail soon with an "interrupted"
     /// error (safe from another thread: Ctrl-C in the REPL).
     public func interrupt() {
-        connection.queue.interrupt()
+        connection.interrupt()
     }
 
     /// Runs `body` on the store's connection; SQLite errors become ``StoreError``s.
     func read<T>(_ body: (Database) throws -> T) throws -> T {
         try connection.read(body)
+    }
+
+    /// Runs `body` and, on a second connection at the same time, `beside`
+    /// (see ``StoreConnection/read(_:beside:)``).
+    func read<A, B>(_ body: (Database) throws -> A, beside: @escaping (Database) throws -> B) throws -> (A, B) {
+        try connection.read(body, beside: beside)
     }
 
     private static func readMetadata(_ db: Database, path: String, problems: inout [String]) throws -> StoreMetadata {

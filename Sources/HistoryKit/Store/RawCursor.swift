@@ -103,6 +103,8 @@ struct RawCursor {
 
     func optionalInt64(_ column: Int32) -> Int64? { isNull(column) ? nil : sqlite3_column_int64(handle, column) }
 
+    func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
+
     func optionalDouble(_ column: Int32) -> Double? { isNull(column) ? nil : sqlite3_column_double(handle, column) }
 
     func optionalText(_ column: Int32) -> String? {

@@ -30,6 +30,12 @@ final class StoreConnection {
     let notices: [StoreNotice]
     private let busyTimeout: Double
     private let snapshotDirectory: URL?
+    /// How `queue` was opened, for a second connection (``read(_:beside:)``).
+    private let uri: String
+    private let readonly: Bool
+    /// The second connection while one runs, so that ``interrupt()`` reaches it too.
+    private let besideLock = NSLock()
+    private var besideQueue: DatabaseQueue?
 
     init(path: String, options: OpenOptions) throws {
         let (files, header) = try StoreFiles.inspect(path)
@@ -47,7 +53,10 @@ final class StoreConnection {
         if snapshotReason == nil {
             let mode = header.isWAL ? (files.walSize == nil ? "immutable=1" : "mode=ro&readonly_shm=1") : "mode=ro"
             do {
-                queue = try Self.openQueue(uri: Self.uri(path, mode), readonly: true, options: options, reportedPath: path)
+                let uri = Self.uri(path, mode)
+                queue = try Self.openQueue(uri: uri, readonly: true, options: options, reportedPath: path)
+                self.uri = uri
+                readonly = true
                 snapshotDirectory = nil
                 self.notices = notices
                 return
@@ -59,7 +68,9 @@ final class StoreConnection {
         let dir = try Self.makeSnapshot(of: files)
         do {
             let copy = dir.appendingPathComponent("store.sqlite").path
-            queue = try Self.openQueue(uri: Self.uri(copy, "mode=rw"), readonly: false, options: options, reportedPath: path)
+            uri = Self.uri(copy, "mode=rw")
+            readonly = false
+            queue = try Self.openQueue(uri: uri, readonly: false, options: options, reportedPath: path)
             try queue.inDatabase { try $0.execute(sql: "PRAGMA query_only = 1") }
         } catch {
             try? FileManager.default.removeItem(at: dir)
@@ -90,6 +101,43 @@ final class StoreConnection {
         } catch let error as DatabaseError {
             throw Self.storeError(error, path: path, timeout: busyTimeout)
         }
+    }
+
+    /// Runs `body` on this connection and, at the same time, `beside` on a
+    /// second connection to the same files on another thread: two reads of
+    /// different b-trees on two cores. `beside` may see a commit made after
+    /// `body` began (use it for estimates, not for counts that must agree).
+    /// When the second connection cannot be opened, both run here in turn.
+    func read<A, B>(_ body: (Database) throws -> A, beside: @escaping (Database) throws -> B) throws -> (A, B) {
+        let second: DatabaseQueue
+        do {
+            second = try Self.openQueue(uri: uri, readonly: readonly, options: OpenOptions(busyTimeout: busyTimeout), reportedPath: path)
+            if !readonly { try second.inDatabase { try $0.execute(sql: "PRAGMA query_only = 1") } }
+        } catch {
+            return try read { db in (try body(db), try beside(db)) }
+        }
+        besideLock.withLock { besideQueue = second }
+        defer {
+            besideLock.withLock { besideQueue = nil }
+            try? second.close()
+        }
+        let job = BesideJob(queue: second, body: beside)
+        Thread.detachNewThread { job.run() }
+        let first = Result { try read(body) }
+        job.finished.wait()
+        let a = try first.get()
+        switch job.result {
+        case .success(let b)?: return (a, b)
+        case .failure(let error as DatabaseError)?: throw Self.storeError(error, path: path, timeout: busyTimeout)
+        case .failure(let error)?: throw error
+        case nil: return (a, try read(beside))
+        }
+    }
+
+    /// Makes the running statements fail soon with an "interrupted" error (safe from another thread).
+    func interrupt() {
+        queue.interrupt()
+        besideLock.withLock { besideQueue?.interrupt() }
     }
 
     private static func uri(_ path: String, _ query: String) -> String {
@@ -162,5 +210,36 @@ final class StoreConnection {
             throw StoreError.snapshotFailed(path: files.path, reason: "\(error.localizedDescription)")
         }
         return dir
+    }
+}
+
+/// The work of ``StoreConnection/read(_:beside:)``'s second thread. It lets
+/// go of the connection and the body (and whatever the body captured, such
+/// as the store) before it signals: otherwise the thread could release the
+/// last reference after the caller moved on, closing a read-only connection
+/// while a writer opens the store (the writer then shares its read-only `-shm`).
+private final class BesideJob<B>: @unchecked Sendable {
+    private var work: (queue: DatabaseQueue, body: (Database) throws -> B)?
+    /// Set before ``finished`` is signalled; read after the wait.
+    private(set) var result: Result<B, Error>?
+    let finished = DispatchSemaphore(value: 0)
+
+    init(queue: DatabaseQueue, body: @escaping (Database) throws -> B) {
+        work = (queue, body)
+    }
+
+    func run() {
+        result = Self.perform(take())
+        finished.signal()
+    }
+
+    private func take() -> (queue: DatabaseQueue, body: (Database) throws -> B)? {
+        defer { work = nil }
+        return work
+    }
+
+    private static func perform(_ work: (queue: DatabaseQueue, body: (Database) throws -> B)?) -> Result<B, Error>? {
+        guard let work else { return nil }
+        return Result { try work.queue.inDatabase(work.body) }
     }
 }

@@ -61,16 +61,22 @@ struct CheckCommand: ParsableCommand {
         let (records, _) = try mergeState.records(storeUUID: historyStore.storeUUID)
         let report = records.isEmpty && declared.isEmpty && batch.isEmpty ? nil
             : try MergeStateAnalyzer(store: historyStore, declared: declared, batch: batch, records: records, now: now).report()
-        let checkContext = try CheckContext(store: historyStore, mergeState: report, config: settings,
-                                            model: try historyStore.resolveModel(userModelPath: model), now: now)
-        let findings = try Checker.run(checkContext, only: rule, skip: skip + settings.skip)
-            .sorted { ($1.severity, $0.ruleID) < ($0.severity, $1.ruleID) }
+        let findings = try Self.findings(store: historyStore, mergeState: report, settings: settings,
+                                         model: try historyStore.resolveModel(userModelPath: model), now: now, only: rule, skip: skip)
         let failing = findings.filter { $0.severity >= threshold }
-        DocumentRenderer.render(document(findings, store: historyStore, threshold: threshold, failing: failing.count), context: context)
+        DocumentRenderer.render(Self.document(findings, store: historyStore, threshold: threshold, failing: failing.count), context: context)
         if !failing.isEmpty { throw ExitCode(1) }
     }
 
-    private func document(_ findings: [Finding], store: HistoryStore, threshold: Severity, failing: Int) -> Document {
+    /// The findings of the rules in `only` (all when empty) but not in `skip` or the settings' skip list, worst first.
+    static func findings(store: HistoryStore, mergeState: MergeStateReport?, settings: CheckConfig, model: ModelResolution, now: Double,
+                         only: [String] = [], skip: [String] = []) throws -> [Finding] {
+        let checkContext = try CheckContext(store: store, mergeState: mergeState, config: settings, model: model, now: now)
+        return try Checker.run(checkContext, only: only, skip: skip + settings.skip)
+            .sorted { ($1.severity, $0.ruleID) < ($0.severity, $1.ruleID) }
+    }
+
+    static func document(_ findings: [Finding], store: HistoryStore, threshold: Severity, failing: Int) -> Document {
         let counts = Severity.allCases.map { s in (s, findings.filter { $0.severity == s }.count) }
         let summary = findings.isEmpty ? "no findings" : counts.filter { $0.1 > 0 }.map { "\($0.1) \($0.0.rawValue)" }.joined(separator: ", ")
         return Document(kind: "check", json: [

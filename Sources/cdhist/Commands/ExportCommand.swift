@@ -173,10 +173,14 @@ struct CSVExport {
         transactionFields.append(comma)
         // Empty for NULL and for ±infinity (as in JSON, where they are null).
         if let ts = tx.timestamp, ts.isFinite { JSONValue.writeDouble(ts, to: &transactionFields) }
-        for field in [tx.author, tx.contextName, tx.bundleID, tx.processID] {
+        func add(_ field: String?) {
             transactionFields.append(comma)
             if let field { CSV.field(field, to: &transactionFields) }
         }
+        add(tx.author)
+        add(tx.contextName)
+        add(tx.bundleID)
+        add(tx.processID)
         var written = false
         try changes.forEach { c in
             seen(c)
@@ -194,7 +198,7 @@ struct CSVExport {
             row.append(comma)
             if let id = c.changedObjectID { CSV.field(id, to: &row) }
             row.append(comma)
-            if let names = c.updatedProperties { CSV.field(names.joined(separator: " "), to: &row) }
+            if let names = c.updatedProperties { CSV.field(joining: names, separator: UInt8(ascii: " "), to: &row) }
             row.append(comma)
             if c.changeType == .delete {
                 tombstone.reset()

@@ -16,21 +16,21 @@ struct InfoCommand: ParsableCommand {
 
     func run() throws {
         let session = try Session.open(storeOptions, output: outputOptions)
-        DocumentRenderer.render(try document(session), context: session.context)
+        let stats = try session.store.statistics(countingChangeTypes: changeTypes)
+        DocumentRenderer.render(Self.document(store: session.store, stats: stats, model: session.model, time: session.context.time),
+                                context: session.context)
     }
 
-    private func document(_ session: Session) throws -> Document {
-        let store = session.store
-        let stats = try store.statistics(countingChangeTypes: changeTypes)
-        let time = session.context.time
+    /// The summary of `store` (also the first section of `report`).
+    static func document(store: HistoryStore, stats: HistoryStatistics, model: ModelResolution, time: TimeFormatter) -> Document {
         let files = store.files
         let space = stats.space
         let fileBytes = files.mainSize + (files.walSize ?? 0)
         let share = space.databaseBytes > 0 ? Double(space.historyBytes) / Double(space.databaseBytes) : 0
         let traces = stats.purgeTraces
         let modelText: String = {
-            guard let model = session.model.model else { return "none (\(session.model.problem ?? "unknown"))" }
-            return "\(session.model.source?.description ?? "?") (\(model.entities.count) entities)"
+            guard let loaded = model.model else { return "none (\(model.problem ?? "unknown"))" }
+            return "\(model.source?.description ?? "?") (\(loaded.entities.count) entities)"
         }()
         var traceText: [String] = []
         if traces.startsAfterFirst, let first = stats.transactionNumbers?.lowerBound { traceText.append("first transaction is \(first), not 1") }
@@ -78,9 +78,9 @@ struct InfoCommand: ParsableCommand {
             ("frameworkVersion", .optional(store.metadata.frameworkVersion)),
             ("modelVersionIdentifiers", .array(store.metadata.modelVersionIdentifiers.map { .string($0) })),
             ("model", .object([
-                ("source", .optional(session.model.source?.description)),
-                ("entityCount", .optional(session.model.model?.entities.count)),
-                ("problem", .optional(session.model.problem)),
+                ("source", .optional(model.source?.description)),
+                ("entityCount", .optional(model.model?.entities.count)),
+                ("problem", .optional(model.problem)),
             ])),
             ("entityCount", .int(Int64(store.catalog.entities.count))),
             ("files", .object([

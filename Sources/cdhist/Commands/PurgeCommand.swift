@@ -15,11 +15,7 @@ struct PurgeCommand: ParsableCommand {
 
     @OptionGroup var storeOptions: StoreOptions
 
-    @Option(help: ArgumentHelp("Delete transactions before this date, tx:N or token:FILE (as deleteHistory(before:)).", valueName: "position"))
-    var before: String?
-
-    @Option(help: ArgumentHelp("Use a cleaner's cut-off: \(CleanerStrategy.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "name"))
-    var strategy: String?
+    @OptionGroup var cutoff: CutoffOptions
 
     @Option(help: ArgumentHelp("Only transactions after this position (narrows the purge).", valueName: "position"))
     var after: String?
@@ -52,42 +48,29 @@ struct PurgeCommand: ParsableCommand {
     @OptionGroup var outputOptions: OutputOptions
 
     func validate() throws {
-        guard (before == nil) != (strategy == nil) else { throw ValidationError("give exactly one of --before and --strategy") }
+        guard cutoff.isGiven else { throw ValidationError("give exactly one of --before and --strategy") }
         if noBackup && backup != nil { throw ValidationError("give --backup or --no-backup, not both") }
-        if let strategy, CleanerStrategy(rawValue: strategy) == nil {
-            throw ValidationError("unknown strategy '\(strategy)'; known: \(CleanerStrategy.allCases.map(\.rawValue).joined(separator: ", "))")
-        }
     }
 
     func run() throws {
         let path = storeOptions.store
         let render = outputOptions.context()
         let plan: PurgePlan
-        var rule: String
+        let rule: String
         do {
             let store = try openStore(path, lockTimeout: storeOptions.lockTimeout)
             let (records, _) = try mergeState.records(storeUUID: store.storeUUID)
             let now = try mergeState.evaluationTime(utc: outputOptions.utc)
             // Without merge state or a strategy there is no actor to break and no cut-off to compute.
-            let analyzed = strategy != nil || !records.isEmpty || !mergeState.actor.isEmpty || !mergeState.batchActor.isEmpty
+            let analyzed = cutoff.strategy != nil || !records.isEmpty || !mergeState.actor.isEmpty || !mergeState.batchActor.isEmpty
             let report = analyzed ? try MergeStateAnalyzer(store: store, declared: mergeState.actor, batch: mergeState.batchActor,
                                                            records: records, now: now).report() : nil
             var query = HistoryQuery(authors: names.authors, contextNames: names.contextNames, bundleIDs: names.bundleIDs, processIDs: names.processIDs)
             let parser = PositionParser(utc: outputOptions.utc)
             if let after { query.after = try parser.bound(after, option: "--after") }
-            if let before {
-                query.before = try parser.bound(before, option: "--before")
-                rule = "before \(before)"
-            } else {
-                let strategy = CleanerStrategy(rawValue: strategy ?? "") ?? .apple
-                // The analyzer computed every strategy's cut-off from the same actors.
-                guard let cutoff = report?.cutoffs.first(where: { $0.strategy == strategy }) else { return }
-                rule = "\(strategy.title): \(cutoff.reason)"
-                if query.authors.isEmpty, let filter = cutoff.authorFilter { query.authors = filter.map { HistoryQuery.NameFilter.value($0) } }
-                // No cut-off: nothing is selected (a transaction number below every real one).
-                query.before = cutoff.cutoff.map { HistoryQuery.Bound.date($0) } ?? .transaction(Int64.min)
-            }
-            plan = try store.planPurge(query, actors: report?.actors ?? [], breakdown: breakdown)
+            guard let selection = try cutoff.selection(narrowing: query, report: report, parser: parser) else { return }
+            rule = selection.rule
+            plan = try store.planPurge(selection.query, actors: report?.actors ?? [], breakdown: breakdown)
         }
         let presenter = PurgePresenter(time: render.time)
         DocumentRenderer.render(presenter.preview(plan.preview, store: path, rule: rule, executing: execute), context: render)

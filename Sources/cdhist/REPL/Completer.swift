@@ -78,7 +78,8 @@ final class Completer {
         let help = CDHist.helpMessage(for: type)
         var found: [String] = []
         for word in help.split(whereSeparator: { " ,\n<>[]".contains($0) }) where word.hasPrefix("--") {
-            let name = String(word.prefix { $0 != "=" })
+            // Only the name: not the `=` of an example, nor the punctuation of a sentence (`--top;`, `--allow-expire)`).
+            let name = "--" + String(word.dropFirst(2).prefix { $0.isLetter || $0.isNumber || $0 == "-" })
             if !found.contains(name) { found.append(name) }
         }
         optionCache[command] = found

@@ -9,17 +9,20 @@ struct LineRunner {
     enum Outcome { case done, quit }
 
     /// Commands whose first argument is the store.
-    static let storeFirst: Set<String> = ["info", "transactions", "changes", "show", "entities", "authors", "export", "purge", "actors", "check"]
+    static let storeFirst: Set<String> = ["info", "transactions", "changes", "show", "entities", "authors", "export", "purge", "actors", "check",
+                                          "timeline", "report"]
+    /// Commands that find the store in `--group-container` when given one.
+    static let takesGroupContainer: Set<String> = ["actors", "check", "timeline", "report"]
     /// Commands that take the store as `--store`.
     static let storeOption: Set<String> = ["token", "repair-defaults"]
     /// Commands that read shared defaults (`defaults PLIST` attaches them).
-    static let readsDefaults: Set<String> = ["actors", "purge", "check"]
+    static let readsDefaults: Set<String> = ["actors", "purge", "check", "timeline", "report"]
     /// Commands that decode with a model (`model PATH` attaches it).
-    static let takesModel: Set<String> = ["info", "transactions", "changes", "show", "entities", "authors", "export", "purge", "check"]
+    static let takesModel: Set<String> = ["info", "transactions", "changes", "show", "entities", "authors", "export", "purge", "check", "report"]
     /// REPL-only commands with their help.
     static let replCommands: [(name: String, help: String)] = [
         ("open STORE", "read another store"),
-        ("defaults [PLIST… | none]", "attach shared defaults for actors and purge (none: detach)"),
+        ("defaults [PLIST… | none]", "attach shared defaults for actors, purge, check, timeline and report (none: detach)"),
         ("model [PATH | none]", "decode with this model (none: the store's cache)"),
         ("format [table|json|ndjson|csv]", "output format of later commands"),
         ("help [COMMAND]", "this list, or a command's help"),
@@ -81,7 +84,7 @@ struct LineRunner {
         guard let name = words.first else { return words }
         var args = Array(words.dropFirst())
         let given = Set(args)
-        if Self.storeFirst.contains(name), !((name == "actors" || name == "check") && given.contains("--group-container")) {
+        if Self.storeFirst.contains(name), !(Self.takesGroupContainer.contains(name) && given.contains("--group-container")) {
             args.insert(env.storePath, at: 0)
         } else if Self.storeOption.contains(name), !given.contains("--store") {
             args += ["--store", env.storePath]
@@ -90,7 +93,8 @@ struct LineRunner {
             for plist in env.defaults { args += ["--defaults", plist] }
         }
         if Self.takesModel.contains(name), !given.contains("--model"), let model = env.modelPath { args += ["--model", model] }
-        if let format = env.format, !given.contains("--format"), name != "export" || format == .json || format == .ndjson {
+        // `report` writes HTML whatever the session's format; `export` writes no table.
+        if let format = env.format, !given.contains("--format"), name != "report", name != "export" || format == .json || format == .ndjson {
             args += ["--format", format.rawValue]
         }
         return [name] + args

@@ -19,7 +19,7 @@ struct MergeStatePresenter {
         }
         if sources.isEmpty { fields.append(("Source", "none (give --defaults, --token or --group-container)")) }
         let actorRows = report.actors.map { a -> [Cell] in
-            [Cell(a.name), Cell(a.status.rawValue, style(a.status)), Cell(merged(a)), Cell(pendingText(a)),
+            [Cell(a.name), Cell(a.status.rawValue, Self.style(a.status)), Cell(merged(a)), Cell(pendingText(a)),
              Cell("\(a.explanation); \(a.advice)")]
         }
         let cutoffRows = zip(report.cutoffs, report.cutoffDeleteCounts).map { c, n -> [Cell] in
@@ -40,7 +40,8 @@ struct MergeStatePresenter {
         ])
     }
 
-    private func style(_ status: ActorStatus) -> Style? {
+    /// Green when fine, yellow when it needs attention, red when Core Data fails or loses changes.
+    static func style(_ status: ActorStatus) -> Style? {
         switch status {
         case .upToDate, .writesOnly: return .green
         case .behind, .neverMerged, .unknownActor: return .yellow
@@ -48,7 +49,8 @@ struct MergeStatePresenter {
         }
     }
 
-    private func merged(_ a: ActorReport) -> String {
+    /// The last transaction an actor merged, and what kind of position says so.
+    func merged(_ a: ActorReport) -> String {
         guard let record = a.records.first else { return "-" }
         switch record.position {
         case .unreadable: return "unreadable (\(record.source))"

@@ -1,0 +1,108 @@
+import ArgumentParser
+import Foundation
+import HistoryKit
+
+/// `cdhist report STORE --out FILE`: one self-contained HTML file to look at or attach to a bug report.
+struct ReportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "report",
+        abstract: "Write an HTML diagnosis report: summary, timeline, actors, purge preview, check findings, busiest authors and entities.",
+        discussion: """
+        One file with inline CSS and SVG, no script and nothing fetched: open it in a browser, print it to PDF, attach it \
+        to a bug report. It is written under a temporary name beside --out and renamed when complete; the store and the \
+        merge-state files are only read. --strategy also names the app's cleaner for the check, as check --strategy does.
+        """)
+
+    @Argument(help: ArgumentHelp("The Core Data store file (optional with --group-container).", valueName: "store"))
+    var store: String?
+
+    @OptionGroup var mergeState: MergeStateOptions
+
+    @OptionGroup var cutoff: CutoffOptions
+
+    @Option(help: ArgumentHelp("Where to write the report (an .html file).", valueName: "file"))
+    var out: String
+
+    @Option(help: ArgumentHelp("Model to decode with instead of the store's cache.", valueName: "path"))
+    var model: String?
+
+    @Option(help: ArgumentHelp("Check thresholds and settings from a JSON file (as check --config).", valueName: "file"))
+    var config: String?
+
+    @Option(help: ArgumentHelp("Timeline lanes for the busiest authors; the others share one more lane.", valueName: "n"))
+    var top = 8
+
+    @Flag(help: "Show times in UTC instead of local time (and read dates without a zone as UTC).")
+    var utc = false
+
+    @OptionGroup var lock: LockOptions
+
+    func validate() throws {
+        guard (1...100).contains(top) else { throw ValidationError("--top takes 1 to 100 lanes") }
+    }
+
+    func run() throws {
+        var settings = try config.map { try CheckConfig.load(path: $0) } ?? CheckConfig()
+        if let name = cutoff.strategy { settings.strategy = CleanerStrategy(rawValue: name) }
+        let path = try mergeState.storePath(store)
+        let historyStore = try openStore(path, lockTimeout: lock.lockTimeout)
+        let (records, sources) = try mergeState.records(storeUUID: historyStore.storeUUID)
+        try refuseToOverwrite(inputs: [path, path + "-wal", path + "-shm", path + "-journal"] + sources.map(\.path) + (config.map { [$0] } ?? []))
+        let time = TimeFormatter(utc: utc)
+        let now = try mergeState.evaluationTime(utc: utc)
+        let declared = settings.actors + mergeState.actor
+        let batch = settings.batchActors + mergeState.batchActor
+        let mergeReport = try MergeStateAnalyzer(store: historyStore, declared: declared, batch: batch, records: records, now: now).report()
+        let modelResolution = try historyStore.resolveModel(userModelPath: model)
+        // The check sees merge state only when some was given, as `check` does.
+        let findings = try CheckCommand.findings(store: historyStore, mergeState: records.isEmpty && declared.isEmpty && batch.isEmpty ? nil : mergeReport,
+                                                 settings: settings, model: modelResolution, now: now)
+        let threshold = settings.failOn ?? .error
+        let selection = try cutoff.selection(narrowing: HistoryQuery(), report: mergeReport, parser: PositionParser(utc: utc))
+        let purge = try selection.map { s -> (rule: String, preview: PurgePreview, document: Document) in
+            let preview = try historyStore.previewPurge(s.query, actors: mergeReport.actors, breakdown: true)
+            return (s.rule, preview, PurgePresenter(time: time).preview(preview, store: path, rule: s.rule, executing: false))
+        }
+        let statistics = try historyStore.statistics(countingChangeTypes: true)
+        let content = ReportPage.Content(
+            storePath: path, now: now, statistics: statistics,
+            summary: InfoCommand.document(store: historyStore, stats: statistics, model: modelResolution, time: time),
+            timeline: try historyStore.activityTimeline(bucketCount: TimelineSVG.bucketCount),
+            markers: TimelineMarker.all(actors: mergeReport.actors, cutoff: try selection.map { ($0.rule, try $0.timestamp(in: historyStore)) },
+                                        time: time, now: now),
+            mergeState: mergeReport,
+            actors: MergeStatePresenter(time: time, now: now).document(mergeReport, store: historyStore, sources: sources),
+            purge: purge,
+            findings: findings,
+            check: CheckCommand.document(findings, store: historyStore, threshold: threshold,
+                                         failing: findings.filter { $0.severity >= threshold }.count),
+            authors: try historyStore.fieldSummaries(.author),
+            entities: try Self.entityRows(historyStore))
+        let html = ReportPage(time: time, svg: TimelineSVG(time: time, utc: utc, top: top)).html(content)
+        let file = try AtomicFile(out)
+        do {
+            try file.handle.write(contentsOf: Data(html.utf8))
+            try file.commit()
+        } catch {
+            file.discard()
+            throw error
+        }
+        if Terminal.current(noColor: true).stderrIsTerminal { printError("cdhist: wrote \(out) (\(ByteCount.text(Int64(html.utf8.count))))") }
+    }
+
+    /// Changes per entity by name; changes whose ZENTITY is not an integer on a row of their own.
+    private static func entityRows(_ store: HistoryStore) throws -> [(name: String, counts: EntityChangeCounts)] {
+        let tally = try store.entityChangeCounts()
+        var rows = tally.byEntity.map { number, counts in (name: store.catalog.entity(number: number)?.name ?? "Z_ENT \(number)", counts: counts) }
+        if tally.withoutEntityNumber.total > 0 { rows.append((name: "(ZENTITY not an integer)", counts: tally.withoutEntityNumber)) }
+        return rows
+    }
+
+    /// An `--out` naming the store or one of the files read would replace it.
+    private func refuseToOverwrite(inputs: [String]) throws {
+        let target = URL(fileURLWithPath: out).resolvingSymlinksInPath().standardizedFileURL.path
+        for input in inputs where URL(fileURLWithPath: input).resolvingSymlinksInPath().standardizedFileURL.path == target {
+            throw CLIError.cannotWrite(path: out, reason: "the report reads it")
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import ArgumentParser
+import Foundation
+import HistoryKit
+
+/// `cdhist timeline STORE`: transactions per author over time, with merge positions and a purge cut-off.
+struct TimelineCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "timeline",
+        abstract: "Draw transactions per author over time, with each actor's merge position and a purge cut-off.",
+        discussion: """
+        One lane per author (the busiest --top; the others share one lane), one column per time bucket from the first \
+        to the last transaction, drawn with block characters scaled to the busiest bucket. Under the time axis, a row \
+        per actor with a recorded position (from --defaults, --token or --group-container) and one for the cut-off \
+        of --before or --strategy. JSON and CSV give every author's count per bucket.
+        """)
+
+    @Argument(help: ArgumentHelp("The Core Data store file (optional with --group-container).", valueName: "store"))
+    var store: String?
+
+    @OptionGroup var mergeState: MergeStateOptions
+
+    @OptionGroup var cutoff: CutoffOptions
+
+    @Option(help: ArgumentHelp("Lanes for the busiest authors; the others share one more lane.", valueName: "n"))
+    var top = 6
+
+    @Option(help: ArgumentHelp("Columns to fill (default: the terminal's width; 80 when not a terminal).", valueName: "columns"))
+    var width: Int?
+
+    @Flag(help: "Draw with plain ASCII characters instead of Unicode blocks.")
+    var ascii = false
+
+    @OptionGroup var lock: LockOptions
+
+    @OptionGroup var outputOptions: OutputOptions
+
+    func validate() throws {
+        guard (1...100).contains(top) else { throw ValidationError("--top takes 1 to 100 lanes") }
+        if let width, !(40...1000).contains(width) { throw ValidationError("--width takes 40 to 1000 columns") }
+    }
+
+    func run() throws {
+        let path = try mergeState.storePath(store)
+        let historyStore = try openStore(path, lockTimeout: lock.lockTimeout)
+        let context = outputOptions.context()
+        let now = try mergeState.evaluationTime(utc: outputOptions.utc)
+        let (records, _) = try mergeState.records(storeUUID: historyStore.storeUUID)
+        // Actors are analysed only when there is something to show of them (or a strategy needs their dates).
+        let wantsActors = !records.isEmpty || !mergeState.actor.isEmpty || !mergeState.batchActor.isEmpty || cutoff.strategy != nil
+        let report = wantsActors
+            ? try MergeStateAnalyzer(store: historyStore, declared: mergeState.actor, batch: mergeState.batchActor, records: records, now: now).report()
+            : nil
+        let selection = try cutoff.selection(narrowing: HistoryQuery(), report: report, parser: PositionParser(utc: outputOptions.utc))
+        let layout = TimelineChart.Layout(width: width ?? context.terminal.width ?? 80, transactionCount: try historyStore.transactionCount())
+        let timeline = try historyStore.activityTimeline(bucketCount: layout.chartWidth)
+        let markers = TimelineMarker.all(actors: report?.actors ?? [], cutoff: try selection.map { ($0.rule, try $0.timestamp(in: historyStore)) },
+                                         time: context.time, now: now)
+        guard context.format == .table else {
+            DocumentRenderer.render(TimelinePresenter(time: context.time).document(timeline, markers: markers, store: historyStore), context: context)
+            return
+        }
+        let chart = TimelineChart(layout: layout, glyphs: ascii ? .ascii : .unicode, context: context, top: top, utc: outputOptions.utc)
+        for line in chart.lines(timeline, markers: markers, store: URL(fileURLWithPath: path).lastPathComponent) { context.output.line(line) }
+        context.output.flush()
+    }
+}

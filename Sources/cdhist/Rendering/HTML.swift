@@ -1,0 +1,103 @@
+import Foundation
+
+/// HTML text: escaping, and ``Document`` sections as HTML (the report reuses
+/// what the commands present).
+enum HTML {
+    /// `text` safe inside an element or a quoted attribute: `& < > " '` become
+    /// references, and control characters HTML forbids become U+FFFD.
+    static func escape(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            case "\t", "\n", "\r": out.unicodeScalars.append(scalar)
+            default:
+                let v = scalar.value
+                out.unicodeScalars.append(v < 0x20 || (0x7F...0x9F).contains(v) ? "\u{FFFD}" : scalar)
+            }
+        }
+        return out
+    }
+
+    /// `text` escaped, with line-break opportunities (`<wbr>`) in long runs
+    /// without spaces (digests, IDs, dotted names) after punctuation past the
+    /// 12th character and at least every 20 characters, so a table column does not grow to the
+    /// longest run; copied text is unchanged.
+    static func breakable(_ text: String) -> String {
+        var out = ""
+        var run = 0
+        var breakHere = false
+        for character in text {
+            if character.isWhitespace {
+                run = 0
+                breakHere = false
+            } else {
+                if breakHere { out += "<wbr>" }
+                run += 1
+                // Dates and times (`2025-03-04 11:30:00.000Z`) stay whole.
+                breakHere = run >= 20 || (run >= 12 && "./_-+=,".contains(character))
+                if breakHere { run = 0 }
+            }
+            out += escape(String(character))
+        }
+        return out
+    }
+
+    /// The class and the symbol (so that colour is never the only sign) of a styled cell.
+    static func badge(_ style: Style) -> (cssClass: String, symbol: String)? {
+        switch style {
+        case .green: return ("ok", "✓")
+        case .yellow: return ("warn", "⚠")
+        case .red: return ("bad", "✕")
+        case .bold, .dim: return nil
+        }
+    }
+
+    /// A cell's text, with its badge or emphasis.
+    static func cell(_ text: String, style: Style?) -> String {
+        guard let style else { return breakable(text) }
+        if let badge = badge(style) {
+            return "<span class=\"badge \(badge.cssClass)\"><span aria-hidden=\"true\">\(badge.symbol) </span>\(escape(text))</span>"
+        }
+        return style == .bold ? "<strong>\(breakable(text))</strong>" : "<span class=\"dim\">\(breakable(text))</span>"
+    }
+
+    /// Fields as a definition list, tables as tables (titles as `<h3>`), notes as paragraphs.
+    static func sections(_ sections: [Document.Section]) -> String {
+        var out = ""
+        for section in sections {
+            switch section {
+            case .fields(let title, let pairs):
+                if let title { out += "<h3>\(escape(title))</h3>\n" }
+                out += "<dl class=\"fields\">\n"
+                for (key, value) in pairs { out += "<dt>\(escape(key))</dt><dd>\(breakable(value))</dd>\n" }
+                out += "</dl>\n"
+            case .table(let title, let columns, let rows):
+                if let title { out += "<h3>\(escape(title))</h3>\n" }
+                out += table(columns: columns, rows: rows)
+            case .note(let text):
+                out += "<p class=\"note\">\(escape(text))</p>\n"
+            }
+        }
+        return out
+    }
+
+    static func table(columns: [Column], rows: [[Cell]]) -> String {
+        guard !rows.isEmpty else { return "<p class=\"note\">(none)</p>\n" }
+        func attributes(_ i: Int) -> String { i < columns.count && columns[i].alignRight ? " class=\"num\"" : "" }
+        var out = "<div class=\"scroll\"><table>\n<thead><tr>"
+        for (i, column) in columns.enumerated() { out += "<th\(attributes(i))>\(escape(column.title))</th>" }
+        out += "</tr></thead>\n<tbody>\n"
+        for row in rows {
+            out += "<tr>"
+            for (i, cell) in row.enumerated() { out += "<td\(attributes(i))>\(self.cell(cell.text, style: cell.style))</td>" }
+            out += "</tr>\n"
+        }
+        return out + "</tbody>\n</table></div>\n"
+    }
+}

@@ -1,0 +1,179 @@
+import Foundation
+import HistoryKit
+
+/// The timeline on a terminal: one lane per author (the busiest `top`, the
+/// rest summed in one lane), one block character per time bucket scaled to
+/// the busiest bucket, a time axis, a row per marker, and a legend.
+struct TimelineChart {
+    /// Where things go on a line: names, the chart (one column per bucket), totals.
+    struct Layout {
+        let width: Int
+        let labelWidth: Int
+        let chartWidth: Int
+        let countWidth: Int
+
+        init(width: Int, transactionCount: Int) {
+            self.width = width
+            countWidth = String(transactionCount).count
+            labelWidth = min(24, max(10, width / 4))
+            chartWidth = max(1, width - labelWidth - countWidth - 2)
+        }
+    }
+
+    /// The characters drawn: Unicode blocks, or plain ASCII (`--ascii`).
+    struct Glyphs {
+        let levels: [Character]
+        let axis, tick, track, actor, cutoff, before, after: Character
+        let ellipsis: String
+        /// Typographic characters of the texts around the chart, and what replaces them.
+        let punctuation: [Character: String]
+
+        static let unicode = Glyphs(levels: Array(" ▁▂▃▄▅▆▇█"), axis: "─", tick: "┬", track: "·", actor: "▲", cutoff: "✂",
+                                    before: "◂", after: "▸", ellipsis: "…", punctuation: [:])
+        static let ascii = Glyphs(levels: Array(" .:-=+*#@"), axis: "-", tick: "+", track: ".", actor: "^", cutoff: "X",
+                                  before: "<", after: ">", ellipsis: "~",
+                                  punctuation: ["–": "-", "−": "-", "—": "-", "…": "...", "→": "->", "×": "x"])
+    }
+
+    let layout: Layout
+    let glyphs: Glyphs
+    let context: RenderContext
+    let top: Int
+    let utc: Bool
+
+    func lines(_ timeline: ActivityTimeline, markers: [TimelineMarker], store: String) -> [String] {
+        let time = context.time
+        guard let range = timeline.range else {
+            return wrap("\(store): no transactions with a timestamp" + (timeline.undatedCount > 0 ? " (\(timeline.undatedCount) without one)" : ""))
+        }
+        let authors = timeline.overflow == nil ? count(timeline.lanes.count, "author") : "over \(timeline.lanes.count) authors"
+        var out = wrap("\(store): \(count(timeline.datedCount, "transaction")) by \(authors), "
+                       + "\(time.display(range.lowerBound)) to \(time.display(range.upperBound))").map { context.style($0, .bold) }
+        if timeline.undatedCount > 0 {
+            out += wrap("\(count(timeline.undatedCount, "transaction")) without a usable timestamp not drawn")
+        }
+        out.append("")
+        let selection = timeline.topLanes(top)
+        let drawn = selection.lanes + (selection.others.map { [$0] } ?? [])
+        let busiest = drawn.flatMap(\.counts).max() ?? 0
+        for lane in selection.lanes {
+            out.append(row(label(lane.author ?? "(no author)"), bars(lane.counts, busiest: busiest), total: lane.total))
+        }
+        if let others = selection.others {
+            out.append(row(context.style(label(Self.othersLabel(selection)), .dim), bars(others.counts, busiest: busiest), total: others.total))
+        }
+        out += axis(timeline)
+        let placed = markers.map { ($0, $0.placement(on: timeline)) }
+        for (marker, placement) in placed where placement != .nowhere {
+            out.append(row(context.style(label(marker.name), marker.style), track(placement, marker), total: nil))
+        }
+        out.append("")
+        let full = String(glyphs.levels.last ?? "#")
+        out += wrap("\(String(glyphs.levels.dropFirst())) transactions in one column (\(MergeStatePresenter.age(timeline.bucketSeconds))): "
+                    + "\(full) is \(busiest)")
+        for (marker, _) in placed {
+            let glyph = String(marker.kind.isCutoff ? glyphs.cutoff : glyphs.actor)
+            // The name in the label column, what it means beside it (continued under it when long).
+            let detail = wrap(marker.detail, indent: layout.labelWidth + 1)
+            out.append(context.style(glyph + " " + label(marker.name, width: layout.labelWidth - 2), marker.style) + " " + detail[0].dropFirst(layout.labelWidth + 1))
+            out += detail.dropFirst()
+        }
+        if placed.contains(where: { $0.1 == .beforeStart || $0.1 == .afterEnd }) {
+            out += wrap("\(glyphs.before) \(glyphs.after) before the first or after the last transaction")
+        }
+        return out
+    }
+
+    /// `text` in lines of at most the layout's width, broken between words
+    /// (inside a word only when it is longer than a line), every line after
+    /// `indent` spaces.
+    private func wrap(_ text: String, indent: Int = 0) -> [String] {
+        let text = glyphs.punctuation.isEmpty ? text : text.map { glyphs.punctuation[$0] ?? String($0) }.joined()
+        let room = max(1, layout.width - indent)
+        let margin = String(repeating: " ", count: indent)
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ", omittingEmptySubsequences: false).map(String.init) {
+            var word = word
+            while word.count > room {
+                if !line.isEmpty { lines.append(line); line = "" }
+                lines.append(String(word.prefix(room)))
+                word = String(word.dropFirst(room))
+            }
+            if line.isEmpty { line = word } else if line.count + 1 + word.count <= room { line += " " + word } else {
+                lines.append(line)
+                line = word
+            }
+        }
+        lines.append(line)
+        return lines.map { margin + $0 }
+    }
+
+    /// `3 other authors`, or `over 1000 other authors` when some were not told apart.
+    static func othersLabel(_ selection: ActivityTimeline.LaneSelection) -> String {
+        let n = selection.othersOverflowed ? selection.otherAuthors - 1 : selection.otherAuthors
+        return selection.othersOverflowed ? "over \(n) other authors" : "\(n) other author\(n == 1 ? "" : "s")"
+    }
+
+    private func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
+
+    /// A lane's name fitted to the label column, cut in the middle: names that
+    /// share a long prefix (`NSCloudKitMirroringDelegate.import`, `.export`) stay apart.
+    private func label(_ text: String, width: Int? = nil) -> String {
+        let clean = String(text.map { $0.isNewline || $0 == "\t" ? " " : $0 })
+        let width = width ?? layout.labelWidth
+        guard clean.count > width else { return pad(clean, to: width) }
+        let room = max(0, width - glyphs.ellipsis.count)
+        return String(clean.prefix(room - room / 2)) + glyphs.ellipsis + String(clean.suffix(room / 2))
+    }
+
+    private func pad(_ text: String, to width: Int) -> String { TableLayout.pad(text, to: width, right: false) }
+
+    private func row(_ label: String, _ chart: String, total: Int?) -> String {
+        let count = total.map { " " + TableLayout.pad(String($0), to: layout.countWidth, right: true) } ?? ""
+        return (label + " " + chart + count).trimmingTrailingSpaces()
+    }
+
+    private func bars(_ counts: [Int], busiest: Int) -> String {
+        let top = glyphs.levels.count - 1
+        return String(counts.map { n -> Character in
+            guard n > 0, busiest > 0 else { return glyphs.levels[0] }
+            return glyphs.levels[min(top, max(1, Int((Double(n) * Double(top) / Double(busiest)).rounded(.up))))]
+        })
+    }
+
+    /// The axis line with a tick at each label, and the labels under it.
+    private func axis(_ timeline: ActivityTimeline) -> [String] {
+        let ticks = TimeAxis.ticks(from: timeline.start, to: timeline.end, length: Double(layout.chartWidth), charWidth: 1, gap: 2, utc: utc)
+        var line = [Character](repeating: glyphs.axis, count: layout.chartWidth)
+        var labels = [Character](repeating: " ", count: layout.chartWidth + layout.countWidth + 1)
+        var free = 0
+        for tick in ticks {
+            guard let column = timeline.bucket(of: tick.timestamp) else { continue }
+            line[column] = glyphs.tick
+            let text = Array(tick.label)
+            guard column >= free, column + text.count <= labels.count else { continue }
+            labels.replaceSubrange(column..<column + text.count, with: text)
+            free = column + text.count + 1
+        }
+        let indent = String(repeating: " ", count: layout.labelWidth + 1)
+        return [context.style(indent + String(line), .dim), (indent + String(labels)).trimmingTrailingSpaces()]
+    }
+
+    /// A marker's row: a dotted track with its glyph where it stands.
+    private func track(_ placement: TimelineMarker.Placement, _ marker: TimelineMarker) -> String {
+        var cells = [Character](repeating: glyphs.track, count: layout.chartWidth)
+        let glyph = marker.kind.isCutoff ? glyphs.cutoff : glyphs.actor
+        let column: Int
+        switch placement {
+        case .bucket(let b): column = b
+        case .beforeStart: column = 0
+        case .afterEnd: column = layout.chartWidth - 1
+        case .nowhere: return context.style(String(cells), .dim)
+        }
+        let mark: Character = placement == .beforeStart ? glyphs.before : placement == .afterEnd ? glyphs.after : glyph
+        cells[column] = " "
+        let before = String(cells[..<column]), after = String(cells[(column + 1)...])
+        return context.style(before, .dim) + context.style(String(mark), marker.style) + context.style(after, .dim)
+    }
+}
