@@ -63,8 +63,11 @@ public enum DefaultsReader {
             throw MergeStateError.fileNotFound(path: path)
         }
         let decoded: (value: PlistValue, format: PropertyList.Format)
+        guard !data.isEmpty else { throw MergeStateError.notAPlist(path: path, reason: "empty file") }
         do {
             decoded = try PropertyList.decode([UInt8](data))
+        } catch PlistError.notAPropertyList {
+            throw MergeStateError.notAPlist(path: path, reason: "neither binary nor XML")
         } catch {
             throw MergeStateError.notAPlist(path: path, reason: "\(error)")
         }
