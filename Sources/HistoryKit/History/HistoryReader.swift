@@ -80,9 +80,10 @@ extension HistoryStore {
         let number = row.int64(0)
         var warnings: [DecodingWarning] = []
         var found: String?
-        func check(_ column: String, expected: String) {
+        // The column's name is only built when there is something to report (this runs per transaction).
+        func check(_ column: @autoclosure () -> String, expected: String) {
             guard let value = found else { return }
-            warnings.append(.wrongType(table: "ATRANSACTION", rowID: number, column: column, found: value, expected: expected, readAs: "null"))
+            warnings.append(.wrongType(table: "ATRANSACTION", rowID: number, column: column(), found: value, expected: expected, readAs: "null"))
             found = nil
         }
         let timestamp = row.number(1, problem: &found)
@@ -92,17 +93,18 @@ extension HistoryStore {
             warnings.append(DecodingWarning(kind: .timestampOutOfRange,
                                             message: "ATRANSACTION Z_PK \(number): ZTIMESTAMP \(what); no date expresses it", column: "ZTIMESTAMP"))
         }
-        var names: [String?] = []
-        // Columns 7…10 are the string references, in the order of the names in 2…5.
-        for (column, field, reference) in [(2, "author", "ZAUTHORTS"), (3, "context name", "ZCONTEXTNAMETS"),
-                                           (4, "bundle ID", "ZBUNDLEIDTS"), (5, "process ID", "ZPROCESSIDTS")] {
-            _ = row.integer(Int32(column + 5), problem: &found)
+        /// The name in `column` (2…5); its string reference is in `column + 5`.
+        func name(_ column: Int32, _ field: String, reference: String) -> String? {
+            _ = row.integer(column + 5, problem: &found)
             check(reference, expected: "an integer (a string reference)")
-            names.append(row.text(Int32(column), problem: &found))
+            let value = row.text(column, problem: &found)
             check("the \(field)", expected: "text")
+            return value
         }
-        return Transaction(number: number, timestamp: timestamp, author: names[0], contextName: names[1],
-                           bundleID: names[2], processID: names[3], storeUUID: storeUUID,
+        return Transaction(number: number, timestamp: timestamp, author: name(2, "author", reference: "ZAUTHORTS"),
+                           contextName: name(3, "context name", reference: "ZCONTEXTNAMETS"),
+                           bundleID: name(4, "bundle ID", reference: "ZBUNDLEIDTS"),
+                           processID: name(5, "process ID", reference: "ZPROCESSIDTS"), storeUUID: storeUUID,
                            queryGenerationLength: row.optionalInt64(6).map { Int($0) }, changeCount: Int(row.int64(11)),
                            warnings: warnings)
     }
