@@ -66,6 +66,18 @@ import Testing
         try expectOneLineError(["info", path], startsWith: "cdhist: \(path): truncated SQLite database (header declares 81920 bytes, file has 69632)")
     }
 
+    /// A defaults plist that is empty or not a plist at all: one line saying which.
+    @Test func defaultsThatAreNoPlist() throws {
+        let dir = try TemporaryDirectory()
+        let store = Repository.fixtures + "/MergeState/Tasks.sqlite"
+        _ = FileManager.default.createFile(atPath: dir.file("empty.plist"), contents: Data())
+        try expectOneLineError(["actors", store, "--defaults", dir.file("empty.plist")],
+                               startsWith: "cdhist: \(dir.file("empty.plist")): not a property list (empty file)")
+        _ = FileManager.default.createFile(atPath: dir.file("text.plist"), contents: Data("hello".utf8))
+        try expectOneLineError(["actors", store, "--defaults", dir.file("text.plist")],
+                               startsWith: "cdhist: \(dir.file("text.plist")): not a property list (neither binary nor XML)")
+    }
+
     @Test(.enabled(if: LockHolder.available)) func lockedStore() throws {
         let dir = try TemporaryDirectory()
         let path = dir.file("locked.sqlite")

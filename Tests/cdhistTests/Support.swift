@@ -86,6 +86,10 @@ enum LogicalDump {
 /// the child shared with its parent until exec.)
 enum PeakMemory {
     static let available: Bool = {
+        if let sanitizer = ProcessInfo.processInfo.environment["CDHIST_SANITIZER"] {
+            print("NOTICE: built with the \(sanitizer) sanitizer (scripts/sanitize): its shadow memory inflates every process, so peak memory is not checked")
+            return false
+        }
         guard let r = try? CLI.run(["python3", "-c", "import resource, subprocess"], executable: "/usr/bin/env"), r.status == 0 else {
             print("NOTICE: python3 not found; peak memory is not measured")
             return false

@@ -84,12 +84,13 @@ public struct ChangeDecoder: Sendable {
                        warnings read: [DecodingWarning] = []) -> Change {
         let type = ChangeType(rawValue: changeTypeRaw)
         var warnings = read
-        let misread = Set(read.compactMap(\.column))
-        if case .unknown(let raw) = type, !misread.contains("ZCHANGETYPE") {
+        // What reading found wrong; nearly always nothing, so no set (and no hashing) per change.
+        func misread(_ column: String) -> Bool { !read.isEmpty && read.contains { $0.column == column } }
+        if case .unknown(let raw) = type, !misread("ZCHANGETYPE") {
             warnings.append(DecodingWarning(kind: .unknownChangeType, message: "ZCHANGETYPE \(raw) is not insert (0), update (1) or delete (2)"))
         }
         // A ZENTITY that is not an integer names no entity.
-        let entityMisread = !read.isEmpty && misread.contains("ZENTITY")
+        let entityMisread = misread("ZENTITY")
         let info = entityMisread ? nil : entity(entityNumber)
         if info == nil, !entityMisread {
             warnings.append(DecodingWarning(kind: .unknownEntity,
@@ -97,12 +98,12 @@ public struct ChangeDecoder: Sendable {
         }
         var change = Change(changeID: changeID, transactionNumber: transactionNumber, changeType: type,
                             entityNumber: entityNumber, entityName: info?.name, entityPK: entityPK,
-                            changedObjectID: misread.contains("ZENTITYPK") ? nil : info.map { $0.objectIDPrefix + String(entityPK) },
+                            changedObjectID: misread("ZENTITYPK") ? nil : info.map { $0.objectIDPrefix + String(entityPK) },
                             updatedSlots: nil, updatedProperties: nil, rawColumns: columns,
                             tombstone: [], warnings: [])
         if type == .update {
             // A ZCOLUMNS that is not a BLOB was reported already; it has no bits to decode.
-            if !misread.contains("ZCOLUMNS") { decodeColumns(columns, info: info, into: &change, warnings: &warnings) }
+            if !misread("ZCOLUMNS") { decodeColumns(columns, info: info, into: &change, warnings: &warnings) }
         } else if type == .delete {
             decodeTombstones(tombstones, info: info, into: &change, warnings: &warnings)
         }

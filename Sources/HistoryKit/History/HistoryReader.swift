@@ -80,9 +80,10 @@ extension HistoryStore {
         let number = row.int64(0)
         var warnings: [DecodingWarning] = []
         var found: String?
-        func check(_ column: String, expected: String) {
+        // The column's name is only built when there is something to report (this runs per transaction).
+        func check(_ column: @autoclosure () -> String, expected: String) {
             guard let value = found else { return }
-            warnings.append(.wrongType(table: "ATRANSACTION", rowID: number, column: column, found: value, expected: expected, readAs: "null"))
+            warnings.append(.wrongType(table: "ATRANSACTION", rowID: number, column: column(), found: value, expected: expected, readAs: "null"))
             found = nil
         }
         let timestamp = row.number(1, problem: &found)
@@ -92,17 +93,18 @@ extension HistoryStore {
             warnings.append(DecodingWarning(kind: .timestampOutOfRange,
                                             message: "ATRANSACTION Z_PK \(number): ZTIMESTAMP \(what); no date expresses it", column: "ZTIMESTAMP"))
         }
-        var names: [String?] = []
-        // Columns 7…10 are the string references, in the order of the names in 2…5.
-        for (column, field, reference) in [(2, "author", "ZAUTHORTS"), (3, "context name", "ZCONTEXTNAMETS"),
-                                           (4, "bundle ID", "ZBUNDLEIDTS"), (5, "process ID", "ZPROCESSIDTS")] {
-            _ = row.integer(Int32(column + 5), problem: &found)
+        /// The name in `column` (2…5); its string reference is in `column + 5`.
+        func name(_ column: Int32, _ field: String, reference: String) -> String? {
+            _ = row.integer(column + 5, problem: &found)
             check(reference, expected: "an integer (a string reference)")
-            names.append(row.text(Int32(column), problem: &found))
+            let value = row.text(column, problem: &found)
             check("the \(field)", expected: "text")
+            return value
         }
-        return Transaction(number: number, timestamp: timestamp, author: names[0], contextName: names[1],
-                           bundleID: names[2], processID: names[3], storeUUID: storeUUID,
+        return Transaction(number: number, timestamp: timestamp, author: name(2, "author", reference: "ZAUTHORTS"),
+                           contextName: name(3, "context name", reference: "ZCONTEXTNAMETS"),
+                           bundleID: name(4, "bundle ID", reference: "ZBUNDLEIDTS"),
+                           processID: name(5, "process ID", reference: "ZPROCESSIDTS"), storeUUID: storeUUID,
                            queryGenerationLength: row.optionalInt64(6).map { Int($0) }, changeCount: Int(row.int64(11)),
                            warnings: warnings)
     }
@@ -110,17 +112,17 @@ extension HistoryStore {
     private func change(_ row: RawCursor, decoder: ChangeDecoder) -> Change {
         let changeID = row.int64(0)
         var warnings: [DecodingWarning] = []
-        /// An INTEGER column Core Data always fills; anything else is reported
-        /// and read as SQLite converts it (`fallback` for NULL).
-        func required(_ column: Int32, _ name: String, fallback: Int64) -> Int64 {
+        /// An INTEGER column Core Data always fills; anything else (NULL too)
+        /// is reported and read as SQLite converts it.
+        func required(_ column: Int32, _ name: String) -> Int64 {
             var found: String?
             if let value = row.integer(column, problem: &found) { return value }
-            let converted = row.isNull(column) ? fallback : row.int64(column)
+            let converted = row.int64(column)
             warnings.append(.wrongType(table: "ACHANGE", rowID: changeID, column: name, found: found ?? "NULL",
                                        expected: "an integer", readAs: String(converted)))
             return converted
         }
-        let transactionNumber = required(1, "ZTRANSACTIONID", fallback: 0)
+        let transactionNumber = required(1, "ZTRANSACTIONID")
         // A change type that is not an integer is unknown, never SQLite's 0 (insert).
         var found: String?
         let changeType = row.integer(2, problem: &found)
@@ -128,9 +130,8 @@ extension HistoryStore {
             warnings.append(.wrongType(table: "ACHANGE", rowID: changeID, column: "ZCHANGETYPE", found: found ?? "NULL",
                                        expected: "an integer", readAs: "unknown(-1)"))
         }
-        let entityNumber = required(3, "ZENTITY", fallback: 0)
-        let entityPK = required(4, "ZENTITYPK", fallback: 0)
-        found = nil
+        let entityNumber = required(3, "ZENTITY")
+        let entityPK = required(4, "ZENTITYPK")
         var columns: [UInt8]?
         switch row.storageClass(5) {
         case .blob: columns = row.optionalBytes(5)

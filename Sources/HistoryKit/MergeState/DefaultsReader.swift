@@ -33,7 +33,7 @@ public enum DefaultsReader {
     /// Reads `path`; `storeUUID` selects AppwiseCore keys of that store
     /// (others are listed in ``DefaultsMergeState/otherStoreKeys``).
     public static func read(path: String, storeUUID: String?, customPrefixes: [String] = []) throws -> DefaultsMergeState {
-        guard let data = FileManager.default.contents(atPath: path) else {
+        guard let data = FileContents.read(path) else {
             throw MergeStateError.fileNotFound(path: path)
         }
         return try read(bytes: [UInt8](data), path: path, storeUUID: storeUUID, customPrefixes: customPrefixes)
@@ -67,7 +67,7 @@ public enum DefaultsReader {
 
     /// The top-level dictionary of the plist at `path`, and its format.
     public static func loadDictionary(_ path: String) throws -> (dictionary: [String: PlistValue], format: PropertyList.Format) {
-        guard let data = FileManager.default.contents(atPath: path) else {
+        guard let data = FileContents.read(path) else {
             throw MergeStateError.fileNotFound(path: path)
         }
         return try dictionary([UInt8](data), path: path)
@@ -75,8 +75,11 @@ public enum DefaultsReader {
 
     private static func dictionary(_ bytes: [UInt8], path: String) throws -> (dictionary: [String: PlistValue], format: PropertyList.Format) {
         let decoded: (value: PlistValue, format: PropertyList.Format)
+        guard !bytes.isEmpty else { throw MergeStateError.notAPlist(path: path, reason: "empty file") }
         do {
             decoded = try PropertyList.decode(bytes)
+        } catch PlistError.notAPropertyList {
+            throw MergeStateError.notAPlist(path: path, reason: "neither binary nor XML")
         } catch {
             throw MergeStateError.notAPlist(path: path, reason: "\(error)")
         }
@@ -137,7 +140,7 @@ public enum TokenFileReader {
     /// The record for the token in `path`, for `actor`; a damaged token
     /// becomes an ``MergePosition/unreadable(_:)`` position, a missing file an error.
     public static func read(path: String, actor: String) throws -> MergeRecord {
-        guard let data = FileManager.default.contents(atPath: path) else {
+        guard let data = FileContents.read(path) else {
             throw MergeStateError.fileNotFound(path: path)
         }
         let position: MergePosition

@@ -23,7 +23,7 @@ public struct GroupContainer: Equatable, Sendable {
         let root = URL(fileURLWithPath: path).standardizedFileURL
         var groupID: String?
         let metadata = root.appendingPathComponent(".com.apple.mobile_container_manager.metadata.plist").path
-        if let data = fm.contents(atPath: metadata), let plist = try? PropertyList.decode(data) {
+        if let data = FileContents.read(metadata), let plist = try? PropertyList.decode(data) {
             groupID = plist["MCMMetadataIdentifier"]?.stringValue
         }
         if groupID == nil, root.lastPathComponent.hasPrefix("group.") { groupID = root.lastPathComponent }
@@ -43,7 +43,7 @@ public struct GroupContainer: Equatable, Sendable {
                 plists.append(url.path)
             } else if Self.hasSQLiteMagic(url.path) {
                 stores.append(url.path)
-            } else if size > 0 && size < 1 << 20, let data = fm.contents(atPath: url.path),
+            } else if size > 0 && size < 1 << 20, let data = FileContents.read(url.path),
                       (try? HistoryTokenDecoder.decode(fileBytes: [UInt8](data), source: url.path)) != nil {
                 tokens.append(url.path)
             }

@@ -79,7 +79,7 @@ public enum ModelLoader {
     }
 
     private static func readBytes(_ path: String) throws -> [UInt8] {
-        guard let data = FileManager.default.contents(atPath: path) else {
+        guard let data = FileContents.read(path) else {
             throw ModelError.unsupportedFile(path: path, reason: "cannot be read")
         }
         return [UInt8](data)
@@ -89,7 +89,7 @@ public enum ModelLoader {
     private static func currentVersion(in bundle: String, extension ext: String, infoFile: String, key: String) throws -> String {
         let dir = URL(fileURLWithPath: bundle)
         let infoPath = dir.appendingPathComponent(infoFile).path
-        if let data = FileManager.default.contents(atPath: infoPath) {
+        if let data = FileContents.read(infoPath) {
             let info: PlistValue
             do {
                 info = try PropertyList.decode(data)

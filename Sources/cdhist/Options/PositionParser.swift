@@ -26,7 +26,7 @@ struct PositionParser {
     /// A token from a file (an archive, or a plist holding one) or a `STOREUUID:N` literal.
     func token(_ value: String, option: String) throws -> HistoryToken {
         if FileManager.default.fileExists(atPath: value) {
-            guard let data = FileManager.default.contents(atPath: value) else {
+            guard let data = FileContents.read(value) else {
                 throw CLIError.notFound(path: value, what: "cannot be read")
             }
             return try HistoryTokenDecoder.decode(fileBytes: [UInt8](data), source: value)

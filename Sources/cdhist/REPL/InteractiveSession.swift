@@ -19,7 +19,10 @@ final class InteractiveSession {
     private var line: String?
     private var lineDone = false
     private var interruptsAtEmptyPrompt = 0
+    /// Whether a command runs; read by the signal thread, so only under `runningLock`
+    /// (ThreadSanitizer reported the plain Bool as a data race).
     private var running = false
+    private let runningLock = NSLock()
 
     init(env: REPLEnvironment) {
         self.env = env
@@ -86,8 +89,8 @@ final class InteractiveSession {
 
     /// Runs a line, through the pager when it prints a table to the terminal.
     private func execute(_ text: String) -> LineRunner.Outcome {
-        running = true
-        defer { running = false }
+        runningLock.withLock { running = true }
+        defer { runningLock.withLock { running = false } }
         let pager = Pager.command(for: text)
         do {
             if let pager {
@@ -104,9 +107,12 @@ final class InteractiveSession {
     /// Called from the signal thread on Ctrl-C: interrupts a running command, or
     /// returns false so the prompt handles it.
     private func interruptRunningCommand() -> Bool {
-        guard running else { return false }
-        env.interrupt()
-        return true
+        // Under the lock, so the command cannot end (and the next one start) in between.
+        runningLock.withLock {
+            guard running else { return false }
+            env.interrupt()
+            return true
+        }
     }
 
     /// Reads one line with readline's callback interface, so Ctrl-C can be handled at the prompt.

@@ -9,7 +9,9 @@ final class REPLEnvironment {
     @TaskLocal static var current: REPLEnvironment?
 
     private(set) var storePath: String
+    /// The open store; ``interrupt()`` reads it from the signal thread, so it is only touched under `storeLock`.
     private var store: HistoryStore?
+    private let storeLock = NSLock()
     var defaults: [String] = []
     var modelPath: String?
     var format: OutputFormat?
@@ -32,10 +34,10 @@ final class REPLEnvironment {
 
     /// The session's store, opened once (notices are printed then).
     func openStore() throws -> HistoryStore {
-        if let store { return store }
+        if let store = storeLock.withLock({ store }) { return store }
         let opened = try HistoryStore.open(storePath, options: OpenOptions(busyTimeout: lockTimeout))
         for notice in opened.notices { printError("cdhist: note: \(notice)") }
-        store = opened
+        storeLock.withLock { store = opened }
         return opened
     }
 
@@ -43,18 +45,18 @@ final class REPLEnvironment {
     func switchStore(to path: String) throws {
         let opened = try HistoryStore.open(path, options: OpenOptions(busyTimeout: lockTimeout))
         for notice in opened.notices { printError("cdhist: note: \(notice)") }
-        store = opened
+        storeLock.withLock { store = opened }
         storePath = path
     }
 
     /// Closes the store (before a purge writes to it); the next use reopens it.
     func closeStore() {
-        store = nil
+        storeLock.withLock { store = nil }
     }
 
-    /// Interrupts the statement running on the store (Ctrl-C).
+    /// Interrupts the statement running on the store (Ctrl-C; called from the signal thread).
     func interrupt() {
-        store?.interrupt()
+        storeLock.withLock { store }?.interrupt()
     }
 
     private func sameFile(_ a: String, _ b: String) -> Bool {
