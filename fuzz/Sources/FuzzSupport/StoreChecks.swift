@@ -3,7 +3,7 @@ import HistoryKit
 
 /// What the store target runs on a store written from an input: the same
 /// library calls as `cdhist info`, `entities`, `authors`, `transactions`,
-/// `changes`, `show`, `export`, `token --store`, `actors`, `purge` (preview)
+/// `changes`, `show`, `export`, `timeline`, `token --store`, `actors`, `purge` (preview)
 /// and `check`, read-only. Every input is opened, counted and exported; then
 /// `part` (0, 1 or 2, derived from the input) picks the entities, authors and
 /// listings, or show, token and purge previews, or actors and check: all of
@@ -92,6 +92,10 @@ public enum StoreChecks {
             for field in TransactionField.allCases where field != .author {
                 attempt { _ = try store.fieldSummaries(field) }
             }
+            // timeline and report: the activity per author in buckets (1, a narrow terminal, the report's 120, a wide terminal).
+            for buckets in [1, 60, 120, 180] {
+                attempt { Touch.timeline(try store.activityTimeline(bucketCount: buckets), at: [someDate, timestamps.first ?? 0, timestamps.last ?? 0]) }
+            }
             for query in listings {
                 attempt { try store.forEachTransaction(query) { Touch.transaction($0) } }
                 attempt { try store.forEachChange(query, decoder: decoder) { Touch.change($0) } }
@@ -179,6 +183,17 @@ extension Touch {
         text(tx.bundleID)
         text(tx.processID)
         sink &+= tx.changeCount &+ Int(truncatingIfNeeded: tx.number)
+    }
+
+    static func timeline(_ t: ActivityTimeline, at dates: [Double]) {
+        sink &+= t.bucketCount &+ t.undatedCount &+ Int(t.bucketSeconds.isFinite ? 1 : 0)
+        for lane in t.lanes + [t.overflow].compactMap({ $0 }) {
+            text(lane.author)
+            sink &+= lane.total &+ lane.counts.reduce(0, &+)
+        }
+        for date in dates + [t.start, -.infinity, .nan, 1e300] { sink &+= t.bucket(of: date) ?? -1 }
+        let top = t.topLanes(3)
+        sink &+= top.lanes.count &+ top.otherAuthors &+ (top.others?.total ?? 0)
     }
 
     static func report(_ r: MergeStateReport) {
