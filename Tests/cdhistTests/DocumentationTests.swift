@@ -75,6 +75,28 @@ import Testing
         #expect(readme.contains("swift run cdhist"))
     }
 
+    /// docs/robustness.md's table of bad inputs is scripts/bad-inputs' output: the script
+    /// runs again here, so a changed message or exit status shows as a difference.
+    @Test(.enabled(if: ["/usr/bin/sqlite3", "/usr/bin/python3"].allSatisfy { FileManager.default.isExecutableFile(atPath: $0) }))
+    func badInputsTableIsTheScriptsOutput() throws {
+        let doc = try String(contentsOfFile: Repository.root.appendingPathComponent("docs/robustness.md").path, encoding: .utf8)
+        let section = try #require(doc.range(of: "## Bad inputs and what you see").map { doc[$0.upperBound...] })
+        let documented = section.split(separator: "\n").drop { !$0.hasPrefix("|") }.prefix { $0.hasPrefix("|") }.map(String.init)
+        let r = try CLI.run([Repository.root.appendingPathComponent("scripts/bad-inputs").path], executable: "/bin/bash",
+                            environment: ["CDHIST_BIN": CLI.products.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        let produced = r.lines
+        #expect(documented.count >= 50)
+        #expect(produced.count == documented.count, "docs/robustness.md has \(documented.count) table lines, the script printed \(produced.count)")
+        for (doc, run) in zip(documented, produced) where doc != run {
+            // The unreadable file is read by nobody through setpriv when the script runs as root;
+            // as another user it is read directly. Either way the exit status and message must match.
+            let docCells = doc.components(separatedBy: " | "), runCells = run.components(separatedBy: " | ")
+            if doc.hasPrefix("| unreadable file |"), docCells.count == 5, runCells.count == 5, docCells[3...] == runCells[3...] { continue }
+            Issue.record("docs/robustness.md:\n\(doc)\nscripts/bad-inputs:\n\(run)")
+        }
+    }
+
     @Test func committedFixturesMatchTheGenerator() throws {
         let dir = try TemporaryDirectory()
         let r = try CLI.run(["--out", dir.path], executable: "cdhist-fixtures")
