@@ -55,6 +55,31 @@ import Testing
         }
     }
 
+    /// The same processing instruction, written as an entity's replacement text
+    /// (libxml2 substitutes entities for XMLParser): `cdhist actors --defaults`
+    /// on this plist died with SIGSEGV. Found by review, not by the fuzzers,
+    /// whose dictionaries had no `<!ENTITY` (they have now).
+    @Test func xmlDeclaringAnEntity() throws {
+        let plist = Array("""
+            <?xml version="1.0"?>
+            <!DOCTYPE plist [<!ENTITY e "&#60;?x?&#62;">]>
+            <plist version="1.0"><dict><key>a</key><string>&e;</string></dict></plist>
+            """.utf8)
+        #expect(throws: PlistError.malformed("XML: an entity declaration at offset 39 (these files declare none)")) {
+            try PropertyList.decode(plist)
+        }
+        #expect(throws: TokenError.self) { try HistoryTokenDecoder.decode(fileBytes: plist, source: "token.data") }
+        let model = Array("<?xml version=\"1.0\"?><!DOCTYPE model [<!ENTITY e \"&#60;?x?&#62;\">]><model>&e;</model>".utf8)
+        #expect(throws: ModelError.self) { try XcdatamodelReader.read(model, source: "contents") }
+        // Apple's DOCTYPE (an external identifier, no internal subset) is welcome.
+        let apple = Array("""
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+            <plist version="1.0"><dict><key>a</key><string>b</string></dict></plist>
+            """.utf8)
+        #expect(try PropertyList.decode(apple).value == .dictionary(["a": .string("b")]))
+    }
+
     @Test func xcdatamodelWhoseXMLIsNotUTF8() throws {
         let contents = try Data(contentsOf: URL(fileURLWithPath: Repository.fixtures + "/NoModelCache/Tasks.xcdatamodel/contents"))
         var bytes = [UInt8](contents)

@@ -6,7 +6,9 @@ import Foundation
 /// form with a four-digit year (and Foundation's formatter traps on the far
 /// ones): it is refused with ``PlistError/unrepresentable(_:)``.
 enum XMLPlistWriter {
-    /// 0001-01-01T00:00:00Z and 10000-01-01T00:00:00Z in Cocoa seconds.
+    /// 0001-01-01T00:00:00Z and 10000-01-01T00:00:00Z in Cocoa seconds, as ISO8601DateFormatter
+    /// counts them (Julian before 1582, so the first day lies two days before the proleptic
+    /// Gregorian 0001-01-01 of ``Transaction/datedTimestamps``).
     static let dateRange = -63_114_076_800.0 ..< 252_423_993_600.0
 
     static func encode(_ value: PlistValue) throws -> String {

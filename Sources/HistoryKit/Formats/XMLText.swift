@@ -2,13 +2,26 @@
 /// Linux crashes (not an error: the process dies) on two things libxml2
 /// hands it: an element or attribute name that is not valid UTF-8 (a
 /// force-unwrap, SIGILL) and a processing instruction without data such as
-/// `<?x?>` (`strlen(NULL)`, SIGSEGV). Property lists and `.xcdatamodel` files
-/// are UTF-8 and hold no processing instruction besides the XML declaration,
-/// so anything else is refused up front, with the offset of the first bad byte.
+/// `<?x?>` (`strlen(NULL)`, SIGSEGV), also when it comes from an entity's
+/// replacement text (`<!ENTITY e "&#60;?x?&#62;">` then `&e;`: libxml2
+/// substitutes entities for XMLParser). Property lists and `.xcdatamodel`
+/// files are UTF-8, declare no entities and hold no processing instruction
+/// besides the XML declaration, so anything else is refused up front, with
+/// the offset of the first bad byte.
 enum XMLText {
     /// Why `bytes` cannot be handed to `XMLParser`, or nil.
     static func problem(_ bytes: [UInt8]) -> String? {
-        utf8Problem(bytes) ?? processingInstructionProblem(bytes)
+        utf8Problem(bytes) ?? processingInstructionProblem(bytes) ?? entityDeclarationProblem(bytes)
+    }
+
+    /// The first entity declaration (`<!ENTITY`, in a DOCTYPE's internal subset), or nil.
+    static func entityDeclarationProblem(_ bytes: [UInt8]) -> String? {
+        let marker = Array("<!ENTITY".utf8)
+        guard bytes.count >= marker.count else { return nil }
+        for i in 0...(bytes.count - marker.count) where bytes[i] == marker[0] && bytes[i..<(i + marker.count)].elementsEqual(marker) {
+            return "an entity declaration at offset \(i) (these files declare none)"
+        }
+        return nil
     }
 
     /// Why `bytes` are not UTF-8 text, or nil when they are.

@@ -12,7 +12,7 @@ struct ScannedTransaction {
     var author: Int
     /// Whether the scan's query matches it.
     var matches: Bool
-    /// `ZAUTHORTS`, `ZCONTEXTNAMETS`, `ZBUNDLEIDTS`, `ZPROCESSIDTS` (nil where NULL or absent).
+    /// `ZAUTHORTS`, `ZCONTEXTNAMETS`, `ZBUNDLEIDTS`, `ZPROCESSIDTS` (nil where NULL, absent or not an integer).
     var stringReferences: (Int64?, Int64?, Int64?, Int64?)
 }
 

@@ -52,7 +52,7 @@ final class StoreConnection {
         let (files, header) = try StoreFiles.inspect(path)
         self.path = path
         self.files = files
-        busyTimeout = options.busyTimeout
+        busyTimeout = OpenOptions.clampedBusyTimeout(options.busyTimeout)
         var notices: [StoreNotice] = []
         if files.walSize != nil && files.shmSize == nil { notices.append(.walWithoutShm(path: path)) }
         if files.walSize == nil && files.shmSize != nil { notices.append(.shmWithoutWal(path: path)) }
@@ -110,7 +110,11 @@ final class StoreConnection {
             return try queue.inDatabase { db in
                 if db.isInsideTransaction { return try body(db) }
                 try db.execute(sql: "BEGIN DEFERRED")
-                defer { if db.isInsideTransaction { try? db.execute(sql: "COMMIT") } }
+                defer {
+                    // A read commits; should it fail, roll back (GRDB stops the process on a transaction left open).
+                    if db.isInsideTransaction { try? db.execute(sql: "COMMIT") }
+                    if db.isInsideTransaction { try? db.execute(sql: "ROLLBACK") }
+                }
                 return try body(db)
             }
         } catch let error as DatabaseError {
@@ -177,7 +181,7 @@ final class StoreConnection {
         do {
             return try DatabaseQueue(path: uri, configuration: config)
         } catch let error as DatabaseError where !needsWrite(error) {
-            throw storeError(error, path: reportedPath, timeout: options.busyTimeout)
+            throw storeError(error, path: reportedPath, timeout: OpenOptions.clampedBusyTimeout(options.busyTimeout))
         }
     }
 

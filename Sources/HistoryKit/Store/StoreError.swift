@@ -68,8 +68,9 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The wait, which StoreConnection clamps to 0…86,400 s (whole seconds without a fraction).
     private static func format(_ s: Double) -> String {
-        s == s.rounded() ? String(Int(s)) : String(s)
+        s == s.rounded() ? s.wholeDescription : String(s)
     }
 }
 

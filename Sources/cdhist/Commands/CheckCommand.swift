@@ -112,7 +112,7 @@ enum PlistJSON {
         case .data(let bytes): return .string(bytes.map { String(format: "%02x", $0) }.joined())
         case .array(let items): return .array(items.map(value))
         case .dictionary(let dict): return .object(dict.keys.sorted().map { ($0, value(dict[$0] ?? .null)) })
-        case .uid(let u): return .int(Int64(u))
+        case .uid(let u): return .int(Int64(bitPattern: u))
         case .null: return .null
         }
     }

@@ -56,7 +56,7 @@ final class REPLEnvironment {
 
     /// Interrupts the statement running on the store (Ctrl-C; called from the signal thread).
     func interrupt() {
-        storeLock.withLock { store }?.interrupt()
+        storeLock.withLock { store?.interrupt() }
     }
 
     private func sameFile(_ a: String, _ b: String) -> Bool {

@@ -194,11 +194,14 @@ struct HistoryPresenter {
         s.endObject()
     }
 
-    /// A tombstone value typed for JSON: dates as ISO 8601, UUID blobs as UUID strings, other blobs as hex.
+    /// A tombstone value typed for JSON: dates as ISO 8601 (Cocoa seconds outside the years 1–9999), UUID
+    /// blobs as UUID strings, other blobs as hex.
     private func writeTombstone<S: JSONSink>(_ entry: TombstoneEntry, to s: inout S) {
         switch entry.value {
         case .integer(let i): if entry.attributeType == .boolean { s.bool(i != 0) } else { s.int(i) }
-        case .real(let d): if entry.attributeType == .date { s.string(time.iso(d)) } else { s.double(d) }
+        case .real(let d):
+            // A date outside the years 1–9999 keeps its Cocoa seconds (a number) rather than becoming null.
+            if entry.attributeType == .date, let iso = time.iso(d) { s.string(iso) } else { s.double(d) }
         case .text(let t): s.string(t)
         case .blob(let b): s.string(Self.blobText(b, type: entry.attributeType))
         }

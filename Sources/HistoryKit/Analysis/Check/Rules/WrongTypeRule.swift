@@ -1,6 +1,7 @@
 /// `wrong-type`: history columns holding text or blobs where Core Data
 /// writes numbers (a store edited by hand or damaged): those rows read with
-/// null timestamps, no author or no transaction.
+/// null timestamps or no author; a change's ZTRANSACTIONID as SQLite converts
+/// it (usually to no transaction).
 struct WrongTypeRule: CheckRule {
     let id = "wrong-type"
     let severity = Severity.warning
@@ -10,7 +11,9 @@ struct WrongTypeRule: CheckRule {
         let found = try c.store.misTypedColumns()
         guard !found.isEmpty else { return [] }
         let list = found.map { "\($0.column) in \($0.rows) row\($0.rows == 1 ? "" : "s")" }.joined(separator: ", ")
-        return [finding("Text or blobs where Core Data writes numbers: \(list). Core Data never writes these; the store was edited or damaged. cdhist reads those values as null (see the warnings of export).",
+        let reading = found.contains { $0.column == "ACHANGE.ZTRANSACTIONID" }
+            ? "as null, and a change's ZTRANSACTIONID as SQLite converts it (usually to no transaction)" : "as null"
+        return [finding("Text or blobs where Core Data writes numbers: \(list). Core Data never writes these; the store was edited or damaged. cdhist reads those values \(reading) (see the warnings of export).",
                         Dictionary(uniqueKeysWithValues: found.map { ($0.column, PlistValue.integer(Int64($0.rows))) }))]
     }
 }
