@@ -132,6 +132,26 @@ import Testing
         #expect(none["transactionCount"] as? Int == 2)
     }
 
+    /// A string-table name that is a BLOB, on transactions that also carry an inline
+    /// author: the readers' join yields the BLOB (no author); the one-pass scan of
+    /// actors and the purge preview used to fall back to the inline name, so their
+    /// counts by author disagreed with `authors` (found by review).
+    @Test func blobStringNameBesideAnInlineAuthor() throws {
+        let dir = try TemporaryDirectory()
+        let store = try damaged("""
+            UPDATE ATRANSACTION SET ZAUTHOR = 'inline' WHERE ZAUTHORTS = (SELECT Z_PK FROM ATRANSACTIONSTRING WHERE ZNAME = 'widget');
+            UPDATE ATRANSACTIONSTRING SET ZNAME = CAST('widget' AS BLOB) WHERE ZNAME = 'widget';
+            """, in: dir)
+        let authors = try #require(try run(["authors", store, "--by", "author"]).json()["authors"] as? [[String: Any]])
+        let none = try #require(authors.first { $0["value"] is NSNull })
+        #expect(none["transactionCount"] as? Int == 8)
+        #expect(!authors.contains { $0["value"] as? String == "inline" })
+        let preview = try run(["purge", store, "--before", "tx:35", "--format", "json"]).json()
+        let byAuthor = try #require(preview["byAuthor"] as? [[String: Any]])
+        #expect(byAuthor.first { $0["author"] is NSNull }?["transactions"] as? Int == 8)
+        #expect(!byAuthor.contains { $0["author"] as? String == "inline" })
+    }
+
     @Test func changeColumnsOfTheWrongType() throws {
         let dir = try TemporaryDirectory()
         let store = try damaged("""

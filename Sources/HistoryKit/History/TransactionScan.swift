@@ -29,6 +29,9 @@ struct TransactionScan {
     private var authorIndexByName: [String: Int] = [:]
     private var authorIndexByReference: [Int64: Int] = [:]
     private let strings: [Int64: String]
+    /// String-table entries whose name is a BLOB: the join of HistorySQL yields the
+    /// BLOB (no author) rather than falling back to the inline `ZAUTHOR`.
+    private let blobStrings: Set<Int64>
     private let sql: String
     private let arguments: StatementArguments
 
@@ -57,15 +60,21 @@ struct TransactionScan {
             + "FROM ATRANSACTION t\(joins) ORDER BY t.Z_PK"
         self.arguments = arguments
         var strings: [Int64: String] = [:]
+        var blobStrings = Set<Int64>()
         if schema.hasStringTable {
             let cursor = try RawCursor(db.makeStatement(sql: "SELECT Z_PK, ZNAME FROM ATRANSACTIONSTRING"), arguments: [])
             defer { cursor.finish() }
             while try cursor.next() {
-                var ignored: String?
-                if let name = cursor.text(1, problem: &ignored) { strings[cursor.int64(0)] = name }
+                var problem: String?
+                if let name = cursor.text(1, problem: &problem) {
+                    strings[cursor.int64(0)] = name
+                } else if problem != nil {
+                    blobStrings.insert(cursor.int64(0))
+                }
             }
         }
         self.strings = strings
+        self.blobStrings = blobStrings
     }
 
     /// The name of a string-table entry (nil when it does not exist).
@@ -90,6 +99,8 @@ struct TransactionScan {
             } else if let reference = references.0, let name = strings[reference] {
                 author = index(of: name)
                 authorIndexByReference[reference] = author
+            } else if let reference = references.0, blobStrings.contains(reference) {
+                author = 0
             } else {
                 author = cursor.text(2, problem: &ignored).map { index(of: $0) } ?? 0
             }
