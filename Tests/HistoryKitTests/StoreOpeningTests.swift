@@ -18,6 +18,26 @@ import Testing
         }
     }
 
+    /// Reads made inside `snapshot` see one state while an app commits; after it, the new one.
+    @Test func readsInsideASnapshotAgree() throws {
+        let dir = try TemporaryDirectory()
+        let path = dir.file("Tasks.sqlite")
+        try FileManager.default.copyItem(atPath: Repository.fixtures + "/AppGroup/Tasks.sqlite", toPath: path)
+        let app = try DatabaseQueue(path: path)
+        defer { try? app.close() }
+        try app.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = WAL") }
+        let store = try HistoryStore.open(path)
+        let before = try store.transactionCount()
+        let (first, second, tx) = try store.snapshot {
+            let first = try store.transactionCount()
+            try app.write { try $0.execute(sql: "INSERT INTO ATRANSACTION (Z_PK, ZTIMESTAMP) VALUES (1000, 800000000)") }
+            return (first, try store.transactionCount(), try store.transaction(number: 1000))
+        }
+        #expect(first == before && second == before && tx == nil)
+        #expect(try store.transactionCount() == before + 1)
+        #expect(try store.transaction(number: 1000)?.timestamp == 800_000_000)
+    }
+
     @Test func missingFile() throws {
         let dir = try TemporaryDirectory()
         let path = dir.file("none.sqlite")

@@ -69,12 +69,17 @@ extension HistoryStore {
         var q = query
         q.limit = nil
         let sql = try HistorySQL(store: self, query: q)
-        let matching = sql.matchingNumbers()
-        let args = sql.arguments
         // Actors whose position the purge could break: a token it deletes, or others' transactions after the position.
         let watched = actors.filter { !$0.isBatch && !$0.status.isBroken && ($0.tokenNumber != nil || $0.positionDate != nil) }
-        let after = watched.map { a in a.tokenNumber.map { ScanBound.afterNumber($0) } ?? .afterDate((a.positionDate ?? 0) + 1) }
 
+        // The scan, the breakdown and the oldest survivor read one snapshot.
+        return try snapshot { try previewPurge(q, sql: sql, watched: watched, breakdown: breakdown) }
+    }
+
+    private func previewPurge(_ q: HistoryQuery, sql: HistorySQL, watched: [ActorReport], breakdown: Bool) throws -> PurgePreview {
+        let matching = sql.matchingNumbers()
+        let args = sql.arguments
+        let after = watched.map { a in a.tokenNumber.map { ScanBound.afterNumber($0) } ?? .afterDate((a.positionDate ?? 0) + 1) }
         var survivor: Int64?
         // The bytes of the history tables come from reading every page of them (dbstat): on a second
         // connection while the transactions are scanned here.

@@ -62,6 +62,12 @@ public final class HistoryStore {
         try connection.read(body)
     }
 
+    /// Runs `body`, whose reads of this store (on this thread) all see one
+    /// snapshot: what they return agrees even while an app commits.
+    public func snapshot<T>(_ body: () throws -> T) throws -> T {
+        try connection.read { _ in try body() }
+    }
+
     /// Runs `body` and, on a second connection at the same time, `beside`
     /// (see ``StoreConnection/read(_:beside:)``).
     func read<A, B>(_ body: (Database) throws -> A, beside: @escaping (Database) throws -> B) throws -> (A, B) {

@@ -47,6 +47,10 @@ final class StoreConnection {
     /// The second connection while one runs, so that ``interrupt()`` reaches it too.
     private let besideLock = NSLock()
     private var besideQueue: DatabaseQueue?
+    /// The connection inside ``read(_:)`` and the thread running it: a read made
+    /// from inside another on that thread joins its read transaction.
+    private let activeLock = NSLock()
+    private var active: (thread: pthread_t, db: Database)?
 
     init(path: String, options: OpenOptions) throws {
         let (files, header) = try StoreFiles.inspect(path)
@@ -104,10 +108,14 @@ final class StoreConnection {
     /// Runs `body` with the connection inside one read transaction, mapping
     /// SQLite failures to ``StoreError``. Every statement of `body` reads the
     /// same snapshot: counts taken one after another agree even while an app
-    /// commits between them.
+    /// commits between them. Reads `body` makes (on its thread) join it.
     func read<T>(_ body: (Database) throws -> T) throws -> T {
+        let outer = activeLock.withLock { active.flatMap { pthread_equal($0.thread, pthread_self()) != 0 ? $0.db : nil } }
+        if let outer { return try body(outer) }
         do {
             return try queue.inDatabase { db in
+                activeLock.withLock { active = (pthread_self(), db) }
+                defer { activeLock.withLock { active = nil } }
                 if db.isInsideTransaction { return try body(db) }
                 try db.execute(sql: "BEGIN DEFERRED")
                 defer {

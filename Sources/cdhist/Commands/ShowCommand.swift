@@ -18,12 +18,15 @@ struct ShowCommand: ParsableCommand {
         let session = try Session.open(storeOptions, output: outputOptions)
         session.noteModelProblem()
         let number = try resolveNumber(session.store)
-        guard let tx = try session.store.transaction(number: number) else {
+        // The transaction and its changes from one snapshot (its change count matches the rows shown).
+        let (found, changes) = try session.store.snapshot {
+            (try session.store.transaction(number: number), try session.store.changes(inTransaction: number, decoder: session.decoder))
+        }
+        guard let tx = found else {
             let range = try session.store.statistics().transactionNumbers
             throw CLIError.notFound(path: session.store.path,
                                     what: "no transaction \(number)" + (range.map { " (the store has #\($0.lowerBound)…#\($0.upperBound))" } ?? " (the store has no transactions)"))
         }
-        let changes = try session.store.changes(inTransaction: number, decoder: session.decoder)
         let presenter = session.presenter
         let time = session.context.time
         let fields: [(String, String)] = [
