@@ -337,6 +337,29 @@ import Testing
         #expect((-1e300).wholeDescription == "-1e+300" && Double.nan.wholeDescription == "an unknown number of")
     }
 
+    /// A timestamp index that lacks a row (row 1, the earliest): the timeline takes
+    /// its range from the index and then scans the table, so that row lay before
+    /// the first bucket, at index -1 (a trap in `timeline` and `report`; found by
+    /// fuzz-store once timelines were added to it). Rows outside the index's range
+    /// now go to the first or last bucket.
+    @Test func timestampIndexMissingARow() throws {
+        let dir = try TemporaryDirectory()
+        let found = try Data(contentsOf: Repository.root.appendingPathComponent("fuzz/regressions/fuzz-store/timestamp-index-misses-a-row"))
+        let path = dir.file("Tasks.sqlite")
+        try found.prefix(81920).write(to: URL(fileURLWithPath: path))
+        let store = try HistoryStore.open(path)
+        let total = try store.transactionCount()
+        #expect(total == 34)
+        for buckets in [1, 60, 120] {
+            let timeline = try store.activityTimeline(bucketCount: buckets)
+            #expect(timeline.datedCount + timeline.undatedCount == total)
+            #expect(timeline.lanes.allSatisfy { $0.counts.count == buckets && $0.counts.reduce(0, +) == $0.total })
+        }
+        // Positions in buckets of any value land in 0..<count.
+        let positions: [Double] = [-1, -.infinity, .nan, 0, 59.5, 60, 1e300, .infinity]
+        #expect(positions.map { ActivityTimeline.bucket($0, count: 60) } == [0, 0, 0, 0, 59, 59, 59, 59])
+    }
+
     /// A damaged table whose rowids come back out of order (…19, 0, 21…): the
     /// purge preview built a range from a lower bound above its upper bound (a
     /// trap). The store is fuzz-store's input as found (`fuzz/regressions`).

@@ -62,7 +62,13 @@ public struct ActivityTimeline: Equatable, Sendable {
     /// The bucket `timestamp` falls in; nil before the first or after the last bucket.
     public func bucket(of timestamp: Double) -> Int? {
         guard range != nil, timestamp.isFinite, timestamp >= start, timestamp <= end else { return nil }
-        return min(Int((timestamp - start) / bucketSeconds), bucketCount - 1)
+        return Self.bucket((timestamp - start) / bucketSeconds, count: bucketCount)
+    }
+
+    /// A position in buckets (any Double, NaN included) as a bucket index in `0..<count`.
+    static func bucket(_ position: Double, count: Int) -> Int {
+        guard position > 0 else { return 0 }
+        return position < Double(count - 1) ? Int(position) : count - 1
     }
 
     /// The `count` busiest lanes, and the others summed into one lane. A single
@@ -100,11 +106,15 @@ extension HistoryStore {
             // MIN and MAX in two statements, each one step into the timestamp index (together they would
             // scan it); text, NULL and damaged values fall outside the range.
             let plausible = "FROM ATRANSACTION WHERE ZTIMESTAMP BETWEEN ? AND ?"
-            guard let first = try Double.fetchOne(db, sql: "SELECT MIN(ZTIMESTAMP) \(plausible)", arguments: [-limit, limit]),
-                  let last = try Double.fetchOne(db, sql: "SELECT MAX(ZTIMESTAMP) \(plausible)", arguments: [-limit, limit]) else {
+            guard let minimum = try Double.fetchOne(db, sql: "SELECT MIN(ZTIMESTAMP) \(plausible)", arguments: [-limit, limit]),
+                  let maximum = try Double.fetchOne(db, sql: "SELECT MAX(ZTIMESTAMP) \(plausible)", arguments: [-limit, limit]) else {
                 return ActivityTimeline(range: nil, bucketSeconds: 1, bucketCount: buckets, lanes: [], overflow: nil, undatedCount: total)
             }
-            let width = last > first ? (last - first) / Double(buckets) : 1
+            // A damaged index can disagree with the table it indexes (rows below its MIN or above its
+            // MAX, or a MIN above the MAX): such rows go to the first or last bucket.
+            let first = min(minimum, maximum), last = max(minimum, maximum)
+            // Never zero: a span of a few denormal seconds would divide by zero.
+            let width = last > first ? max((last - first) / Double(buckets), .leastNormalMagnitude) : 1
             var grid = AuthorGrid(buckets: buckets)
             // `+ZTIMESTAMP`: a table scan; the timestamp index would add a lookup per row for the same rows.
             let scan = "SELECT ZTIMESTAMP, \(stringColumn), \(inlineColumn) FROM ATRANSACTION WHERE +ZTIMESTAMP BETWEEN ? AND ?"
@@ -113,7 +123,7 @@ extension HistoryStore {
             while try cursor.next() {
                 let string = cursor.optionalInt64(1)
                 grid.add(AuthorGrid.Key(string: string, inline: string == nil ? cursor.optionalText(2) : nil),
-                         bucket: min(Int((cursor.double(0) - first) / width), buckets - 1))
+                         bucket: ActivityTimeline.bucket((cursor.double(0) - first) / width, count: buckets))
             }
             var names: [Int64: String] = [:]
             let numbers = Set(grid.keys.compactMap(\.string))
