@@ -54,7 +54,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["HistoryKit"], path: "Tests/TestSupport"),
         .testTarget(
             name: "cdhistTests",
             dependencies: [

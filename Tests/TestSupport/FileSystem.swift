@@ -1,4 +1,5 @@
 import Foundation
+import HistoryKit
 
 /// A temporary directory removed (even when made read-only) when released.
 public final class TemporaryDirectory {
@@ -37,21 +38,8 @@ public struct DirectoryState: Equatable {
         while let name = enumerator?.nextObject() as? String {
             var isDir: ObjCBool = false
             _ = FileManager.default.fileExists(atPath: directory + "/" + name, isDirectory: &isDir)
-            files[name] = isDir.boolValue ? Data() : (readFile(directory + "/" + name) ?? Data())
+            files[name] = isDir.boolValue ? Data() : (FileContents.read(directory + "/" + name) ?? Data())
         }
         self.files = files
-    }
-}
-
-/// The bytes of a file, read through FileHandle: FileManager.contents(atPath:)
-/// leaks 4 KiB per empty file in this toolchain's Foundation, which fails
-/// LeakSanitizer runs (scripts/sanitize).
-public func readFile(_ path: String) -> Data? {
-    guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-    defer { try? handle.close() }
-    do {
-        return try handle.readToEnd() ?? Data()
-    } catch {
-        return nil
     }
 }

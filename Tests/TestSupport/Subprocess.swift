@@ -1,4 +1,5 @@
 import Foundation
+import HistoryKit
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -82,8 +83,8 @@ public enum Subprocess {
             // As a shell reports it: the exit code, or 128 + the signal that ended the child.
             let exitStatus: Int32 = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
             return Result(status: exitStatus,
-                          stdout: readFile(outPath) ?? Data(),
-                          stderr: readFile(errPath) ?? Data())
+                          stdout: FileContents.read(outPath) ?? Data(),
+                          stderr: FileContents.read(errPath) ?? Data())
         }
 
         /// Kills and reaps the child if it still runs (for clean-up after a failure).
