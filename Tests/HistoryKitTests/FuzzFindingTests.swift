@@ -207,6 +207,15 @@ import Testing
     /// the value is stored as it is, as in a damaged record: the column's declared
     /// type is removed for the update (so SQLite does not convert a number to text)
     /// and put back after.
+    /// The main file (its first 81,920 bytes, without the WAL that follows) of a fuzz-store
+    /// input kept in `fuzz/regressions/fuzz-store/`, opened from `dir`.
+    static func regressionStore(_ name: String, in dir: TemporaryDirectory) throws -> HistoryStore {
+        let found = try Data(contentsOf: Repository.root.appendingPathComponent("fuzz/regressions/fuzz-store/\(name)"))
+        let path = dir.file("Tasks.sqlite")
+        try found.prefix(81920).write(to: URL(fileURLWithPath: path))
+        return try HistoryStore.open(path)
+    }
+
     static func copy(_ fixture: String, in dir: TemporaryDirectory, setting column: String, of table: String,
                      to value: String, where condition: String, bypassingAffinity: Bool = false) throws -> String {
         let path = dir.file("Tasks.sqlite")
@@ -344,10 +353,7 @@ import Testing
     /// now go to the first or last bucket.
     @Test func timestampIndexMissingARow() throws {
         let dir = try TemporaryDirectory()
-        let found = try Data(contentsOf: Repository.root.appendingPathComponent("fuzz/regressions/fuzz-store/timestamp-index-misses-a-row"))
-        let path = dir.file("Tasks.sqlite")
-        try found.prefix(81920).write(to: URL(fileURLWithPath: path))
-        let store = try HistoryStore.open(path)
+        let store = try Self.regressionStore("timestamp-index-misses-a-row", in: dir)
         let total = try store.transactionCount()
         #expect(total == 34)
         for buckets in [1, 60, 120] {
@@ -365,10 +371,7 @@ import Testing
     /// trap). The store is fuzz-store's input as found (`fuzz/regressions`).
     @Test func rowidsOutOfOrder() throws {
         let dir = try TemporaryDirectory()
-        let found = try Data(contentsOf: Repository.root.appendingPathComponent("fuzz/regressions/fuzz-store/rowids-out-of-order"))
-        let path = dir.file("Tasks.sqlite")
-        try found.prefix(81920).write(to: URL(fileURLWithPath: path))
-        let store = try HistoryStore.open(path)
+        let store = try Self.regressionStore("rowids-out-of-order", in: dir)
         for n in [5, 25, 35] as [Int64] {
             let preview = try store.previewPurge(HistoryQuery(before: .transaction(n)), breakdown: true)
             #expect(preview.numbers.map { $0.lowerBound <= $0.upperBound } ?? true)
