@@ -25,6 +25,9 @@ public struct DefaultsMergeState: Equatable, Sendable {
     public var otherStoreKeys: [String]
     /// Keys of other apps and settings, ignored.
     public var ignoredKeyCount: Int
+    /// Values that looked like a position but are not one (JSON that maps no
+    /// store to a transaction), each naming its key: worth a note when asked.
+    public var notes: [String] = []
 }
 
 /// Reads shared defaults (binary or XML plists) and finds merge positions:
@@ -45,6 +48,7 @@ public enum DefaultsReader {
         var records: [MergeRecord] = []
         var other: [String] = []
         var ignored = 0
+        var notes: [String] = []
         for key in dict.keys.sorted() {
             guard let value = dict[key] else { continue }
             let source = "\(path) [\(key)]"
@@ -55,6 +59,16 @@ public enum DefaultsReader {
                 }
                 records.append(MergeRecord(actor: parsed.actor, position: position(value, format: format, source: source),
                                            source: source, keyFormat: parsed.format))
+            } else if let json = jsonBytes(value) {
+                switch jsonPosition(json, key: key, source: source) {
+                case .success(let position?):
+                    records.append(MergeRecord(actor: key, position: position, source: source, keyFormat: .jsonToken))
+                case .success(nil):
+                    ignored += 1
+                case .failure(let why):
+                    ignored += 1
+                    notes.append("\(why)")
+                }
             } else if let bytes = value.dataValue, let token = tokenPosition(bytes, key: key, source: source) {
                 records.append(MergeRecord(actor: key, position: token, source: source, keyFormat: .tokenKey))
             } else {
@@ -62,7 +76,7 @@ public enum DefaultsReader {
             }
         }
         records.sort { ($0.actor, $0.source) < ($1.actor, $1.source) }
-        return DefaultsMergeState(path: path, format: format, records: records, otherStoreKeys: other, ignoredKeyCount: ignored)
+        return DefaultsMergeState(path: path, format: format, records: records, otherStoreKeys: other, ignoredKeyCount: ignored, notes: notes)
     }
 
     /// The top-level dictionary of the plist at `path`, and its format.
@@ -87,8 +101,16 @@ public enum DefaultsReader {
         return (dict, decoded.format)
     }
 
-    /// The position a known-format key holds: a date, a token archive, or why neither.
-    static func position(_ value: PlistValue, format: PropertyList.Format, source: String) -> MergePosition {
+    /// The position a known-format key holds: a date, a token (an archive, or
+    /// JSON as data or a string), or why neither.
+    public static func position(_ value: PlistValue, format: PropertyList.Format, source: String) -> MergePosition {
+        if let json = jsonBytes(value) {
+            do {
+                return .token(try JSONTokenDecoder.decode(json: json, source: source))
+            } catch {
+                return .unreadable("\(error)")
+            }
+        }
         switch value {
         case .date(let d):
             return .date(d, wholeSeconds: format == .xml && d == d.rounded())
@@ -121,6 +143,31 @@ public enum DefaultsReader {
         }
     }
 
+    /// The bytes of a `<data>` or `<string>` value that holds JSON text (a SwiftData token is stored either way).
+    private static func jsonBytes(_ value: PlistValue) -> [UInt8]? {
+        let bytes: [UInt8]
+        switch value {
+        case .data(let b): bytes = b
+        case .string(let s): bytes = Array(s.utf8)
+        default: return nil
+        }
+        return JSONTokenDecoder.looksLikeJSON(bytes) ? bytes : nil
+    }
+
+    /// A JSON token under an arbitrary key: its position; nil (`success`) for
+    /// JSON that is not a token, with why (`failure`); a key that says it holds
+    /// a token keeps a damaged one as unreadable.
+    private static func jsonPosition(_ json: [UInt8], key: String, source: String) -> Result<MergePosition?, TokenError> {
+        do {
+            return .success(.token(try JSONTokenDecoder.decode(json: json, source: source)))
+        } catch let error as TokenError {
+            if case .notAToken = error { return .failure(error) }
+            return key.lowercased().contains("token") ? .success(.unreadable("\(error)")) : .failure(error)
+        } catch {
+            return .success(.unreadable("\(error)"))
+        }
+    }
+
     private static func kindName(_ value: PlistValue) -> String {
         switch value {
         case .string: return "a string"
@@ -139,6 +186,8 @@ public enum DefaultsReader {
 public enum TokenFileReader {
     /// The record for the token in `path`, for `actor`; a damaged token
     /// becomes an ``MergePosition/unreadable(_:)`` position, a missing file an error.
+    /// JSON that maps no store to a transaction is not a token: it throws
+    /// ``TokenError/notAToken(source:reason:)``, for the caller to note and skip.
     public static func read(path: String, actor: String) throws -> MergeRecord {
         guard let data = FileContents.read(path) else {
             throw MergeStateError.fileNotFound(path: path)
@@ -146,6 +195,9 @@ public enum TokenFileReader {
         let position: MergePosition
         do {
             position = .token(try HistoryTokenDecoder.decode(fileBytes: [UInt8](data), source: path))
+        } catch let error as TokenError {
+            if case .notAToken = error { throw error }
+            position = .unreadable("\(error)")
         } catch {
             position = .unreadable("\(error)")
         }

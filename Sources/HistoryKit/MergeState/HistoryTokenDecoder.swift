@@ -10,6 +10,8 @@ public enum TokenError: Error, Equatable, Sendable, CustomStringConvertible {
     case malformedToken(source: String, reason: String)
     /// A `UUID:N` literal that does not parse.
     case badLiteral(String)
+    /// Readable, but not a token at all (JSON that maps no store to a transaction).
+    case notAToken(source: String, reason: String)
 
     public var description: String {
         switch self {
@@ -17,6 +19,7 @@ public enum TokenError: Error, Equatable, Sendable, CustomStringConvertible {
         case .wrongClass(let s, let name): return "\(s): an archive of \(name), not an NSPersistentHistoryToken"
         case .malformedToken(let s, let why): return "\(s): history token without usable content (\(why))"
         case .badLiteral(let text): return "'\(text)' is not a token literal (expected STOREUUID:N)"
+        case .notAToken(let s, let why): return "\(s): not a history token (\(why))"
         }
     }
 }
@@ -84,9 +87,13 @@ public enum HistoryTokenDecoder {
         return HistoryToken(transactionNumbers: numbers)
     }
 
-    /// Reads a token file: either an archive itself (`token.data`) or a plist
-    /// holding one archive as `<data>` under some key (`HistoryToken.plist`).
+    /// Reads a token file: an archive itself (`token.data`), a plist holding
+    /// one archive as `<data>` under some key (`HistoryToken.plist`), or JSON
+    /// (a SwiftData token, see ``JSONTokenDecoder``).
     public static func decode(fileBytes bytes: [UInt8], source: String) throws -> HistoryToken {
+        if JSONTokenDecoder.looksLikeJSON(bytes) {
+            return try JSONTokenDecoder.decode(json: bytes, source: source)
+        }
         let plist: PlistValue
         do {
             plist = try PropertyList.decode(bytes).value
@@ -103,7 +110,7 @@ public enum HistoryTokenDecoder {
                 }
             }
         }
-        throw TokenError.corruptArchive(source: source, reason: "neither a token archive nor a plist holding one")
+        throw TokenError.corruptArchive(source: source, reason: "neither a token archive, a plist holding one, nor JSON")
     }
 
     /// Encodes `token` as Core Data archives it (for fixtures and repairs).

@@ -12,6 +12,9 @@ public enum MergeKeyFormat: Equatable, Hashable, Sendable, CustomStringConvertib
     case customPrefix(String)
     /// Any other key whose value is an archived history token; the key names the actor.
     case tokenKey
+    /// Any other key whose value is a JSON token (SwiftData's `DefaultHistoryToken`,
+    /// as data or as a string); the key names the actor.
+    case jsonToken
 
     public var description: String {
         switch self {
@@ -21,6 +24,7 @@ public enum MergeKeyFormat: Equatable, Hashable, Sendable, CustomStringConvertib
         case .appwiseCore: return "AppwiseCore"
         case .customPrefix(let p): return "prefix \(p)"
         case .tokenKey: return "token"
+        case .jsonToken: return "JSON token"
         }
     }
 

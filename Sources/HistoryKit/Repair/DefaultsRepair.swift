@@ -47,7 +47,8 @@ public enum DefaultsRepair {
             if let parsed = MergeKeyFormat.parse(key, customPrefixes: customPrefixes), parsed.actor == actor {
                 return parsed.storeUUID.map { u in storeUUID.map { $0.caseInsensitiveCompare(u) == .orderedSame } ?? true } ?? true
             }
-            return key == actor && original[key]?.dataValue.map(HistoryTokenDecoder.isTokenArchive) == true
+            guard key == actor, let value = original[key] else { return false }
+            return value.dataValue.map(HistoryTokenDecoder.isTokenArchive) == true || jsonToken(value, path: path) != nil
         }
         var updated = original
         var changes: [DefaultsChange] = []
@@ -115,7 +116,8 @@ public enum DefaultsRepair {
 
     private static func newValue(old: PlistValue?, target: RepairTarget, store: HistoryStore?, path: String, actor: String) throws -> PlistValue? {
         if target == .remove { return nil }
-        let keepsToken = old?.dataValue != nil
+        let json = old.flatMap { jsonToken($0, path: path) }
+        let keepsToken = old?.dataValue != nil || json != nil
         func requireStore() throws -> HistoryStore {
             guard let store else { throw RepairError.invalidRepair(path: path, reason: "this repair needs the store (--store)") }
             return store
@@ -151,6 +153,13 @@ public enum DefaultsRepair {
             guard let newest else { throw RepairError.invalidRepair(path: path, reason: "the store has no transactions") }
             tx = newest
         }
+        if let json, let old {
+            // Only the number the JSON gives this store changes; its layout is the app's own.
+            guard let rewritten = JSONTokenDecoder.rewrite(json: json, storeUUID: tx.storeUUID, to: tx.number) else {
+                throw RepairError.invalidRepair(path: path, reason: "'\(actor)' keeps a JSON token that names no transaction of this store; remove it (--remove) so the app starts over")
+            }
+            return old.stringValue != nil ? .string(String(decoding: rewritten, as: UTF8.self)) : .data(rewritten)
+        }
         if keepsToken {
             var numbers = (old?.dataValue).flatMap { try? HistoryTokenDecoder.decode(archive: $0, source: path) }?.transactionNumbers ?? [:]
             numbers = numbers.filter { $0.key.caseInsensitiveCompare(tx.storeUUID) != .orderedSame }
@@ -161,6 +170,14 @@ public enum DefaultsRepair {
             throw RepairError.invalidRepair(path: path, reason: "transaction #\(tx.number) has no timestamp")
         }
         return .date(t)
+    }
+
+    /// The JSON text of a value holding a JSON token (as data or a string).
+    private static func jsonToken(_ value: PlistValue, path: String) -> [UInt8]? {
+        let bytes = value.dataValue ?? value.stringValue.map { Array($0.utf8) }
+        guard let bytes, JSONTokenDecoder.looksLikeJSON(bytes),
+              (try? JSONTokenDecoder.decode(json: bytes, source: path)) != nil else { return nil }
+        return bytes
     }
 
     private static func inferFormat(_ dict: [String: PlistValue], path: String, customPrefixes: [String]) throws -> MergeKeyFormat {
@@ -182,7 +199,7 @@ public enum DefaultsRepair {
         case .appwiseCore:
             guard let storeUUID else { throw RepairError.invalidRepair(path: path, reason: "AppwiseCore keys name the store: give --store") }
             return "persistent-history-tracking:\(storeUUID)-\(actor)"
-        case .tokenKey:
+        case .tokenKey, .jsonToken:
             throw RepairError.invalidRepair(path: path, reason: "a token key cannot be created; name an existing key's actor")
         }
     }

@@ -108,20 +108,26 @@ struct RepairDefaultsCommand: ParsableCommand {
         guard let value else { return "(none)" }
         switch value {
         case .date(let d): return "date \(time.display(d))"
-        case .data(let bytes):
-            if let token = try? HistoryTokenDecoder.decode(archive: bytes, source: plist) { return "token \(token)" }
-            return "\(bytes.count) bytes of data"
+        case .data, .string:
+            if let token = token(value) { return (value.dataValue.map(HistoryTokenDecoder.isTokenArchive) == true ? "token " : "JSON token ") + "\(token)" }
+            return value.dataValue.map { "\($0.count) bytes of data" } ?? "\(value)"
         default: return "\(value)"
         }
+    }
+
+    /// The token a value holds: an archive, or JSON as data or a string.
+    private func token(_ value: PlistValue) -> HistoryToken? {
+        if case .token(let token) = DefaultsReader.position(value, format: .binary, source: plist) { return token }
+        return nil
     }
 
     private func jsonValue(_ value: PlistValue?, time: TimeFormatter) -> JSONValue {
         guard let value else { return .null }
         switch value {
         case .date(let d): return .object([("date", .optional(time.iso(d))), ("cocoaDate", .double(d))])
-        case .data(let bytes):
-            if let token = try? HistoryTokenDecoder.decode(archive: bytes, source: plist) { return .object([("token", HistoryPresenter.json(token))]) }
-            return .object([("bytes", .int(Int64(bytes.count)))])
+        case .data, .string:
+            if let token = token(value) { return .object([("token", HistoryPresenter.json(token))]) }
+            return value.dataValue.map { .object([("bytes", .int(Int64($0.count)))]) } ?? .string("\(value)")
         default: return .string("\(value)")
         }
     }

@@ -8,6 +8,14 @@ public enum TokenChecks {
         do { tokens.append(try HistoryTokenDecoder.decode(archive: bytes, source: "fuzz.data")) } catch { Touch.error(error) }
         _ = HistoryTokenDecoder.isTokenArchive(bytes)
         do { tokens.append(try HistoryTokenDecoder.parseLiteral(String(decoding: bytes, as: UTF8.self))) } catch { Touch.error(error) }
+        // JSON tokens (SwiftData): any bytes, not only those that look like JSON; and a rewrite keeps the rest.
+        do { tokens.append(try JSONTokenDecoder.decode(json: bytes, source: "fuzz.json")) } catch { Touch.error(error) }
+        if let rewritten = JSONTokenDecoder.rewrite(json: bytes, storeUUID: "6F1D2C8A-4B7E-4E0A-9C51-3A2B1D0E9F87", to: 7) {
+            guard let again = try? JSONTokenDecoder.decode(json: rewritten, source: "rewritten"),
+                  again.transactionNumber(forStore: "6F1D2C8A-4B7E-4E0A-9C51-3A2B1D0E9F87") == 7 else {
+                fatalError("a rewritten JSON token does not read back with the new number")
+            }
+        }
         for token in tokens {
             Touch.text(token.description)
             _ = token.transactionNumber(forStore: "6F1D2C8A-4B7E-4E0A-9C51-3A2B1D0E9F87")

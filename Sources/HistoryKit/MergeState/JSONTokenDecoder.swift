@@ -1,0 +1,65 @@
+import Foundation
+
+/// Reads history tokens apps keep as JSON: SwiftData's `DefaultHistoryToken`
+/// is `Codable`, and apps store it `JSONEncoder`-encoded under a key or in a
+/// file of their own. Its layout is not documented; what is known is that it
+/// maps each store's identifier to a transaction number. So any JSON in which
+/// an object has a member named by a UUID whose value is an integer is read as
+/// a token for those stores, at any depth and whatever the other names.
+public enum JSONTokenDecoder {
+    /// Whether `bytes` look like JSON text (an object or array), the only form a token takes.
+    public static func looksLikeJSON(_ bytes: [UInt8]) -> Bool {
+        JSONText.looksLikeJSON(bytes)
+    }
+
+    /// The token in the JSON text `bytes` from `source`. Throws
+    /// ``TokenError/notAToken(source:reason:)`` for JSON that maps no store to a
+    /// transaction, ``TokenError/corruptArchive(source:reason:)`` for text that is
+    /// not JSON, and ``TokenError/malformedToken(source:reason:)`` when one store
+    /// is given two different transactions.
+    public static func decode(json bytes: [UInt8], source: String) throws -> HistoryToken {
+        let root: JSONNode
+        do {
+            root = try JSONText.parse(bytes)
+        } catch {
+            throw TokenError.corruptArchive(source: source, reason: "not JSON: \(error)")
+        }
+        var numbers: [String: Int64] = [:]
+        var stack = [root]
+        while let node = stack.popLast() {
+            switch node {
+            case .object(let members):
+                for (key, value) in members {
+                    if case .integer(let n) = value, UUID(uuidString: key) != nil {
+                        let store = key.uppercased()
+                        if let other = numbers[store], other != n {
+                            throw TokenError.malformedToken(source: source, reason: "it gives store \(key) two transactions, \(min(other, n)) and \(max(other, n))")
+                        }
+                        numbers[store] = n
+                    } else {
+                        stack.append(value)
+                    }
+                }
+            case .array(let items):
+                stack += items
+            default:
+                break
+            }
+        }
+        guard !numbers.isEmpty else {
+            throw TokenError.notAToken(source: source, reason: "JSON without a store identifier mapped to a transaction number")
+        }
+        return HistoryToken(transactionNumbers: numbers)
+    }
+
+    /// `json` with every number it gives `storeUUID` replaced by `transactionNumber`,
+    /// every other byte kept; nil when it gives that store none (or is no JSON).
+    public static func rewrite(json: [UInt8], storeUUID: String, to transactionNumber: Int64) -> [UInt8]? {
+        guard let members = try? JSONText.integerMembers(json) else { return nil }
+        let spans = members.filter { $0.key.caseInsensitiveCompare(storeUUID) == .orderedSame }.map(\.range)
+        guard !spans.isEmpty else { return nil }
+        var out = json
+        for span in spans.reversed() { out.replaceSubrange(span, with: Array(String(transactionNumber).utf8)) }
+        return out
+    }
+}
