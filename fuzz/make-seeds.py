@@ -73,11 +73,12 @@ stores = [
     ("walpending", os.path.join(fixtures, "WALPending/Tasks.sqlite"), 0),
     ("mergestate", os.path.join(fixtures, "MergeState/Tasks.sqlite"), 0),
     ("groupcontainer", os.path.join(fixtures, "GroupContainer/3C9A1E57-8B2D-4F60-9E14-A7D5C2B8F031/Library/Application Support/Tasks.sqlite"), 0),
+    ("cloudkit", os.path.join(fixtures, "CloudKit/Tasks.sqlite"), 0),
 ]
 stores = [s for s in stores if os.path.exists(s[1])]
 
 # Plist and token files of the fixtures and the real stores.
-plist_files = [p for p in files_under(fixtures) if p.endswith((".plist", ".data"))]
+plist_files = [p for p in files_under(fixtures) if p.endswith((".plist", ".data", ".json"))]
 if os.path.isdir(real):
     plist_files += [p for p in files_under(real) if p.endswith(".plist")]
 for p in plist_files:

@@ -11,6 +11,7 @@ public enum FixtureFiles {
         let store = dir.appendingPathComponent(scenario.storeFile)
         try fm.createDirectory(at: store.deletingLastPathComponent(), withIntermediateDirectories: true)
         try StoreWriter.write(scenario.store, to: store.path)
+        if let mirroring = scenario.mirroring { try MirroringWriter.write(mirroring, to: store.path) }
         for (path, bytes) in scenario.extraFiles {
             let url = dir.appendingPathComponent(path)
             try fm.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)

@@ -154,6 +154,8 @@ public enum Scenarios {
         public var writesXcdatamodel: Bool
         /// Other files (plists, tokens) by path inside the scenario folder.
         public var extraFiles: [String: [UInt8]] = [:]
+        /// CloudKit mirroring's tables to add to the store.
+        public var mirroring: MirroringFixture? = nil
     }
 
     public static let all: [Scenario] = [
@@ -177,6 +179,11 @@ public enum Scenarios {
                  store: FixtureStore(model: tasksModel, storeUUID: purgedUUID, tombstoneColumnCount: 4,
                                      journalMode: .wal(keepInWAL: 0), transactions: appGroupHistory(), purgedTransactions: 1...20),
                  writesXcdatamodel: false, extraFiles: MergeStateFixtures.purgedFiles()),
+        Scenario(name: "CloudKit", storeFile: "Tasks.sqlite",
+                 summary: "The App Group history in a store mirrored with CloudKit: the mirroring tables with their exact DDL, the exporter's token at #28 (behind: 5 transactions of the app's authors to export, 1 of CloudKit's own), 20 mirrored records (2 awaiting upload, 1 a deletion in iCloud, 1 export in flight), a zone, six events (one failed export). `swiftdata-token.json` and `swiftdata.plist` hold SwiftData-style JSON tokens.",
+                 store: FixtureStore(model: tasksModel, storeUUID: appGroupUUID, tombstoneColumnCount: 4,
+                                     journalMode: .wal(keepInWAL: 0), transactions: appGroupHistory()),
+                 writesXcdatamodel: false, extraFiles: CloudKitFixtures.files(), mirroring: CloudKitFixtures.mirroring()),
         Scenario(name: "NoModelCache", storeFile: "Tasks.sqlite",
                  summary: "A store without `Z_MODELCACHE` content; its model is beside it as `Tasks.xcdatamodel` (pass it with `--model`).",
                  store: FixtureStore(model: tasksModel, storeUUID: "C3A9E5F1-2D47-4B86-A0E3-5F7B9C1D2E68", tombstoneColumnCount: 4,

@@ -24,7 +24,7 @@ struct WriteCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Output folder for scenarios, or store file with --transactions.", valueName: "path"))
     var out: String?
 
-    @Option(help: ArgumentHelp("Write only this scenario (repeatable).", valueName: "name"))
+    @Option(help: ArgumentHelp("Write only this scenario (repeatable; also the CloudKit-… variants, which are not committed).", valueName: "name"))
     var scenario: [String] = []
 
     @Option(help: ArgumentHelp("Write a large store with this many transactions.", valueName: "n"))
@@ -65,9 +65,11 @@ struct WriteCommand: ParsableCommand {
             return
         }
         let root = out ?? "fixtures"
-        let chosen = scenario.isEmpty ? Scenarios.all : Scenarios.all.filter { scenario.contains($0.name) }
+        // The CloudKit variants are written only when named (the tests write them; they are not committed).
+        let known = Scenarios.all + CloudKitFixtures.variants
+        let chosen = scenario.isEmpty ? Scenarios.all : known.filter { scenario.contains($0.name) }
         guard !chosen.isEmpty else {
-            throw ValidationError("no scenario named \(scenario.joined(separator: ", ")); known: \(Scenarios.all.map(\.name).joined(separator: ", "))")
+            throw ValidationError("no scenario named \(scenario.joined(separator: ", ")); known: \(known.map(\.name).joined(separator: ", "))")
         }
         for s in chosen {
             try FixtureFiles.write(s, into: root)

@@ -31,6 +31,8 @@ public enum ActorStatus: String, CaseIterable, Sendable {
 /// One actor's merge state, evaluated against the store.
 public struct ActorReport: Sendable {
     public var name: String
+    /// An app's actor, or CloudKit's exporter.
+    public var kind: ActorKind
     public var status: ActorStatus
     /// Declared with `--actor` (or `--batch-actor`).
     public var isDeclared: Bool
@@ -53,6 +55,8 @@ public struct ActorReport: Sendable {
     public var explanation: String
     /// What to do about it.
     public var advice: String
+    /// For CloudKit's exporter: the objects it mirrors (what a reset re-uploads); nil when unknown.
+    public var mirroredRecordCount: Int? = nil
 
     /// The position used for cut-offs: its date, or its token transaction's timestamp.
     public var effectiveDate: Double? { positionDate ?? (tokenNumber != nil ? lastMerged?.timestamp : nil) }
@@ -67,4 +71,9 @@ public struct MergeStateReport: Sendable {
     public var cutoffs: [CleanerCutoff]
     /// Transactions each strategy's cut-off would delete (same order as ``cutoffs``).
     public var cutoffDeleteCounts: [Int]
+    /// Actors whose token each strategy's cut-off would expire (same order as ``cutoffs``).
+    public var cutoffExpiries: [[String]]
+
+    /// CloudKit's exporter, when the store is mirrored.
+    public var exporter: ActorReport? { actors.first { $0.kind == .cloudKit } }
 }

@@ -13,14 +13,17 @@ public struct MergeStateAnalyzer {
     public var batch: [String]
     /// Positions found in defaults and token files.
     public var records: [MergeRecord]
+    /// CloudKit mirroring's state: its exporter is an actor of its own, with its position in the store.
+    public var mirroring: MirroringState?
     /// Cocoa seconds to evaluate at.
     public var now: Double
 
-    public init(store: HistoryStore, declared: [String], batch: [String], records: [MergeRecord], now: Double) {
+    public init(store: HistoryStore, declared: [String], batch: [String], records: [MergeRecord], mirroring: MirroringState? = nil, now: Double) {
         self.store = store
         self.declared = declared
         self.batch = batch
         self.records = records
+        self.mirroring = mirroring
         self.now = now
     }
 
@@ -34,13 +37,21 @@ public struct MergeStateAnalyzer {
         declared.forEach(add)
         batch.forEach(add)
         records.map(\.actor).forEach(add)
+        // The mirror's exporter is an actor whenever the store is mirrored, with a position or not.
+        let exporter = mirroring.map { _ in MirroringState.exportActorName }
+        exporter.map(add)
+        let allRecords = records + (mirroring?.exportPosition.map { [$0] } ?? [])
         var located: [String: Located] = [:]
         for name in names {
-            located[name] = try locate(name, records: records.filter { $0.actor == name }.sorted { Self.rank($0.position) < Self.rank($1.position) })
+            let own = allRecords.filter { $0.actor == name && ($0.kind == .cloudKit) == (name == exporter) }
+            located[name] = try locate(name, records: own.sorted { Self.rank($0.position) < Self.rank($1.position) })
         }
+        // An exporter without a position exports all that remains.
+        if let exporter, located[exporter]?.record == nil { located[exporter]?.pendingFrom = .all }
         // The app's actors: declared or with recorded state. Batch actors are in the
-        // delete's author filter but have no date of their own.
-        let appActors = names.filter { declared.contains($0) || batch.contains($0) || !(located[$0]?.records ?? []).isEmpty }
+        // delete's author filter but have no date of their own. CloudKit's exporter is
+        // no actor of the app's cleaners: they neither wait for it nor purge its authors.
+        let appActors = names.filter { $0 != exporter && (declared.contains($0) || batch.contains($0) || !(located[$0]?.records ?? []).isEmpty) }
         let actorDates = appActors.filter { !batch.contains($0) }.map { (actor: $0, date: located[$0]?.effectiveDate) }
         let cutoffs = CleanerStrategy.allCases.map { $0.cutoff(actorDates: actorDates, allActors: appActors, now: now) }
 
@@ -48,13 +59,17 @@ public struct MergeStateAnalyzer {
         let pendingBounds = names.map { located[$0]?.pendingFrom }
         let cutoffBounds = cutoffs.map { c in c.cutoff.map { ScanBound.beforeDate($0) } }
         let bounds = pendingBounds + cutoffBounds
+        let tokenNumbers = names.map { located[$0]?.tokenNumber }
         var everyone = AuthorTallies()
         var within = Array(repeating: AuthorTallies(), count: bounds.count)
+        // The transaction each token names, to tell which cut-offs delete it.
+        var tokenTransactions = Array<ScannedTransaction?>(repeating: nil, count: names.count)
         let authorNames = try store.read { db -> [String?] in
             var scan = try TransactionScan(store: store, db: db)
             try scan.run(db) { t in
                 everyone.add(t)
                 for i in bounds.indices where bounds[i]?.holds(t) == true { within[i].add(t) }
+                for i in tokenNumbers.indices where tokenNumbers[i] == t.number { tokenTransactions[i] = t }
             }
             return scan.authorNames
         }
@@ -68,10 +83,14 @@ public struct MergeStateAnalyzer {
         var reports: [ActorReport] = []
         for (i, name) in names.enumerated() {
             let position = located[name] ?? Located()
+            let kind: ActorKind = name == exporter ? .cloudKit : .app
             let pending = i < actorCount && position.pendingFrom != nil
-                ? Self.pending(within[i].sorted(names: authorNames), excluding: name) : PendingSummary(byAuthor: [], oldestTimestamp: nil, oldestNumber: nil)
-            reports.append(evaluate(name, position: position, pending: pending, authoredCount: authored[name] ?? 0,
-                                    knownAuthors: knownAuthors, purged: purged, first: first))
+                ? Self.pending(within[i].sorted(names: authorNames), isOwn: { ActorReport.isOwn($0, actor: name, kind: kind) })
+                : PendingSummary(byAuthor: [], oldestTimestamp: nil, oldestNumber: nil)
+            reports.append(kind == .cloudKit
+                ? evaluateExporter(position: position, pending: pending, first: first)
+                : evaluate(name, position: position, pending: pending, authoredCount: authored[name] ?? 0,
+                           knownAuthors: knownAuthors, purged: purged, first: first))
         }
         let counts = cutoffs.enumerated().map { j, c -> Int in
             guard c.cutoff != nil else { return 0 }
@@ -80,15 +99,28 @@ public struct MergeStateAnalyzer {
                 .filter { author, _ in filter.map { f in author.map(f.contains) ?? false } ?? true }
                 .reduce(0) { $0 + $1.1.count }
         }
-        return MergeStateReport(storeUUID: store.storeUUID, now: now, actors: reports, cutoffs: cutoffs, cutoffDeleteCounts: counts)
+        // A cut-off that deletes the transaction an actor's token names expires that token.
+        let expiries = cutoffs.enumerated().map { j, c -> [String] in
+            guard let bound = cutoffBounds[j] else { return [] }
+            let filter = c.authorFilter.map(Set.init)
+            return (0..<actorCount).filter { i in
+                guard let t = tokenTransactions[i], !reports[i].status.isBroken, bound.holds(t) else { return false }
+                let author = t.author < authorNames.count ? authorNames[t.author] : nil
+                return filter.map { f in author.map(f.contains) ?? false } ?? true
+            }.map { names[$0] }
+        }
+        return MergeStateReport(storeUUID: store.storeUUID, now: now, actors: reports, cutoffs: cutoffs, cutoffDeleteCounts: counts,
+                                cutoffExpiries: expiries)
     }
 
-    /// What others wrote, from the tallies of the transactions after an actor's position.
-    private static func pending(_ tallies: [(author: String?, tally: AuthorTally)], excluding name: String) -> PendingSummary {
-        let others = tallies.filter { $0.author != name }
+    /// What others wrote, from the tallies of the transactions after an actor's position;
+    /// what the actor wrote itself is counted apart.
+    private static func pending(_ tallies: [(author: String?, tally: AuthorTally)], isOwn: (String?) -> Bool) -> PendingSummary {
+        let others = tallies.filter { !isOwn($0.author) }
         return PendingSummary(byAuthor: others.map { (author: $0.author, count: $0.tally.count) },
                               oldestTimestamp: others.compactMap(\.tally.firstTimestamp).min(),
-                              oldestNumber: others.map(\.tally.firstNumber).min())
+                              oldestNumber: others.map(\.tally.firstNumber).min(),
+                              ownCount: tallies.filter { isOwn($0.author) }.reduce(0) { $0 + $1.tally.count })
     }
 
     /// Unreadable first (it is the problem), then tokens, then dates.
@@ -146,7 +178,7 @@ public struct MergeStateAnalyzer {
                           purged: Bool, first: Transaction?) -> ActorReport {
         let isBatch = batch.contains(name)
         let isDeclared = declared.contains(name) || isBatch
-        var r = ActorReport(name: name, status: .upToDate, isDeclared: isDeclared, isBatch: isBatch,
+        var r = ActorReport(name: name, kind: .app, status: .upToDate, isDeclared: isDeclared, isBatch: isBatch,
                             records: position.records,
                             authoredCount: authoredCount, lastMerged: position.lastMerged, tokenNumber: position.tokenNumber,
                             positionDate: position.positionDate, pending: pending,
@@ -216,7 +248,68 @@ public struct MergeStateAnalyzer {
     }
 }
 
+extension MergeStateAnalyzer {
+    /// CloudKit's exporter: where its token stands, what it has still to export,
+    /// and what a purge past it has done.
+    private func evaluateExporter(position: Located, pending: PendingSummary, first: Transaction?) -> ActorReport {
+        let mirrored = mirroring?.records?.mirrored
+        let reupload = "re-uploads every record" + (mirrored.map { " (\($0) mirrored record\($0 == 1 ? "" : "s"))" } ?? "")
+        var r = ActorReport(name: MirroringState.exportActorName, kind: .cloudKit, status: .upToDate, isDeclared: false, isBatch: false,
+                            records: position.records, authoredCount: 0, lastMerged: position.lastMerged, tokenNumber: position.tokenNumber,
+                            positionDate: nil, pending: pending,
+                            lag: position.pendingFrom != nil ? pending.oldestTimestamp.map { now - $0 } : nil,
+                            explanation: "", advice: "", mirroredRecordCount: mirrored)
+        let own = pending.ownCount > 0
+            ? " (and \(pending.ownCount) written by CloudKit itself, which it does not export)" : ""
+        guard let record = position.record else {
+            r.conclude(.neverMerged, "CloudKit mirroring keeps no export position in the store: it has not exported yet, or its state was reset",
+                       "on its next export it reads all remaining history (\(pending.count) transactions to export); if the app has synced before, expect it to re-upload its data")
+            return r
+        }
+        switch record.position {
+        case .unreadable(let why):
+            r.conclude(.corruptToken, "its export position cannot be read: \(why)",
+                       "CloudKit cannot resume from it: expect the mirror to reset and \(reupload); keep a copy of this store for the bug report")
+        case .token(let token):
+            guard let n = position.tokenNumber else {
+                r.conclude(.foreignToken, "its export token is for store \(token.transactionNumbers.keys.sorted().joined(separator: ", ")), not this store (\(store.storeUUID)): the store was replaced or restored",
+                           "CloudKit cannot resume from it: expect the mirror to reset and \(reupload)")
+                return r
+            }
+            guard position.lastMerged != nil else {
+                let oldest = first.map { "the oldest remaining is #\($0.number)" } ?? "the store has no transactions"
+                r.conclude(.expired, "its export position (transaction #\(n)) was purged (\(oldest)): on its next export the mirror finds its token expired, resets (reason: history expired) and \(reupload)",
+                           "nothing in the store undoes it: let the reset run with a good network; from now on purge only transactions CloudKit has exported, or do not purge a mirrored store")
+                return r
+            }
+            if pending.count == 0 {
+                r.conclude(.upToDate, "has exported everything the app's authors wrote" + own, "nothing to do")
+            } else {
+                r.conclude(.behind, "has \(pending.count) transactions to export\(own)",
+                           r.lag.map { $0 > 86400 } == true
+                               ? "it has not exported for \(((r.lag ?? 0) / 86400).wholeDescription) days: check the device's iCloud account and the mirror's recent events (cdhist cloudkit)"
+                               : "it exports them when the app next runs with a network and an iCloud account; nothing to do")
+            }
+        case .date:
+            r.conclude(.corruptToken, "its export position is a date, not a token", "CloudKit cannot resume from it: expect the mirror to reset and \(reupload)")
+        }
+        return r
+    }
+}
+
 extension ActorReport {
+    /// Whether `author` is the actor itself: the author named like it, or for
+    /// CloudKit's exporter any of CloudKit's own authors.
+    static func isOwn(_ author: String?, actor: String, kind: ActorKind) -> Bool {
+        switch kind {
+        case .app: return author == actor
+        case .cloudKit: return author.map(MergeStateAnalyzer.isCloudKitAuthor) ?? false
+        }
+    }
+
+    /// Whether `author` is this actor itself (see ``isOwn(_:actor:kind:)``).
+    public func isOwn(_ author: String?) -> Bool { Self.isOwn(author, actor: name, kind: kind) }
+
     /// Sets the status with its explanation and advice.
     mutating func conclude(_ status: ActorStatus, _ explanation: String, _ advice: String) {
         self.status = status

@@ -22,6 +22,8 @@ public struct PurgePreview: Sendable {
     /// An actor the purge would break.
     public struct Consequence: Equatable, Sendable {
         public var actor: String
+        /// An app's actor, or CloudKit's exporter.
+        public var kind: ActorKind
         /// `expired` or `missed-changes`.
         public var status: ActorStatus
         public var message: String
@@ -130,14 +132,17 @@ extension HistoryStore {
             var consequences: [PurgePreview.Consequence] = []
             for (i, actor) in watched.enumerated() {
                 if expiring.contains(i), let n = actor.tokenNumber {
-                    consequences.append(.init(actor: actor.name, status: .expired,
-                                              message: "its token names #\(n), which this purge deletes: Core Data will fail with 134301"))
+                    consequences.append(.init(actor: actor.name, kind: actor.kind, status: .expired, message: actor.kind == .cloudKit
+                        ? "CloudKit's export position (transaction #\(n)) would be purged: on its next export the mirror finds its token expired, resets (reason: history expired) and re-uploads every record"
+                            + (actor.mirroredRecordCount.map { " (\($0) mirrored record\($0 == 1 ? "" : "s"))" } ?? "")
+                        : "its token names #\(n), which this purge deletes: Core Data will fail with 134301"))
                     continue
                 }
-                let others = unmerged[i].sorted(names: names).filter { $0.author != actor.name }.reduce(0) { $0 + $1.tally.count }
+                let others = unmerged[i].sorted(names: names).filter { !actor.isOwn($0.author) }.reduce(0) { $0 + $1.tally.count }
                 if others > 0 {
-                    consequences.append(.init(actor: actor.name, status: .missedChanges,
-                                              message: "the purge deletes \(others) transactions it has not merged yet; it will never see them"))
+                    consequences.append(.init(actor: actor.name, kind: actor.kind, status: .missedChanges, message: actor.kind == .cloudKit
+                        ? "the purge deletes \(others) transactions CloudKit has not exported yet: their changes never reach iCloud"
+                        : "the purge deletes \(others) transactions it has not merged yet; it will never see them"))
                 }
             }
             return PurgePreview(

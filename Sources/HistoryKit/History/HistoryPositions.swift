@@ -8,6 +8,9 @@ public struct PendingSummary: Sendable {
     public var oldestTimestamp: Double?
     /// The earliest pending transaction's number.
     public var oldestNumber: Int64?
+    /// Transactions after the position that the actor wrote itself (for
+    /// CloudKit's exporter: CloudKit's own authors), which it does not merge.
+    public var ownCount: Int = 0
 
     /// All pending transactions.
     public var count: Int { byAuthor.reduce(0) { $0 + $1.count } }
@@ -22,6 +25,11 @@ extension HistoryStore {
         return try read { db in
             try Int.fetchOne(db, sql: sql.transactionCount(), arguments: sql.arguments) ?? 0
         }
+    }
+
+    /// The changes of the transactions after number `n` (through the `ZTRANSACTIONID` index).
+    public func countChanges(afterTransaction n: Int64) throws -> Int {
+        try read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM ACHANGE WHERE ZTRANSACTIONID > ?", arguments: [n]) ?? 0 }
     }
 
     /// The newest transaction with a timestamp at or before `date` (+ `tolerance` seconds).

@@ -9,20 +9,31 @@ public enum MergePosition: Equatable, Sendable {
     case unreadable(String)
 }
 
+/// Who keeps a merge position.
+public enum ActorKind: String, Equatable, Sendable {
+    /// An app, extension or other target, in shared defaults or a token file.
+    case app
+    /// CloudKit mirroring's exporter, in the store itself: it exports what the
+    /// app's authors write and skips what CloudKit's own authors write.
+    case cloudKit = "cloudkit"
+}
+
 /// One actor's recorded position and where it was found.
 public struct MergeRecord: Equatable, Sendable {
     /// The actor (author) name.
     public var actor: String
     public var position: MergePosition
-    /// Where it was found: `<plist> [<key>]` or a token file's path.
+    /// Where it was found: `<plist> [<key>]`, a token file's path, or a table of the store.
     public var source: String
     /// The key format, for defaults entries (nil for token files).
     public var keyFormat: MergeKeyFormat?
+    public var kind: ActorKind
 
-    public init(actor: String, position: MergePosition, source: String, keyFormat: MergeKeyFormat?) {
+    public init(actor: String, position: MergePosition, source: String, keyFormat: MergeKeyFormat?, kind: ActorKind = .app) {
         self.actor = actor
         self.position = position
         self.source = source
         self.keyFormat = keyFormat
+        self.kind = kind
     }
 }

@@ -127,10 +127,17 @@ public enum StoreChecks {
         for date in [someDate, stats?.timestamps?.upperBound ?? 0, .nan, .infinity, -1e300] {
             records.append(MergeRecord(actor: authors.last ?? "widget", position: .date(date, wholeSeconds: true), source: "fuzz", keyFormat: nil))
         }
+        // cloudkit: the mirroring tables, the objects changed since their export.
+        var mirroring: MirroringState?
+        attempt {
+            mirroring = try store.mirroringState()
+            for p in mirroring?.problems ?? [] { Touch.text(p) }
+            if let backlog = try store.exportBacklog(limit: 5) { Touch.sink &+= backlog.count &+ backlog.objects.count }
+        }
         var report: MergeStateReport?
         attempt {
             let r = try MergeStateAnalyzer(store: store, declared: ["app", "widget"] + authors.prefix(3), batch: ["importer"],
-                                           records: records, now: now).report()
+                                           records: records, mirroring: mirroring, now: now).report()
             Touch.report(r)
             report = r
         }
@@ -147,11 +154,12 @@ public enum StoreChecks {
         strict.maxLagDays = 0
         strict.staleDays = 0
         strict.maxFreeShare = 0
+        strict.maxExportPendingTransactions = 0
         strict.strategy = .apple
         // Every threshold at zero, so every rule writes its message (the default thresholds add
         // only the cases where nothing is reported, and a second pass costs as much again).
         attempt {
-            let context = try CheckContext(store: store, mergeState: report, config: strict, model: model, now: now)
+            let context = try CheckContext(store: store, mergeState: report, mirroring: mirroring, config: strict, model: model, now: now)
             for finding in try Checker.run(context) { Touch.text(finding.message) }
         }
     }

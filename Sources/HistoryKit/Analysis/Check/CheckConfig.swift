@@ -8,7 +8,7 @@ import Foundation
 ///   "strategy": "phtk-2", "skip": ["missing-attribution"],
 ///   "thresholds": { "maxTransactions": 100000, "maxChanges": 1000000, "maxHistoryShare": 0.5,
 ///                   "maxHistoryAgeDays": 90, "maxPendingTransactions": 1000, "maxLagDays": 7,
-///                   "staleDays": 30, "maxFreeShare": 0.25 } }
+///                   "staleDays": 30, "maxFreeShare": 0.25, "maxExportPendingTransactions": 100 } }
 /// ```
 public struct CheckConfig: Equatable, Sendable {
     public var maxTransactions = 100_000
@@ -19,6 +19,8 @@ public struct CheckConfig: Equatable, Sendable {
     public var maxLagDays = 7.0
     public var staleDays = 30.0
     public var maxFreeShare = 0.25
+    /// Transactions CloudKit's exporter may have to export before `cloudkit-export-behind` warns.
+    public var maxExportPendingTransactions = 100
     public var failOn: Severity?
     public var actors: [String] = []
     public var batchActors: [String] = []
@@ -67,6 +69,7 @@ public struct CheckConfig: Equatable, Sendable {
                     case "maxLagDays": c.maxLagDays = n
                     case "staleDays": c.staleDays = n
                     case "maxFreeShare": c.maxFreeShare = n
+                    case "maxExportPendingTransactions": c.maxExportPendingTransactions = Self.count(n)
                     default: throw fail("unknown threshold '\(name)'")
                     }
                 }

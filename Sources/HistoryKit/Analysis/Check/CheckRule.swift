@@ -57,7 +57,8 @@ protocol ActorStatusRule: CheckRule {
 
 extension ActorStatusRule {
     func evaluate(_ c: CheckContext) throws -> [Finding] {
-        (c.mergeState?.actors ?? []).filter { $0.status == status }.map { a in
+        // CloudKit's exporter has rules of its own.
+        (c.mergeState?.actors ?? []).filter { $0.status == status && $0.kind == .app }.map { a in
             var data: [String: PlistValue] = ["actor": .string(a.name), "source": .string(a.records.first?.source ?? "")]
             if let n = a.tokenNumber { data["tokenTransactionNumber"] = .integer(n) }
             return finding("\(a.name): \(a.explanation). Fix: \(a.advice).", data)
@@ -69,17 +70,21 @@ extension ActorStatusRule {
 public final class CheckContext {
     public let store: HistoryStore
     public let statistics: HistoryStatistics
-    /// Merge state, when defaults, tokens or actors were given.
+    /// Merge state, when defaults, tokens or actors were given or the store is mirrored.
     public let mergeState: MergeStateReport?
+    /// CloudKit mirroring's state, when the store is mirrored.
+    public let mirroring: MirroringState?
     public let config: CheckConfig
     public let model: ModelResolution
     /// Cocoa seconds.
     public let now: Double
 
-    public init(store: HistoryStore, mergeState: MergeStateReport?, config: CheckConfig, model: ModelResolution, now: Double) throws {
+    public init(store: HistoryStore, mergeState: MergeStateReport?, mirroring: MirroringState? = nil, config: CheckConfig,
+                model: ModelResolution, now: Double) throws {
         self.store = store
         statistics = try store.statistics()
         self.mergeState = mergeState
+        self.mirroring = mirroring
         self.config = config
         self.model = model
         self.now = now
@@ -91,7 +96,8 @@ public enum Checker {
     /// Every rule, in the order they run.
     public static let rules: [any CheckRule] = [
         ActorExpiredRule(), ActorMissedChangesRule(), ForeignTokenRule(), CorruptTokenRule(),
-        ActorBehindRule(), StaleActorRule(), HistoryTooLargeRule(), MissingAttributionRule(),
+        ActorBehindRule(), StaleActorRule(), CloudKitExpiredRule(), CloudKitTokenUnreadableRule(),
+        CloudKitExportBehindRule(), CloudKitRecordsPendingRule(), HistoryTooLargeRule(), MissingAttributionRule(),
         CloudKitPurgeRule(), WALMissingRule(), OrphanChangesRule(), UnknownEntityRule(),
         ColumnsMismatchRule(), WrongTypeRule(), FreePagesRule(),
     ]

@@ -6,7 +6,7 @@ struct ActorBehindRule: CheckRule {
     let summary = "an actor is far behind (pending transactions or lag above the thresholds)"
 
     func evaluate(_ c: CheckContext) throws -> [Finding] {
-        (c.mergeState?.actors ?? []).filter { $0.status == .behind }.compactMap { a in
+        (c.mergeState?.actors ?? []).filter { $0.status == .behind && $0.kind == .app }.compactMap { a in
             let lagDays = (a.lag ?? 0) / 86400
             guard a.pending.count > c.config.maxPendingTransactions || lagDays > c.config.maxLagDays else { return nil }
             return finding("\(a.name) has \(a.pending.count) transactions by others to merge, the oldest \(lagDays.wholeDescription) days old (thresholds: \(c.config.maxPendingTransactions) transactions, \(c.config.maxLagDays.wholeDescription) days). It has not run, or it merges under another author name.",
