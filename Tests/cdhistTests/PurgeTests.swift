@@ -189,7 +189,7 @@ import Testing
         // A purge that expires a token actor is refused without --allow-expire.
         let expire = try CLI.run(["purge", store, "--before", "tx:32", "--token", "app=" + dir.file("token.data"), "--actor", "app", "--execute"])
         #expect(expire.status == 2)
-        #expect(expire.stderr.contains("would break app; give --allow-expire"))
+        #expect(expire.stderr.contains("would break app (expired); give --allow-expire"))
         #expect(try DirectoryState(dir.path) == state)
         // Entity filters make no sense for a purge.
         let entity = try CLI.run(["purge", store, "--before", "tx:5", "--entity", "Task"])

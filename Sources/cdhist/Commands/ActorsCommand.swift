@@ -21,11 +21,9 @@ struct ActorsCommand: ParsableCommand {
         let path = try mergeState.storePath(store)
         let historyStore = try openStore(path, lockTimeout: lock.lockTimeout)
         let context = outputOptions.context()
-        let (records, sources) = try mergeState.records(storeUUID: historyStore.storeUUID)
-        let analyzer = MergeStateAnalyzer(store: historyStore, declared: mergeState.actor, batch: mergeState.batchActor,
-                                          records: records, now: try mergeState.evaluationTime(utc: outputOptions.utc))
-        let report = try analyzer.report()
+        let analysis = try mergeState.analyze(historyStore, now: try mergeState.evaluationTime(utc: outputOptions.utc), always: true)
+        guard let report = analysis.report else { return }
         let presenter = MergeStatePresenter(time: context.time, now: report.now)
-        DocumentRenderer.render(presenter.document(report, store: historyStore, sources: sources), context: context)
+        DocumentRenderer.render(presenter.document(report, store: historyStore, sources: analysis.sources), context: context)
     }
 }

@@ -16,7 +16,8 @@ struct CDHist: ParsableCommand {
         subcommands: [
             InfoCommand.self, TransactionsCommand.self, ChangesCommand.self, ShowCommand.self,
             EntitiesCommand.self, AuthorsCommand.self, ExportCommand.self, ActorsCommand.self, TokenCommand.self,
-            PurgeCommand.self, RepairDefaultsCommand.self, CheckCommand.self, TimelineCommand.self, ReportCommand.self, ReplCommand.self,
+            PurgeCommand.self, RepairDefaultsCommand.self, CheckCommand.self, CloudKitCommand.self, TimelineCommand.self, ReportCommand.self,
+            ReplCommand.self,
         ]
     )
 }

@@ -35,6 +35,10 @@ struct CheckCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The app's cleaner, for the CloudKit rule.", valueName: "name"))
     var strategy: String?
 
+    @Option(name: .customLong("max-export-pending"),
+            help: ArgumentHelp("Transactions CloudKit may have to export before cloudkit-export-behind warns (default 100).", valueName: "n"))
+    var maxExportPending: Int?
+
     @OptionGroup var lock: LockOptions
 
     @OptionGroup var outputOptions: OutputOptions
@@ -46,22 +50,20 @@ struct CheckCommand: ParsableCommand {
         }
         if let failOn, Severity(rawValue: failOn) == nil { throw ValidationError("--fail-on takes error, warning or info") }
         if let strategy, CleanerStrategy(rawValue: strategy) == nil { throw ValidationError("unknown strategy '\(strategy)'") }
+        if let maxExportPending, maxExportPending < 0 { throw ValidationError("--max-export-pending takes a count of 0 or more") }
     }
 
     func run() throws {
         var settings = try config.map { try CheckConfig.load(path: $0) } ?? CheckConfig()
         if let strategy { settings.strategy = CleanerStrategy(rawValue: strategy) }
+        if let maxExportPending { settings.maxExportPendingTransactions = maxExportPending }
         let threshold = failOn.flatMap(Severity.init(rawValue:)) ?? settings.failOn ?? .error
         let path = try mergeState.storePath(store)
         let historyStore = try openStore(path, lockTimeout: lock.lockTimeout)
         let context = outputOptions.context()
         let now = try mergeState.evaluationTime(utc: outputOptions.utc)
-        let declared = settings.actors + mergeState.actor
-        let batch = settings.batchActors + mergeState.batchActor
-        let (records, _) = try mergeState.records(storeUUID: historyStore.storeUUID)
-        let report = records.isEmpty && declared.isEmpty && batch.isEmpty ? nil
-            : try MergeStateAnalyzer(store: historyStore, declared: declared, batch: batch, records: records, now: now).report()
-        let findings = try Self.findings(store: historyStore, mergeState: report, settings: settings,
+        let analysis = try mergeState.analyze(historyStore, declared: settings.actors, batch: settings.batchActors, now: now)
+        let findings = try Self.findings(store: historyStore, mergeState: analysis.report, mirroring: analysis.mirroring, settings: settings,
                                          model: try historyStore.resolveModel(userModelPath: model), now: now, only: rule, skip: skip)
         let failing = findings.filter { $0.severity >= threshold }
         DocumentRenderer.render(Self.document(findings, store: historyStore, threshold: threshold, failing: failing.count), context: context)
@@ -69,9 +71,9 @@ struct CheckCommand: ParsableCommand {
     }
 
     /// The findings of the rules in `only` (all when empty) but not in `skip` or the settings' skip list, worst first.
-    static func findings(store: HistoryStore, mergeState: MergeStateReport?, settings: CheckConfig, model: ModelResolution, now: Double,
-                         only: [String] = [], skip: [String] = []) throws -> [Finding] {
-        let checkContext = try CheckContext(store: store, mergeState: mergeState, config: settings, model: model, now: now)
+    static func findings(store: HistoryStore, mergeState: MergeStateReport?, mirroring: MirroringState?, settings: CheckConfig,
+                         model: ModelResolution, now: Double, only: [String] = [], skip: [String] = []) throws -> [Finding] {
+        let checkContext = try CheckContext(store: store, mergeState: mergeState, mirroring: mirroring, config: settings, model: model, now: now)
         return try Checker.run(checkContext, only: only, skip: skip + settings.skip)
             .sorted { ($1.severity, $0.ruleID) < ($0.severity, $1.ruleID) }
     }

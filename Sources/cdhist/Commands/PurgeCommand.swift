@@ -59,12 +59,9 @@ struct PurgeCommand: ParsableCommand {
         let rule: String
         do {
             let store = try openStore(path, lockTimeout: storeOptions.lockTimeout)
-            let (records, _) = try mergeState.records(storeUUID: store.storeUUID)
             let now = try mergeState.evaluationTime(utc: outputOptions.utc)
             // Without merge state or a strategy there is no actor to break and no cut-off to compute.
-            let analyzed = cutoff.strategy != nil || !records.isEmpty || !mergeState.actor.isEmpty || !mergeState.batchActor.isEmpty
-            let report = analyzed ? try MergeStateAnalyzer(store: store, declared: mergeState.actor, batch: mergeState.batchActor,
-                                                           records: records, now: now).report() : nil
+            let report = try mergeState.analyze(store, now: now, always: cutoff.strategy != nil).report
             var query = HistoryQuery(authors: names.authors, contextNames: names.contextNames, bundleIDs: names.bundleIDs, processIDs: names.processIDs)
             let parser = PositionParser(utc: outputOptions.utc)
             if let after { query.after = try parser.bound(after, option: "--after") }
@@ -75,7 +72,7 @@ struct PurgeCommand: ParsableCommand {
         let presenter = PurgePresenter(time: render.time)
         DocumentRenderer.render(presenter.preview(plan.preview, store: path, rule: rule, executing: execute), context: render)
         guard execute else { return }
-        let broken = plan.preview.consequences.map(\.actor)
+        let broken = plan.preview.consequences.map { "\($0.actor) (\($0.status.rawValue))" }
         if !broken.isEmpty && !allowExpire { throw RepairError.wouldBreakActors(path: path, actors: broken) }
         guard plan.preview.transactionCount > 0 else {
             printError("cdhist: nothing to delete; the store is unchanged")

@@ -46,16 +46,15 @@ struct ReportCommand: ParsableCommand {
         if let name = cutoff.strategy { settings.strategy = CleanerStrategy(rawValue: name) }
         let path = try mergeState.storePath(store)
         let historyStore = try openStore(path, lockTimeout: lock.lockTimeout)
-        let (records, sources) = try mergeState.records(storeUUID: historyStore.storeUUID)
-        try refuseToOverwrite(inputs: [path, path + "-wal", path + "-shm", path + "-journal"] + sources.map(\.path) + (config.map { [$0] } ?? []))
         let time = TimeFormatter(utc: utc)
         let now = try mergeState.evaluationTime(utc: utc)
-        let declared = settings.actors + mergeState.actor
-        let batch = settings.batchActors + mergeState.batchActor
-        let mergeReport = try MergeStateAnalyzer(store: historyStore, declared: declared, batch: batch, records: records, now: now).report()
+        let analysis = try mergeState.analyze(historyStore, declared: settings.actors, batch: settings.batchActors, now: now, always: true)
+        let sources = analysis.sources
+        try refuseToOverwrite(inputs: [path, path + "-wal", path + "-shm", path + "-journal"] + sources.map(\.path) + (config.map { [$0] } ?? []))
+        guard let mergeReport = analysis.report else { return }
         let modelResolution = try historyStore.resolveModel(userModelPath: model)
-        // The check sees merge state only when some was given, as `check` does.
-        let findings = try CheckCommand.findings(store: historyStore, mergeState: records.isEmpty && declared.isEmpty && batch.isEmpty ? nil : mergeReport,
+        // The check sees merge state only when there is some, as `check` does.
+        let findings = try CheckCommand.findings(store: historyStore, mergeState: analysis.isGiven ? mergeReport : nil, mirroring: analysis.mirroring,
                                                  settings: settings, model: modelResolution, now: now)
         let threshold = settings.failOn ?? .error
         let selection = try cutoff.selection(narrowing: HistoryQuery(), report: mergeReport, parser: PositionParser(utc: utc))
@@ -76,6 +75,7 @@ struct ReportCommand: ParsableCommand {
             findings: findings,
             check: CheckCommand.document(findings, store: historyStore, threshold: threshold,
                                          failing: findings.filter { $0.severity >= threshold }.count),
+            cloudKit: try CloudKitPresenter.Content.read(historyStore, now: now, objects: ReportPage.topCount, events: ReportPage.topCount),
             authors: try historyStore.fieldSummaries(.author),
             entities: try Self.entityRows(historyStore))
         let html = ReportPage(time: time, svg: TimelineSVG(time: time, utc: utc, top: top)).html(content)

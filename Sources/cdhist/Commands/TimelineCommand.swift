@@ -44,12 +44,8 @@ struct TimelineCommand: ParsableCommand {
         let historyStore = try openStore(path, lockTimeout: lock.lockTimeout)
         let context = outputOptions.context()
         let now = try mergeState.evaluationTime(utc: outputOptions.utc)
-        let (records, _) = try mergeState.records(storeUUID: historyStore.storeUUID)
         // Actors are analysed only when there is something to show of them (or a strategy needs their dates).
-        let wantsActors = !records.isEmpty || !mergeState.actor.isEmpty || !mergeState.batchActor.isEmpty || cutoff.strategy != nil
-        let report = wantsActors
-            ? try MergeStateAnalyzer(store: historyStore, declared: mergeState.actor, batch: mergeState.batchActor, records: records, now: now).report()
-            : nil
+        let report = try mergeState.analyze(historyStore, now: now, always: cutoff.strategy != nil).report
         let selection = try cutoff.selection(narrowing: HistoryQuery(), report: report, parser: PositionParser(utc: outputOptions.utc))
         let layout = TimelineChart.Layout(width: width ?? context.terminal.width ?? 80, transactionCount: try historyStore.transactionCount())
         let timeline = try historyStore.activityTimeline(bucketCount: layout.chartWidth)

@@ -26,6 +26,9 @@ struct MergeStateOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Evaluate as of this date instead of now.", valueName: "date"))
     var now: String?
 
+    @Flag(help: "Say on standard error which values were passed over and why (JSON that is no history token, …).")
+    var verbose = false
+
     /// The store path: the argument, or the single store of the group container.
     func storePath(_ argument: String?) throws -> String {
         if let argument { return argument }
@@ -41,7 +44,29 @@ struct MergeStateOptions: ParsableArguments {
         return store
     }
 
-    /// Every recorded position, with the sources read.
+    /// Every position of `store` (its files' and CloudKit's in the store) analysed
+    /// with the declared actors (the options' and `declared`/`batch`); the report
+    /// is nil when there is nothing to analyse and `always` is false.
+    func analyze(_ store: HistoryStore, declared: [String] = [], batch: [String] = [], now: Double,
+                 always: Bool = false) throws -> MergeStateAnalysis {
+        var (records, sources) = try records(storeUUID: store.storeUUID)
+        let mirroring = try store.mirroringState()
+        if let mirroring {
+            let detail = mirroring.tables.isEmpty ? "kept in Z_METADATA (the first release's layout)" : "\(mirroring.tables.count) ANSCK table\(mirroring.tables.count == 1 ? "" : "s")"
+            sources.append(MergeSource(path: store.path, kind: "CloudKit mirroring, \(detail)", positions: mirroring.exportPosition == nil ? 0 : 1,
+                                       ignoredKeys: 0, otherStoreKeys: []))
+            if verbose { for problem in mirroring.problems { printError("cdhist: note: \(store.path): CloudKit mirroring: \(problem)") } }
+        }
+        let declared = declared + actor
+        let batch = batch + batchActor
+        let given = !records.isEmpty || !declared.isEmpty || !batch.isEmpty || mirroring != nil
+        let report = always || given
+            ? try MergeStateAnalyzer(store: store, declared: declared, batch: batch, records: records, mirroring: mirroring, now: now).report()
+            : nil
+        return MergeStateAnalysis(sources: sources, mirroring: mirroring, report: report, isGiven: given)
+    }
+
+    /// Every position recorded in files, with the sources read.
     func records(storeUUID: String) throws -> (records: [MergeRecord], sources: [MergeSource]) {
         var plists = defaults
         var tokens = token
@@ -57,11 +82,18 @@ struct MergeStateOptions: ParsableArguments {
             records += state.records
             sources.append(MergeSource(path: path, kind: "defaults (\(state.format.rawValue))", positions: state.records.count,
                                        ignoredKeys: state.ignoredKeyCount, otherStoreKeys: state.otherStoreKeys))
+            if verbose { for note in state.notes { printError("cdhist: note: \(note); ignored") } }
         }
         for spec in tokens {
             let (name, path) = Self.split(spec)
-            records.append(try TokenFileReader.read(path: path, actor: name))
-            sources.append(MergeSource(path: path, kind: "token file", positions: 1, ignoredKeys: 0, otherStoreKeys: []))
+            do {
+                records.append(try TokenFileReader.read(path: path, actor: name))
+                sources.append(MergeSource(path: path, kind: "token file", positions: 1, ignoredKeys: 0, otherStoreKeys: []))
+            } catch let error as TokenError {
+                // Readable, but no token (JSON that maps no store): said, not fatal.
+                printError("cdhist: note: \(error); ignored")
+                sources.append(MergeSource(path: path, kind: "token file (no token)", positions: 0, ignoredKeys: 0, otherStoreKeys: []))
+            }
         }
         return (records, sources)
     }
@@ -79,6 +111,16 @@ struct MergeStateOptions: ParsableArguments {
         guard let now else { return Date().timeIntervalSinceReferenceDate }
         return try PositionParser(utc: utc).date(now, option: "--now")
     }
+}
+
+/// Merge state as the commands use it: the positions, where they came from,
+/// CloudKit's state, and their analysis.
+struct MergeStateAnalysis {
+    var sources: [MergeSource]
+    var mirroring: MirroringState?
+    var report: MergeStateReport?
+    /// Whether there was any merge state at all: a position, a declared actor, a mirrored store.
+    var isGiven: Bool
 }
 
 /// A file merge state was read from.

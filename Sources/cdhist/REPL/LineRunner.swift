@@ -10,7 +10,7 @@ struct LineRunner {
 
     /// Commands whose first argument is the store.
     static let storeFirst: Set<String> = ["info", "transactions", "changes", "show", "entities", "authors", "export", "purge", "actors", "check",
-                                          "timeline", "report"]
+                                          "cloudkit", "timeline", "report"]
     /// Commands that find the store in `--group-container` when given one.
     static let takesGroupContainer: Set<String> = ["actors", "check", "timeline", "report"]
     /// Commands that take the store as `--store`.

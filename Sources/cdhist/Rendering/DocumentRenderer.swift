@@ -59,10 +59,25 @@ enum DocumentRenderer {
                 case .fields(let title, let pairs):
                     if let title { out.line(context.style(title, .bold)) }
                     let width = pairs.map { $0.0.count }.max() ?? 0
+                    // Values wrap at the terminal's width, under the value column (or, when the
+                    // names leave too little room, under the names); a value of megabytes (a 10 MB
+                    // author) is cut first, as in tables.
+                    let room = context.terminal.width.map { $0 - width - 2 }
+                    let indent = room.map { $0 >= 30 ? width + 2 : 2 }
                     for (k, v) in pairs {
-                        // One line each; a value of megabytes (a 10 MB author) is cut, as in tables.
-                        out.line(context.style(TableLayout.pad(k + ":", to: width + 1, right: false), .dim) + " "
-                                 + TableLayout.truncate(v, to: Self.longestFieldValue))
+                        let value = TableLayout.truncate(v, to: Self.longestFieldValue)
+                        let label = context.style(TableLayout.pad(k + ":", to: width + 1, right: false), .dim)
+                        guard let indent, let total = context.terminal.width else {
+                            out.line(label + " " + value)
+                            continue
+                        }
+                        var lines = TextWrap.lines(value, width: total - indent)
+                        if indent == width + 2 {
+                            out.line(label + " " + lines.removeFirst())
+                        } else {
+                            out.line(label)
+                        }
+                        for line in lines { out.line(String(repeating: " ", count: indent) + line) }
                     }
                 case .table(let title, let columns, let rows):
                     if let title { out.line(context.style(title, .bold)) }

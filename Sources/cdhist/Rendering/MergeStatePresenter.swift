@@ -22,10 +22,13 @@ struct MergeStatePresenter {
             [Cell(a.name), Cell(a.status.rawValue, Self.style(a.status)), Cell(merged(a)), Cell(pendingText(a)),
              Cell("\(a.explanation); \(a.advice)")]
         }
-        let cutoffRows = zip(report.cutoffs, report.cutoffDeleteCounts).map { c, n -> [Cell] in
-            [Cell(c.strategy.rawValue), Cell(c.cutoff.map { time.display($0) } ?? "no purge"),
-             Cell(c.cutoff == nil ? "-" : "\(n) transactions" + (c.authorFilter.map { " by \($0.joined(separator: ", "))" } ?? "")),
-             Cell(c.heldBackBy ?? "-"), Cell(c.reason + (c.resetsKeysAfterPurge ? "; then resets every key" : ""))]
+        let cutoffRows = report.cutoffs.indices.map { j -> [Cell] in
+            let c = report.cutoffs[j]
+            let expires = report.cutoffExpiries[j]
+            let deletes = c.cutoff == nil ? "-" : "\(report.cutoffDeleteCounts[j]) transactions" + (c.authorFilter.map { " by \($0.joined(separator: ", "))" } ?? "")
+            return [Cell(c.strategy.rawValue), Cell(c.cutoff.map { time.display($0) } ?? "no purge"),
+                    Cell(deletes + (expires.isEmpty ? "" : "; expires \(expires.joined(separator: ", "))"), expires.isEmpty ? nil : .red),
+                    Cell(c.heldBackBy ?? "-"), Cell(c.reason + (c.resetsKeysAfterPurge ? "; then resets every key" : ""))]
         }
         return Document(kind: "actors", json: json(report, sources: sources), sections: [
             .fields(title: nil, fields),
@@ -55,8 +58,9 @@ struct MergeStatePresenter {
         switch record.position {
         case .unreadable: return "unreadable (\(record.source))"
         case .token(let token):
-            guard let n = a.tokenNumber else { return "token \(token)" }
-            return a.lastMerged.map { "#\($0.number) \(time.display($0.timestamp)) (token)" } ?? "#\(n), gone (token)"
+            let kind = a.kind == .cloudKit ? "export token" : "token"
+            guard let n = a.tokenNumber else { return "\(kind) \(token)" }
+            return a.lastMerged.map { "#\($0.number) \(time.display($0.timestamp)) (\(kind))" } ?? "#\(n), gone (\(kind))"
         case .date(let d, _):
             let tx = a.lastMerged.map { "#\($0.number) " } ?? "before every remaining transaction, "
             return "\(tx)\(time.display(d)) (date)"
@@ -65,11 +69,12 @@ struct MergeStatePresenter {
 
     private func pendingText(_ a: ActorReport) -> String {
         if a.status == .writesOnly || a.status == .corruptToken || a.status == .foreignToken { return "-" }
-        guard a.pending.count > 0 else { return "none" }
+        guard a.pending.count > 0 else { return a.kind == .cloudKit && a.pending.ownCount > 0 ? "none (\(a.pending.ownCount) by CloudKit itself)" : "none" }
         let parts = a.pending.byAuthor.prefix(3).map { "\($0.author ?? "no author") \($0.count)" }
         let more = a.pending.byAuthor.count > 3 ? ", …" : ""
         let age = a.lag.map { ", oldest \(Self.age($0)) old" } ?? ""
-        return "\(a.pending.count) (\(parts.joined(separator: ", "))\(more))\(age)"
+        let own = a.kind == .cloudKit && a.pending.ownCount > 0 ? "; and \(a.pending.ownCount) by CloudKit itself, not exported" : ""
+        return "\(a.pending.count) (\(parts.joined(separator: ", "))\(more))\(age)\(own)"
     }
 
     /// `3d 4h`, `5h 12m`, `40m`, `12s`.
@@ -93,7 +98,9 @@ struct MergeStatePresenter {
                 ("ignoredKeys", .int(Int64(s.ignoredKeys))), ("otherStoreKeys", .array(s.otherStoreKeys.map { .string($0) })),
             ]) })),
             ("actors", .array(report.actors.map(actorJSON))),
-            ("cleaners", .array(zip(report.cutoffs, report.cutoffDeleteCounts).map { c, n in .object([
+            ("cleaners", .array(report.cutoffs.indices.map { j -> JSONValue in
+                let c = report.cutoffs[j], n = report.cutoffDeleteCounts[j]
+                return .object([
                 ("strategy", .string(c.strategy.rawValue)),
                 ("title", .string(c.strategy.title)),
                 ("cutoff", .optional(c.cutoff.flatMap { time.iso($0) })),
@@ -103,13 +110,15 @@ struct MergeStatePresenter {
                 ("authorFilter", c.authorFilter.map { .array($0.map { .string($0) }) } ?? .null),
                 ("resetsKeysAfterPurge", .bool(c.resetsKeysAfterPurge)),
                 ("transactionsToDelete", c.cutoff == nil ? .null : .int(Int64(n))),
+                ("expires", .array(report.cutoffExpiries[j].map { .string($0) })),
             ]) })),
         ]
     }
 
-    private func actorJSON(_ a: ActorReport) -> JSONValue {
+    func actorJSON(_ a: ActorReport) -> JSONValue {
         .object([
             ("actor", .string(a.name)),
+            ("kind", .string(a.kind.rawValue)),
             ("status", .string(a.status.rawValue)),
             ("declared", .bool(a.isDeclared)),
             ("batch", .bool(a.isBatch)),
@@ -119,6 +128,8 @@ struct MergeStatePresenter {
             ("lastMergedTimestamp", .optional(a.lastMerged.flatMap { time.iso($0.timestamp) })),
             ("tokenTransactionNumber", .optional(a.tokenNumber)),
             ("pendingCount", .int(Int64(a.pending.count))),
+            ("ownTransactionsAfterPosition", .int(Int64(a.pending.ownCount))),
+            ("mirroredRecords", .optional(a.mirroredRecordCount.map(Int64.init))),
             ("pendingByAuthor", .array(a.pending.byAuthor.map { .object([("author", .optional($0.author)), ("count", .int(Int64($0.count)))]) })),
             ("oldestPendingTransaction", .optional(a.pending.oldestNumber)),
             ("oldestPendingTimestamp", .optional(a.pending.oldestTimestamp.flatMap { time.iso($0) })),

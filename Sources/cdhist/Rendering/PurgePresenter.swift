@@ -45,7 +45,8 @@ struct PurgePresenter {
                 ("entity", .optional(e.entity)), ("entityNumber", .optional(e.entityNumber)),
                 ("inserts", .int(Int64(e.counts.inserts))), ("updates", .int(Int64(e.counts.updates))), ("deletes", .int(Int64(e.counts.deletes))),
             ]) }) } ?? .null),
-            ("consequences", .array(p.consequences.map { .object([("actor", .string($0.actor)), ("status", .string($0.status.rawValue)), ("message", .string($0.message))]) })),
+            ("consequences", .array(p.consequences.map { .object([("actor", .string($0.actor)), ("kind", .string($0.kind.rawValue)),
+                                                                  ("status", .string($0.status.rawValue)), ("message", .string($0.message))]) })),
             ("executed", .bool(false)),
         ]
         let counted = p.byEntity != nil

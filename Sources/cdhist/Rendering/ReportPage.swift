@@ -23,6 +23,8 @@ struct ReportPage {
         var findings: [Finding]
         /// `check`'s document.
         var check: Document
+        /// CloudKit mirroring, when the store is mirrored.
+        var cloudKit: CloudKitPresenter.Content
         /// Authors with their change counts.
         var authors: [FieldSummary]
         /// Entities with their change counts.
@@ -43,6 +45,9 @@ struct ReportPage {
         body += section("glance", "At a glance", HTML.sections([.fields(title: nil, glance(c))]))
         body += section("timeline", "Timeline", "<figure>\n" + svg.svg(c.timeline, markers: c.markers) + legend(c) + "</figure>\n")
         body += section("actors", "Actors", HTML.sections(c.actors.sections))
+        if c.cloudKit.state != nil {
+            body += section("cloudkit", "CloudKit mirroring", HTML.sections(CloudKitPresenter(time: time, now: c.now).document(c.cloudKit).sections))
+        }
         body += section("purge", "Purge preview", c.purge.map { HTML.sections($0.document.sections) }
                         ?? "<p class=\"note\">No purge chosen: make the report with --strategy NAME or --before POSITION to see what it would delete and break.</p>\n")
         body += section("check", "Health check", HTML.sections(c.check.sections))
@@ -98,8 +103,18 @@ struct ReportPage {
             let n = c.findings.filter { $0.severity == severity }.count
             return n > 0 ? "\(n) \(severity.rawValue)" : nil
         }
-        return [("History", history), ("Actors", actorText), ("Purge", purge),
-                ("Health check", severities.isEmpty ? "no findings" : severities.joined(separator: ", "))]
+        var lines = [("History", history), ("Actors", actorText)]
+        if let state = c.cloudKit.state, let exporter = c.cloudKit.exporter {
+            var text = "\(exporter.status.rawValue)" + (exporter.tokenNumber.map { " at #\($0)" } ?? "")
+            if exporter.pending.count > 0 { text += ", \(count(exporter.pending.count, "transaction")) to export" }
+            if let r = state.records {
+                text += "; \(count(r.mirrored, "mirrored record"))"
+                let waiting = (r.needsUpload ?? 0) + (r.needsCloudDelete ?? 0)
+                if waiting > 0 { text += ", \(waiting) awaiting upload or deletion in iCloud" }
+            }
+            lines.append(("CloudKit", text))
+        }
+        return lines + [("Purge", purge), ("Health check", severities.isEmpty ? "no findings" : severities.joined(separator: ", "))]
     }
 
     /// What the bars and the markers mean, with each marker's detail.

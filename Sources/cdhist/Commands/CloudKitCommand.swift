@@ -1,0 +1,43 @@
+import ArgumentParser
+import Foundation
+import HistoryKit
+
+/// `cdhist cloudkit STORE`: what CloudKit mirroring keeps in the store.
+struct CloudKitCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cloudkit",
+        abstract: "Show CloudKit mirroring's state: export position, records awaiting upload or deletion, objects changed since their export, fetches and events.",
+        discussion: """
+        Reads the ANSCK tables NSPersistentCloudKitContainer (and SwiftData with iCloud) keeps in the store, or the keys \
+        of its first release in Z_METADATA. What an OS version's tables lack is said, not guessed. On a store that is not \
+        mirrored, one line says so (exit status 0).
+        """)
+
+    @Argument(help: ArgumentHelp("The Core Data store file (.sqlite, .store).", valueName: "store"))
+    var store: String
+
+    @Option(help: ArgumentHelp("List at most this many objects changed since their last export.", valueName: "n"))
+    var objects = 10
+
+    @Option(help: ArgumentHelp("Show at most this many of the newest events.", valueName: "n"))
+    var events = 10
+
+    @Option(help: ArgumentHelp("Evaluate as of this date instead of now.", valueName: "date"))
+    var now: String?
+
+    @OptionGroup var lock: LockOptions
+
+    @OptionGroup var outputOptions: OutputOptions
+
+    func validate() throws {
+        guard objects >= 0, events >= 0 else { throw ValidationError("--objects and --events take a count of 0 or more") }
+    }
+
+    func run() throws {
+        let store = try openStore(store, lockTimeout: lock.lockTimeout)
+        let context = outputOptions.context()
+        let at = try now.map { try PositionParser(utc: outputOptions.utc).date($0, option: "--now") } ?? Date().timeIntervalSinceReferenceDate
+        let content = try CloudKitPresenter.Content.read(store, now: at, objects: objects, events: events)
+        DocumentRenderer.render(CloudKitPresenter(time: context.time, now: at).document(content), context: context)
+    }
+}
