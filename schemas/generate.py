@@ -3,9 +3,17 @@
 
 Every object lists all its properties and forbids others, so a field added to
 the output without a schema change fails the validation tests.
+VERSION rises with every change: the minor number when fields or documents are
+added (format stays cdhist/1), the major number (with format) for a change that
+breaks a consumer.
 Run: python3 schemas/generate.py
 """
 import json, os
+
+# 1.0: the documents of format cdhist/1.
+# 1.1: CloudKit's exporter as an actor (actors[].kind, ownTransactionsAfterPosition,
+#      mirroredRecords; cleaners[].expires; consequences[].kind) and the cloudkit document.
+VERSION = "1.1"
 
 def nullable(t): return {"type": [t, "null"]} if isinstance(t, str) else {"anyOf": [t, {"type": "null"}]}
 S, I, N, B = {"type": "string"}, {"type": "integer"}, {"type": "number"}, {"type": "boolean"}
@@ -78,18 +86,22 @@ status = {"enum": ["up-to-date", "behind", "never-merged", "expired", "missed-ch
 position = obj({"source": S, "keyFormat": nullable("string"), "type": {"enum": ["date", "token", "unreadable"]},
                 "date": nullable(TS), "cocoaDate": N, "wholeSeconds": B, "token": ref("token"), "problem": S},
                optional=("date", "cocoaDate", "wholeSeconds", "token", "problem"))
+kind = {"enum": ["app", "cloudkit"]}
+defs["actor"] = obj({"actor": S, "kind": kind, "status": status, "declared": B, "batch": B, "authoredTransactions": I,
+    "positions": arr(position), "lastMergedTransaction": nullable("integer"), "lastMergedTimestamp": nullable(TS),
+    "tokenTransactionNumber": nullable("integer"), "pendingCount": I, "ownTransactionsAfterPosition": I,
+    "mirroredRecords": nullable("integer"),
+    "pendingByAuthor": arr(obj({"author": nullable("string"), "count": I})),
+    "oldestPendingTransaction": nullable("integer"), "oldestPendingTimestamp": nullable(TS),
+    "lagSeconds": nullable("number"), "explanation": S, "advice": S})
 defs["actors"] = doc("actors", {
     "storeID": S, "now": nullable(TS), "cocoaNow": N,
     "sources": arr(obj({"path": S, "kind": S, "positions": I, "ignoredKeys": I, "otherStoreKeys": arr(S)})),
-    "actors": arr(obj({"actor": S, "status": status, "declared": B, "batch": B, "authoredTransactions": I,
-        "positions": arr(position), "lastMergedTransaction": nullable("integer"), "lastMergedTimestamp": nullable(TS),
-        "tokenTransactionNumber": nullable("integer"), "pendingCount": I,
-        "pendingByAuthor": arr(obj({"author": nullable("string"), "count": I})),
-        "oldestPendingTransaction": nullable("integer"), "oldestPendingTimestamp": nullable(TS),
-        "lagSeconds": nullable("number"), "explanation": S, "advice": S})),
+    "actors": arr(ref("actor")),
     "cleaners": arr(obj({"strategy": {"enum": ["apple", "phtk-1.0.0", "phtk-1.0.4", "phtk-2", "fatbobman", "swiftlee", "appwise"]},
         "title": S, "cutoff": nullable(TS), "cocoaCutoff": nullable("number"), "reason": S, "heldBackBy": nullable("string"),
-        "authorFilter": nullable(arr(S)), "resetsKeysAfterPurge": B, "transactionsToDelete": nullable("integer")})),
+        "authorFilter": nullable(arr(S)), "resetsKeysAfterPurge": B, "transactionsToDelete": nullable("integer"),
+        "expires": arr(S)})),
 })
 defs["token"] = defs["token"]
 defs["tokenCheck"] = doc("token", {"source": S, "token": ref("token"), "store": S, "storeID": S,
@@ -105,7 +117,7 @@ defs["purgePreview"] = doc("purge-preview", {
     # changes per author and byEntity are counted only with --breakdown (null otherwise).
     "byAuthor": arr(obj({"author": nullable("string"), "transactions": I, "changes": nullable("integer")})),
     "byEntity": nullable(arr(obj({"entity": nullable("string"), "entityNumber": nullable("integer"), "inserts": I, "updates": I, "deletes": I}))),
-    "consequences": arr(obj({"actor": S, "status": status, "message": S})),
+    "consequences": arr(obj({"actor": S, "kind": kind, "status": status, "message": S})),
     "executed": {"const": False},
 })
 defs["purgeResult"] = doc("purge-result", {"store": S, "executed": {"const": True}, "backup": nullable("string"), "deletedTransactions": I,
@@ -117,6 +129,26 @@ defs["check"] = doc("check", {"store": S, "storeID": S, "failOn": {"enum": ["err
     "findings": arr(obj({"rule": S, "severity": {"enum": ["error", "warning", "info"]}, "message": S, "data": {"type": "object"}})),
     "counts": obj({"info": I, "warning": I, "error": I}), "failed": B})
 
+counts = {"needsUpload": nullable("integer"), "needsCloudDelete": nullable("integer")}
+defs["cloudkit"] = doc("cloudkit", {
+    "store": S, "storeID": S, "mirrored": B, "tables": arr(S), "metadataSource": nullable("string"),
+    "exporter": nullable(ref("actor")), "transactionsAfterPosition": nullable("integer"), "changesAfterPosition": nullable("integer"),
+    "records": nullable(obj({"mirrored": I, **counts, "needsLocalDelete": nullable("integer"), "exportInFlight": nullable("integer"),
+        "lastExportedTransaction": nullable("integer"),
+        "byEntity": arr(obj({"entity": nullable("string"), "entityNumber": nullable("integer"), "mirrored": I, **counts,
+                             "changedSinceExport": nullable("integer")}))})),
+    "changedSinceExport": nullable(obj({"count": I, "objects": arr(obj({"entity": nullable("string"), "entityNumber": I, "entityPK": I,
+        "changedObjectID": nullable("string"), "lastExportedTransaction": nullable("integer"), "lastChangedTransaction": I}))})),
+    "databases": nullable(arr(obj({"scope": S, "lastFetch": nullable(TS), "cocoaLastFetch": nullable("number")}))),
+    "zones": nullable(arr(obj({"name": nullable("string"), "owner": nullable("string"), "lastFetch": nullable(TS),
+                               "cocoaLastFetch": nullable("number")}))),
+    "eventCount": nullable("integer"),
+    "recentEvents": nullable(arr(obj({"type": S, "started": nullable(TS), "ended": nullable(TS), "succeeded": nullable("boolean"),
+                                      "errorDomain": nullable("string"), "errorCode": nullable("integer")}))),
+    "metadata": arr(obj({"key": S, "value": {"type": ["string", "integer", "boolean", "object", "null"]}})),
+    "problems": arr(S),
+})
+
 lane = obj({"author": nullable("string"), "transactionCount": I, "counts": arr(I)})
 defs["timeline"] = doc("timeline", {"store": S, "storeID": S, "firstTimestamp": nullable(TS), "lastTimestamp": nullable(TS),
     "firstCocoaTimestamp": nullable("number"), "lastCocoaTimestamp": nullable("number"), "bucketSeconds": N, "bucketCount": I,
@@ -126,11 +158,12 @@ defs["timeline"] = doc("timeline", {"store": S, "storeID": S, "firstTimestamp": 
 
 kinds = {"info": "info", "transactions": "transactions", "changes": "changes", "transaction": "show", "entities": "entities",
          "authors": "authors", "actors": "actors", "token": "tokenCheck", "purge-preview": "purgePreview",
-         "purge-result": "purgeResult", "repair-defaults": "repairDefaults", "check": "check", "timeline": "timeline"}
+         "purge-result": "purgeResult", "repair-defaults": "repairDefaults", "check": "check", "cloudkit": "cloudkit", "timeline": "timeline"}
 schema = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "$id": "https://cdhist.invalid/schemas/cdhist.schema.json",
     "title": "cdhist JSON output (format cdhist/1)",
+    "version": VERSION,
     "description": "A JSON document (it has a kind) or an NDJSON line (a transaction, possibly with its changes, or a change).",
     "oneOf": [{"if": {"required": ["kind"]}, "then": {"oneOf": [ref(v) for v in kinds.values()]},
                "else": {"oneOf": [ref("transactionLine"), ref("changeLine")]}}],

@@ -198,6 +198,23 @@ public enum MirroringWriter {
         try db.execute(sql: "UPDATE Z_METADATA SET Z_PLIST = ?", arguments: [Data(PropertyList.encodeBinary(.dictionary(plist)))])
     }
 
+    /// Mirrors an existing store as if its exporter had reached transaction
+    /// `position`: one record per object changed up to it (its last export is its
+    /// newest change), every fifth awaiting upload, every seventh a deletion in iCloud.
+    public static func mirror(_ path: String, storeUUID: String, position: Int64, lastFetch: Double? = nil) throws -> [MirroringFixture.Record] {
+        let queue = try DatabaseQueue(path: path)
+        let objects = try queue.read { db in
+            try Row.fetchAll(db, sql: "SELECT ZENTITY, ZENTITYPK, MAX(ZTRANSACTIONID) FROM ACHANGE WHERE ZTRANSACTIONID <= ? GROUP BY 1, 2 ORDER BY 1, 2",
+                             arguments: [position])
+        }
+        try queue.close()
+        let records = objects.enumerated().map { i, row in
+            MirroringFixture.Record(entityNumber: row[0], primaryKey: row[1], lastExported: row[2], needsUpload: i % 5 == 0, needsCloudDelete: i % 7 == 0)
+        }
+        try write(MirroringFixture(token: MirroringFixture.token(position, store: storeUUID), records: records, lastFetch: lastFetch), to: path)
+        return records
+    }
+
     /// A deterministic UUID-shaped record name.
     private static func recordName(_ n: Int) -> String {
         let hex = String(n, radix: 16, uppercase: true)

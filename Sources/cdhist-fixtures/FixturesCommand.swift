@@ -10,7 +10,7 @@ struct FixturesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cdhist-fixtures",
         abstract: "Write deterministic Core Data stores for tests, the README and benchmarks.",
-        subcommands: [WriteCommand.self, LimitsCommand.self, LiveWriterCommand.self],
+        subcommands: [WriteCommand.self, LimitsCommand.self, LiveWriterCommand.self, MirrorCommand.self],
         defaultSubcommand: WriteCommand.self)
 }
 
@@ -127,5 +127,24 @@ struct LiveWriterCommand: ParsableCommand {
         encoder.outputFormatting = [.sortedKeys]
         let json = try encoder.encode(result)
         if let report { try json.write(to: URL(fileURLWithPath: report)) } else { print(String(decoding: json, as: UTF8.self)) }
+    }
+}
+
+/// Adds CloudKit mirroring's tables to a copy of a store.
+struct MirrorCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "mirror",
+        abstract: "Give a store (a copy: it is changed) CloudKit mirroring's tables, its exporter at a transaction, a record per object changed up to it.")
+
+    @Argument(help: ArgumentHelp("The store to change (work on a copy).", valueName: "store"))
+    var store: String
+
+    @Option(help: ArgumentHelp("The transaction the exporter has reached.", valueName: "n"))
+    var position: Int64
+
+    func run() throws {
+        let uuid = try HistoryStore.open(store).storeUUID
+        let records = try MirroringWriter.mirror(store, storeUUID: uuid, position: position)
+        print("mirrored \(store): the exporter at #\(position), \(records.count) records")
     }
 }

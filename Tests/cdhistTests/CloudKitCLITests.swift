@@ -192,21 +192,12 @@ import Testing
     static let position: Int64 = 400
 
     /// A copy of Photos.sqlite with its WAL, mirrored: the exporter at #400, one record per object
-    /// changed in the first 200 transactions, every fifth awaiting upload, every seventh a deletion in iCloud.
+    /// changed up to it, every fifth awaiting upload, every seventh a deletion in iCloud.
     static func mirroredCopy() throws -> (TemporaryDirectory, String, [MirroringFixture.Record]) {
         let dir = try TemporaryDirectory()
         try dir.copy(from: (RealStores.photos as NSString).deletingLastPathComponent, prefix: "Photos.sqlite")
         let path = dir.file("Photos.sqlite")
-        let queue = try DatabaseQueue(path: path)
-        let objects = try queue.read { db in
-            try Row.fetchAll(db, sql: "SELECT ZENTITY, ZENTITYPK, MAX(ZTRANSACTIONID) FROM ACHANGE WHERE ZTRANSACTIONID <= 200 GROUP BY 1, 2 ORDER BY 1, 2")
-        }
-        try queue.close()
-        let records = objects.enumerated().map { i, row in
-            MirroringFixture.Record(entityNumber: row[0], primaryKey: row[1], lastExported: row[2], needsUpload: i % 5 == 0, needsCloudDelete: i % 7 == 0)
-        }
-        try MirroringWriter.write(MirroringFixture(token: MirroringFixture.token(position, store: RealStores.photosUUID), records: records,
-                                                   lastFetch: 665_000_000), to: path)
+        let records = try MirroringWriter.mirror(path, storeUUID: RealStores.photosUUID, position: position, lastFetch: 665_000_000)
         return (dir, path, records)
     }
 

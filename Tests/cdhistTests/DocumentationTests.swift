@@ -5,7 +5,8 @@ import Testing
 
 /// The man page and README stay in step with `--help`; the committed fixtures with the generator.
 @Suite struct DocumentationTests {
-    static let subcommands = ["info", "transactions", "changes", "show", "entities", "authors", "export", "actors", "token", "purge", "repair-defaults", "check", "timeline", "report", "repl"]
+    static let subcommands = ["info", "transactions", "changes", "show", "entities", "authors", "export", "actors", "token", "purge", "repair-defaults", "check",
+                              "cloudkit", "timeline", "report", "repl"]
 
     private func options(inHelp text: String) -> Set<String> {
         var found: Set<String> = []
@@ -33,6 +34,19 @@ import Testing
             // A subcommand's line is indented two spaces; its wrapped abstract continues further in.
             Self.subcommands.contains { line.hasPrefix("  " + $0 + " ") }
         }.count)
+    }
+
+    /// Every check rule (listed by `check --help`) is described in the man page under its id.
+    @Test func manPageDescribesEveryCheckRule() throws {
+        let man = try String(contentsOfFile: Repository.root.appendingPathComponent("man/cdhist.1").path, encoding: .utf8)
+        let help = try CLI.run(["check", "--help"]).stdout.replacingOccurrences(of: "\n", with: " ")
+        let pattern = try NSRegularExpression(pattern: "([a-z]+(?:-[a-z]+)+) \\((error|warning|info)\\)")
+        let ns = help as NSString
+        let rules = pattern.matches(in: help, range: NSRange(location: 0, length: ns.length)).map { (ns.substring(with: $0.range(at: 1)), ns.substring(with: $0.range(at: 2))) }
+        #expect(rules.count >= 19)
+        for (id, severity) in rules {
+            #expect(man.contains(".It Cm \(id)\n\(severity):"), "man/cdhist.1 lacks rule \(id) (\(severity))")
+        }
     }
 
     /// mandoc's linter finds nothing to say (mandoc is installed by .ci/run).

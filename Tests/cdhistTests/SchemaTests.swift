@@ -17,10 +17,10 @@ import Testing
             files.append(path)
         }
         let m = Repository.fixtures + "/MergeState"
-        var stores = ["AppGroup", "Purged", "NoModelCache", "WALPending", "MergeState"].map { Repository.fixtures + "/\($0)/Tasks.sqlite" }
+        var stores = ["AppGroup", "Purged", "NoModelCache", "WALPending", "MergeState", "CloudKit"].map { Repository.fixtures + "/\($0)/Tasks.sqlite" }
         if RealStores.available { stores += [RealStores.photos, RealStores.swiftData] }
         for store in stores {
-            for command in ["info", "transactions", "changes", "entities", "authors", "check", "timeline"] {
+            for command in ["info", "transactions", "changes", "entities", "authors", "check", "timeline", "cloudkit"] {
                 try save([command, store], command)
             }
             try save(["transactions", store, "--format", "ndjson"], "transactions-nd")
@@ -38,6 +38,16 @@ import Testing
                   "--token", "x=" + m + "/corrupt-token.data", "--strategy", "phtk-2"], "timeline-markers")
         try save(["timeline", Repository.fixtures + "/Purged/Tasks.sqlite", "--token", "widget=" + Repository.fixtures + "/Purged/widget-token.data",
                   "--before", "tx:99"], "timeline-after-last")
+        // CloudKit: a purge past the exporter's position, cleaners that expire it, every variant of the tables.
+        let ck = Repository.fixtures + "/CloudKit"
+        try save(["purge", ck + "/Tasks.sqlite", "--before", "tx:29", "--breakdown"], "purge-cloudkit")
+        try save(["actors", ck + "/Tasks.sqlite", "--defaults", ck + "/swiftdata.plist", "--token", "app=" + ck + "/swiftdata-token.json",
+                  "--now", "2025-03-20T00:00:00Z"], "actors-cloudkit")
+        let variants = try CloudKitCLITests.variants()
+        for v in CloudKitFixtures.variants {
+            try save(["cloudkit", variants.path + "/\(v.name)/Tasks.sqlite"], "cloudkit-\(v.name)")
+            try save(["check", variants.path + "/\(v.name)/Tasks.sqlite", "--max-export-pending", "0"], "check-\(v.name)")
+        }
         try save(["token", m + "/token.data", "--store", m + "/Tasks.sqlite"], "token")
         try save(["token", m + "/foreign-token.data", "--store", m + "/Tasks.sqlite"], "token-foreign")
         try save(["token", m + "/multi-store-token.data"], "token-plain")

@@ -6,7 +6,11 @@ import HistoryKit
 struct ActorsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "actors",
-        abstract: "Show each actor's merge state: what it merged, what is pending, whether it is stuck, and each cleaner's cut-off.")
+        abstract: "Show each actor's merge state: what it merged, what is pending, whether it is stuck, and each cleaner's cut-off.",
+        discussion: """
+        Positions come from --defaults, --token and --group-container, and from the store itself: a store mirrored with \
+        CloudKit has its exporter as an actor (CloudKit export), with no option needed.
+        """)
 
     @Argument(help: ArgumentHelp("The Core Data store file (optional with --group-container).", valueName: "store"))
     var store: String?

@@ -11,7 +11,7 @@ struct MergeStateOptions: ParsableArguments {
             help: ArgumentHelp("An App Group folder: finds the store, the defaults plist under Library/Preferences and token files.", valueName: "dir"))
     var groupContainer: String?
 
-    @Option(help: ArgumentHelp("A token file, optionally with its actor: [ACTOR=]FILE (repeatable; actor defaults to the file name).", valueName: "token"))
+    @Option(help: ArgumentHelp("A token file (an archive, a plist holding one, or SwiftData's JSON), optionally with its actor: [ACTOR=]FILE (repeatable; actor defaults to the file name).", valueName: "token"))
     var token: [String] = []
 
     @Option(help: ArgumentHelp("An actor the app declares, i.e. an author that merges (repeatable).", valueName: "name"))
