@@ -253,7 +253,7 @@ extension MergeStateAnalyzer {
     /// and what a purge past it has done.
     private func evaluateExporter(position: Located, pending: PendingSummary, first: Transaction?) -> ActorReport {
         let mirrored = mirroring?.records?.mirrored
-        let reupload = "re-uploads every record" + (mirrored.map { " (\($0) mirrored record\($0 == 1 ? "" : "s"))" } ?? "")
+        let everyRecord = "every record" + (mirrored.map { " (\($0) mirrored record\($0 == 1 ? "" : "s"))" } ?? "")
         var r = ActorReport(name: MirroringState.exportActorName, kind: .cloudKit, status: .upToDate, isDeclared: false, isBatch: false,
                             records: position.records, authoredCount: 0, lastMerged: position.lastMerged, tokenNumber: position.tokenNumber,
                             positionDate: nil, pending: pending,
@@ -269,16 +269,16 @@ extension MergeStateAnalyzer {
         switch record.position {
         case .unreadable(let why):
             r.conclude(.corruptToken, "its export position cannot be read: \(why)",
-                       "CloudKit cannot resume from it: expect the mirror to reset and \(reupload); keep a copy of this store for the bug report")
+                       "CloudKit cannot resume from it: expect the mirror to reset and re-upload \(everyRecord); keep a copy of this store for the bug report")
         case .token(let token):
             guard let n = position.tokenNumber else {
                 r.conclude(.foreignToken, "its export token is for store \(token.transactionNumbers.keys.sorted().joined(separator: ", ")), not this store (\(store.storeUUID)): the store was replaced or restored",
-                           "CloudKit cannot resume from it: expect the mirror to reset and \(reupload)")
+                           "CloudKit cannot resume from it: expect the mirror to reset and re-upload \(everyRecord)")
                 return r
             }
             guard position.lastMerged != nil else {
                 let oldest = first.map { "the oldest remaining is #\($0.number)" } ?? "the store has no transactions"
-                r.conclude(.expired, "its export position (transaction #\(n)) was purged (\(oldest)): on its next export the mirror finds its token expired, resets (reason: history expired) and \(reupload)",
+                r.conclude(.expired, "its export position (transaction #\(n)) was purged (\(oldest)): on its next export the mirror finds its token expired, resets (reason: history expired) and re-uploads \(everyRecord)",
                            "nothing in the store undoes it: let the reset run with a good network; from now on purge only transactions CloudKit has exported, or do not purge a mirrored store")
                 return r
             }
@@ -291,7 +291,7 @@ extension MergeStateAnalyzer {
                                : "it exports them when the app next runs with a network and an iCloud account; nothing to do")
             }
         case .date:
-            r.conclude(.corruptToken, "its export position is a date, not a token", "CloudKit cannot resume from it: expect the mirror to reset and \(reupload)")
+            r.conclude(.corruptToken, "its export position is a date, not a token", "CloudKit cannot resume from it: expect the mirror to reset and re-upload \(everyRecord)")
         }
         return r
     }

@@ -12,6 +12,8 @@ public enum TokenError: Error, Equatable, Sendable, CustomStringConvertible {
     case badLiteral(String)
     /// Readable, but not a token at all (JSON that maps no store to a transaction).
     case notAToken(source: String, reason: String)
+    /// Text that begins as JSON but is not JSON.
+    case corruptJSON(source: String, reason: String)
 
     public var description: String {
         switch self {
@@ -20,6 +22,7 @@ public enum TokenError: Error, Equatable, Sendable, CustomStringConvertible {
         case .malformedToken(let s, let why): return "\(s): history token without usable content (\(why))"
         case .badLiteral(let text): return "'\(text)' is not a token literal (expected STOREUUID:N)"
         case .notAToken(let s, let why): return "\(s): not a history token (\(why))"
+        case .corruptJSON(let s, let why): return "\(s): corrupt JSON token (\(why))"
         }
     }
 }

@@ -14,7 +14,7 @@ public enum JSONTokenDecoder {
 
     /// The token in the JSON text `bytes` from `source`. Throws
     /// ``TokenError/notAToken(source:reason:)`` for JSON that maps no store to a
-    /// transaction, ``TokenError/corruptArchive(source:reason:)`` for text that is
+    /// transaction, ``TokenError/corruptJSON(source:reason:)`` for text that is
     /// not JSON, and ``TokenError/malformedToken(source:reason:)`` when one store
     /// is given two different transactions.
     public static func decode(json bytes: [UInt8], source: String) throws -> HistoryToken {
@@ -22,7 +22,7 @@ public enum JSONTokenDecoder {
         do {
             root = try JSONText.parse(bytes)
         } catch {
-            throw TokenError.corruptArchive(source: source, reason: "not JSON: \(error)")
+            throw TokenError.corruptJSON(source: source, reason: "\(error)")
         }
         var numbers: [String: Int64] = [:]
         var stack = [root]
