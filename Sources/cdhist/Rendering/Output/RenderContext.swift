@@ -1,0 +1,13 @@
+import Foundation
+
+/// Everything a renderer needs to know about where and how to write.
+struct RenderContext {
+    let format: OutputFormat
+    let terminal: Terminal
+    let time: TimeFormatter
+    let output: Output
+
+    var color: Bool { terminal.colorEnabled && format == .table }
+
+    func style(_ text: String, _ style: Style) -> String { style.apply(text, enabled: color) }
+}
