@@ -205,9 +205,14 @@ import Testing
         #expect(intents.advice.contains("has not merged for"))
         #expect(a["share"]?.status == .unknownActor)
         #expect(a["share"]?.explanation.contains("did you mean shareExtension?") == true)
-        // shareExtension writes but keeps no state under that name.
-        #expect(a["shareExtension"]?.status == .unknownActor)
-        #expect(a["shareExtension"]?.explanation.contains("no merge state") == true)
+        // shareExtension writes but keeps no state under that name: a writer, not an actor.
+        #expect(a["shareExtension"] == nil)
+        let store = try HistoryStore.open(Repository.fixtures + "/MergeState/Tasks.sqlite")
+        let records = try DefaultsReader.read(path: Repository.fixtures + "/MergeState/stale.plist", storeUUID: store.storeUUID).records
+        let report = try MergeStateAnalyzer(store: store, declared: ["app", "widget", "intents"], batch: [], records: records, now: later).report()
+        let writer = try #require(report.writers.first { $0.author == "shareExtension" })
+        #expect(writer.transactions == 3 && writer.firstNumber == 11 && writer.lastNumber == 34)
+        #expect(report.writers.first { $0.author == "NSCloudKitMirroringDelegate.export" }?.family == .cloudKit)
     }
 
     @Test func tokensForeignCorruptAndValid() throws {

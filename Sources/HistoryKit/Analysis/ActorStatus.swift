@@ -14,7 +14,7 @@ public enum ActorStatus: String, CaseIterable, Sendable {
     case foreignToken = "foreign-token"
     /// Its token cannot be unarchived.
     case corruptToken = "corrupt-token"
-    /// In the plist but never an author, or an author without merge state: a name mismatch?
+    /// A date in the defaults under a name no transaction has as its author: a name mismatch?
     case unknownActor = "unknown-actor"
     /// A batch actor: writes history, does not merge.
     case writesOnly = "writes-only"
@@ -62,12 +62,28 @@ public struct ActorReport: Sendable {
     public var effectiveDate: Double? { positionDate ?? (tokenNumber != nil ? lastMerged?.timestamp : nil) }
 }
 
+/// An author that writes history but keeps no merge position: a writer, not an actor.
+public struct WriterSummary: Equatable, Sendable {
+    /// Nil for transactions without an author.
+    public var author: String?
+    /// The framework family it belongs to, if any.
+    public var family: AuthorFamily?
+    public var transactions: Int
+    public var firstNumber: Int64
+    public var lastNumber: Int64
+    public var firstTimestamp: Double?
+    public var lastTimestamp: Double?
+}
+
 /// The merge state of every actor of a store, and what each cleaner would purge now.
 public struct MergeStateReport: Sendable {
     public var storeUUID: String
     /// Cocoa seconds the report is evaluated at.
     public var now: Double
+    /// Whatever has a merge position or is declared.
     public var actors: [ActorReport]
+    /// Authors without a position, most transactions first.
+    public var writers: [WriterSummary]
     public var cutoffs: [CleanerCutoff]
     /// Transactions each strategy's cut-off would delete (same order as ``cutoffs``).
     public var cutoffDeleteCounts: [Int]

@@ -3,7 +3,7 @@
 public struct MergeStateAnalyzer {
     /// Authors written by CloudKit mirroring (`NSCloudKitMirroringDelegate.import` …): writers, not actors.
     public static func isCloudKitAuthor(_ name: String) -> Bool {
-        name.hasPrefix("NSCloudKitMirroringDelegate")
+        AuthorFamily.of(name) == .cloudKit
     }
 
     public let store: HistoryStore
@@ -78,7 +78,12 @@ public struct MergeStateAnalyzer {
         for a in authors { if let name = a.author { authored[name] = a.tally.count } }
         let knownAuthors = authors.compactMap(\.author)
         let actorCount = names.count
-        knownAuthors.filter { !Self.isCloudKitAuthor($0) }.forEach(add)
+        // Authors without a position of their own are writers, summarized apart.
+        let writers = authors.filter { a in a.author.map { !names.contains($0) } ?? true }.map { a in
+            WriterSummary(author: a.author, family: AuthorFamily.of(a.author), transactions: a.tally.count,
+                          firstNumber: a.tally.firstNumber, lastNumber: a.tally.lastNumber,
+                          firstTimestamp: a.tally.firstTimestamp, lastTimestamp: a.tally.lastTimestamp)
+        }
 
         var reports: [ActorReport] = []
         for (i, name) in names.enumerated() {
@@ -109,8 +114,8 @@ public struct MergeStateAnalyzer {
                 return filter.map { f in author.map(f.contains) ?? false } ?? true
             }.map { names[$0] }
         }
-        return MergeStateReport(storeUUID: store.storeUUID, now: now, actors: reports, cutoffs: cutoffs, cutoffDeleteCounts: counts,
-                                cutoffExpiries: expiries)
+        return MergeStateReport(storeUUID: store.storeUUID, now: now, actors: reports, writers: writers, cutoffs: cutoffs,
+                                cutoffDeleteCounts: counts, cutoffExpiries: expiries)
     }
 
     /// What others wrote, from the tallies of the transactions after an actor's position;
@@ -191,9 +196,6 @@ public struct MergeStateAnalyzer {
             } else if isDeclared {
                 r.conclude(.neverMerged, "has no recorded position: it has never merged, or its key was reset after a purge",
                            "it will fetch all \(r.pending.count) transactions by others on its next run; if this target no longer exists, remove it from the app's actor list so it stops holding back purges")
-            } else {
-                r.conclude(.unknownActor, "writes history (\(authoredCount) transactions) but has no merge state",
-                           "if it only imports, declare it with --batch-actor; otherwise check the key it saves its position under (or pass --key-prefix)")
             }
             return r
         }
@@ -223,14 +225,18 @@ public struct MergeStateAnalyzer {
                 r.advice = "rebuild this actor's state from the store (a full refetch), and make the cleaner purge only before the oldest actor's date"
                 return r
             }
-        }
-        if authoredCount == 0 && !isDeclared {
-            r.status = .unknownActor
-            let close = knownAuthors.filter { $0.lowercased() == name.lowercased() || $0.lowercased().hasPrefix(name.lowercased()) || name.lowercased().hasPrefix($0.lowercased()) }
-            let hint = close.isEmpty ? "authors in the store: \(knownAuthors.filter { !Self.isCloudKitAuthor($0) }.joined(separator: ", "))" : "did you mean \(close.joined(separator: ", "))?"
-            r.explanation = "has merge state but no transaction has author '\(name)' (\(hint))"
-            r.advice = "if it only reads, declare it with --actor; otherwise make it set transactionAuthor to the name it saves its position under"
-            return r
+            // A date means "merged what others wrote until then": the name must be the author it
+            // writes with, or its own transactions count as pending. (A token needs no author.)
+            if authoredCount == 0 && !isDeclared {
+                r.status = .unknownActor
+                let lower = name.lowercased()
+                let close = knownAuthors.filter { AuthorFamily.of($0) == nil && ($0.lowercased().hasPrefix(lower) || lower.hasPrefix($0.lowercased())) }
+                let hint = close.isEmpty ? "no author has a name like it"
+                    : "did you mean \(close.prefix(3).joined(separator: ", "))\(close.count > 3 ? " or \(close.count - 3) more" : "")?"
+                r.explanation = "has merge state but no transaction has author '\(name)' (\(hint)); \(r.pending.count) transactions by others after its date"
+                r.advice = "if it only reads, declare it with --actor; otherwise make it set transactionAuthor to the name it saves its position under"
+                return r
+            }
         }
         if r.pending.count == 0 {
             r.conclude(.upToDate, "has merged everything others wrote",
