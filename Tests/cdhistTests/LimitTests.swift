@@ -132,12 +132,16 @@ import Testing
         let summaries = try #require(run(["authors", store, "--by", "author"]).json()["authors"] as? [[String: Any]])
         #expect(summaries.first?["value"] as? String == author && summaries.first?["transactionCount"] as? Int == 2)
 
-        // Tables cut it: to the terminal's width, or 200 characters in a list and 1,000 in a field when not on one.
+        // Tables cut it at 1,000 characters (a cell or a field) when not fitting a terminal.
         let table = try run(["authors", store, "--by", "author", "--format", "table"]).lines
         #expect(table.count == 4)
-        #expect(table[2].hasPrefix("author:0123456789") && table[2].contains("…") && table[2].count < 300, "\(table[2].prefix(300))")
+        #expect(table[2].hasPrefix("author:0123456789") && table[2].contains("…") && table[2].count < 1100, "\(table[2].prefix(300))")
         let listed = try run(["transactions", store, "--format", "table"]).lines
-        #expect(listed.count == 4 && listed.allSatisfy { $0.count < 600 })
+        #expect(listed.count == 4 && listed.allSatisfy { $0.count < 1200 })
+        // Fitted to a terminal it wraps instead: every line fits, and the rows of the last line hold the rest.
+        let wrapped = try CLI.run(["authors", store, "--by", "author", "--format", "table"], environment: ["COLUMNS": "80"]).lines
+        #expect(wrapped.allSatisfy { $0.count <= 80 })
+        #expect(wrapped.count > 12)
         let shown = try run(["show", store, "1", "--format", "table"]).lines
         let field = try #require(shown.first { $0.hasPrefix("Author:") })
         #expect(field == "Author:      " + author.prefix(999) + "…")

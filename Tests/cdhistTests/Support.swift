@@ -42,6 +42,8 @@ enum CLI {
         let path = executable.hasPrefix("/") ? executable : products.appendingPathComponent(executable).path
         var env = ProcessInfo.processInfo.environment
         env["NO_COLOR"] = nil
+        // Tables written to a pipe are fitted to COLUMNS only when a test asks for it.
+        env["COLUMNS"] = nil
         for (k, v) in environment { env[k] = v }
         return try Subprocess.start(path, arguments, environment: env)
     }

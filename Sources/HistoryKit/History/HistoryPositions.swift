@@ -16,7 +16,27 @@ public struct PendingSummary: Sendable {
     public var count: Int { byAuthor.reduce(0) { $0 + $1.count } }
 }
 
+/// The largest numbers a listing of the store can show (for column widths).
+public struct NumberBounds: Sendable {
+    public var transaction: Int64
+    public var change: Int64
+    /// The largest primary key `Z_PRIMARYKEY` has handed out.
+    public var object: Int64
+
+    public var transactionWidth: Int { String(transaction).count }
+    public var changeWidth: Int { String(change).count }
+    public var objectWidth: Int { String(object).count }
+}
+
 extension HistoryStore {
+    /// The largest transaction and change numbers (rowids: instant) and object key.
+    public func numberBounds() throws -> NumberBounds {
+        let (tx, change) = try read { db in
+            (try Int64.fetchOne(db, sql: "SELECT MAX(Z_PK) FROM ATRANSACTION") ?? 0, try Int64.fetchOne(db, sql: "SELECT MAX(Z_PK) FROM ACHANGE") ?? 0)
+        }
+        return NumberBounds(transaction: tx, change: change, object: catalog.entities.map(\.max).max() ?? 0)
+    }
+
     /// The number of transactions matching `query` (its limit and order are ignored).
     public func countTransactions(_ query: HistoryQuery) throws -> Int {
         var q = query

@@ -94,7 +94,7 @@ struct CheckCommand: ParsableCommand {
         ], sections: [
             .fields(title: nil, [("Store", "\(store.path) (\(store.storeUUID))"), ("Findings", summary),
                                  ("Result", failing > 0 ? "\(failing) at or above \(threshold.rawValue): exit status 1" : "nothing at or above \(threshold.rawValue)")]),
-            .table(title: nil, columns: [Column("Severity"), Column("Rule"), Column("Finding")],
+            .table(title: nil, columns: [Column("Severity"), Column("Rule"), Column("Finding", fit: .below)],
                    rows: findings.map { f in
                        [Cell(f.severity.rawValue, f.severity == .error ? .red : f.severity == .warning ? .yellow : nil), Cell(f.ruleID), Cell(f.message)]
                    }),

@@ -38,9 +38,9 @@ struct EntitiesCommand: ParsableCommand {
         }
         let unknown = counts.keys.filter { store.catalog.entity(number: $0) == nil }.sorted()
         var sections: [Document.Section] = [.table(title: nil, columns: [
-            Column("Z_ENT", alignRight: true), Column("Entity", flexible: true), Column("Super", flexible: true),
+            Column("Z_ENT", alignRight: true), Column("Entity", fit: .wrap(min: 10), importance: .key), Column("Super", fit: .wrap(min: 8)),
             Column("Table"), Column("Inserts", alignRight: true), Column("Updates", alignRight: true),
-            Column("Deletes", alignRight: true), Column("Slots", alignRight: true), Column("Tombstones", flexible: true),
+            Column("Deletes", alignRight: true), Column("Slots", alignRight: true), Column("Tombstones", fit: .wrap(min: 12)),
         ], rows: rows)]
         for n in unknown {
             sections.append(.note("note: \(counts[n]?.total ?? 0) changes have ZENTITY \(n), which Z_PRIMARYKEY does not name"))

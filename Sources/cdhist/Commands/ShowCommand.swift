@@ -9,7 +9,7 @@ struct ShowCommand: ParsableCommand {
 
     @OptionGroup var storeOptions: StoreOptions
 
-    @Argument(help: ArgumentHelp("The transaction: a number, tx:N, or token:FILE.", valueName: "transaction"))
+    @Argument(help: ArgumentHelp("The transaction: a number, tx:N, token:FILE or token:STOREUUID:N.", valueName: "transaction"))
     var transaction: String
 
     @OptionGroup var outputOptions: OutputOptions
@@ -45,7 +45,7 @@ struct ShowCommand: ParsableCommand {
             json: [("transaction", presenter.json(tx, changes: changes))],
             sections: [
                 .fields(title: nil, fields),
-                .table(title: "Changes", columns: HistoryPresenter.changeColumns, rows: changes.map { presenter.cells($0, color: color) }),
+                .table(title: "Changes", columns: HistoryPresenter.changeColumns(try session.store.numberBounds()), rows: changes.map { presenter.cells($0, color: color) }),
             ])
         DocumentRenderer.render(document, context: session.context)
         let warnings = ValueWarnings(store: session.store.path)
@@ -66,7 +66,7 @@ struct ShowCommand: ParsableCommand {
             }
             return n
         case .date:
-            throw CLIError.invalidValue(option: "transaction", value: transaction, reason: "expected a number, tx:N or token:FILE")
+            throw CLIError.invalidValue(option: "transaction", value: transaction, reason: "expected a number, tx:N, token:FILE or token:STOREUUID:N")
         }
     }
 }

@@ -4,7 +4,8 @@ import Foundation
 struct Terminal {
     let stdoutIsTerminal: Bool
     let stderrIsTerminal: Bool
-    /// Columns of the terminal; nil when stdout is not one (no truncation then).
+    /// Columns to fit tables to: the terminal's, or `COLUMNS` when set; nil when
+    /// stdout is not a terminal and `COLUMNS` is not set (nothing is wrapped then).
     let width: Int?
     let colorEnabled: Bool
 
@@ -17,12 +18,16 @@ struct Terminal {
         let out = isatty(STDOUT_FILENO) == 1
         let err = isatty(STDERR_FILENO) == 1
         var width: Int?
-        if out {
+        let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil }
+        if !out {
+            // Asked for explicitly (as `ls` reads it): fit a table written to a pipe or file.
+            width = columns
+        } else {
             var size = winsize()
             if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 {
                 width = Int(size.ws_col)
-            } else if let cols = ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init), cols > 0 {
-                width = cols
+            } else if let columns {
+                width = columns
             } else {
                 width = 80
             }

@@ -1,16 +1,53 @@
 import Foundation
 
-/// A table column.
+/// A table column, and how it gives way when the table is wider than the terminal.
 struct Column {
-    var title: String
-    /// Whether the column may be truncated to fit the terminal.
-    var flexible = false
-    var alignRight = false
+    /// What a column may do to fit.
+    enum Fit: Equatable {
+        /// Never cut or wrapped: numbers, ids, dates, statuses. Only when nothing
+        /// else is left to give does it move under its row (with its title).
+        case whole
+        /// Free text (names, paths): wraps within the column, no narrower than
+        /// `min` (or its title); narrower than that, it moves under its row.
+        case wrap(min: Int)
+        /// Long free text best read under its row (why, what to do, a rule): the
+        /// first to move there when the table is too wide.
+        case below
+    }
 
-    init(_ title: String, flexible: Bool = false, alignRight: Bool = false) {
+    var title: String
+    var fit: Fit
+    var alignRight: Bool
+    /// The column is at least this wide (room for the widest value the caller knows of,
+    /// beyond the rows a streamed table sizes itself from).
+    var minWidth: Int
+    /// How much the grid wants it when space is short.
+    enum Importance {
+        /// What the row is about (an author, an entity's name): it stays while any other column can move.
+        case key
+        case normal
+        /// Detail the row can do without in the grid (a bundle ID, a process name): moves first.
+        case detail
+    }
+    var importance: Importance
+
+    /// A column; `flexible` text wraps (at least 10 wide), the rest is shown whole.
+    init(_ title: String, flexible: Bool = false, alignRight: Bool = false, fit: Fit? = nil, minWidth: Int = 0,
+         importance: Importance = .normal) {
         self.title = title
-        self.flexible = flexible
+        self.fit = fit ?? (flexible ? .wrap(min: 10) : .whole)
         self.alignRight = alignRight
+        self.minWidth = minWidth
+        self.importance = importance
+    }
+
+    /// The narrowest this column's grid cells get: its title stays whole.
+    var narrowest: Int {
+        switch fit {
+        case .whole: return title.count
+        case .wrap(let min): return max(min, title.count)
+        case .below: return max(40, title.count)
+        }
     }
 }
 

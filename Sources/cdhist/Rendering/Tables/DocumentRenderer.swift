@@ -17,9 +17,6 @@ struct Document {
 
 /// Writes a ``Document`` in the chosen format.
 enum DocumentRenderer {
-    /// Characters of a field value a table shows; JSON and CSV carry all of it.
-    static let longestFieldValue = 1000
-
     static func render(_ document: Document, context: RenderContext) {
         let out = context.output
         let object = JSONValue.object([("format", .string(jsonFormatTag)), ("kind", .string(document.kind))] + document.json)
@@ -57,38 +54,45 @@ enum DocumentRenderer {
                 first = false
                 switch section {
                 case .fields(let title, let pairs):
-                    if let title { out.line(context.style(title, .bold)) }
+                    if let title { for line in Self.wrapped(title, context) { out.line(context.style(line, .bold)) } }
                     let width = pairs.map { $0.0.count }.max() ?? 0
                     // Values wrap at the terminal's width, under the value column (or, when the
                     // names leave too little room, under the names); a value of megabytes (a 10 MB
                     // author) is cut first, as in tables.
-                    let room = context.terminal.width.map { $0 - width - 2 }
-                    let indent = room.map { $0 >= 30 ? width + 2 : 2 }
+                    // A value whose id or number would not fit beside the names goes under its name.
+                    let room = context.terminal.width.map { $0 - width - 2 } ?? Int.max
                     for (k, v) in pairs {
-                        let value = TableLayout.truncate(v, to: Self.longestFieldValue)
+                        let value = TableLayout.clean(v)
                         let label = context.style(TableLayout.pad(k + ":", to: width + 1, right: false), .dim)
-                        guard let indent, let total = context.terminal.width else {
+                        guard let total = context.terminal.width else {
                             out.line(label + " " + value)
                             continue
                         }
-                        var lines = TextWrap.lines(value, width: total - indent)
-                        if indent == width + 2 {
+                        let longestNumber = TextWrap.units(value).filter { $0.count <= 40 && $0.contains(where: \.isNumber) }.map(\.count).max() ?? 0
+                        if room >= 20 && room >= longestNumber {
+                            var lines = TextWrap.lines(value, width: room)
                             out.line(label + " " + lines.removeFirst())
+                            for line in lines { out.line(String(repeating: " ", count: width + 2) + line) }
                         } else {
-                            out.line(label)
+                            out.line(context.style(k + ":", .dim))
+                            for line in TextWrap.lines(value, width: total - 2) { out.line("  " + line) }
                         }
-                        for line in lines { out.line(String(repeating: " ", count: indent) + line) }
                     }
                 case .table(let title, let columns, let rows):
-                    if let title { out.line(context.style(title, .bold)) }
+                    if let title { for line in Self.wrapped(title, context) { out.line(context.style(line, .bold)) } }
                     let table = ListRenderer(context: context, kind: "rows", columns: columns)
                     for row in rows { table.add(cells: row) }
                     table.finish()
                 case .note(let text):
-                    out.line(text)
+                    for line in Self.wrapped(text, context) { out.line(line) }
                 }
             }
         }
         out.flush()
+    }
+
+    /// Free text in lines of the terminal's width (one line when not fitting a terminal).
+    static func wrapped(_ text: String, _ context: RenderContext) -> [String] {
+        context.terminal.width.map { TextWrap.lines(TableLayout.clean(text), width: $0) } ?? [TableLayout.clean(text)]
     }
 }

@@ -8,7 +8,8 @@ final class ListRenderer {
     private let columns: [Column]
     private let header: [(String, JSONValue)]
     private var pending: [[Cell]] = []
-    private var widths: [Int]?
+    /// Set from the first rows; later rows keep it.
+    private var layout: TableLayout?
     private var count = 0
     private var line: JSONBytes
     private static let sampleRows = 200
@@ -33,7 +34,7 @@ final class ListRenderer {
             if count == 0 { out.line(CSV.row(columns.map(\.title))) }
             out.line(CSV.row(cells.map(\.text)))
         case .table:
-            if widths == nil {
+            if layout == nil {
                 pending.append(cells)
                 if pending.count >= Self.sampleRows { flushPending() }
             } else {
@@ -101,29 +102,16 @@ final class ListRenderer {
     }
 
     private func flushPending() {
-        guard widths == nil else { return }
-        widths = TableLayout.widths(columns: columns, rows: pending, terminalWidth: context.terminal.width)
-        writeHeader()
+        guard layout == nil else { return }
+        let layout = TableLayout(columns: columns, rows: pending, totalWidth: context.terminal.width)
+        self.layout = layout
+        context.output.line(context.style(layout.header(columns), .bold))
         for row in pending { writeRow(row) }
         pending = []
     }
 
-    private func writeHeader() {
-        guard let widths else { return }
-        let titles = zip(columns, widths).map { TableLayout.pad($0.title, to: $1, right: $0.alignRight) }
-        context.output.line(context.style(titles.joined(separator: "  ").trimmingTrailingSpaces(), .bold))
-    }
-
     private func writeRow(_ cells: [Cell]) {
-        guard let widths else { return }
-        var parts: [String] = []
-        for (i, column) in columns.enumerated() {
-            let cell = i < cells.count ? cells[i] : Cell("")
-            // Only flexible columns are cut; others keep their whole text (the terminal wraps a long last column).
-            let fitted = TableLayout.truncate(cell.text, to: column.flexible ? widths[i] : Int.max)
-            let text = TableLayout.pad(fitted, to: widths[i], right: column.alignRight)
-            parts.append(cell.style.map { context.style(text, $0) } ?? text)
-        }
-        context.output.line(parts.joined(separator: "  ").trimmingTrailingSpaces())
+        guard let layout else { return }
+        for line in layout.lines(cells, columns: columns, style: context.style) { context.output.line(line) }
     }
 }

@@ -1,27 +1,187 @@
 import Foundation
 
-/// Column sizing and padding for tables.
-enum TableLayout {
-    /// Widths fitting the widest cell, shrinking flexible columns to fit `terminalWidth`.
-    static func widths(columns: [Column], rows: [[Cell]], terminalWidth: Int?) -> [Int] {
-        var widths = columns.map { $0.title.count }
+/// How a table is laid out for a terminal: which columns stay in the grid and
+/// how wide, which move under their row. Numbers, ids, dates and statuses are
+/// never cut; free text wraps; what still does not fit goes under the row.
+struct TableLayout {
+    /// Column indices in the grid, in order.
+    var inline: [Int]
+    /// Widths by column index (meaningful for ``inline`` columns).
+    var widths: [Int]
+    /// Column indices shown under their row, in order.
+    var below: [Int]
+    /// The width to fit (nil: not a terminal, nothing is wrapped or moved).
+    var total: Int?
+
+    /// Characters of a cell a table shows at most; JSON and CSV carry all of it.
+    static let longestCell = 1000
+    /// Spaces between grid columns.
+    static let gap = 2
+    /// How far lines under a row are indented.
+    static let belowIndent = 4
+
+    /// Lays out `columns` for `rows` (the first rows of a streamed table) in `totalWidth`
+    /// columns. Every way of moving columns under their rows is tried, and in each the
+    /// columns give way in steps, cheapest first: text wraps between words, a whole value
+    /// (a date) breaks at its spaces, text breaks inside a word; never narrower than a
+    /// number, id or date it holds. The arrangement that costs least wins.
+    init(columns: [Column], rows: [[Cell]], totalWidth: Int?) {
+        let n = columns.count
+        var natural = columns.map { max($0.title.count, $0.minWidth) }
+        // Text: no narrower than its longest word (else a word breaks), never than its numbers and dates.
+        var longestWord = columns.map { $0.title.count }
+        var floor = columns.map { $0.fit == .whole ? max($0.title.count, $0.minWidth) : $0.narrowest }
         for row in rows {
-            for (i, cell) in row.enumerated() where i < widths.count {
-                // Counting stops at 200 characters: a 10 MB author is not counted through.
-                widths[i] = max(widths[i], cell.text.prefix(200).count)
+            for (i, cell) in row.enumerated() where i < n {
+                let text = String(cell.text.prefix(Self.longestCell))
+                natural[i] = max(natural[i], Self.displayWidth(cell.text))
+                let units = TextWrap.units(text, keepingDatesWhole: columns[i].fit != .whole)
+                longestWord[i] = max(longestWord[i], units.map(\.count).max() ?? 0)
+                if columns[i].fit != .whole {
+                    floor[i] = max(floor[i], units.filter { $0.count <= 40 && $0.contains(where: \.isNumber) }.map(\.count).max() ?? 0)
+                }
             }
         }
-        guard let total = terminalWidth else { return widths }
-        let gaps = 2 * max(0, columns.count - 1)
-        var excess = widths.reduce(0, +) + gaps - total
-        let flexible = columns.indices.filter { columns[$0].flexible }
-        // Shrink the widest flexible column, one character at a time, down to 4.
-        while excess > 0 {
-            guard let widest = flexible.max(by: { widths[$0] < widths[$1] }), widths[widest] > 4 else { break }
-            widths[widest] -= 1
-            excess -= 1
+        for i in 0..<n {
+            longestWord[i] = min(longestWord[i], natural[i])
+            if columns[i].fit == .whole { floor[i] = max(floor[i], longestWord[i]) } else { floor[i] = min(floor[i], natural[i]) }
         }
-        return widths
+        total = totalWidth
+        below = []
+        inline = Array(0..<n)
+        widths = natural
+        guard let total = totalWidth, n > 1 else { return }
+
+        var best: (cost: Double, inline: [Int], widths: [Int])?
+        for mask in 0..<(1 << (n - 1)) {
+            // Column 0 always stays.
+            let inline = [0] + (1..<n).filter { mask & (1 << ($0 - 1)) == 0 }
+            guard let (cost, widths) = Self.fit(inline, columns: columns, natural: natural, longestWord: longestWord, floor: floor, total: total) else { continue }
+            let moves = (1..<n).filter { mask & (1 << ($0 - 1)) != 0 }.reduce(0.0) { sum, i in
+                switch columns[i].importance {
+                case .key: return sum + 20
+                case .detail: return sum + 1.5
+                case .normal: break
+                }
+                switch columns[i].fit {
+                case .below: return sum + 0.5
+                case .wrap: return sum + 4
+                // A number away from its column reads worst.
+                case .whole: return sum + (columns[i].alignRight ? 8 : 5)
+                }
+            }
+            if best == nil || cost + moves < best!.cost { best = (cost + moves, inline, widths) }
+        }
+        if let best {
+            inline = best.inline
+            widths = best.widths
+        } else {
+            inline = [0]
+        }
+        below = (0..<n).filter { !inline.contains($0) }
+    }
+
+    /// The widths of `inline` columns that fit `total`, and what their wrapping costs; nil when they cannot fit.
+    private static func fit(_ inline: [Int], columns: [Column], natural: [Int], longestWord: [Int], floor: [Int],
+                            total: Int) -> (Double, [Int])? {
+        var widths = natural
+        var excess = inline.reduce(0) { $0 + natural[$1] } + gap * (inline.count - 1) - total
+        // Takes characters from `candidates`, the widest first, down to `limit`.
+        func shrink(_ candidates: [Int], to limit: (Int) -> Int) {
+            while excess > 0 {
+                guard let widest = candidates.filter({ widths[$0] > limit($0) }).max(by: { widths[$0] < widths[$1] }) else { return }
+                widths[widest] -= 1
+                excess -= 1
+            }
+        }
+        let texts = inline.filter { columns[$0].fit != .whole }
+        let wholes = inline.filter { columns[$0].fit == .whole }
+        shrink(texts) { max(longestWord[$0], floor[$0]) }
+        shrink(wholes) { floor[$0] }
+        shrink(texts) { floor[$0] }
+        guard excess <= 0 else { return nil }
+        var cost = 0.0
+        for i in inline where widths[i] < natural[i] {
+            switch columns[i].fit {
+            case .whole: cost += 2
+            case .wrap, .below: cost += widths[i] < longestWord[i] ? 7 : 1
+            }
+        }
+        return (cost, widths)
+    }
+
+    /// The lines of one row: the grid lines (a cell wraps within its column), then
+    /// each column moved under the row, indented; styled by `style`.
+    func lines(_ cells: [Cell], columns: [Column], style: (String, Style) -> String) -> [String] {
+        func text(_ i: Int) -> String { i < cells.count ? Self.clean(cells[i].text) : "" }
+        var grid: [[String]] = []
+        for i in inline {
+            // Not on a terminal nothing wraps; a whole value breaks only at its spaces, when it must.
+            grid.append(total == nil ? [text(i)]
+                        : TextWrap.lines(text(i), width: widths[i], keepingDatesWhole: columns[i].fit != .whole))
+        }
+        let height = grid.map(\.count).max() ?? 1
+        var out: [String] = []
+        for k in 0..<height {
+            var parts: [String] = []
+            for (n, i) in inline.enumerated() {
+                let piece = k < grid[n].count ? grid[n][k] : ""
+                let padded = Self.pad(piece, to: widths[i], right: columns[i].alignRight)
+                parts.append(i < cells.count ? cells[i].style.map { style(padded, $0) } ?? padded : padded)
+            }
+            out.append(parts.joined(separator: String(repeating: " ", count: Self.gap)).trimmingTrailingSpaces())
+        }
+        // Under the row: each explanation as a paragraph, the other columns together as "Title: value; …".
+        let room = (total ?? Int.max) - Self.belowIndent
+        func paragraph(_ text: String, style cellStyle: Style?) {
+            for line in TextWrap.lines(text, width: room) {
+                out.append(String(repeating: " ", count: Self.belowIndent) + (cellStyle.map { style(line, $0) } ?? line))
+            }
+        }
+        let labelled = below.filter { columns[$0].fit != .below }.compactMap { i -> String? in
+            let t = text(i)
+            return t.isEmpty || t == "-" ? nil : "\(columns[i].title): \(t)"
+        }
+        if !labelled.isEmpty { paragraph(labelled.joined(separator: "; "), style: nil) }
+        for i in below where columns[i].fit == .below && !text(i).isEmpty {
+            paragraph(text(i), style: i < cells.count ? cells[i].style : nil)
+        }
+        return out
+    }
+
+    /// The header line: the titles of the grid columns.
+    func header(_ columns: [Column]) -> String {
+        inline.map { Self.pad(columns[$0].title, to: widths[$0], right: columns[$0].alignRight) }
+            .joined(separator: String(repeating: " ", count: Self.gap)).trimmingTrailingSpaces()
+    }
+
+    /// Characters a cell takes (a value of megabytes is counted only as far as a table shows it).
+    static func displayWidth(_ text: String) -> Int {
+        min(text.prefix(longestCell + 1).count, longestCell)
+    }
+
+    /// One line of text for a table: cut at ``longestCell`` with `…`, line breaks and tabs
+    /// made visible, a long digest in braces shortened (JSON and CSV keep it whole).
+    static func clean(_ text: String) -> String { abbreviatingDigests(truncate(text, to: longestCell)) }
+
+    /// `digest { 9H63MTM4MlsZ3c8d…88 characters }` (Core Data's migration authors) as `digest { 9H63MTM4… }`:
+    /// a run of 24 or more base64 characters inside braces keeps its first 8.
+    static func abbreviatingDigests(_ text: String) -> String {
+        guard text.contains("{") else { return text }
+        var out = ""
+        var rest = Substring(text)
+        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+            out += rest[...open]
+            let inside = rest[rest.index(after: open)..<close]
+            let body = inside.trimmingCharacters(in: .whitespaces)
+            if body.count >= 24, body.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+/=".contains($0)) }) {
+                out += " \(body.prefix(8))… "
+            } else {
+                out += inside
+            }
+            rest = rest[close...]
+        }
+        return out + rest
     }
 
     /// Fits `text` into `width` characters, ending with `…` when cut; control

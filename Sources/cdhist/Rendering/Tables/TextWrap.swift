@@ -1,32 +1,68 @@
 /// Breaks free text into lines of a width, at spaces; a word longer than the
-/// width is cut across lines (nothing is dropped).
+/// width is cut across lines (nothing is dropped). A time and its zone stay
+/// together, and (unless a whole value must break) a date and its time:
+/// `2025-03-03 09:00:00.000 +00:00` is one unit.
 enum TextWrap {
-    static func lines(_ text: String, width: Int) -> [String] {
+    static func lines(_ text: String, width: Int, keepingDatesWhole: Bool = true) -> [String] {
         guard width > 0, text.count > width else { return [text] }
         var lines: [String] = []
         var current = ""
-        for word in text.split(separator: " ", omittingEmptySubsequences: false) {
-            var word = Substring(word)
-            if current.isEmpty {
-                // A word wider than a line fills whole lines first.
-                while word.count > width {
-                    lines.append(String(word.prefix(width)))
-                    word = word.dropFirst(width)
-                }
-                current = String(word)
-            } else if current.count + 1 + word.count <= width {
-                current += " " + word
-            } else {
+        for unit in units(text, keepingDatesWhole: keepingDatesWhole) {
+            var unit = Substring(unit)
+            if !current.isEmpty && current.count + 1 + unit.count <= width {
+                current += " " + unit
+                continue
+            }
+            if !current.isEmpty {
                 lines.append(current)
                 current = ""
-                while word.count > width {
-                    lines.append(String(word.prefix(width)))
-                    word = word.dropFirst(width)
-                }
-                current = String(word)
             }
+            // A unit wider than a line fills whole lines first.
+            while unit.count > width {
+                lines.append(String(unit.prefix(width)))
+                unit = unit.dropFirst(width)
+            }
+            current = String(unit)
         }
         lines.append(current)
         return lines
+    }
+
+    /// The words of `text`, a zone joined to the time before it and (when `keepingDatesWhole`) a time to its date.
+    static func units(_ text: String, keepingDatesWhole: Bool = true) -> [String] {
+        var units: [String] = []
+        for word in text.split(separator: " ", omittingEmptySubsequences: false) {
+            if let last = units.last, (keepingDatesWhole && isTime(word) && endsWithDate(last)) || (isZone(word) && endsWithTime(last)) {
+                units[units.count - 1] = last + " " + word
+            } else {
+                units.append(String(word))
+            }
+        }
+        return units
+    }
+
+    private static func digits(_ s: Substring) -> Bool { !s.isEmpty && s.allSatisfy { $0.isASCII && $0.isNumber } }
+
+    /// `YYYY-MM-DD` at the end of a word (`(2025-03-03` counts).
+    private static func endsWithDate(_ word: String) -> Bool {
+        let tail = word.suffix(10)
+        let parts = tail.split(separator: "-", omittingEmptySubsequences: false)
+        return tail.count == 10 && parts.count == 3 && parts[0].count == 4 && parts.allSatisfy(digits)
+    }
+
+    /// `HH:MM…` at the start of a word.
+    private static func isTime(_ word: Substring) -> Bool {
+        let head = word.prefix(5)
+        return head.count == 5 && digits(head.prefix(2)) && head.dropFirst(2).first == ":" && digits(head.suffix(2))
+    }
+
+    private static func endsWithTime(_ unit: String) -> Bool {
+        guard let last = unit.split(separator: " ").last else { return false }
+        return isTime(last)
+    }
+
+    /// `+HH:MM` or `-HH:MM`.
+    private static func isZone(_ word: Substring) -> Bool {
+        word.count >= 6 && (word.first == "+" || word.first == "-") && isTime(word.dropFirst())
     }
 }

@@ -90,11 +90,11 @@ struct CloudKitPresenter {
             }
             if b.count > b.objects.count { rows.append([Cell("… and \(b.count - b.objects.count) more"), Cell(""), Cell("")]) }
             sections.append(.table(title: "Changed since their last export", columns: [
-                Column("Object", flexible: true), Column("Last exported"), Column("Last changed"),
+                Column("Object"), Column("Last exported"), Column("Last changed"),
             ], rows: rows))
         }
         if let events = state.recentEvents, !events.isEmpty {
-            sections.append(.table(title: "Recent events", columns: [Column("Type"), Column("Started"), Column("Took", alignRight: true), Column("Result", flexible: true)],
+            sections.append(.table(title: "Recent events", columns: [Column("Type"), Column("Started"), Column("Took", alignRight: true), Column("Result", fit: .wrap(min: 12))],
                                    rows: events.map { e in
                                        [Cell(e.typeName), Cell(time.display(e.started)),
                                         Cell(e.ended.flatMap { end in e.started.map { MergeStatePresenter.age(end - $0) } } ?? "-"),

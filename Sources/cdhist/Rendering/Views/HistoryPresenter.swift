@@ -6,16 +6,24 @@ import HistoryKit
 struct HistoryPresenter {
     let time: TimeFormatter
 
-    static let transactionColumns = [
-        Column("#", alignRight: true), Column("Time"), Column("Author", flexible: true),
-        Column("Context", flexible: true), Column("Bundle", flexible: true), Column("Process", flexible: true),
-        Column("Changes", alignRight: true),
-    ]
+    /// The columns of a transaction list; numbers are as wide as `bounds`' largest (rows stream, widths are set early).
+    static func transactionColumns(_ bounds: NumberBounds) -> [Column] {
+        [
+            Column("#", alignRight: true, minWidth: bounds.transactionWidth), Column("Time"), Column("Author", fit: .wrap(min: 8), importance: .key),
+            Column("Context", fit: .wrap(min: 8)), Column("Bundle", fit: .wrap(min: 8), importance: .detail),
+            Column("Process", fit: .wrap(min: 8), importance: .detail),
+            Column("Changes", alignRight: true),
+        ]
+    }
 
-    static let changeColumns = [
-        Column("Change", alignRight: true), Column("Tx", alignRight: true), Column("Type"),
-        Column("Entity", flexible: true), Column("PK", alignRight: true), Column("Details", flexible: true),
-    ]
+    /// The columns of a change list (see ``transactionColumns(_:)``).
+    static func changeColumns(_ bounds: NumberBounds) -> [Column] {
+        [
+            Column("Change", alignRight: true, minWidth: bounds.changeWidth), Column("Tx", alignRight: true, minWidth: bounds.transactionWidth),
+            Column("Type"), Column("Entity", fit: .wrap(min: 8), importance: .key), Column("PK", alignRight: true, minWidth: bounds.objectWidth),
+            Column("Details", fit: .wrap(min: 20)),
+        ]
+    }
 
     /// A transaction (with its changes, when given) as a JSON record.
     struct TransactionRecord: JSONRecord {
