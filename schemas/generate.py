@@ -12,7 +12,8 @@ import json, os
 
 # 1.0: the documents of format cdhist/1.
 # 1.1: CloudKit's exporter as an actor (actors[].kind, ownTransactionsAfterPosition,
-#      mirroredRecords; cleaners[].expires; consequences[].kind) and the cloudkit document.
+#      mirroredRecords; cleaners[].expires; consequences[].kind), the cloudkit document,
+#      and writers (authors without a merge position) apart from actors (actors' writers).
 VERSION = "1.1"
 
 def nullable(t): return {"type": [t, "null"]} if isinstance(t, str) else {"anyOf": [t, {"type": "null"}]}
@@ -98,6 +99,8 @@ defs["actors"] = doc("actors", {
     "storeID": S, "now": nullable(TS), "cocoaNow": N,
     "sources": arr(obj({"path": S, "kind": S, "positions": I, "ignoredKeys": I, "otherStoreKeys": arr(S)})),
     "actors": arr(ref("actor")),
+    "writers": arr(obj({"author": nullable("string"), "family": nullable({"enum": ["coredata-migration", "cloudkit", "apple"]}),
+        "transactions": I, "firstTransaction": I, "lastTransaction": I, "firstTimestamp": nullable(TS), "lastTimestamp": nullable(TS)})),
     "cleaners": arr(obj({"strategy": {"enum": ["apple", "phtk-1.0.0", "phtk-1.0.4", "phtk-2", "fatbobman", "swiftlee", "appwise"]},
         "title": S, "cutoff": nullable(TS), "cocoaCutoff": nullable("number"), "reason": S, "heldBackBy": nullable("string"),
         "authorFilter": nullable(arr(S)), "resetsKeysAfterPurge": B, "transactionsToDelete": nullable("integer"),

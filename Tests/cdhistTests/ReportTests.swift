@@ -66,7 +66,7 @@ import Testing
             #expect(marker?.contains(">\(actor["status"] as? String ?? "?")</text>") == true, "the timeline does not mark \(name)")
         }
         #expect(actorRows.first { $0.first == "widget" }?[1] == "⚠ behind")
-        #expect(glance["Actors"] == "3: 1 up-to-date, 2 behind")
+        #expect(glance["Actors"] == "3 actors, 1 up-to-date, 2 behind · 3 writers without merge state")
 
         // The purge of the chosen strategy, as purge previews it.
         let purge = try CLI.run(["purge"] + Self.appGroupArguments + ["--strategy", "phtk-2", "--breakdown"]).json()
@@ -148,7 +148,7 @@ import Testing
         let swiftData = try Self.report([RealStores.swiftData], in: dir, name: "swiftdata.html")
         Self.expectSelfContained(swiftData)
         #expect(HTMLPage(swiftData).fields(section: "glance")["History"]?.hasPrefix("38 transactions and 55 changes") == true)
-        #expect(HTMLPage(swiftData).fields(section: "glance")["Actors"] == "none known (give --defaults, --token or --group-container)")
+        #expect(HTMLPage(swiftData).fields(section: "glance")["Actors"] == "no actor known (give --defaults, --token or --group-container)")
         if Chromium.available {
             for name in ["photos.html", "swiftdata.html"] {
                 let scratch = try TemporaryDirectory()

@@ -19,6 +19,8 @@ struct ActorsCommand: ParsableCommand {
 
     @OptionGroup var lock: LockOptions
 
+    @OptionGroup var summary: SummaryOptions
+
     @OptionGroup var outputOptions: OutputOptions
 
     func run() throws {

@@ -44,22 +44,28 @@ struct AuthorsCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Only this field: author, context, bundle or process (repeatable; default: all).", valueName: "field"))
     var by: [Field] = []
 
+    @OptionGroup var summary: SummaryOptions
+
     @OptionGroup var outputOptions: OutputOptions
 
     func run() throws {
         let session = try Session.open(storeOptions, output: outputOptions)
         let time = session.context.time
+        // Core Data's migrations and Apple's frameworks as one row each in tables (CloudKit's authors stay apart: they differ).
+        let families: Set<AuthorFamily> = summary.groupsFamilies(session.context) ? [.coreDataMigration, .apple] : []
         var sections: [Document.Section] = []
         var json: [(String, JSONValue)] = []
         for field in by.isEmpty ? Field.allCases : by {
             let summaries = try session.store.fieldSummaries(field.transactionField)
             sections.append(.table(title: field.title, columns: [
-                Column("Value", flexible: true), Column("Transactions", alignRight: true), Column("Changes", alignRight: true),
+                Column("Value", fit: .wrap(min: 12)), Column("Transactions", alignRight: true), Column("Changes", alignRight: true),
                 Column("First"), Column("Last"), Column("Numbers"),
-            ], rows: summaries.map { s in
-                [HistoryPresenter.optional(s.value), Cell(String(s.transactionCount)), Cell(String(s.changeCount)),
-                 Cell(time.display(s.firstTimestamp)), Cell(time.display(s.lastTimestamp)),
-                 Cell("#\(s.firstTransaction)…#\(s.lastTransaction)")]
+            ], rows: ListSummary.grouped(summaries, author: { field == .author ? $0.value : nil }, families: families).map { g in
+                let first = g.members.compactMap(\.firstTimestamp).min(), last = g.members.compactMap(\.lastTimestamp).max()
+                return [g.family == nil ? HistoryPresenter.optional(g.members.first?.value) : Cell(g.label),
+                        Cell(String(g.members.reduce(0) { $0 + $1.transactionCount })), Cell(String(g.members.reduce(0) { $0 + $1.changeCount })),
+                        Cell(time.display(first)), Cell(time.display(last)),
+                        Cell("#\(g.members.map(\.firstTransaction).min() ?? 0)…#\(g.members.map(\.lastTransaction).max() ?? 0)")]
             }))
             json.append((field.jsonKey, .array(summaries.map { s in
                 .object([

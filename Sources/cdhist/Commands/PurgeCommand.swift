@@ -45,6 +45,8 @@ struct PurgeCommand: ParsableCommand {
     @Flag(name: .customLong("allow-expire"), help: "Execute even when the purge expires or breaks an actor.")
     var allowExpire = false
 
+    @OptionGroup var summary: SummaryOptions
+
     @OptionGroup var outputOptions: OutputOptions
 
     func validate() throws {
@@ -69,7 +71,7 @@ struct PurgeCommand: ParsableCommand {
             rule = selection.rule
             plan = try store.planPurge(selection.query, actors: report?.actors ?? [], breakdown: breakdown)
         }
-        let presenter = PurgePresenter(time: render.time)
+        let presenter = PurgePresenter(time: render.time, limit: summary.limit(render), groupsFamilies: summary.groupsFamilies(render))
         DocumentRenderer.render(presenter.preview(plan.preview, store: path, rule: rule, executing: execute), context: render)
         guard execute else { return }
         let broken = plan.preview.consequences.map { "\($0.actor) (\($0.status.rawValue))" }

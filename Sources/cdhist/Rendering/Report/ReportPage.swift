@@ -85,15 +85,20 @@ struct ReportPage {
         let s = c.statistics
         var history = "\(count(s.transactionCount, "transaction")) and \(count(s.changeCount, "change")) by \(count(c.authors.count, "author"))"
         if let range = s.timestamps { history += ", \(time.display(range.lowerBound)) to \(time.display(range.upperBound))" }
+        // What matters first: who is broken, then every actor's status, then the writers.
         let actors = c.mergeState.actors
         let statuses = ActorStatus.allCases.compactMap { status -> String? in
             let n = actors.filter { $0.status == status }.count
-            return n > 0 ? "\(n) \(status.rawValue)" : nil
+            return n > 0 ? (actors.count == 1 ? status.rawValue : "\(n) \(status.rawValue)") : nil
         }
-        let broken = actors.filter(\.status.isBroken).map(\.name)
-        var actorText = actors.isEmpty ? "none known (give --defaults, --token or --group-container)"
-            : "\(actors.count): \(statuses.joined(separator: ", "))"
-        if !broken.isEmpty { actorText += "; Core Data fails or loses changes for \(broken.joined(separator: ", "))" }
+        let broken = actors.filter(\.status.isBroken).map { "\($0.name) (\($0.status.rawValue))" }
+        var parts: [String] = []
+        if !broken.isEmpty { parts.append("Core Data fails or loses changes for \(broken.joined(separator: ", "))") }
+        parts.append(actors.isEmpty ? "no actor known (give --defaults, --token or --group-container)"
+                     : "\(count(actors.count, "actor")), \(statuses.joined(separator: ", "))")
+        let writers = c.mergeState.writers.filter { $0.author != nil }.count
+        if writers > 0 { parts.append("\(count(writers, "writer")) without merge state") }
+        let actorText = parts.joined(separator: " · ")
         let purge = c.purge.map { p in
             "\(p.rule): would delete \(count(p.preview.transactionCount, "transaction")) and \(count(p.preview.changeCount, "change"))"
                 + (p.preview.consequences.isEmpty ? "; breaks no known actor"

@@ -30,17 +30,40 @@ struct MergeStatePresenter {
                     Cell(deletes + (expires.isEmpty ? "" : "; expires \(expires.joined(separator: ", "))"), expires.isEmpty ? nil : .red),
                     Cell(c.heldBackBy ?? "-"), Cell(c.reason + (c.resetsKeysAfterPurge ? "; then resets every key" : ""))]
         }
-        return Document(kind: "actors", json: json(report, sources: sources), sections: [
+        var sections: [Document.Section] = [
             .fields(title: nil, fields),
-            .table(title: "Actors", columns: [
-                Column("Actor", flexible: true), Column("Status"), Column("Merged up to", flexible: true),
-                Column("Pending", flexible: true), Column("Why, and what to do"),
-            ], rows: actorRows),
+            report.actors.isEmpty
+                ? .note("No actor: no merge position was given or found, and none is declared. Give --defaults, --token or --group-container (a store mirrored with CloudKit has its exporter's own), or declare actors with --actor.")
+                : .table(title: "Actors", columns: [
+                    Column("Actor", fit: .wrap(min: 10)), Column("Status"), Column("Merged up to", fit: .wrap(min: 14)),
+                    Column("Pending", fit: .wrap(min: 16)), Column("Why, and what to do", fit: .below),
+                ], rows: actorRows),
+        ]
+        if let writers = writersSummary(report.writers) { sections.append(.note(writers)) }
+        sections.append(
             .table(title: "Cleaner cut-offs now", columns: [
-                Column("Strategy"), Column("Cut-off"), Column("Would delete", flexible: true), Column("Held back by", flexible: true),
-                Column("Rule"),
-            ], rows: cutoffRows),
-        ])
+                Column("Strategy"), Column("Cut-off"), Column("Would delete", fit: .wrap(min: 14)), Column("Held back by", fit: .wrap(min: 10)),
+                Column("Rule", fit: .below),
+            ], rows: cutoffRows))
+        return Document(kind: "actors", json: json(report, sources: sources), sections: sections)
+    }
+
+    /// One line for every author without a merge position: the busiest by name, a
+    /// framework's authors as one family, and how to make one of them an actor.
+    func writersSummary(_ writers: [WriterSummary]) -> String? {
+        let named = writers.filter { $0.author != nil }
+        let anonymous = writers.first { $0.author == nil }?.transactions ?? 0
+        let without = anonymous == 0 ? "" : "\(anonymous) transaction\(anonymous == 1 ? " has" : "s have") no author: set transactionAuthor on every context that saves, so each actor can skip its own changes."
+        guard !named.isEmpty else { return without.isEmpty ? nil : without }
+        let groups = ListSummary.grouped(named, author: \.author, families: Set(AuthorFamily.allCases))
+        let (shown, more) = ListSummary.limited(groups, to: ListSummary.inline)
+        let parts = shown.enumerated().map { k, g in
+            "\(g.label) \(g.members.reduce(0) { $0 + $1.transactions })\(k == 0 ? " tx" : "")"
+        }
+        return "\(named.count) author\(named.count == 1 ? " writes" : "s write") history but keep\(named.count == 1 ? "s" : "") no merge position: \(parts.joined(separator: ", "))"
+            + (more > 0 ? " and \(more) more" : "")
+            + ". If one of them merges, give its defaults key prefix (--key-prefix) or its token (--token)."
+            + (without.isEmpty ? "" : " " + without)
     }
 
     /// Green when fine, yellow when it needs attention, red when Core Data fails or loses changes.
@@ -70,8 +93,10 @@ struct MergeStatePresenter {
     private func pendingText(_ a: ActorReport) -> String {
         if a.status == .writesOnly || a.status == .corruptToken || a.status == .foreignToken { return "-" }
         guard a.pending.count > 0 else { return a.kind == .cloudKit && a.pending.ownCount > 0 ? "none (\(a.pending.ownCount) by CloudKit itself)" : "none" }
-        let parts = a.pending.byAuthor.prefix(3).map { "\($0.author ?? "no author") \($0.count)" }
-        let more = a.pending.byAuthor.count > 3 ? ", …" : ""
+        let groups = ListSummary.grouped(a.pending.byAuthor, author: \.author, families: Set(AuthorFamily.allCases))
+        let (shown, left) = ListSummary.limited(groups, to: 3)
+        let parts = shown.map { g in "\(g.family?.title ?? g.label) \(g.members.reduce(0) { $0 + $1.count })" }
+        let more = left > 0 ? " and \(left) more" : ""
         let age = a.lag.map { ", oldest \(Self.age($0)) old" } ?? ""
         let own = a.kind == .cloudKit && a.pending.ownCount > 0 ? "; and \(a.pending.ownCount) by CloudKit itself, not exported" : ""
         return "\(a.pending.count) (\(parts.joined(separator: ", "))\(more))\(age)\(own)"
@@ -98,6 +123,12 @@ struct MergeStatePresenter {
                 ("ignoredKeys", .int(Int64(s.ignoredKeys))), ("otherStoreKeys", .array(s.otherStoreKeys.map { .string($0) })),
             ]) })),
             ("actors", .array(report.actors.map(actorJSON))),
+            ("writers", .array(report.writers.map { w in .object([
+                ("author", .optional(w.author)), ("family", .optional(w.family?.rawValue)), ("transactions", .int(Int64(w.transactions))),
+                ("firstTransaction", .int(w.firstNumber)), ("lastTransaction", .int(w.lastNumber)),
+                ("firstTimestamp", .optional(w.firstTimestamp.flatMap { time.iso($0) })),
+                ("lastTimestamp", .optional(w.lastTimestamp.flatMap { time.iso($0) })),
+            ]) })),
             ("cleaners", .array(report.cutoffs.indices.map { j -> JSONValue in
                 let c = report.cutoffs[j], n = report.cutoffDeleteCounts[j]
                 return .object([

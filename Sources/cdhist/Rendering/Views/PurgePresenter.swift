@@ -4,8 +4,12 @@ import HistoryKit
 /// Presents purge previews and results.
 struct PurgePresenter {
     let time: TimeFormatter
+    /// Rows a long list shows (nil: all), and whether a framework's authors share a row (tables).
+    var limit: Int? = nil
+    var groupsFamilies = false
 
     func preview(_ p: PurgePreview, store: String, rule: String, executing: Bool) -> Document {
+        let (strings, moreStrings) = ListSummary.limited(p.stringsBecomingUnused, to: limit.map { _ in ListSummary.inline })
         var fields: [(String, String)] = [
             ("Store", store),
             ("Rule", rule),
@@ -15,7 +19,7 @@ struct PurgePresenter {
                 + (p.oldestSurvivor.map { "; the oldest is #\($0.number) (\(time.display($0.timestamp)))" } ?? "")),
             ("Space", "about \(ByteCount.text(p.reclaimableBytes)) freed inside the file; the file only shrinks after VACUUM (--vacuum)"),
             ("Strings", p.stringsBecomingUnused.isEmpty ? "none become unused"
-                : "\(p.stringsBecomingUnused.count) become unused (\(p.stringsBecomingUnused.prefix(5).joined(separator: ", "))\(p.stringsBecomingUnused.count > 5 ? ", …" : "")); kept unless --prune-strings"),
+                : "\(p.stringsBecomingUnused.count) become unused (\(strings.joined(separator: ", "))\(moreStrings > 0 ? " " + ListSummary.more(moreStrings) : "")); kept unless --prune-strings"),
         ]
         if p.cloudKitTransactions > 0 {
             fields.append(("CloudKit", "\(p.cloudKitTransactions) transactions by NSCloudKitMirroringDelegate would be deleted; Apple advises against purging history of a store mirrored with CloudKit (it can reset sync)"))
@@ -50,20 +54,28 @@ struct PurgePresenter {
             ("executed", .bool(false)),
         ]
         let counted = p.byEntity != nil
-        var authorColumns = [Column("Author", flexible: true), Column("Transactions", alignRight: true)]
+        var authorColumns = [Column("Author", fit: .wrap(min: 12)), Column("Transactions", alignRight: true)]
         if counted { authorColumns.append(Column("Changes", alignRight: true)) }
-        let authorRows: [[Cell]] = p.byAuthor.map { a in
-            [HistoryPresenter.optional(a.author), Cell(String(a.transactions))] + (a.changes.map { [Cell(String($0))] } ?? [])
+        let groups = ListSummary.grouped(p.byAuthor, author: \.author, families: groupsFamilies ? [.coreDataMigration, .apple] : [])
+        let (shownGroups, moreGroups) = ListSummary.limited(groups, to: limit)
+        var authorRows: [[Cell]] = shownGroups.map { g in
+            let changes = g.members.compactMap(\.changes)
+            return [g.family == nil ? HistoryPresenter.optional(g.members.first?.author) : Cell(g.label),
+                    Cell(String(g.members.reduce(0) { $0 + $1.transactions }))]
+                + (counted ? [Cell(String(changes.reduce(0, +)))] : [])
         }
+        if moreGroups > 0 { authorRows.append([Cell(ListSummary.more(moreGroups))]) }
         var sections: [Document.Section] = [
             .fields(title: nil, fields),
             .table(title: "By author" + (counted ? "" : " (changes per author and by entity: add --breakdown)"), columns: authorColumns, rows: authorRows),
         ]
         if let entities = p.byEntity {
+            let (shown, more) = ListSummary.limited(entities, to: limit)
             sections.append(.table(title: "By entity", columns: [Column("Entity", flexible: true), Column("Inserts", alignRight: true),
                                                                  Column("Updates", alignRight: true), Column("Deletes", alignRight: true)],
-                                   rows: entities.map { [Cell($0.entity ?? $0.entityNumber.map { "Z_ENT \($0)" } ?? "ZENTITY not an integer"), Cell(String($0.counts.inserts)),
-                                                         Cell(String($0.counts.updates)), Cell(String($0.counts.deletes))] }))
+                                   rows: shown.map { [Cell($0.entity ?? $0.entityNumber.map { "Z_ENT \($0)" } ?? "ZENTITY not an integer"), Cell(String($0.counts.inserts)),
+                                                      Cell(String($0.counts.updates)), Cell(String($0.counts.deletes))] }
+                                       + (more > 0 ? [[Cell(ListSummary.more(more))]] : [])))
         }
         return Document(kind: "purge-preview", json: json, sections: sections)
     }

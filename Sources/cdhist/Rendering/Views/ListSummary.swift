@@ -1,0 +1,49 @@
+import HistoryKit
+
+/// Long lists in tables and summaries: the first few, then how many more; and
+/// the authors of a framework family (Core Data's migrations, CloudKit, Apple's
+/// frameworks) as one entry. JSON and CSV keep every item.
+enum ListSummary {
+    /// Rows of a long list a table shows by default.
+    static let rows = 10
+    /// Items a one-line summary names by default.
+    static let inline = 5
+
+    /// The first `limit` items (all when nil) and how many are left out.
+    static func limited<T>(_ items: [T], to limit: Int?) -> (shown: [T], more: Int) {
+        guard let limit, items.count > limit else { return (items, 0) }
+        return (Array(items.prefix(limit)), items.count - limit)
+    }
+
+    /// The row or phrase that stands for what was left out.
+    static func more(_ n: Int) -> String { "… and \(n) more (--all, or JSON)" }
+
+    /// One group: an author on its own, or a family of two or more.
+    struct Group<T> {
+        var label: String
+        var family: AuthorFamily?
+        var members: [T]
+    }
+
+    /// `items` with the authors of each family in `families` that has two or more
+    /// of them grouped in one entry (where its first member was), the rest as they are.
+    static func grouped<T>(_ items: [T], author: (T) -> String?, families: Set<AuthorFamily>) -> [Group<T>] {
+        var groups: [Group<T>] = []
+        var index: [AuthorFamily: Int] = [:]
+        let counts = Dictionary(grouping: items.compactMap { AuthorFamily.of(author($0)) }, by: { $0 }).mapValues(\.count)
+        for item in items {
+            let name = author(item)
+            if let family = AuthorFamily.of(name), families.contains(family), (counts[family] ?? 0) > 1 {
+                if let i = index[family] {
+                    groups[i].members.append(item)
+                } else {
+                    index[family] = groups.count
+                    groups.append(Group(label: "\(family.title) (\(counts[family] ?? 0) authors)", family: family, members: [item]))
+                }
+            } else {
+                groups.append(Group(label: name ?? "(no author)", family: nil, members: [item]))
+            }
+        }
+        return groups
+    }
+}
