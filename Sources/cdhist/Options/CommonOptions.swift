@@ -49,10 +49,10 @@ struct OutputOptions: ParsableArguments {
 
 /// Transaction and change filters, with Core Data's semantics.
 struct FilterOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Only transactions after this date, tx:N or token:FILE (timestamp > date, number > N).", valueName: "position"))
+    @Option(help: ArgumentHelp("Only transactions after this date, tx:N, token:FILE or token:STOREUUID:N (timestamp > date, number > N).", valueName: "position"))
     var after: String?
 
-    @Option(help: ArgumentHelp("Only transactions before this date, tx:N or token:FILE (timestamp < date, number < N).", valueName: "position"))
+    @Option(help: ArgumentHelp("Only transactions before this date, tx:N, token:FILE or token:STOREUUID:N (timestamp < date, number < N).", valueName: "position"))
     var before: String?
 
     @OptionGroup var names: NameFilterOptions

@@ -5,7 +5,7 @@ import HistoryKit
 /// `--before` or `--strategy`: the purge `purge` previews, and the cut-off
 /// `timeline` and `report` mark.
 struct CutoffOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Purge transactions before this date, tx:N or token:FILE (as deleteHistory(before:)).", valueName: "position"))
+    @Option(help: ArgumentHelp("Purge transactions before this date, tx:N, token:FILE or token:STOREUUID:N (as deleteHistory(before:)).", valueName: "position"))
     var before: String?
 
     @Option(help: ArgumentHelp("Use a cleaner's cut-off: \(CleanerStrategy.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "name"))

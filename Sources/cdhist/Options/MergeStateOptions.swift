@@ -11,7 +11,7 @@ struct MergeStateOptions: ParsableArguments {
             help: ArgumentHelp("An App Group folder: finds the store, the defaults plist under Library/Preferences and token files.", valueName: "dir"))
     var groupContainer: String?
 
-    @Option(help: ArgumentHelp("A token file (an archive, a plist holding one, or SwiftData's JSON), optionally with its actor: [ACTOR=]FILE (repeatable; actor defaults to the file name).", valueName: "token"))
+    @Option(help: ArgumentHelp("A token: a file (an archive, a plist holding one, or SwiftData's JSON) or a STOREUUID:N literal, optionally with its actor: [ACTOR=]FILE or [ACTOR=]STOREUUID:N (repeatable; the actor defaults to the file name or the literal).", valueName: "token"))
     var token: [String] = []
 
     @Option(help: ArgumentHelp("An actor the app declares, i.e. an author that merges (repeatable).", valueName: "name"))
@@ -86,6 +86,12 @@ struct MergeStateOptions: ParsableArguments {
         }
         for spec in tokens {
             let (name, path) = Self.split(spec)
+            // A literal as `cdhist token` prints it (or a log shows it), when no such file exists.
+            if !FileManager.default.fileExists(atPath: path), path.contains(":"), let token = try? HistoryTokenDecoder.parseLiteral(path) {
+                records.append(MergeRecord(actor: name, position: .token(token), source: "literal \(path)", keyFormat: nil))
+                sources.append(MergeSource(path: path, kind: "token literal", positions: 1, ignoredKeys: 0, otherStoreKeys: []))
+                continue
+            }
             do {
                 records.append(try TokenFileReader.read(path: path, actor: name))
                 sources.append(MergeSource(path: path, kind: "token file", positions: 1, ignoredKeys: 0, otherStoreKeys: []))
@@ -98,11 +104,13 @@ struct MergeStateOptions: ParsableArguments {
         return (records, sources)
     }
 
-    /// `ACTOR=FILE` or `FILE` (the actor is then the file name without extension).
+    /// `ACTOR=FILE` or `FILE` (the actor is then the file name without extension),
+    /// `ACTOR=STOREUUID:N` or `STOREUUID:N` (the actor is then the literal).
     static func split(_ spec: String) -> (actor: String, path: String) {
         if let eq = spec.firstIndex(of: "="), !FileManager.default.fileExists(atPath: spec) {
             return (String(spec[..<eq]), String(spec[spec.index(after: eq)...]))
         }
+        if !FileManager.default.fileExists(atPath: spec), (try? HistoryTokenDecoder.parseLiteral(spec)) != nil { return (spec, spec) }
         return (URL(fileURLWithPath: spec).deletingPathExtension().lastPathComponent, spec)
     }
 

@@ -42,7 +42,7 @@ struct PositionParser {
         if let relative = Self.relativeSeconds(lower) { return now.timeIntervalSinceReferenceDate - relative }
         if let date = parseISO(text) { return date.timeIntervalSinceReferenceDate }
         throw CLIError.invalidValue(option: option, value: text,
-                                    reason: "not a date (use ISO 8601 like 2024-05-01 or 2024-05-01T12:00:00Z, a relative age like 7d or 36h, now, tx:N, or token:FILE)")
+                                    reason: "not a date (use ISO 8601 like 2024-05-01 or 2024-05-01T12:00:00Z, a relative age like 7d or 36h, now, tx:N, token:FILE or token:STOREUUID:N)")
     }
 
     private static func relativeSeconds(_ text: String) -> Double? {

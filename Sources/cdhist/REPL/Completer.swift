@@ -25,9 +25,14 @@ final class Completer {
         let words = (try? LineSplitter.split(before)) ?? before.split(separator: " ").map(String.init)
         rl_completion_append_character = 32 // a space after a full match
         guard let command = words.first else {
-            return matches(text, LineRunner.commandNames + ["open", "defaults", "model", "format", "help", "quit", "exit"])
+            return matches(text, LineRunner.commandNames + ["open", "defaults", "model", "format", "help", "clear", "quit", "exit"])
         }
         let previous = words.last ?? ""
+        // --token takes a file, or a literal of the open store once its UUID is begun.
+        if previous == "--token", !text.isEmpty, let uuid = try? env.openStore().storeUUID,
+           uuid.hasPrefix(text.uppercased()) || text.uppercased().hasPrefix(uuid) {
+            return matches(text.uppercased() == text ? text : text.uppercased(), literals(prefix: ""))
+        }
         if Self.fileCommands.contains(command) && words.count == 1 || Self.fileOptions.contains(previous) {
             return nil // readline's own file-name completion
         }
@@ -63,12 +68,21 @@ final class Completer {
         case "--by": return ["author", "context", "bundle", "process"]
         case "--key-format": return ["phtk", "tracker", "timestamp", "appwise"]
         case "--after", "--before", "--to":
+            if text.hasPrefix("token:") { return literals(prefix: "token:") }
             guard text.hasPrefix("tx:"), let store else { return ["tx:", "token:", "now", "1d", "7d"] }
             var numbers: [String] = []
             try? store.forEachTransaction(HistoryQuery(limit: 2000, order: .descending)) { numbers.append("tx:\($0.number)") }
             return numbers
         default: return []
         }
+    }
+
+    /// `STOREUUID:N` literals of the newest transactions of the open store, after `prefix`.
+    private func literals(prefix: String) -> [String] {
+        guard let store = try? env.openStore() else { return [] }
+        var tokens: [String] = []
+        try? store.forEachTransaction(HistoryQuery(limit: 2000, order: .descending)) { tokens.append(prefix + $0.token.description) }
+        return tokens
     }
 
     /// Option names of `command`, read from its help text.
