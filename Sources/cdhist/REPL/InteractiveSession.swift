@@ -54,6 +54,8 @@ final class InteractiveSession {
         _ = read_history(historyPath)
         rl_readline_name = UnsafePointer(strdup("cdhist"))
         rl_catch_signals = 0
+        // Ctrl-L clears the screen (readline's own binding, made sure of).
+        rl_bind_key(12, rl_clear_screen)
         rl_attempted_completion_function = { text, start, end in
             InteractiveSession.active?.completer.complete(text: text.map { String(cString: $0) } ?? "", start: Int(start))
         }

@@ -26,6 +26,7 @@ struct LineRunner {
         ("model [PATH | none]", "decode with this model (none: the store's cache)"),
         ("format [table|json|ndjson|csv]", "output format of later commands"),
         ("help [COMMAND]", "this list, or a command's help"),
+        ("clear, Ctrl-L", "clear the screen"),
         ("quit, exit, Ctrl-D", "leave"),
     ]
 
@@ -71,6 +72,9 @@ struct LineRunner {
             say("format: \(env.format?.rawValue ?? "automatic")")
         case "help":
             say(helpText(rest.first))
+        case "clear":
+            // Only a person's terminal is cleared; a script's output keeps no escape codes.
+            if env.terminal?.stdoutIsTerminal == true { FileHandle.standardOutput.write(Data("\u{1B}[H\u{1B}[2J\u{1B}[3J".utf8)) }
         default:
             var command = try parse(words)
             try REPLEnvironment.$current.withValue(env) { try command.run() }
@@ -119,13 +123,20 @@ struct LineRunner {
             }
             return CDHist.helpMessage(for: type).replacingOccurrences(of: "cdhist \(command) <store> ", with: "\(command) ")
         }
+        // Each entry's text wraps under itself at the terminal's width.
+        let width = (env.terminal ?? Terminal.current(noColor: true)).width
+        func entry(_ name: String, _ text: String, column: Int) -> [String] {
+            let indent = String(repeating: " ", count: column)
+            let head = "  " + name.padding(toLength: column - 2, withPad: " ", startingAt: 0)
+            let wrapped = width.map { TextWrap.lines(text, width: max(20, $0 - column)) } ?? [text]
+            return [(name.count > column - 3 ? "  " + name + "\n" + indent : head) + wrapped[0]] + wrapped.dropFirst().map { indent + $0 }
+        }
         var lines = ["Commands (the store is implied):"]
         for type in CDHist.configuration.subcommands where type.configuration.commandName != "repl" {
-            lines.append("  " + (type.configuration.commandName ?? "").padding(toLength: 16, withPad: " ", startingAt: 0)
-                         + type.configuration.abstract)
+            lines += entry(type.configuration.commandName ?? "", type.configuration.abstract, column: 18)
         }
         lines.append("Session:")
-        for c in Self.replCommands { lines.append("  " + c.name.padding(toLength: 32, withPad: " ", startingAt: 0) + c.help) }
+        for c in Self.replCommands { lines += entry(c.name, c.help, column: 34) }
         lines.append("help COMMAND shows a command's options.")
         return lines.joined(separator: "\n")
     }
