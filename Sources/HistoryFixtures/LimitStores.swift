@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import HistoryKit
 
-/// Stores at the limits of what cdhist must read (issue 9): 100 tombstone
+/// Stores at the limits of what cdhist must read: 100 tombstone
 /// columns, a model of 1,000 entities, a 10 MB author, one transaction of a
 /// million changes, and timestamps at and past the ends of time. Each is a
 /// real SQLite store with Core Data's layout, written by ``StoreWriter``.

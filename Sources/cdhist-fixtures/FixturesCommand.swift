@@ -78,7 +78,7 @@ struct WriteCommand: ParsableCommand {
     }
 }
 
-/// The stores at cdhist's limits (issue 9), into one folder.
+/// The stores at cdhist's limits, into one folder.
 struct LimitsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "limits",

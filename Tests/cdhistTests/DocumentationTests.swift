@@ -59,7 +59,7 @@ import Testing
     @Test func manPageCoversTheSessionCommands() throws {
         let man = try String(contentsOfFile: Repository.root.appendingPathComponent("man/cdhist.1").path, encoding: .utf8)
         let help = try CLI.run([Repository.fixtures + "/AppGroup/Tasks.sqlite", "-c", "help"]).stdout
-        for word in ["open", "defaults", "model", "format", "help", "quit", "exit"] {
+        for word in ["open", "defaults", "model", "format", "help", "clear", "quit", "exit"] {
             #expect(help.contains(word), "session help lacks \(word)")
             #expect(man.contains("Ic \(word)"), "man/cdhist.1 lacks the session command \(word)")
         }

@@ -1,0 +1,113 @@
+import Foundation
+import HistoryFixtures
+import TestSupport
+import Testing
+
+/// Actors (a position, or declared) apart from writers (authors without one), tokens without an author,
+/// token literals, framework families, and the session's clear and help.
+@Suite struct ActorsAndWritersTests {
+    let dir = Repository.fixtures + "/MergeState"
+    let now = "2025-03-06T09:00:00Z"
+
+    @Test func writersAreSummarizedNotRows() throws {
+        let doc = try CLI.run(["actors", dir + "/Tasks.sqlite", "--defaults", dir + "/phtk.plist", "--now", now]).json()
+        let actors = try #require(doc["actors"] as? [[String: Any]])
+        #expect(actors.map { $0["actor"] as? String } == ["app", "shareExtension", "widget"])
+        let writers = try #require(doc["writers"] as? [[String: Any]])
+        #expect(writers.map { $0["author"] as? String } == ["NSCloudKitMirroringDelegate.export", "NSCloudKitMirroringDelegate.import", nil,
+                                                           "NSCloudKitMirroringDelegate.setup"])
+        let export = try #require(writers.first)
+        #expect(export["family"] as? String == "cloudkit" && export["transactions"] as? Int == 4)
+        #expect(export["firstTransaction"] as? Int == 3 && export["lastTransaction"] as? Int == 33)
+        #expect(export["firstTimestamp"] as? String == "2025-03-03T09:02:00.000Z")
+        let table = try CLI.run(["actors", dir + "/Tasks.sqlite", "--defaults", dir + "/phtk.plist", "--now", now, "--format", "table"]).stdout
+        #expect(table.contains("3 authors write history but keep no merge position: CloudKit mirroring (3 authors) 7 tx."))
+        #expect(table.contains("1 transaction has no author"))
+        #expect(!table.contains("unknown-actor"))
+        // A declared actor without a position stays a row.
+        let declared = try CLI.run(["actors", dir + "/Tasks.sqlite", "--actor", "intents", "--now", now]).json()
+        #expect((declared["actors"] as? [[String: Any]])?.map { $0["status"] as? String } == ["never-merged"])
+    }
+
+    @Test func aTokenNeedsNoAuthor() throws {
+        // Named after its file, no author of that name: its status and pending work come from the token alone.
+        let doc = try CLI.run(["actors", dir + "/Tasks.sqlite", "--token", dir + "/token.data", "--now", now]).json()
+        let token = try #require((doc["actors"] as? [[String: Any]])?.first)
+        #expect(token["actor"] as? String == "token" && token["status"] as? String == "behind")
+        #expect(token["pendingCount"] as? Int == 3)
+        // ACTOR= naming an author: its own transactions after the token are left out.
+        let named = try CLI.run(["actors", dir + "/Tasks.sqlite", "--token", "shareExtension=" + dir + "/token.data", "--now", now]).json()
+        let share = try #require((named["actors"] as? [[String: Any]])?.first)
+        #expect(share["pendingCount"] as? Int == 2 && share["ownTransactionsAfterPosition"] as? Int == 1)
+    }
+
+    @Test func tokenLiteralsWhereverATokenGoes() throws {
+        let store = dir + "/Tasks.sqlite"
+        let literal = "\(Scenarios.appGroupUUID):31"
+        let bare = try CLI.run(["actors", store, "--token", literal, "--now", now]).json()
+        #expect((bare["actors"] as? [[String: Any]])?.first?["actor"] as? String == literal)
+        #expect((bare["actors"] as? [[String: Any]])?.first?["tokenTransactionNumber"] as? Int == 31)
+        #expect((bare["sources"] as? [[String: Any]])?.first?["kind"] as? String == "token literal")
+        let named = try CLI.run(["actors", store, "--token", "app=\(literal)", "--now", now]).json()
+        #expect((named["actors"] as? [[String: Any]])?.first?["actor"] as? String == "app")
+        let purge = try CLI.run(["purge", store, "--before", "token:\(Scenarios.appGroupUUID):20"]).json()
+        #expect(purge["transactionCount"] as? Int == 19 && purge["lastTransactionNumber"] as? Int == 19)
+        let expired = try CLI.run(["check", Repository.fixtures + "/Purged/Tasks.sqlite", "--token", "widget=\(Scenarios.purgedUUID):15",
+                                   "--rule", "actor-expired"])
+        #expect(expired.status == 1)
+        #expect(try (expired.json()["findings"] as? [[String: Any]])?.first?["rule"] as? String == "actor-expired")
+        // Not a file and not a literal: the file is missing.
+        let missing = try CLI.run(["actors", store, "--token", "nothing-here.data"])
+        #expect(missing.status == 2 && missing.stderr == "cdhist: nothing-here.data: no such file\n")
+    }
+
+    @Test(.enabled(if: RealStores.available)) func photosHasOneActorAndItsWriters() throws {
+        let doc = try CLI.run(["actors", RealStores.photos, "--token", RealStores.photosToken]).json()
+        let actors = try #require(doc["actors"] as? [[String: Any]])
+        #expect(actors.count == 1)
+        #expect(actors.first?["actor"] as? String == "HistoryToken")
+        #expect(actors.first?["status"] as? String == "up-to-date")
+        #expect(actors.first?["pendingCount"] as? Int == 0)
+        let writers = try #require(doc["writers"] as? [[String: Any]])
+        #expect(writers.count == 7)
+        #expect(writers.filter { $0["family"] as? String == "coredata-migration" }.count == 3)
+        #expect(writers.reduce(0) { $0 + ($1["transactions"] as? Int ?? 0) } == 516)
+        // The table: one actor row, and one line for the writers with the migrations as one family.
+        let table = try CLI.run(["actors", RealStores.photos, "--token", RealStores.photosToken, "--format", "table"], environment: ["COLUMNS": "80"])
+        let lines = table.lines
+        #expect(lines.filter { $0.hasPrefix("HistoryToken ") }.count == 1)
+        #expect(table.stdout.replacingOccurrences(of: "\n", with: " ")
+            .contains("6 authors write history but keep no merge position: [0,0] 271 tx, [0,1] 180, [1,0] 33, Core Data migration (3 authors) 3."))
+        #expect(lines.allSatisfy { $0.count <= 80 })
+    }
+
+    @Test(.enabled(if: RealStores.available)) func familiesShareARowUnlessAll() throws {
+        let grouped = try CLI.run(["authors", RealStores.photos, "--by", "author", "--format", "table"]).lines
+        #expect(grouped.contains { $0.hasPrefix("Core Data migration (3 authors)") })
+        #expect(!grouped.contains { $0.contains("schemamigrator") })
+        let all = try CLI.run(["authors", RealStores.photos, "--by", "author", "--format", "table", "--all"]).lines
+        // Each migration author on its own row, its digest shortened in the table.
+        #expect(all.filter { $0.hasPrefix("com.apple.coredata.schemamigrator: lightweight migration from model with digest {") }.count == 3)
+        #expect(all.contains { $0.contains("digest { 9H63MTM4… }") })
+        // JSON keeps every author whole.
+        let json = try #require(try CLI.run(["authors", RealStores.photos, "--by", "author"]).json()["authors"] as? [[String: Any]])
+        #expect(json.contains { ($0["value"] as? String)?.contains("9H63MTM4MlsZ3c8d2necHTNDkmAZcDWWMqPLXUgixzWh1nN2ui4cUmBLiOOefkuiGcNW+QrfNoWWY9WVWcv0ZA==") == true })
+        // A purge's long lists: the first rows, then how many more.
+        let purge = try CLI.run(["purge", RealStores.photos, "--before", "tx:400", "--breakdown", "--format", "table"]).stdout
+        #expect(purge.contains("… and 79 more (--all, or JSON)") && purge.contains("… and 16 more (--all, or JSON)"))
+        #expect(!(try CLI.run(["purge", RealStores.photos, "--before", "tx:400", "--breakdown", "--format", "table", "--all"]).stdout).contains("more (--all"))
+    }
+
+    @Test func sessionClearAndHelp() throws {
+        let store = Repository.fixtures + "/AppGroup/Tasks.sqlite"
+        // In a script, clear writes nothing (no escape codes into a file).
+        let script = try CLI.run([store, "-c", "clear", "-c", "info --format json"])
+        #expect(script.status == 0 && script.stdout.hasPrefix("{\"format\""))
+        // On a terminal, help wraps to its width.
+        let binary = CLI.products.appendingPathComponent("cdhist").path
+        let help = try CLI.run(["-qec", "COLUMNS=60 \(binary) \(store) -c help", "/dev/null"], executable: "/usr/bin/script").stdout
+        let lines = help.components(separatedBy: .newlines).filter { !$0.isEmpty }
+        #expect(lines.contains { $0.hasPrefix("  clear, Ctrl-L") })
+        #expect(lines.count > 30)
+    }
+}
