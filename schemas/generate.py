@@ -12,7 +12,7 @@ import json, os
 
 # 1.0: the documents of format cdhist/1.
 # 1.1: CloudKit's exporter as an actor (actors[].kind, ownTransactionsAfterPosition,
-#      mirroredRecords; cleaners[].expires; consequences[].kind), the cloudkit document,
+#      mirroredRecords; cleaners[].breaks; consequences[].kind), the cloudkit document,
 #      and writers (authors without a merge position) apart from actors (actors' writers).
 VERSION = "1.1"
 
@@ -88,6 +88,7 @@ position = obj({"source": S, "keyFormat": nullable("string"), "type": {"enum": [
                 "date": nullable(TS), "cocoaDate": N, "wholeSeconds": B, "token": ref("token"), "problem": S},
                optional=("date", "cocoaDate", "wholeSeconds", "token", "problem"))
 kind = {"enum": ["app", "cloudkit"]}
+defs["consequence"] = obj({"actor": S, "kind": kind, "status": status, "message": S})
 defs["actor"] = obj({"actor": S, "kind": kind, "status": status, "declared": B, "batch": B, "authoredTransactions": I,
     "positions": arr(position), "lastMergedTransaction": nullable("integer"), "lastMergedTimestamp": nullable(TS),
     "tokenTransactionNumber": nullable("integer"), "pendingCount": I, "ownTransactionsAfterPosition": I,
@@ -104,7 +105,7 @@ defs["actors"] = doc("actors", {
     "cleaners": arr(obj({"strategy": {"enum": ["apple", "phtk-1.0.0", "phtk-1.0.4", "phtk-2", "fatbobman", "swiftlee", "appwise"]},
         "title": S, "cutoff": nullable(TS), "cocoaCutoff": nullable("number"), "reason": S, "heldBackBy": nullable("string"),
         "authorFilter": nullable(arr(S)), "resetsKeysAfterPurge": B, "transactionsToDelete": nullable("integer"),
-        "expires": arr(S)})),
+        "breaks": arr(ref("consequence"))})),
 })
 defs["token"] = defs["token"]
 defs["tokenCheck"] = doc("token", {"source": S, "token": ref("token"), "store": S, "storeID": S,
@@ -120,7 +121,7 @@ defs["purgePreview"] = doc("purge-preview", {
     # changes per author and byEntity are counted only with --breakdown (null otherwise).
     "byAuthor": arr(obj({"author": nullable("string"), "transactions": I, "changes": nullable("integer")})),
     "byEntity": nullable(arr(obj({"entity": nullable("string"), "entityNumber": nullable("integer"), "inserts": I, "updates": I, "deletes": I}))),
-    "consequences": arr(obj({"actor": S, "kind": kind, "status": status, "message": S})),
+    "consequences": arr(ref("consequence")),
     "executed": {"const": False},
 })
 defs["purgeResult"] = doc("purge-result", {"store": S, "executed": {"const": True}, "backup": nullable("string"), "deletedTransactions": I,

@@ -33,7 +33,7 @@ import Testing
         #expect(state.frameworkVersion == 1)
         #expect(state.identityChecked == true)
         #expect(state.needsMetadataMigration == false)
-        #expect(state.identityRecordName == "_4d1f7c0e9a2b3c4d5e6f708192a3b4c5")
+        #expect(state.entry("NSCloudKitMirroringDelegateCKIdentityRecordNameDefaultsKey")?.value == .string("_4d1f7c0e9a2b3c4d5e6f708192a3b4c5"))
         let records = try #require(state.records)
         #expect(records.mirrored == 20)
         #expect(records.needsUpload == 2)
@@ -181,10 +181,18 @@ import Testing
             MergeRecord(actor: "app", position: .date(Scenarios.appGroupTime(34), wholeSeconds: false), source: "test", keyFormat: nil),
             MergeRecord(actor: "widget", position: .date(Scenarios.appGroupTime(20), wholeSeconds: false), source: "test", keyFormat: nil),
         ], mirroring: try store.mirroringState(), now: Scenarios.appGroupTime(34) + 8 * 86400).report()
-        let expiries = Dictionary(uniqueKeysWithValues: zip(report.cutoffs.map(\.strategy), report.cutoffExpiries))
-        #expect(expiries[.apple] == [MirroringState.exportActorName])
-        // PersistentHistoryTrackingKit 2 stops at widget's #20, before the position.
-        #expect(expiries[.phtk2] == [])
+        let breaks = Dictionary(uniqueKeysWithValues: zip(report.cutoffs.map(\.strategy), report.cutoffBreaks))
+        #expect(breaks[.apple]?.map(\.actor) == ["widget", MirroringState.exportActorName])
+        #expect(breaks[.apple]?.map(\.status) == [.missedChanges, .expired])
+        // PersistentHistoryTrackingKit 2 stops at widget's #20, before the position, and deletes only the app's actors' transactions.
+        #expect(breaks[.phtk2]?.isEmpty == true)
+        // A cut-off that deletes what CloudKit has not exported (app's #29–#32 before app's #33) makes it miss them.
+        let later = try MergeStateAnalyzer(store: store, declared: [], batch: [], records: [
+            MergeRecord(actor: "app", position: .token(HistoryToken(storeUUID: Scenarios.appGroupUUID, transactionNumber: 33)), source: "test", keyFormat: nil),
+        ], mirroring: try store.mirroringState(), now: Scenarios.appGroupTime(34)).report()
+        let phtk = try #require(later.cutoffs.firstIndex { $0.strategy == .phtk100 })
+        #expect(later.cutoffBreaks[phtk].map(\.actor) == [MirroringState.exportActorName])
+        #expect(later.cutoffBreaks[phtk].first?.status == .missedChanges)
     }
 
     @Test func theExportBacklogListsObjectsChangedSinceTheirExport() throws {

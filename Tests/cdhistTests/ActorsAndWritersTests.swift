@@ -21,7 +21,7 @@ import Testing
         #expect(export["firstTransaction"] as? Int == 3 && export["lastTransaction"] as? Int == 33)
         #expect(export["firstTimestamp"] as? String == "2025-03-03T09:02:00.000Z")
         let table = try CLI.run(["actors", dir + "/Tasks.sqlite", "--defaults", dir + "/phtk.plist", "--now", now, "--format", "table"]).stdout
-        #expect(table.contains("3 authors write history but keep no merge position: CloudKit mirroring (3 authors) 7 tx."))
+        #expect(table.contains("3 authors write history but keep no merge position (transactions: CloudKit mirroring (3 authors) 7)."))
         #expect(table.contains("1 transaction has no author"))
         #expect(!table.contains("unknown-actor"))
         // A declared actor without a position stays a row.
@@ -77,7 +77,7 @@ import Testing
         let lines = table.lines
         #expect(lines.filter { $0.hasPrefix("HistoryToken ") }.count == 1)
         #expect(table.stdout.replacingOccurrences(of: "\n", with: " ")
-            .contains("6 authors write history but keep no merge position: [0,0] 271 tx, [0,1] 180, [1,0] 33, Core Data migration (3 authors) 3."))
+            .contains("6 authors write history but keep no merge position (transactions: [0,0] 271, [0,1] 180, [1,0] 33, Core Data migration (3 authors) 3)."))
         #expect(lines.allSatisfy { $0.count <= 80 })
     }
 

@@ -72,7 +72,7 @@ import Testing
         // Up to the position: CloudKit's transactions are a warning, not a break.
         let table = try CLI.run(["purge", store, "--before", "tx:28", "--format", "table"]).stdout
         #expect(table.contains("5 transactions by NSCloudKitMirroringDelegate would be deleted"))
-        #expect(table.contains("no known actor would expire or miss changes"))
+        #expect(table.contains("Breaks:       none of the 1 actor with a position"))
         // Forced: it purges, and check then fails on the expired position.
         let forced = try CLI.run(["purge", store, "--before", "tx:29", "--execute", "--no-backup", "--allow-expire"])
         #expect(forced.status == 0, "\(forced.stderr)")
@@ -85,9 +85,10 @@ import Testing
     @Test func cleanersThatWouldExpireThePositionSaySo() throws {
         let doc = try CLI.run(["actors", fixture + "/Tasks.sqlite", "--now", "2025-03-20T00:00:00Z"]).json()
         let apple = try #require((doc["cleaners"] as? [[String: Any]])?.first { $0["strategy"] as? String == "apple" })
-        #expect(apple["expires"] as? [String] == ["CloudKit export"])
+        #expect((apple["breaks"] as? [[String: Any]])?.map { $0["actor"] as? String } == ["CloudKit export"])
+        #expect((apple["breaks"] as? [[String: Any]])?.first?["status"] as? String == "expired")
         let table = try CLI.run(["actors", fixture + "/Tasks.sqlite", "--now", "2025-03-20T00:00:00Z", "--format", "table"]).stdout
-        #expect(table.contains("34 transactions; expires CloudKit export"))
+        #expect(table.contains("34 transactions; breaks CloudKit export (expired)"))
     }
 
     @Test func checkHasARuleForEveryExporterProblem() throws {
@@ -108,7 +109,7 @@ import Testing
                                   "--fail-on", "warning"])
         #expect(strict.status == 1)
         let message = try #require((try strict.json()["findings"] as? [[String: Any]])?.first?["message"] as? String)
-        #expect(message.hasPrefix("CloudKit has 5 transactions to export, the oldest 1 days old (threshold: 4)"))
+        #expect(message.hasPrefix("CloudKit has 5 transactions to export, the oldest 1 days old (threshold: 4 transactions)"))
         let pending = try CLI.run(["check", fixture + "/Tasks.sqlite", "--now", now, "--rule", "cloudkit-records-pending", "--format", "table"]).stdout
         #expect(pending.contains("2 of 20 mirrored records await upload and 1 await deletion in iCloud (Task: 2, Tag: 1)"))
         let config = try TemporaryDirectory()

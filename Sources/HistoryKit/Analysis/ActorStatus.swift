@@ -58,6 +58,11 @@ public struct ActorReport: Sendable {
     /// For CloudKit's exporter: the objects it mirrors (what a reset re-uploads); nil when unknown.
     public var mirroredRecordCount: Int? = nil
 
+    /// What a reset of CloudKit's mirror uploads again: "every record (20 mirrored records)".
+    public var everyRecord: String {
+        "every record" + (mirroredRecordCount.map { " (\($0) mirrored record\($0 == 1 ? "" : "s"))" } ?? "")
+    }
+
     /// The position used for cut-offs: its date, or its token transaction's timestamp.
     public var effectiveDate: Double? { positionDate ?? (tokenNumber != nil ? lastMerged?.timestamp : nil) }
 }
@@ -87,8 +92,8 @@ public struct MergeStateReport: Sendable {
     public var cutoffs: [CleanerCutoff]
     /// Transactions each strategy's cut-off would delete (same order as ``cutoffs``).
     public var cutoffDeleteCounts: [Int]
-    /// Actors whose token each strategy's cut-off would expire (same order as ``cutoffs``).
-    public var cutoffExpiries: [[String]]
+    /// The actors each strategy's cut-off would expire or make miss changes (same order as ``cutoffs``).
+    public var cutoffBreaks: [[PurgePreview.Consequence]]
 
     /// CloudKit's exporter, when the store is mirrored.
     public var exporter: ActorReport? { actors.first { $0.kind == .cloudKit } }

@@ -63,15 +63,15 @@ public enum CleanerStrategy: String, CaseIterable, Sendable {
             return result(earliest.date, "the earliest date among actors that have one", heldBackBy: earliest.actor, filter: authors)
         case .phtk2:
             guard missing.isEmpty else { return result(nil, "\(missingText) without a date: no purge", filter: authors) }
-            guard let earliest else { return result(nil, "no actors: no purge", filter: authors) }
+            guard let earliest else { return result(nil, "no actor of the app: no purge", filter: authors) }
             return result(earliest.date, "every actor has a date: the earliest", heldBackBy: earliest.actor, filter: authors)
         case .swiftlee:
             guard missing.isEmpty else { return result(nil, "\(missingText) without a date: no purge") }
-            guard let earliest else { return result(nil, "no actors: no purge") }
+            guard let earliest else { return result(nil, "no actor of the app: no purge") }
             return result(earliest.date, "the earliest date", heldBackBy: earliest.actor)
         case .appwise:
             guard missing.isEmpty, let earliest else {
-                return result(weekAgo, missing.isEmpty ? "no actors: now − 7 days" : "\(missingText) without a date: now − 7 days")
+                return result(weekAgo, missing.isEmpty ? "no actor of the app: now − 7 days" : "\(missingText) without a date: now − 7 days")
             }
             if earliest.date >= weekAgo {
                 return result(earliest.date, "the later of the earliest date and now − 7 days: the earliest date", heldBackBy: earliest.actor)

@@ -62,14 +62,20 @@ public struct MergeStateAnalyzer {
         let tokenNumbers = names.map { located[$0]?.tokenNumber }
         var everyone = AuthorTallies()
         var within = Array(repeating: AuthorTallies(), count: bounds.count)
-        // The transaction each token names, to tell which cut-offs delete it.
+        // The transaction each token names, and what each cut-off deletes after each actor's
+        // position (of actors with a position): to tell which cut-offs break whom.
         var tokenTransactions = Array<ScannedTransaction?>(repeating: nil, count: names.count)
+        let positioned = names.indices.filter { located[names[$0]]?.tokenNumber != nil || located[names[$0]]?.positionDate != nil }
+        var deletedAfter = Array(repeating: Array(repeating: AuthorTallies(), count: names.count), count: cutoffs.count)
         let authorNames = try store.read { db -> [String?] in
             var scan = try TransactionScan(store: store, db: db)
             try scan.run(db) { t in
                 everyone.add(t)
                 for i in bounds.indices where bounds[i]?.holds(t) == true { within[i].add(t) }
                 for i in tokenNumbers.indices where tokenNumbers[i] == t.number { tokenTransactions[i] = t }
+                for j in cutoffBounds.indices where cutoffBounds[j]?.holds(t) == true {
+                    for i in positioned where pendingBounds[i]?.holds(t) == true { deletedAfter[j][i].add(t) }
+                }
             }
             return scan.authorNames
         }
@@ -85,6 +91,11 @@ public struct MergeStateAnalyzer {
                           firstTimestamp: a.tally.firstTimestamp, lastTimestamp: a.tally.lastTimestamp)
         }
 
+        // The numbers the store holds (a damaged table may not return them in order).
+        let present = everyone.tallies.filter { $0.count > 0 }
+        let history = present.first.map { f in
+            present.reduce(f.firstNumber) { min($0, $1.firstNumber) }...present.reduce(f.lastNumber) { max($0, $1.lastNumber) }
+        }
         var reports: [ActorReport] = []
         for (i, name) in names.enumerated() {
             let position = located[name] ?? Located()
@@ -93,9 +104,9 @@ public struct MergeStateAnalyzer {
                 ? Self.pending(within[i].sorted(names: authorNames), isOwn: { ActorReport.isOwn($0, actor: name, kind: kind) })
                 : PendingSummary(byAuthor: [], oldestTimestamp: nil, oldestNumber: nil)
             reports.append(kind == .cloudKit
-                ? evaluateExporter(position: position, pending: pending, first: first)
+                ? evaluateExporter(position: position, pending: pending, history: history)
                 : evaluate(name, position: position, pending: pending, authoredCount: authored[name] ?? 0,
-                           knownAuthors: knownAuthors, purged: purged, first: first))
+                           knownAuthors: knownAuthors, purged: purged, first: first, history: history))
         }
         let counts = cutoffs.enumerated().map { j, c -> Int in
             guard c.cutoff != nil else { return 0 }
@@ -104,18 +115,25 @@ public struct MergeStateAnalyzer {
                 .filter { author, _ in filter.map { f in author.map(f.contains) ?? false } ?? true }
                 .reduce(0) { $0 + $1.1.count }
         }
-        // A cut-off that deletes the transaction an actor's token names expires that token.
-        let expiries = cutoffs.enumerated().map { j, c -> [String] in
+        // A cut-off that deletes the transaction an actor's token names expires that token; one that
+        // deletes what others wrote after an actor's position makes it miss those changes.
+        let breaks = cutoffs.enumerated().map { j, c -> [PurgePreview.Consequence] in
             guard let bound = cutoffBounds[j] else { return [] }
             let filter = c.authorFilter.map(Set.init)
-            return (0..<actorCount).filter { i in
-                guard let t = tokenTransactions[i], !reports[i].status.isBroken, bound.holds(t) else { return false }
-                let author = t.author < authorNames.count ? authorNames[t.author] : nil
-                return filter.map { f in author.map(f.contains) ?? false } ?? true
-            }.map { names[$0] }
+            func deletes(_ author: String?) -> Bool { filter.map { f in author.map(f.contains) ?? false } ?? true }
+            return positioned.compactMap { i -> PurgePreview.Consequence? in
+                let actor = reports[i]
+                guard !actor.status.isBroken, !actor.isBatch else { return nil }
+                if let t = tokenTransactions[i], bound.holds(t), deletes(t.author < authorNames.count ? authorNames[t.author] : nil) {
+                    return .expired(actor)
+                }
+                let missed = deletedAfter[j][i].sorted(names: authorNames).filter { deletes($0.author) && !actor.isOwn($0.author) }
+                    .reduce(0) { $0 + $1.tally.count }
+                return missed > 0 ? .missedChanges(actor, transactions: missed) : nil
+            }
         }
         return MergeStateReport(storeUUID: store.storeUUID, now: now, actors: reports, writers: writers, cutoffs: cutoffs,
-                                cutoffDeleteCounts: counts, cutoffExpiries: expiries)
+                                cutoffDeleteCounts: counts, cutoffBreaks: breaks)
     }
 
     /// What others wrote, from the tallies of the transactions after an actor's position;
@@ -180,7 +198,7 @@ public struct MergeStateAnalyzer {
     }
 
     private func evaluate(_ name: String, position: Located, pending: PendingSummary, authoredCount: Int, knownAuthors: [String],
-                          purged: Bool, first: Transaction?) -> ActorReport {
+                          purged: Bool, first: Transaction?, history: ClosedRange<Int64>?) -> ActorReport {
         let isBatch = batch.contains(name)
         let isDeclared = declared.contains(name) || isBatch
         var r = ActorReport(name: name, kind: .app, status: .upToDate, isDeclared: isDeclared, isBatch: isBatch,
@@ -213,8 +231,7 @@ public struct MergeStateAnalyzer {
             }
             guard position.lastMerged != nil else {
                 r.status = .expired
-                let oldest = first.map { "the oldest remaining is #\($0.number)" } ?? "the store has no transactions"
-                r.explanation = "its token names transaction #\(n), which no longer exists (\(oldest)): Core Data fails with error 134301 (history token expired)"
+                r.explanation = "its token \(Self.missing(n, history: history)): Core Data fails with error 134301 (history token expired)"
                 r.advice = "reset its token (delete the saved token) so it refetches, and purge only before the oldest actor's position"
                 return r
             }
@@ -257,14 +274,12 @@ public struct MergeStateAnalyzer {
 extension MergeStateAnalyzer {
     /// CloudKit's exporter: where its token stands, what it has still to export,
     /// and what a purge past it has done.
-    private func evaluateExporter(position: Located, pending: PendingSummary, first: Transaction?) -> ActorReport {
-        let mirrored = mirroring?.records?.mirrored
-        let everyRecord = "every record" + (mirrored.map { " (\($0) mirrored record\($0 == 1 ? "" : "s"))" } ?? "")
+    private func evaluateExporter(position: Located, pending: PendingSummary, history: ClosedRange<Int64>?) -> ActorReport {
         var r = ActorReport(name: MirroringState.exportActorName, kind: .cloudKit, status: .upToDate, isDeclared: false, isBatch: false,
                             records: position.records, authoredCount: 0, lastMerged: position.lastMerged, tokenNumber: position.tokenNumber,
                             positionDate: nil, pending: pending,
                             lag: position.pendingFrom != nil ? pending.oldestTimestamp.map { now - $0 } : nil,
-                            explanation: "", advice: "", mirroredRecordCount: mirrored)
+                            explanation: "", advice: "", mirroredRecordCount: mirroring?.records?.mirrored)
         let own = pending.ownCount > 0
             ? " (and \(pending.ownCount) written by CloudKit itself, which it does not export)" : ""
         guard let record = position.record else {
@@ -272,34 +287,43 @@ extension MergeStateAnalyzer {
                        "on its next export it reads all remaining history (\(pending.count) transactions to export); if the app has synced before, expect it to re-upload its data")
             return r
         }
-        switch record.position {
-        case .unreadable(let why):
+        guard case .token(let token) = record.position else {
+            let why: String
+            if case .unreadable(let problem) = record.position { why = problem } else { why = "it is not a token" }
             r.conclude(.corruptToken, "its export position cannot be read: \(why)",
-                       "CloudKit cannot resume from it: expect the mirror to reset and re-upload \(everyRecord); keep a copy of this store for the bug report")
-        case .token(let token):
-            guard let n = position.tokenNumber else {
-                r.conclude(.foreignToken, "its export token is for store \(token.transactionNumbers.keys.sorted().joined(separator: ", ")), not this store (\(store.storeUUID)): the store was replaced or restored",
-                           "CloudKit cannot resume from it: expect the mirror to reset and re-upload \(everyRecord)")
-                return r
-            }
-            guard position.lastMerged != nil else {
-                let oldest = first.map { "the oldest remaining is #\($0.number)" } ?? "the store has no transactions"
-                r.conclude(.expired, "its export position (transaction #\(n)) was purged (\(oldest)): on its next export the mirror finds its token expired, resets (reason: history expired) and re-uploads \(everyRecord)",
-                           "nothing in the store undoes it: let the reset run with a good network; from now on purge only transactions CloudKit has exported, or do not purge a mirrored store")
-                return r
-            }
-            if pending.count == 0 {
-                r.conclude(.upToDate, "has exported everything the app's authors wrote" + own, "nothing to do")
-            } else {
-                r.conclude(.behind, "has \(pending.count) transactions to export\(own)",
-                           r.lag.map { $0 > 86400 } == true
-                               ? "it has not exported for \(((r.lag ?? 0) / 86400).wholeDescription) days: check the device's iCloud account and the mirror's recent events (cdhist cloudkit)"
-                               : "it exports them when the app next runs with a network and an iCloud account; nothing to do")
-            }
-        case .date:
-            r.conclude(.corruptToken, "its export position is a date, not a token", "CloudKit cannot resume from it: expect the mirror to reset and re-upload \(everyRecord)")
+                       "if this store is a copy, copy it again with its -wal and -shm; otherwise CloudKit cannot resume from it: expect the mirror to reset and re-upload \(r.everyRecord)")
+            return r
+        }
+        guard let n = position.tokenNumber else {
+            r.conclude(.foreignToken, "its export token is for store \(token.transactionNumbers.keys.sorted().joined(separator: ", ")), not this store (\(store.storeUUID)): the store was replaced or restored",
+                       "CloudKit cannot resume from it: expect the mirror to reset and re-upload \(r.everyRecord)")
+            return r
+        }
+        guard position.lastMerged != nil else {
+            r.conclude(.expired, "its export position \(Self.missing(n, history: history)): on its next export the mirror finds its token expired, resets (reason: history expired) and re-uploads \(r.everyRecord)",
+                       "nothing in the store undoes it: let the reset run with a good network; from now on purge only transactions CloudKit has exported, or do not purge a mirrored store")
+            return r
+        }
+        if pending.count == 0 {
+            r.conclude(.upToDate, "has exported everything the app's authors wrote" + own, "nothing to do")
+        } else {
+            r.conclude(.behind, "has \(pending.count) transactions to export\(own)",
+                       r.lag.map { $0 > 86400 } == true
+                           ? "it has not exported for \(((r.lag ?? 0) / 86400).wholeDescription) days: check the device's iCloud account and the mirror's recent events"
+                           : "it exports them when the app next runs with a network and an iCloud account; nothing to do")
         }
         return r
+    }
+
+    /// Why transaction `n`, which a token names, is not in the store: purged, never
+    /// there (beyond the newest: an older copy of the store), or a gap.
+    static func missing(_ n: Int64, history: ClosedRange<Int64>?) -> String {
+        guard let history else { return "(transaction #\(n)) is gone: the store has no transactions" }
+        if n > history.upperBound {
+            return "(transaction #\(n)) is beyond the newest transaction (#\(history.upperBound)): the store was restored from an older copy or replaced"
+        }
+        if n < history.lowerBound { return "(transaction #\(n)) was purged (the oldest remaining is #\(history.lowerBound))" }
+        return "(transaction #\(n)) is gone from the middle of the history"
     }
 }
 

@@ -27,6 +27,21 @@ public struct PurgePreview: Sendable {
         /// `expired` or `missed-changes`.
         public var status: ActorStatus
         public var message: String
+
+        /// The purge deletes the transaction `actor`'s token names.
+        static func expired(_ actor: ActorReport) -> Consequence {
+            let n = actor.tokenNumber.map { "#\($0)" } ?? "its transaction"
+            return Consequence(actor: actor.name, kind: actor.kind, status: .expired, message: actor.kind == .cloudKit
+                ? "CloudKit's export position (transaction \(n)) would be purged: on its next export the mirror finds its token expired, resets (reason: history expired) and re-uploads \(actor.everyRecord)"
+                : "its token names \(n), which this purge deletes: Core Data will fail with 134301")
+        }
+
+        /// The purge deletes `transactions` others wrote after `actor`'s position.
+        static func missedChanges(_ actor: ActorReport, transactions: Int) -> Consequence {
+            Consequence(actor: actor.name, kind: actor.kind, status: .missedChanges, message: actor.kind == .cloudKit
+                ? "the purge deletes \(transactions) transactions CloudKit has not exported yet: their changes never reach iCloud"
+                : "the purge deletes \(transactions) transactions it has not merged yet; it will never see them")
+        }
     }
 
     /// The query selecting the transactions to delete (`before` plus filters).
@@ -131,19 +146,12 @@ extension HistoryStore {
             let allChanges = try db.firstRow("SELECT COUNT(*) FROM ACHANGE") { Int($0.int64(0)) } ?? 0
             var consequences: [PurgePreview.Consequence] = []
             for (i, actor) in watched.enumerated() {
-                if expiring.contains(i), let n = actor.tokenNumber {
-                    consequences.append(.init(actor: actor.name, kind: actor.kind, status: .expired, message: actor.kind == .cloudKit
-                        ? "CloudKit's export position (transaction #\(n)) would be purged: on its next export the mirror finds its token expired, resets (reason: history expired) and re-uploads every record"
-                            + (actor.mirroredRecordCount.map { " (\($0) mirrored record\($0 == 1 ? "" : "s"))" } ?? "")
-                        : "its token names #\(n), which this purge deletes: Core Data will fail with 134301"))
+                if expiring.contains(i) {
+                    consequences.append(.expired(actor))
                     continue
                 }
                 let others = unmerged[i].sorted(names: names).filter { !actor.isOwn($0.author) }.reduce(0) { $0 + $1.tally.count }
-                if others > 0 {
-                    consequences.append(.init(actor: actor.name, kind: actor.kind, status: .missedChanges, message: actor.kind == .cloudKit
-                        ? "the purge deletes \(others) transactions CloudKit has not exported yet: their changes never reach iCloud"
-                        : "the purge deletes \(others) transactions it has not merged yet; it will never see them"))
-                }
+                if others > 0 { consequences.append(.missedChanges(actor, transactions: others)) }
             }
             return PurgePreview(
                 query: q, transactionCount: count, changeCount: changes,

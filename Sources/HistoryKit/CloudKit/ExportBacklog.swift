@@ -30,6 +30,8 @@ extension HistoryStore {
     public func exportBacklog(limit: Int) throws -> ExportBacklog? {
         let sql = try HistorySQL(store: self, query: HistoryQuery())
         let author = sql.expression(for: .author)
+        // As AuthorFamily tells CloudKit's authors (the prefix holds no quote).
+        let prefix = AuthorFamily.cloudKitPrefix
         return try read { db -> ExportBacklog? in
             guard try db.tableExists("ANSCKRECORDMETADATA") else { return nil }
             let columns = Set(try db.columns(in: "ANSCKRECORDMETADATA").map { $0.name.uppercased() })
@@ -41,7 +43,7 @@ extension HistoryStore {
                 SELECT c.entity, c.pk, r.ZLASTEXPORTEDTRANSACTIONNUMBER, c.last
                 FROM (SELECT ch.ZENTITY AS entity, ch.ZENTITYPK AS pk, MAX(ch.ZTRANSACTIONID) AS last
                       FROM ACHANGE ch JOIN ATRANSACTION t ON t.Z_PK = ch.ZTRANSACTIONID\(sql.joinClause)
-                      WHERE \(author) IS NULL OR typeof(\(author)) <> 'text' OR substr(\(author), 1, 27) <> 'NSCloudKitMirroringDelegate'
+                      WHERE \(author) IS NULL OR typeof(\(author)) <> 'text' OR substr(\(author), 1, \(prefix.utf8.count)) <> '\(prefix)'
                       GROUP BY ch.ZENTITY, ch.ZENTITYPK) c
                 JOIN ANSCKRECORDMETADATA r ON r.ZENTITYID = c.entity AND r.ZENTITYPK = c.pk
                 WHERE typeof(c.entity) = 'integer' AND typeof(c.pk) = 'integer' AND typeof(c.last) = 'integer'

@@ -47,12 +47,19 @@ struct MirroringReader {
         var metadata: [MirroringMetadataEntry] = []
         var tokenSource: (source: String, bytes: [UInt8]?)?
         var metadataSource: String?
+        // Without its key/value table (or its key column) the position is not missing but unknown.
+        var metadataProblem: String?
         if present.contains("ANSCKMETADATAENTRY") {
             metadataSource = "ANSCKMETADATAENTRY"
-            (metadata, tokenSource) = try readMetadataEntries()
+            if try columns("ANSCKMETADATAENTRY").contains("ZKEY") {
+                (metadata, tokenSource) = try readMetadataEntries()
+            } else {
+                metadataProblem = "ANSCKMETADATAENTRY has no ZKEY column"
+            }
         } else if !tables.isEmpty {
-            problems.append("the store has no ANSCKMETADATAENTRY table: CloudKit's export position and settings are unknown")
+            metadataProblem = "the store has no ANSCKMETADATAENTRY table"
         }
+        if let metadataProblem { problems.append(metadataProblem + ": CloudKit's export position and settings are unknown") }
         // The first release kept the same keys in the store's metadata.
         var legacyToken: (source: String, bytes: [UInt8]?)?
         var legacyKind = ""
@@ -60,7 +67,7 @@ struct MirroringReader {
             guard let value = store.metadata.plist[key] else { continue }
             if key == MirroringState.lastHistoryTokenKey {
                 legacyToken = ("Z_METADATA [\(key)]", value.dataValue)
-                legacyKind = Self.kind(of: value)
+                legacyKind = value.kindName
             }
             if !metadata.contains(where: { $0.key == key }) { metadata.append(MirroringMetadataEntry(key: key, value: Self.value(of: value))) }
         }
@@ -86,6 +93,9 @@ struct MirroringReader {
                                        position: .unreadable("\(token.source) holds \(legacyKind), not an archived token"),
                                        source: token.source, keyFormat: nil, kind: .cloudKit)
             }
+        } else if let metadataProblem {
+            position = MergeRecord(actor: MirroringState.exportActorName, position: .unreadable(metadataProblem),
+                                   source: "ANSCKMETADATAENTRY", keyFormat: nil, kind: .cloudKit)
         }
 
         return MirroringState(
@@ -113,10 +123,6 @@ struct MirroringReader {
     private mutating func readMetadataEntries() throws -> ([MirroringMetadataEntry], (source: String, bytes: [UInt8]?)?) {
         let table = "ANSCKMETADATAENTRY"
         let present = try columns(table)
-        guard present.contains("ZKEY") else {
-            problems.append("\(table) has no ZKEY column: its entries cannot be read")
-            return ([], nil)
-        }
         let order = present.contains("Z_PK") ? "Z_PK" : "rowid"
         var entries: [String: MirroringMetadataEntry] = [:]
         var tokens: [[UInt8]?] = []
@@ -268,18 +274,6 @@ struct MirroringReader {
         case .string(let s): return .string(s)
         case .data(let bytes): return .data(byteCount: bytes.count)
         default: return .none
-        }
-    }
-
-    private static func kind(of value: PlistValue) -> String {
-        switch value {
-        case .string: return "a string"
-        case .integer, .real: return "a number"
-        case .bool: return "a boolean"
-        case .date: return "a date"
-        case .array: return "an array"
-        case .dictionary: return "a dictionary"
-        default: return "another kind of value"
         }
     }
 }

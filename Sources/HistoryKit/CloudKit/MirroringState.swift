@@ -41,11 +41,6 @@ public struct MirroringState: Sendable {
     public var identityChecked: Bool? { entry("NSCloudKitMirroringDelegateCheckedCKIdentityDefaultsKey")?.value.boolValue }
     /// `PFCloudKitMetadataNeedsMetadataMigrationKey`.
     public var needsMetadataMigration: Bool? { entry("PFCloudKitMetadataNeedsMetadataMigrationKey")?.value.boolValue }
-    /// `NSCloudKitMirroringDelegateCKIdentityRecordNameDefaultsKey`: the iCloud user record, once signed in.
-    public var identityRecordName: String? {
-        if case .string(let s) = entry("NSCloudKitMirroringDelegateCKIdentityRecordNameDefaultsKey")?.value { return s }
-        return nil
-    }
 }
 
 /// One mirroring metadata entry.

@@ -69,3 +69,19 @@ public enum PlistValue: Equatable, Sendable {
         dictionaryValue?[key]
     }
 }
+
+extension PlistValue {
+    /// What kind of value this is, for messages: "a string", "a number", "data" …
+    public var kindName: String {
+        switch self {
+        case .string: return "a string"
+        case .integer, .real: return "a number"
+        case .bool: return "a boolean"
+        case .array: return "an array"
+        case .dictionary: return "a dictionary"
+        case .date: return "a date"
+        case .data: return "data"
+        case .uid, .null: return "an archive reference"
+        }
+    }
+}

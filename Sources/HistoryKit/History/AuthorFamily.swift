@@ -13,10 +13,13 @@ public enum AuthorFamily: String, CaseIterable, Sendable {
     public static func of(_ author: String?) -> AuthorFamily? {
         guard let author else { return nil }
         if author.hasPrefix("com.apple.coredata.schemamigrator") { return .coreDataMigration }
-        if author.hasPrefix("NSCloudKitMirroringDelegate") { return .cloudKit }
+        if author.hasPrefix(cloudKitPrefix) { return .cloudKit }
         if author.hasPrefix("com.apple.") { return .apple }
         return nil
     }
+
+    /// What every author of CloudKit mirroring begins with.
+    static let cloudKitPrefix = "NSCloudKitMirroringDelegate"
 
     /// The family in words.
     public var title: String {

@@ -60,7 +60,7 @@ public enum DefaultsReader {
                 records.append(MergeRecord(actor: parsed.actor, position: position(value, format: format, source: source),
                                            source: source, keyFormat: parsed.format))
             } else if let json = jsonBytes(value) {
-                switch jsonPosition(json, key: key, source: source) {
+                switch jsonPosition(json, key: key, source: source, storeUUID: storeUUID) {
                 case .success(let position?):
                     records.append(MergeRecord(actor: key, position: position, source: source, keyFormat: .jsonToken))
                 case .success(nil):
@@ -121,7 +121,7 @@ public enum DefaultsReader {
                 return .unreadable("\(error)")
             }
         default:
-            return .unreadable("\(source): expected a date or an archived token, found \(kindName(value))")
+            return .unreadable("\(source): expected a date or an archived token, found \(value.kindName)")
         }
     }
 
@@ -144,40 +144,34 @@ public enum DefaultsReader {
     }
 
     /// The bytes of a `<data>` or `<string>` value that holds JSON text (a SwiftData token is stored either way).
-    private static func jsonBytes(_ value: PlistValue) -> [UInt8]? {
+    static func jsonBytes(_ value: PlistValue) -> [UInt8]? {
         let bytes: [UInt8]
         switch value {
         case .data(let b): bytes = b
         case .string(let s): bytes = Array(s.utf8)
         default: return nil
         }
-        return JSONTokenDecoder.looksLikeJSON(bytes) ? bytes : nil
+        return JSONText.looksLikeJSON(bytes) ? bytes : nil
     }
 
     /// A JSON token under an arbitrary key: its position; nil (`success`) for
     /// JSON that is not a token, with why (`failure`); a key that says it holds
-    /// a token keeps a damaged one as unreadable.
-    private static func jsonPosition(_ json: [UInt8], key: String, source: String) -> Result<MergePosition?, TokenError> {
+    /// a token keeps a damaged one as unreadable. A map of other stores' UUIDs
+    /// to numbers is taken for a (foreign) token only under such a key: an app's
+    /// setting may map UUIDs to counts.
+    private static func jsonPosition(_ json: [UInt8], key: String, source: String, storeUUID: String?) -> Result<MergePosition?, TokenError> {
+        let saysToken = key.lowercased().contains("token")
         do {
-            return .success(.token(try JSONTokenDecoder.decode(json: json, source: source)))
+            let token = try JSONTokenDecoder.decode(json: json, source: source)
+            if !saysToken, let storeUUID, token.transactionNumber(forStore: storeUUID) == nil {
+                return .failure(.notAToken(source: source, reason: "JSON that maps other UUIDs than this store's to numbers, under a key that does not say it holds a token"))
+            }
+            return .success(.token(token))
         } catch let error as TokenError {
             if case .notAToken = error { return .failure(error) }
-            return key.lowercased().contains("token") ? .success(.unreadable("\(error)")) : .failure(error)
+            return saysToken ? .success(.unreadable("\(error)")) : .failure(error)
         } catch {
             return .success(.unreadable("\(error)"))
-        }
-    }
-
-    private static func kindName(_ value: PlistValue) -> String {
-        switch value {
-        case .string: return "a string"
-        case .integer, .real: return "a number"
-        case .bool: return "a boolean"
-        case .array: return "an array"
-        case .dictionary: return "a dictionary"
-        case .date: return "a date"
-        case .data: return "data"
-        case .uid, .null: return "an archive reference"
         }
     }
 }

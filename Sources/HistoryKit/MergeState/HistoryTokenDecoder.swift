@@ -94,7 +94,7 @@ public enum HistoryTokenDecoder {
     /// one archive as `<data>` under some key (`HistoryToken.plist`), or JSON
     /// (a SwiftData token, see ``JSONTokenDecoder``).
     public static func decode(fileBytes bytes: [UInt8], source: String) throws -> HistoryToken {
-        if JSONTokenDecoder.looksLikeJSON(bytes) {
+        if JSONText.looksLikeJSON(bytes) {
             return try JSONTokenDecoder.decode(json: bytes, source: source)
         }
         let plist: PlistValue

@@ -7,11 +7,6 @@ import Foundation
 /// an object has a member named by a UUID whose value is an integer is read as
 /// a token for those stores, at any depth and whatever the other names.
 public enum JSONTokenDecoder {
-    /// Whether `bytes` look like JSON text (an object or array), the only form a token takes.
-    public static func looksLikeJSON(_ bytes: [UInt8]) -> Bool {
-        JSONText.looksLikeJSON(bytes)
-    }
-
     /// The token in the JSON text `bytes` from `source`. Throws
     /// ``TokenError/notAToken(source:reason:)`` for JSON that maps no store to a
     /// transaction, ``TokenError/corruptJSON(source:reason:)`` for text that is

@@ -48,7 +48,8 @@ public enum DefaultsRepair {
                 return parsed.storeUUID.map { u in storeUUID.map { $0.caseInsensitiveCompare(u) == .orderedSame } ?? true } ?? true
             }
             guard key == actor, let value = original[key] else { return false }
-            return value.dataValue.map(HistoryTokenDecoder.isTokenArchive) == true || jsonToken(value, path: path) != nil
+            return value.dataValue.map(HistoryTokenDecoder.isTokenArchive) == true
+                || DefaultsReader.jsonBytes(value).map { (try? JSONTokenDecoder.decode(json: $0, source: path)) != nil } == true
         }
         var updated = original
         var changes: [DefaultsChange] = []
@@ -116,7 +117,7 @@ public enum DefaultsRepair {
 
     private static func newValue(old: PlistValue?, target: RepairTarget, store: HistoryStore?, path: String, actor: String) throws -> PlistValue? {
         if target == .remove { return nil }
-        let json = old.flatMap { jsonToken($0, path: path) }
+        let json = old.flatMap(DefaultsReader.jsonBytes)
         let keepsToken = old?.dataValue != nil || json != nil
         func requireStore() throws -> HistoryStore {
             guard let store else { throw RepairError.invalidRepair(path: path, reason: "this repair needs the store (--store)") }
@@ -154,9 +155,11 @@ public enum DefaultsRepair {
             tx = newest
         }
         if let json, let old {
-            // Only the number the JSON gives this store changes; its layout is the app's own.
-            guard let rewritten = JSONTokenDecoder.rewrite(json: json, storeUUID: tx.storeUUID, to: tx.number) else {
-                throw RepairError.invalidRepair(path: path, reason: "'\(actor)' keeps a JSON token that names no transaction of this store; remove it (--remove) so the app starts over")
+            // Only the number the JSON gives this store changes; its layout is the app's own. A JSON value
+            // that is no readable token is never replaced by another format.
+            guard (try? JSONTokenDecoder.decode(json: json, source: path)) != nil,
+                  let rewritten = JSONTokenDecoder.rewrite(json: json, storeUUID: tx.storeUUID, to: tx.number) else {
+                throw RepairError.invalidRepair(path: path, reason: "'\(actor)' keeps JSON that is no readable token of this store; remove it (--remove) so the app starts over")
             }
             return old.stringValue != nil ? .string(String(decoding: rewritten, as: UTF8.self)) : .data(rewritten)
         }
@@ -170,14 +173,6 @@ public enum DefaultsRepair {
             throw RepairError.invalidRepair(path: path, reason: "transaction #\(tx.number) has no timestamp")
         }
         return .date(t)
-    }
-
-    /// The JSON text of a value holding a JSON token (as data or a string).
-    private static func jsonToken(_ value: PlistValue, path: String) -> [UInt8]? {
-        let bytes = value.dataValue ?? value.stringValue.map { Array($0.utf8) }
-        guard let bytes, JSONTokenDecoder.looksLikeJSON(bytes),
-              (try? JSONTokenDecoder.decode(json: bytes, source: path)) != nil else { return nil }
-        return bytes
     }
 
     private static func inferFormat(_ dict: [String: PlistValue], path: String, customPrefixes: [String]) throws -> MergeKeyFormat {

@@ -62,7 +62,10 @@ final class StoreConnection {
         if files.walSize == nil && files.shmSize != nil { notices.append(.shmWithoutWal(path: path)) }
 
         // A -wal SQLite can use nothing of: the main file alone is the store.
-        let walProblem = header.isWAL ? files.walSize.flatMap { Self.walProblem(files.walPath, size: $0, pageSize: header.pageSize) } : nil
+        // A -wal of just its header is what a copy cut short leaves, and also what a running app
+        // leaves for a moment after a checkpoint: with a live connection on the -shm, SQLite reads it.
+        let live = files.shmSize != nil && Self.hasLiveConnection(shm: files.shmPath)
+        let walProblem = header.isWAL && !live ? files.walSize.flatMap { Self.walProblem(files.walPath, size: $0, pageSize: header.pageSize) } : nil
         let walHoldsNothing = walProblem != nil
         if let walProblem { notices.append(.walUnusable(path: path, reason: walProblem)) }
         var snapshotReason: String?
@@ -198,6 +201,22 @@ final class StoreConnection {
     /// checksum). Beside an `-shm`, SQLite retries such a WAL for 10 s and then
     /// fails with "locking protocol". An empty `-wal` is the usual state after a
     /// checkpoint and is left to SQLite.
+    /// Whether another process has the store open: every SQLite connection of a WAL
+    /// store holds a shared lock on the -shm's "DMS" byte (offset 128) while it is open.
+    /// Only asked (F_GETLK), never taken.
+    static func hasLiveConnection(shm path: String) -> Bool {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var lock = flock()
+        lock.l_type = Int16(F_WRLCK)
+        lock.l_whence = Int16(SEEK_SET)
+        lock.l_start = 128
+        lock.l_len = 1
+        guard fcntl(fd, F_GETLK, &lock) == 0 else { return false }
+        return lock.l_type != Int16(F_UNLCK)
+    }
+
     static func walProblem(_ walPath: String, size: Int64, pageSize: Int) -> String? {
         guard size > 0 else { return nil }
         guard size >= Int64(32 + 24 + pageSize) else { return "holds no complete frame (\(size) bytes)" }

@@ -17,7 +17,7 @@ struct ChangesCommand: ParsableCommand {
         let query = try filters.query(utc: outputOptions.utc)
         let presenter = session.presenter
         let color = session.context.color
-        let list = ListRenderer(context: session.context, kind: "changes", columns: HistoryPresenter.changeColumns(try session.store.numberBounds()),
+        let list = ListRenderer(context: session.context, kind: "changes", columns: presenter.changeColumns(try session.store.numberBounds()),
                                 header: [("storeID", .string(session.store.storeUUID))])
         let warnings = ValueWarnings(store: session.store.path)
         try session.store.forEachChange(query, decoder: session.decoder) { change in

@@ -78,9 +78,14 @@ struct CheckCommand: ParsableCommand {
             .sorted { ($1.severity, $0.ruleID) < ($0.severity, $1.ruleID) }
     }
 
+    /// "1 error", "2 warnings", "3 info".
+    static func counted(_ n: Int, _ severity: Severity) -> String {
+        "\(n) \(severity.rawValue)\(n == 1 || severity == .info ? "" : "s")"
+    }
+
     static func document(_ findings: [Finding], store: HistoryStore, threshold: Severity, failing: Int) -> Document {
         let counts = Severity.allCases.map { s in (s, findings.filter { $0.severity == s }.count) }
-        let summary = findings.isEmpty ? "no findings" : counts.filter { $0.1 > 0 }.map { "\($0.1) \($0.0.rawValue)" }.joined(separator: ", ")
+        let summary = findings.isEmpty ? "no findings" : counts.filter { $0.1 > 0 }.map { counted($0.1, $0.0) }.joined(separator: ", ")
         return Document(kind: "check", json: [
             ("store", .string(store.path)),
             ("storeID", .string(store.storeUUID)),

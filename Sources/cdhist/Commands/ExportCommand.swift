@@ -49,7 +49,7 @@ struct ExportCommand: ParsableCommand {
                 }
                 output.flush()
             } else {
-                let list = ListRenderer(context: context, kind: "transactions", columns: HistoryPresenter.transactionColumns(try session.store.numberBounds()),
+                let list = ListRenderer(context: context, kind: "transactions", columns: presenter.transactionColumns(try session.store.numberBounds()),
                                         header: [("storeID", .string(session.store.storeUUID))])
                 let tag = context.format == .ndjson ? jsonFormatTag : nil
                 try session.store.forEachTransactionWithChanges(query, decoder: session.decoder) { tx, changes in

@@ -59,6 +59,8 @@ struct PurgeCommand: ParsableCommand {
         let render = outputOptions.context()
         let plan: PurgePlan
         let rule: String
+        var checked: Int?
+        var safeBefore: String?
         do {
             let store = try openStore(path, lockTimeout: storeOptions.lockTimeout)
             let now = try mergeState.evaluationTime(utc: outputOptions.utc)
@@ -70,9 +72,17 @@ struct PurgeCommand: ParsableCommand {
             guard let selection = try cutoff.selection(narrowing: query, report: report, parser: parser) else { return }
             rule = selection.rule
             plan = try store.planPurge(selection.query, actors: report?.actors ?? [], breakdown: breakdown)
+            let positioned = (report?.actors ?? []).filter { !$0.isBatch && ($0.tokenNumber != nil || $0.positionDate != nil) }
+            checked = positioned.isEmpty ? nil : positioned.count
+            // The earliest position of those it breaks: purging before it breaks none of them.
+            let broken = positioned.filter { a in plan.preview.consequences.contains { $0.actor == a.name } }
+            if let first = broken.min(by: { ($0.effectiveDate ?? .infinity) < ($1.effectiveDate ?? .infinity) }) {
+                safeBefore = first.positionDate.flatMap { render.time.iso($0) } ?? first.tokenNumber.map { "tx:\($0)" }
+            }
         }
         let presenter = PurgePresenter(time: render.time, limit: summary.limit(render), groupsFamilies: summary.groupsFamilies(render))
-        DocumentRenderer.render(presenter.preview(plan.preview, store: path, rule: rule, executing: execute), context: render)
+        DocumentRenderer.render(presenter.preview(plan.preview, store: path, rule: rule, executing: execute, actors: checked,
+                                                  safeBefore: safeBefore), context: render)
         guard execute else { return }
         let broken = plan.preview.consequences.map { "\($0.actor) (\($0.status.rawValue))" }
         if !broken.isEmpty && !allowExpire { throw RepairError.wouldBreakActors(path: path, actors: broken) }

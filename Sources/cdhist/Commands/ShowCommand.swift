@@ -45,7 +45,7 @@ struct ShowCommand: ParsableCommand {
             json: [("transaction", presenter.json(tx, changes: changes))],
             sections: [
                 .fields(title: nil, fields),
-                .table(title: "Changes", columns: HistoryPresenter.changeColumns(try session.store.numberBounds()), rows: changes.map { presenter.cells($0, color: color) }),
+                .table(title: "Changes", columns: presenter.changeColumns(try session.store.numberBounds()), rows: changes.map { presenter.cells($0, color: color) }),
             ])
         DocumentRenderer.render(document, context: session.context)
         let warnings = ValueWarnings(store: session.store.path)

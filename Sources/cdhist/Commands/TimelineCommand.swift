@@ -47,7 +47,9 @@ struct TimelineCommand: ParsableCommand {
         // Actors are analysed only when there is something to show of them (or a strategy needs their dates).
         let report = try mergeState.analyze(historyStore, now: now, always: cutoff.strategy != nil).report
         let selection = try cutoff.selection(narrowing: HistoryQuery(), report: report, parser: PositionParser(utc: outputOptions.utc))
-        let layout = TimelineChart.Layout(width: width ?? context.terminal.width ?? 80, transactionCount: try historyStore.transactionCount())
+        // The terminal's width (or COLUMNS) within the range --width takes.
+        let columns = width ?? context.terminal.width.map { min(max($0, 40), 1000) } ?? 80
+        let layout = TimelineChart.Layout(width: columns, transactionCount: try historyStore.transactionCount())
         let timeline = try historyStore.activityTimeline(bucketCount: layout.chartWidth)
         let markers = TimelineMarker.all(actors: report?.actors ?? [], cutoff: try selection.map { ($0.rule, try $0.timestamp(in: historyStore)) },
                                          time: context.time, now: now)

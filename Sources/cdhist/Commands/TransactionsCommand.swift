@@ -15,7 +15,7 @@ struct TransactionsCommand: ParsableCommand {
         let session = try Session.open(storeOptions, output: outputOptions)
         let query = try filters.query(utc: outputOptions.utc)
         let presenter = session.presenter
-        let list = ListRenderer(context: session.context, kind: "transactions", columns: HistoryPresenter.transactionColumns(try session.store.numberBounds()),
+        let list = ListRenderer(context: session.context, kind: "transactions", columns: presenter.transactionColumns(try session.store.numberBounds()),
                                 header: [("storeID", .string(session.store.storeUUID))])
         let warnings = ValueWarnings(store: session.store.path)
         try session.store.forEachTransaction(query) { tx in

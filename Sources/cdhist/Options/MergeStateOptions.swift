@@ -86,6 +86,10 @@ struct MergeStateOptions: ParsableArguments {
         }
         for spec in tokens {
             let (name, path) = Self.split(spec)
+            guard !name.isEmpty else { throw CLIError.invalidValue(option: "--token", value: spec, reason: "the actor's name before '=' is empty") }
+            guard name != MirroringState.exportActorName else {
+                throw CLIError.invalidValue(option: "--token", value: spec, reason: "'\(name)' is CloudKit's exporter, which cdhist reads from the store; give the actor another name")
+            }
             // A literal as `cdhist token` prints it (or a log shows it), when no such file exists.
             if !FileManager.default.fileExists(atPath: path), path.contains(":"), let token = try? HistoryTokenDecoder.parseLiteral(path) {
                 records.append(MergeRecord(actor: name, position: .token(token), source: "literal \(path)", keyFormat: nil))

@@ -31,7 +31,7 @@ final class Completer {
         // --token takes a file, or a literal of the open store once its UUID is begun.
         if previous == "--token", !text.isEmpty, let uuid = try? env.openStore().storeUUID,
            uuid.hasPrefix(text.uppercased()) || text.uppercased().hasPrefix(uuid) {
-            return matches(text.uppercased() == text ? text : text.uppercased(), literals(prefix: ""))
+            return matches(text.uppercased() == text ? text : text.uppercased(), recent { $0.token.description })
         }
         if Self.fileCommands.contains(command) && words.count == 1 || Self.fileOptions.contains(previous) {
             return nil // readline's own file-name completion
@@ -68,21 +68,19 @@ final class Completer {
         case "--by": return ["author", "context", "bundle", "process"]
         case "--key-format": return ["phtk", "tracker", "timestamp", "appwise"]
         case "--after", "--before", "--to":
-            if text.hasPrefix("token:") { return literals(prefix: "token:") }
-            guard text.hasPrefix("tx:"), let store else { return ["tx:", "token:", "now", "1d", "7d"] }
-            var numbers: [String] = []
-            try? store.forEachTransaction(HistoryQuery(limit: 2000, order: .descending)) { numbers.append("tx:\($0.number)") }
-            return numbers
+            if text.hasPrefix("token:") { return recent { "token:" + $0.token.description } }
+            guard text.hasPrefix("tx:") else { return ["tx:", "token:", "now", "1d", "7d"] }
+            return recent { "tx:\($0.number)" }
         default: return []
         }
     }
 
-    /// `STOREUUID:N` literals of the newest transactions of the open store, after `prefix`.
-    private func literals(prefix: String) -> [String] {
+    /// The newest transactions of the open store, each as `text` makes it (`tx:N`, a token literal).
+    private func recent(_ text: (Transaction) -> String) -> [String] {
         guard let store = try? env.openStore() else { return [] }
-        var tokens: [String] = []
-        try? store.forEachTransaction(HistoryQuery(limit: 2000, order: .descending)) { tokens.append(prefix + $0.token.description) }
-        return tokens
+        var values: [String] = []
+        try? store.forEachTransaction(HistoryQuery(limit: 2000, order: .descending)) { values.append(text($0)) }
+        return values
     }
 
     /// Option names of `command`, read from its help text.

@@ -3,10 +3,12 @@ import Foundation
 /// Sends a command's standard output through `$PAGER` (default `less -FRX`,
 /// which quits by itself when the output fits the screen).
 enum Pager {
-    /// The pager for `line`, or nil: none for `export` (it streams), for
-    /// session commands, or when `PAGER` is empty or `cat`.
+    /// The pager for `line`, or nil: none for `export` (it streams), for a command
+    /// that asks before it writes (`--execute`), for session commands, or when
+    /// `PAGER` is empty or `cat`.
     static func command(for line: String) -> String? {
-        guard let first = (try? LineSplitter.split(line))?.first, LineRunner.commandNames.contains(first), first != "export" else {
+        guard let words = try? LineSplitter.split(line), let first = words.first, LineRunner.commandNames.contains(first), first != "export",
+              !words.contains("--execute") else {
             return nil
         }
         let pager = ProcessInfo.processInfo.environment["PAGER"] ?? "less -FRX"

@@ -18,7 +18,8 @@ struct Terminal {
         let out = isatty(STDOUT_FILENO) == 1
         let err = isatty(STDERR_FILENO) == 1
         var width: Int?
-        let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil }
+        // Tables are made for 60 columns and up; nothing below 20 is taken literally.
+        let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init).flatMap { $0 > 0 ? max($0, 20) : nil }
         if !out {
             // Asked for explicitly (as `ls` reads it): fit a table written to a pipe or file.
             width = columns

@@ -55,7 +55,7 @@ enum DocumentRenderer {
                 switch section {
                 case .fields(let title, let pairs):
                     if let title { for line in Self.wrapped(title, context) { out.line(context.style(line, .bold)) } }
-                    let width = pairs.map { $0.0.count }.max() ?? 0
+                    let width = pairs.map { $0.0.cells }.max() ?? 0
                     // Values wrap at the terminal's width, under the value column (or, when the
                     // names leave too little room, under the names); a value of megabytes (a 10 MB
                     // author) is cut first, as in tables.
@@ -68,7 +68,7 @@ enum DocumentRenderer {
                             out.line(label + " " + value)
                             continue
                         }
-                        let longestNumber = TextWrap.units(value).filter { $0.count <= 40 && $0.contains(where: \.isNumber) }.map(\.count).max() ?? 0
+                        let longestNumber = TextWrap.units(value).filter { $0.count <= 40 && $0.contains(where: \.isNumber) }.map(\.cells).max() ?? 0
                         if room >= 20 && room >= longestNumber {
                             var lines = TextWrap.lines(value, width: room)
                             out.line(label + " " + lines.removeFirst())
@@ -80,7 +80,14 @@ enum DocumentRenderer {
                     }
                 case .table(let title, let columns, let rows):
                     if let title { for line in Self.wrapped(title, context) { out.line(context.style(line, .bold)) } }
-                    let table = ListRenderer(context: context, kind: "rows", columns: columns)
+                    // Laid out from every row, and alike for tables of the same columns (authors' four).
+                    let titles = columns.map(\.title)
+                    let alike = document.sections.flatMap { section -> [[Cell]] in
+                        guard case .table(_, let other, let otherRows) = section, other.map(\.title) == titles else { return [] }
+                        return otherRows
+                    }
+                    let layout = TableLayout(columns: columns, rows: alike, totalWidth: context.terminal.width)
+                    let table = ListRenderer(context: context, kind: "rows", columns: columns, layout: layout)
                     for row in rows { table.add(cells: row) }
                     table.finish()
                 case .note(let text):

@@ -15,12 +15,17 @@ final class ListRenderer {
     private static let sampleRows = 200
 
     /// `kind` names the JSON array (`transactions`, `changes`, …); `header`
-    /// adds fields before it in the JSON document.
-    init(context: RenderContext, kind: String, columns: [Column], header: [(String, JSONValue)] = []) {
+    /// adds fields before it in the JSON document. A table is laid out from its
+    /// first rows unless `layout` is given (a document knows all of its rows).
+    init(context: RenderContext, kind: String, columns: [Column], header: [(String, JSONValue)] = [], layout: TableLayout? = nil) {
         self.context = context
         self.kind = kind
         self.columns = columns
         self.header = header
+        if let layout, context.format == .table {
+            self.layout = layout
+            context.output.line(context.style(layout.header(columns), .bold))
+        }
         // JSON lists put each record on its own lines, indented by two (pretty on a terminal).
         let pretty = context.format == .json && context.terminal.stdoutIsTerminal
         line = JSONBytes(capacity: 1 << 16, prettyIndent: pretty ? 2 : nil)

@@ -17,6 +17,9 @@ struct TableLayout {
     static let longestCell = 1000
     /// Spaces between grid columns.
     static let gap = 2
+    /// Past this many columns, columns move under their rows in order of cost instead
+    /// of every arrangement being tried (2^(n-1) of them).
+    static let searchedColumns = 12
     /// How far lines under a row are indented.
     static let belowIndent = 4
 
@@ -27,18 +30,19 @@ struct TableLayout {
     /// number, id or date it holds. The arrangement that costs least wins.
     init(columns: [Column], rows: [[Cell]], totalWidth: Int?) {
         let n = columns.count
-        var natural = columns.map { max($0.title.count, $0.minWidth) }
+        var natural = columns.map { max($0.title.cells, $0.minWidth) }
         // Text: no narrower than its longest word (else a word breaks), never than its numbers and dates.
-        var longestWord = columns.map { $0.title.count }
-        var floor = columns.map { $0.fit == .whole ? max($0.title.count, $0.minWidth) : $0.narrowest }
+        var longestWord = columns.map { $0.title.cells }
+        var floor = columns.map { $0.fit == .whole ? max($0.title.cells, $0.minWidth) : $0.narrowest }
         for row in rows {
             for (i, cell) in row.enumerated() where i < n {
-                let text = String(cell.text.prefix(Self.longestCell))
-                natural[i] = max(natural[i], Self.displayWidth(cell.text))
-                let units = TextWrap.units(text, keepingDatesWhole: columns[i].fit != .whole)
-                longestWord[i] = max(longestWord[i], units.map(\.count).max() ?? 0)
+                // Measured as shown: cut at the longest a table shows, digests shortened.
+                let text = Self.clean(cell.text)
+                natural[i] = max(natural[i], text.cells)
+                let units = TextWrap.units(text, keepingDatesWhole: columns[i].fit != .whole).map(\.cells)
+                longestWord[i] = max(longestWord[i], units.max() ?? 0)
                 if columns[i].fit != .whole {
-                    floor[i] = max(floor[i], units.filter { $0.count <= 40 && $0.contains(where: \.isNumber) }.map(\.count).max() ?? 0)
+                    floor[i] = max(floor[i], TextWrap.units(text).filter { $0.count <= 40 && $0.contains(where: \.isNumber) }.map(\.cells).max() ?? 0)
                 }
             }
         }
@@ -50,33 +54,49 @@ struct TableLayout {
         below = []
         inline = Array(0..<n)
         widths = natural
-        guard let total = totalWidth, n > 1 else { return }
-
-        var best: (cost: Double, inline: [Int], widths: [Int])?
-        for mask in 0..<(1 << (n - 1)) {
-            // Column 0 always stays.
-            let inline = [0] + (1..<n).filter { mask & (1 << ($0 - 1)) == 0 }
-            guard let (cost, widths) = Self.fit(inline, columns: columns, natural: natural, longestWord: longestWord, floor: floor, total: total) else { continue }
-            let moves = (1..<n).filter { mask & (1 << ($0 - 1)) != 0 }.reduce(0.0) { sum, i in
-                switch columns[i].importance {
-                case .key: return sum + 20
-                case .detail: return sum + 1.5
-                case .normal: break
-                }
-                switch columns[i].fit {
-                case .below: return sum + 0.5
-                case .wrap: return sum + 4
-                // A number away from its column reads worst.
-                case .whole: return sum + (columns[i].alignRight ? 8 : 5)
-                }
+        guard let total = totalWidth, n > 0 else { return }
+        // What moving a column under its row costs.
+        func moveCost(_ i: Int) -> Double {
+            switch columns[i].importance {
+            case .key: return 20
+            case .detail: return 1.5
+            case .normal: break
             }
-            if best == nil || cost + moves < best!.cost { best = (cost + moves, inline, widths) }
+            switch columns[i].fit {
+            case .below: return 0.5
+            case .wrap: return 4
+            // A number away from its column reads worst.
+            case .whole: return columns[i].alignRight ? 8 : 5
+            }
+        }
+        func fits(_ inline: [Int]) -> (cost: Double, widths: [Int])? {
+            Self.fit(inline, columns: columns, natural: natural, longestWord: longestWord, floor: floor, total: total)
+        }
+        var best: (cost: Double, inline: [Int], widths: [Int])?
+        if n <= Self.searchedColumns {
+            for mask in 0..<(1 << (n - 1)) {
+                // Column 0 always stays.
+                let kept = [0] + (1..<n).filter { mask & (1 << ($0 - 1)) == 0 }
+                guard let (cost, widths) = fits(kept) else { continue }
+                let total = cost + (1..<n).filter { mask & (1 << ($0 - 1)) != 0 }.reduce(0.0) { $0 + moveCost($1) }
+                if best.map({ total < $0.cost }) ?? true { best = (total, kept, widths) }
+            }
+        } else {
+            // Many columns: the cheapest to move go first, until the rest fits.
+            var kept = Array(0..<n)
+            for i in (1..<n).sorted(by: { (moveCost($0), -$0) < (moveCost($1), -$1) }) {
+                if let fit = fits(kept) { best = (fit.cost, kept, fit.widths); break }
+                kept.removeAll { $0 == i }
+            }
+            if best == nil, let fit = fits(kept) { best = (fit.cost, kept, fit.widths) }
         }
         if let best {
             inline = best.inline
             widths = best.widths
         } else {
+            // Not even the first column fits: it takes the line, and wraps.
             inline = [0]
+            widths[0] = min(natural[0], max(1, total))
         }
         below = (0..<n).filter { !inline.contains($0) }
     }
@@ -116,9 +136,10 @@ struct TableLayout {
         func text(_ i: Int) -> String { i < cells.count ? Self.clean(cells[i].text) : "" }
         var grid: [[String]] = []
         for i in inline {
-            // Not on a terminal nothing wraps; a whole value breaks only at its spaces, when it must.
-            grid.append(total == nil ? [text(i)]
-                        : TextWrap.lines(text(i), width: widths[i], keepingDatesWhole: columns[i].fit != .whole))
+            // Not on a terminal nothing wraps; a whole value breaks only at its spaces, when it must,
+            // and is never cut (a value wider than the rows the table was sized from stays whole).
+            let whole = columns[i].fit == .whole
+            grid.append(total == nil ? [text(i)] : TextWrap.lines(text(i), width: widths[i], keepingDatesWhole: !whole, hardBreak: !whole))
         }
         let height = grid.map(\.count).max() ?? 1
         var out: [String] = []
@@ -153,11 +174,6 @@ struct TableLayout {
     func header(_ columns: [Column]) -> String {
         inline.map { Self.pad(columns[$0].title, to: widths[$0], right: columns[$0].alignRight) }
             .joined(separator: String(repeating: " ", count: Self.gap)).trimmingTrailingSpaces()
-    }
-
-    /// Characters a cell takes (a value of megabytes is counted only as far as a table shows it).
-    static func displayWidth(_ text: String) -> Int {
-        min(text.prefix(longestCell + 1).count, longestCell)
     }
 
     /// One line of text for a table: cut at ``longestCell`` with `…`, line breaks and tabs
@@ -197,7 +213,7 @@ struct TableLayout {
     }
 
     static func pad(_ text: String, to width: Int, right: Bool) -> String {
-        let n = max(0, width - text.count)
+        let n = max(0, width - text.cells)
         let spaces = String(repeating: " ", count: n)
         return right ? spaces + text : text + spaces
     }

@@ -1,15 +1,17 @@
-/// Breaks free text into lines of a width, at spaces; a word longer than the
-/// width is cut across lines (nothing is dropped). A time and its zone stay
-/// together, and (unless a whole value must break) a date and its time:
-/// `2025-03-03 09:00:00.000 +00:00` is one unit.
+/// Breaks free text into lines of a width (in terminal cells), at spaces. A
+/// time and its zone stay together, and (unless a whole value must break) a
+/// date and its time: `2025-03-03 09:00:00.000 +00:00` is one unit. A unit
+/// wider than a line breaks after a punctuation mark where it can (a path at a
+/// `/`, a selector at a `:`), else at the width; a whole value (`hardBreak`
+/// false) is never broken inside a unit: it stays whole on a line of its own.
 enum TextWrap {
-    static func lines(_ text: String, width: Int, keepingDatesWhole: Bool = true) -> [String] {
-        guard width > 0, text.count > width else { return [text] }
+    static func lines(_ text: String, width: Int, keepingDatesWhole: Bool = true, hardBreak: Bool = true) -> [String] {
+        guard width > 0, text.cells > width else { return [text] }
         var lines: [String] = []
         var current = ""
         for unit in units(text, keepingDatesWhole: keepingDatesWhole) {
             var unit = Substring(unit)
-            if !current.isEmpty && current.count + 1 + unit.count <= width {
+            if !current.isEmpty && current.cells + 1 + unit.cells <= width {
                 current += " " + unit
                 continue
             }
@@ -18,14 +20,26 @@ enum TextWrap {
                 current = ""
             }
             // A unit wider than a line fills whole lines first.
-            while unit.count > width {
-                lines.append(String(unit.prefix(width)))
-                unit = unit.dropFirst(width)
+            while hardBreak && unit.cells > width {
+                let piece = breakPoint(unit, width: width)
+                lines.append(String(piece))
+                unit = unit[piece.endIndex...]
             }
             current = String(unit)
         }
         lines.append(current)
         return lines
+    }
+
+    /// The part of `unit` that goes on a line: up to the last punctuation mark that
+    /// leaves the line at least a third full, or as much as fits.
+    private static func breakPoint(_ unit: Substring, width: Int) -> Substring {
+        let fits = unit.prefix(cells: width)
+        guard !fits.isEmpty else { return unit.prefix(1) }
+        if let mark = fits.lastIndex(where: { ":/._-,)]".contains($0) }), fits[...mark].cells >= max(1, width / 3) {
+            return fits[...mark]
+        }
+        return fits
     }
 
     /// The words of `text`, a zone joined to the time before it and (when `keepingDatesWhole`) a time to its date.

@@ -88,7 +88,7 @@ struct CloudKitPresenter {
                 [Cell("\(o.entityName ?? "Z_ENT \(o.entityNumber)")/p\(o.primaryKey)"), Cell(o.lastExported.map { "#\($0)" } ?? "never"),
                  Cell("#\(o.lastChanged)")]
             }
-            if b.count > b.objects.count { rows.append([Cell("… and \(b.count - b.objects.count) more"), Cell(""), Cell("")]) }
+            if b.count > b.objects.count { rows.append([Cell("… and \(b.count - b.objects.count) more (--objects N, or JSON)"), Cell(""), Cell("")]) }
             sections.append(.table(title: "Changed since their last export", columns: [
                 Column("Object"), Column("Last exported"), Column("Last changed"),
             ], rows: rows))
@@ -97,7 +97,7 @@ struct CloudKitPresenter {
             sections.append(.table(title: "Recent events", columns: [Column("Type"), Column("Started"), Column("Took", alignRight: true), Column("Result", fit: .wrap(min: 12))],
                                    rows: events.map { e in
                                        [Cell(e.typeName), Cell(time.display(e.started)),
-                                        Cell(e.ended.flatMap { end in e.started.map { MergeStatePresenter.age(end - $0) } } ?? "-"),
+                                        Cell(e.ended.flatMap { end in e.started.flatMap { end >= $0 ? MergeStatePresenter.age(end - $0) : nil } } ?? "-"),
                                         result(e)]
                                    }))
         }

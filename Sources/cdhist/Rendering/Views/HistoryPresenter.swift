@@ -6,10 +6,12 @@ import HistoryKit
 struct HistoryPresenter {
     let time: TimeFormatter
 
-    /// The columns of a transaction list; numbers are as wide as `bounds`' largest (rows stream, widths are set early).
-    static func transactionColumns(_ bounds: NumberBounds) -> [Column] {
+    /// The columns of a transaction list; numbers are as wide as `bounds`' largest and times as a
+    /// date is (rows stream: widths are set from the first, which may have no date).
+    func transactionColumns(_ bounds: NumberBounds) -> [Column] {
         [
-            Column("#", alignRight: true, minWidth: bounds.transactionWidth), Column("Time"), Column("Author", fit: .wrap(min: 8), importance: .key),
+            Column("#", alignRight: true, minWidth: bounds.transactionWidth), Column("Time", minWidth: time.display(0).cells),
+            Column("Author", fit: .wrap(min: 8), importance: .key),
             Column("Context", fit: .wrap(min: 8)), Column("Bundle", fit: .wrap(min: 8), importance: .detail),
             Column("Process", fit: .wrap(min: 8), importance: .detail),
             Column("Changes", alignRight: true),
@@ -17,7 +19,7 @@ struct HistoryPresenter {
     }
 
     /// The columns of a change list (see ``transactionColumns(_:)``).
-    static func changeColumns(_ bounds: NumberBounds) -> [Column] {
+    func changeColumns(_ bounds: NumberBounds) -> [Column] {
         [
             Column("Change", alignRight: true, minWidth: bounds.changeWidth), Column("Tx", alignRight: true, minWidth: bounds.transactionWidth),
             Column("Type"), Column("Entity", fit: .wrap(min: 8), importance: .key), Column("PK", alignRight: true, minWidth: bounds.objectWidth),
@@ -179,7 +181,7 @@ struct HistoryPresenter {
             details = change.updatedProperties?.joined(separator: ", ")
                 ?? (change.updatedSlots ?? []).map { "slot \($0)" }.joined(separator: ", ")
         case .delete:
-            details = change.tombstone.map { "\($0.name)=\(tombstoneText($0))" }.joined(separator: ", ")
+            details = change.tombstone.isEmpty ? "(no tombstone values)" : change.tombstone.map { "\($0.name)=\(tombstoneText($0))" }.joined(separator: ", ")
         default:
             details = ""
         }

@@ -24,16 +24,19 @@ struct MergeStatePresenter {
         }
         let cutoffRows = report.cutoffs.indices.map { j -> [Cell] in
             let c = report.cutoffs[j]
-            let expires = report.cutoffExpiries[j]
+            let breaks = report.cutoffBreaks[j]
             let deletes = c.cutoff == nil ? "-" : "\(report.cutoffDeleteCounts[j]) transactions" + (c.authorFilter.map { " by \($0.joined(separator: ", "))" } ?? "")
+            let broken = breaks.map { "\($0.actor) (\($0.status.rawValue))" }.joined(separator: ", ")
             return [Cell(c.strategy.rawValue), Cell(c.cutoff.map { time.display($0) } ?? "no purge"),
-                    Cell(deletes + (expires.isEmpty ? "" : "; expires \(expires.joined(separator: ", "))"), expires.isEmpty ? nil : .red),
+                    Cell(deletes + (breaks.isEmpty ? "" : "; breaks \(broken)"), breaks.isEmpty ? nil : .red),
                     Cell(c.heldBackBy ?? "-"), Cell(c.reason + (c.resetsKeysAfterPurge ? "; then resets every key" : ""))]
         }
         var sections: [Document.Section] = [
             .fields(title: nil, fields),
             report.actors.isEmpty
-                ? .note("No actor: no merge position was given or found, and none is declared. Give --defaults, --token or --group-container (a store mirrored with CloudKit has its exporter's own), or declare actors with --actor.")
+                ? .note("No actor: no merge position was given or found, and none is declared. Give --defaults, --token or --group-container"
+                        + (REPLEnvironment.current != nil ? " (in this session, defaults PLIST attaches a plist)" : "")
+                        + " (a store mirrored with CloudKit has its exporter's own), or declare actors with --actor.")
                 : .table(title: "Actors", columns: [
                     Column("Actor", fit: .wrap(min: 10)), Column("Status"), Column("Merged up to", fit: .wrap(min: 14)),
                     Column("Pending", fit: .wrap(min: 16)), Column("Why, and what to do", fit: .below),
@@ -57,12 +60,10 @@ struct MergeStatePresenter {
         guard !named.isEmpty else { return without.isEmpty ? nil : without }
         let groups = ListSummary.grouped(named, author: \.author, families: Set(AuthorFamily.allCases))
         let (shown, more) = ListSummary.limited(groups, to: ListSummary.inline)
-        let parts = shown.enumerated().map { k, g in
-            "\(g.label) \(g.members.reduce(0) { $0 + $1.transactions })\(k == 0 ? " tx" : "")"
-        }
-        return "\(named.count) author\(named.count == 1 ? " writes" : "s write") history but keep\(named.count == 1 ? "s" : "") no merge position: \(parts.joined(separator: ", "))"
-            + (more > 0 ? " and \(more) more" : "")
-            + ". If one of them merges, give its defaults key prefix (--key-prefix) or its token (--token)."
+        let parts = shown.map { g in "\(g.label) \(g.members.reduce(0) { $0 + $1.transactions })" }
+        return "\(named.count) author\(named.count == 1 ? " writes" : "s write") history but keep\(named.count == 1 ? "s" : "") no merge position"
+            + " (transactions: \(parts.joined(separator: ", "))\(more > 0 ? " and \(more) more" : "")). "
+            + "If one of them merges, give its defaults key prefix (--key-prefix) or its token (--token)."
             + (without.isEmpty ? "" : " " + without)
     }
 
@@ -131,6 +132,7 @@ struct MergeStatePresenter {
             ]) })),
             ("cleaners", .array(report.cutoffs.indices.map { j -> JSONValue in
                 let c = report.cutoffs[j], n = report.cutoffDeleteCounts[j]
+                let breaks: [JSONValue] = report.cutoffBreaks[j].map(PurgePresenter.json)
                 return .object([
                 ("strategy", .string(c.strategy.rawValue)),
                 ("title", .string(c.strategy.title)),
@@ -141,7 +143,7 @@ struct MergeStatePresenter {
                 ("authorFilter", c.authorFilter.map { .array($0.map { .string($0) }) } ?? .null),
                 ("resetsKeysAfterPurge", .bool(c.resetsKeysAfterPurge)),
                 ("transactionsToDelete", c.cutoff == nil ? .null : .int(Int64(n))),
-                ("expires", .array(report.cutoffExpiries[j].map { .string($0) })),
+                ("breaks", .array(breaks)),
             ]) })),
         ]
     }

@@ -8,7 +8,8 @@ struct PurgePresenter {
     var limit: Int? = nil
     var groupsFamilies = false
 
-    func preview(_ p: PurgePreview, store: String, rule: String, executing: Bool) -> Document {
+    /// `actors` were checked for breakage (nil: none given); `safeBefore` is a cut-off that breaks none of them.
+    func preview(_ p: PurgePreview, store: String, rule: String, executing: Bool, actors: Int? = nil, safeBefore: String? = nil) -> Document {
         let (strings, moreStrings) = ListSummary.limited(p.stringsBecomingUnused, to: limit.map { _ in ListSummary.inline })
         var fields: [(String, String)] = [
             ("Store", store),
@@ -19,14 +20,21 @@ struct PurgePresenter {
                 + (p.oldestSurvivor.map { "; the oldest is #\($0.number) (\(time.display($0.timestamp)))" } ?? "")),
             ("Space", "about \(ByteCount.text(p.reclaimableBytes)) freed inside the file; the file only shrinks after VACUUM (--vacuum)"),
             ("Strings", p.stringsBecomingUnused.isEmpty ? "none become unused"
-                : "\(p.stringsBecomingUnused.count) become unused (\(strings.joined(separator: ", "))\(moreStrings > 0 ? " " + ListSummary.more(moreStrings) : "")); kept unless --prune-strings"),
+                : "\(p.stringsBecomingUnused.count) become unused (\(strings.map { "\"\($0)\"" }.joined(separator: ", "))\(moreStrings > 0 ? " " + ListSummary.more(moreStrings) : "")); kept unless --prune-strings"),
         ]
         if p.cloudKitTransactions > 0 {
             fields.append(("CloudKit", "\(p.cloudKitTransactions) transactions by NSCloudKitMirroringDelegate would be deleted; Apple advises against purging history of a store mirrored with CloudKit (it can reset sync)"))
         }
-        for c in p.consequences { fields.append(("Breaks \(c.actor)", "\(c.status.rawValue): \(c.message)")) }
-        if p.consequences.isEmpty { fields.append(("Actors", "no known actor would expire or miss changes")) }
-        if !executing { fields.append(("Preview", "nothing was changed; add --execute to purge (a backup is written first)")) }
+        for c in p.consequences { fields.append(("Breaks", "\(c.actor) (\(c.status.rawValue)): \(c.message)")) }
+        if p.consequences.isEmpty {
+            fields.append(("Breaks", actors.map { "none of the \($0) actor\($0 == 1 ? "" : "s") with a position" }
+                           ?? "nothing cdhist knows of: no actor given (--defaults, --token, --group-container)"))
+        }
+        if !executing {
+            fields.append(("Preview", p.consequences.isEmpty ? "nothing was changed; add --execute to purge (a backup is written first)"
+                : "nothing was changed; --execute refuses a purge that breaks an actor unless --allow-expire"
+                    + (safeBefore.map { "; --before \($0) breaks none of them" } ?? "")))
+        }
         let json: [(String, JSONValue)] = [
             ("store", .string(store)),
             ("rule", .string(rule)),
@@ -49,8 +57,7 @@ struct PurgePresenter {
                 ("entity", .optional(e.entity)), ("entityNumber", .optional(e.entityNumber)),
                 ("inserts", .int(Int64(e.counts.inserts))), ("updates", .int(Int64(e.counts.updates))), ("deletes", .int(Int64(e.counts.deletes))),
             ]) }) } ?? .null),
-            ("consequences", .array(p.consequences.map { .object([("actor", .string($0.actor)), ("kind", .string($0.kind.rawValue)),
-                                                                  ("status", .string($0.status.rawValue)), ("message", .string($0.message))]) })),
+            ("consequences", .array(p.consequences.map(Self.json))),
             ("executed", .bool(false)),
         ]
         let counted = p.byEntity != nil
@@ -78,6 +85,11 @@ struct PurgePresenter {
                                        + (more > 0 ? [[Cell(ListSummary.more(more))]] : [])))
         }
         return Document(kind: "purge-preview", json: json, sections: sections)
+    }
+
+    /// An actor a purge would break, as JSON (purge previews, and each cleaner of `actors`).
+    static func json(_ c: PurgePreview.Consequence) -> JSONValue {
+        .object([("actor", .string(c.actor)), ("kind", .string(c.kind.rawValue)), ("status", .string(c.status.rawValue)), ("message", .string(c.message))])
     }
 
     func result(_ r: PurgeResult, store: String) -> Document {

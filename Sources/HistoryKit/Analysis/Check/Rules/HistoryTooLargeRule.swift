@@ -13,9 +13,11 @@ struct HistoryTooLargeRule: CheckRule {
         if s.transactionCount > c.config.maxTransactions { over.append("\(s.transactionCount) transactions (threshold \(c.config.maxTransactions))") }
         if s.changeCount > c.config.maxChanges { over.append("\(s.changeCount) changes (threshold \(c.config.maxChanges))") }
         if share > c.config.maxHistoryShare { over.append("history is \((share * 100).wholeDescription)% of the database (threshold \((c.config.maxHistoryShare * 100).wholeDescription)%)") }
-        if ageDays > c.config.maxHistoryAgeDays { over.append("the oldest transaction is \(ageDays.wholeDescription) days old (threshold \(c.config.maxHistoryAgeDays.wholeDescription))") }
+        let old = ageDays > c.config.maxHistoryAgeDays
+        if old { over.append("the oldest transaction is \(ageDays.wholeDescription) days old (threshold \(c.config.maxHistoryAgeDays.wholeDescription) days)") }
         guard !over.isEmpty else { return [] }
-        return [finding("History is large: \(over.joined(separator: "; ")). Purge what every actor has merged (cdhist purge --strategy …) and VACUUM.",
+        let what = over.count == 1 && old ? "History is old" : "History is large"
+        return [finding("\(what): \(over.joined(separator: "; ")). Nothing seems to purge it: purge what every actor has merged (cdhist actors shows what each cleaner would delete; then cdhist purge --strategy NAME) and VACUUM.",
                         ["transactions": .integer(Int64(s.transactionCount)), "changes": .integer(Int64(s.changeCount)),
                          "historyShare": .real(share), "oldestAgeDays": .real(ageDays)])]
     }

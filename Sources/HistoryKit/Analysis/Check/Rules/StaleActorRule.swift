@@ -8,11 +8,13 @@ struct StaleActorRule: CheckRule {
     func evaluate(_ c: CheckContext) throws -> [Finding] {
         guard let report = c.mergeState else { return [] }
         let holders = Set(report.cutoffs.compactMap(\.heldBackBy))
-        return report.actors.filter { holders.contains($0.name) }.compactMap { a in
+        // An actor with nothing to merge is not stale, however old its position: nothing newer was written.
+        return report.actors.filter { holders.contains($0.name) && $0.pending.count > 0 }.compactMap { a in
             guard let date = a.effectiveDate else { return nil }
             let days = (c.now - date) / 86400
             guard days > c.config.staleDays else { return nil }
-            return finding("\(a.name) last merged \(days.wholeDescription) days ago and sets the cleaners' cut-off: no history after that can be purged. If this target was removed, delete its key (cdhist repair-defaults --remove).",
+            let remove = a.records.first?.keyFormat != nil ? "delete its key (cdhist repair-defaults --remove)" : "delete its saved token"
+            return finding("\(a.name) last merged \(days.wholeDescription) days ago, has \(a.pending.count) transactions to merge and sets the cleaners' cut-off: no history after that can be purged. If this target was removed, \(remove).",
                            ["actor": .string(a.name), "daysSinceMerge": .real(days)])
         }
     }
