@@ -92,6 +92,35 @@ import Testing
         #expect(prefixed.records.map(\.keyFormat) == [.customPrefix("historyToken."), .customPrefix("historyToken.")])
     }
 
+    /// An app's setting that maps UUIDs to counts is not a token of another store.
+    @Test func settingsMappingUUIDsAreNotForeignTokens() throws {
+        let dir = try TemporaryDirectory()
+        let plist = PropertyList.encodeBinary(.dictionary([
+            "unreadCountsByList": .string(#"{"3F2504E0-4F89-11D3-9A0C-0305E82C3301":4}"#),
+            "syncToken": .string(#"{"3F2504E0-4F89-11D3-9A0C-0305E82C3301":4}"#),
+            "listState": .string(#"{"\#(uuid)":12}"#),
+        ]))
+        try Data(plist).write(to: URL(fileURLWithPath: dir.file("settings.plist")))
+        let state = try DefaultsReader.read(path: dir.file("settings.plist"), storeUUID: uuid)
+        // Under a key that says token, a map of another store is a foreign token; this store's is a token anywhere.
+        #expect(state.records.map(\.actor) == ["listState", "syncToken"])
+        #expect(state.notes.count == 1 && state.notes.first?.contains("[unreadCountsByList]") == true)
+    }
+
+    /// JSON that is no readable token is never rewritten into another format.
+    @Test func aDamagedJSONTokenIsNotRepairedIntoAnotherFormat() throws {
+        let dir = try TemporaryDirectory()
+        let plist = PropertyList.encodeBinary(.dictionary([
+            "historyToken.app": .data(Array(#"[{"\#(uuid)":3},{"\#(uuid)":4}]"#.utf8)),
+        ]))
+        try Data(plist).write(to: URL(fileURLWithPath: dir.file("d.plist")))
+        try StoreWriter.write(Scenarios.all.first { $0.name == "CloudKit" }!.store, to: dir.file("Tasks.sqlite"))
+        let store = try HistoryStore.open(dir.file("Tasks.sqlite"))
+        #expect(throws: RepairError.self) {
+            try DefaultsRepair.plan(path: dir.file("d.plist"), actor: "app", target: .latest, store: store, customPrefixes: ["historyToken."])
+        }
+    }
+
     @Test func repairRewritesAJSONTokenInPlace() throws {
         let dir = try TemporaryDirectory()
         for (name, bytes) in CloudKitFixtures.files() { try Data(bytes).write(to: URL(fileURLWithPath: dir.file(name))) }

@@ -151,6 +151,21 @@ import Testing
         #expect(state.problems.contains { $0.hasPrefix("ANSCKEVENT: 1 of the newest events") })
     }
 
+    /// Without its key/value table the export position is unknown: not "never exported".
+    @Test func aMissingMetadataTableIsAnUnknownPosition() throws {
+        let dir = try TemporaryDirectory()
+        _ = try Self.store("CloudKit", in: dir)
+        let path = dir.path + "/CloudKit/Tasks.sqlite"
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { try $0.execute(sql: "DROP TABLE ANSCKMETADATAENTRY") }
+        try queue.close()
+        let store = try HistoryStore.open(path)
+        let (_, e) = try exporter(store)
+        #expect(e.status == .corruptToken)
+        #expect(e.explanation == "its export position cannot be read: the store has no ANSCKMETADATAENTRY table")
+        #expect(e.pending.count == 0)
+    }
+
     @Test func purgesPastTheExportPositionBreakTheMirror() throws {
         let dir = try TemporaryDirectory()
         let store = try Self.store("CloudKit", in: dir)

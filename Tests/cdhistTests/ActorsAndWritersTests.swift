@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import HistoryFixtures
 import TestSupport
 import Testing
@@ -109,5 +110,65 @@ import Testing
         let lines = help.components(separatedBy: .newlines).filter { !$0.isEmpty }
         #expect(lines.contains { $0.hasPrefix("  clear, Ctrl-L") })
         #expect(lines.count > 30)
+    }
+}
+
+/// What a review of the change found, each kept from coming back.
+@Suite struct ReviewFindingTests {
+    let dir = Repository.fixtures + "/MergeState"
+
+    /// A table sized from its first 200 rows keeps later, wider dates whole.
+    @Test func datesAfterTheFirstRowsStayWhole() throws {
+        let tmp = try TemporaryDirectory()
+        let store = tmp.file("Big.sqlite")
+        #expect(try CLI.run(["--transactions", "400", "--changes-per-transaction", "1", "--out", store], executable: "cdhist-fixtures").status == 0)
+        let queue = try DatabaseQueue(path: store)
+        try queue.write { try $0.execute(sql: "UPDATE ATRANSACTION SET ZTIMESTAMP = NULL WHERE Z_PK <= 300") }
+        try queue.close()
+        let lines = try CLI.run(["transactions", store, "--format", "table", "--utc"], environment: ["COLUMNS": "80"]).lines
+        #expect(lines.allSatisfy { $0.count <= 80 })
+        let row = try #require(lines.first { $0.trimmingCharacters(in: .whitespaces).hasPrefix("350  ") })
+        #expect(row.range(of: #"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}Z"#, options: .regularExpression) != nil, "\(row)")
+    }
+
+    @Test func columnsOfAnySizeNeitherTrapNorHang() throws {
+        for columns in ["1", "4611686018427387904", "-5", "abc"] {
+            let r = try CLI.run(["timeline", Repository.fixtures + "/AppGroup/Tasks.sqlite", "--format", "table"], environment: ["COLUMNS": columns])
+            #expect(r.status == 0, "COLUMNS=\(columns): \(r.stderr)")
+        }
+    }
+
+    /// Wide characters take two cells; a table counts cells, not characters.
+    @Test func wideCharactersFitTheWidth() throws {
+        let name = "同期トークンの利用者"
+        let r = try CLI.run(["actors", dir + "/Tasks.sqlite", "--token", "\(name)=\(Scenarios.appGroupUUID):31", "--format", "table"],
+                            environment: ["COLUMNS": "60"])
+        #expect(r.stdout.contains(name))
+        func cells(_ s: String) -> Int { s.unicodeScalars.reduce(0) { $0 + ((0x3000...0x9FFF).contains($1.value) ? 2 : 1) } }
+        #expect(r.lines.allSatisfy { cells($0) <= 60 }, "\(r.lines.filter { cells($0) > 60 })")
+    }
+
+    @Test func actorNamesAreChecked() throws {
+        let empty = try CLI.run(["actors", dir + "/Tasks.sqlite", "--token", "=\(Scenarios.appGroupUUID):31"])
+        #expect(empty.status == 2 && empty.stderr.contains("the actor's name before '=' is empty"))
+        let cloudKit = try CLI.run(["actors", dir + "/Tasks.sqlite", "--token", "CloudKit export=\(Scenarios.appGroupUUID):31"])
+        #expect(cloudKit.status == 2 && cloudKit.stderr.contains("is CloudKit's exporter"))
+    }
+
+    /// A token naming a transaction beyond the newest is an older copy of the store, not a purge.
+    @Test func aTokenAheadOfTheStore() throws {
+        let doc = try CLI.run(["actors", dir + "/Tasks.sqlite", "--token", "app=\(Scenarios.appGroupUUID):90"]).json()
+        let app = try #require((doc["actors"] as? [[String: Any]])?.first)
+        #expect(app["status"] as? String == "expired")
+        #expect((app["explanation"] as? String)?.contains("(transaction #90) is beyond the newest transaction (#34): the store was restored from an older copy or replaced") == true)
+    }
+
+    /// A purge that breaks an actor says --execute refuses it, and which cut-off would not.
+    @Test func thePreviewSaysWhatExecuteWouldDo() throws {
+        let table = try CLI.run(["purge", dir + "/Tasks.sqlite", "--before", "tx:32", "--token", "app=" + dir + "/token.data", "--format", "table"]).stdout
+        #expect(table.contains("Breaks:       app (expired): its token names #31, which this purge deletes"))
+        #expect(table.contains("--execute refuses a purge that breaks an actor unless --allow-expire; --before tx:31 breaks none of them"))
+        let none = try CLI.run(["purge", dir + "/Tasks.sqlite", "--before", "tx:32", "--format", "table"]).stdout
+        #expect(none.contains("Breaks:       nothing cdhist knows of: no actor given"))
     }
 }
