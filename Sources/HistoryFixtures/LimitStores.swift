@@ -47,7 +47,7 @@ public enum LimitStores {
     ], versionIdentifiers: ["Wide 1"])
 
     /// What the delete of `Wide` object `pk` preserves for attribute `i`.
-    public static func wideValue(_ i: Int, pk: Int64) -> TombstoneValue {
+    public static func wideValue(_ i: Int, pk: Int64) -> StoredValue {
         switch i % 4 {
         case 0: return .text("v\(i)-\(pk)")
         case 1: return .integer(Int64(i) * 1000 + pk)
@@ -98,7 +98,7 @@ public enum LimitStores {
             var changes: [FixtureStore.Change] = []
             for i in t * 100..<(t + 1) * 100 {
                 let name = entityName(i)
-                let key: TombstoneValue = .text("\(name)-1")
+                let key: StoredValue = .text("\(name)-1")
                 changes.append(FixtureStore.Change(entity: name, primaryKey: 1, type: .insert))
                 changes.append(FixtureStore.Change(entity: name, primaryKey: 1, type: .update, updated: ["value"]))
                 changes.append(FixtureStore.Change(entity: name, primaryKey: 1, type: .delete, tombstone: ["key": key]))

@@ -61,16 +61,27 @@ public final class LiveWriter {
 
     private let queue: DatabaseQueue
     private let clock = BusyClock()
-    private let taskEntity: Int64
-    private let doneColumns: Data
+    /// The entity whose objects the writer inserts, updates and deletes, and its root's name.
+    private let entity: Int64
+    private let rootName: String
+    /// ZCOLUMNS of an update: one attribute's bit.
+    private let updateColumns: Data
+    /// Whether deletes keep a tombstone value (the store has `ZTOMBSTONE0`).
+    private let hasTombstone: Bool
+    /// How transactions name their author and context: through the string table, or inline.
+    private let namesInStringTable: Bool
     private var nextPK: Int64 = 0
 
-    /// Opens the existing WAL store at `path` (written by ``StoreWriter`` with
-    /// the Tasks model); SQLite checkpoints every `checkpointPages` WAL pages.
+    /// Opens the existing WAL store at `path`; SQLite checkpoints every
+    /// `checkpointPages` WAL pages. Its changes are to `Task` objects when
+    /// the store has that entity (the fixtures' Tasks model), else to the first
+    /// entity of its cached model with an attribute: any history store will do
+    /// (a copy of a real one too).
     public init(path: String, checkpointPages: Int = 1000) throws {
         var config = Configuration()
         let clock = self.clock
         config.busyMode = .callback { clock.called(retries: $0) }
+        let (chosen, model) = try Self.chooseEntity(path)
         queue = try DatabaseQueue(path: path, configuration: config)
         let mode = try queue.writeWithoutTransaction { db -> String in
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
@@ -80,16 +91,38 @@ public final class LiveWriter {
         guard mode.lowercased() == "wal" else {
             throw CocoaError(.fileReadUnsupportedScheme, userInfo: [NSLocalizedDescriptionKey: "\(path): not a WAL store (journal_mode \(mode))"])
         }
-        guard let task = try queue.read({ try Int64.fetchOne($0, sql: "SELECT Z_ENT FROM Z_PRIMARYKEY WHERE Z_NAME = 'Task'") }),
-              let layout = SlotLayout(entity: "Task", model: Scenarios.tasksModel),
-              let done = layout.slots.first(where: { $0.propertyName == "done" }) else {
-            throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "\(path): not a store of the Tasks model"])
+        guard let layout = SlotLayout(entity: chosen.name, model: model),
+              let slot = layout.slots.first(where: { $0.propertyName == "done" }) ?? layout.slots.first(where: { $0.role == .attribute }) else {
+            throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "\(path): entity \(chosen.name) has no attribute to update"])
         }
-        taskEntity = task
+        entity = chosen.number
+        rootName = chosen.root
         var columns = [UInt8](repeating: 0, count: layout.byteLength)
-        columns[done.index >> 3] |= 0x80 >> UInt8(done.index & 7)
-        doneColumns = Data(columns)
-        nextPK = try queue.read { try Int64.fetchOne($0, sql: "SELECT COALESCE(MAX(ZENTITYPK), 0) FROM ACHANGE WHERE ZENTITY = ?", arguments: [task]) } ?? 0
+        columns[slot.index >> 3] |= 0x80 >> UInt8(slot.index & 7)
+        updateColumns = Data(columns)
+        (hasTombstone, namesInStringTable) = try queue.read { db in
+            let change = try db.columns(in: "ACHANGE").map { $0.name.uppercased() }
+            let transaction = try db.columns(in: "ATRANSACTION").map { $0.name.uppercased() }
+            return (change.contains("ZTOMBSTONE0"), transaction.contains("ZAUTHORTS") && transaction.contains("ZCONTEXTNAMETS"))
+        }
+        nextPK = try queue.read { try Int64.fetchOne($0, sql: "SELECT COALESCE(MAX(ZENTITYPK), 0) FROM ACHANGE WHERE ZENTITY = ?", arguments: [chosen.number]) } ?? 0
+    }
+
+    /// `Task` and the Tasks model when the store has it, else the first entity of the store's cached
+    /// model (by number) that has an attribute.
+    private static func chooseEntity(_ path: String) throws -> (entity: (number: Int64, name: String, root: String), model: ManagedObjectModel) {
+        let store = try HistoryStore.open(path)
+        func pick(_ e: CatalogEntity) -> (number: Int64, name: String, root: String) {
+            (e.number, e.name, store.catalog.root(of: e.number)?.name ?? e.name)
+        }
+        if let task = store.catalog.entity(named: "Task") { return (pick(task), Scenarios.tasksModel) }
+        guard let model = try store.resolveModel().model else {
+            throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "\(path): no Task entity and no cached model to choose another"])
+        }
+        for e in store.catalog.entities where SlotLayout(entity: e.name, model: model)?.slots.contains(where: { $0.role == .attribute }) == true {
+            return (pick(e), model)
+        }
+        throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "\(path): no entity with an attribute"])
     }
 
     /// Commits one transaction; returns its number, the seconds it waited
@@ -101,30 +134,43 @@ public final class LiveWriter {
             try db.execute(sql: "BEGIN IMMEDIATE")
             do {
                 let number = (try Int64.fetchOne(db, sql: "SELECT COALESCE(MAX(Z_PK), 0) + 1 FROM ATRANSACTION") ?? 1)
-                let author = try stringID(Self.authors[Int(number % Int64(Self.authors.count))], db)
-                let context = try stringID("viewContext", db)
-                try db.execute(sql: """
-                    INSERT INTO ATRANSACTION (Z_PK, Z_ENT, Z_OPT, ZAUTHORTS, ZCONTEXTNAMETS, ZTIMESTAMP) VALUES (?, 16002, NULL, ?, ?, ?)
-                    """, arguments: [number, author, context, timestamp])
-                let insert = try db.cachedStatement(sql: """
+                let author = Self.authors[Int(number % Int64(Self.authors.count))]
+                if namesInStringTable {
+                    try db.execute(sql: """
+                        INSERT INTO ATRANSACTION (Z_PK, Z_ENT, Z_OPT, ZAUTHORTS, ZCONTEXTNAMETS, ZTIMESTAMP) VALUES (?, 16002, NULL, ?, ?, ?)
+                        """, arguments: [number, try stringID(author, db), try stringID("viewContext", db), timestamp])
+                } else {
+                    try db.execute(sql: """
+                        INSERT INTO ATRANSACTION (Z_PK, Z_ENT, Z_OPT, ZAUTHOR, ZCONTEXTNAME, ZTIMESTAMP) VALUES (?, 16002, NULL, ?, ?, ?)
+                        """, arguments: [number, author, "viewContext", timestamp])
+                }
+                let insert = try db.cachedStatement(sql: hasTombstone ? """
                     INSERT INTO ACHANGE (Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS, ZTOMBSTONE0)
                     VALUES (16001, NULL, ?, ?, ?, ?, ?, ?)
+                    """ : """
+                    INSERT INTO ACHANGE (Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS)
+                    VALUES (16001, NULL, ?, ?, ?, ?, ?)
                     """)
+                func add(_ type: ChangeType, _ pk: Int64, _ columns: Data?, _ tombstone: String?) throws {
+                    var values: [DatabaseValueConvertible?] = [type.rawValue, entity, pk, number, columns]
+                    if hasTombstone { values.append(tombstone) }
+                    try insert.execute(arguments: StatementArguments(values))
+                }
                 for i in 0..<Self.changeCount(ofTransaction: number) {
-                    // Insert a task, then mark it done, then (every third) delete it with its title preserved.
+                    // Insert an object, then update one attribute, then (every third) delete an earlier one, its title preserved.
                     switch i {
                     case 0:
                         nextPK += 1
-                        try insert.execute(arguments: [ChangeType.insert.rawValue, taskEntity, nextPK, number, nil, nil])
+                        try add(.insert, nextPK, nil, nil)
                     case 1:
-                        try insert.execute(arguments: [ChangeType.update.rawValue, taskEntity, nextPK, number, doneColumns, nil])
+                        try add(.update, nextPK, updateColumns, nil)
                     default:
-                        try insert.execute(arguments: [ChangeType.delete.rawValue, taskEntity, nextPK - Int64(i), number, nil, "Task \(nextPK - Int64(i))"])
+                        try add(.delete, nextPK - Int64(i), nil, "Task \(nextPK - Int64(i))")
                     }
                 }
                 try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_NAME = 'TRANSACTION'", arguments: [number])
                 try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = (SELECT MAX(Z_PK) FROM ACHANGE) WHERE Z_NAME = 'CHANGE'")
-                try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = MAX(Z_MAX, ?) WHERE Z_NAME = 'Task'", arguments: [nextPK])
+                try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = MAX(Z_MAX, ?) WHERE Z_NAME = ?", arguments: [nextPK, rootName])
                 try db.execute(sql: "COMMIT")
                 return number
             } catch {

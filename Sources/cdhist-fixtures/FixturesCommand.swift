@@ -101,9 +101,9 @@ struct LimitsCommand: ParsableCommand {
 struct LiveWriterCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "live-writer",
-        abstract: "Commit transactions to a WAL store of the Tasks model as a running app does; print a JSON report of lock waits.")
+        abstract: "Commit transactions to a WAL history store as a running app does (to Task objects, or the first entity of its cached model); print a JSON report of lock waits.")
 
-    @Argument(help: ArgumentHelp("The store (a WAL store written by this tool).", valueName: "store"))
+    @Argument(help: ArgumentHelp("The store (a WAL store: one written by this tool, or a copy of a real one).", valueName: "store"))
     var store: String
 
     @Option(help: ArgumentHelp("How many transactions to commit.", valueName: "n"))

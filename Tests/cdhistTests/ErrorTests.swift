@@ -96,9 +96,26 @@ import Testing
         #expect(unknown.status == 2)
         #expect(unknown.stderr.contains("--bogus"))
         try expectOneLineError(["transactions", store, "--after", "yesterday-ish"], startsWith: "cdhist: --after 'yesterday-ish': not a date")
-        try expectOneLineError(["changes", store, "--entity", "Nope"], startsWith: "cdhist: no entity named 'Nope' in this store")
+        try expectOneLineError(["changes", store, "--entity", "Nope"], startsWith: "cdhist: \(store): no entity named 'Nope' in this store")
         try expectOneLineError(["transactions", store, "--after", "token:/nonexistent/token.data"], startsWith: "cdhist: /nonexistent/token.data: no such token file")
-        try expectOneLineError(["transactions", store, "--after", "token:00000000-0000-0000-0000-000000000000:5"], startsWith: "cdhist: token 00000000-0000-0000-0000-000000000000:5 is for another store")
+        try expectOneLineError(["transactions", store, "--after", "token:00000000-0000-0000-0000-000000000000:5"],
+                               startsWith: "cdhist: \(store): token 00000000-0000-0000-0000-000000000000:5 is for another store")
+        // Objects: what is not an object ID, another store's object, an entity the store lacks, an object it never had.
+        try expectOneLineError(["changes", store, "--object", "Task"], startsWith: "cdhist: --object 'Task': expected ENTITY/pN")
+        try expectOneLineError(["changes", store, "--object", "Task/p0"], startsWith: "cdhist: --object 'Task/p0': 'p0' is not a primary key")
+        try expectOneLineError(["changes", store, "--object", "x-coredata:///Task/t5F0A2C"],
+                               startsWith: "cdhist: --object 'x-coredata:///Task/t5F0A2C': a temporary ID: the object was not saved yet")
+        try expectOneLineError(["changes", store, "--object", "x-coredata://00000000-0000-0000-0000-000000000000/Task/p3"],
+                               startsWith: "cdhist: \(store): object x-coredata://00000000-0000-0000-0000-000000000000/Task/p3 is of another store")
+        try expectOneLineError(["transactions", store, "--object", "Nope/p1"], startsWith: "cdhist: \(store): no entity named 'Nope' in this store")
+        try expectOneLineError(["object", store, "Task/p999"], startsWith: "cdhist: \(store): no object Task/p999: ZTASK has no row 999, and no change to it in the history")
+        for (args, message) in [(["--interval", "5"], "--interval takes 10 to 60000 milliseconds, not 5"), (["--limit", "0"], "--limit must be at least 1, not 0")] {
+            let r = try CLI.run(["watch", store] + args)
+            #expect(r.status == 2 && r.stderr.contains(message), "\(args): \(r.status) \(r.stderr)")
+        }
+        try expectOneLineError(["watch", store, "--entity", "Nope"], startsWith: "cdhist: \(store): no entity named 'Nope' in this store")
+        try expectOneLineError(["diff", store, Repository.fixtures + "/Purged/Tasks.sqlite"],
+                               startsWith: "cdhist: new '\(Repository.fixtures)/Purged/Tasks.sqlite': a different store from \(store)")
         try expectOneLineError(["info", store, "--model", "/nonexistent.momd"], startsWith: "cdhist: /nonexistent.momd: no such model file or folder")
         // GRDB converts the timeout to Int32 milliseconds with a trap: 1e300 crashed every command (SIGILL).
         for bad in ["1e300", "-1", "nan", "inf", "86401"] {

@@ -41,7 +41,7 @@ import Testing
         try "# a comment\ninfo --format csv\n\nchanges --entity Nope\nauthors --format csv\n".write(toFile: script, atomically: true, encoding: .utf8)
         let r = try CLI.run(["-c", "cat \(script) | \(CLI.products.path)/cdhist \(store)"], executable: "/bin/sh")
         #expect(r.status == 2)
-        #expect(r.stderr == "cdhist: line 4: no entity named 'Nope' in this store (known: Attachment, Document, Photo, Person, Project, Tag, Task)\n")
+        #expect(r.stderr == "cdhist: line 4: \(store): no entity named 'Nope' in this store (known: Attachment, Document, Photo, Person, Project, Tag, Task)\n")
         #expect(r.stdout.hasPrefix("field,value\nStore,"))
         #expect(!r.stdout.contains("Value,Transactions"))
         let going = try CLI.run(["-c", "cat \(script) | \(CLI.products.path)/cdhist \(store) --keep-going"], executable: "/bin/sh")

@@ -80,7 +80,7 @@ extension HistoryStore {
     /// `breakdown` also counts the deleted changes per author and per entity
     /// and type, which reads every deleted change (seconds on millions).
     public func previewPurge(_ query: HistoryQuery, actors: [ActorReport] = [], breakdown: Bool = false) throws -> PurgePreview {
-        guard query.entities.isEmpty, query.changeTypes.isEmpty else {
+        guard query.entities.isEmpty, query.changeTypes.isEmpty, query.objects.isEmpty else {
             throw QueryError.invalidPurgeFilter
         }
         var q = query

@@ -90,8 +90,8 @@ public enum ChangeType: Equatable, Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-/// A value preserved in a `ZTOMBSTONEn` column, in its SQLite storage class.
-public enum TombstoneValue: Equatable, Sendable {
+/// A value as SQLite stores it (a tombstone's, an object's attribute), in its storage class.
+public enum StoredValue: Equatable, Sendable {
     case integer(Int64)
     case real(Double)
     case text(String)
@@ -102,12 +102,12 @@ public enum TombstoneValue: Equatable, Sendable {
 public struct TombstoneEntry: Equatable, Sendable {
     /// The attribute name, or `ZTOMBSTONEn` when no model names the slot.
     public var name: String
-    public var value: TombstoneValue
+    public var value: StoredValue
     /// The attribute type from the model, when known (dates are Cocoa seconds).
     public var attributeType: AttributeType?
 
     /// Creates an entry for attribute `name`.
-    public init(name: String, value: TombstoneValue, attributeType: AttributeType?) {
+    public init(name: String, value: StoredValue, attributeType: AttributeType?) {
         self.name = name
         self.value = value
         self.attributeType = attributeType
@@ -175,7 +175,7 @@ public struct DecodingWarning: Equatable, Sendable, CustomStringConvertible {
 
 extension Array where Element == UInt8 {
     /// Lowercase hex of the bytes.
-    var hexString: String {
+    public var hexString: String {
         let digits = Array("0123456789abcdef".utf8)
         var out = [UInt8]()
         out.reserveCapacity(count * 2)

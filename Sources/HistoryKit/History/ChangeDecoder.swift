@@ -80,7 +80,7 @@ public struct ChangeDecoder: Sendable {
     /// `warnings` are what reading the row found (columns of the wrong type),
     /// so the same column is not reported twice.
     public func decode(changeID: Int64, transactionNumber: Int64, changeTypeRaw: Int64, entityNumber: Int64,
-                       entityPK: Int64, columns: [UInt8]?, tombstones: [TombstoneValue?],
+                       entityPK: Int64, columns: [UInt8]?, tombstones: [StoredValue?],
                        warnings read: [DecodingWarning] = []) -> Change {
         let type = ChangeType(rawValue: changeTypeRaw)
         var warnings = read
@@ -152,7 +152,7 @@ public struct ChangeDecoder: Sendable {
         change.updatedProperties = layout.propertyNames(forSlots: slots)
     }
 
-    private func decodeTombstones(_ values: [TombstoneValue?], info: EntityInfo?, into change: inout Change,
+    private func decodeTombstones(_ values: [StoredValue?], info: EntityInfo?, into change: inout Change,
                                   warnings: inout [DecodingWarning]) {
         guard let layout = info?.layout else {
             // No names: keep every value under its column name.

@@ -41,9 +41,9 @@ extension HistoryStore {
     public func countTransactions(_ query: HistoryQuery) throws -> Int {
         var q = query
         q.limit = nil
-        let sql = try HistorySQL(store: self, query: q)
         return try read { db in
-            try Int.fetchOne(db, sql: sql.transactionCount(), arguments: sql.arguments) ?? 0
+            let sql = try historySQL(q, in: db)
+            return try Int.fetchOne(db, sql: sql.transactionCount(), arguments: sql.arguments) ?? 0
         }
     }
 

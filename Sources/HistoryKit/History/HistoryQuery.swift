@@ -38,6 +38,8 @@ public struct HistoryQuery: Equatable, Sendable {
     public var includeSubentities: Bool
     /// Change types; empty means any.
     public var changeTypes: Set<ChangeType>
+    /// Objects; changes to any of them (and transactions having such changes) match. Empty means any.
+    public var objects: [ObjectReference]
     /// Maximum number of rows (transactions or changes, as asked).
     public var limit: Int?
     public var order: Order
@@ -45,8 +47,8 @@ public struct HistoryQuery: Equatable, Sendable {
     /// A query; by default every transaction and change, oldest first.
     public init(after: Bound? = nil, before: Bound? = nil, authors: [NameFilter] = [], contextNames: [NameFilter] = [],
                 bundleIDs: [NameFilter] = [], processIDs: [NameFilter] = [], entities: [String] = [],
-                includeSubentities: Bool = false, changeTypes: Set<ChangeType> = [], limit: Int? = nil,
-                order: Order = .ascending) {
+                includeSubentities: Bool = false, changeTypes: Set<ChangeType> = [], objects: [ObjectReference] = [],
+                limit: Int? = nil, order: Order = .ascending) {
         self.after = after
         self.before = before
         self.authors = authors
@@ -56,21 +58,26 @@ public struct HistoryQuery: Equatable, Sendable {
         self.entities = entities
         self.includeSubentities = includeSubentities
         self.changeTypes = changeTypes
+        self.objects = objects
         self.limit = limit
         self.order = order
     }
 }
 
 /// Why a query cannot run against a store.
-public enum QueryError: Error, Equatable, Sendable, CustomStringConvertible {
+public indirect enum QueryError: Error, Equatable, Sendable, CustomStringConvertible {
     /// An entity name the store does not know.
     case unknownEntity(name: String, known: [String])
     /// A token that names no transaction of this store (error 134501 in Core Data).
     case tokenForOtherStore(token: HistoryToken, storeUUID: String)
     /// A negative limit.
     case invalidLimit(Int)
-    /// Entity or change-type filters on a purge: purges delete whole transactions.
+    /// Entity, change-type or object filters on a purge: purges delete whole transactions.
     case invalidPurgeFilter
+    /// An object URI of another store.
+    case objectOfOtherStore(object: ObjectReference, storeUUID: String)
+    /// One of the above, with the store it was asked of.
+    case inStore(path: String, QueryError)
 
     public var description: String {
         switch self {
@@ -82,7 +89,11 @@ public enum QueryError: Error, Equatable, Sendable, CustomStringConvertible {
         case .invalidLimit(let n):
             return "limit \(n) is negative"
         case .invalidPurgeFilter:
-            return "a purge deletes whole transactions: --entity and --type cannot narrow it"
+            return "a purge deletes whole transactions: --entity, --type and --object cannot narrow it"
+        case .inStore(let path, let error):
+            return "\(path): \(error)"
+        case .objectOfOtherStore(let object, let uuid):
+            return "object \(object.uri(storeUUID: object.storeUUID ?? "")) is of another store, not \(uuid) (give ENTITY/pN to look for its entity and key here)"
         }
     }
 }

@@ -12,8 +12,8 @@ extension HistoryStore {
 
     /// Calls `body` with each transaction matching `query`, in `query.order`.
     public func forEachTransaction(_ query: HistoryQuery, _ body: (Transaction) throws -> Void) throws {
-        let sql = try HistorySQL(store: self, query: query)
         try read { db in
+            let sql = try historySQL(query, in: db)
             let cursor = try RawCursor(db.makeStatement(sql: sql.transactionSelect(limit: query.limit)), arguments: sql.arguments)
             defer { cursor.finish() }
             while try cursor.next() { try body(transaction(cursor)) }
@@ -22,8 +22,8 @@ extension HistoryStore {
 
     /// Calls `body` with each decoded change matching `query`, by transaction then change ID.
     public func forEachChange(_ query: HistoryQuery, decoder: ChangeDecoder, _ body: (Change) throws -> Void) throws {
-        let sql = try HistorySQL(store: self, query: query)
         try read { db in
+            let sql = try historySQL(query, in: db)
             let cursor = try RawCursor(db.makeStatement(sql: sql.changeSelect(limit: query.limit)), arguments: sql.arguments)
             defer { cursor.finish() }
             while try cursor.next() { try body(change(cursor, decoder: decoder)) }
@@ -36,8 +36,8 @@ extension HistoryStore {
     /// changes is never held in memory.
     public func forEachTransactionWithChanges(_ query: HistoryQuery, decoder: ChangeDecoder,
                                               _ body: (Transaction, ChangeStream) throws -> Void) throws {
-        let sql = try HistorySQL(store: self, query: query)
         try read { db in
+            let sql = try historySQL(query, in: db)
             let changesStatement = try db.makeStatement(sql: sql.changesOfTransactionSelect())
             let cursor = try RawCursor(db.makeStatement(sql: sql.transactionSelect(limit: query.limit)), arguments: sql.arguments)
             defer { cursor.finish() }
@@ -76,7 +76,7 @@ extension HistoryStore {
         }
     }
 
-    private func transaction(_ row: RawCursor) -> Transaction {
+    func transaction(_ row: RawCursor) -> Transaction {
         let number = row.int64(0)
         var warnings: [DecodingWarning] = []
         var found: String?
@@ -109,7 +109,7 @@ extension HistoryStore {
                            warnings: warnings)
     }
 
-    private func change(_ row: RawCursor, decoder: ChangeDecoder) -> Change {
+    func change(_ row: RawCursor, decoder: ChangeDecoder) -> Change {
         let changeID = row.int64(0)
         var warnings: [DecodingWarning] = []
         /// An INTEGER column Core Data always fills; anything else (NULL too)
@@ -140,10 +140,10 @@ extension HistoryStore {
             warnings.append(.wrongType(table: "ACHANGE", rowID: changeID, column: "ZCOLUMNS", found: row.describe(5),
                                        expected: "a BLOB", readAs: "null"))
         }
-        var tombstones: [TombstoneValue?] = []
+        var tombstones: [StoredValue?] = []
         tombstones.reserveCapacity(decoder.tombstoneColumnCount)
         for i in 0..<decoder.tombstoneColumnCount {
-            tombstones.append(row.tombstone(Int32(HistorySQL.changeFixedColumnCount + i)))
+            tombstones.append(row.value(Int32(HistorySQL.changeFixedColumnCount + i)))
         }
         return decoder.decode(changeID: changeID, transactionNumber: transactionNumber,
                               changeTypeRaw: changeType ?? -1, entityNumber: entityNumber, entityPK: entityPK,

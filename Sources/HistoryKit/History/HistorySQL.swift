@@ -14,14 +14,29 @@ struct HistorySQL {
     let changeFilterArguments: StatementArguments
     private let changeArgumentValues: [DatabaseValue]
     private let changeColumns: String
+    /// `c.ZCOLUMNS`, or NULL in a store without the column.
+    private let columnsExpression: String
     private let queryGenExpression: String
     /// `ZAUTHORTS`, `ZCONTEXTNAMETS`, `ZBUNDLEIDTS`, `ZPROCESSIDTS` (NULL where absent), so a reader can tell a reference of the wrong type.
     private let referenceExpressions: String
     /// Whether a condition filters by author, context, bundle or process name (and so needs ``joinClause``).
     private let filtersByName: Bool
     private let order: HistoryQuery.Order
+    /// Whether the change conditions are the lookups of a scan's matches (``ChangeMatches``).
+    private let matchesFound: Bool
 
-    init(store: HistoryStore, query: HistoryQuery) throws {
+    /// The SQL of `query`. With `matches` (the changes a scan found matching the
+    /// query's change filters), those filters become lookups of the changes found.
+    init(store: HistoryStore, query: HistoryQuery, matches: ChangeMatches? = nil) throws {
+        do {
+            try self.init(checked: store, query: query, matches: matches)
+        } catch let error as QueryError {
+            if case .inStore = error { throw error }
+            throw QueryError.inStore(path: store.path, error)
+        }
+    }
+
+    private init(checked store: HistoryStore, query: HistoryQuery, matches: ChangeMatches?) throws {
         if let limit = query.limit, limit < 0 { throw QueryError.invalidLimit(limit) }
         let schema = store.schema
         order = query.order
@@ -76,12 +91,32 @@ struct HistorySQL {
             txConditions.append("(" + alternatives.joined(separator: " OR ") + ")")
         }
         filtersByName = !(query.authors.isEmpty && query.contextNames.isEmpty && query.bundleIDs.isEmpty && query.processIDs.isEmpty)
-        transactionConditions = txConditions
-        transactionArguments = txArgs
 
         var chConditions: [String] = []
         var chArgs: [DatabaseValueConvertible?] = []
-        if !query.entities.isEmpty {
+        for object in query.objects {
+            if let uuid = object.storeUUID, uuid.uppercased() != store.storeUUID.uppercased() {
+                throw QueryError.objectOfOtherStore(object: object, storeUUID: store.storeUUID)
+            }
+            guard store.catalog.entity(named: object.entityName) != nil else {
+                throw QueryError.unknownEntity(name: object.entityName, known: store.catalog.entities.map(\.name))
+            }
+        }
+        if let matches {
+            chConditions.append("c.Z_PK IN (\(Self.list(matches.changeIDs)))")
+            txConditions.append("t.Z_PK IN (\(Self.list(matches.transactionNumbers)))")
+        }
+        if matches == nil, !query.objects.isEmpty {
+            // Keys are unique within the root entity's table: an entity's name stands for its subentities too.
+            let alternatives = query.objects.map { object -> String in
+                let entity = store.catalog.entity(named: object.entityName).map { store.catalog.descendants(of: $0.number) } ?? []
+                chArgs.append(object.primaryKey)
+                chArgs += entity.map { $0 as DatabaseValueConvertible? }
+                return "(c.ZENTITYPK = ? AND c.ZENTITY IN (\(Array(repeating: "?", count: entity.count).joined(separator: ", "))))"
+            }
+            chConditions.append(alternatives.count == 1 ? alternatives[0] : "(" + alternatives.joined(separator: " OR ") + ")")
+        }
+        if matches == nil, !query.entities.isEmpty {
             var numbers: [Int64] = []
             for name in query.entities {
                 guard let e = store.catalog.entity(named: name) else {
@@ -92,15 +127,20 @@ struct HistorySQL {
             chConditions.append("c.ZENTITY IN (\(Array(repeating: "?", count: numbers.count).joined(separator: ", ")))")
             chArgs += numbers.map { $0 as DatabaseValueConvertible? }
         }
-        if !query.changeTypes.isEmpty {
+        if matches == nil, !query.changeTypes.isEmpty {
             let raws = query.changeTypes.map(\.rawValue).sorted()
             chConditions.append("c.ZCHANGETYPE IN (\(Array(repeating: "?", count: raws.count).joined(separator: ", ")))")
             chArgs += raws.map { $0 as DatabaseValueConvertible? }
         }
+        transactionConditions = txConditions
+        transactionArguments = txArgs
+        // A scan's matches stand for every change condition: transactions need no EXISTS.
         changeConditions = chConditions
+        matchesFound = matches != nil
         changeFilterArguments = StatementArguments(chArgs)
         changeArgumentValues = chArgs.map { $0?.databaseValue ?? .null }
         let columnsExpr = schema.changeColumns.contains("ZCOLUMNS") ? "c.ZCOLUMNS" : "NULL"
+        columnsExpression = columnsExpr
         changeColumns = (["c.Z_PK", "c.ZTRANSACTIONID", "c.ZCHANGETYPE", "c.ZENTITY", "c.ZENTITYPK", columnsExpr]
             + schema.tombstoneColumns.map { "c.\($0)" }).joined(separator: ", ")
     }
@@ -139,7 +179,7 @@ struct HistorySQL {
     /// filters the existence of a matching change.
     private var transactionWhere: [String] {
         var conditions = transactionConditions
-        if !changeConditions.isEmpty {
+        if !changeConditions.isEmpty && !matchesFound {
             conditions.append("EXISTS (SELECT 1 FROM ACHANGE c WHERE c.ZTRANSACTIONID = t.Z_PK AND "
                               + changeConditions.joined(separator: " AND ") + ")")
         }
@@ -181,9 +221,34 @@ struct HistorySQL {
             + "ORDER BY c.ZTRANSACTIONID \(direction), c.Z_PK \(direction)\(limitClause(limit))"
     }
 
+    /// Matching changes of the transactions numbered `low…high` by object (entity,
+    /// key), then change number: entity, key, type, ZCOLUMNS and transaction number.
+    /// Uses ``arguments``.
+    func changesByObjectSelect(low: Int64, high: Int64) -> String {
+        let from = transactionConditions.isEmpty ? "ACHANGE c" : "ACHANGE c JOIN ATRANSACTION t ON t.Z_PK = c.ZTRANSACTIONID\(joins)"
+        let range = "c.ZTRANSACTIONID BETWEEN \(low) AND \(high)"
+        return "SELECT c.ZENTITY, c.ZENTITYPK, c.ZCHANGETYPE, \(columnsExpression), c.ZTRANSACTIONID FROM \(from)"
+            + whereClause(transactionConditions + changeConditions + [range]) + " ORDER BY c.ZENTITY, c.ZENTITYPK, c.Z_PK"
+    }
+
     /// Changes of one transaction (its number is the last argument, after ``changeFilterArguments``).
     func changesOfTransactionSelect() -> String {
         "SELECT \(changeColumns) FROM ACHANGE c\(whereClause(changeConditions + ["c.ZTRANSACTIONID = ?"])) ORDER BY c.Z_PK ASC"
+    }
+
+    /// The changes matching the change conditions (entity, type, object) and
+    /// their transactions, by a scan of `ACHANGE` alone (uses ``changeFilterArguments``
+    /// and then the bounds of the change numbers to read); nil without change conditions.
+    func changeMatchSelect() -> String? {
+        guard !changeConditions.isEmpty, !matchesFound else { return nil }
+        // NOT INDEXED: a scan in table order reads each page once; SQLite would otherwise
+        // walk the transaction index and look every change up.
+        return "SELECT c.Z_PK, c.ZTRANSACTIONID FROM ACHANGE c NOT INDEXED WHERE "
+            + changeConditions.joined(separator: " AND ") + " AND c.Z_PK BETWEEN ? AND ?"
+    }
+
+    private static func list(_ numbers: [Int64]) -> String {
+        numbers.map(String.init).joined(separator: ", ")
     }
 
     private func whereClause(_ conditions: [String]) -> String {

@@ -120,8 +120,8 @@ struct RawCursor {
         return [UInt8](UnsafeRawBufferPointer(start: pointer, count: count))
     }
 
-    /// A tombstone column's value with its SQLite type.
-    func tombstone(_ column: Int32) -> TombstoneValue? {
+    /// A column's value with its SQLite type; nil for NULL.
+    func value(_ column: Int32) -> StoredValue? {
         switch sqlite3_column_type(handle, column) {
         case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, column))
         case SQLITE_FLOAT: return .real(sqlite3_column_double(handle, column))

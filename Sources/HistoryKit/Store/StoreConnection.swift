@@ -39,14 +39,16 @@ final class StoreConnection {
     let path: String
     let files: StoreFiles
     let notices: [StoreNotice]
+    /// Whether the header says WAL mode (commits go to the `-wal`, checkpoints to the main file).
+    let usesWAL: Bool
     private let busyTimeout: Double
     private let snapshotDirectory: URL?
     /// How `queue` was opened, for a second connection (``read(_:beside:)``).
     private let uri: String
     private let readonly: Bool
-    /// The second connection while one runs, so that ``interrupt()`` reaches it too.
+    /// The other connections while they run, so that ``interrupt()`` reaches them too.
     private let besideLock = NSLock()
-    private var besideQueue: DatabaseQueue?
+    private var besideQueues: [DatabaseQueue] = []
     /// The connection inside ``read(_:)`` and the thread running it: a read made
     /// from inside another on that thread joins its read transaction.
     private let activeLock = NSLock()
@@ -56,6 +58,7 @@ final class StoreConnection {
         let (files, header) = try StoreFiles.inspect(path)
         self.path = path
         self.files = files
+        usesWAL = header.isWAL
         busyTimeout = OpenOptions.clampedBusyTimeout(options.busyTimeout)
         var notices: [StoreNotice] = []
         if files.walSize != nil && files.shmSize == nil { notices.append(.walWithoutShm(path: path)) }
@@ -139,35 +142,72 @@ final class StoreConnection {
     /// `body` began (use it for estimates, not for counts that must agree).
     /// When the second connection cannot be opened, both run here in turn.
     func read<A, B>(_ body: (Database) throws -> A, beside: @escaping (Database) throws -> B) throws -> (A, B) {
-        let second: DatabaseQueue
-        do {
-            second = try Self.openQueue(uri: uri, readonly: readonly, options: OpenOptions(busyTimeout: busyTimeout), reportedPath: path)
-            if !readonly { try second.inDatabase { try $0.execute(sql: "PRAGMA query_only = 1") } }
-        } catch {
+        guard let second = openBeside() else {
             return try read { db in (try body(db), try beside(db)) }
         }
-        besideLock.withLock { besideQueue = second }
-        defer {
-            besideLock.withLock { besideQueue = nil }
-            try? second.close()
-        }
+        defer { closeBeside(second) }
         let job = BesideJob(queue: second, body: beside)
         Thread.detachNewThread { job.run() }
         let first = Result { try read(body) }
         job.finished.wait()
-        let a = try first.get()
+        return (try first.get(), try result(of: job) ?? read(beside))
+    }
+
+    /// Runs `body(db, part)` for each part in `0..<parts` at the same time: part 0
+    /// on this connection (inside ``read(_:)``, joining a read it is called from),
+    /// the others on connections of their own, each on its own thread; parts
+    /// without a connection run here in turn. Parts may see commits made after
+    /// part 0 began. Results in part order.
+    func readInParallel<T>(_ parts: Int, _ body: @escaping (Database, Int) throws -> T) throws -> [T] {
+        var others: [DatabaseQueue] = []
+        for _ in 1..<max(parts, 1) {
+            guard let queue = openBeside() else { break }
+            others.append(queue)
+        }
+        defer { for queue in others { closeBeside(queue) } }
+        let jobs = others.enumerated().map { i, queue in BesideJob(queue: queue) { try body($0, i + 1) } }
+        for job in jobs { Thread.detachNewThread { job.run() } }
+        let first = Result { try read { try body($0, 0) } }
+        for job in jobs { job.finished.wait() }
+        var results = [try first.get()]
+        for (i, job) in jobs.enumerated() {
+            results.append(try result(of: job) ?? read { try body($0, i + 1) })
+        }
+        for part in results.count..<max(parts, 1) { results.append(try read { try body($0, part) }) }
+        return results
+    }
+
+    /// Another connection opened as this one was (registered for ``interrupt()``), or nil.
+    private func openBeside() -> DatabaseQueue? {
+        do {
+            let queue = try Self.openQueue(uri: uri, readonly: readonly, options: OpenOptions(busyTimeout: busyTimeout), reportedPath: path)
+            if !readonly { try queue.inDatabase { try $0.execute(sql: "PRAGMA query_only = 1") } }
+            besideLock.withLock { besideQueues.append(queue) }
+            return queue
+        } catch {
+            return nil
+        }
+    }
+
+    private func closeBeside(_ queue: DatabaseQueue) {
+        besideLock.withLock { besideQueues.removeAll { $0 === queue } }
+        try? queue.close()
+    }
+
+    /// What a finished job returned (nil when it had nothing to run), its SQLite errors as ``StoreError``s.
+    private func result<B>(of job: BesideJob<B>) throws -> B? {
         switch job.result {
-        case .success(let b)?: return (a, b)
+        case .success(let b)?: return b
         case .failure(let error as DatabaseError)?: throw Self.storeError(error, path: path, timeout: busyTimeout)
         case .failure(let error)?: throw error
-        case nil: return (a, try read(beside))
+        case nil: return nil
         }
     }
 
     /// Makes the running statements fail soon with an "interrupted" error (safe from another thread).
     func interrupt() {
         queue.interrupt()
-        besideLock.withLock { besideQueue?.interrupt() }
+        besideLock.withLock { for queue in besideQueues { queue.interrupt() } }
     }
 
     private static func uri(_ path: String, _ query: String) -> String {

@@ -15,7 +15,7 @@ struct CDHist: ParsableCommand {
         version: version,
         subcommands: [
             InfoCommand.self, TransactionsCommand.self, ChangesCommand.self, ShowCommand.self,
-            EntitiesCommand.self, AuthorsCommand.self, ExportCommand.self, ActorsCommand.self, TokenCommand.self,
+            EntitiesCommand.self, AuthorsCommand.self, ObjectCommand.self, ExportCommand.self, WatchCommand.self, DiffCommand.self, ActorsCommand.self, TokenCommand.self,
             PurgeCommand.self, RepairDefaultsCommand.self, CheckCommand.self, CloudKitCommand.self, TimelineCommand.self, ReportCommand.self,
             ReplCommand.self,
         ]

@@ -9,13 +9,14 @@ struct ChangesCommand: ParsableCommand {
 
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var filters: FilterOptions
+    @OptionGroup var labelOptions: LabelOptions
     @OptionGroup var outputOptions: OutputOptions
 
     func run() throws {
         let session = try Session.open(storeOptions, output: outputOptions)
         session.noteModelProblem()
         let query = try filters.query(utc: outputOptions.utc)
-        let presenter = session.presenter
+        let presenter = try labelOptions.presenter(session)
         let color = session.context.color
         let list = ListRenderer(context: session.context, kind: "changes", columns: presenter.changeColumns(try session.store.numberBounds()),
                                 header: [("storeID", .string(session.store.storeUUID))])

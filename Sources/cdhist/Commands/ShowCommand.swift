@@ -12,6 +12,7 @@ struct ShowCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The transaction: a number, tx:N, token:FILE or token:STOREUUID:N.", valueName: "transaction"))
     var transaction: String
 
+    @OptionGroup var labelOptions: LabelOptions
     @OptionGroup var outputOptions: OutputOptions
 
     func run() throws {
@@ -27,7 +28,7 @@ struct ShowCommand: ParsableCommand {
             throw CLIError.notFound(path: session.store.path,
                                     what: "no transaction \(number)" + (range.map { " (the store has #\($0.lowerBound)…#\($0.upperBound))" } ?? " (the store has no transactions)"))
         }
-        let presenter = session.presenter
+        let presenter = try labelOptions.presenter(session)
         let time = session.context.time
         let fields: [(String, String)] = [
             ("Transaction", String(tx.number)),

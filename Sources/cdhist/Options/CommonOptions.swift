@@ -49,12 +49,42 @@ struct OutputOptions: ParsableArguments {
 
 /// Transaction and change filters, with Core Data's semantics.
 struct FilterOptions: ParsableArguments {
+    @OptionGroup var range: RangeOptions
+    @OptionGroup var selection: SelectionOptions
+
+    @Option(help: ArgumentHelp("At most this many rows.", valueName: "n"))
+    var limit: Int?
+
+    @Flag(help: "Newest first.")
+    var reverse = false
+
+    func query(utc: Bool) throws -> HistoryQuery {
+        if let limit, limit < 0 { throw CLIError.invalidValue(option: "--limit", value: String(limit), reason: "must not be negative") }
+        var query = try selection.query()
+        try range.apply(to: &query, utc: utc)
+        query.limit = limit
+        query.order = reverse ? .descending : .ascending
+        return query
+    }
+}
+
+/// `--after` and `--before`.
+struct RangeOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Only transactions after this date, tx:N, token:FILE or token:STOREUUID:N (timestamp > date, number > N).", valueName: "position"))
     var after: String?
 
     @Option(help: ArgumentHelp("Only transactions before this date, tx:N, token:FILE or token:STOREUUID:N (timestamp < date, number < N).", valueName: "position"))
     var before: String?
 
+    func apply(to query: inout HistoryQuery, utc: Bool) throws {
+        let parser = PositionParser(utc: utc)
+        query.after = try after.map { try parser.bound($0, option: "--after") }
+        query.before = try before.map { try parser.bound($0, option: "--before") }
+    }
+}
+
+/// Which transactions and changes, whatever their place in history: names, entities, types, objects.
+struct SelectionOptions: ParsableArguments {
     @OptionGroup var names: NameFilterOptions
 
     @Option(help: ArgumentHelp("Only changes of this entity (repeatable).", valueName: "name"))
@@ -66,14 +96,12 @@ struct FilterOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Only this change type: insert, update or delete (repeatable).", valueName: "type"))
     var type: [String] = []
 
-    @Option(help: ArgumentHelp("At most this many rows.", valueName: "n"))
-    var limit: Int?
+    @Option(help: ArgumentHelp("Only changes to this object: ENTITY/pN or x-coredata://STOREUUID/ENTITY/pN, as an app logs its objectID (repeatable).",
+                               valueName: "id"))
+    var object: [String] = []
 
-    @Flag(help: "Newest first.")
-    var reverse = false
-
-    func query(utc: Bool) throws -> HistoryQuery {
-        let parser = PositionParser(utc: utc)
+    /// Every transaction and change that these options select.
+    func query() throws -> HistoryQuery {
         var types: Set<ChangeType> = []
         for t in type {
             guard let parsed = ChangeType(name: t) else {
@@ -81,13 +109,18 @@ struct FilterOptions: ParsableArguments {
             }
             types.insert(parsed)
         }
-        if let limit, limit < 0 { throw CLIError.invalidValue(option: "--limit", value: String(limit), reason: "must not be negative") }
-        return HistoryQuery(
-            after: try after.map { try parser.bound($0, option: "--after") },
-            before: try before.map { try parser.bound($0, option: "--before") },
-            authors: names.authors, contextNames: names.contextNames, bundleIDs: names.bundleIDs, processIDs: names.processIDs,
-            entities: entity, includeSubentities: includeSubentities, changeTypes: types, limit: limit,
-            order: reverse ? .descending : .ascending)
+        return HistoryQuery(authors: names.authors, contextNames: names.contextNames, bundleIDs: names.bundleIDs, processIDs: names.processIDs,
+                            entities: entity, includeSubentities: includeSubentities, changeTypes: types,
+                            objects: try object.map { try Self.object($0, option: "--object") })
+    }
+
+    /// The object `text` names; `option` is where it was given.
+    static func object(_ text: String, option: String) throws -> ObjectReference {
+        do {
+            return try ObjectReference(parsing: text)
+        } catch let error as ObjectReferenceError {
+            throw CLIError.invalidValue(option: option, value: text, reason: error.reason)
+        }
     }
 }
 

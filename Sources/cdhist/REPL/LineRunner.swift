@@ -9,7 +9,7 @@ struct LineRunner {
     enum Outcome { case done, quit }
 
     /// Commands whose first argument is the store.
-    static let storeFirst: Set<String> = ["info", "transactions", "changes", "show", "entities", "authors", "export", "purge", "actors", "check",
+    static let storeFirst: Set<String> = ["info", "transactions", "changes", "show", "entities", "authors", "object", "export", "watch", "diff", "purge", "actors", "check",
                                           "cloudkit", "timeline", "report"]
     /// Commands that find the store in `--group-container` when given one.
     static let takesGroupContainer: Set<String> = ["actors", "check", "timeline", "report"]
@@ -18,7 +18,7 @@ struct LineRunner {
     /// Commands that read shared defaults (`defaults PLIST` attaches them).
     static let readsDefaults: Set<String> = ["actors", "purge", "check", "timeline", "report"]
     /// Commands that decode with a model (`model PATH` attaches it).
-    static let takesModel: Set<String> = ["info", "transactions", "changes", "show", "entities", "authors", "export", "purge", "check", "report"]
+    static let takesModel: Set<String> = ["info", "transactions", "changes", "show", "entities", "authors", "object", "export", "watch", "diff", "purge", "check", "report"]
     /// REPL-only commands with their help.
     static let replCommands: [(name: String, help: String)] = [
         ("open STORE", "read another store"),

@@ -3,11 +3,11 @@ import Foundation
 /// Sends a command's standard output through `$PAGER` (default `less -FRX`,
 /// which quits by itself when the output fits the screen).
 enum Pager {
-    /// The pager for `line`, or nil: none for `export` (it streams), for a command
+    /// The pager for `line`, or nil: none for `export` and `watch` (they stream), for a command
     /// that asks before it writes (`--execute`), for session commands, or when
     /// `PAGER` is empty or `cat`.
     static func command(for line: String) -> String? {
-        guard let words = try? LineSplitter.split(line), let first = words.first, LineRunner.commandNames.contains(first), first != "export",
+        guard let words = try? LineSplitter.split(line), let first = words.first, LineRunner.commandNames.contains(first), first != "export", first != "watch",
               !words.contains("--execute") else {
             return nil
         }

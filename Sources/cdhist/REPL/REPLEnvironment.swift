@@ -20,6 +20,8 @@ final class REPLEnvironment {
     /// Asks the user a yes/no question; nil when no one can answer (scripts).
     var confirm: ((String) -> Bool)?
     let lockTimeout: Double
+    /// Asks a command that runs until told to (`watch`) to stop: Ctrl-C returns to the prompt.
+    let stop = StopSignal()
 
     init(storePath: String, lockTimeout: Double = 2) {
         self.storePath = storePath
@@ -54,9 +56,10 @@ final class REPLEnvironment {
         storeLock.withLock { store = nil }
     }
 
-    /// Interrupts the statement running on the store (Ctrl-C; called from the signal thread).
+    /// Interrupts the statement running on the store, and asks a watch to stop (Ctrl-C; called from the signal thread).
     func interrupt() {
         storeLock.withLock { store?.interrupt() }
+        stop.request()
     }
 
     private func sameFile(_ a: String, _ b: String) -> Bool {

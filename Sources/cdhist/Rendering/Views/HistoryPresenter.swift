@@ -5,6 +5,13 @@ import HistoryKit
 /// Data's API) and table cells.
 struct HistoryPresenter {
     let time: TimeFormatter
+    /// A short label for a changed object (`--labels`); nil leaves labels out.
+    var label: ((Change) -> String?)?
+
+    init(time: TimeFormatter, label: ((Change) -> String?)? = nil) {
+        self.time = time
+        self.label = label
+    }
 
     /// The columns of a transaction list; numbers are as wide as `bounds`' largest and times as a
     /// date is (rows stream: widths are set from the first, which may have no date).
@@ -23,6 +30,7 @@ struct HistoryPresenter {
         [
             Column("Change", alignRight: true, minWidth: bounds.changeWidth), Column("Tx", alignRight: true, minWidth: bounds.transactionWidth),
             Column("Type"), Column("Entity", fit: .wrap(min: 8), importance: .key), Column("PK", alignRight: true, minWidth: bounds.objectWidth),
+        ] + (label == nil ? [] : [Column("Label", fit: .wrap(min: 10))]) + [
             Column("Details", fit: .wrap(min: 20)),
         ]
     }
@@ -125,6 +133,7 @@ struct HistoryPresenter {
         s.member("entityNumber", change.entityNumber)
         s.member("entityPK", change.entityPK)
         s.member("changedObjectID", change.changedObjectID)
+        if let label { s.member("label", label(change)) }
         s.key("updatedProperties")
         if let names = change.updatedProperties {
             s.beginArray()
@@ -167,14 +176,22 @@ struct HistoryPresenter {
     }
 
     func cells(_ change: Change, color: Bool) -> [Cell] {
-        let typeStyle: Style? = {
-            switch change.changeType {
-            case .insert: return .green
-            case .update: return .yellow
-            case .delete: return .red
-            case .unknown: return .red
-            }
-        }()
+        [Cell(String(change.changeID)), Cell(String(change.transactionNumber)), typeCell(change),
+         change.entityName.map { Cell($0) } ?? Cell("Z_ENT \(change.entityNumber)", .red),
+         Cell(String(change.entityPK))] + labelCells(change) + [detailsCell(change)]
+    }
+
+    /// The change type, coloured.
+    func typeCell(_ change: Change) -> Cell {
+        switch change.changeType {
+        case .insert: return Cell(change.changeType.description, .green)
+        case .update: return Cell(change.changeType.description, .yellow)
+        case .delete, .unknown: return Cell(change.changeType.description, .red)
+        }
+    }
+
+    /// An update's properties, a delete's tombstone, and what could not be decoded.
+    func detailsCell(_ change: Change) -> Cell {
         var details: String
         switch change.changeType {
         case .update:
@@ -188,11 +205,17 @@ struct HistoryPresenter {
         if !change.warnings.isEmpty {
             details += (details.isEmpty ? "" : "  ") + "⚠ " + change.warnings.map(\.description).joined(separator: "; ")
         }
-        return [Cell(String(change.changeID)), Cell(String(change.transactionNumber)),
-                Cell(change.changeType.description, typeStyle),
-                change.entityName.map { Cell($0) } ?? Cell("Z_ENT \(change.entityNumber)", .red),
-                Cell(String(change.entityPK)), Cell(details, change.warnings.isEmpty ? nil : .red)]
+        return Cell(details, change.warnings.isEmpty ? nil : .red)
     }
+
+    /// The label column's cell, when labels are shown.
+    func labelCells(_ change: Change) -> [Cell] {
+        guard let label else { return [] }
+        return [label(change).map { Cell(Self.quoted($0)) } ?? Cell("-", .dim)]
+    }
+
+    /// A label or string as shown in text: in quotes.
+    static func quoted(_ text: String) -> String { "'\(text)'" }
 
     /// A tombstone as a JSON object of its preserved values.
     func writeTombstone<S: JSONSink>(_ entries: [TombstoneEntry], to s: inout S) {
@@ -204,25 +227,48 @@ struct HistoryPresenter {
         s.endObject()
     }
 
-    /// A tombstone value typed for JSON: dates as ISO 8601 (Cocoa seconds outside the years 1–9999), UUID
-    /// blobs as UUID strings, other blobs as hex.
     private func writeTombstone<S: JSONSink>(_ entry: TombstoneEntry, to s: inout S) {
-        switch entry.value {
-        case .integer(let i): if entry.attributeType == .boolean { s.bool(i != 0) } else { s.int(i) }
+        write(entry.value, type: entry.attributeType, to: &s)
+    }
+
+    /// A stored value typed for JSON: booleans as true/false, dates as ISO 8601 (Cocoa seconds outside the
+    /// years 1–9999), UUID blobs as UUID strings, other blobs as hex (with `blobLimit`, longer blobs as
+    /// `{"bytes": N, "hex": the first blobLimit bytes}`).
+    func write<S: JSONSink>(_ value: StoredValue, type: AttributeType?, blobLimit: Int? = nil, to s: inout S) {
+        switch value {
+        case .integer(let i): if type == .boolean { s.bool(i != 0) } else { s.int(i) }
         case .real(let d):
             // A date outside the years 1–9999 keeps its Cocoa seconds (a number) rather than becoming null.
-            if entry.attributeType == .date, let iso = time.iso(d) { s.string(iso) } else { s.double(d) }
+            if type == .date, let iso = time.iso(d) { s.string(iso) } else { s.double(d) }
         case .text(let t): s.string(t)
-        case .blob(let b): s.string(Self.blobText(b, type: entry.attributeType))
+        case .blob(let b):
+            if let blobLimit, b.count > blobLimit, !(type == .uuid && b.count == 16) {
+                s.beginObject()
+                s.member("bytes", b.count)
+                s.member("hex", Array(b.prefix(blobLimit)).hexString)
+                s.endObject()
+            } else {
+                s.string(Self.blobText(b, type: type))
+            }
         }
     }
 
     private func tombstoneText(_ entry: TombstoneEntry) -> String {
-        switch entry.value {
-        case .integer(let i): return String(i)
-        case .real(let d): return entry.attributeType == .date ? time.display(d) : "\(d)"
-        case .text(let s): return "\"\(s)\""
-        case .blob(let b): return Self.blobText(b, type: entry.attributeType)
+        text(entry.value, type: entry.attributeType)
+    }
+
+    /// A stored value as text shows it: strings in double quotes (cut past `textLimit` characters),
+    /// booleans as true/false, dates in the chosen time zone; blobs past `blobLimit` bytes summarized.
+    func text(_ value: StoredValue, type: AttributeType?, textLimit: Int? = nil, blobLimit: Int? = nil) -> String {
+        switch value {
+        case .integer(let i): return type == .boolean && (i == 0 || i == 1) ? String(i != 0) : String(i)
+        case .real(let d): return type == .date ? time.display(d) : "\(d)"
+        case .text(let s):
+            guard let textLimit, s.count > textLimit else { return "\"\(s)\"" }
+            return "\"\(s.prefix(textLimit))…\" (\(s.count) characters)"
+        case .blob(let b):
+            guard let blobLimit, b.count > blobLimit, !(type == .uuid && b.count == 16) else { return Self.blobText(b, type: type) }
+            return "\(b.count) bytes (0x\(Array(b.prefix(blobLimit)).hexString)…)"
         }
     }
 
@@ -231,7 +277,7 @@ struct HistoryPresenter {
             let u = bytes
             return UUID(uuid: (u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13], u[14], u[15])).uuidString
         }
-        return "0x" + bytes.map { String(format: "%02x", $0) }.joined()
+        return "0x" + bytes.hexString
     }
 
     static func optional(_ s: String?) -> Cell {

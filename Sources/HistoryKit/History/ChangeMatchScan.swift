@@ -1,0 +1,83 @@
+import Foundation
+import GRDB
+
+/// The changes an object filter matches, found by scanning `ACHANGE`: Core
+/// Data keeps no index on `(ZENTITY, ZENTITYPK)` and the store must not be
+/// changed, so one pass in table order (split over the cores) finds them; the
+/// query then looks them up by number.
+struct ChangeMatches: Equatable {
+    /// Change numbers, ascending.
+    var changeIDs: [Int64]
+    /// Their transactions' numbers, ascending, each once.
+    var transactionNumbers: [Int64]
+
+    /// More than this many matches and the conditions themselves are cheaper than a list.
+    static let listLimit = 100_000
+    /// Ranges of fewer transactions than this are read through the transaction index instead.
+    static let scanFromTransactions: Int64 = 20_000
+}
+
+extension HistoryStore {
+    /// The SQL of `query`, read inside `db`'s transaction. With an object filter
+    /// over more than a few transactions, the matching changes are found first by
+    /// a scan of the change table (``ChangeMatches``).
+    func historySQL(_ query: HistoryQuery, in db: Database) throws -> HistorySQL {
+        let plain = try HistorySQL(store: self, query: query)
+        guard !query.objects.isEmpty, let scan = plain.changeMatchSelect(), try spansManyTransactions(query, db) else { return plain }
+        guard let matches = try scanChanges(scan, arguments: plain.changeFilterArguments, db: db),
+              matches.changeIDs.count <= ChangeMatches.listLimit else { return plain }
+        return try HistorySQL(store: self, query: query, matches: matches)
+    }
+
+    /// Whether the query's transaction bounds leave more than a few transactions to read.
+    private func spansManyTransactions(_ query: HistoryQuery, _ db: Database) throws -> Bool {
+        func number(_ bound: HistoryQuery.Bound?) -> Int64? {
+            switch bound {
+            case .transaction(let n)?: return n
+            case .token(let token)?: return token.transactionNumber(forStore: storeUUID)
+            case .date?, nil: return nil
+            }
+        }
+        guard let (first, last) = try Self.numberRange("ATRANSACTION", db) else { return false }
+        let low = max(number(query.after) ?? first, first)
+        let high = min(number(query.before) ?? last, last)
+        return high > low && high.subtractingReportingOverflow(low).partialValue >= ChangeMatches.scanFromTransactions
+    }
+
+    /// The lowest and highest `Z_PK` of `table`; nil when it is empty. (Each alone
+    /// is one step down the b-tree; together in one SELECT, SQLite reads every row.)
+    static func numberRange(_ table: String, _ db: Database) throws -> (Int64, Int64)? {
+        try db.firstRow("SELECT (SELECT MIN(Z_PK) FROM \(table)), (SELECT MAX(Z_PK) FROM \(table))") { row in
+            row.isNull(0) || row.isNull(1) ? nil : (row.int64(0), row.int64(1))
+        } ?? nil
+    }
+
+    /// Runs `select` (``HistorySQL/changeMatchSelect()``) over the change numbers
+    /// of this snapshot, in one part per core; nil when the table is empty.
+    private func scanChanges(_ select: String, arguments: StatementArguments, db: Database) throws -> ChangeMatches? {
+        guard let (first, last) = try Self.numberRange("ACHANGE", db) else { return nil }
+        // Changes committed after this snapshot have higher numbers: the parts read up to `last` only.
+        let parts = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 16))
+        // In unsigned arithmetic: numbers may span all of Int64 in a damaged store.
+        let span = UInt64(bitPattern: last &- first)
+        let step = span / UInt64(parts) &+ 1 // wraps only for one part, which reads all
+        let found = try connection.readInParallel(parts) { db, part -> [(Int64, Int64)] in
+            let offset = step.multipliedReportingOverflow(by: UInt64(part))
+            guard !offset.overflow, offset.partialValue <= span else { return [] }
+            let low = first &+ Int64(bitPattern: offset.partialValue)
+            let high = part == parts - 1 || span - offset.partialValue < step ? last : low &+ Int64(bitPattern: step - 1)
+            var args = arguments
+            args += [low, high]
+            var rows: [(Int64, Int64)] = []
+            let cursor = try RawCursor(db.makeStatement(sql: select), arguments: args)
+            defer { cursor.finish() }
+            while try cursor.next() {
+                rows.append((cursor.int64(0), cursor.int64(1)))
+                if rows.count > ChangeMatches.listLimit { break }
+            }
+            return rows
+        }
+        let all = found.joined()
+        return ChangeMatches(changeIDs: all.map(\.0).sorted(), transactionNumbers: Array(Set(all.map(\.1))).sorted())
+    }
+}

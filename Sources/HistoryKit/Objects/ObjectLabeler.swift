@@ -1,0 +1,126 @@
+import Foundation
+import GRDB
+
+/// Short human labels for objects ("Note/p67" reads as 'Shopping list'):
+/// the value of a name- or title-like string attribute in the object's current
+/// row, or in a delete's tombstone when the row is gone. Which attribute is
+/// chosen per entity, or given (`Note=subject`).
+public final class ObjectLabeler {
+    private let store: HistoryStore
+    private let model: ManagedObjectModel?
+    private let given: [String: String]
+    /// The attribute and column used per entity number (nil: none).
+    private var attributes: [Int64: (name: String, table: String, column: String)?] = [:]
+    /// Labels read, by root table and key (cleared past ``cacheLimit``, so memory stays bounded).
+    private var cache: [String: [Int64: String?]] = [:]
+    private var cached = 0
+    private static let cacheLimit = 50_000
+
+    /// Attribute names taken in this order when an entity has one of them (case ignored),
+    /// before any other string attribute whose name has "title" or "name" in it.
+    public static let preferredNames = ["title", "name", "displayname", "label", "subject", "headline", "caption", "filename"]
+
+    /// Labels for `store`'s objects; `given` maps entity names to the attribute
+    /// to use (for the entity and its subentities). Throws when a given entity or
+    /// attribute does not exist.
+    public init(store: HistoryStore, model: ManagedObjectModel?, given: [String: String] = [:]) throws {
+        self.store = store
+        self.model = model
+        self.given = given
+        for (entity, attribute) in given {
+            guard store.catalog.entity(named: entity) != nil else {
+                throw QueryError.inStore(path: store.path, .unknownEntity(name: entity, known: store.catalog.entities.map(\.name)))
+            }
+            guard let model else { throw LabelError.noModel(entity: entity) }
+            guard model.allProperties(of: entity).contains(where: { $0.name == attribute && $0.attribute != nil }) else {
+                let known = model.allProperties(of: entity).filter { $0.attribute != nil }.map(\.name)
+                throw LabelError.noAttribute(entity: entity, attribute: attribute, known: known)
+            }
+        }
+    }
+
+    /// The attribute labelling objects of entity `number`, if any.
+    public func attribute(forEntity number: Int64) throws -> String? {
+        try labelColumn(number)?.name
+    }
+
+    /// The label of the changed object: its row's value, else the tombstone's of a delete.
+    public func label(_ change: Change) throws -> String? {
+        guard let column = try labelColumn(change.entityNumber) else { return nil }
+        if let text = try read(column.table, column.column, change.entityPK) { return text }
+        if change.changeType == .delete, let entry = change.tombstone.first(where: { $0.name == column.name }), case .text(let text) = entry.value {
+            return Self.clean(text)
+        }
+        return nil
+    }
+
+    /// The label of the object with key `pk` of entity `number`, from its current row.
+    public func label(entityNumber number: Int64, primaryKey pk: Int64) throws -> String? {
+        guard let column = try labelColumn(number) else { return nil }
+        return try read(column.table, column.column, pk)
+    }
+
+    private func labelColumn(_ number: Int64) throws -> (name: String, table: String, column: String)? {
+        if let known = attributes[number] { return known }
+        var found: (name: String, table: String, column: String)?
+        if let entity = store.catalog.entity(number: number), let table = store.catalog.rootTableName(of: number),
+           let name = chooseAttribute(entity.name) {
+            let columns = try store.read { try HistoryStore.columns(of: table, $0) }
+            let column = "Z" + name.uppercased()
+            if columns.contains(column) { found = (name, table, column) }
+        }
+        attributes[number] = .some(found)
+        return found
+    }
+
+    /// The given attribute for the entity or its nearest superentity, else the best-named string attribute.
+    private func chooseAttribute(_ entity: String) -> String? {
+        guard let model else { return nil }
+        for level in model.inheritanceChain(of: entity).reversed() {
+            if let name = given[level.name] { return name }
+        }
+        let strings = model.allProperties(of: entity).filter { $0.attribute?.type == .string && !$0.isTransient }.map(\.name)
+        for preferred in Self.preferredNames {
+            if let name = strings.first(where: { $0.lowercased() == preferred }) { return name }
+        }
+        return strings.first { $0.lowercased().contains("title") || $0.lowercased().contains("name") }
+    }
+
+    private func read(_ table: String, _ column: String, _ pk: Int64) throws -> String? {
+        if let hit = cache[table]?[pk] { return hit }
+        let value = try store.read { db -> String? in
+            let cursor = try RawCursor(db.cachedStatement(sql: "SELECT \"\(column)\" FROM \"\(table)\" WHERE Z_PK = ?"), arguments: [pk])
+            defer { cursor.finish() }
+            return try cursor.next() ? cursor.optionalText(0) : nil
+        }.map(Self.clean)
+        if cached >= Self.cacheLimit {
+            cache = [:]
+            cached = 0
+        }
+        cache[table, default: [:]][pk] = .some(value)
+        cached += 1
+        return value
+    }
+
+    /// One line, at most 60 characters.
+    private static func clean(_ text: String) -> String {
+        let line = text.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        return trimmed.count > 60 ? String(trimmed.prefix(59)) + "…" : trimmed
+    }
+}
+
+/// A `--label` that cannot be used.
+public enum LabelError: Error, Equatable, Sendable, CustomStringConvertible {
+    case noModel(entity: String)
+    case noAttribute(entity: String, attribute: String, known: [String])
+
+    public var description: String {
+        switch self {
+        case .noModel(let entity):
+            return "labels for \(entity) need a model (the store has none cached; give one with --model)"
+        case .noAttribute(let entity, let attribute, let known):
+            return "\(entity) has no attribute '\(attribute)'" + (known.isEmpty ? "" : " (attributes: \(known.prefix(12).joined(separator: ", "))\(known.count > 12 ? ", …" : ""))")
+        }
+    }
+}

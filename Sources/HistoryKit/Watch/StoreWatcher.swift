@@ -1,0 +1,201 @@
+import Foundation
+import GRDB
+
+/// Follows a store while an app commits to it, like `tail -f`: each
+/// ``poll(_:)`` looks at the files (two `stat` calls) and, only when they
+/// changed, opens the store afresh and reads the transactions committed since
+/// the last one it read. Strictly a reader: it holds no connection between
+/// polls, no lock a writer waits for, and creates no file.
+///
+/// It notices what a running app does besides committing: a purge (the
+/// oldest transactions gone), a checkpoint (the main file written from the
+/// WAL), and throws ``WatchError`` when the store is deleted or replaced.
+public final class StoreWatcher {
+    /// What a poll found.
+    public enum Event {
+        /// A new transaction matching the filter, with its matching changes (read them inside the call).
+        case transaction(Transaction, ChangeStream)
+        /// Transactions `first…last` were deleted by another process: `count` of them (nil when not known).
+        case purged(first: Int64, last: Int64, count: Int?)
+        /// A checkpoint wrote the main file from the WAL; `walBytes` is the `-wal`'s size now (nil: none).
+        case checkpoint(walBytes: Int64?)
+    }
+
+    public let path: String
+    /// The store as last opened.
+    public private(set) var store: HistoryStore
+    /// The model ``decoder`` decodes with.
+    public private(set) var model: ModelResolution
+    /// The decoder for ``store``'s changes.
+    public private(set) var decoder: ChangeDecoder
+    /// The newest transaction number read (whether it matched the filter or not).
+    public private(set) var position: Int64
+
+    private let options: OpenOptions
+    private let filter: HistoryQuery
+    private let resolveModel: (HistoryStore) throws -> ModelResolution
+    /// Where the first poll starts when not after ``position`` (a date, from `--since`).
+    private var pendingSince: HistoryQuery.Bound?
+    private var files: StoreFileState
+    /// The lowest transaction number at the last poll.
+    private var firstNumber: Int64?
+    /// How many transactions numbered up to ``position`` there were at the last poll (nil: not known).
+    private var countThroughPosition: Int?
+
+    /// Starts watching `path`: after its newest transaction, or after `since`.
+    /// `filter`'s names, entities, types and objects select what is reported
+    /// (its bounds, limit and order are not used). `model` resolves the model
+    /// of a store as opened (again when its catalog or schema change).
+    public init(path: String, options: OpenOptions = OpenOptions(), filter: HistoryQuery = HistoryQuery(), since: HistoryQuery.Bound? = nil,
+                model: @escaping (HistoryStore) throws -> ModelResolution) throws {
+        self.path = path
+        self.options = options
+        var filter = filter
+        filter.after = nil
+        filter.before = nil
+        filter.limit = nil
+        filter.order = .ascending
+        self.filter = filter
+        resolveModel = model
+        guard let files = StoreFileState.read(path) else { throw StoreError.fileNotFound(path: path) }
+        self.files = files
+        store = try HistoryStore.open(path, options: options)
+        self.model = try model(store)
+        decoder = store.makeDecoder(model: self.model)
+        let store = self.store
+        let start = try store.snapshot { () -> (first: Int64?, position: Int64, count: Int) in
+            // The filter is checked now: an unknown entity or another store's object is an error before any waiting.
+            _ = try HistorySQL(store: store, query: filter)
+            let range = try store.read { try HistoryStore.numberRange("ATRANSACTION", $0) }
+            var position = range?.1 ?? 0
+            switch since {
+            case .transaction(let n)?: position = n
+            case .token(let token)?:
+                guard let n = token.transactionNumber(forStore: store.storeUUID) else {
+                    throw QueryError.inStore(path: path, .tokenForOtherStore(token: token, storeUUID: store.storeUUID))
+                }
+                position = n
+            case .date?: position = (range?.0 ?? 1) &- 1
+            case nil: break
+            }
+            return (range?.0, position, try store.countTransactions(through: position))
+        }
+        firstNumber = start.first
+        position = start.position
+        countThroughPosition = start.count
+        if case .date? = since { pendingSince = since }
+    }
+
+    /// Reads what happened since the last poll, calling `body` with each event
+    /// in order; `body` returns false to stop (the rest is left for the next poll).
+    /// Returns false when `body` stopped. Store errors are thrown (another poll may
+    /// succeed: a commit or checkpoint in progress); ``WatchError`` when the store
+    /// is gone or another took its place.
+    @discardableResult
+    public func poll(_ body: (Event) throws -> Bool) throws -> Bool {
+        guard let now = StoreFileState.read(path) else { throw WatchError.deleted(path: path) }
+        guard now.isSameFile(as: files) else { throw WatchError.replaced(path: path, reason: "another file took its place") }
+        guard now != files || pendingSince != nil else { return true }
+        let checkpointed = store.usesWAL && (now.main.size != files.main.size || now.main.modified != files.main.modified)
+        try reopen()
+        if checkpointed {
+            files.main = now.main
+            guard try body(.checkpoint(walBytes: now.wal?.size)) else { return false }
+        }
+        let finished = try readNew(body)
+        if finished { files = now }
+        return finished
+    }
+
+    /// Opens the store afresh (SQLite sees the files as they are now), keeping
+    /// the model and decoder when its catalog and schema have not changed.
+    private func reopen() throws {
+        let opened = try HistoryStore.open(path, options: options)
+        guard opened.storeUUID == store.storeUUID else {
+            throw WatchError.replaced(path: path, reason: "its UUID is now \(opened.storeUUID), was \(store.storeUUID)")
+        }
+        if opened.catalog != store.catalog || opened.schema != store.schema {
+            model = try resolveModel(opened)
+            decoder = opened.makeDecoder(model: model)
+        }
+        store = opened
+    }
+
+    private struct Stopped: Error {}
+
+    private func readNew(_ body: (Event) throws -> Bool) throws -> Bool {
+        let store = self.store
+        return try store.snapshot {
+            let range = try store.read { try HistoryStore.numberRange("ATRANSACTION", $0) }
+            if let last = range?.1, last < position {
+                throw WatchError.replaced(path: path, reason: "its newest transaction is #\(last), older than #\(position) read before")
+            }
+            // A purge deletes the oldest transactions: the first number moves up (or none is left).
+            if let oldFirst = firstNumber, oldFirst <= position, range.map({ $0.0 > oldFirst }) ?? true {
+                let remaining = try store.countTransactions(through: position)
+                let count = countThroughPosition.map { $0 - remaining }
+                if count.map({ $0 > 0 }) ?? true {
+                    let last = min(range.map { $0.0 - 1 } ?? position, position)
+                    guard try body(.purged(first: oldFirst, last: last, count: count)) else { return false }
+                }
+                countThroughPosition = remaining
+            }
+            firstNumber = range?.0
+            var query = filter
+            query.after = pendingSince ?? .transaction(position)
+            let newLast = max(range?.1 ?? position, position)
+            var emitted: Int64?
+            do {
+                try store.forEachTransactionWithChanges(query, decoder: decoder) { tx, changes in
+                    guard try body(.transaction(tx, changes)) else {
+                        emitted = tx.number
+                        throw Stopped()
+                    }
+                    emitted = tx.number
+                }
+            } catch {
+                // Left off after `emitted` (stopped, or the read failed): the next poll goes on from there.
+                if let emitted { advance(to: emitted) }
+                if pendingSince != nil && emitted != nil { pendingSince = nil }
+                if error is Stopped { return false }
+                throw error
+            }
+            advance(to: newLast)
+            pendingSince = nil
+            return true
+        }
+    }
+
+    /// Moves ``position`` to `number`, counting the transactions passed (when they cannot be counted, the
+    /// count is unknown until the next purge recounts).
+    private func advance(to number: Int64) {
+        guard number > position else { return }
+        let passed = try? store.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM ATRANSACTION WHERE Z_PK > ? AND Z_PK <= ?", arguments: [position, number]) ?? 0
+        }
+        countThroughPosition = passed.flatMap { passed in countThroughPosition.map { $0 + passed } }
+        position = number
+    }
+}
+
+/// Why watching a store cannot go on.
+public enum WatchError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The store file is gone.
+    case deleted(path: String)
+    /// Another file (or another store) is in its place.
+    case replaced(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .deleted(let path): return "\(path): the store was deleted"
+        case .replaced(let path, let reason): return "\(path): the store was replaced (\(reason)); watch it again to follow the new one"
+        }
+    }
+}
+
+extension HistoryStore {
+    /// How many transactions are numbered up to `number`.
+    func countTransactions(through number: Int64) throws -> Int {
+        try read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM ATRANSACTION WHERE Z_PK <= ?", arguments: [number]) ?? 0 }
+    }
+}

@@ -1,0 +1,101 @@
+import ArgumentParser
+import Foundation
+import HistoryKit
+
+/// `cdhist diff OLD NEW`: how two snapshots of one store's history differ.
+struct DiffCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "diff",
+        abstract: "Compare two copies of a store: transactions purged, added and rewritten, and what the added ones did to objects.",
+        discussion: """
+        Reads both in step by transaction number (any size: only counts are kept). Rewritten transactions have the same number in both \
+        but other content (a restored or replaced store). In a session, diff OTHER compares the open store (old) with OTHER (new). \
+        Exit status: 0 when the histories are identical, 1 when they differ, 2 on an error (and for stores of different UUIDs, unless --force).
+        """)
+
+    @Argument(help: ArgumentHelp("The older copy of the store.", valueName: "old"))
+    var old: String
+
+    @Argument(help: ArgumentHelp("The newer copy of the store.", valueName: "new"))
+    var new: String
+
+    @Option(help: ArgumentHelp("Model to decode both with instead of their caches: a .mom, .momd, .xcdatamodel or .xcdatamodeld.",
+                               valueName: "path"))
+    var model: String?
+
+    @OptionGroup var lock: LockOptions
+    @OptionGroup var range: RangeOptions
+    @OptionGroup var selection: SelectionOptions
+
+    @Flag(help: "Compare stores of different UUIDs (different stores, or one recreated) by transaction number anyway.")
+    var force = false
+
+    @OptionGroup var summary: SummaryOptions
+    @OptionGroup var outputOptions: OutputOptions
+
+    func run() throws {
+        let context = outputOptions.context()
+        let oldStore = try openStore(old, lockTimeout: lock.lockTimeout)
+        let newStore = try openStore(new, lockTimeout: lock.lockTimeout)
+        guard force || oldStore.storeUUID == newStore.storeUUID else {
+            throw CLIError.invalidValue(option: "new", value: new,
+                                        reason: "a different store from \(old) (UUID \(newStore.storeUUID), not \(oldStore.storeUUID)); --force compares them anyway")
+        }
+        var query = try selection.query()
+        try range.apply(to: &query, utc: outputOptions.utc)
+        let oldModel = try oldStore.resolveModel(userModelPath: model)
+        let newModel = try newStore.resolveModel(userModelPath: model)
+        for problem in Set([oldModel.problem, newModel.problem].compactMap { $0 }).sorted() { printError("cdhist: note: \(problem)") }
+        let stop = REPLEnvironment.current.map { env -> StopSignal in
+            env.stop.reset()
+            return env.stop
+        }
+        let progress = ComparisonProgress(enabled: context.terminal.stderrIsTerminal, last: max(try oldStore.numberBounds().transaction,
+                                                                                            try newStore.numberBounds().transaction))
+        let diff: HistoryDiff
+        do {
+            diff = try HistoryDiff.compare(old: oldStore, oldDecoder: oldStore.makeDecoder(model: oldModel),
+                                           new: newStore, newDecoder: newStore.makeDecoder(model: newModel), query: query) { number in
+                progress.step(number)
+                return !(stop?.isRequested ?? false)
+            }
+        } catch HistoryDiffError.stopped {
+            progress.finish()
+            throw StoreError.interrupted(path: new)
+        }
+        progress.finish()
+        let presenter = DiffPresenter(time: context.time, limit: summary.limit(context))
+        let old = DiffPresenter.Side(path: self.old, storeUUID: oldStore.storeUUID,
+                                     transactions: diff.removed.transactions + diff.unchanged.transactions + diff.rewritten.transactions)
+        let new = DiffPresenter.Side(path: self.new, storeUUID: newStore.storeUUID,
+                                     transactions: diff.added.transactions + diff.unchanged.transactions + diff.rewritten.transactions)
+        DocumentRenderer.render(presenter.document(diff, old: old, new: new), context: context)
+        if !diff.isIdentical { throw ExitCode(1) }
+    }
+}
+
+/// `compared through #N of #M` on stderr while a long comparison runs (on a terminal only).
+final class ComparisonProgress {
+    private let enabled: Bool
+    private let last: Int64
+    private var shown = Date()
+    private var steps = 0
+    private var wrote = false
+
+    init(enabled: Bool, last: Int64) {
+        self.enabled = enabled
+        self.last = last
+    }
+
+    func step(_ number: Int64) {
+        steps += 1
+        guard enabled, steps % 1024 == 0, Date().timeIntervalSince(shown) > 0.2 else { return }
+        shown = Date()
+        wrote = true
+        FileHandle.standardError.write(Data("\rcompared through #\(number) of #\(last)".utf8))
+    }
+
+    func finish() {
+        if wrote { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+    }
+}

@@ -1,0 +1,44 @@
+import ArgumentParser
+import HistoryKit
+
+/// `--labels` and `--label ENTITY=ATTRIBUTE`: a short human label per changed object.
+struct LabelOptions: ParsableArguments {
+    @Flag(help: "Label each object with a name- or title-like string attribute of its current row (or of its tombstone once deleted).")
+    var labels = false
+
+    @Option(help: ArgumentHelp("Label ENTITY's objects (and its subentities') with ATTRIBUTE (repeatable; implies --labels).",
+                               valueName: "entity=attribute"))
+    var label: [String] = []
+
+    /// The labeler these options ask for; nil without --labels or --label.
+    func labeler(_ session: Session) throws -> ObjectLabeler? {
+        try labeler(for: session.store, model: session.model.model)
+    }
+
+    /// The labeler for `store`'s objects, named through `model`.
+    func labeler(for store: HistoryStore, model: ManagedObjectModel?) throws -> ObjectLabeler? {
+        guard labels || !label.isEmpty else { return nil }
+        var given: [String: String] = [:]
+        for pair in label {
+            let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
+                throw CLIError.invalidValue(option: "--label", value: pair, reason: "expected ENTITY=ATTRIBUTE")
+            }
+            given[parts[0]] = parts[1]
+        }
+        do {
+            return try ObjectLabeler(store: store, model: model, given: given)
+        } catch let error as LabelError {
+            throw CLIError.invalidValue(option: "--label", value: label.joined(separator: " "), reason: error.description)
+        }
+    }
+
+    /// `session`'s presenter, labelling changed objects when asked to.
+    func presenter(_ session: Session) throws -> HistoryPresenter {
+        var presenter = session.presenter
+        if let labeler = try labeler(session) {
+            presenter.label = { try? labeler.label($0) }
+        }
+        return presenter
+    }
+}

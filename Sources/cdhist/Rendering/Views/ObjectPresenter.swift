@@ -1,0 +1,154 @@
+import Foundation
+import HistoryKit
+
+/// `object`: one object's changes, what they add up to, and its current values.
+struct ObjectPresenter {
+    let history: HistoryPresenter
+    let store: HistoryStore
+    let labeler: ObjectLabeler?
+
+    /// Strings longer than this are cut in tables (JSON keeps them whole).
+    static let textLimit = 200
+    /// Blobs longer than this are summarized: in tables by their first bytes, in JSON by more of them.
+    static let blobLimit = 8
+    static let jsonBlobLimit = 32
+
+    /// The columns of the change table.
+    func changeColumns(_ bounds: NumberBounds) -> [Column] {
+        [
+            Column("Tx", alignRight: true, minWidth: bounds.transactionWidth), Column("Time", minWidth: history.time.display(0).cells),
+            Column("Author", fit: .wrap(min: 8), importance: .key), Column("Type"), Column("Details", fit: .wrap(min: 20)),
+        ]
+    }
+
+    func cells(_ tx: Transaction, _ change: Change) -> [Cell] {
+        [Cell(String(tx.number)), Cell(history.time.display(tx.timestamp)), HistoryPresenter.optional(tx.author),
+         history.typeCell(change), history.detailsCell(change)]
+    }
+
+    /// The fields above the changes: which object, its label, whether its row is there.
+    func headerFields(_ object: ObjectReference, lookup: ObjectLookup, label: String?) -> [(String, String)] {
+        var fields: [(String, String)] = []
+        switch lookup {
+        case .found(let state):
+            let kind = state.object.entityName == object.entityName ? "" : " (a \(state.object.entityName))"
+            fields.append(("Object", "\(object)\(kind)"))
+            fields.append(("ID", state.object.uri(storeUUID: store.storeUUID)))
+            if let label { fields.append(("Label", HistoryPresenter.quoted(label))) }
+            fields.append(("Row", "\(state.table) row \(object.primaryKey)" + (state.version.map { ", version \($0) (Z_OPT)" } ?? "")))
+        case .missing(let reason):
+            fields.append(("Object", object.description))
+            fields.append(("ID", object.uri(storeUUID: store.storeUUID)))
+            if let label { fields.append(("Label", HistoryPresenter.quoted(label))) }
+            fields.append(("Row", "none: no longer in the store (\(reason))"))
+        }
+        return fields
+    }
+
+    /// What the changes add up to, in sentences.
+    func summary(_ life: ObjectHistory, lookup: ObjectLookup) -> String {
+        guard let first = life.first, let last = life.last else {
+            return "No change to this object is in the history: it was last saved before the oldest transaction kept (or before history tracking began)."
+        }
+        let time = history.time
+        func at(_ m: ObjectHistory.Moment) -> String {
+            "#\(m.transactionNumber) (\(time.display(m.timestamp))\(m.author.map { ", \($0)" } ?? ""))"
+        }
+        var text = "\(Self.count(life.changeCount, "change")) in \(Self.count(life.transactionCount, "transaction"))"
+            + (life.transactionCount > 1 ? ", from #\(first.transactionNumber) to #\(last.transactionNumber)." : ".")
+        if let inserted = life.inserted {
+            text += " Inserted in \(at(inserted))."
+        } else {
+            text += " Its insert is not in the history (purged, or before history tracking began)."
+        }
+        if let deleted = life.deleted {
+            text += " Deleted in \(at(deleted))."
+        } else if case .missing = lookup {
+            text += " Its row is gone without a delete in the history."
+        }
+        return text
+    }
+
+    static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
+
+    /// Columns of the current values table.
+    static let valueColumns = [Column("Property", fit: .wrap(min: 10), importance: .key), Column("Value", fit: .wrap(min: 20))]
+
+    func valueRows(_ state: ObjectState) -> [[Cell]] {
+        state.properties.map { property in
+            [Cell(property.name), valueCell(property.content)]
+        }
+    }
+
+    private func valueCell(_ content: PropertyValue.Content) -> Cell {
+        switch content {
+        case .attribute(let type, let value):
+            return storedCell(value, type: type)
+        case .column(let value):
+            return storedCell(value, type: nil)
+        case .toOne(let target):
+            return target.map { Cell(reference($0)) } ?? Cell("nil", .dim)
+        case .toMany(let count, let first):
+            guard count > 0 else { return Cell("none", .dim) }
+            let more = count > first.count ? ", … and \(count - first.count) more" : ""
+            return Cell("\(Self.count(count, "object")): " + first.map(reference).joined(separator: ", ") + more)
+        case .unread(let why):
+            return Cell("not read: \(why)", .dim)
+        }
+    }
+
+    private func storedCell(_ value: StoredValue?, type: AttributeType?) -> Cell {
+        guard let value else { return Cell("nil", .dim) }
+        return Cell(history.text(value, type: type, textLimit: Self.textLimit, blobLimit: Self.blobLimit))
+    }
+
+    /// An object as text: `Entity/pN`, with its label when labels are on.
+    func reference(_ object: ObjectReference) -> String {
+        guard let label = label(of: object) else { return object.description }
+        return "\(object) \(HistoryPresenter.quoted(label))"
+    }
+
+    func label(of object: ObjectReference) -> String? {
+        guard let labeler, let number = store.catalog.entity(named: object.entityName)?.number else { return nil }
+        return try? labeler.label(entityNumber: number, primaryKey: object.primaryKey)
+    }
+
+    /// The current values as a JSON object keyed by property name.
+    func writeValues<S: JSONSink>(_ state: ObjectState, to s: inout S) {
+        s.beginObject()
+        for property in state.properties {
+            s.key(property.name)
+            switch property.content {
+            case .attribute(let type, let value):
+                if let value { history.write(value, type: type, blobLimit: Self.jsonBlobLimit, to: &s) } else { s.null() }
+            case .column(let value):
+                if let value { history.write(value, type: nil, blobLimit: Self.jsonBlobLimit, to: &s) } else { s.null() }
+            case .toOne(let target):
+                s.string(target?.uri(storeUUID: store.storeUUID))
+            case .toMany(let count, let first):
+                s.beginObject()
+                s.member("count", count)
+                s.key("first")
+                s.beginArray()
+                for object in first { s.string(object.uri(storeUUID: store.storeUUID)) }
+                s.endArray()
+                s.endObject()
+            case .unread(let why):
+                s.beginObject()
+                s.member("unread", why)
+                s.endObject()
+            }
+        }
+        s.endObject()
+    }
+
+    /// A moment of the summary as JSON.
+    func write<S: JSONSink>(_ moment: ObjectHistory.Moment?, to s: inout S) {
+        guard let moment else { return s.null() }
+        s.beginObject()
+        s.member("transactionNumber", moment.transactionNumber)
+        s.member("timestamp", history.time.iso(moment.timestamp))
+        s.member("author", moment.author)
+        s.endObject()
+    }
+}

@@ -1,0 +1,155 @@
+import Foundation
+import HistoryKit
+
+/// Writes what `watch` sees as it comes, flushed at once: in a table, a line
+/// per transaction and its changes indented under it; in NDJSON, exactly the
+/// lines `export` writes, and an object per event; in JSON and CSV (which have
+/// no place for them), events go to stderr.
+final class WatchPrinter {
+    private let context: RenderContext
+    private var presenter: HistoryPresenter
+    private let list: ListRenderer?
+    private var csv: CSVExport?
+    private let warnings: ValueWarnings
+    private var line = JSONBytes(capacity: 1 << 16)
+    /// Indent of change lines under their transaction.
+    private static let indent = 4
+
+    init(context: RenderContext, presenter: HistoryPresenter, storeUUID: String, warnings: ValueWarnings) {
+        self.context = context
+        self.presenter = presenter
+        self.warnings = warnings
+        switch context.format {
+        case .json:
+            list = ListRenderer(context: context, kind: "transactions", columns: [], header: [("storeID", .string(storeUUID))])
+        case .csv:
+            list = nil
+            csv = CSVExport(presenter: presenter, output: context.output)
+            context.output.write(bytes: csv?.header ?? [])
+            context.output.flush()
+        case .ndjson, .table:
+            list = nil
+        }
+    }
+
+    /// Labels changed objects with `label` from now on (the store was opened afresh).
+    func setLabel(_ label: ((Change) -> String?)?) {
+        presenter.label = label
+    }
+
+    func transaction(_ tx: Transaction, _ changes: ChangeStream) throws {
+        warnings.add(tx.warnings)
+        let out = context.output
+        switch context.format {
+        case .table:
+            out.line(transactionLine(tx))
+            try changes.forEach { change in
+                warnings.add(change.warnings)
+                for text in changeLines(change) { out.line(text) }
+            }
+        case .ndjson:
+            line.reset()
+            presenter.beginTransactionWithChanges(tx, format: jsonFormatTag, to: &line)
+            try changes.forEach { change in
+                warnings.add(change.warnings)
+                presenter.writeChange(change, to: &line)
+                line.spill(to: out)
+            }
+            presenter.endTransactionWithChanges(to: &line)
+            line.bytes.append(0x0A)
+            out.write(bytes: line.bytes)
+        case .json:
+            try list?.addStreaming { line in
+                presenter.beginTransactionWithChanges(tx, format: nil, to: &line)
+                try changes.forEach { change in
+                    warnings.add(change.warnings)
+                    presenter.writeChange(change, to: &line)
+                    line.spill(to: out)
+                }
+                presenter.endTransactionWithChanges(to: &line)
+            }
+        case .csv:
+            try csv?.write(tx, changes) { warnings.add($0.warnings) }
+        }
+        out.flush()
+    }
+
+    /// Transactions another process purged.
+    func purged(first: Int64, last: Int64, count: Int?) {
+        let range = first == last ? "#\(first)" : "#\(first)–#\(last)"
+        let what = count.map { " (\($0) transaction\($0 == 1 ? "" : "s"))" } ?? ""
+        event("purged", text: "\(range) purged by another process\(what)", style: .yellow) { s in
+            s.member("firstTransaction", first)
+            s.member("lastTransaction", last)
+            s.member("transactions", count)
+        }
+    }
+
+    /// A checkpoint wrote the main file.
+    func checkpoint(walBytes: Int64?) {
+        let wal = walBytes.map { ", -wal now \($0) bytes" } ?? ", no -wal now"
+        event("checkpoint", text: "checkpoint: the WAL was written into the main file\(wal)", style: .dim) { s in
+            s.member("walBytes", walBytes)
+        }
+    }
+
+    /// Ends the output (a JSON document's closing bracket).
+    func finish() {
+        list?.finish()
+        context.output.flush()
+        warnings.report()
+    }
+
+    private func event(_ name: String, text: String, style: Style, members: (inout JSONBytes) -> Void) {
+        let out = context.output
+        switch context.format {
+        case .table:
+            for piece in wrap("— " + text, indent: 2) { out.line(context.style(piece, style)) }
+        case .ndjson:
+            line.reset()
+            line.beginObject()
+            line.member("format", jsonFormatTag)
+            line.member("event", name)
+            members(&line)
+            line.endObject()
+            line.bytes.append(0x0A)
+            out.write(bytes: line.bytes)
+        case .json, .csv:
+            printError("cdhist: \(text)")
+        }
+        out.flush()
+    }
+
+    private func transactionLine(_ tx: Transaction) -> String {
+        let who = [tx.author, tx.contextName, tx.bundleID, tx.processID].compactMap { $0 }.joined(separator: " · ")
+        let changes = "\(tx.changeCount) change\(tx.changeCount == 1 ? "" : "s")"
+        let head = "#\(tx.number)  \(presenter.time.display(tx.timestamp))"
+        let pieces = wrap(head + "  " + (who.isEmpty ? "-" : who) + "  " + changes, indent: Self.indent)
+        guard let first = pieces.first, first.hasPrefix(head) else { return pieces.joined(separator: "\n") }
+        return ([context.style(head, .bold) + first.dropFirst(head.count)] + pieces.dropFirst()).joined(separator: "\n")
+    }
+
+    private func changeLines(_ change: Change) -> [String] {
+        let type = presenter.typeCell(change)
+        var object = change.entityName.map { "\($0)/p\(change.entityPK)" } ?? "Z_ENT \(change.entityNumber)/p\(change.entityPK)"
+        if let cell = presenter.labelCells(change).first, cell.style == nil { object += " " + cell.text }
+        let details = presenter.detailsCell(change)
+        let pad = String(repeating: " ", count: Self.indent)
+        let typeText = type.text.padding(toLength: max(6, type.text.count), withPad: " ", startingAt: 0)
+        let text = object + (details.text.isEmpty ? "" : "  " + details.text)
+        let hanging = Self.indent + typeText.count + 2
+        let pieces = wrap(text, indent: hanging, first: hanging)
+        let lead = pad + context.style(typeText, type.style ?? .dim) + "  "
+        return [lead + pieces[0].dropFirst(hanging)] + pieces.dropFirst()
+    }
+
+    /// `text` in lines that fit the terminal after an indent: the first after `first`
+    /// columns (left for the caller to fill), the others after `indent` spaces.
+    private func wrap(_ text: String, indent: Int, first: Int = 0) -> [String] {
+        let text = TableLayout.clean(text)
+        guard let width = context.terminal.width else { return [String(repeating: " ", count: first) + text] }
+        let head = TextWrap.lines(text, width: max(20, width - first))
+        let rest = head.count > 1 ? TextWrap.lines(head.dropFirst().joined(separator: " "), width: max(20, width - indent)) : []
+        return [String(repeating: " ", count: first) + head[0]] + rest.map { String(repeating: " ", count: indent) + $0 }
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+
+/// A request to stop a command that runs until told to (`watch`): made from
+/// another thread (Ctrl-C's), waited for with a timeout between polls.
+final class StopSignal: @unchecked Sendable {
+    private let lock = NSLock()
+    private var requested = false
+    /// Written on each request, so a wait wakes at once.
+    private var fds: [Int32] = [-1, -1]
+
+    init() {
+        if pipe(&fds) == 0 {
+            for fd in fds { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+        }
+    }
+
+    deinit { for fd in fds where fd >= 0 { close(fd) } }
+
+    var isRequested: Bool { lock.withLock { requested } }
+
+    func request() {
+        lock.withLock { requested = true }
+        var byte: UInt8 = 1
+        _ = write(fds[1], &byte, 1)
+    }
+
+    /// Forgets earlier requests (a session's Ctrl-C at the prompt), before a new command.
+    func reset() {
+        lock.withLock { requested = false }
+        var byte: UInt8 = 0
+        while read(fds[0], &byte, 1) == 1 {}
+    }
+
+    /// Waits up to `seconds`, or until a stop is requested; true when one is.
+    func wait(seconds: Double) -> Bool {
+        if isRequested { return true }
+        var fd = pollfd(fd: fds[0], events: Int16(POLLIN), revents: 0)
+        _ = poll(&fd, 1, Int32(max(0, min(seconds, 3600)) * 1000))
+        return isRequested
+    }
+
+    /// A stop signal that Ctrl-C (SIGINT) requests until the process ends.
+    static func onInterrupt() -> StopSignal {
+        let signal = StopSignal()
+        let pipe = SignalPipe()
+        pipe.install {
+            signal.request()
+            return true
+        }
+        interruptPipes.append(pipe)
+        return signal
+    }
+
+    /// Kept so the handlers stay installed.
+    nonisolated(unsafe) private static var interruptPipes: [SignalPipe] = []
+}
