@@ -34,13 +34,13 @@ public struct FixtureStore: Sendable {
         /// Raw ZCOLUMNS to write instead of the computed bitmap (to test bad input).
         public var rawColumns: [UInt8]?
         /// Preserved attribute name → value, for deletes.
-        public var tombstone: [String: TombstoneValue]
+        public var tombstone: [String: StoredValue]
         /// Raw `ZENTITY` to write instead of the entity's number (to test bad input).
         public var rawEntityNumber: Int64?
 
         /// Describes a change of `entity`'s object `primaryKey`.
         public init(entity: String, primaryKey: Int64, type: ChangeType, updated: [String] = [],
-                    rawColumns: [UInt8]? = nil, tombstone: [String: TombstoneValue] = [:], rawEntityNumber: Int64? = nil) {
+                    rawColumns: [UInt8]? = nil, tombstone: [String: StoredValue] = [:], rawEntityNumber: Int64? = nil) {
             self.entity = entity
             self.primaryKey = primaryKey
             self.type = type
@@ -48,6 +48,26 @@ public struct FixtureStore: Sendable {
             self.rawColumns = rawColumns
             self.tombstone = tombstone
             self.rawEntityNumber = rawEntityNumber
+        }
+    }
+
+    /// An object's current row in its root entity's table.
+    public struct Row: Sendable {
+        public var entity: String
+        public var primaryKey: Int64
+        /// Attribute values, and to-one relationships' keys, by property name.
+        public var values: [String: StoredValue]
+        /// Many-to-many relationships: the keys of the objects on the other side, by property name.
+        public var links: [String: [Int64]]
+        /// `Z_OPT`.
+        public var version: Int64
+
+        public init(entity: String, primaryKey: Int64, values: [String: StoredValue] = [:], links: [String: [Int64]] = [:], version: Int64 = 1) {
+            self.entity = entity
+            self.primaryKey = primaryKey
+            self.values = values
+            self.links = links
+            self.version = version
         }
     }
 
@@ -68,12 +88,15 @@ public struct FixtureStore: Sendable {
     public var transactions: [Transaction]
     /// Transaction numbers to delete after writing (simulating a purge).
     public var purgedTransactions: ClosedRange<Int64>?
+    /// Rows of the entity tables (none: history only); with rows, many-to-many
+    /// relationships get their join tables.
+    public var rows: [Row]
 
     /// Describes a store; defaults match a modern Core Data store in WAL mode.
     public init(model: ManagedObjectModel, storeUUID: String, frameworkVersion: Int64 = 1345,
                 tombstoneColumnCount: Int = 4, writesModelCache: Bool = true, historyEnabled: Bool = true,
                 journalMode: JournalMode = .wal(keepInWAL: 0), transactions: [Transaction],
-                purgedTransactions: ClosedRange<Int64>? = nil) {
+                purgedTransactions: ClosedRange<Int64>? = nil, rows: [Row] = []) {
         self.model = model
         self.storeUUID = storeUUID
         self.frameworkVersion = frameworkVersion
@@ -83,6 +106,7 @@ public struct FixtureStore: Sendable {
         self.journalMode = journalMode
         self.transactions = transactions
         self.purgedTransactions = purgedTransactions
+        self.rows = rows
     }
 
     /// Entity numbers as Core Data assigns them: roots in name order, each

@@ -45,7 +45,7 @@ public enum Scenarios {
     public static let baseTime = 762_685_200.0
 
     /// One writer of the App Group store.
-    struct Actor {
+    struct Actor: Sendable {
         var author: String?
         var context: String
         var bundle: String
@@ -184,6 +184,12 @@ public enum Scenarios {
                  store: FixtureStore(model: tasksModel, storeUUID: appGroupUUID, tombstoneColumnCount: 4,
                                      journalMode: .wal(keepInWAL: 0), transactions: appGroupHistory()),
                  writesXcdatamodel: false, extraFiles: CloudKitFixtures.files(), mirroring: CloudKitFixtures.mirroring()),
+        Scenario(name: "Later", storeFile: "Tasks.sqlite",
+                 summary: "The App Group store a day later, for `diff` and `object`: a cleaner purged transactions 1–5, the app, its widget and share extension committed four more (#35–#38: a task inserted and marked done, one deleted, one renamed, a tag), and its entity tables hold the objects' current rows (many-to-many relationships in join tables).",
+                 store: FixtureStore(model: tasksModel, storeUUID: appGroupUUID, tombstoneColumnCount: 4, journalMode: .wal(keepInWAL: 0),
+                                     transactions: appGroupHistory() + LaterFixtures.addedTransactions(),
+                                     purgedTransactions: LaterFixtures.purged, rows: LaterFixtures.rows()),
+                 writesXcdatamodel: false),
         Scenario(name: "NoModelCache", storeFile: "Tasks.sqlite",
                  summary: "A store without `Z_MODELCACHE` content; its model is beside it as `Tasks.xcdatamodel` (pass it with `--model`).",
                  store: FixtureStore(model: tasksModel, storeUUID: "C3A9E5F1-2D47-4B86-A0E3-5F7B9C1D2E68", tombstoneColumnCount: 4,
@@ -201,7 +207,7 @@ public enum Scenarios {
     private struct BenchmarkEntity {
         var name: String
         var updates: [[String]]
-        var tombstone: (Int64) -> [String: TombstoneValue]
+        var tombstone: (Int64) -> [String: StoredValue]
     }
 
     private static let benchmarkEntities: [BenchmarkEntity] = [

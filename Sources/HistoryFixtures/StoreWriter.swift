@@ -46,6 +46,7 @@ public enum StoreWriter {
         try queue.inDatabase { db in
             try db.inTransaction {
                 try createSchema(db, fixture: fixture, numbers: recorder.numbers)
+                try writeRows(db, fixture: fixture, numbers: recorder.numbers)
                 for tx in fixture.transactions.prefix(early) { try recorder.record(tx, db: db) }
                 if let generated {
                     for i in 0..<generated.count { try recorder.record(generated.make(i), db: db) }
@@ -126,6 +127,73 @@ public enum StoreWriter {
     }
 
     /// `Z<ROOT>` with `Z_PK`, `Z_ENT`, `Z_OPT` and a column per stored attribute and to-one of the whole hierarchy.
+    /// A many-to-many relationship's join table, as Core Data names it (seen in real stores): after the
+    /// side of the lower entity number, `Z_<a><NAME>`, with a column per side, `Z_<a><INVERSE>` holding
+    /// that side's keys and `Z_<b><NAME>` the other's (a, b: the entities declaring the relationships).
+    struct JoinTable: Equatable {
+        var name: String
+        var lowColumn: String
+        var highColumn: String
+        /// The relationship of the lower side, and its entity.
+        var lowEntity: String
+        var lowRelationship: String
+    }
+
+    static func joinTables(_ model: ManagedObjectModel, numbers: [(name: String, number: Int64, superNumber: Int64)]) -> [JoinTable] {
+        let numberOf = Dictionary(numbers.map { ($0.name, $0.number) }, uniquingKeysWith: { a, _ in a })
+        var tables: [JoinTable] = []
+        for entity in model.entities {
+            for p in entity.properties {
+                guard let r = p.relationship, r.isToMany, let destination = r.destinationEntityName, let inverse = r.inverseName,
+                      let declaring = model.inheritanceChain(of: destination).last(where: { $0.property(named: inverse) != nil }),
+                      declaring.property(named: inverse)?.relationship?.isToMany == true,
+                      let a = numberOf[entity.name], let b = numberOf[declaring.name], a < b || (a == b && p.name < inverse) else { continue }
+                tables.append(JoinTable(name: "Z_\(a)\(p.name.uppercased())", lowColumn: "Z_\(a)\(inverse.uppercased())",
+                                        highColumn: "Z_\(b)\(p.name.uppercased())", lowEntity: entity.name, lowRelationship: p.name))
+            }
+        }
+        return tables
+    }
+
+    private static func writeRows(_ db: Database, fixture: FixtureStore, numbers: [(name: String, number: Int64, superNumber: Int64)]) throws {
+        guard !fixture.rows.isEmpty else { return }
+        let joins = joinTables(fixture.model, numbers: numbers)
+        for join in joins {
+            try db.execute(sql: "CREATE TABLE \(join.name) ( \(join.lowColumn) INTEGER, \(join.highColumn) INTEGER, PRIMARY KEY (\(join.lowColumn), \(join.highColumn)) )")
+        }
+        let numberOf = Dictionary(numbers.map { ($0.name, $0.number) }, uniquingKeysWith: { a, _ in a })
+        for row in fixture.rows {
+            let root = fixture.model.inheritanceChain(of: row.entity).first?.name ?? row.entity
+            let names = row.values.keys.sorted()
+            let columns = (["Z_PK", "Z_ENT", "Z_OPT"] + names.map { "Z" + $0.uppercased() }).joined(separator: ", ")
+            var values: [DatabaseValueConvertible?] = [row.primaryKey, numberOf[row.entity], row.version]
+            for name in names {
+                switch row.values[name] {
+                case .integer(let n)?: values.append(n)
+                case .real(let d)?: values.append(d)
+                case .text(let t)?: values.append(t)
+                case .blob(let b)?: values.append(Data(b))
+                case nil: values.append(nil)
+                }
+            }
+            try db.execute(sql: "INSERT INTO Z\(root.uppercased()) (\(columns)) VALUES (\(Array(repeating: "?", count: values.count).joined(separator: ", ")))",
+                           arguments: StatementArguments(values))
+            for (relationship, keys) in row.links {
+                let chain = fixture.model.inheritanceChain(of: row.entity).map(\.name)
+                for join in joins {
+                    let isLow = chain.contains(join.lowEntity) && join.lowRelationship == relationship
+                    guard isLow || fixture.model.allProperties(of: row.entity).contains(where: {
+                        $0.name == relationship && $0.relationship?.inverseName == join.lowRelationship
+                    }) else { continue }
+                    for key in keys {
+                        try db.execute(sql: "INSERT OR IGNORE INTO \(join.name) (\(join.lowColumn), \(join.highColumn)) VALUES (?, ?)",
+                                       arguments: isLow ? [row.primaryKey, key] : [key, row.primaryKey])
+                    }
+                }
+            }
+        }
+    }
+
     private static func entityTableDDL(root: String, model: ManagedObjectModel) -> String {
         var columns: [String] = []
         var seen: Set<String> = []
