@@ -14,7 +14,9 @@ import json, os
 # 1.1: CloudKit's exporter as an actor (actors[].kind, ownTransactionsAfterPosition,
 #      mirroredRecords; cleaners[].breaks; consequences[].kind), the cloudkit document,
 #      and writers (authors without a merge position) apart from actors (actors' writers).
-VERSION = "1.1"
+# 1.2: the object and diff documents, watch's event lines (purged, checkpoint), and a change's
+#      label (with --labels).
+VERSION = "1.2"
 
 def nullable(t): return {"type": [t, "null"]} if isinstance(t, str) else {"anyOf": [t, {"type": "null"}]}
 S, I, N, B = {"type": "string"}, {"type": "integer"}, {"type": "number"}, {"type": "boolean"}
@@ -46,8 +48,8 @@ defs["change"] = obj({
     "entity": nullable("string"), "entityNumber": I, "entityPK": I, "changedObjectID": nullable("string"),
     "updatedProperties": nullable(arr(S)), "updatedSlots": nullable(arr(I)),
     "tombstone": nullable({"type": "object", "additionalProperties": {"type": ["string", "number", "boolean", "null"]}}),
-    "warnings": arr(ref("warning")),
-}, optional=("warnings",))
+    "label": nullable("string"), "warnings": arr(ref("warning")),
+}, optional=("label", "warnings"))
 line = lambda base: {**base, "properties": {"format": {"const": "cdhist/1"}, **base["properties"]},
                      "required": ["format"] + base["required"]}
 defs["transactionLine"] = line(defs["transaction"])
@@ -160,17 +162,40 @@ defs["timeline"] = doc("timeline", {"store": S, "storeID": S, "firstTimestamp": 
     "markers": arr(obj({"kind": {"enum": ["actor", "cutoff"]}, "name": S, "status": nullable(status), "timestamp": nullable(TS),
         "cocoaTimestamp": nullable("number"), "afterLastTransaction": B, "detail": S}))})
 
+moment = nullable(obj({"transactionNumber": I, "timestamp": nullable(TS), "author": nullable("string")}))
+stored = {"anyOf": [{"type": ["string", "number", "boolean", "null"]}, obj({"bytes": I, "hex": S}),
+                    obj({"count": I, "first": arr(S)}), obj({"unread": S})]}
+defs["object"] = doc("object", {"storeID": S, "object": S, "entity": S, "entityPK": I, "label": nullable("string"), "inStore": B,
+    "table": nullable("string"), "version": nullable("integer"), "values": nullable({"type": "object", "additionalProperties": stored}),
+    "missing": nullable("string"), "problems": arr(S), "transactions": arr(ref("transaction")),
+    "summary": obj({"changes": I, "transactions": I, "first": moment, "last": moment, "inserted": moment, "deleted": moment})},
+    optional=("label",))
+end = nullable(obj({"transactionNumber": I, "timestamp": nullable(TS)}))
+part = {"transactions": I, "changes": I, "first": end, "last": end,
+        "authors": arr(obj({"author": nullable("string"), "transactions": I, "changes": I})),
+        "entities": arr(obj({"entity": S, "changes": I}))}
+side = obj({"path": S, "storeID": S, "transactions": I})
+defs["diff"] = doc("diff", {"identical": B, "old": side, "new": side, "unchanged": obj({"transactions": I, "changes": I}),
+    "removed": obj(part), "rewritten": obj(part),
+    "added": obj({**part, "net": arr(obj({"entity": S, "inserted": I, "updated": I, "deleted": I, "insertedAndDeleted": I,
+                                          "properties": arr(obj({"name": S, "objects": I}))}))})})
+event = lambda name, props: obj({"format": {"const": "cdhist/1"}, "event": {"const": name}, **props})
+defs["purgedEvent"] = event("purged", {"firstTransaction": I, "lastTransaction": I, "transactions": nullable("integer")})
+defs["checkpointEvent"] = event("checkpoint", {"walBytes": nullable("integer")})
+
 kinds = {"info": "info", "transactions": "transactions", "changes": "changes", "transaction": "show", "entities": "entities",
          "authors": "authors", "actors": "actors", "token": "tokenCheck", "purge-preview": "purgePreview",
-         "purge-result": "purgeResult", "repair-defaults": "repairDefaults", "check": "check", "cloudkit": "cloudkit", "timeline": "timeline"}
+         "purge-result": "purgeResult", "repair-defaults": "repairDefaults", "check": "check", "cloudkit": "cloudkit", "timeline": "timeline",
+         "object": "object", "diff": "diff"}
 schema = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "$id": "https://cdhist.invalid/schemas/cdhist.schema.json",
     "title": "cdhist JSON output (format cdhist/1)",
     "version": VERSION,
-    "description": "A JSON document (it has a kind) or an NDJSON line (a transaction, possibly with its changes, or a change).",
+    "description": "A JSON document (it has a kind) or an NDJSON line (a transaction, possibly with its changes, a change, "
+                   "or an event watch saw).",
     "oneOf": [{"if": {"required": ["kind"]}, "then": {"oneOf": [ref(v) for v in kinds.values()]},
-               "else": {"oneOf": [ref("transactionLine"), ref("changeLine")]}}],
+               "else": {"oneOf": [ref("transactionLine"), ref("changeLine"), ref("purgedEvent"), ref("checkpointEvent")]}}],
     "$defs": defs,
 }
 here = os.path.dirname(os.path.abspath(__file__))

@@ -87,6 +87,14 @@ public enum Subprocess {
                           stderr: FileContents.read(errPath) ?? Data())
         }
 
+        /// What the child has written to stdout so far.
+        public var outputSoFar: Data { FileContents.read(outPath) ?? Data() }
+
+        /// Sends the child SIGINT, as Ctrl-C does.
+        public func interrupt() {
+            if !reaped { kill(pid, SIGINT) }
+        }
+
         /// Kills and reaps the child if it still runs (for clean-up after a failure).
         public func terminate() {
             guard !reaped else { return }

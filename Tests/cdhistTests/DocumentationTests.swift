@@ -5,8 +5,8 @@ import Testing
 
 /// The man page and README stay in step with `--help`; the committed fixtures with the generator.
 @Suite struct DocumentationTests {
-    static let subcommands = ["info", "transactions", "changes", "show", "entities", "authors", "export", "actors", "token", "purge", "repair-defaults", "check",
-                              "cloudkit", "timeline", "report", "repl"]
+    static let subcommands = ["info", "transactions", "changes", "show", "entities", "authors", "object", "export", "watch", "diff", "actors", "token",
+                              "purge", "repair-defaults", "check", "cloudkit", "timeline", "report", "repl"]
 
     private func options(inHelp text: String) -> Set<String> {
         var found: Set<String> = []

@@ -215,6 +215,27 @@ private func quote(_ word: String) -> String {
         try s.waitFor("EXIT=0")
     }
 
+    @Test func watchRunsUntilCtrlCAndTheSessionSeesTheNewTransactions() throws {
+        let dir = try TemporaryDirectory()
+        let copy = try WatchTests.copy(store, into: dir)
+        let s = try Screen(store: copy, state: dir)
+        try s.type("watch --labels")
+        try s.send("Enter")
+        usleep(1_000_000)
+        let writer = try CLI.run(["live-writer", copy, "--transactions", "3", "--interval-ms", "50"], executable: "cdhist-fixtures")
+        #expect(writer.status == 0)
+        try s.waitFor("#37  ")
+        #expect(try s.text().contains("    delete  Task/p24 'Task 24'  title=\"Task 24\""))
+        try s.send("C-c")
+        // Back at the prompt, which counts what the app committed meanwhile.
+        try s.waitFor("Tasks.sqlite (37 transactions)>")
+        try s.type("transactions --after tx:35 --format csv")
+        try s.send("Enter")
+        try s.waitFor("37,")
+        try s.send("C-d")
+        try s.waitFor("EXIT=0")
+    }
+
     @Test func ctrlCInterruptsALongExportAndCtrlDExits() throws {
         let dir = try TemporaryDirectory()
         let big = dir.file("Big.sqlite")

@@ -48,6 +48,22 @@ import Testing
             try save(["cloudkit", variants.path + "/\(v.name)/Tasks.sqlite"], "cloudkit-\(v.name)")
             try save(["check", variants.path + "/\(v.name)/Tasks.sqlite", "--max-export-pending", "0"], "check-\(v.name)")
         }
+        // One object's life, found and gone, labelled; diff; watch's lines; changes labelled.
+        let later = Repository.fixtures + "/Later/Tasks.sqlite"
+        try save(["object", later, "Task/p26", "--labels"], "object")
+        try save(["object", later, "Task/p12", "--labels"], "object-deleted")
+        try save(["object", later, "Project/p1"], "object-plain")
+        try save(["object", later, "Task/p3", "--format", "ndjson"], "object-nd")
+        try save(["diff", Repository.fixtures + "/AppGroup/Tasks.sqlite", later], "diff")
+        try save(["diff", later, later], "diff-identical")
+        try save(["changes", later, "--labels", "--format", "ndjson"], "changes-labels")
+        try save(["show", later, "37", "--labels"], "show-labels")
+        try save(["watch", later, "--since", "tx:30", "--limit", "3"], "watch")
+        if RealStores.available {
+            try save(["object", RealStores.photos, "Asset/p1", "--labels"], "object-photos")
+            try save(["object", RealStores.swiftData, "CraftingRecipe/p3", "--labels"], "object-swiftdata")
+            try save(["watch", RealStores.swiftData, "--since", "tx:30", "--limit", "3", "--labels"], "watch-swiftdata")
+        }
         try save(["token", m + "/token.data", "--store", m + "/Tasks.sqlite"], "token")
         try save(["token", m + "/foreign-token.data", "--store", m + "/Tasks.sqlite"], "token-foreign")
         try save(["token", m + "/multi-store-token.data"], "token-plain")

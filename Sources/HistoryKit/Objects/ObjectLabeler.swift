@@ -91,7 +91,14 @@ public final class ObjectLabeler {
         let value = try store.read { db -> String? in
             let cursor = try RawCursor(db.cachedStatement(sql: "SELECT \"\(column)\" FROM \"\(table)\" WHERE Z_PK = ?"), arguments: [pk])
             defer { cursor.finish() }
-            return try cursor.next() ? cursor.optionalText(0) : nil
+            guard try cursor.next() else { return nil }
+            // Text as it is, a number as digits; a blob is no label.
+            switch cursor.value(0) {
+            case .text(let text)?: return text
+            case .integer(let n)?: return String(n)
+            case .real(let d)?: return String(d)
+            case .blob?, nil: return nil
+            }
         }.map(Self.clean)
         if cached >= Self.cacheLimit {
             cache = [:]

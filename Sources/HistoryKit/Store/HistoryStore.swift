@@ -19,6 +19,13 @@ public final class HistoryStore {
     let connection: StoreConnection
     /// Values of `Z_METADATA` and `Z_PRIMARYKEY` of a type Core Data does not write.
     private let valueNotices: [StoreNotice]
+    /// The main file and `-wal` as they were when the store was opened.
+    private let openedFiles: StoreFileState?
+
+    /// Whether the files were written (or replaced) since the store was opened: an app
+    /// committed, checkpointed or purged. A store opened without its `-wal`, or from a
+    /// private copy, does not see such changes until it is opened again.
+    public var changedOnDisk: Bool { StoreFileState.read(path) != openedFiles }
 
     /// File sizes of the main file, `-wal`, `-shm` and `-journal`.
     public var files: StoreFiles { connection.files }
@@ -36,6 +43,8 @@ public final class HistoryStore {
 
     private init(path: String, options: OpenOptions) throws {
         self.path = path
+        // Taken before opening: a commit after it shows as a change, never the other way round.
+        openedFiles = StoreFileState.read(path)
         connection = try StoreConnection(path: path, options: options)
         let loaded = try connection.read { db -> (StoreMetadata, EntityCatalog, HistorySchema, [String]) in
             let tables = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'"))

@@ -5,7 +5,8 @@ import GRDB
 /// ``poll(_:)`` looks at the files (two `stat` calls) and, only when they
 /// changed, opens the store afresh and reads the transactions committed since
 /// the last one it read. Strictly a reader: it holds no connection between
-/// polls, no lock a writer waits for, and creates no file.
+/// polls (an app closing the store last still checkpoints and removes its
+/// WAL), no lock a writer waits for, and creates no file.
 ///
 /// It notices what a running app does besides committing: a purge (the
 /// oldest transactions gone), a checkpoint (the main file written from the
@@ -22,8 +23,16 @@ public final class StoreWatcher {
     }
 
     public let path: String
-    /// The store as last opened.
-    public private(set) var store: HistoryStore
+    /// The store while a poll reads it (for reads beside the events, such as labels); nil between polls.
+    public private(set) var store: HistoryStore?
+    public let storeUUID: String
+    /// What opening the store the first time found worth telling.
+    public let notices: [StoreNotice]
+    /// Whether the store is in WAL mode (a change of the main file is a checkpoint).
+    private var usesWAL: Bool
+    /// The catalog and schema the model and decoder were made for.
+    private var catalog: EntityCatalog
+    private var schema: HistorySchema
     /// The model ``decoder`` decodes with.
     public private(set) var model: ModelResolution
     /// The decoder for ``store``'s changes.
@@ -36,6 +45,8 @@ public final class StoreWatcher {
     private let resolveModel: (HistoryStore) throws -> ModelResolution
     /// Where the first poll starts when not after ``position`` (a date, from `--since`).
     private var pendingSince: HistoryQuery.Bound?
+    /// Whether the next poll reads whatever the files say: the first (`--since` may leave transactions to read).
+    private var unread = true
     private var files: StoreFileState
     /// The lowest transaction number at the last poll.
     private var firstNumber: Int64?
@@ -59,10 +70,14 @@ public final class StoreWatcher {
         resolveModel = model
         guard let files = StoreFileState.read(path) else { throw StoreError.fileNotFound(path: path) }
         self.files = files
-        store = try HistoryStore.open(path, options: options)
+        let store = try HistoryStore.open(path, options: options)
+        storeUUID = store.storeUUID
+        notices = store.notices
+        usesWAL = store.usesWAL
+        catalog = store.catalog
+        schema = store.schema
         self.model = try model(store)
         decoder = store.makeDecoder(model: self.model)
-        let store = self.store
         let start = try store.snapshot { () -> (first: Int64?, position: Int64, count: Int) in
             // The filter is checked now: an unknown entity or another store's object is an error before any waiting.
             _ = try HistorySQL(store: store, query: filter)
@@ -95,37 +110,44 @@ public final class StoreWatcher {
     public func poll(_ body: (Event) throws -> Bool) throws -> Bool {
         guard let now = StoreFileState.read(path) else { throw WatchError.deleted(path: path) }
         guard now.isSameFile(as: files) else { throw WatchError.replaced(path: path, reason: "another file took its place") }
-        guard now != files || pendingSince != nil else { return true }
-        let checkpointed = store.usesWAL && (now.main.size != files.main.size || now.main.modified != files.main.modified)
-        try reopen()
+        guard now != files || unread else { return true }
+        let checkpointed = usesWAL && (now.main.size != files.main.size || now.main.modified != files.main.modified)
+        // The store is open only while it is read: between polls watch holds no connection.
+        let store = try reopen()
+        self.store = store
+        defer { self.store = nil }
         if checkpointed {
             files.main = now.main
             guard try body(.checkpoint(walBytes: now.wal?.size)) else { return false }
         }
-        let finished = try readNew(body)
-        if finished { files = now }
+        let finished = try readNew(store, body)
+        if finished {
+            files = now
+            unread = false
+        }
         return finished
     }
 
     /// Opens the store afresh (SQLite sees the files as they are now), keeping
     /// the model and decoder when its catalog and schema have not changed.
-    private func reopen() throws {
+    private func reopen() throws -> HistoryStore {
         let opened = try HistoryStore.open(path, options: options)
-        guard opened.storeUUID == store.storeUUID else {
-            throw WatchError.replaced(path: path, reason: "its UUID is now \(opened.storeUUID), was \(store.storeUUID)")
+        guard opened.storeUUID == storeUUID else {
+            throw WatchError.replaced(path: path, reason: "its UUID is now \(opened.storeUUID), was \(storeUUID)")
         }
-        if opened.catalog != store.catalog || opened.schema != store.schema {
+        if opened.catalog != catalog || opened.schema != schema {
             model = try resolveModel(opened)
             decoder = opened.makeDecoder(model: model)
+            (catalog, schema) = (opened.catalog, opened.schema)
         }
-        store = opened
+        usesWAL = opened.usesWAL
+        return opened
     }
 
     private struct Stopped: Error {}
 
-    private func readNew(_ body: (Event) throws -> Bool) throws -> Bool {
-        let store = self.store
-        return try store.snapshot {
+    private func readNew(_ store: HistoryStore, _ body: (Event) throws -> Bool) throws -> Bool {
+        try store.snapshot {
             let range = try store.read { try HistoryStore.numberRange("ATRANSACTION", $0) }
             if let last = range?.1, last < position {
                 throw WatchError.replaced(path: path, reason: "its newest transaction is #\(last), older than #\(position) read before")
@@ -155,12 +177,12 @@ public final class StoreWatcher {
                 }
             } catch {
                 // Left off after `emitted` (stopped, or the read failed): the next poll goes on from there.
-                if let emitted { advance(to: emitted) }
+                if let emitted { advance(store, to: emitted) }
                 if pendingSince != nil && emitted != nil { pendingSince = nil }
                 if error is Stopped { return false }
                 throw error
             }
-            advance(to: newLast)
+            advance(store, to: newLast)
             pendingSince = nil
             return true
         }
@@ -168,7 +190,7 @@ public final class StoreWatcher {
 
     /// Moves ``position`` to `number`, counting the transactions passed (when they cannot be counted, the
     /// count is unknown until the next purge recounts).
-    private func advance(to number: Int64) {
+    private func advance(_ store: HistoryStore, to number: Int64) {
         guard number > position else { return }
         let passed = try? store.read { db in
             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM ATRANSACTION WHERE Z_PK > ? AND Z_PK <= ?", arguments: [position, number]) ?? 0

@@ -46,7 +46,7 @@ struct WatchCommand: ParsableCommand {
         let model = storeOptions.model
         let watcher = try StoreWatcher(path: storeOptions.store, options: OpenOptions(busyTimeout: storeOptions.lockTimeout),
                                        filter: try selection.query(), since: since) { try $0.resolveModel(userModelPath: model) }
-        for notice in watcher.store.notices { printError("cdhist: note: \(notice)") }
+        for notice in watcher.notices { printError("cdhist: note: \(notice)") }
         if let problem = watcher.model.problem { printError("cdhist: note: \(problem)") }
         let stop: StopSignal
         if let env = REPLEnvironment.current {
@@ -55,7 +55,7 @@ struct WatchCommand: ParsableCommand {
         } else {
             stop = StopSignal.onInterrupt()
         }
-        let printer = WatchPrinter(context: context, presenter: HistoryPresenter(time: context.time), storeUUID: watcher.store.storeUUID,
+        let printer = WatchPrinter(context: context, presenter: HistoryPresenter(time: context.time), storeUUID: watcher.storeUUID,
                                    warnings: ValueWarnings(store: storeOptions.store))
         if context.terminal.stderrIsTerminal {
             let start = since == nil ? "after #\(watcher.position)" : "after \(self.since ?? "")"
@@ -70,9 +70,9 @@ struct WatchCommand: ParsableCommand {
                 let goOn = try watcher.poll { event in
                     switch event {
                     case .transaction(let tx, let changes):
-                        if labelled !== watcher.store {
-                            labelled = watcher.store
-                            let labeler = try labelOptions.labeler(for: watcher.store, model: watcher.model.model)
+                        if let store = watcher.store, labelled !== store {
+                            labelled = store
+                            let labeler = try labelOptions.labeler(for: store, model: watcher.model.model)
                             printer.setLabel(labeler.map { labeler in { try? labeler.label($0) } })
                         }
                         try printer.transaction(tx, changes)
@@ -85,11 +85,16 @@ struct WatchCommand: ParsableCommand {
                     }
                     return !stop.isRequested
                 }
+                // Let go of the store (the labeler reads it): watch holds no connection between looks.
+                printer.setLabel(nil)
+                labelled = nil
                 failing = nil
                 if !goOn { break }
             } catch let error as WatchError {
                 throw error
             } catch let error as StoreError {
+                printer.setLabel(nil)
+                labelled = nil
                 // A store caught mid-checkpoint or locked for a moment reads on the next look.
                 let since = failing ?? Date()
                 failing = since

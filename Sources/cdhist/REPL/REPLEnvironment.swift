@@ -34,11 +34,14 @@ final class REPLEnvironment {
         return try openStore()
     }
 
-    /// The session's store, opened once (notices are printed then).
+    /// The session's store, opened on first use (its notices printed then) and
+    /// again when an app has written the files since (quietly: a store opened
+    /// without its `-wal` would not see the commits).
     func openStore() throws -> HistoryStore {
-        if let store = storeLock.withLock({ store }) { return store }
+        let current = storeLock.withLock { store }
+        if let current, !current.changedOnDisk { return current }
         let opened = try HistoryStore.open(storePath, options: OpenOptions(busyTimeout: lockTimeout))
-        for notice in opened.notices { printError("cdhist: note: \(notice)") }
+        if current == nil { for notice in opened.notices { printError("cdhist: note: \(notice)") } }
         storeLock.withLock { store = opened }
         return opened
     }

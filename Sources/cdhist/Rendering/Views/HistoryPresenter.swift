@@ -236,6 +236,8 @@ struct HistoryPresenter {
     /// `{"bytes": N, "hex": the first blobLimit bytes}`).
     func write<S: JSONSink>(_ value: StoredValue, type: AttributeType?, blobLimit: Int? = nil, to s: inout S) {
         switch value {
+        // SQLite keeps a whole number of seconds in a date column as an INTEGER.
+        case .integer(let i) where type == .date: if let iso = time.iso(Double(i)) { s.string(iso) } else { s.int(i) }
         case .integer(let i): if type == .boolean { s.bool(i != 0) } else { s.int(i) }
         case .real(let d):
             // A date outside the years 1–9999 keeps its Cocoa seconds (a number) rather than becoming null.
@@ -261,6 +263,7 @@ struct HistoryPresenter {
     /// booleans as true/false, dates in the chosen time zone; blobs past `blobLimit` bytes summarized.
     func text(_ value: StoredValue, type: AttributeType?, textLimit: Int? = nil, blobLimit: Int? = nil) -> String {
         switch value {
+        case .integer(let i) where type == .date: return time.display(Double(i))
         case .integer(let i): return type == .boolean && (i == 0 || i == 1) ? String(i != 0) : String(i)
         case .real(let d): return type == .date ? time.display(d) : "\(d)"
         case .text(let s):

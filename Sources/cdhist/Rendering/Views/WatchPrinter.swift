@@ -122,9 +122,11 @@ final class WatchPrinter {
 
     private func transactionLine(_ tx: Transaction) -> String {
         let who = [tx.author, tx.contextName, tx.bundleID, tx.processID].compactMap { $0 }.joined(separator: " · ")
-        let changes = "\(tx.changeCount) change\(tx.changeCount == 1 ? "" : "s")"
+        // The count and its noun stay on one line (a no-break space while wrapping).
+        let changes = "\(tx.changeCount)\u{00A0}change\(tx.changeCount == 1 ? "" : "s")"
         let head = "#\(tx.number)  \(presenter.time.display(tx.timestamp))"
         let pieces = wrap(head + "  " + (who.isEmpty ? "-" : who) + "  " + changes, indent: Self.indent)
+            .map { $0.replacingOccurrences(of: "\u{00A0}", with: " ") }
         guard let first = pieces.first, first.hasPrefix(head) else { return pieces.joined(separator: "\n") }
         return ([context.style(head, .bold) + first.dropFirst(head.count)] + pieces.dropFirst()).joined(separator: "\n")
     }
@@ -148,7 +150,7 @@ final class WatchPrinter {
     private func wrap(_ text: String, indent: Int, first: Int = 0) -> [String] {
         let text = TableLayout.clean(text)
         guard let width = context.terminal.width else { return [String(repeating: " ", count: first) + text] }
-        let head = TextWrap.lines(text, width: max(20, width - first))
+        let head = TextWrap.lines(text, width: max(20, width - first)).map { String($0.reversed().drop { $0 == " " }.reversed()) }
         let rest = head.count > 1 ? TextWrap.lines(head.dropFirst().joined(separator: " "), width: max(20, width - indent)) : []
         return [String(repeating: " ", count: first) + head[0]] + rest.map { String(repeating: " ", count: indent) + $0 }
     }

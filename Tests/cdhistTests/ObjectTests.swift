@@ -1,0 +1,145 @@
+import Foundation
+import GRDB
+import HistoryFixtures
+import HistoryKit
+import TestSupport
+import Testing
+
+/// One object's life: `--object` against what SQLite finds for `(ZENTITY, ZENTITYPK)`,
+/// and `object`'s current values against the row itself.
+@Suite struct ObjectTests {
+    /// The stores, and an object of each with several changes.
+    static var cases: [(store: String, entity: String, key: Int)] {
+        var cases = [(Repository.fixtures + "/Later/Tasks.sqlite", "Task", 3), (Repository.fixtures + "/AppGroup/Tasks.sqlite", "Project", 1)]
+        if RealStores.available { cases += [(RealStores.photos, "Asset", 1), (RealStores.photos, "Album", 5), (RealStores.swiftData, "CraftingRecipe", 3)] }
+        return cases
+    }
+
+    /// A store's rows read with SQLite directly (a copy, so its WAL is read as it is).
+    static func read<T>(_ store: String, _ body: (Database) throws -> T) throws -> T {
+        let dir = try TemporaryDirectory()
+        let copy = try WatchTests.copy(store, into: dir)
+        let queue = try DatabaseQueue(path: copy)
+        defer { try? queue.close() }
+        return try queue.read(body)
+    }
+
+    @Test(arguments: cases.map { "\($0.store)|\($0.entity)|\($0.key)" }) func objectFilterFindsExactlyWhatSQLiteFinds(_ value: String) throws {
+        let parts = value.split(separator: "|").map(String.init)
+        let (store, entity, key) = (parts[0], parts[1], Int(parts[2]) ?? 0)
+        let (uuid, expected) = try Self.read(store) { db -> (String, [[Int]]) in
+            let number = try Int.fetchOne(db, sql: "SELECT Z_ENT FROM Z_PRIMARYKEY WHERE Z_NAME = ?", arguments: [entity]) ?? -1
+            let rows = try Row.fetchAll(db, sql: "SELECT Z_PK, ZTRANSACTIONID FROM ACHANGE WHERE ZENTITY = ? AND ZENTITYPK = ? ORDER BY Z_PK",
+                                        arguments: [number, key])
+            return (try String.fetchOne(db, sql: "SELECT Z_UUID FROM Z_METADATA") ?? "", rows.map { [$0[0], $0[1]] })
+        }
+        #expect(!expected.isEmpty)
+        for id in ["\(entity)/p\(key)", "x-coredata://\(uuid)/\(entity)/p\(key)", "0xa5c1e6f2b3d41001 <x-coredata://\(uuid)/\(entity)/p\(key)>"] {
+            let changes = try CLI.run(["changes", store, "--object", id, "--format", "ndjson"])
+            #expect(changes.status == 0, "\(changes.stderr)")
+            let found = try WatchTests.objects(changes.lines).map { [$0["changeID"] as? Int ?? -1, $0["transactionNumber"] as? Int ?? -1] }
+            #expect(found == expected, "\(id)")
+            let transactions = try CLI.run(["transactions", store, "--object", id, "--format", "ndjson"]).lines
+            #expect(try WatchTests.objects(transactions).compactMap { $0["transactionNumber"] as? Int } == Array(Set(expected.map { $0[1] })).sorted())
+        }
+        // export: those transactions with only the object's changes.
+        let export = try WatchTests.objects(try CLI.run(["export", store, "--object", "\(entity)/p\(key)"]).lines)
+        #expect(export.flatMap { $0["changes"] as? [[String: Any]] ?? [] }.compactMap { $0["changeID"] as? Int } == expected.map { $0[0] })
+    }
+
+    @Test(arguments: cases.map { "\($0.store)|\($0.entity)|\($0.key)" }) func objectShowsTheRowAsSQLiteReadsIt(_ value: String) throws {
+        let parts = value.split(separator: "|").map(String.init)
+        let (store, entity, key) = (parts[0], parts[1], Int(parts[2]) ?? 0)
+        let r = try CLI.run(["object", store, "\(entity)/p\(key)"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let document = try r.json()
+        guard document["inStore"] as? Bool == true else {
+            // The AppGroup fixture holds history only.
+            #expect(store.hasSuffix("AppGroup/Tasks.sqlite") && document["missing"] as? String == "Z\(entity.uppercased()) has no row \(key)")
+            return
+        }
+        let table = try #require(document["table"] as? String)
+        let values = try #require(document["values"] as? [String: Any])
+        let row = try #require(try Self.read(store) { try Row.fetchOne($0, sql: "SELECT * FROM \(table) WHERE Z_PK = ?", arguments: [key]) })
+        #expect(document["version"] as? Int == row["Z_OPT"] as Int?)
+        var compared = 0
+        for (name, value) in values {
+            guard let column = row.columnNames.first(where: { $0.uppercased() == "Z" + name.uppercased() }) else { continue }
+            let stored = row[column] as DatabaseValue
+            switch (stored.storage, value) {
+            case (.null, _): #expect(value is NSNull, "\(name)")
+            case (.string(let text), let shown as String): #expect(shown == text, "\(name)")
+            case (.int64(let n), let shown as String):
+                // A to-one relationship (its key in the URI) or a whole-second date.
+                #expect(shown.hasSuffix("/p\(n)") || shown.hasSuffix("Z"), "\(name): \(shown)")
+            case (.int64(let n), let shown as NSNumber): #expect(shown.int64Value == n || (n == 0 || n == 1), "\(name): \(shown) vs \(n)")
+            case (.double(let d), let shown as NSNumber): #expect(shown.doubleValue == d, "\(name)")
+            case (.double(let d), let shown as String): #expect(shown.hasSuffix("Z"), "\(name): a date \(d) shown as \(shown)")
+            case (.blob(let data), let shown as String): #expect(data.count == 16 || shown == "0x" + data.map { String(format: "%02x", $0) }.joined(), "\(name)")
+            case (.blob(let data), let shown as [String: Any]): #expect(shown["bytes"] as? Int == data.count, "\(name)")
+            default: Issue.record("\(name): \(stored) shown as \(value)")
+            }
+            compared += 1
+        }
+        #expect(compared >= 2, "only \(compared) values compared")
+    }
+
+    @Test func laterFixtureObjectInFull() throws {
+        let store = Repository.fixtures + "/Later/Tasks.sqlite"
+        let r = try CLI.run(["object", store, "Task/p26", "--labels", "--utc"])
+        let document = try r.json()
+        #expect(document["object"] as? String == "x-coredata://\(Scenarios.appGroupUUID)/Task/p26")
+        #expect(document["label"] as? String == "Water the plants")
+        let values = try #require(document["values"] as? [String: Any])
+        #expect(values["title"] as? String == "Water the plants" && values["done"] as? Bool == true && values["priority"] as? Int == 2)
+        #expect(values["project"] as? String == "x-coredata://\(Scenarios.appGroupUUID)/Project/p1")
+        #expect(values["due"] is NSNull)
+        let tags = try #require(values["tags"] as? [String: Any])
+        #expect(tags["count"] as? Int == 2)
+        #expect(tags["first"] as? [String] == ["x-coredata://\(Scenarios.appGroupUUID)/Tag/p1", "x-coredata://\(Scenarios.appGroupUUID)/Tag/p3"])
+        let summary = try #require(document["summary"] as? [String: Any])
+        #expect(summary["changes"] as? Int == 2 && summary["transactions"] as? Int == 2)
+        #expect((summary["inserted"] as? [String: Any])?["transactionNumber"] as? Int == 35)
+        #expect(summary["deleted"] is NSNull)
+
+        // A to-many through the inverse's key, and a many-to-many seen from the other side.
+        let project = try #require(try CLI.run(["object", store, "Project/p1"]).json()["values"] as? [String: Any])
+        #expect((project["tasks"] as? [String: Any])?["count"] as? Int == 7)
+        #expect((project["members"] as? [String: Any])?["first"] as? [String] == ["x-coredata://\(Scenarios.appGroupUUID)/Person/p1"])
+        // A superentity's name finds the object of a subentity.
+        let attachment = try CLI.run(["object", store, "Attachment/p2"]).json()
+        #expect(attachment["entity"] as? String == "Document" && (attachment["values"] as? [String: Any])?["pageCount"] as? Int == 12)
+
+        // A deleted object: its changes, its delete's tombstone, its label from it.
+        let deleted = try CLI.run(["object", store, "Task/p12", "--labels", "--format", "table", "--utc"], environment: ["COLUMNS": "80"])
+        #expect(deleted.status == 0)
+        #expect(deleted.stdout.contains("Row:    none: no longer in the store (ZTASK has no row 12)"), "\(deleted.stdout)")
+        #expect(deleted.stdout.contains("Deleted in #37 (2025-03-06 09:20:00.000Z, app)."), "\(deleted.stdout)")
+        #expect(deleted.stdout.contains("title=\"Call the bank\""))
+        #expect(deleted.lines.allSatisfy { $0.count <= 80 })
+
+        // The row of another entity sharing the table is not this entity's object.
+        let wrong = try CLI.run(["object", store, "Photo/p2"])
+        #expect(wrong.status == 2 && wrong.stdout.isEmpty)
+        #expect(wrong.stderr == "cdhist: \(store): no object Photo/p2: ZATTACHMENT row 2 is a Document (Document/p2), not a Photo, and no change to it in the history\n")
+    }
+
+    @Test func labelsOnChangesAndShow() throws {
+        let store = Repository.fixtures + "/Later/Tasks.sqlite"
+        let changes = try WatchTests.objects(try CLI.run(["changes", store, "--after", "tx:34", "--labels", "--format", "ndjson"]).lines)
+        let labels = changes.map { "\($0["changedObjectID"] as? String ?? "").\($0["label"] as? String ?? "nil")" }
+        let prefix = "x-coredata://\(Scenarios.appGroupUUID)/"
+        #expect(labels == ["Task/p26.Water the plants", "Project/p1.Launch", "Task/p26.Water the plants", "Task/p12.Call the bank",
+                           "Task/p3.Book the hall", "Tag/p3.garden", "Tag/p3.garden"].map { prefix + $0 })
+        // An attribute chosen for the entity, and a wrong one refused.
+        let chosen = try WatchTests.objects(try CLI.run(["changes", store, "--after", "tx:34", "--entity", "Task", "--label", "Task=priority",
+                                                         "--format", "ndjson"]).lines)
+        #expect(chosen.map { $0["label"] as? String ?? "nil" } == ["2", "2", "nil", "3"])
+        let refused = try CLI.run(["changes", store, "--label", "Task=colour"])
+        #expect(refused.status == 2 && refused.stderr.hasPrefix("cdhist: --label 'Task=colour': Task has no attribute 'colour' (attributes: "), "\(refused.stderr)")
+        let show = try CLI.run(["show", store, "38", "--labels", "--format", "table"], environment: ["COLUMNS": "100"])
+        #expect(show.stdout.contains("'Book the hall'") && show.stdout.contains("Label"), "\(show.stdout)")
+        // Without --labels, JSON has no label member.
+        #expect(!(try CLI.run(["changes", store, "--limit", "1"]).stdout.contains("\"label\"")))
+    }
+}
