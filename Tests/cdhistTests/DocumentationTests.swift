@@ -78,6 +78,20 @@ import Testing
         #expect(readme.contains("--generate-completion-script") && man.contains("--generate-completion-script"))
     }
 
+    /// The shells' scripts ask cdhist for entity names and object IDs of the store on the command line.
+    @Test func shellsCompleteEntitiesAndObjectIDsFromTheStore() throws {
+        let store = Repository.fixtures + "/Later/Tasks.sqlite"
+        let objects = try CLI.run(["---completion", "changes", "--", "--object", "4", "2", "cdhist", "changes", store, "--object", "Ta"])
+        #expect(objects.lines == ["Tag/p", "Task/p"], "\(objects.stdout)\(objects.stderr)")
+        let keys = try CLI.run(["---completion", "object", "--", "positional@1", "3", "7", "cdhist", "object", store, "Task/p2"])
+        #expect(keys.lines == ["Task/p26", "Task/p25", "Task/p24", "Task/p23", "Task/p22", "Task/p21", "Task/p20", "Task/p2"], "\(keys.stdout)\(keys.stderr)")
+        let entities = try CLI.run(["---completion", "watch", "--", "--entity", "4", "1", "cdhist", "watch", store, "--entity", "P"])
+        #expect(entities.lines == ["Photo", "Person", "Project"])
+        // No store on the line: nothing, and no error.
+        let none = try CLI.run(["---completion", "changes", "--", "--object", "2", "0", "cdhist", "changes", "--object", ""])
+        #expect(none.status == 0 && none.lines.isEmpty)
+    }
+
     @Test func readmeShowsEveryCommand() throws {
         let readme = try String(contentsOfFile: Repository.root.appendingPathComponent("README.md").path, encoding: .utf8)
         for sub in Self.subcommands { #expect(readme.contains("cdhist \(sub)"), "README lacks an example of \(sub)") }

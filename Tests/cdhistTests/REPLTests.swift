@@ -215,6 +215,23 @@ private func quote(_ word: String) -> String {
         try s.waitFor("EXIT=0")
     }
 
+    @Test func objectIDsComplete() throws {
+        let state = try TemporaryDirectory()
+        let s = try Screen(store: Repository.fixtures + "/Later/Tasks.sqlite", state: state)
+        try s.type("object Pro")
+        try s.send("Tab")
+        // `Project/p`, with no space after it: the key follows.
+        try s.waitFor("object Project/p")
+        try s.send("Tab")
+        try s.send("Tab")
+        try s.waitFor("Project/p1")
+        try s.type("1")
+        try s.send("Enter")
+        try s.waitFor("ZPROJECT row 1")
+        try s.send("C-d")
+        try s.waitFor("EXIT=0")
+    }
+
     @Test func watchRunsUntilCtrlCAndTheSessionSeesTheNewTransactions() throws {
         let dir = try TemporaryDirectory()
         let copy = try WatchTests.copy(store, into: dir)

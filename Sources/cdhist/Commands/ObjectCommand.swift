@@ -15,7 +15,8 @@ struct ObjectCommand: ParsableCommand {
 
     @OptionGroup var storeOptions: StoreOptions
 
-    @Argument(help: ArgumentHelp("The object: ENTITY/pN or x-coredata://STOREUUID/ENTITY/pN.", valueName: "id"))
+    @Argument(help: ArgumentHelp("The object: ENTITY/pN or x-coredata://STOREUUID/ENTITY/pN.", valueName: "id"),
+              completion: .custom(ObjectCompletion.shellObjects))
     var id: String
 
     @OptionGroup var labelOptions: LabelOptions

@@ -87,7 +87,7 @@ struct RangeOptions: ParsableArguments {
 struct SelectionOptions: ParsableArguments {
     @OptionGroup var names: NameFilterOptions
 
-    @Option(help: ArgumentHelp("Only changes of this entity (repeatable).", valueName: "name"))
+    @Option(help: ArgumentHelp("Only changes of this entity (repeatable).", valueName: "name"), completion: .custom(ObjectCompletion.shellEntities))
     var entity: [String] = []
 
     @Flag(name: .customLong("include-subentities"), help: "With --entity, also match its subentities.")
@@ -97,7 +97,7 @@ struct SelectionOptions: ParsableArguments {
     var type: [String] = []
 
     @Option(help: ArgumentHelp("Only changes to this object: ENTITY/pN or x-coredata://STOREUUID/ENTITY/pN, as an app logs its objectID (repeatable).",
-                               valueName: "id"))
+                               valueName: "id"), completion: .custom(ObjectCompletion.shellObjects))
     var object: [String] = []
 
     /// Every transaction and change that these options select.

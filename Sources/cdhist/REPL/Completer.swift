@@ -42,6 +42,12 @@ final class Completer {
         if text.hasPrefix("-") {
             return matches(text, options(of: command))
         }
+        // An object ID: `Entity/p`, then the keys of its recently changed objects (no space after `Entity/p`).
+        if previous == "--object" || (command == "object" && words.count == 1), let store = try? env.openStore() {
+            let ids = ObjectCompletion.objects(store, prefix: text)
+            if ids.count == 1, ids[0].hasSuffix("/p") { rl_completion_append_character = 0 }
+            return matches(text, ids)
+        }
         return matches(text, values(for: previous, text: text))
     }
 
