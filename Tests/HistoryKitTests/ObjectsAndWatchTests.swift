@@ -57,6 +57,14 @@ import Testing
                 try Int64.fetchAll(db, sql: "SELECT Z_PK FROM ACHANGE WHERE ZENTITY = ? AND ZENTITYPK = ? ORDER BY Z_PK", arguments: [object.entity, object.key])
             }
             #expect(scanned == plain && !plain.isEmpty)
+            // Transactions with their changes: only the object's, each transaction once.
+            var streamed: [Int64] = []
+            var numbers: [Int64] = []
+            try store.forEachTransactionWithChanges(query, decoder: decoder) { tx, changes in
+                numbers.append(tx.number)
+                try changes.forEach { streamed.append($0.changeID) }
+            }
+            #expect(streamed == plain && numbers == Array(Set(numbers)).sorted())
             var narrow = query
             narrow.after = .transaction(29_000)
             var few: [Int64] = []

@@ -107,6 +107,8 @@ import Testing
                                startsWith: "cdhist: --object 'x-coredata:///Task/t5F0A2C': a temporary ID: the object was not saved yet")
         try expectOneLineError(["changes", store, "--object", "x-coredata://00000000-0000-0000-0000-000000000000/Task/p3"],
                                startsWith: "cdhist: \(store): object x-coredata://00000000-0000-0000-0000-000000000000/Task/p3 is of another store")
+        try expectOneLineError(["object", store, "x-coredata://00000000-0000-0000-0000-000000000000/Task/p3"],
+                               startsWith: "cdhist: \(store): object x-coredata://00000000-0000-0000-0000-000000000000/Task/p3 is of another store")
         try expectOneLineError(["transactions", store, "--object", "Nope/p1"], startsWith: "cdhist: \(store): no entity named 'Nope' in this store")
         try expectOneLineError(["object", store, "Task/p999"], startsWith: "cdhist: \(store): no object Task/p999: ZTASK has no row 999, and no change to it in the history")
         for (args, message) in [(["--interval", "5"], "--interval takes 10 to 60000 milliseconds, not 5"), (["--limit", "0"], "--limit must be at least 1, not 0")] {

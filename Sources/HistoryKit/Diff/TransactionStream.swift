@@ -29,16 +29,18 @@ final class TransactionStream {
         changes = nil
         guard try transactions.next() else { return nil }
         let tx = store.transaction(transactions)
-        var args = sql.changeFilterArguments
-        args += [tx.number]
-        changes = try RawCursor(changesStatement, arguments: args)
+        changes = try RawCursor(changesStatement, arguments: sql.changesOfTransactionArguments(tx.number))
         return tx
     }
 
     /// The next change of the current transaction; nil after its last.
     func nextChange() throws -> Change? {
-        guard let changes, try changes.next() else { return nil }
-        return store.change(changes, decoder: decoder)
+        guard let changes else { return nil }
+        while try changes.next() {
+            if let keep = sql.matchedChanges, !keep.contains(changes.int64(0)) { continue }
+            return store.change(changes, decoder: decoder)
+        }
+        return nil
     }
 
     func finish() {

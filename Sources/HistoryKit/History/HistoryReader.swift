@@ -43,9 +43,8 @@ extension HistoryStore {
             defer { cursor.finish() }
             while try cursor.next() {
                 let tx = transaction(cursor)
-                var args = sql.changeFilterArguments
-                args += [tx.number]
-                let changes = ChangeStream(cursor: try RawCursor(changesStatement, arguments: args)) { self.change($0, decoder: decoder) }
+                let changes = ChangeStream(cursor: try RawCursor(changesStatement, arguments: sql.changesOfTransactionArguments(tx.number)),
+                                           keep: sql.matchedChanges) { self.change($0, decoder: decoder) }
                 defer { changes.cursor.finish() }
                 try body(tx, changes)
             }
@@ -155,10 +154,15 @@ extension HistoryStore {
 /// inside the call that hands it out, and read once.
 public struct ChangeStream {
     fileprivate let cursor: RawCursor
+    /// Only these change IDs (an object filter's matches), when set.
+    fileprivate let keep: Set<Int64>?
     fileprivate let decode: (RawCursor) -> Change
 
     /// Calls `body` with each change, by change ID.
     public func forEach(_ body: (Change) throws -> Void) throws {
-        while try cursor.next() { try body(decode(cursor)) }
+        while try cursor.next() {
+            if let keep, !keep.contains(cursor.int64(0)) { continue }
+            try body(decode(cursor))
+        }
     }
 }

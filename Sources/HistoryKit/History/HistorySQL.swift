@@ -24,6 +24,11 @@ struct HistorySQL {
     private let order: HistoryQuery.Order
     /// Whether the change conditions are the lookups of a scan's matches (``ChangeMatches``).
     private let matchesFound: Bool
+    /// The transactions of a scan's matches, for selects of transactions only (with the changes'
+    /// own numbers beside it, SQLite would look up every pair).
+    private let transactionMatch: String?
+    /// The changes a scan matched: of each transaction's changes, only these are read.
+    let matchedChanges: Set<Int64>?
 
     /// The SQL of `query`. With `matches` (the changes a scan found matching the
     /// query's change filters), those filters become lookups of the changes found.
@@ -104,7 +109,6 @@ struct HistorySQL {
         }
         if let matches {
             chConditions.append("c.Z_PK IN (\(Self.list(matches.changeIDs)))")
-            txConditions.append("t.Z_PK IN (\(Self.list(matches.transactionNumbers)))")
         }
         if matches == nil, !query.objects.isEmpty {
             // Keys are unique within the root entity's table: an entity's name stands for its subentities too.
@@ -137,6 +141,8 @@ struct HistorySQL {
         // A scan's matches stand for every change condition: transactions need no EXISTS.
         changeConditions = chConditions
         matchesFound = matches != nil
+        transactionMatch = matches.map { "t.Z_PK IN (\(Self.list($0.transactionNumbers)))" }
+        matchedChanges = matches.map { Set($0.changeIDs) }
         changeFilterArguments = StatementArguments(chArgs)
         changeArgumentValues = chArgs.map { $0?.databaseValue ?? .null }
         let columnsExpr = schema.changeColumns.contains("ZCOLUMNS") ? "c.ZCOLUMNS" : "NULL"
@@ -178,7 +184,7 @@ struct HistorySQL {
     /// Conditions on `ATRANSACTION t`: the transaction filters, and for change
     /// filters the existence of a matching change.
     private var transactionWhere: [String] {
-        var conditions = transactionConditions
+        var conditions = transactionConditions + (transactionMatch.map { [$0] } ?? [])
         if !changeConditions.isEmpty && !matchesFound {
             conditions.append("EXISTS (SELECT 1 FROM ACHANGE c WHERE c.ZTRANSACTIONID = t.Z_PK AND "
                               + changeConditions.joined(separator: " AND ") + ")")
@@ -232,8 +238,17 @@ struct HistorySQL {
     }
 
     /// Changes of one transaction (its number is the last argument, after ``changeFilterArguments``).
+    /// With a scan's matches, every change of the transaction: the reader keeps those in
+    /// ``matchedChanges`` (SQLite would build the list anew for each transaction).
     func changesOfTransactionSelect() -> String {
-        "SELECT \(changeColumns) FROM ACHANGE c\(whereClause(changeConditions + ["c.ZTRANSACTIONID = ?"])) ORDER BY c.Z_PK ASC"
+        "SELECT \(changeColumns) FROM ACHANGE c\(whereClause((matchesFound ? [] : changeConditions) + ["c.ZTRANSACTIONID = ?"])) ORDER BY c.Z_PK ASC"
+    }
+
+    /// The arguments of ``changesOfTransactionSelect()`` for transaction `number`.
+    func changesOfTransactionArguments(_ number: Int64) -> StatementArguments {
+        var args = matchesFound ? StatementArguments() : changeFilterArguments
+        args += [number]
+        return args
     }
 
     /// The changes matching the change conditions (entity, type, object) and

@@ -53,6 +53,9 @@ extension HistoryStore {
     /// The current row of `object` (its entity or a subentity, by the row's
     /// `Z_ENT`), named with `model` when it has the entity.
     public func objectState(_ object: ObjectReference, model: ManagedObjectModel?) throws -> ObjectLookup {
+        if let uuid = object.storeUUID, uuid.uppercased() != storeUUID.uppercased() {
+            throw QueryError.inStore(path: path, .objectOfOtherStore(object: object, storeUUID: storeUUID))
+        }
         guard let entity = catalog.entity(named: object.entityName), let table = catalog.rootTableName(of: entity.number) else {
             throw QueryError.inStore(path: path, .unknownEntity(name: object.entityName, known: catalog.entities.map(\.name)))
         }

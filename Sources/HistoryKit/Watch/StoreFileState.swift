@@ -1,10 +1,14 @@
 import Foundation
 
-/// What `stat` says of a store's main file and `-wal`: which file it is
-/// (device and inode), how long, when last written. A commit changes the
-/// `-wal` (WAL mode) or the main file (rollback journal); a checkpoint writes
-/// the main file; replacing the store changes its inode. Reading it costs two
-/// system calls and touches nothing.
+/// What `stat` says of a store's main file and `-wal` (which file it is,
+/// how long, when last written) and the header of the WAL index in `-shm`.
+/// A commit writes its frames to the `-wal`, then counts itself in the index
+/// header, which makes it visible: a reader that looked between the two sees
+/// the frames but not the transaction, so the header is part of the state
+/// (else that commit would show only with the next). In rollback-journal mode
+/// a commit writes the main file; a checkpoint writes the main file;
+/// replacing the store changes its inode. Reading it costs a few system calls,
+/// takes no lock and touches nothing.
 struct StoreFileState: Equatable {
     struct File: Equatable {
         var device: UInt64
@@ -16,11 +20,22 @@ struct StoreFileState: Equatable {
 
     var main: File
     var wal: File?
+    /// The first 48 bytes of `-shm`: the WAL index header (its change counter, last frame, salts).
+    var walIndexHeader: [UInt8]?
 
     /// The state of the files of the store at `path`; nil when the main file is gone.
     static func read(_ path: String) -> StoreFileState? {
         guard let main = file(path) else { return nil }
-        return StoreFileState(main: main, wal: file(path + "-wal"))
+        return StoreFileState(main: main, wal: file(path + "-wal"), walIndexHeader: header(path + "-shm"))
+    }
+
+    private static func header(_ path: String) -> [UInt8]? {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes = [UInt8](repeating: 0, count: 48)
+        let count = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 48, 0) }
+        return count > 0 ? Array(bytes.prefix(count)) : []
     }
 
     private static func file(_ path: String) -> File? {
