@@ -83,6 +83,28 @@ import Testing
 }
 
 @Suite struct StoreWatcherTests {
+    /// A commit writes its frames to the -wal, then counts itself in the WAL index header in -shm; a
+    /// look between the two must still see a change later, when only the header has changed.
+    @Test func theWALIndexHeaderIsPartOfTheFilesState() throws {
+        let dir = try TemporaryDirectory()
+        let path = dir.file("Tasks.sqlite")
+        try StoreWriter.write(Scenarios.all[0].store, to: path)
+        let writer = try LiveWriter(path: path)
+        defer { try? writer.close() }
+        _ = try writer.commit(at: Scenarios.baseTime)
+        let before = try #require(StoreFileState.read(path))
+        #expect(before.walIndexHeader?.count == 48)
+        // The header's change counter (bytes 8–11) moves on; -wal and main file are as they were.
+        let shm = try #require(FileHandle(forUpdatingAtPath: path + "-shm"))
+        try shm.seek(toOffset: 8)
+        let counter = try #require(try shm.read(upToCount: 4))
+        try shm.seek(toOffset: 8)
+        try shm.write(contentsOf: Data(counter.map { $0 &+ 1 }))
+        try shm.close()
+        let after = try #require(StoreFileState.read(path))
+        #expect(after.main == before.main && after.wal == before.wal && after != before)
+    }
+
     @Test func readsWhatIsCommittedAndSeesAPurge() throws {
         let dir = try TemporaryDirectory()
         let path = dir.file("Tasks.sqlite")
