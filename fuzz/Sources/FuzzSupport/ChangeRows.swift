@@ -84,7 +84,7 @@ public enum ChangeRows {
             let pk = r.i64()
             let length = r.u16()
             let columns: [UInt8]? = length == 0xFFFF ? nil : r.take(length)
-            var tombstones: [TombstoneValue?] = []
+            var tombstones: [StoredValue?] = []
             for _ in 0..<decoder.tombstoneColumnCount {
                 switch r.u8() % 5 {
                 case 1: tombstones.append(.integer(r.i64()))
