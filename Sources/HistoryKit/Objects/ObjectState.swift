@@ -146,7 +146,8 @@ private struct PropertyReader {
                 break
             }
         }
-        return values
+        // By name, as Xcode's model editor lists them: inherited properties among the entity's own.
+        return values.sorted { $0.name.lowercased() < $1.name.lowercased() }
     }
 
     private mutating func relationship(_ name: String, _ info: RelationshipInfo, of entity: String) throws -> PropertyValue {
