@@ -96,6 +96,7 @@ import Testing
         #expect(unknown.status == 2)
         #expect(unknown.stderr.contains("--bogus"))
         try expectOneLineError(["transactions", store, "--after", "yesterday-ish"], startsWith: "cdhist: --after 'yesterday-ish': not a date")
+        try expectOneLineError(["watch", store, "--since", "tx:-2"], startsWith: "cdhist: --since 'tx:-2': expected tx:N with a transaction number (0 or more)")
         try expectOneLineError(["changes", store, "--entity", "Nope"], startsWith: "cdhist: \(store): no entity named 'Nope' in this store")
         try expectOneLineError(["transactions", store, "--after", "token:/nonexistent/token.data"], startsWith: "cdhist: /nonexistent/token.data: no such token file")
         try expectOneLineError(["transactions", store, "--after", "token:00000000-0000-0000-0000-000000000000:5"],

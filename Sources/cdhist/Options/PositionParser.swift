@@ -12,8 +12,8 @@ struct PositionParser {
     func bound(_ text: String, option: String) throws -> HistoryQuery.Bound {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if trimmed.lowercased().hasPrefix("tx:") {
-            guard let n = Int64(trimmed.dropFirst(3)) else {
-                throw CLIError.invalidValue(option: option, value: text, reason: "expected tx:N with a transaction number")
+            guard let n = Int64(trimmed.dropFirst(3)), n >= 0 else {
+                throw CLIError.invalidValue(option: option, value: text, reason: "expected tx:N with a transaction number (0 or more)")
             }
             return .transaction(n)
         }
