@@ -70,18 +70,42 @@ import Testing
             case (.null, _): #expect(value is NSNull, "\(name)")
             case (.string(let text), let shown as String): #expect(shown == text, "\(name)")
             case (.int64(let n), let shown as String):
-                // A to-one relationship (its key in the URI) or a whole-second date.
-                #expect(shown.hasSuffix("/p\(n)") || shown.hasSuffix("Z"), "\(name): \(shown)")
-            case (.int64(let n), let shown as NSNumber): #expect(shown.int64Value == n || (n == 0 || n == 1), "\(name): \(shown) vs \(n)")
+                // A to-one relationship (its key in the URI) or a date kept as whole seconds since 2001.
+                #expect(shown.hasSuffix("/p\(n)") || Self.date(shown)?.timeIntervalSinceReferenceDate == Double(n), "\(name): \(shown)")
+            case (.int64(let n), let shown as NSNumber): #expect(shown.int64Value == n, "\(name): \(shown) vs \(n)")  // true and false are 1 and 0
             case (.double(let d), let shown as NSNumber): #expect(shown.doubleValue == d, "\(name)")
-            case (.double(let d), let shown as String): #expect(shown.hasSuffix("Z"), "\(name): a date \(d) shown as \(shown)")
-            case (.blob(let data), let shown as String): #expect(data.count == 16 || shown == "0x" + data.map { String(format: "%02x", $0) }.joined(), "\(name)")
+            case (.double(let d), let shown as String):
+                let seconds = Self.date(shown)?.timeIntervalSinceReferenceDate
+                #expect(seconds.map { abs($0 - d) < 0.001 } == true, "\(name): a date \(d) shown as \(shown)")
+            case (.blob(let data), let shown as String):
+                // A UUID attribute as its text, any other blob in hex.
+                let uuid = UUID(uuidString: shown).map { u in withUnsafeBytes(of: u.uuid) { Data($0) } }
+                #expect(uuid == data || shown == "0x" + data.map { String(format: "%02x", $0) }.joined(), "\(name): \(shown)")
             case (.blob(let data), let shown as [String: Any]): #expect(shown["bytes"] as? Int == data.count, "\(name)")
             default: Issue.record("\(name): \(stored) shown as \(value)")
             }
             compared += 1
         }
         #expect(compared >= 2, "only \(compared) values compared")
+    }
+
+    private static func date(_ text: String) -> Date? {
+        let f = ISO8601DateFormatter()
+        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        if let d = f.date(from: text) { return d }
+        f.formatOptions = [.withInternetDateTime]
+        return f.date(from: text)
+    }
+
+    @Test func aDeletedObjectIsLabelledByItsTombstone() throws {
+        let store = Repository.fixtures + "/Later/Tasks.sqlite"
+        let json = try CLI.run(["object", store, "Task/p12", "--labels"]).json()
+        #expect(json["inStore"] as? Bool == false && json["label"] as? String == "Call the bank")
+        let text = try CLI.run(["object", store, "Task/p12", "--labels", "--format", "table"])
+        #expect(text.lines.contains("Label:  'Call the bank'"), "\(text.stdout)")
+        // Without a delete in the history there is nothing to label it by.
+        let none = try CLI.run(["object", Repository.fixtures + "/AppGroup/Tasks.sqlite", "Task/p1", "--labels"]).json()
+        #expect(none["inStore"] as? Bool == false)
     }
 
     @Test func laterFixtureObjectInFull() throws {

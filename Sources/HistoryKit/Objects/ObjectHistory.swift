@@ -25,8 +25,6 @@ public struct ObjectHistory: Equatable, Sendable {
     public private(set) var deleted: Moment?
     /// The tombstone of ``deleted``.
     public private(set) var tombstone: [TombstoneEntry] = []
-    /// Whether the first change read is an insert (the object's whole life is in history).
-    public private(set) var startsWithInsert = false
     private var lastTransaction: Int64?
 
     public init() {}
@@ -34,10 +32,7 @@ public struct ObjectHistory: Equatable, Sendable {
     /// Adds `change` of `transaction`; changes come in transaction, then change, order.
     public mutating func add(_ change: Change, of transaction: Transaction) {
         let moment = Moment(transaction)
-        if changeCount == 0 {
-            first = moment
-            startsWithInsert = change.changeType == .insert
-        }
+        if changeCount == 0 { first = moment }
         changeCount += 1
         if lastTransaction != transaction.number {
             transactionCount += 1

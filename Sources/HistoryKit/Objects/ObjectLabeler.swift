@@ -39,11 +39,6 @@ public final class ObjectLabeler {
         }
     }
 
-    /// The attribute labelling objects of entity `number`, if any.
-    public func attribute(forEntity number: Int64) throws -> String? {
-        try labelColumn(number)?.name
-    }
-
     /// The label of the changed object: its row's value, else the tombstone's of a delete.
     public func label(_ change: Change) throws -> String? {
         guard let column = try labelColumn(change.entityNumber) else { return nil }

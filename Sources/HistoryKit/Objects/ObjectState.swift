@@ -11,7 +11,7 @@ public struct ObjectState: Equatable, Sendable {
     public var table: String
     /// `Z_OPT`: Core Data's version count of the row (raised on each save that changes it).
     public var version: Int64?
-    /// One entry per stored property of the entity (inherited first), or per
+    /// One entry per stored property of the entity (by name), or per
     /// column when no model names them.
     public var properties: [PropertyValue]
     /// What could not be read, and why.

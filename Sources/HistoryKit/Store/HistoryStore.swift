@@ -25,7 +25,8 @@ public final class HistoryStore {
     /// Whether the files were written (or replaced) since the store was opened: an app
     /// committed, checkpointed or purged. A store opened without its `-wal`, or from a
     /// private copy, does not see such changes until it is opened again.
-    public var changedOnDisk: Bool { StoreFileState.read(path) != openedFiles }
+    /// (`stat` only: this connection is open, so `-shm` is not opened beside it.)
+    public var changedOnDisk: Bool { StoreFileState.read(path, walIndex: false) != openedFiles }
 
     /// File sizes of the main file, `-wal`, `-shm` and `-journal`.
     public var files: StoreFiles { connection.files }
@@ -44,7 +45,7 @@ public final class HistoryStore {
     private init(path: String, options: OpenOptions) throws {
         self.path = path
         // Taken before opening: a commit after it shows as a change, never the other way round.
-        openedFiles = StoreFileState.read(path)
+        openedFiles = StoreFileState.read(path, walIndex: false)
         connection = try StoreConnection(path: path, options: options)
         let loaded = try connection.read { db -> (StoreMetadata, EntityCatalog, HistorySchema, [String]) in
             let tables = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'"))

@@ -71,6 +71,15 @@ public struct EntityCatalog: Equatable, Sendable {
 
     private var byNumber: [Int64: CatalogEntity]
 
+    /// The same entities (numbers, names, superentities), whatever their `Z_MAX`:
+    /// every commit raises the `Z_MAX` of history's own rows and of the entities it inserts.
+    public func hasSameEntities(as other: EntityCatalog) -> Bool {
+        func shape(_ c: EntityCatalog) -> [[String]] {
+            (c.entities + c.historyEntities).map { [String($0.number), $0.name, String($0.superNumber)] }
+        }
+        return shape(self) == shape(other)
+    }
+
     /// The entity with `Z_ENT = number`.
     public func entity(number: Int64) -> CatalogEntity? { byNumber[number] }
 

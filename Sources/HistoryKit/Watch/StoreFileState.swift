@@ -8,7 +8,9 @@ import Foundation
 /// (else that commit would show only with the next). In rollback-journal mode
 /// a commit writes the main file; a checkpoint writes the main file;
 /// replacing the store changes its inode. Reading it costs a few system calls,
-/// takes no lock and touches nothing.
+/// takes no lock and touches nothing. Read the index header only while this
+/// process holds no connection on the store: closing a descriptor of `-shm`
+/// releases every POSIX lock the process holds on it, SQLite's own included.
 struct StoreFileState: Equatable {
     struct File: Equatable {
         var device: UInt64
@@ -24,9 +26,10 @@ struct StoreFileState: Equatable {
     var walIndexHeader: [UInt8]?
 
     /// The state of the files of the store at `path`; nil when the main file is gone.
-    static func read(_ path: String) -> StoreFileState? {
+    /// `walIndex`: read the WAL index header too (see above).
+    static func read(_ path: String, walIndex: Bool = true) -> StoreFileState? {
         guard let main = file(path) else { return nil }
-        return StoreFileState(main: main, wal: file(path + "-wal"), walIndexHeader: header(path + "-shm"))
+        return StoreFileState(main: main, wal: file(path + "-wal"), walIndexHeader: walIndex ? header(path + "-shm") : nil)
     }
 
     private static func header(_ path: String) -> [UInt8]? {

@@ -84,7 +84,10 @@ public final class StoreWatcher {
             let range = try store.read { try HistoryStore.numberRange("ATRANSACTION", $0) }
             var position = range?.1 ?? 0
             switch since {
-            case .transaction(let n)?: position = n
+            case .transaction(let n)?:
+                // A number past the newest is a typo or another store's: waiting would mistake its first commits for a replaced store.
+                guard n <= position else { throw WatchError.pastNewest(path: path, number: n, newest: range?.1) }
+                position = n
             case .token(let token)?:
                 guard let n = token.transactionNumber(forStore: store.storeUUID) else {
                     throw QueryError.inStore(path: path, .tokenForOtherStore(token: token, storeUUID: store.storeUUID))
@@ -135,7 +138,7 @@ public final class StoreWatcher {
         guard opened.storeUUID == storeUUID else {
             throw WatchError.replaced(path: path, reason: "its UUID is now \(opened.storeUUID), was \(storeUUID)")
         }
-        if opened.catalog != catalog || opened.schema != schema {
+        if !opened.catalog.hasSameEntities(as: catalog) || opened.schema != schema {
             model = try resolveModel(opened)
             decoder = opened.makeDecoder(model: model)
             (catalog, schema) = (opened.catalog, opened.schema)
@@ -201,20 +204,6 @@ public final class StoreWatcher {
 }
 
 /// Why watching a store cannot go on.
-public enum WatchError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// The store file is gone.
-    case deleted(path: String)
-    /// Another file (or another store) is in its place.
-    case replaced(path: String, reason: String)
-
-    public var description: String {
-        switch self {
-        case .deleted(let path): return "\(path): the store was deleted"
-        case .replaced(let path, let reason): return "\(path): the store was replaced (\(reason)); watch it again to follow the new one"
-        }
-    }
-}
-
 extension HistoryStore {
     /// How many transactions are numbered up to `number`.
     func countTransactions(through number: Int64) throws -> Int {

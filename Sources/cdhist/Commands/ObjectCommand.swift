@@ -47,8 +47,7 @@ struct ObjectCommand: ParsableCommand {
     private func text(_ session: Session, _ presenter: ObjectPresenter, _ object: ObjectReference, _ lookup: ObjectLookup,
                       _ query: HistoryQuery, _ warnings: ValueWarnings) throws {
         let context = session.context
-        var label: String?
-        if case .found(let state) = lookup { label = presenter.label(of: state.object) }
+        let label = try self.label(session, presenter, lookup, query)
         DocumentRenderer.render(Document(kind: "object", json: [], sections: [.fields(title: nil, presenter.headerFields(object, lookup: lookup, label: label))]),
                                 context: context)
         context.output.line()
@@ -73,6 +72,19 @@ struct ObjectCommand: ParsableCommand {
         DocumentRenderer.render(Document(kind: "object", json: [], sections: sections), context: context)
     }
 
+    /// The object's label: its row's, or for an object no longer in the store its last delete's tombstone's.
+    private func label(_ session: Session, _ presenter: ObjectPresenter, _ lookup: ObjectLookup, _ query: HistoryQuery) throws -> String? {
+        guard let labeler = presenter.labeler else { return nil }
+        if case .found(let state) = lookup { return presenter.label(of: state.object) }
+        var label: String?
+        try session.store.forEachTransactionWithChanges(query, decoder: session.decoder) { _, changes in
+            try changes.forEach { change in
+                if change.changeType == .delete, let text = try labeler.label(change) { label = text }
+            }
+        }
+        return label
+    }
+
     private func json(_ session: Session, _ presenter: ObjectPresenter, _ object: ObjectReference, _ lookup: ObjectLookup,
                       _ query: HistoryQuery, _ warnings: ValueWarnings) throws {
         let context = session.context
@@ -90,7 +102,7 @@ struct ObjectCommand: ParsableCommand {
         s.member("object", reference.uri(storeUUID: store.storeUUID))
         s.member("entity", reference.entityName)
         s.member("entityPK", reference.primaryKey)
-        if presenter.labeler != nil { s.member("label", state.flatMap { presenter.label(of: $0.object) }) }
+        if presenter.labeler != nil { s.member("label", try label(session, presenter, lookup, query)) }
         s.member("inStore", state != nil)
         s.member("table", state?.table)
         s.member("version", state?.version)

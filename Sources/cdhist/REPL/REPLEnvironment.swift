@@ -40,6 +40,8 @@ final class REPLEnvironment {
     func openStore() throws -> HistoryStore {
         let current = storeLock.withLock { store }
         if let current, !current.changedOnDisk { return current }
+        // Closed first: opening looks at -shm, which must not happen beside a connection of ours.
+        storeLock.withLock { store = nil }
         let opened = try HistoryStore.open(storePath, options: OpenOptions(busyTimeout: lockTimeout))
         if current == nil { for notice in opened.notices { printError("cdhist: note: \(notice)") } }
         storeLock.withLock { store = opened }
