@@ -23,11 +23,16 @@ let package = Package(
             name: "CReadline",
             providers: [.apt(["libreadline-dev"]), .brew(["readline"])]
         ),
+        // The commit a release build was made from (scripts/install passes it as a C define).
+        .target(name: "CBuildInfo"),
+        // sqlite3_db_config's settings, which Swift cannot call (a variadic C function).
+        .target(name: "CSQLiteConfig", dependencies: [.product(name: "GRDBSQLite", package: "GRDB.swift")]),
         .target(
             name: "HistoryKit",
             dependencies: [
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                "CSQLiteConfig",
                 "CZlib",
             ]
         ),
@@ -42,6 +47,7 @@ let package = Package(
             name: "cdhist",
             dependencies: [
                 "HistoryKit",
+                "CBuildInfo",
                 "CReadline",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]

@@ -6,6 +6,10 @@ import Foundation
 @main
 enum Entry {
     static func main() {
+        // A write past a file-size limit (ulimit -f, what a nearly full disk looks like to a
+        // process) returns EFBIG to SQLite and Foundation, which fail cleanly and remove their
+        // partial files; the default action of SIGXFSZ would kill the process mid-write.
+        signal(SIGXFSZ, SIG_IGN)
         var command: ParsableCommand
         do {
             var arguments = Array(CommandLine.arguments.dropFirst())

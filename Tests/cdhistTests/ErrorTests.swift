@@ -96,6 +96,7 @@ import Testing
         #expect(unknown.status == 2)
         #expect(unknown.stderr.contains("--bogus"))
         try expectOneLineError(["transactions", store, "--after", "yesterday-ish"], startsWith: "cdhist: --after 'yesterday-ish': not a date")
+        try expectOneLineError(["watch", store, "--since", "tx:999"], startsWith: "cdhist: \(store): no transaction #999 yet: the newest is #34;")
         try expectOneLineError(["watch", store, "--since", "tx:-2"], startsWith: "cdhist: --since 'tx:-2': expected tx:N with a transaction number (0 or more)")
         try expectOneLineError(["changes", store, "--entity", "Nope"], startsWith: "cdhist: \(store): no entity named 'Nope' in this store")
         try expectOneLineError(["transactions", store, "--after", "token:/nonexistent/token.data"], startsWith: "cdhist: /nonexistent/token.data: no such token file")
@@ -129,6 +130,9 @@ import Testing
         let help = try CLI.run(["--help"])
         #expect(help.status == 0 && help.stdout.contains("SUBCOMMANDS"))
         let version = try CLI.run(["--version"])
-        #expect(version.status == 0 && !version.stdout.isEmpty)
+        // A test build has no commit compiled in (scripts/install's builds do: InstallTests).
+        let line = try Regex(#"cdhist \d+\.\d+\.\d+ \(commit unknown, SQLite (.+)\)\n"#)
+        let sqlite = try line.wholeMatch(in: version.stdout)?.output[1].substring.map(String.init)
+        #expect(version.status == 0 && sqlite == SQLiteLibrary.version, "\(version.stdout)")
     }
 }

@@ -31,6 +31,8 @@ public struct DefaultsRepairPlan: Equatable, Sendable {
     public var original: [String: PlistValue]
     public var updated: [String: PlistValue]
     public var changes: [DefaultsChange]
+    /// The plist's bytes as the plan read them: writing refuses a plist that changed since.
+    var bytesRead: Data?
 }
 
 /// Rewrites an actor's merge position in shared defaults, keeping the
@@ -41,6 +43,7 @@ public enum DefaultsRepair {
     /// to create when the actor has none.
     public static func plan(path: String, actor: String, target: RepairTarget, store: HistoryStore?,
                             keyFormat: MergeKeyFormat? = nil, customPrefixes: [String] = []) throws -> DefaultsRepairPlan {
+        let bytesRead = FileManager.default.contents(atPath: path)
         let (original, format) = try DefaultsReader.loadDictionary(path)
         let storeUUID = store?.storeUUID
         var keys = original.keys.sorted().filter { key in
@@ -69,12 +72,14 @@ public enum DefaultsRepair {
         // Refuse now, not after the backup, what the plist's format cannot hold
         // (a store's timestamp far outside an XML plist's years).
         _ = try encode(updated, format: format, path: path)
-        return DefaultsRepairPlan(path: path, format: format, original: original, updated: updated, changes: changes)
+        return DefaultsRepairPlan(path: path, format: format, original: original, updated: updated, changes: changes, bytesRead: bytesRead)
     }
 
     /// Writes `plan` atomically (temporary file, then rename) in the plist's
     /// own format, after copying the original to `backupPath` (default:
-    /// beside it with a timestamp). Returns the backup's path.
+    /// beside it with a timestamp). Returns the backup's path. Refuses a plist
+    /// that changed since the plan read it; when a write fails, the plist is
+    /// unchanged and neither the backup nor a temporary file is left.
     @discardableResult
     public static func write(_ plan: DefaultsRepairPlan, backupPath: String? = nil) throws -> String {
         let fm = FileManager.default
@@ -88,20 +93,31 @@ public enum DefaultsRepair {
         guard !fm.fileExists(atPath: backup) else {
             throw RepairError.backupFailed(path: plan.path, reason: "\(backup) already exists")
         }
-        do {
-            try fm.copyItem(atPath: plan.path, toPath: backup)
-        } catch {
-            throw RepairError.backupFailed(path: plan.path, reason: error.localizedDescription)
-        }
+        // Another process (the app, cfprefsd) may have written the plist since it was read.
+        guard let current = fm.contents(atPath: plan.path), current == plan.bytesRead else { throw RepairError.changedSinceRead(path: plan.path) }
         let bytes = try encode(plan.updated, format: plan.format, path: plan.path)
+        // The backup is the bytes read, written under a temporary name and renamed when complete.
+        let backupTemporary = backup + ".partial"
+        do {
+            try? fm.removeItem(atPath: backupTemporary)
+            try FileWriter.create(backupTemporary, contents: current)
+            guard rename(backupTemporary, backup) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        } catch {
+            try? fm.removeItem(atPath: backupTemporary)
+            throw RepairError.backupFailed(path: plan.path, reason: "writing \(backup): \(WriteFault.cause(error))")
+        }
         let temporary = "\(dir)/.\(URL(fileURLWithPath: plan.path).lastPathComponent).cdhist-\(getpid()).tmp"
         do {
-            try Data(bytes).write(to: URL(fileURLWithPath: temporary))
-            try fm.setAttributes([.posixPermissions: mode & 0o7777], ofItemAtPath: temporary)
-            guard rename(temporary, plan.path) == 0 else { throw CocoaError(.fileWriteUnknown) }
+            try? fm.removeItem(atPath: temporary)
+            try FileWriter.create(temporary, contents: Data(bytes), mode: mode_t(mode & 0o7777))
+            guard fm.contents(atPath: plan.path) == plan.bytesRead else { throw RepairError.changedSinceRead(path: plan.path) }
+            guard rename(temporary, plan.path) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         } catch {
             try? fm.removeItem(atPath: temporary)
-            throw RepairError.readOnly(path: plan.path, reason: "cannot replace it (\(error.localizedDescription)); the original is unchanged")
+            // Nothing was written: the backup of an unchanged plist would only be left over.
+            try? fm.removeItem(atPath: backup)
+            if let error = error as? RepairError { throw error }
+            throw RepairError.writeFailed(path: plan.path, file: temporary, cause: WriteFault.cause(error), outcome: "the plist is unchanged")
         }
         return backup
     }

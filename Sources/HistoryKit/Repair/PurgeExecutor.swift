@@ -1,5 +1,7 @@
+import CSQLiteConfig
 import Foundation
 import GRDB
+import GRDBSQLite
 
 /// Where a purge writes its backup.
 public enum BackupPolicy: Sendable, Equatable {
@@ -55,6 +57,8 @@ public enum PurgeExecutor {
         let sql = plan.sql
         try checkWritable(path)
         let bytesBefore = fileBytes(path)
+        let fm = FileManager.default
+        let hadWAL = fm.fileExists(atPath: path + "-wal"), hadSHM = fm.fileExists(atPath: path + "-shm")
         var config = Configuration()
         config.busyMode = .timeout(OpenOptions.clampedBusyTimeout(options.busyTimeout))
         config.allowsUnsafeTransactions = true
@@ -62,6 +66,10 @@ public enum PurgeExecutor {
         do {
             queue = try DatabaseQueue(path: path, configuration: config)
         } catch let error as DatabaseError {
+            removeCreated(path, hadWAL: hadWAL, hadSHM: hadSHM)
+            if WriteFault.isWriteFailure(error), ![.SQLITE_READONLY, .SQLITE_CANTOPEN].contains(error.resultCode) {
+                throw RepairError.writeFailed(path: path, file: path, cause: WriteFault.cause(error), outcome: "nothing was deleted")
+            }
             throw mapOpen(error, path: path, timeout: options.busyTimeout)
         }
         defer { try? queue.close() }
@@ -73,6 +81,9 @@ public enum PurgeExecutor {
         }
         var result = PurgeResult(backupPath: backup, deletedTransactions: 0, deletedChanges: 0, prunedStrings: 0,
                                  vacuumed: false, bytesBefore: bytesBefore, bytesAfter: bytesBefore)
+        var wroteBackup = false
+        var failureErrno: Int32 = 0
+        do {
         try queue.inDatabase { db in
             // Fail early, and clearly, when another connection is writing.
             do {
@@ -89,6 +100,7 @@ public enum PurgeExecutor {
                 if let backup {
                     progress("backing up to \(backup)")
                     try writeBackup(db, to: backup, storePath: path)
+                    wroteBackup = true
                 }
                 FaultInjection.point("after-backup")
                 progress("deleting \(preview.transactionCount) transactions and \(preview.changeCount) changes")
@@ -123,17 +135,40 @@ public enum PurgeExecutor {
                 FaultInjection.point("before-commit")
                 try db.execute(sql: "COMMIT")
             } catch {
+                failureErrno = sqlite3_system_errno(db.sqliteConnection)
                 if db.isInsideTransaction { try? db.execute(sql: "ROLLBACK") }
                 throw error
             }
+        }
+        } catch {
+            // Nothing was deleted (a commit that failed is rolled back): the folder is left as it was.
+            let unchanged = (try? queue.inDatabase { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM ATRANSACTION") })
+                == preview.transactionCount + preview.survivingTransactions
+            let written = (try? queue.inDatabase { try String.fetchOne($0, sql: "PRAGMA journal_mode") })?.lowercased() == "wal" ? path + "-wal" : path
+            if unchanged {
+                if let backup, wroteBackup { try? fm.removeItem(atPath: backup) }
+                // Closing the last connection would checkpoint the -wal into the main file and remove it.
+                if hadWAL { queue.inDatabase { _ = cdhist_sqlite_no_checkpoint_on_close(UnsafeMutableRawPointer($0.sqliteConnection)) } }
+                try? queue.close()
+                removeCreated(path, hadWAL: hadWAL, hadSHM: hadSHM)
+            }
+            guard let error = error as? DatabaseError, WriteFault.isWriteFailure(error) else { throw error }
+            throw RepairError.writeFailed(
+                path: path, file: written, cause: WriteFault.cause(error, systemErrno: failureErrno),
+                outcome: unchanged ? "nothing was deleted" : "the store may have changed: check it with cdhist info" + (wroteBackup ? " and restore \(backup ?? "") if needed" : ""))
         }
         FaultInjection.point("after-commit")
         try verify(queue, path: path, preview: preview, backup: backup)
         if options.vacuum {
             progress("VACUUM (rewrites the file so it shrinks)")
             try queue.inDatabase { db in
-                try db.execute(sql: "VACUUM")
-                _ = try Row.fetchAll(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+                do {
+                    try db.execute(sql: "VACUUM")
+                    _ = try Row.fetchAll(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+                } catch let error as DatabaseError where WriteFault.isWriteFailure(error) {
+                    throw RepairError.writeFailed(path: path, file: path, cause: WriteFault.cause(error, systemErrno: sqlite3_system_errno(db.sqliteConnection)),
+                                                  outcome: "the purge was committed, VACUUM was not (the file did not shrink)")
+                }
             }
             result.vacuumed = true
             try verify(queue, path: path, preview: preview, backup: backup)
@@ -150,6 +185,15 @@ public enum PurgeExecutor {
         f.timeZone = TimeZone(identifier: "UTC")
         f.dateFormat = "yyyyMMdd-HHmmss"
         return "\(path).cdhist-backup-\(f.string(from: date))"
+    }
+
+    /// After a purge that changed nothing: removes the -wal and -shm that opening the store
+    /// created, unless another process has the store open (they are its then).
+    private static func removeCreated(_ path: String, hadWAL: Bool, hadSHM: Bool) {
+        let fm = FileManager.default
+        guard !(hadWAL && hadSHM), !StoreConnection.hasLiveConnection(shm: path + "-shm") else { return }
+        if !hadWAL { try? fm.removeItem(atPath: path + "-wal") }
+        if !hadSHM { try? fm.removeItem(atPath: path + "-shm") }
     }
 
     static func checkWritable(_ path: String) throws {
@@ -196,23 +240,34 @@ public enum PurgeExecutor {
             throw RepairError.backupFailed(path: storePath, reason: "\(backup) already exists")
         }
         let temporary = backup + ".partial"
-        try? fm.removeItem(atPath: temporary)
+        // The temporary and what SQLite writes beside it; none is left when the backup fails.
+        let leftovers = [temporary, temporary + "-journal", temporary + "-wal", temporary + "-shm"]
+        for file in leftovers { try? fm.removeItem(atPath: file) }
+        var systemErrno: Int32 = 0
+        var destination: DatabaseQueue?
         do {
-            let destination = try DatabaseQueue(path: temporary)
-            try destination.writeWithoutTransaction { dest in try db.backup(to: dest) }
-            try destination.writeWithoutTransaction { dest in
+            let queue = try DatabaseQueue(path: temporary)
+            destination = queue
+            try queue.writeWithoutTransaction { dest in
+                do {
+                    try db.backup(to: dest)
+                } catch {
+                    systemErrno = sqlite3_system_errno(dest.sqliteConnection)
+                    throw error
+                }
+            }
+            try queue.writeWithoutTransaction { dest in
                 _ = try String.fetchAll(dest, sql: "PRAGMA journal_mode = DELETE")
                 let check = try String.fetchOne(dest, sql: "PRAGMA quick_check") ?? ""
                 guard check == "ok" else { throw RepairError.backupFailed(path: storePath, reason: "backup check: \(check)") }
             }
-            try destination.close()
+            try queue.close()
             try fm.moveItem(atPath: temporary, toPath: backup)
-        } catch let error as RepairError {
-            try? fm.removeItem(atPath: temporary)
-            throw error
         } catch {
-            try? fm.removeItem(atPath: temporary)
-            throw RepairError.backupFailed(path: storePath, reason: "\(error)")
+            try? destination?.close()
+            for file in leftovers { try? fm.removeItem(atPath: file) }
+            if let error = error as? RepairError { throw error }
+            throw RepairError.backupFailed(path: storePath, reason: "writing \(backup): \(WriteFault.cause(error, systemErrno: systemErrno))")
         }
     }
 

@@ -14,6 +14,10 @@ public enum RepairError: Error, Equatable, Sendable, CustomStringConvertible {
     case verificationFailed(path: String, detail: String, restoredFrom: String?)
     /// A defaults repair cannot be done as asked.
     case invalidRepair(path: String, reason: String)
+    /// Writing `file` failed (disk full, file-size limit, I/O error); `outcome` says what that left.
+    case writeFailed(path: String, file: String, cause: String, outcome: String)
+    /// The plist changed on disk since it was read (another process wrote it); nothing was written.
+    case changedSinceRead(path: String)
 
     public var description: String {
         switch self {
@@ -22,11 +26,15 @@ public enum RepairError: Error, Equatable, Sendable, CustomStringConvertible {
         case .wouldBreakActors(let p, let actors):
             return "\(p): this purge would break \(actors.joined(separator: ", ")); give --allow-expire to purge anyway"
         case .changedSincePreview(let p, let d): return "\(p): the store changed since the preview (\(d)); nothing was deleted"
-        case .backupFailed(let p, let why): return "\(p): backup failed (\(why)); nothing was deleted"
+        case .backupFailed(let p, let why): return "\(p): backup failed (\(why)); nothing was changed"
         case .verificationFailed(let p, let d, let backup):
             return "\(p): check after the purge failed (\(d)); "
                 + (backup.map { "the store was restored from \($0)" } ?? "there was no backup (--no-backup): restore your own copy")
         case .invalidRepair(let p, let why): return "\(p): \(why)"
+        case .writeFailed(let p, let file, let cause, let outcome):
+            return file == p ? "\(p): cannot write it (\(cause)); \(outcome)" : "\(p): cannot write \(file) (\(cause)); \(outcome)"
+        case .changedSinceRead(let p):
+            return "\(p): it changed since cdhist read it (another process wrote it); nothing was written: quit the app and try again"
         }
     }
 }

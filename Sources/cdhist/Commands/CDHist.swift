@@ -1,9 +1,18 @@
 import ArgumentParser
+import CBuildInfo
 import Foundation
+import HistoryKit
 
 /// The root command: one subcommand per task.
 struct CDHist: ParsableCommand {
     static let version = "0.1.0"
+
+    /// `cdhist --version`: the version, the commit it was built from (scripts/install and
+    /// scripts/package compile it in) and the SQLite library in use.
+    static var versionLine: String {
+        let commit = String(cString: cdhist_build_commit())
+        return "cdhist \(version) (commit \(commit.isEmpty ? "unknown" : commit), SQLite \(SQLiteLibrary.version))"
+    }
 
     static let configuration = CommandConfiguration(
         commandName: "cdhist",
@@ -12,7 +21,7 @@ struct CDHist: ParsableCommand {
         cdhist STORE opens an interactive session on STORE (the same as cdhist repl STORE). Reads ATRANSACTION, ACHANGE and ATRANSACTIONSTRING as Core Data would, WAL included, \
         without changing any file (only purge --execute and repair-defaults --execute write). Exit status: 0 success, 1 findings (check) or a failed token check, 2 usage or file error.
         """,
-        version: version,
+        version: versionLine,
         subcommands: [
             InfoCommand.self, TransactionsCommand.self, ChangesCommand.self, ShowCommand.self,
             EntitiesCommand.self, AuthorsCommand.self, ObjectCommand.self, ExportCommand.self, WatchCommand.self, DiffCommand.self, ActorsCommand.self, TokenCommand.self,

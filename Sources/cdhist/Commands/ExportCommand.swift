@@ -68,7 +68,7 @@ struct ExportCommand: ParsableCommand {
                 list.finish()
             }
             progress.finish()
-            try target?.commit()
+            try target?.commit(output)
         } catch {
             target?.discard()
             throw error
@@ -96,9 +96,18 @@ final class AtomicFile {
         self.handle = handle
     }
 
-    func commit() throws {
-        try handle.synchronize()
-        try handle.close()
+    /// Renames the file into place once `output` (writing to it) is flushed; a failed write
+    /// (or flush to the disk) is reported naming the file, and the temporary removed.
+    func commit(_ output: Output? = nil) throws {
+        output?.flush()
+        do {
+            if let failure = output?.failure { throw failure }
+            try handle.synchronize()
+            try handle.close()
+        } catch {
+            discard()
+            throw CLIError.cannotWrite(path: path, reason: WriteFault.cause(error))
+        }
         guard rename(temporary, path) == 0 else {
             let reason = String(cString: strerror(errno))
             discard()

@@ -82,11 +82,11 @@ struct ReportCommand: ParsableCommand {
         let file = try AtomicFile(out)
         do {
             try file.handle.write(contentsOf: Data(html.utf8))
-            try file.commit()
         } catch {
             file.discard()
-            throw error
+            throw CLIError.cannotWrite(path: out, reason: WriteFault.cause(error))
         }
+        try file.commit()
         if Terminal.current(noColor: true).stderrIsTerminal { printError("cdhist: wrote \(out) (\(ByteCount.text(Int64(html.utf8.count))))") }
     }
 

@@ -1,13 +1,26 @@
 import Foundation
+import HistoryKit
 
 /// Buffered writing to stdout (or a file), flushed in large chunks.
 final class Output {
     private let handle: FileHandle
+    private let isStandardOutput: Bool
     private var buffer: [UInt8] = []
     private let flushThreshold = 64 << 10
+    /// The first write that failed (a full disk, a file-size limit); later writes are dropped.
+    private(set) var failure: Error?
 
-    init(handle: FileHandle = .standardOutput) {
+    /// Output to stdout: a failed write (not a closed pipe) prints its cause and exits with status 2.
+    init() {
+        handle = .standardOutput
+        isStandardOutput = true
+        buffer.reserveCapacity(flushThreshold + 4096)
+    }
+
+    /// Output to a file: a failed write is kept in ``failure`` for the file's owner to report.
+    init(handle: FileHandle) {
         self.handle = handle
+        isStandardOutput = false
         buffer.reserveCapacity(flushThreshold + 4096)
     }
 
@@ -28,7 +41,19 @@ final class Output {
 
     func flush() {
         guard !buffer.isEmpty else { return }
-        handle.write(Data(buffer))
+        if failure == nil {
+            do {
+                try handle.write(contentsOf: buffer)
+            } catch {
+                failure = error
+                if isStandardOutput {
+                    // A reader that went away (| head) is no error; anything else is.
+                    if ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError)?.code == Int(EPIPE) { exit(0) }
+                    printError("cdhist: standard output: \(WriteFault.cause(error))")
+                    exit(2)
+                }
+            }
+        }
         buffer.removeAll(keepingCapacity: true)
     }
 
@@ -37,5 +62,6 @@ final class Output {
 
 /// Writes one line to stderr.
 func printError(_ message: String) {
-    FileHandle.standardError.write(Data((message + "\n").utf8))
+    // Never a trap: with stderr unwritable there is no one left to tell.
+    try? FileHandle.standardError.write(contentsOf: Data((message + "\n").utf8))
 }
