@@ -126,7 +126,6 @@ public enum StoreWriter {
         }
     }
 
-    /// `Z<ROOT>` with `Z_PK`, `Z_ENT`, `Z_OPT` and a column per stored attribute and to-one of the whole hierarchy.
     /// A many-to-many relationship's join table, as Core Data names it (seen in real stores): after the
     /// side of the lower entity number, `Z_<a><NAME>`, with a column per side, `Z_<a><INVERSE>` holding
     /// that side's keys and `Z_<b><NAME>` the other's (a, b: the entities declaring the relationships).
@@ -194,6 +193,7 @@ public enum StoreWriter {
         }
     }
 
+    /// `Z<ROOT>` with `Z_PK`, `Z_ENT`, `Z_OPT` and a column per stored attribute and to-one of the whole hierarchy.
     private static func entityTableDDL(root: String, model: ManagedObjectModel) -> String {
         var columns: [String] = []
         var seen: Set<String> = []

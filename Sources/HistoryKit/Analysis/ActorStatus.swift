@@ -47,6 +47,8 @@ public struct ActorReport: Sendable {
     public var tokenNumber: Int64?
     /// The date it recorded, when it uses dates (Cocoa seconds).
     public var positionDate: Double?
+    /// An actor that merges (not batch-only) and has a position a purge can break: a token or a date.
+    public var hasBreakablePosition: Bool { !isBatch && (tokenNumber != nil || positionDate != nil) }
     /// What it still has to merge.
     public var pending: PendingSummary
     /// Seconds between the oldest pending transaction and now.
@@ -72,7 +74,7 @@ public struct WriterSummary: Equatable, Sendable {
     /// Nil for transactions without an author.
     public var author: String?
     /// The framework family it belongs to, if any.
-    public var family: AuthorFamily?
+    public var family: AuthorFamily? { AuthorFamily.of(author) }
     public var transactions: Int
     public var firstNumber: Int64
     public var lastNumber: Int64

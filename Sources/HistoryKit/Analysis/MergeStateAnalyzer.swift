@@ -1,11 +1,6 @@
 /// Evaluates recorded merge positions against a store: for each actor, what
 /// it merged, what is pending, and whether Core Data will fail or skip.
 public struct MergeStateAnalyzer {
-    /// Authors written by CloudKit mirroring (`NSCloudKitMirroringDelegate.import` …): writers, not actors.
-    public static func isCloudKitAuthor(_ name: String) -> Bool {
-        AuthorFamily.of(name) == .cloudKit
-    }
-
     public let store: HistoryStore
     /// Actors the app declares (`--actor`).
     public var declared: [String]
@@ -83,10 +78,9 @@ public struct MergeStateAnalyzer {
         var authored: [String: Int] = [:]
         for a in authors { if let name = a.author { authored[name] = a.tally.count } }
         let knownAuthors = authors.compactMap(\.author)
-        let actorCount = names.count
         // Authors without a position of their own are writers, summarized apart.
         let writers = authors.filter { a in a.author.map { !names.contains($0) } ?? true }.map { a in
-            WriterSummary(author: a.author, family: AuthorFamily.of(a.author), transactions: a.tally.count,
+            WriterSummary(author: a.author, transactions: a.tally.count,
                           firstNumber: a.tally.firstNumber, lastNumber: a.tally.lastNumber,
                           firstTimestamp: a.tally.firstTimestamp, lastTimestamp: a.tally.lastTimestamp)
         }
@@ -100,7 +94,7 @@ public struct MergeStateAnalyzer {
         for (i, name) in names.enumerated() {
             let position = located[name] ?? Located()
             let kind: ActorKind = name == exporter ? .cloudKit : .app
-            let pending = i < actorCount && position.pendingFrom != nil
+            let pending = position.pendingFrom != nil
                 ? Self.pending(within[i].sorted(names: authorNames), isOwn: { ActorReport.isOwn($0, actor: name, kind: kind) })
                 : PendingSummary(byAuthor: [], oldestTimestamp: nil, oldestNumber: nil)
             reports.append(kind == .cloudKit
@@ -111,7 +105,7 @@ public struct MergeStateAnalyzer {
         let counts = cutoffs.enumerated().map { j, c -> Int in
             guard c.cutoff != nil else { return 0 }
             let filter = c.authorFilter.map(Set.init)
-            return zip(authorNames, within[actorCount + j].tallies)
+            return zip(authorNames, within[names.count + j].tallies)
                 .filter { author, _ in filter.map { f in author.map(f.contains) ?? false } ?? true }
                 .reduce(0) { $0 + $1.1.count }
         }
@@ -333,7 +327,7 @@ extension ActorReport {
     static func isOwn(_ author: String?, actor: String, kind: ActorKind) -> Bool {
         switch kind {
         case .app: return author == actor
-        case .cloudKit: return author.map(MergeStateAnalyzer.isCloudKitAuthor) ?? false
+        case .cloudKit: return AuthorFamily.of(author) == .cloudKit
         }
     }
 

@@ -87,7 +87,7 @@ extension HistoryStore {
         q.limit = nil
         let sql = try HistorySQL(store: self, query: q)
         // Actors whose position the purge could break: a token it deletes, or others' transactions after the position.
-        let watched = actors.filter { !$0.isBatch && !$0.status.isBroken && ($0.tokenNumber != nil || $0.positionDate != nil) }
+        let watched = actors.filter { $0.hasBreakablePosition && !$0.status.isBroken }
 
         // The scan, the breakdown and the oldest survivor read one snapshot.
         return try snapshot { try previewPurge(q, sql: sql, watched: watched, breakdown: breakdown) }
@@ -163,7 +163,7 @@ extension HistoryStore {
                 stringsBecomingUnused: deletedStrings.members.subtracting(survivingStrings.members).compactMap { scan.string($0) }
                     .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) },
                 stringsAlreadyUnused: scan.stringCount - deletedStrings.members.union(survivingStrings.members).filter { scan.string($0) != nil }.count,
-                cloudKitTransactions: byAuthor.filter { $0.author.map(MergeStateAnalyzer.isCloudKitAuthor) ?? false }.reduce(0) { $0 + $1.tally.count },
+                cloudKitTransactions: byAuthor.filter { AuthorFamily.of($0.author) == .cloudKit }.reduce(0) { $0 + $1.tally.count },
                 consequences: consequences, ranges: runs.ranges)
         }, beside: { db in try self.space(db) })
         if breakdown { try countChanges(of: &preview, matching: matching, arguments: args, authorExpression: sql.expression(for: .author), joins: sql.joinClause) }

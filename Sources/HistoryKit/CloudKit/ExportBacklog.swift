@@ -17,7 +17,7 @@ public struct ExportBacklog: Sendable {
     }
 
     /// All such objects.
-    public var count: Int
+    public var count: Int { byEntity.values.reduce(0, +) }
     /// Their number per entity number.
     public var byEntity: [Int64: Int]
     /// The most recently changed first, at most as many as asked for.
@@ -36,7 +36,7 @@ extension HistoryStore {
             guard try db.tableExists("ANSCKRECORDMETADATA") else { return nil }
             let columns = Set(try db.columns(in: "ANSCKRECORDMETADATA").map { $0.name.uppercased() })
             guard columns.isSuperset(of: ["ZENTITYID", "ZENTITYPK", "ZLASTEXPORTEDTRANSACTIONNUMBER"]) else { return nil }
-            var backlog = ExportBacklog(count: 0, byEntity: [:], objects: [])
+            var backlog = ExportBacklog(byEntity: [:], objects: [])
             // Per object, its newest change by an author that is not CloudKit's; then the
             // objects CloudKit mirrors whose last export is older.
             try db.forEachRow("""
@@ -51,7 +51,6 @@ extension HistoryStore {
                 ORDER BY c.last DESC, c.entity, c.pk
                 """) { row in
                 let entity = row.int64(0)
-                backlog.count += 1
                 backlog.byEntity[entity, default: 0] += 1
                 guard backlog.objects.count < limit else { return }
                 var ignored: String?

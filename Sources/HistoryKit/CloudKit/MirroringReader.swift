@@ -110,7 +110,7 @@ struct MirroringReader {
     }
 
     static func isMirroringKey(_ key: String) -> Bool {
-        key.hasPrefix("NSCloudKitMirroringDelegate") || key.hasPrefix("PFCloudKit")
+        key.hasPrefix(AuthorFamily.cloudKitPrefix) || key.hasPrefix("PFCloudKit")
     }
 
     private func columns(_ table: String) throws -> Set<String> {
@@ -143,7 +143,7 @@ struct MirroringReader {
                 break
             }
             if key == MirroringState.lastHistoryTokenKey {
-                tokens.append(present.contains("ZTRANSFORMEDVALUE") ? row.optionalBytes(5) : nil)
+                tokens.append(row.optionalBytes(5))  // NULL when the column is missing
             }
             entries[key] = MirroringMetadataEntry(key: key, value: value)
         }

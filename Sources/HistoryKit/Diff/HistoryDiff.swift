@@ -58,19 +58,19 @@ public struct HistoryDiff: Equatable, Sendable {
             byEntity[change.entityName ?? "Z_ENT \(change.entityNumber)", default: 0] += 1
         }
 
-    /// Adds `other`, which comes after what this part holds.
-    mutating func merge(_ other: HistoryDiff.Part) {
-        guard other.transactions > 0 else { return }
-        if first == nil { first = other.first }
-        last = other.last ?? last
-        transactions += other.transactions
-        changes += other.changes
-        for author in other.authors {
-            byAuthor[author.author, default: (0, 0)].transactions += author.transactions
-            byAuthor[author.author, default: (0, 0)].changes += author.changes
+        /// Adds `other`, which comes after what this part holds (its tallies as they are: no sorting).
+        mutating func merge(_ other: HistoryDiff.Part) {
+            guard other.transactions > 0 else { return }
+            if first == nil { first = other.first }
+            last = other.last ?? last
+            transactions += other.transactions
+            changes += other.changes
+            for (author, count) in other.byAuthor {
+                byAuthor[author, default: (0, 0)].transactions += count.transactions
+                byAuthor[author, default: (0, 0)].changes += count.changes
+            }
+            for (entity, count) in other.byEntity { byEntity[entity, default: 0] += count }
         }
-        for entity in other.entities { byEntity[entity.entity, default: 0] += entity.changes }
-    }
 
         public static func == (a: Part, b: Part) -> Bool {
             a.transactions == b.transactions && a.changes == b.changes && a.first == b.first && a.last == b.last

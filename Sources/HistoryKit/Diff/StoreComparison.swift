@@ -54,7 +54,7 @@ extension HistoryDiff {
                         lastWasAdded = false
                     }
                 }
-                diff.effects = try effects(of: addedRuns, in: new, decoder: newDecoder, query: query, db: newDB)
+                diff.effects = try effects(of: addedRuns, in: new, decoder: newDecoder, sql: b.sql, db: newDB)
             }
         }
         return diff
@@ -76,12 +76,10 @@ extension HistoryDiff {
 
     /// The net effect of the transactions in `runs` on each object they changed,
     /// read by object from a sort SQLite makes (no map of objects in memory).
+    /// `sql` is the new store's query (its stream's, in the same read).
     private static func effects(of runs: [ClosedRange<Int64>], in store: HistoryStore, decoder: ChangeDecoder,
-                                query: HistoryQuery, db: Database) throws -> [EntityEffect] {
+                                sql: HistorySQL, db: Database) throws -> [EntityEffect] {
         guard let low = runs.first?.lowerBound, let high = runs.last?.upperBound else { return [] }
-        var q = query
-        q.limit = nil
-        let sql = try store.historySQL(q, in: db)
         var effects: [Int64: EntityEffect] = [:]
         var properties: [Int64: [String: Int]] = [:]
         var current: (entity: Int64, key: Int64, first: ChangeType, last: ChangeType, mask: [UInt8])?
@@ -95,10 +93,7 @@ extension HistoryDiff {
             case (_, .delete): effect.deleted += 1
             default:
                 effect.updated += 1
-                var slots: [Int] = []
-                for (i, byte) in run.mask.enumerated() where byte != 0 {
-                    for bit in 0..<8 where byte & (0x80 >> UInt8(bit)) != 0 { slots.append(i * 8 + bit) }
-                }
+                let slots = ChangeDecoder.slots(in: run.mask)
                 let names = decoder.layout(forEntity: run.entity)?.propertyNames(forSlots: slots) ?? slots.map { "slot \($0)" }
                 for name in names { properties[run.entity, default: [:]][name, default: 0] += 1 }
             }

@@ -7,10 +7,11 @@ import GRDB
 final class TransactionStream {
     private let store: HistoryStore
     private let decoder: ChangeDecoder
-    private let sql: HistorySQL
+    /// The query as SQL (its object matches included).
+    let sql: HistorySQL
     private let transactions: RawCursor
     private let changesStatement: Statement
-    private var changes: RawCursor?
+    private var changes: ChangeStream?
 
     init(_ store: HistoryStore, query: HistoryQuery, decoder: ChangeDecoder, db: Database) throws {
         var query = query
@@ -29,19 +30,12 @@ final class TransactionStream {
         changes = nil
         guard try transactions.next() else { return nil }
         let tx = store.transaction(transactions)
-        changes = try RawCursor(changesStatement, arguments: sql.changesOfTransactionArguments(tx.number))
+        changes = try store.changeStream(of: tx.number, sql: sql, statement: changesStatement, decoder: decoder)
         return tx
     }
 
     /// The next change of the current transaction; nil after its last.
-    func nextChange() throws -> Change? {
-        guard let changes else { return nil }
-        while try changes.next() {
-            if let keep = sql.matchedChanges, !keep.contains(changes.int64(0)) { continue }
-            return store.change(changes, decoder: decoder)
-        }
-        return nil
-    }
+    func nextChange() throws -> Change? { try changes?.next() }
 
     func finish() {
         changes?.finish()

@@ -111,18 +111,24 @@ public struct ChangeDecoder: Sendable {
         return change
     }
 
-    private func decodeColumns(_ columns: [UInt8]?, info: EntityInfo?, into change: inout Change,
-                               warnings: inout [DecodingWarning]) {
-        guard let columns else {
-            warnings.append(DecodingWarning(kind: .missingColumns, message: "update without ZCOLUMNS"))
-            return
-        }
+    /// The slots a `ZCOLUMNS` bitmask sets: bit 7 of byte 0 is slot 0.
+    static func slots(in columns: [UInt8]) -> [Int] {
         var slots: [Int] = []
         for (byteIndex, byte) in columns.enumerated() where byte != 0 {
             for bit in 0..<8 where byte & (0x80 >> UInt8(bit)) != 0 {
                 slots.append(byteIndex * 8 + bit)
             }
         }
+        return slots
+    }
+
+    private func decodeColumns(_ columns: [UInt8]?, info: EntityInfo?, into change: inout Change,
+                               warnings: inout [DecodingWarning]) {
+        guard let columns else {
+            warnings.append(DecodingWarning(kind: .missingColumns, message: "update without ZCOLUMNS"))
+            return
+        }
+        let slots = Self.slots(in: columns)
         change.updatedSlots = slots
         guard let info else { return }
         guard let layout = info.layout else {

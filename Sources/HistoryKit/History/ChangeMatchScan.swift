@@ -44,14 +44,6 @@ extension HistoryStore {
         return high > low && high.subtractingReportingOverflow(low).partialValue >= ChangeMatches.scanFromTransactions
     }
 
-    /// The lowest and highest `Z_PK` of `table`; nil when it is empty. (Each alone
-    /// is one step down the b-tree; together in one SELECT, SQLite reads every row.)
-    static func numberRange(_ table: String, _ db: Database) throws -> (Int64, Int64)? {
-        try db.firstRow("SELECT (SELECT MIN(Z_PK) FROM \(table)), (SELECT MAX(Z_PK) FROM \(table))") { row in
-            row.isNull(0) || row.isNull(1) ? nil : (row.int64(0), row.int64(1))
-        } ?? nil
-    }
-
     /// Runs `select` (``HistorySQL/changeMatchSelect()``) over the change numbers
     /// of this snapshot, in one part per core; nil when the table is empty.
     private func scanChanges(_ select: String, arguments: StatementArguments, db: Database) throws -> ChangeMatches? {

@@ -47,6 +47,21 @@ extension HistoryStore {
         }
     }
 
+    /// How many transactions are numbered after `after` and up to `number` (by primary key).
+    func countTransactions(after: Int64 = .min, through number: Int64) throws -> Int {
+        try read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM ATRANSACTION WHERE Z_PK > ? AND Z_PK <= ?", arguments: [after, number]) ?? 0
+        }
+    }
+
+    /// The lowest and highest `Z_PK` of `table`; nil when it is empty. (Each alone
+    /// is one step down the b-tree; together in one SELECT, SQLite reads every row.)
+    static func numberRange(_ table: String, _ db: Database) throws -> (Int64, Int64)? {
+        try db.firstRow("SELECT (SELECT MIN(Z_PK) FROM \(table)), (SELECT MAX(Z_PK) FROM \(table))") { row in
+            row.isNull(0) || row.isNull(1) ? nil : (row.int64(0), row.int64(1))
+        } ?? nil
+    }
+
     /// The changes of the transactions after number `n` (through the `ZTRANSACTIONID` index).
     public func countChanges(afterTransaction n: Int64) throws -> Int {
         try read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM ACHANGE WHERE ZTRANSACTIONID > ?", arguments: [n]) ?? 0 }

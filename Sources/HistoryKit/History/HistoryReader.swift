@@ -43,12 +43,18 @@ extension HistoryStore {
             defer { cursor.finish() }
             while try cursor.next() {
                 let tx = transaction(cursor)
-                let changes = ChangeStream(cursor: try RawCursor(changesStatement, arguments: sql.changesOfTransactionArguments(tx.number)),
-                                           keep: sql.matchedChanges) { self.change($0, decoder: decoder) }
-                defer { changes.cursor.finish() }
+                let changes = try changeStream(of: tx.number, sql: sql, statement: changesStatement, decoder: decoder)
+                defer { changes.finish() }
                 try body(tx, changes)
             }
         }
+    }
+
+    /// The changes of transaction `number` that `sql` selects, read with `statement`
+    /// (its ``HistorySQL/changesOfTransactionSelect()``).
+    func changeStream(of number: Int64, sql: HistorySQL, statement: Statement, decoder: ChangeDecoder) throws -> ChangeStream {
+        ChangeStream(cursor: try RawCursor(statement, arguments: sql.changesOfTransactionArguments(number)),
+                     keep: sql.matchedChanges) { self.change($0, decoder: decoder) }
     }
 
     /// The transaction numbered `number`, or nil.
@@ -160,9 +166,17 @@ public struct ChangeStream {
 
     /// Calls `body` with each change, by change ID.
     public func forEach(_ body: (Change) throws -> Void) throws {
+        while let change = try next() { try body(change) }
+    }
+
+    /// The next change; nil after the last.
+    func next() throws -> Change? {
         while try cursor.next() {
             if let keep, !keep.contains(cursor.int64(0)) { continue }
-            try body(decode(cursor))
+            return decode(cursor)
         }
+        return nil
     }
+
+    func finish() { cursor.finish() }
 }

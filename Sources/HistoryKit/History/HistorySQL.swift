@@ -22,13 +22,13 @@ struct HistorySQL {
     /// Whether a condition filters by author, context, bundle or process name (and so needs ``joinClause``).
     private let filtersByName: Bool
     private let order: HistoryQuery.Order
-    /// Whether the change conditions are the lookups of a scan's matches (``ChangeMatches``).
-    private let matchesFound: Bool
     /// The transactions of a scan's matches, for selects of transactions only (with the changes'
     /// own numbers beside it, SQLite would look up every pair).
     private let transactionMatch: String?
     /// The changes a scan matched: of each transaction's changes, only these are read.
     let matchedChanges: Set<Int64>?
+    /// Whether the change conditions are the lookups of a scan's matches (``ChangeMatches``).
+    private var matchesFound: Bool { matchedChanges != nil }
 
     /// The SQL of `query`. With `matches` (the changes a scan found matching the
     /// query's change filters), those filters become lookups of the changes found.
@@ -140,7 +140,6 @@ struct HistorySQL {
         transactionArguments = txArgs
         // A scan's matches stand for every change condition: transactions need no EXISTS.
         changeConditions = chConditions
-        matchesFound = matches != nil
         transactionMatch = matches.map { "t.Z_PK IN (\(Self.list($0.transactionNumbers)))" }
         matchedChanges = matches.map { Set($0.changeIDs) }
         changeFilterArguments = StatementArguments(chArgs)

@@ -61,10 +61,8 @@ public enum DefaultsReader {
                                            source: source, keyFormat: parsed.format))
             } else if let json = jsonBytes(value) {
                 switch jsonPosition(json, key: key, source: source, storeUUID: storeUUID) {
-                case .success(let position?):
+                case .success(let position):
                     records.append(MergeRecord(actor: key, position: position, source: source, keyFormat: .jsonToken))
-                case .success(nil):
-                    ignored += 1
                 case .failure(let why):
                     ignored += 1
                     notes.append("\(why)")
@@ -87,7 +85,7 @@ public enum DefaultsReader {
         return try dictionary([UInt8](data), path: path)
     }
 
-    private static func dictionary(_ bytes: [UInt8], path: String) throws -> (dictionary: [String: PlistValue], format: PropertyList.Format) {
+    static func dictionary(_ bytes: [UInt8], path: String) throws -> (dictionary: [String: PlistValue], format: PropertyList.Format) {
         let decoded: (value: PlistValue, format: PropertyList.Format)
         guard !bytes.isEmpty else { throw MergeStateError.notAPlist(path: path, reason: "empty file") }
         do {
@@ -154,12 +152,12 @@ public enum DefaultsReader {
         return JSONText.looksLikeJSON(bytes) ? bytes : nil
     }
 
-    /// A JSON token under an arbitrary key: its position; nil (`success`) for
-    /// JSON that is not a token, with why (`failure`); a key that says it holds
+    /// A JSON token under an arbitrary key: its position, or why the JSON is not
+    /// taken for a token (`failure`); a key that says it holds
     /// a token keeps a damaged one as unreadable. A map of other stores' UUIDs
     /// to numbers is taken for a (foreign) token only under such a key: an app's
     /// setting may map UUIDs to counts.
-    private static func jsonPosition(_ json: [UInt8], key: String, source: String, storeUUID: String?) -> Result<MergePosition?, TokenError> {
+    private static func jsonPosition(_ json: [UInt8], key: String, source: String, storeUUID: String?) -> Result<MergePosition, TokenError> {
         let saysToken = key.lowercased().contains("token")
         do {
             let token = try JSONTokenDecoder.decode(json: json, source: source)

@@ -32,7 +32,7 @@ public struct DefaultsRepairPlan: Equatable, Sendable {
     public var updated: [String: PlistValue]
     public var changes: [DefaultsChange]
     /// The plist's bytes as the plan read them: writing refuses a plist that changed since.
-    var bytesRead: Data?
+    var bytesRead: Data
 }
 
 /// Rewrites an actor's merge position in shared defaults, keeping the
@@ -43,8 +43,9 @@ public enum DefaultsRepair {
     /// to create when the actor has none.
     public static func plan(path: String, actor: String, target: RepairTarget, store: HistoryStore?,
                             keyFormat: MergeKeyFormat? = nil, customPrefixes: [String] = []) throws -> DefaultsRepairPlan {
-        let bytesRead = FileManager.default.contents(atPath: path)
-        let (original, format) = try DefaultsReader.loadDictionary(path)
+        // The bytes parsed are the bytes the write compares the file with.
+        guard let bytesRead = FileContents.read(path) else { throw MergeStateError.fileNotFound(path: path) }
+        let (original, format) = try DefaultsReader.dictionary([UInt8](bytesRead), path: path)
         let storeUUID = store?.storeUUID
         var keys = original.keys.sorted().filter { key in
             if let parsed = MergeKeyFormat.parse(key, customPrefixes: customPrefixes), parsed.actor == actor {
@@ -94,7 +95,7 @@ public enum DefaultsRepair {
             throw RepairError.backupFailed(path: plan.path, reason: "\(backup) already exists")
         }
         // Another process (the app, cfprefsd) may have written the plist since it was read.
-        guard let current = fm.contents(atPath: plan.path), current == plan.bytesRead else { throw RepairError.changedSinceRead(path: plan.path) }
+        guard let current = FileContents.read(plan.path), current == plan.bytesRead else { throw RepairError.changedSinceRead(path: plan.path) }
         let bytes = try encode(plan.updated, format: plan.format, path: plan.path)
         // The backup is the bytes read, written under a temporary name and renamed when complete.
         let backupTemporary = backup + ".partial"
@@ -110,7 +111,7 @@ public enum DefaultsRepair {
         do {
             try? fm.removeItem(atPath: temporary)
             try FileWriter.create(temporary, contents: Data(bytes), mode: mode_t(mode & 0o7777))
-            guard fm.contents(atPath: plan.path) == plan.bytesRead else { throw RepairError.changedSinceRead(path: plan.path) }
+            guard FileContents.read(plan.path) == plan.bytesRead else { throw RepairError.changedSinceRead(path: plan.path) }
             guard rename(temporary, plan.path) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         } catch {
             try? fm.removeItem(atPath: temporary)

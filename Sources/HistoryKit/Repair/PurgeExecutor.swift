@@ -67,9 +67,6 @@ public enum PurgeExecutor {
             queue = try DatabaseQueue(path: path, configuration: config)
         } catch let error as DatabaseError {
             removeCreated(path, hadWAL: hadWAL, hadSHM: hadSHM)
-            if WriteFault.isWriteFailure(error), ![.SQLITE_READONLY, .SQLITE_CANTOPEN].contains(error.resultCode) {
-                throw RepairError.writeFailed(path: path, file: path, cause: WriteFault.cause(error), outcome: "nothing was deleted")
-            }
             throw mapOpen(error, path: path, timeout: options.busyTimeout)
         }
         defer { try? queue.close() }
@@ -213,6 +210,8 @@ public enum PurgeExecutor {
         switch error.resultCode {
         case .SQLITE_BUSY, .SQLITE_LOCKED: return RepairError.busy(path: path, seconds: timeout)
         case .SQLITE_READONLY, .SQLITE_CANTOPEN: return RepairError.readOnly(path: path, reason: error.message ?? "\(error.resultCode)")
+        case .SQLITE_FULL, .SQLITE_IOERR, .SQLITE_PERM:
+            return RepairError.writeFailed(path: path, file: path, cause: WriteFault.cause(error), outcome: "nothing was deleted")
         default: return StoreError.sqlite(path: path, message: error.message ?? "\(error.resultCode)")
         }
     }

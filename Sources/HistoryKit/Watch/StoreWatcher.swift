@@ -195,18 +195,8 @@ public final class StoreWatcher {
     /// count is unknown until the next purge recounts).
     private func advance(_ store: HistoryStore, to number: Int64) {
         guard number > position else { return }
-        let passed = try? store.read { db in
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM ATRANSACTION WHERE Z_PK > ? AND Z_PK <= ?", arguments: [position, number]) ?? 0
-        }
+        let passed = try? store.countTransactions(after: position, through: number)
         countThroughPosition = passed.flatMap { passed in countThroughPosition.map { $0 + passed } }
         position = number
-    }
-}
-
-/// Why watching a store cannot go on.
-extension HistoryStore {
-    /// How many transactions are numbered up to `number`.
-    func countTransactions(through number: Int64) throws -> Int {
-        try read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM ATRANSACTION WHERE Z_PK <= ?", arguments: [number]) ?? 0 }
     }
 }

@@ -46,24 +46,22 @@ struct DiffCommand: ParsableCommand {
         let oldModel = try oldStore.resolveModel(userModelPath: model)
         let newModel = try newStore.resolveModel(userModelPath: model)
         for problem in Set([oldModel.problem, newModel.problem].compactMap { $0 }).sorted() { printError("cdhist: note: \(problem)") }
-        let stop = REPLEnvironment.current.map { env -> StopSignal in
-            env.stop.reset()
-            return env.stop
-        }
-        let progress = ComparisonProgress(enabled: context.terminal.stderrIsTerminal, last: max(try oldStore.numberBounds().transaction,
-                                                                                            try newStore.numberBounds().transaction))
+        let stop = REPLEnvironment.current?.freshStop()
+        let showProgress = context.terminal.stderrIsTerminal
+        let last = showProgress ? max(try oldStore.numberBounds().transaction, try newStore.numberBounds().transaction) : 0
+        let progress = ProgressLine(enabled: showProgress, every: 1024, quietFirst: true)
         let diff: HistoryDiff
         do {
             diff = try HistoryDiff.compare(old: oldStore, oldDecoder: oldStore.makeDecoder(model: oldModel),
                                            new: newStore, newDecoder: newStore.makeDecoder(model: newModel), query: query) { number in
-                progress.step(number)
+                progress.step { "compared through #\(number) of #\(last)" }
                 return !(stop?.isRequested ?? false)
             }
         } catch HistoryDiffError.stopped {
-            progress.finish()
+            progress.finish(leaving: nil)
             throw StoreError.interrupted(path: new)
         }
-        progress.finish()
+        progress.finish(leaving: nil)
         let presenter = DiffPresenter(time: context.time, limit: summary.limit(context))
         let old = DiffPresenter.Side(path: self.old, storeUUID: oldStore.storeUUID,
                                      transactions: diff.removed.transactions + diff.unchanged.transactions + diff.rewritten.transactions)
@@ -71,31 +69,5 @@ struct DiffCommand: ParsableCommand {
                                      transactions: diff.added.transactions + diff.unchanged.transactions + diff.rewritten.transactions)
         DocumentRenderer.render(presenter.document(diff, old: old, new: new), context: context)
         if !diff.isIdentical { throw ExitCode(1) }
-    }
-}
-
-/// `compared through #N of #M` on stderr while a long comparison runs (on a terminal only).
-final class ComparisonProgress {
-    private let enabled: Bool
-    private let last: Int64
-    private var shown = Date()
-    private var steps = 0
-    private var wrote = false
-
-    init(enabled: Bool, last: Int64) {
-        self.enabled = enabled
-        self.last = last
-    }
-
-    func step(_ number: Int64) {
-        steps += 1
-        guard enabled, steps % 1024 == 0, Date().timeIntervalSince(shown) > 0.2 else { return }
-        shown = Date()
-        wrote = true
-        FileHandle.standardError.write(Data("\rcompared through #\(number) of #\(last)".utf8))
-    }
-
-    func finish() {
-        if wrote { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
     }
 }

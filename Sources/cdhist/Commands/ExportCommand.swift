@@ -35,7 +35,8 @@ struct ExportCommand: ParsableCommand {
         let query = try filters.query(utc: outputOptions.utc)
         let presenter = session.presenter
         let showProgress = session.context.terminal.stderrIsTerminal
-        let progress = Progress(total: showProgress ? try session.store.transactionCount() : 0, enabled: showProgress)
+        let total = showProgress ? try session.store.transactionCount() : 0
+        let progress = ProgressLine(enabled: showProgress, every: 256)
         let warnings = ValueWarnings(store: session.store.path)
         do {
             // Changes are written as they are read, so a transaction of a million changes streams too.
@@ -45,7 +46,7 @@ struct ExportCommand: ParsableCommand {
                 try session.store.forEachTransactionWithChanges(query, decoder: session.decoder) { tx, changes in
                     warnings.add(tx.warnings)
                     try csv.write(tx, changes) { warnings.add($0.warnings) }
-                    progress.step()
+                    progress.step { "\(progress.steps)/\(total) transactions" }
                 }
                 output.flush()
             } else {
@@ -55,19 +56,13 @@ struct ExportCommand: ParsableCommand {
                 try session.store.forEachTransactionWithChanges(query, decoder: session.decoder) { tx, changes in
                     warnings.add(tx.warnings)
                     try list.addStreaming { line in
-                        presenter.beginTransactionWithChanges(tx, format: tag, to: &line)
-                        try changes.forEach { change in
-                            warnings.add(change.warnings)
-                            presenter.writeChange(change, to: &line)
-                            line.spill(to: output)
-                        }
-                        presenter.endTransactionWithChanges(to: &line)
+                        try presenter.writeTransaction(tx, changes: changes, format: tag, to: &line, spillingTo: output) { warnings.add($0.warnings) }
                     }
-                    progress.step()
+                    progress.step { "\(progress.steps)/\(total) transactions" }
                 }
                 list.finish()
             }
-            progress.finish()
+            progress.finish(leaving: "\(progress.steps)/\(total) transactions")
             try target?.commit(output)
         } catch {
             target?.discard()
@@ -98,10 +93,10 @@ final class AtomicFile {
 
     /// Renames the file into place once `output` (writing to it) is flushed; a failed write
     /// (or flush to the disk) is reported naming the file, and the temporary removed.
-    func commit(_ output: Output? = nil) throws {
-        output?.flush()
+    func commit(_ output: Output) throws {
+        output.flush()
         do {
-            if let failure = output?.failure { throw failure }
+            if let failure = output.failure { throw failure }
             try handle.synchronize()
             try handle.close()
         } catch {
@@ -123,32 +118,6 @@ final class AtomicFile {
     }
 
     deinit { if !finished { discard() } }
-}
-
-/// A one-line progress counter on stderr, shown only on a terminal.
-final class Progress {
-    private let total: Int
-    private let enabled: Bool
-    private var count = 0
-    private var lastShown = Date.distantPast
-
-    init(total: Int, enabled: Bool) {
-        self.total = total
-        self.enabled = enabled
-    }
-
-    func step() {
-        count += 1
-        guard enabled, count % 256 == 0 else { return }
-        let now = Date()
-        guard now.timeIntervalSince(lastShown) > 0.2 else { return }
-        lastShown = now
-        FileHandle.standardError.write(Data("\r\(count)/\(total) transactions".utf8))
-    }
-
-    func finish() {
-        if enabled { FileHandle.standardError.write(Data("\r\(count)/\(total) transactions\n".utf8)) }
-    }
 }
 
 /// `export --format csv`: one row per change with its transaction's fields

@@ -26,8 +26,10 @@ struct ObjectCommand: ParsableCommand {
         let session = try Session.open(storeOptions, output: outputOptions)
         session.noteModelProblem()
         let object = try SelectionOptions.object(id, option: "object")
-        let presenter = ObjectPresenter(history: try labelOptions.presenter(session), store: session.store,
-                                        labeler: try labelOptions.labeler(session))
+        let labeler = try labelOptions.labeler(session)
+        var history = session.presenter
+        history.label(with: labeler)
+        let presenter = ObjectPresenter(history: history, store: session.store, labeler: labeler)
         let warnings = ValueWarnings(store: session.store.path)
         // The row and the changes from one snapshot.
         try session.store.snapshot {
@@ -118,14 +120,10 @@ struct ObjectCommand: ParsableCommand {
         var life = ObjectHistory()
         try store.forEachTransactionWithChanges(query, decoder: session.decoder) { tx, changes in
             warnings.add(tx.warnings)
-            presenter.history.beginTransactionWithChanges(tx, format: nil, to: &s)
-            try changes.forEach { change in
+            try presenter.history.writeTransaction(tx, changes: changes, format: nil, to: &s, spillingTo: output) { change in
                 warnings.add(change.warnings)
                 life.add(change, of: tx)
-                presenter.history.writeChange(change, to: &s)
-                s.spill(to: output)
             }
-            presenter.history.endTransactionWithChanges(to: &s)
         }
         s.endArray()
         s.key("summary")

@@ -72,7 +72,7 @@ struct PurgeCommand: ParsableCommand {
             guard let selection = try cutoff.selection(narrowing: query, report: report, parser: parser) else { return }
             rule = selection.rule
             plan = try store.planPurge(selection.query, actors: report?.actors ?? [], breakdown: breakdown)
-            let positioned = (report?.actors ?? []).filter { !$0.isBatch && ($0.tokenNumber != nil || $0.positionDate != nil) }
+            let positioned = (report?.actors ?? []).filter(\.hasBreakablePosition)
             checked = positioned.isEmpty ? nil : positioned.count
             // The earliest position of those it breaks: purging before it breaks none of them.
             let broken = positioned.filter { a in plan.preview.consequences.contains { $0.actor == a.name } }

@@ -80,13 +80,9 @@ struct ReportCommand: ParsableCommand {
             entities: try Self.entityRows(historyStore))
         let html = ReportPage(time: time, svg: TimelineSVG(time: time, utc: utc, top: top)).html(content)
         let file = try AtomicFile(out)
-        do {
-            try file.handle.write(contentsOf: Data(html.utf8))
-        } catch {
-            file.discard()
-            throw CLIError.cannotWrite(path: out, reason: WriteFault.cause(error))
-        }
-        try file.commit()
+        let output = Output(handle: file.handle)
+        output.write(html)
+        try file.commit(output)
         if Terminal.current(noColor: true).stderrIsTerminal { printError("cdhist: wrote \(out) (\(ByteCount.text(Int64(html.utf8.count))))") }
     }
 

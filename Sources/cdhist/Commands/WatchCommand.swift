@@ -48,13 +48,7 @@ struct WatchCommand: ParsableCommand {
                                        filter: try selection.query(), since: since) { try $0.resolveModel(userModelPath: model) }
         for notice in watcher.notices { printError("cdhist: note: \(notice)") }
         if let problem = watcher.model.problem { printError("cdhist: note: \(problem)") }
-        let stop: StopSignal
-        if let env = REPLEnvironment.current {
-            stop = env.stop
-            stop.reset()
-        } else {
-            stop = StopSignal.onInterrupt()
-        }
+        let stop = REPLEnvironment.current?.freshStop() ?? StopSignal.onInterrupt()
         let printer = WatchPrinter(context: context, presenter: HistoryPresenter(time: context.time), storeUUID: watcher.storeUUID,
                                    warnings: ValueWarnings(store: storeOptions.store))
         if context.terminal.stderrIsTerminal {
@@ -72,8 +66,7 @@ struct WatchCommand: ParsableCommand {
                     case .transaction(let tx, let changes):
                         if let store = watcher.store, labelled !== store {
                             labelled = store
-                            let labeler = try labelOptions.labeler(for: store, model: watcher.model.model)
-                            printer.setLabel(labeler.map { labeler in { try? labeler.label($0) } })
+                            printer.setLabeler(try labelOptions.labeler(for: store, model: watcher.model.model))
                         }
                         try printer.transaction(tx, changes)
                         printed += 1
@@ -86,14 +79,14 @@ struct WatchCommand: ParsableCommand {
                     return !stop.isRequested
                 }
                 // Let go of the store (the labeler reads it): watch holds no connection between looks.
-                printer.setLabel(nil)
+                printer.setLabeler(nil)
                 labelled = nil
                 failing = nil
                 if !goOn { break }
             } catch let error as WatchError {
                 throw error
             } catch let error as StoreError {
-                printer.setLabel(nil)
+                printer.setLabeler(nil)
                 labelled = nil
                 // A store caught mid-checkpoint or locked for a moment reads on the next look.
                 let since = failing ?? Date()

@@ -36,9 +36,7 @@ struct LabelOptions: ParsableArguments {
     /// `session`'s presenter, labelling changed objects when asked to.
     func presenter(_ session: Session) throws -> HistoryPresenter {
         var presenter = session.presenter
-        if let labeler = try labeler(session) {
-            presenter.label = { try? labeler.label($0) }
-        }
+        presenter.label(with: try labeler(session))
         return presenter
     }
 }

@@ -52,7 +52,7 @@ struct MergeStateOptions: ParsableArguments {
         var (records, sources) = try records(storeUUID: store.storeUUID)
         let mirroring = try store.mirroringState()
         if let mirroring {
-            let detail = mirroring.tables.isEmpty ? "kept in Z_METADATA (the first release's layout)" : "\(mirroring.tables.count) ANSCK table\(mirroring.tables.count == 1 ? "" : "s")"
+            let detail = mirroring.tables.isEmpty ? "kept in Z_METADATA (the first release's layout)" : plural(mirroring.tables.count, "ANSCK table")
             sources.append(MergeSource(path: store.path, kind: "CloudKit mirroring, \(detail)", positions: mirroring.exportPosition == nil ? 0 : 1,
                                        ignoredKeys: 0, otherStoreKeys: []))
             if verbose { for problem in mirroring.problems { printError("cdhist: note: \(store.path): CloudKit mirroring: \(problem)") } }

@@ -23,6 +23,12 @@ final class REPLEnvironment {
     /// Asks a command that runs until told to (`watch`) to stop: Ctrl-C returns to the prompt.
     let stop = StopSignal()
 
+    /// The session's stop signal, cleared for a command that Ctrl-C may stop.
+    func freshStop() -> StopSignal {
+        stop.reset()
+        return stop
+    }
+
     init(storePath: String, lockTimeout: Double = 2) {
         self.storePath = storePath
         self.lockTimeout = lockTimeout

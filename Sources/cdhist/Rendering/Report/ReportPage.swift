@@ -78,12 +78,11 @@ struct ReportPage {
         "<section id=\"\(id)\">\n<h2>\(HTML.escape(title))</h2>\n\(content)</section>\n"
     }
 
-    private func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
 
     /// The few lines a reader needs first.
     private func glance(_ c: Content) -> [(String, String)] {
         let s = c.statistics
-        var history = "\(count(s.transactionCount, "transaction")) and \(count(s.changeCount, "change")) by \(count(c.authors.count, "author"))"
+        var history = "\(plural(s.transactionCount, "transaction")) and \(plural(s.changeCount, "change")) by \(plural(c.authors.count, "author"))"
         if let range = s.timestamps { history += ", \(time.display(range.lowerBound)) to \(time.display(range.upperBound))" }
         // What matters first: who is broken, then every actor's status, then the writers.
         let actors = c.mergeState.actors
@@ -95,12 +94,12 @@ struct ReportPage {
         var parts: [String] = []
         if !broken.isEmpty { parts.append("Core Data fails or loses changes for \(broken.joined(separator: ", "))") }
         parts.append(actors.isEmpty ? "no actor known (give --defaults, --token or --group-container)"
-                     : "\(count(actors.count, "actor")), \(statuses.joined(separator: ", "))")
+                     : "\(plural(actors.count, "actor")), \(statuses.joined(separator: ", "))")
         let writers = c.mergeState.writers.filter { $0.author != nil }.count
-        if writers > 0 { parts.append("\(count(writers, "writer")) without merge state") }
+        if writers > 0 { parts.append("\(plural(writers, "writer")) without merge state") }
         let actorText = parts.joined(separator: " · ")
         let purge = c.purge.map { p in
-            "\(p.rule): would delete \(count(p.preview.transactionCount, "transaction")) and \(count(p.preview.changeCount, "change"))"
+            "\(p.rule): would delete \(plural(p.preview.transactionCount, "transaction")) and \(plural(p.preview.changeCount, "change"))"
                 + (p.preview.consequences.isEmpty ? "; breaks no known actor"
                     : "; breaks \(p.preview.consequences.map { "\($0.actor) (\($0.status.rawValue))" }.joined(separator: ", "))")
         } ?? "none chosen"
@@ -111,9 +110,9 @@ struct ReportPage {
         var lines = [("History", history), ("Actors", actorText)]
         if let state = c.cloudKit.state, let exporter = c.cloudKit.exporter {
             var text = "\(exporter.status.rawValue)" + (exporter.tokenNumber.map { " at #\($0)" } ?? "")
-            if exporter.pending.count > 0 { text += ", \(count(exporter.pending.count, "transaction")) to export" }
+            if exporter.pending.count > 0 { text += ", \(plural(exporter.pending.count, "transaction")) to export" }
             if let r = state.records {
-                text += "; \(count(r.mirrored, "mirrored record"))"
+                text += "; \(plural(r.mirrored, "mirrored record"))"
                 let waiting = (r.needsUpload ?? 0) + (r.needsCloudDelete ?? 0)
                 if waiting > 0 { text += ", \(waiting) awaiting upload or deletion in iCloud" }
             }
@@ -127,9 +126,9 @@ struct ReportPage {
         let t = c.timeline
         guard t.range != nil else { return "" }
         var out = "<figcaption>\n<p>Bars: transactions by each author in one bucket of \(HTML.escape(MergeStatePresenter.age(t.bucketSeconds))); "
-            + "the tallest is \(count(t.topLanes(svg.top).lanes.flatMap(\.counts).max() ?? 0, "transaction")). "
+            + "the tallest is \(plural(t.topLanes(svg.top).lanes.flatMap(\.counts).max() ?? 0, "transaction")). "
             + "Lines: where each actor has merged up to, and the purge cut-off (dashed); an arrow at an edge: before the first or after the last transaction.</p>\n"
-        if t.undatedCount > 0 { out += "<p class=\"note\">\(count(t.undatedCount, "transaction")) without a usable timestamp are not drawn.</p>\n" }
+        if t.undatedCount > 0 { out += "<p class=\"note\">\(plural(t.undatedCount, "transaction")) without a usable timestamp are not drawn.</p>\n" }
         if !c.markers.isEmpty {
             out += "<ul class=\"markers\">\n"
             for m in c.markers {

@@ -46,11 +46,11 @@ struct TimelineChart {
         guard let range = timeline.range else {
             return wrap("\(store): no transactions with a timestamp" + (timeline.undatedCount > 0 ? " (\(timeline.undatedCount) without one)" : ""))
         }
-        let authors = timeline.overflow == nil ? count(timeline.lanes.count, "author") : "over \(timeline.lanes.count) authors"
-        var out = wrap("\(store): \(count(timeline.datedCount, "transaction")) by \(authors), "
+        let authors = timeline.overflow == nil ? plural(timeline.lanes.count, "author") : "over \(timeline.lanes.count) authors"
+        var out = wrap("\(store): \(plural(timeline.datedCount, "transaction")) by \(authors), "
                        + "\(time.display(range.lowerBound)) to \(time.display(range.upperBound))").map { context.style($0, .bold) }
         if timeline.undatedCount > 0 {
-            out += wrap("\(count(timeline.undatedCount, "transaction")) without a usable timestamp not drawn")
+            out += wrap("\(plural(timeline.undatedCount, "transaction")) without a usable timestamp not drawn")
         }
         out.append("")
         let selection = timeline.topLanes(top)
@@ -115,7 +115,6 @@ struct TimelineChart {
         return selection.othersOverflowed ? "over \(n) other authors" : "\(n) other author\(n == 1 ? "" : "s")"
     }
 
-    private func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
 
     /// A lane's name fitted to the label column, cut in the middle: names that
     /// share a long prefix (`NSCloudKitMirroringDelegate.import`, `.export`) stay apart.

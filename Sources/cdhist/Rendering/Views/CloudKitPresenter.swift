@@ -36,7 +36,7 @@ struct CloudKitPresenter {
             ])
         }
         var fields: [(String, String)] = [("Store", "\(c.store.path) (\(c.store.storeUUID))")]
-        var mirroring = state.tables.isEmpty ? "no ANSCK tables; its keys in Z_METADATA (the first release's layout)" : "\(state.tables.count) ANSCK table\(state.tables.count == 1 ? "" : "s")"
+        var mirroring = state.tables.isEmpty ? "no ANSCK tables; its keys in Z_METADATA (the first release's layout)" : plural(state.tables.count, "ANSCK table")
         if let v = state.frameworkVersion { mirroring += ", metadata version \(v)" }
         if let checked = state.identityChecked { mirroring += checked ? ", iCloud identity checked" : ", iCloud identity not checked" }
         if state.needsMetadataMigration == true { mirroring += ", metadata migration pending" }
@@ -107,8 +107,8 @@ struct CloudKitPresenter {
     /// What comes after the export position: to export, and CloudKit's own.
     private func afterPosition(_ e: ActorReport, changes: Int?) -> String {
         let total = e.pending.count + e.pending.ownCount
-        var text = "\(total) transaction\(total == 1 ? "" : "s")"
-        if let changes { text += " and \(changes) change\(changes == 1 ? "" : "s")" }
+        var text = plural(total, "transaction")
+        if let changes { text += " and \(plural(changes, "change"))" }
         guard total > 0 else { return text }
         let authors = e.pending.byAuthor.prefix(3).map { "\($0.author ?? "no author") \($0.count)" }
         let more = e.pending.byAuthor.count > 3 ? ", …" : ""

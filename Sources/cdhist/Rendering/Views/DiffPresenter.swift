@@ -16,9 +16,9 @@ struct DiffPresenter {
 
     func document(_ diff: HistoryDiff, old: Side, new: Side) -> Document {
         var fields: [(String, String)] = [
-            ("Old", "\(old.path): \(old.storeUUID), \(count(old.transactions, "transaction"))"),
-            ("New", "\(new.path): \(new.storeUUID), \(count(new.transactions, "transaction"))"),
-            ("Unchanged", count(diff.unchanged.transactions, "transaction")),
+            ("Old", "\(old.path): \(old.storeUUID), \(plural(old.transactions, "transaction"))"),
+            ("New", "\(new.path): \(new.storeUUID), \(plural(new.transactions, "transaction"))"),
+            ("Unchanged", plural(diff.unchanged.transactions, "transaction")),
         ]
         let parts: [(String, HistoryDiff.Part)] = [("Removed", diff.removed), ("Added", diff.added), ("Rewritten", diff.rewritten)]
         for (title, part) in parts { fields.append((title, summary(part))) }
@@ -53,13 +53,12 @@ struct DiffPresenter {
         return Document(kind: "diff", json: json(diff, old: old, new: new), sections: sections)
     }
 
-    private func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
 
     /// `3 transactions (9 changes), #35 (time) … #37 (time)`, or `none`.
     private func summary(_ part: HistoryDiff.Part) -> String {
         guard part.transactions > 0, let first = part.first, let last = part.last else { return "none" }
         let span = first == last ? end(first) : "\(end(first)) … \(end(last))"
-        return "\(count(part.transactions, "transaction")) (\(count(part.changes, "change"))), \(span)"
+        return "\(plural(part.transactions, "transaction")) (\(plural(part.changes, "change"))), \(span)"
     }
 
     private func end(_ end: HistoryDiff.Part.End) -> String { "#\(end.transactionNumber) (\(time.display(end.timestamp)))" }

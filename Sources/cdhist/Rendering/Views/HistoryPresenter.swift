@@ -8,6 +8,11 @@ struct HistoryPresenter {
     /// A short label for a changed object (`--labels`); nil leaves labels out.
     var label: ((Change) -> String?)?
 
+    /// Labels changed objects with `labeler` (none when nil).
+    mutating func label(with labeler: ObjectLabeler?) {
+        label = labeler.map { labeler in { try? labeler.label($0) } }
+    }
+
     init(time: TimeFormatter, label: ((Change) -> String?)? = nil) {
         self.time = time
         self.label = label
@@ -73,18 +78,18 @@ struct HistoryPresenter {
         s.endObject()
     }
 
-    /// A transaction's object up to its `"changes"` array, opened: the changes
-    /// follow with ``writeChange(_:to:)``, then ``endTransactionWithChanges(to:)``.
-    func beginTransactionWithChanges<S: JSONSink>(_ tx: Transaction, format: String?, to s: inout S) {
+    /// A transaction's object with every change `changes` reads, spilled to `output` as
+    /// it grows (a transaction of a million changes streams); `each` sees every change.
+    func writeTransaction(_ tx: Transaction, changes: ChangeStream, format: String?, to s: inout JSONBytes,
+                          spillingTo output: Output, each: (Change) -> Void) throws {
         writeMembers(tx, format: format, to: &s)
         s.key("changes")
         s.beginArray()
-    }
-
-    /// One change inside ``beginTransactionWithChanges(_:format:to:)``.
-    func writeChange<S: JSONSink>(_ change: Change, to s: inout S) { write(change, format: nil, to: &s) }
-
-    func endTransactionWithChanges<S: JSONSink>(to s: inout S) {
+        try changes.forEach { change in
+            each(change)
+            write(change, format: nil, to: &s)
+            s.spill(to: output)
+        }
         s.endArray()
         s.endObject()
     }

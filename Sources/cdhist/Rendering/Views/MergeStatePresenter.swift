@@ -12,7 +12,7 @@ struct MergeStatePresenter {
             ("As of", time.display(report.now)),
         ]
         for s in sources {
-            var text = "\(s.kind), \(s.positions) position\(s.positions == 1 ? "" : "s")"
+            var text = "\(s.kind), \(plural(s.positions, "position"))"
             if s.ignoredKeys > 0 { text += ", \(s.ignoredKeys) other keys ignored" }
             if !s.otherStoreKeys.isEmpty { text += ", \(s.otherStoreKeys.count) keys of other stores" }
             fields.append(("Source", "\(s.path): \(text)"))

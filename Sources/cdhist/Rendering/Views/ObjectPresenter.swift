@@ -54,7 +54,7 @@ struct ObjectPresenter {
         func at(_ m: ObjectHistory.Moment) -> String {
             "#\(m.transactionNumber) (\(time.display(m.timestamp))\(m.author.map { ", \($0)" } ?? ""))"
         }
-        var text = "\(Self.count(life.changeCount, "change")) in \(Self.count(life.transactionCount, "transaction"))"
+        var text = "\(plural(life.changeCount, "change")) in \(plural(life.transactionCount, "transaction"))"
             + (life.transactionCount > 1 ? ", from #\(first.transactionNumber) to #\(last.transactionNumber)." : ".")
         if let inserted = life.inserted {
             text += " Inserted in \(at(inserted))."
@@ -69,7 +69,6 @@ struct ObjectPresenter {
         return text
     }
 
-    static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
 
     /// Columns of the current values table.
     static let valueColumns = [Column("Property", fit: .wrap(min: 10), importance: .key), Column("Value", fit: .wrap(min: 20))]
@@ -91,7 +90,7 @@ struct ObjectPresenter {
         case .toMany(let count, let first):
             guard count > 0 else { return Cell("none", .dim) }
             let more = count > first.count ? ", … and \(count - first.count) more" : ""
-            return Cell("\(Self.count(count, "object")): " + first.map(reference).joined(separator: ", ") + more)
+            return Cell("\(plural(count, "object")): " + first.map(reference).joined(separator: ", ") + more)
         case .unread(let why):
             return Cell("not read: \(why)", .dim)
         }

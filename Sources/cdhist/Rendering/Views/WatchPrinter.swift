@@ -20,21 +20,21 @@ final class WatchPrinter {
         self.presenter = presenter
         self.warnings = warnings
         switch context.format {
-        case .json:
+        case .json, .ndjson:
             list = ListRenderer(context: context, kind: "transactions", columns: [], header: [("storeID", .string(storeUUID))])
         case .csv:
             list = nil
             csv = CSVExport(presenter: presenter, output: context.output)
             context.output.write(bytes: csv?.header ?? [])
             context.output.flush()
-        case .ndjson, .table:
+        case .table:
             list = nil
         }
     }
 
-    /// Labels changed objects with `label` from now on (the store was opened afresh).
-    func setLabel(_ label: ((Change) -> String?)?) {
-        presenter.label = label
+    /// Labels changed objects with `labeler` from now on (the store was opened afresh; nil: let go of it).
+    func setLabeler(_ labeler: ObjectLabeler?) {
+        presenter.label(with: labeler)
     }
 
     func transaction(_ tx: Transaction, _ changes: ChangeStream) throws {
@@ -47,26 +47,11 @@ final class WatchPrinter {
                 warnings.add(change.warnings)
                 for text in changeLines(change) { out.line(text) }
             }
-        case .ndjson:
-            line.reset()
-            presenter.beginTransactionWithChanges(tx, format: jsonFormatTag, to: &line)
-            try changes.forEach { change in
-                warnings.add(change.warnings)
-                presenter.writeChange(change, to: &line)
-                line.spill(to: out)
-            }
-            presenter.endTransactionWithChanges(to: &line)
-            line.bytes.append(0x0A)
-            out.write(bytes: line.bytes)
-        case .json:
+        case .json, .ndjson:
+            // The records export writes, through the same list.
+            let format = context.format == .ndjson ? jsonFormatTag : nil
             try list?.addStreaming { line in
-                presenter.beginTransactionWithChanges(tx, format: nil, to: &line)
-                try changes.forEach { change in
-                    warnings.add(change.warnings)
-                    presenter.writeChange(change, to: &line)
-                    line.spill(to: out)
-                }
-                presenter.endTransactionWithChanges(to: &line)
+                try presenter.writeTransaction(tx, changes: changes, format: format, to: &line, spillingTo: out) { warnings.add($0.warnings) }
             }
         case .csv:
             try csv?.write(tx, changes) { warnings.add($0.warnings) }
@@ -77,7 +62,7 @@ final class WatchPrinter {
     /// Transactions another process purged.
     func purged(first: Int64, last: Int64, count: Int?) {
         let range = first == last ? "#\(first)" : "#\(first)–#\(last)"
-        let what = count.map { " (\($0) transaction\($0 == 1 ? "" : "s"))" } ?? ""
+        let what = count.map { " (\(plural($0, "transaction")))" } ?? ""
         event("purged", text: "\(range) purged by another process\(what)", style: .yellow) { s in
             s.member("firstTransaction", first)
             s.member("lastTransaction", last)
@@ -134,7 +119,7 @@ final class WatchPrinter {
     private func changeLines(_ change: Change) -> [String] {
         let type = presenter.typeCell(change)
         var object = change.entityName.map { "\($0)/p\(change.entityPK)" } ?? "Z_ENT \(change.entityNumber)/p\(change.entityPK)"
-        if let cell = presenter.labelCells(change).first, cell.style == nil { object += " " + cell.text }
+        if let label = presenter.label?(change) { object += " " + HistoryPresenter.quoted(label) }
         let details = presenter.detailsCell(change)
         let pad = String(repeating: " ", count: Self.indent)
         let typeText = type.text.padding(toLength: max(6, type.text.count), withPad: " ", startingAt: 0)
@@ -150,7 +135,7 @@ final class WatchPrinter {
     private func wrap(_ text: String, indent: Int, first: Int = 0) -> [String] {
         let text = TableLayout.clean(text)
         guard let width = context.terminal.width else { return [String(repeating: " ", count: first) + text] }
-        let head = TextWrap.lines(text, width: max(20, width - first)).map { String($0.reversed().drop { $0 == " " }.reversed()) }
+        let head = TextWrap.lines(text, width: max(20, width - first)).map { $0.trimmingTrailingSpaces() }
         let rest = head.count > 1 ? TextWrap.lines(head.dropFirst().joined(separator: " "), width: max(20, width - indent)) : []
         return [String(repeating: " ", count: first) + head[0]] + rest.map { String(repeating: " ", count: indent) + $0 }
     }
