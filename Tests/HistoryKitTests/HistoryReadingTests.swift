@@ -94,7 +94,10 @@ import Testing
             let token = HistoryToken(storeUUID: LibraryModel.storeUUID, transactionNumber: 5)
             #expect(try numbers(store, HistoryQuery(after: .token(token))) == [6])
             #expect(try numbers(store, HistoryQuery(before: .token(token))) == [1, 2, 3, 4])
-            #expect(throws: QueryError.self) { try numbers(store, HistoryQuery(after: .token(HistoryToken(storeUUID: "OTHER", transactionNumber: 1)))) }
+            let other = HistoryToken(storeUUID: "OTHER", transactionNumber: 1)
+            #expect(throws: StoreQueryError(path: store.path, .tokenForOtherStore(token: other, storeUUID: LibraryModel.storeUUID))) {
+                try numbers(store, HistoryQuery(after: .token(other)))
+            }
             #expect(try numbers(store, HistoryQuery(authors: [.value("app")])) == [1, 4, 6])
             #expect(try numbers(store, HistoryQuery(authors: [.value("widget"), .none])) == [2, 3])
             #expect(try numbers(store, HistoryQuery(contextNames: [.value("batchImport")])) == [6])
@@ -103,7 +106,9 @@ import Testing
             #expect(try numbers(store, HistoryQuery(entities: ["Media"])) == [])
             #expect(try numbers(store, HistoryQuery(entities: ["Media"], includeSubentities: true)) == [3, 6])
             #expect(try numbers(store, HistoryQuery(entities: ["Book"], includeSubentities: true, changeTypes: [.delete])) == [4])
-            #expect(throws: QueryError.self) { try numbers(store, HistoryQuery(entities: ["Nope"])) }
+            #expect(throws: StoreQueryError(path: store.path, .unknownEntity(name: "Nope", known: store.catalog.entities.map(\.name)))) {
+                try numbers(store, HistoryQuery(entities: ["Nope"]))
+            }
             #expect(try numbers(store, HistoryQuery(limit: 2)) == [1, 2])
             #expect(try numbers(store, HistoryQuery(limit: 2, order: .descending)) == [6, 5])
             #expect(try numbers(store, HistoryQuery(after: .transaction(1), authors: [.value("app")], limit: 1)) == [4])

@@ -36,8 +36,7 @@ struct HistorySQL {
         do {
             try self.init(checked: store, query: query, matches: matches)
         } catch let error as QueryError {
-            if case .inStore = error { throw error }
-            throw QueryError.inStore(path: store.path, error)
+            throw StoreQueryError(path: store.path, error)
         }
     }
 

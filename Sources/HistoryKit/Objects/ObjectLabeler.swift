@@ -29,7 +29,7 @@ public final class ObjectLabeler {
         self.given = given
         for (entity, attribute) in given {
             guard store.catalog.entity(named: entity) != nil else {
-                throw QueryError.inStore(path: store.path, .unknownEntity(name: entity, known: store.catalog.entities.map(\.name)))
+                throw StoreQueryError(path: store.path, .unknownEntity(name: entity, known: store.catalog.entities.map(\.name)))
             }
             guard let model else { throw LabelError.noModel(entity: entity) }
             guard model.allProperties(of: entity).contains(where: { $0.name == attribute && $0.attribute != nil }) else {

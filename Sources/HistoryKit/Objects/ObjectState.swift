@@ -54,10 +54,10 @@ extension HistoryStore {
     /// `Z_ENT`), named with `model` when it has the entity.
     public func objectState(_ object: ObjectReference, model: ManagedObjectModel?) throws -> ObjectLookup {
         if let uuid = object.storeUUID, uuid.uppercased() != storeUUID.uppercased() {
-            throw QueryError.inStore(path: path, .objectOfOtherStore(object: object, storeUUID: storeUUID))
+            throw StoreQueryError(path: path, .objectOfOtherStore(object: object, storeUUID: storeUUID))
         }
         guard let entity = catalog.entity(named: object.entityName), let table = catalog.rootTableName(of: entity.number) else {
-            throw QueryError.inStore(path: path, .unknownEntity(name: object.entityName, known: catalog.entities.map(\.name)))
+            throw StoreQueryError(path: path, .unknownEntity(name: object.entityName, known: catalog.entities.map(\.name)))
         }
         return try read { db in
             let columns = try Self.columns(of: table, db)

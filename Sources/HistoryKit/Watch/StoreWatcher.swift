@@ -90,7 +90,7 @@ public final class StoreWatcher {
                 position = n
             case .token(let token)?:
                 guard let n = token.transactionNumber(forStore: store.storeUUID) else {
-                    throw QueryError.inStore(path: path, .tokenForOtherStore(token: token, storeUUID: store.storeUUID))
+                    throw StoreQueryError(path: path, .tokenForOtherStore(token: token, storeUUID: store.storeUUID))
                 }
                 position = n
             case .date?: position = (range?.0 ?? 1) &- 1
