@@ -7,24 +7,24 @@ import Testing
 /// looks like to a process): one line on stderr naming the file and the cause,
 /// status 2, and the folder exactly as it was, byte for byte.
 @Suite struct WriteFaultTests {
-    /// Runs cdhist with RLIMIT_FSIZE at `blocks` × 1024 bytes (its stdout and stderr, files of the
-    /// test harness, must fit too).
-    private func run(limit blocks: Int, _ arguments: [String]) throws -> CLI.Result {
+    /// Runs cdhist with RLIMIT_FSIZE at `kib` KiB (bash's `ulimit -f` counts 1024-byte blocks;
+    /// dash's, /bin/sh on Debian, 512). Its stdout and stderr, files of the test harness, must fit too.
+    private func run(limitKiB kib: Int, _ arguments: [String]) throws -> CLI.Result {
         let cdhist = CLI.products.appendingPathComponent("cdhist").path
-        return try CLI.run(["-c", "ulimit -f \(blocks) && exec \"$0\" \"$@\"", cdhist] + arguments, executable: "/bin/sh")
+        return try CLI.run(["-c", "ulimit -f \(kib) && exec \"$0\" \"$@\"", cdhist] + arguments, executable: "/bin/bash")
     }
 
     /// Every file of `dir` with its bytes.
-    private func contents(_ dir: TemporaryDirectory) throws -> [String: Data] {
+    private func contents(_ dir: String) throws -> [String: Data] {
         var files: [String: Data] = [:]
-        for name in try FileManager.default.contentsOfDirectory(atPath: dir.path) {
-            files[name] = FileManager.default.contents(atPath: dir.file(name))
+        for name in try FileManager.default.contentsOfDirectory(atPath: dir) {
+            files[name] = FileManager.default.contents(atPath: dir + "/" + name)
         }
         return files
     }
 
-    private func copyStore(_ store: String, into dir: TemporaryDirectory) throws -> String {
-        let target = dir.file(URL(fileURLWithPath: store).lastPathComponent)
+    private func copyStore(_ store: String, into dir: String) throws -> String {
+        let target = dir + "/" + URL(fileURLWithPath: store).lastPathComponent
         for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: store + suffix) {
             try FileManager.default.copyItem(atPath: store + suffix, toPath: target + suffix)
             try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: target + suffix)
@@ -38,39 +38,124 @@ import Testing
 
     /// Limits that stop the opening (no room for -shm), the backup, and the delete (no backup).
     @Test(arguments: stores) func purgeUnderAFileSizeLimitLeavesTheFolderAsItWas(store: String) throws {
-        let cases: [(blocks: Int, extra: [String], message: String)] = [
-            (16, [], "; nothing was"),
-            (64, [], "; nothing was"),
-            (16, ["--no-backup"], "; nothing was deleted"),
-        ]
+        let cases: [(kib: Int, extra: [String], message: String)] = [
+            (8, [], "; nothing was"),
+            (32, [], "; nothing was"),
+            (8, ["--no-backup"], "; nothing was deleted"),
+        ] + (store == RealStores.photos ? [
+            // Past the end of its 829 KiB -wal: the delete appends frames until the limit stops it.
+            (835, ["--no-backup"], "; nothing was deleted"),
+        ] : [])
         for c in cases {
             let dir = try TemporaryDirectory()
-            let copy = try copyStore(store, into: dir)
-            let before = try contents(dir)
-            let r = try run(limit: c.blocks, ["purge", copy, "--before", "tx:20", "--execute", "--allow-expire", "--format", "json"] + c.extra)
+            let copy = try copyStore(store, into: dir.path)
+            let before = try contents(dir.path)
+            let r = try run(limitKiB: c.kib, ["purge", copy, "--before", "tx:20", "--execute", "--allow-expire", "--format", "json"] + c.extra)
             #expect(r.status == 2, "\(store) \(c): \(r.status) \(r.stderr)")
             let lines = r.stderr.split(separator: "\n")
             #expect(lines.count == 1 && lines[0].hasPrefix("cdhist: \(copy): ") && lines[0].contains(c.message)
-                    && lines[0].contains("limit"), "\(c.blocks) \(c.extra): \(r.stderr)")
+                    && lines[0].contains("limit"), "\(c.kib) KiB \(c.extra): \(r.stderr)")
             // The same files; the same bytes but in -shm, SQLite's shared memory index (the first
             // connection to a copied store rebuilds it: it is the same index, not always the same bytes).
-            let after = try contents(dir)
+            let after = try contents(dir.path)
             #expect(after.keys.sorted() == before.keys.sorted(), "\(store) \(c): \(after.keys.sorted())")
             #expect(after.filter { !$0.key.hasSuffix("-shm") } == before.filter { !$0.key.hasSuffix("-shm") }, "\(store) \(c): a file changed")
         }
     }
 
+    /// A limit past the delete (the Photos store's -wal is 829 KiB) but short of the VACUUM's
+    /// rewrite: the purge is committed and says so, the file intact and its files the same.
+    @Test(.enabled(if: RealStores.available)) func aVacuumUnderAFileSizeLimitKeepsTheCommittedPurge() throws {
+        let dir = try TemporaryDirectory()
+        let copy = try copyStore(RealStores.photos, into: dir.path)
+        let names = try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
+        let r = try run(limitKiB: 1200, ["purge", copy, "--before", "tx:200", "--execute", "--no-backup", "--vacuum", "--allow-expire", "--format", "json"])
+        #expect(r.status == 2 && r.stderr.hasPrefix("cdhist: \(copy): ") && r.stderr.split(separator: "\n").count == 1
+                && r.stderr.contains("a file-size limit (ulimit -f) was reached); the purge was committed, VACUUM was not"), "\(r.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == names)
+        let queue = try LogicalDump.readOnlyQueue(copy)
+        defer { try? queue.close() }
+        let (integrity, oldest) = try queue.read { db in
+            (try String.fetchOne(db, sql: "PRAGMA integrity_check"), try Int.fetchOne(db, sql: "SELECT min(Z_PK) FROM ATRANSACTION"))
+        }
+        #expect(integrity == "ok" && oldest == 200)
+    }
+
+    /// A full disk (a tmpfs just larger than the store, mounted when the tests run as root):
+    /// the backup, or without one the delete, runs out of space.
+    @Test(.enabled(if: RealStores.available)) func aFullDiskLosesNothing() throws {
+        let mountPoint = try TemporaryDirectory()
+        let sizes = try ["", "-wal", "-shm"].map { try FileManager.default.attributesOfItem(atPath: RealStores.photos + $0)[.size] as? Int ?? 0 }
+        // Room for the copy and 64 KiB: not for a backup, nor for the delete's -wal frames.
+        let kib = (sizes.reduce(0, +) + 1023) / 1024 + 64
+        guard getuid() == 0, (try? CLI.run(["-t", "tmpfs", "-o", "size=\(kib)k", "tmpfs", mountPoint.path], executable: "/bin/mount"))?.status == 0 else {
+            print("NOTICE: cannot mount a small tmpfs (needs root); the full-disk test is skipped")
+            return
+        }
+        defer { _ = try? CLI.run([mountPoint.path], executable: "/bin/umount") }
+        for (extra, outcome) in [([String](), "; nothing was changed"), (["--no-backup"], "; nothing was deleted")] {
+            for name in try FileManager.default.contentsOfDirectory(atPath: mountPoint.path) {
+                try FileManager.default.removeItem(atPath: mountPoint.path + "/" + name)
+            }
+            let copy = try copyStore(RealStores.photos, into: mountPoint.path)
+            let before = try contents(mountPoint.path)
+            let r = try CLI.run(["purge", copy, "--before", "tx:200", "--execute", "--allow-expire", "--format", "json"] + extra)
+            #expect(r.status == 2 && r.stderr.hasPrefix("cdhist: \(copy): ") && r.stderr.split(separator: "\n").count == 1
+                    && r.stderr.contains("no space left: the disk is full)\(outcome)"), "\(extra): \(r.stderr)")
+            let after = try contents(mountPoint.path)
+            #expect(after.keys.sorted() == before.keys.sorted(), "\(extra): \(after.keys.sorted())")
+            #expect(after.filter { !$0.key.hasSuffix("-shm") } == before.filter { !$0.key.hasSuffix("-shm") }, "\(extra): a file changed")
+        }
+    }
+
     @Test func repairDefaultsUnderAFileSizeLimitLeavesThePlistAsItWas() throws {
-        for blocks in [1] {
+        for kib in [1] {
             let dir = try TemporaryDirectory()
             let plist = dir.file("defaults.plist")
             try FileManager.default.copyItem(atPath: Repository.fixtures + "/MergeState/tokens.plist", toPath: plist)
-            let before = try contents(dir)
-            let r = try run(limit: blocks, ["repair-defaults", plist, "--actor", "app", "--key-format", "phtk", "--to-oldest",
+            let before = try contents(dir.path)
+            let r = try run(limitKiB: kib, ["repair-defaults", plist, "--actor", "app", "--key-format", "phtk", "--to-oldest",
                                             "--store", Repository.fixtures + "/MergeState/Tasks.sqlite", "--execute"])
             #expect(r.status == 2 && r.stderr.hasPrefix("cdhist: \(plist): backup failed (writing \(plist).cdhist-backup-")
-                    && r.stderr.contains("a file-size limit (ulimit -f) was reached"), "\(blocks): \(r.stderr)")
-            #expect(try contents(dir) == before)
+                    && r.stderr.contains("a file-size limit (ulimit -f) was reached"), "\(kib) KiB: \(r.stderr)")
+            #expect(try contents(dir.path) == before)
+        }
+    }
+
+    /// Every writing command in a folder this process may not write to. As root (CI) the folder
+    /// is root's and cdhist runs as nobody through setpriv, so the writes really fail with
+    /// EACCES; otherwise the folder is made read-only (mode 555).
+    @Test func aReadOnlyFolderIsRefusedAndLeftAsItWas() throws {
+        let root = getuid() == 0
+        let setpriv = "/usr/bin/setpriv"
+        if root && !FileManager.default.isExecutableFile(atPath: setpriv) {
+            print("NOTICE: running as root without setpriv; the read-only folder test is skipped")
+            return
+        }
+        let dir = try TemporaryDirectory()
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: dir.path)
+        try dir.copy(from: Repository.fixtures + "/MergeState", prefix: "")
+        let store = dir.file("Tasks.sqlite"), plist = dir.file("tokens.plist")
+        for name in try FileManager.default.contentsOfDirectory(atPath: dir.path) {
+            try FileManager.default.setAttributes([.posixPermissions: 0o666], ofItemAtPath: dir.file(name))
+        }
+        if !root { try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: dir.path) }
+        let before = try contents(dir.path)
+        let commands: [(arguments: [String], file: String)] = [
+            (["purge", store, "--before", "tx:20", "--execute"], store),
+            (["purge", store, "--before", "tx:20", "--execute", "--no-backup", "--vacuum"], store),
+            (["repair-defaults", plist, "--actor", "app", "--key-format", "phtk", "--to-oldest", "--store", store, "--execute"], plist),
+            (["export", store, "--out", dir.file("history.ndjson")], dir.file("history.ndjson")),
+            (["report", store, "--out", dir.file("report.html")], dir.file("report.html")),
+        ]
+        for c in commands {
+            let cdhist = CLI.products.appendingPathComponent("cdhist").path
+            let r = root
+                ? try CLI.run(["--reuid=nobody", "--regid=nogroup", "--clear-groups", cdhist] + c.arguments, executable: setpriv)
+                : try CLI.run(c.arguments)
+            let lines = r.stderr.split(separator: "\n")
+            #expect(r.status == 2 && lines.count == 1 && lines[0].hasPrefix("cdhist: \(c.file): "), "\(c.arguments): \(r.status) \(r.stderr)")
+            #expect(try contents(dir.path) == before, "\(c.arguments) changed the folder")
         }
     }
 
@@ -79,7 +164,7 @@ import Testing
         for command in [["export", store, "--out"], ["report", store, "--out"]] {
             let dir = try TemporaryDirectory()
             let out = dir.file(command[0] == "export" ? "history.ndjson" : "report.html")
-            let r = try run(limit: 4, command + [out])
+            let r = try run(limitKiB: 2, command + [out])
             #expect(r.status == 2 && r.stderr.hasPrefix("cdhist: \(out): ") && r.stderr.split(separator: "\n").count == 1, "\(command[0]): \(r.stderr)")
             #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty, "\(command[0]) left a file")
         }

@@ -80,6 +80,7 @@ public enum PurgeExecutor {
                                  vacuumed: false, bytesBefore: bytesBefore, bytesAfter: bytesBefore)
         var wroteBackup = false
         var failureErrno: Int32 = 0
+        let walBefore = hadWAL ? WALLength(path + "-wal") : nil
         do {
         try queue.inDatabase { db in
             // Fail early, and clearly, when another connection is writing.
@@ -144,6 +145,7 @@ public enum PurgeExecutor {
             let written = (try? queue.inDatabase { try String.fetchOne($0, sql: "PRAGMA journal_mode") })?.lowercased() == "wal" ? path + "-wal" : path
             if unchanged {
                 if let backup, wroteBackup { try? fm.removeItem(atPath: backup) }
+                if let walBefore { queue.inDatabase { walBefore.restore($0) } }
                 // Closing the last connection would checkpoint the -wal into the main file and remove it.
                 if hadWAL { queue.inDatabase { _ = cdhist_sqlite_no_checkpoint_on_close(UnsafeMutableRawPointer($0.sqliteConnection)) } }
                 try? queue.close()
