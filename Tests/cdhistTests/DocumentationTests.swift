@@ -103,6 +103,26 @@ import Testing
         #expect(readme.contains("swift run cdhist"))
     }
 
+    /// Every script the README names exists and runs, and every option the README gives
+    /// scripts/install and scripts/package is one they accept (their usage lines list them).
+    @Test func readmeScriptsExistWithTheirOptions() throws {
+        let readme = try String(contentsOfFile: Repository.root.appendingPathComponent("README.md").path, encoding: .utf8)
+        let named = Set(readme.matches(of: try Regex(#"scripts/([a-z-]+)"#)).compactMap { $0.output[1].substring.map(String.init) })
+        #expect(named.isSuperset(of: ["install", "package", "check-install", "fuzz", "sanitize", "bench", "bad-inputs"]), "\(named.sorted())")
+        for name in named {
+            #expect(FileManager.default.isExecutableFile(atPath: Repository.root.appendingPathComponent("scripts/" + name).path), "scripts/\(name)")
+        }
+        for script in ["install", "package"] {
+            let usage = try CLI.run(["--help"], executable: Repository.root.appendingPathComponent("scripts/" + script).path)
+            #expect(usage.status == 2 && usage.stderr.contains("scripts/\(script)"), "\(script): \(usage.stderr)")
+            for line in readme.split(separator: "\n") where line.hasPrefix("scripts/\(script) ") {
+                for option in line.split(separator: " ").prefix { $0 != "#" } where option.hasPrefix("--") {
+                    #expect(usage.stderr.contains(option), "README gives scripts/\(script) \(option), its usage does not list it")
+                }
+            }
+        }
+    }
+
     /// docs/robustness.md's table of bad inputs is scripts/bad-inputs' output: the script
     /// runs again here, so a changed message or exit status shows as a difference.
     @Test(.enabled(if: ["/usr/bin/sqlite3", "/usr/bin/python3"].allSatisfy { FileManager.default.isExecutableFile(atPath: $0) }))

@@ -130,7 +130,7 @@ import Testing
         let help = try CLI.run(["--help"])
         #expect(help.status == 0 && help.stdout.contains("SUBCOMMANDS"))
         let version = try CLI.run(["--version"])
-        // A test build has no commit compiled in (scripts/install's builds do: InstallTests).
+        // A test build has no commit compiled in (scripts/install's builds do: scripts/check-install checks it).
         let line = try Regex(#"cdhist \d+\.\d+\.\d+ \(commit unknown, SQLite (.+)\)\n"#)
         let sqlite = try line.wholeMatch(in: version.stdout)?.output[1].substring.map(String.init)
         #expect(version.status == 0 && sqlite == SQLiteLibrary.version, "\(version.stdout)")
