@@ -80,7 +80,7 @@ public enum PurgeExecutor {
                                  vacuumed: false, bytesBefore: bytesBefore, bytesAfter: bytesBefore)
         var wroteBackup = false
         var failureErrno: Int32 = 0
-        let walBefore = hadWAL ? WALLength(path + "-wal") : nil
+        var walBefore: WALLength?
         do {
         try queue.inDatabase { db in
             // Fail early, and clearly, when another connection is writing.
@@ -90,6 +90,7 @@ public enum PurgeExecutor {
             } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED {
                 throw RepairError.busy(path: path, seconds: options.busyTimeout)
             }
+            if hadWAL { walBefore = WALLength(path + "-wal", db) }
             // One read snapshot covers the check, the backup and the delete: if another
             // connection commits in between, upgrading to a write fails and nothing changes.
             try db.execute(sql: "BEGIN DEFERRED")
