@@ -42,7 +42,18 @@ struct WriteCommand: ParsableCommand {
     @Option(help: ArgumentHelp("With --replicate: how many changes the copy should have at least.", valueName: "n"))
     var changes: Int = 2_000_000
 
+    @Option(help: ArgumentHelp("Write a store shaped like a real app's history with about this many changes: small transactions mostly without an author, one entity table of 124 attributes shared by three subentities.", valueName: "n"))
+    var appShaped: Int?
+
     func run() throws {
+        if let appShaped {
+            guard let out else { throw ValidationError("--app-shaped needs --out") }
+            guard appShaped > 0 else { throw ValidationError("--app-shaped must be positive") }
+            let count = AppShapedStore.transactions(forChanges: appShaped)
+            try StoreWriter.write(AppShapedStore.store, to: out, generated: (count, AppShapedStore.transaction))
+            print("wrote \(out): \(count) transactions")
+            return
+        }
         if let replicate {
             guard let out else { throw ValidationError("--replicate needs --out") }
             guard changes > 0 else { throw ValidationError("--changes must be positive") }
