@@ -49,17 +49,10 @@ extension HistoryStore {
     private func scanChanges(_ select: String, arguments: StatementArguments, db: Database) throws -> ChangeMatches? {
         guard let (first, last) = try Self.numberRange("ACHANGE", db) else { return nil }
         // Changes committed after this snapshot have higher numbers: the parts read up to `last` only.
-        let parts = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 16))
-        // In unsigned arithmetic: numbers may span all of Int64 in a damaged store.
-        let span = UInt64(bitPattern: last &- first)
-        let step = span / UInt64(parts) &+ 1 // wraps only for one part, which reads all
-        let found = try connection.readInParallel(parts) { db, part -> [(Int64, Int64)] in
-            let offset = step.multipliedReportingOverflow(by: UInt64(part))
-            guard !offset.overflow, offset.partialValue <= span else { return [] }
-            let low = first &+ Int64(bitPattern: offset.partialValue)
-            let high = part == parts - 1 || span - offset.partialValue < step ? last : low &+ Int64(bitPattern: step - 1)
+        let ranges = Self.split(first, last, parts: max(1, min(ProcessInfo.processInfo.activeProcessorCount, 16)))
+        let found = try connection.readInParallel(ranges.count) { db, part -> [(Int64, Int64)] in
             var args = arguments
-            args += [low, high]
+            args += [ranges[part].lowerBound, ranges[part].upperBound]
             var rows: [(Int64, Int64)] = []
             let cursor = try RawCursor(db.makeStatement(sql: select), arguments: args)
             defer { cursor.finish() }

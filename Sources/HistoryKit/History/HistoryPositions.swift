@@ -62,6 +62,27 @@ extension HistoryStore {
         } ?? nil
     }
 
+    /// `first...last` cut into at most `parts` consecutive ranges of about equal span, in order
+    /// (in unsigned arithmetic: numbers may span all of Int64 in a damaged store).
+    static func split(_ first: Int64, _ last: Int64, parts: Int) -> [ClosedRange<Int64>] {
+        guard last > first, parts > 1 else { return [first...max(first, last)] }
+        let span = UInt64(bitPattern: last &- first)
+        let step = span / UInt64(parts) &+ 1
+        var ranges: [ClosedRange<Int64>] = []
+        var offset: UInt64 = 0
+        while ranges.count < parts {
+            let low = first &+ Int64(bitPattern: offset)
+            let (end, overflow) = offset.addingReportingOverflow(step)
+            if overflow || end > span || ranges.count == parts - 1 {
+                ranges.append(low...last)
+                break
+            }
+            ranges.append(low...(first &+ Int64(bitPattern: end &- 1)))
+            offset = end
+        }
+        return ranges
+    }
+
     /// The changes of the transactions after number `n` (through the `ZTRANSACTIONID` index).
     public func countChanges(afterTransaction n: Int64) throws -> Int {
         try read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM ACHANGE WHERE ZTRANSACTIONID > ?", arguments: [n]) ?? 0 }

@@ -1,8 +1,20 @@
+import Foundation
 import GRDB
 
 /// A string field of a transaction.
 public enum TransactionField: String, CaseIterable, Sendable {
     case author, contextName, bundleID, processID
+
+    /// The `ATRANSACTION` column referring to `ATRANSACTIONSTRING`, and the column older
+    /// stores keep the text in.
+    var columns: (reference: String, inline: String) {
+        switch self {
+        case .author: return ("ZAUTHORTS", "ZAUTHOR")
+        case .contextName: return ("ZCONTEXTNAMETS", "ZCONTEXTNAME")
+        case .bundleID: return ("ZBUNDLEIDTS", "ZBUNDLEID")
+        case .processID: return ("ZPROCESSIDTS", "ZPROCESSID")
+        }
+    }
 }
 
 /// How often one value of a transaction field occurs.
@@ -48,25 +60,117 @@ extension HistoryStore {
     /// most transactions first. Counting changes visits every change; without
     /// `countingChanges` their count is 0 and only transactions are read.
     public func fieldSummaries(_ field: TransactionField, countingChanges: Bool = true) throws -> [FieldSummary] {
-        let sql = try HistorySQL(store: self, query: HistoryQuery())
-        // A BLOB (never written by Core Data) is no name, as the transaction readers read it.
-        let expr = "CASE WHEN typeof(\(sql.expression(for: field))) = 'blob' THEN NULL ELSE \(sql.expression(for: field)) END"
-        let changes = countingChanges ? "SUM((SELECT COUNT(*) FROM ACHANGE c WHERE c.ZTRANSACTIONID = t.Z_PK))" : "0"
+        try fieldSummaries([field], countingChanges: countingChanges)[field] ?? []
+    }
+
+    /// ``fieldSummaries(_:countingChanges:)`` of several fields from one pass, split over the
+    /// cores by transaction number: in each part the transactions in number order, their change
+    /// counts from `ACHANGE`'s index on `ZTRANSACTIONID` read beside them in the same order, and
+    /// the tallies kept by string reference (an integer), named once at the end. The value of a
+    /// field is its `ATRANSACTIONSTRING` name, else the text in the inline column; a BLOB is no
+    /// name, as the transaction readers read it.
+    public func fieldSummaries(_ fields: [TransactionField], countingChanges: Bool = true) throws -> [TransactionField: [FieldSummary]] {
+        try fieldSummaries(fields, countingChanges: countingChanges, parallelFrom: Self.parallelSummaryMinimum)
+    }
+
+    /// The same, split over the cores when the transaction numbers span at least `parallelFrom`.
+    func fieldSummaries(_ fields: [TransactionField], countingChanges: Bool, parallelFrom: Int64) throws -> [TransactionField: [FieldSummary]] {
+        let columns = fields.map { field -> String in
+            let (reference, inline) = field.columns
+            let hasReference = schema.hasStringTable && schema.transactionColumns.contains(reference)
+            return (hasReference ? "t.\(reference)" : "NULL") + ", " + (schema.transactionColumns.contains(inline) ? "t.\(inline)" : "NULL")
+        }
         // Only numbers count as times (TEXT or BLOB in ZTIMESTAMP is reported by the readers).
-        let time = "CASE WHEN typeof(t.ZTIMESTAMP) IN ('integer', 'real') THEN t.ZTIMESTAMP END"
+        let select = "SELECT t.Z_PK, CASE WHEN typeof(t.ZTIMESTAMP) IN ('integer', 'real') THEN t.ZTIMESTAMP END, "
+            + columns.joined(separator: ", ") + " FROM ATRANSACTION t WHERE t.Z_PK BETWEEN ? AND ? ORDER BY t.Z_PK"
+        let fieldCount = fields.count
         return try read { db in
-            var result: [FieldSummary] = []
-            var ignored: String?
-            try db.forEachRow("""
-                SELECT \(expr) AS v, COUNT(*), \(changes), MIN(\(time)), MAX(\(time)), MIN(t.Z_PK), MAX(t.Z_PK)
-                FROM ATRANSACTION t\(sql.joinClause) GROUP BY v ORDER BY COUNT(*) DESC, v ASC
-                """) { row in
-                result.append(FieldSummary(value: row.optionalText(0), transactionCount: Int(row.int64(1)), changeCount: Int(row.int64(2)),
-                                           firstTimestamp: row.number(3, problem: &ignored), lastTimestamp: row.number(4, problem: &ignored),
-                                           firstTransaction: row.int64(5), lastTransaction: row.int64(6)))
+            let names = schema.hasStringTable ? try stringNames(db) : [:]
+            var tallies = [[FieldKey: FieldTally]](repeating: [:], count: fieldCount)
+            if let (first, last) = try Self.numberRange("ATRANSACTION", db) {
+                // Transactions committed after this snapshot have higher numbers: the parts read up to `last` only.
+                let cores = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 16))
+                let ranges = Self.split(first, last, parts: last &- first >= parallelFrom ? cores : 1)
+                let parts = try ranges.count == 1
+                    ? [Self.tally(select, range: ranges[0], fields: fieldCount, countingChanges: countingChanges, db)]
+                    : connection.readInParallel(ranges.count) { db, part in
+                        try Self.tally(select, range: ranges[part], fields: fieldCount, countingChanges: countingChanges, db)
+                    }
+                for part in parts {
+                    for index in 0..<fieldCount {
+                        tallies[index].merge(part[index]) { $0.merged(with: $1) }
+                    }
+                }
+            }
+            var result: [TransactionField: [FieldSummary]] = [:]
+            for (index, field) in fields.enumerated() {
+                var byValue: [String?: FieldTally] = [:]
+                for (key, tally) in tallies[index] {
+                    let value: String?
+                    switch key.reference.flatMap({ names[$0] }) {
+                    case .text(let name)?: value = name
+                    case .blob?: value = nil
+                    case nil: value = key.inline
+                    }
+                    byValue[value] = byValue[value].map { $0.merged(with: tally) } ?? tally
+                }
+                // SQLite's order: most transactions first, then NULL, then by the bytes of the text.
+                result[field] = byValue.sorted { a, b in
+                    if a.value.transactions != b.value.transactions { return a.value.transactions > b.value.transactions }
+                    guard let x = a.key else { return b.key != nil }
+                    guard let y = b.key else { return false }
+                    return x.utf8.lexicographicallyPrecedes(y.utf8)
+                }.map { value, t in
+                    FieldSummary(value: value, transactionCount: t.transactions, changeCount: t.changes, firstTimestamp: t.firstTimestamp,
+                                 lastTimestamp: t.lastTimestamp, firstTransaction: t.first, lastTransaction: t.last)
+                }
             }
             return result
         }
+    }
+
+    /// Below this span of transaction numbers one connection summarizes faster than several.
+    static let parallelSummaryMinimum: Int64 = 50_000
+
+    /// The tallies of the transactions numbered in `range`, one dictionary per field column pair of `select`.
+    private static func tally(_ select: String, range: ClosedRange<Int64>, fields: Int, countingChanges: Bool,
+                              _ db: Database) throws -> [[FieldKey: FieldTally]] {
+        var tallies = [[FieldKey: FieldTally]](repeating: [:], count: fields)
+        // Consecutive transactions mostly share their values: the last key of each field and its
+        // tally are kept apart, and go into the dictionary only when the key changes.
+        var current = [(key: FieldKey, tally: FieldTally)?](repeating: nil, count: fields)
+        var counts = countingChanges ? try ChangeCounts(db, range: range) : nil
+        defer { counts?.finish() }
+        try db.forEachRow(select, arguments: [range.lowerBound, range.upperBound]) { row in
+            let number = row.int64(0)
+            let timestamp = row.isNull(1) ? nil : row.double(1)
+            let changes = try counts?.count(of: number) ?? 0
+            for index in 0..<fields {
+                let column = Int32(2 + 2 * index)
+                let key = FieldKey(reference: row.storageClass(column) == .integer ? row.int64(column) : nil,
+                                   inline: row.storageClass(column + 1) == .blob ? nil : row.optionalText(column + 1))
+                if current[index]?.key != key {
+                    if let (old, tally) = current[index] { tallies[index][old] = tallies[index][old].map { $0.merged(with: tally) } ?? tally }
+                    current[index] = (key, tallies[index].removeValue(forKey: key) ?? FieldTally(first: number))
+                }
+                current[index]?.tally.add(number, timestamp: timestamp, changes: changes)
+            }
+        }
+        for index in 0..<fields {
+            if let (key, tally) = current[index] { tallies[index][key] = tally }
+        }
+        return tallies
+    }
+
+    /// `ATRANSACTIONSTRING`'s names by `Z_PK` (one row per distinct string: small). A NULL
+    /// name is absent: the field falls back to its inline column, as `COALESCE` does.
+    private func stringNames(_ db: Database) throws -> [Int64: StringName] {
+        var names: [Int64: StringName] = [:]
+        try db.forEachRow("SELECT Z_PK, ZNAME FROM ATRANSACTIONSTRING") { row in
+            guard row.storageClass(0) == .integer, !row.isNull(1) else { return }
+            names[row.int64(0)] = row.storageClass(1) == .blob ? .blob : row.optionalText(1).map(StringName.text)
+        }
+        return names
     }
 
     /// Change counts per `ZENTITY` number.
@@ -102,4 +206,86 @@ public struct EntityChangeTally: Equatable, Sendable {
 
     /// No changes yet.
     public init() {}
+}
+
+/// What one transaction's field holds before it is named: a string reference, and the text
+/// of the inline column (older stores).
+private struct FieldKey: Hashable {
+    var reference: Int64?
+    var inline: String?
+}
+
+/// An `ATRANSACTIONSTRING` name: text, or a BLOB (which names nothing).
+private enum StringName {
+    case text(String)
+    case blob
+}
+
+/// The transactions of one field value, tallied in number order.
+private struct FieldTally {
+    var transactions = 0
+    var changes = 0
+    var firstTimestamp: Double?
+    var lastTimestamp: Double?
+    var first: Int64
+    var last: Int64
+
+    init(first: Int64) {
+        self.first = first
+        last = first
+    }
+
+    mutating func add(_ number: Int64, timestamp: Double?, changes count: Int) {
+        transactions += 1
+        changes += count
+        last = number
+        if let timestamp {
+            firstTimestamp = min(firstTimestamp ?? timestamp, timestamp)
+            lastTimestamp = max(lastTimestamp ?? timestamp, timestamp)
+        }
+    }
+
+    func merged(with other: FieldTally) -> FieldTally {
+        var m = self
+        m.transactions += other.transactions
+        m.changes += other.changes
+        m.first = min(first, other.first)
+        m.last = max(last, other.last)
+        m.firstTimestamp = [firstTimestamp, other.firstTimestamp].compactMap { $0 }.min()
+        m.lastTimestamp = [lastTimestamp, other.lastTimestamp].compactMap { $0 }.max()
+        return m
+    }
+}
+
+/// The number of changes of each transaction, read in transaction order beside a scan of
+/// `ATRANSACTION` (`ACHANGE`'s index on `ZTRANSACTIONID` gives them grouped and sorted).
+private struct ChangeCounts {
+    private let cursor: RawCursor
+    private var id = Int64.min
+    private var count = 0
+    private var done = false
+
+    init(_ db: Database, range: ClosedRange<Int64>) throws {
+        cursor = try RawCursor(db.makeStatement(sql: """
+            SELECT ZTRANSACTIONID, COUNT(*) FROM ACHANGE WHERE ZTRANSACTIONID BETWEEN ? AND ? GROUP BY ZTRANSACTIONID ORDER BY ZTRANSACTIONID
+            """), arguments: [range.lowerBound, range.upperBound])
+    }
+
+    /// The changes of transaction `number`; numbers must come in ascending order.
+    mutating func count(of number: Int64) throws -> Int {
+        while !done && id < number {
+            if try cursor.next() {
+                // A REAL number is no transaction's (NULL, TEXT and BLOB are outside the range).
+                if cursor.storageClass(0) == .integer {
+                    id = cursor.int64(0)
+                    count = Int(cursor.int64(1))
+                }
+            } else {
+                done = true
+            }
+        }
+        return id == number ? count : 0
+    }
+
+    func finish() { cursor.finish() }
 }

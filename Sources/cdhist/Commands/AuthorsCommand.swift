@@ -55,8 +55,10 @@ struct AuthorsCommand: ParsableCommand {
         let families: Set<AuthorFamily> = summary.groupsFamilies(session.context) ? [.coreDataMigration, .apple] : []
         var sections: [Document.Section] = []
         var json: [(String, JSONValue)] = []
-        for field in by.isEmpty ? Field.allCases : by {
-            let summaries = try session.store.fieldSummaries(field.transactionField)
+        let fields = by.isEmpty ? Field.allCases : by
+        let all = try session.store.fieldSummaries(fields.map(\.transactionField))
+        for field in fields {
+            let summaries = all[field.transactionField] ?? []
             sections.append(.table(title: field.title, columns: [
                 Column("Value", fit: .wrap(min: 12)), Column("Transactions", alignRight: true), Column("Changes", alignRight: true),
                 Column("First"), Column("Last"), Column("Numbers"),
