@@ -52,6 +52,16 @@ import Testing
         #expect(uncounted.map(\.changeCount).allSatisfy { $0 == 0 } && uncounted.map(\.value) == all[.author]?.map(\.value))
     }
 
+    /// Change counts by entity and type, tallied in parts, are SQLite's GROUP BY.
+    @Test(arguments: stores) func entityCountsAgreeWithGroupBy(store path: String) throws {
+        let store = try HistoryStore.open(path)
+        let grouped = try store.read { try store.entityChangeCounts($0) }
+        #expect(try store.entityChangeCounts() == grouped)
+        #expect(try store.entityChangeCounts(parallelFrom: 0) == grouped)
+        #expect(grouped.byEntity.values.reduce(0) { $0 + $1.total } + grouped.withoutEntityNumber.total
+                == (try store.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM ACHANGE") }))
+    }
+
     /// The ranges the parts read cover the numbers once, in order, even across all of Int64.
     @Test func rangesCoverTheNumbersOnce() {
         #expect(HistoryStore.split(1, 10, parts: 3) == [1...4, 5...8, 9...10])
@@ -74,12 +84,17 @@ import Testing
         try queue.write { db in
             try db.execute(sql: "UPDATE ATRANSACTIONSTRING SET ZNAME = x'00ff' WHERE ZNAME = 'widget'")
             try db.execute(sql: "UPDATE ATRANSACTION SET ZAUTHORTS = 999 WHERE Z_PK = 3")
+            try db.execute(sql: "UPDATE ACHANGE SET ZENTITY = 'Task' WHERE Z_PK = 3")
+            try db.execute(sql: "UPDATE ACHANGE SET ZCHANGETYPE = NULL WHERE Z_PK = 4")
+            try db.execute(sql: "UPDATE ACHANGE SET ZENTITY = 2.5, ZCHANGETYPE = 'x' WHERE Z_PK = 5")
         }
         try queue.close()
         let store = try HistoryStore.open(path)
         for field in TransactionField.allCases {
             #expect(try store.fieldSummaries([field])[field] == (try grouped(store, field)), "\(field)")
         }
+        let grouped = try store.read { try store.entityChangeCounts($0) }
+        #expect(try store.entityChangeCounts(parallelFrom: 0) == grouped && grouped.withoutEntityNumber.total == 2)
         let authors = try store.fieldSummaries(.author).map(\.value)
         #expect(!authors.contains("widget") && authors.contains(nil))
     }

@@ -76,6 +76,11 @@ public struct ChangeDecoder: Sendable {
         entity(number)?.layout
     }
 
+    /// The name of entity `number`, as decoded changes carry it.
+    func entityName(_ number: Int64) -> String? {
+        entity(number)?.name
+    }
+
     /// Decodes one row. `tombstones` holds `ZTOMBSTONE0…n` (nil for NULL);
     /// `warnings` are what reading the row found (columns of the wrong type),
     /// so the same column is not reported twice.

@@ -45,6 +45,16 @@ public struct EntityChangeCounts: Equatable, Sendable {
     /// All changes of the entity.
     public var total: Int { inserts + updates + deletes + other }
 
+    /// Both counts together.
+    func adding(_ other: EntityChangeCounts) -> EntityChangeCounts {
+        var sum = self
+        sum.inserts += other.inserts
+        sum.updates += other.updates
+        sum.deletes += other.deletes
+        sum.other += other.other
+        return sum
+    }
+
     mutating func add(_ type: ChangeType, count: Int) {
         switch type {
         case .insert: inserts += count
@@ -174,8 +184,39 @@ extension HistoryStore {
     }
 
     /// Change counts per `ZENTITY` number.
+    /// Counts per `ZENTITY` number and type of every change: one scan of `ACHANGE` split over the
+    /// cores by change number, tallied in Swift (SQLite's GROUP BY would sort every row).
     public func entityChangeCounts() throws -> EntityChangeTally {
-        try read { db in try entityChangeCounts(db) }
+        try entityChangeCounts(parallelFrom: Self.parallelSummaryMinimum)
+    }
+
+    func entityChangeCounts(parallelFrom: Int64) throws -> EntityChangeTally {
+        try read { db in
+            var result = EntityChangeTally()
+            guard let (first, last) = try Self.numberRange("ACHANGE", db) else { return result }
+            let cores = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 16))
+            let ranges = Self.split(first, last, parts: last &- first >= parallelFrom ? cores : 1)
+            let tally = { (db: Database, range: ClosedRange<Int64>) throws -> EntityChangeTally in
+                var part = EntityChangeTally()
+                var ignored: String?
+                try db.forEachRow("SELECT ZENTITY, ZCHANGETYPE FROM ACHANGE WHERE Z_PK BETWEEN ? AND ?",
+                                  arguments: [range.lowerBound, range.upperBound]) { row in
+                    let type = row.integer(1, problem: &ignored).map(ChangeType.init(rawValue:)) ?? .unknown(-1)
+                    if let entity = row.integer(0, problem: &ignored) {
+                        part.byEntity[entity, default: EntityChangeCounts()].add(type, count: 1)
+                    } else {
+                        part.withoutEntityNumber.add(type, count: 1)
+                    }
+                }
+                return part
+            }
+            let parts = try ranges.count == 1 ? [tally(db, ranges[0])] : connection.readInParallel(ranges.count) { try tally($0, ranges[$1]) }
+            for part in parts {
+                result.byEntity.merge(part.byEntity) { $0.adding($1) }
+                result.withoutEntityNumber = result.withoutEntityNumber.adding(part.withoutEntityNumber)
+            }
+            return result
+        }
     }
 
     /// Change counts per `ZENTITY` number of the changes `filter` selects

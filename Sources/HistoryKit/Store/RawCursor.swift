@@ -120,6 +120,14 @@ struct RawCursor {
         return [UInt8](UnsafeRawBufferPointer(start: pointer, count: count))
     }
 
+    /// A BLOB column's length and last byte (nil when empty), read in place without copying it.
+    func blobLengthAndLastByte(_ column: Int32) -> (length: Int, last: UInt8?) {
+        let pointer = sqlite3_column_blob(handle, column)
+        let count = Int(sqlite3_column_bytes(handle, column))
+        guard let pointer, count > 0 else { return (0, nil) }
+        return (count, pointer.load(fromByteOffset: count - 1, as: UInt8.self))
+    }
+
     /// A column's value with its SQLite type; nil for NULL.
     func value(_ column: Int32) -> StoredValue? {
         switch sqlite3_column_type(handle, column) {

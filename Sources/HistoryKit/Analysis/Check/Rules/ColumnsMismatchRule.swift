@@ -7,17 +7,8 @@ struct ColumnsMismatchRule: CheckRule {
 
     func evaluate(_ c: CheckContext) throws -> [Finding] {
         guard c.model.model != nil else { return [] }
-        let decoder = c.store.makeDecoder(model: c.model)
-        var count = 0
-        var first: Int64?
-        var entities = Set<String>()
-        try c.store.forEachChange(HistoryQuery(changeTypes: [.update]), decoder: decoder) { change in
-            if change.warnings.contains(where: { $0.kind == .columnsLengthMismatch || $0.kind == .bitPastLastSlot }) {
-                count += 1
-                first = first ?? change.changeID
-                entities.insert(change.entityName ?? "?")
-            }
-        }
+        let found = try c.store.columnsMismatches(c.store.makeDecoder(model: c.model))
+        let (count, first, entities) = (found.count, found.firstChangeID, found.entities)
         guard count > 0 else { return [] }
         return [finding("\(count) updates of \(entities.sorted().joined(separator: ", ")) have ZCOLUMNS that do not fit the model (first: change \(first ?? 0)). The model given or cached is not the one that wrote them; decode with the right one (--model).",
                         ["changes": .integer(Int64(count)), "firstChangeID": .integer(first ?? 0),

@@ -6,8 +6,10 @@ struct MissingAttributionRule: CheckRule {
     let summary = "transactions without author or context name"
 
     func evaluate(_ c: CheckContext) throws -> [Finding] {
-        let noAuthor = try c.store.countTransactions(HistoryQuery(authors: [.none]))
-        let noContext = try c.store.countTransactions(HistoryQuery(contextNames: [.none]))
+        // One pass over the transactions for both fields (a BLOB name counts as none, as it reads).
+        let summaries = try c.store.fieldSummaries([.author, .contextName], countingChanges: false)
+        let noAuthor = summaries[.author]?.first { $0.value == nil }?.transactionCount ?? 0
+        let noContext = summaries[.contextName]?.first { $0.value == nil }?.transactionCount ?? 0
         guard noAuthor > 0 || noContext > 0 else { return [] }
         let total = c.statistics.transactionCount
         return [finding("\(noAuthor) of \(total) transactions have no author and \(noContext) no context name. Set transactionAuthor and name on every context that saves, so each actor can skip its own changes and you can see who wrote what.",
