@@ -47,8 +47,9 @@ struct HistorySQL {
         var joins = ""
         var fields: [String] = []
         var references: [String] = []
-        for (ts, inline, alias) in [("ZAUTHORTS", "ZAUTHOR", "sa"), ("ZCONTEXTNAMETS", "ZCONTEXTNAME", "sc"),
-                                    ("ZBUNDLEIDTS", "ZBUNDLEID", "sb"), ("ZPROCESSIDTS", "ZPROCESSID", "sp")] {
+        // In TransactionField's order, which expression(for:) relies on.
+        for (field, alias) in zip(TransactionField.allCases, ["sa", "sc", "sb", "sp"]) {
+            let (ts, inline) = field.columns
             var parts: [String] = []
             if schema.hasStringTable && schema.transactionColumns.contains(ts) {
                 joins += " LEFT JOIN ATRANSACTIONSTRING \(alias) ON \(alias).Z_PK = t.\(ts)"
