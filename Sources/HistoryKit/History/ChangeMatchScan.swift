@@ -47,12 +47,9 @@ extension HistoryStore {
     /// Runs `select` (``HistorySQL/changeMatchSelect()``) over the change numbers
     /// of this snapshot, in one part per core; nil when the table is empty.
     private func scanChanges(_ select: String, arguments: StatementArguments, db: Database) throws -> ChangeMatches? {
-        guard let (first, last) = try Self.numberRange("ACHANGE", db) else { return nil }
-        // Changes committed after this snapshot have higher numbers: the parts read up to `last` only.
-        let ranges = Self.split(first, last, parts: max(1, min(ProcessInfo.processInfo.activeProcessorCount, 16)))
-        let found = try connection.readInParallel(ranges.count) { db, part -> [(Int64, Int64)] in
+        guard let found = try readInParts(of: "ACHANGE", db, parallelFrom: 0, { db, range -> [(Int64, Int64)] in
             var args = arguments
-            args += [ranges[part].lowerBound, ranges[part].upperBound]
+            args += [range.lowerBound, range.upperBound]
             var rows: [(Int64, Int64)] = []
             let cursor = try RawCursor(db.makeStatement(sql: select), arguments: args)
             defer { cursor.finish() }
@@ -61,7 +58,7 @@ extension HistoryStore {
                 if rows.count > ChangeMatches.listLimit { break }
             }
             return rows
-        }
+        }) else { return nil }
         let all = found.joined()
         return ChangeMatches(changeIDs: all.map(\.0).sorted(), transactionNumbers: Array(Set(all.map(\.1))).sorted())
     }

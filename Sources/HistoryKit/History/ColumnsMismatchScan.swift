@@ -1,4 +1,3 @@
-import Foundation
 import GRDB
 
 /// Updates whose `ZCOLUMNS` do not fit their entity's slot layout: a length other than the
@@ -28,11 +27,7 @@ extension HistoryStore {
             WHERE ZCHANGETYPE = 1 AND typeof(ZCOLUMNS) = 'blob' AND typeof(ZENTITY) = 'integer' AND Z_PK BETWEEN ? AND ?
             """
         return try read { db in
-            var result = ColumnsMismatches()
-            guard let (first, last) = try Self.numberRange("ACHANGE", db) else { return result }
-            let cores = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 16))
-            let ranges = Self.split(first, last, parts: last &- first >= parallelFrom ? cores : 1)
-            let tally = { (db: Database, range: ClosedRange<Int64>) throws -> [MaskShape: MaskTally] in
+            let parts = try readInParts(of: "ACHANGE", db, parallelFrom: parallelFrom) { db, range in
                 var tallies: [MaskShape: MaskTally] = [:]
                 try db.forEachRow(select, arguments: [range.lowerBound, range.upperBound]) { row in
                     let (length, lastByte) = row.blobLengthAndLastByte(1)
@@ -46,9 +41,9 @@ extension HistoryStore {
                 }
                 return tallies
             }
-            let parts = try ranges.count == 1 ? [tally(db, ranges[0])] : connection.readInParallel(ranges.count) { try tally($0, ranges[$1]) }
+            var result = ColumnsMismatches()
             var all: [MaskShape: MaskTally] = [:]
-            for part in parts { all.merge(part) { $0.merged(with: $1) } }
+            for part in parts ?? [] { all.merge(part) { $0.merged(with: $1) } }
             for (shape, t) in all {
                 guard let layout = decoder.layout(forEntity: shape.entity), shape.misfits(layout) else { continue }
                 result.count += t.count

@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 
 /// Transactions by author after a position: what an actor still has to merge.
@@ -60,6 +61,18 @@ extension HistoryStore {
         try db.firstRow("SELECT (SELECT MIN(Z_PK) FROM \(table)), (SELECT MAX(Z_PK) FROM \(table))") { row in
             row.isNull(0) || row.isNull(1) ? nil : (row.int64(0), row.int64(1))
         } ?? nil
+    }
+
+    /// `body` over the numbers `table` holds in this snapshot (rows committed later have higher
+    /// numbers, so no part reads them), cut into one range per core, each read on its own
+    /// connection, when they span at least `parallelFrom`; else over all of them at once. nil
+    /// when the table is empty.
+    func readInParts<T>(of table: String, _ db: Database, parallelFrom: Int64,
+                        _ body: @escaping (Database, ClosedRange<Int64>) throws -> T) throws -> [T]? {
+        guard let (first, last) = try Self.numberRange(table, db) else { return nil }
+        let cores = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 16))
+        let ranges = Self.split(first, last, parts: last &- first >= parallelFrom ? cores : 1)
+        return try connection.readInParallel(ranges.count) { try body($0, ranges[$1]) }
     }
 
     /// `first...last` cut into at most `parts` consecutive ranges of about equal span, in order

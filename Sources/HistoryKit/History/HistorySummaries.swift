@@ -1,4 +1,3 @@
-import Foundation
 import GRDB
 
 /// A string field of a transaction.
@@ -97,19 +96,12 @@ extension HistoryStore {
         return try read { db in
             let names = schema.hasStringTable ? try stringNames(db) : [:]
             var tallies = [[FieldKey: FieldTally]](repeating: [:], count: fieldCount)
-            if let (first, last) = try Self.numberRange("ATRANSACTION", db) {
-                // Transactions committed after this snapshot have higher numbers: the parts read up to `last` only.
-                let cores = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 16))
-                let ranges = Self.split(first, last, parts: last &- first >= parallelFrom ? cores : 1)
-                let parts = try ranges.count == 1
-                    ? [Self.tally(select, range: ranges[0], fields: fieldCount, countingChanges: countingChanges, db)]
-                    : connection.readInParallel(ranges.count) { db, part in
-                        try Self.tally(select, range: ranges[part], fields: fieldCount, countingChanges: countingChanges, db)
-                    }
-                for part in parts {
-                    for index in 0..<fieldCount {
-                        tallies[index].merge(part[index]) { $0.merged(with: $1) }
-                    }
+            let parts = try readInParts(of: "ATRANSACTION", db, parallelFrom: parallelFrom) { db, range in
+                try Self.tally(select, range: range, fields: fieldCount, countingChanges: countingChanges, db)
+            }
+            for part in parts ?? [] {
+                for index in 0..<fieldCount {
+                    tallies[index].merge(part[index]) { $0.merged(with: $1) }
                 }
             }
             var result: [TransactionField: [FieldSummary]] = [:]
@@ -192,11 +184,7 @@ extension HistoryStore {
 
     func entityChangeCounts(parallelFrom: Int64) throws -> EntityChangeTally {
         try read { db in
-            var result = EntityChangeTally()
-            guard let (first, last) = try Self.numberRange("ACHANGE", db) else { return result }
-            let cores = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 16))
-            let ranges = Self.split(first, last, parts: last &- first >= parallelFrom ? cores : 1)
-            let tally = { (db: Database, range: ClosedRange<Int64>) throws -> EntityChangeTally in
+            let parts = try readInParts(of: "ACHANGE", db, parallelFrom: parallelFrom) { db, range in
                 var part = EntityChangeTally()
                 var ignored: String?
                 try db.forEachRow("SELECT ZENTITY, ZCHANGETYPE FROM ACHANGE WHERE Z_PK BETWEEN ? AND ?",
@@ -210,8 +198,8 @@ extension HistoryStore {
                 }
                 return part
             }
-            let parts = try ranges.count == 1 ? [tally(db, ranges[0])] : connection.readInParallel(ranges.count) { try tally($0, ranges[$1]) }
-            for part in parts {
+            var result = EntityChangeTally()
+            for part in parts ?? [] {
                 result.byEntity.merge(part.byEntity) { $0.adding($1) }
                 result.withoutEntityNumber = result.withoutEntityNumber.adding(part.withoutEntityNumber)
             }
