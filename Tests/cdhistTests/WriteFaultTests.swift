@@ -161,12 +161,43 @@ import Testing
 
     @Test func exportAndReportUnderAFileSizeLimitLeaveNoFile() throws {
         let store = Repository.fixtures + "/AppGroup/Tasks.sqlite"
-        for command in [["export", store, "--out"], ["report", store, "--out"]] {
+        // Large enough to be exported in chunks on every core.
+        let generated = try TemporaryDirectory()
+        let large = generated.file("Large.sqlite")
+        let write = try CLI.run(["--transactions", "12000", "--changes-per-transaction", "3", "--out", large], executable: "cdhist-fixtures")
+        #expect(write.status == 0, "\(write.stderr)")
+        for command in [["export", store, "--out"], ["report", store, "--out"], ["export", large, "--out"], ["export", large, "--format", "csv", "--out"]] {
             let dir = try TemporaryDirectory()
             let out = dir.file(command[0] == "export" ? "history.ndjson" : "report.html")
             let r = try run(limitKiB: 2, command + [out])
             #expect(r.status == 2 && r.stderr.hasPrefix("cdhist: \(out): ") && r.stderr.split(separator: "\n").count == 1, "\(command[0]): \(r.stderr)")
             #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty, "\(command[0]) left a file")
         }
+    }
+
+    /// An export to a file ended by Ctrl-C, SIGTERM or SIGHUP leaves no temporary file (and
+    /// no output file); one that finished first leaves its whole file.
+    @Test func anExportEndedBySignalLeavesNoFile() throws {
+        let generated = try TemporaryDirectory()
+        let store = generated.file("Large.sqlite")
+        let write = try CLI.run(["--transactions", "12000", "--changes-per-transaction", "3", "--out", store], executable: "cdhist-fixtures")
+        #expect(write.status == 0, "\(write.stderr)")
+        var ended = 0
+        for (i, sig) in [SIGINT, SIGTERM, SIGHUP, SIGINT, SIGTERM, SIGHUP].enumerated() {
+            let dir = try TemporaryDirectory()
+            let out = dir.file("history.ndjson")
+            let running = try CLI.start(["export", store, "--out", out])
+            usleep(useconds_t(50_000 * (i + 1)))
+            kill(running.pid, sig)
+            let status = try running.wait().status
+            let left = try FileManager.default.contentsOfDirectory(atPath: dir.path)
+            if status == 128 + sig {
+                ended += 1
+                #expect(left.isEmpty, "signal \(sig) left \(left)")
+            } else {
+                #expect(status == 0 && left == ["history.ndjson"], "signal \(sig): status \(status), left \(left)")
+            }
+        }
+        #expect(ended > 0, "every export finished before its signal: nothing was tested")
     }
 }

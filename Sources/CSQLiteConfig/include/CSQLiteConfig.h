@@ -9,4 +9,10 @@
 /// failed write left unchanged; this turns it off. Returns an SQLite result code.
 int cdhist_sqlite_no_checkpoint_on_close(void *db);
 
+/// Turns SQLite's memory statistics off (before SQLite initializes; later it is
+/// refused and nothing changes): with them, every allocation of every connection
+/// takes one process-wide lock, and connections reading on several cores wait
+/// for each other. Returns an SQLite result code.
+int cdhist_sqlite_no_memory_statistics(void);
+
 #endif

@@ -191,11 +191,14 @@ struct HistorySQL {
         return conditions
     }
 
-    func transactionSelect(limit: Int?) -> String {
+    /// Matching transactions with their fields and change counts. `numbered`: only those
+    /// numbered between two more arguments, after ``arguments``.
+    func transactionSelect(limit: Int?, numbered: Bool = false) -> String {
         let fields = fieldExpressions.joined(separator: ", ")
         func changeCount(_ number: String) -> String { "(SELECT COUNT(*) FROM ACHANGE c WHERE c.ZTRANSACTIONID = \(number))" }
         let columns = "t.Z_PK AS number, t.ZTIMESTAMP, \(fields), \(queryGenExpression), \(referenceExpressions)"
-        let from = "FROM ATRANSACTION t\(joins)\(whereClause(transactionWhere)) ORDER BY t.Z_PK \(direction)"
+        let conditions = transactionWhere + (numbered ? ["t.Z_PK BETWEEN ? AND ?"] : [])
+        let from = "FROM ATRANSACTION t\(joins)\(whereClause(conditions)) ORDER BY t.Z_PK \(direction)"
         guard let limit else { return "SELECT \(columns), \(changeCount("t.Z_PK")) \(from)" }
         // With a limit, SQLite may sort the matches (through the timestamp index) and would
         // count the changes of every one of them first: count only those that are kept.

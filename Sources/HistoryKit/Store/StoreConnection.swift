@@ -1,3 +1,4 @@
+import CSQLiteConfig
 import Foundation
 import GRDB
 
@@ -54,7 +55,11 @@ final class StoreConnection {
     private let activeLock = NSLock()
     private var active: (thread: pthread_t, db: Database)?
 
+    /// SQLite set up once, before its first connection, for reads on several cores.
+    private static let sqliteConfigured: Void = { _ = cdhist_sqlite_no_memory_statistics() }()
+
     init(path: String, options: OpenOptions) throws {
+        Self.sqliteConfigured
         let (files, header) = try StoreFiles.inspect(path)
         self.path = path
         self.files = files

@@ -33,34 +33,15 @@ struct ExportCommand: ParsableCommand {
                                     time: session.context.time, output: output)
         session.noteModelProblem()
         let query = try filters.query(utc: outputOptions.utc)
-        let presenter = session.presenter
         let showProgress = session.context.terminal.stderrIsTerminal
         let total = showProgress ? try session.store.transactionCount() : 0
         let progress = ProgressLine(enabled: showProgress, every: 256)
         let warnings = ValueWarnings(store: session.store.path)
         do {
-            // Changes are written as they are read, so a transaction of a million changes streams too.
-            if context.format == .csv {
-                var csv = CSVExport(presenter: presenter, output: output)
-                output.write(bytes: csv.header)
-                try session.store.forEachTransactionWithChanges(query, decoder: session.decoder) { tx, changes in
-                    warnings.add(tx.warnings)
-                    try csv.write(tx, changes) { warnings.add($0.warnings) }
-                    progress.step { "\(progress.steps)/\(total) transactions" }
-                }
-                output.flush()
+            if context.format == .json {
+                try exportDocument(session, context: context, query: query, progress: progress, total: total, warnings: warnings)
             } else {
-                let list = ListRenderer(context: context, kind: "transactions", columns: presenter.transactionColumns(try session.store.numberBounds()),
-                                        header: [("storeID", .string(session.store.storeUUID))])
-                let tag = context.format == .ndjson ? jsonFormatTag : nil
-                try session.store.forEachTransactionWithChanges(query, decoder: session.decoder) { tx, changes in
-                    warnings.add(tx.warnings)
-                    try list.addStreaming { line in
-                        try presenter.writeTransaction(tx, changes: changes, format: tag, to: &line, spillingTo: output) { warnings.add($0.warnings) }
-                    }
-                    progress.step { "\(progress.steps)/\(total) transactions" }
-                }
-                list.finish()
+                try exportLines(session, context: context, query: query, progress: progress, total: total, warnings: warnings)
             }
             progress.finish(leaving: "\(progress.steps)/\(total) transactions")
             try target?.commit(output)
@@ -70,79 +51,110 @@ struct ExportCommand: ParsableCommand {
         }
         warnings.report()
     }
-}
 
-/// A file written under a temporary name beside its target and renamed into
-/// place when complete, so readers never see half an export.
-final class AtomicFile {
-    let path: String
-    let handle: FileHandle
-    private let temporary: String
-    private var finished = false
-
-    init(_ path: String) throws {
-        self.path = path
-        let url = URL(fileURLWithPath: path)
-        temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).cdhist-\(getpid()).tmp").path
-        guard FileManager.default.createFile(atPath: temporary, contents: nil),
-              let handle = FileHandle(forWritingAtPath: temporary) else {
-            throw CLIError.cannotWrite(path: path, reason: "cannot create a file in \(url.deletingLastPathComponent().path)")
+    /// NDJSON or CSV: chunks of transactions formatted on every core at once and
+    /// written in order (byte for byte what one thread writes), or in one go when
+    /// the query is small, limited or newest first, or objects are labelled (the
+    /// labeller reads the store on this connection).
+    private func exportLines(_ session: Session, context: RenderContext, query: HistoryQuery,
+                             progress: ProgressLine, total: Int, warnings: ValueWarnings) throws {
+        let ordered = OrderedOutput(output: context.output)
+        let presenter = session.presenter
+        let csv = context.format == .csv
+        /// Formats one chunk of transactions (`forEach` reads them) and hands its bytes to `ordered`.
+        func chunk(_ index: Int, _ forEach: ((Transaction, ChangeStream) throws -> Void) throws -> Void) throws {
+            do {
+                try format(index, forEach)
+            } catch {
+                ordered.stop(because: error)
+                throw error
+            }
         }
-        self.handle = handle
-    }
-
-    /// Renames the file into place once `output` (writing to it) is flushed; a failed write
-    /// (or flush to the disk) is reported naming the file, and the temporary removed.
-    func commit(_ output: Output) throws {
-        output.flush()
+        func format(_ index: Int, _ forEach: ((Transaction, ChangeStream) throws -> Void) throws -> Void) throws {
+            let local = ValueWarnings(store: session.store.path)
+            var transactions = 0
+            let offer = { (bytes: inout [UInt8]) in try ordered.offer(&bytes, chunk: index) }
+            var bytes: [UInt8]
+            if csv {
+                var writer = CSVExport(presenter: presenter)
+                if index == 0 { writer.bytes = CSVExport.header }
+                try forEach { tx, changes in
+                    local.add(tx.warnings)
+                    try writer.write(tx, changes, seen: { local.add($0.warnings) }, spill: offer)
+                    transactions += 1
+                }
+                bytes = writer.bytes
+            } else {
+                var line = JSONBytes(capacity: OrderedOutput.writeThreshold * 2)
+                try forEach { tx, changes in
+                    local.add(tx.warnings)
+                    try presenter.writeTransaction(tx, changes: changes, format: jsonFormatTag, to: &line, spill: offer) { local.add($0.warnings) }
+                    line.bytes.append(0x0A)
+                    line.endRecord()
+                    try offer(&line.bytes)
+                    transactions += 1
+                }
+                bytes = line.bytes
+            }
+            try ordered.finish(&bytes, chunk: index) {
+                warnings.add(local)
+                progress.advance(by: transactions) { "\(progress.steps)/\(total) transactions" }
+            }
+        }
         do {
-            if let failure = output.failure { throw failure }
-            try handle.synchronize()
-            try handle.close()
+            let chunked = try presenter.label == nil
+                && session.store.readInChunks(query, decoder: session.decoder) { try chunk($0.index, $0.forEach) }
+            if !chunked {
+                try chunk(0) { try session.store.forEachTransactionWithChanges(query, decoder: session.decoder, $0) }
+            }
         } catch {
-            discard()
-            throw CLIError.cannotWrite(path: path, reason: WriteFault.cause(error))
+            // A chunk stopped because another failed: that failure is the one to tell.
+            throw ordered.failure ?? error
         }
-        guard rename(temporary, path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            discard()
-            throw CLIError.cannotWrite(path: path, reason: reason)
-        }
-        finished = true
+        context.output.flush()
     }
 
-    func discard() {
-        try? handle.close()
-        try? FileManager.default.removeItem(atPath: temporary)
-        finished = true
+    /// JSON: one document of every transaction, in one go.
+    private func exportDocument(_ session: Session, context: RenderContext, query: HistoryQuery,
+                                progress: ProgressLine, total: Int, warnings: ValueWarnings) throws {
+        let presenter = session.presenter
+        let list = ListRenderer(context: context, kind: "transactions", columns: presenter.transactionColumns(try session.store.numberBounds()),
+                                header: [("storeID", .string(session.store.storeUUID))])
+        try session.store.forEachTransactionWithChanges(query, decoder: session.decoder) { tx, changes in
+            warnings.add(tx.warnings)
+            try list.addStreaming { line in
+                try presenter.writeTransaction(tx, changes: changes, format: nil, to: &line, spill: context.output.spill) { warnings.add($0.warnings) }
+            }
+            progress.step { "\(progress.steps)/\(total) transactions" }
+        }
+        list.finish()
     }
-
-    deinit { if !finished { discard() } }
 }
 
 /// `export --format csv`: one row per change with its transaction's fields
 /// (a transaction without changes gets one row with empty change fields);
 /// updated properties separated by spaces, the tombstone as compact JSON.
-/// Rows go to the output one by one.
+/// Rows gather in ``bytes`` for the caller to write.
 struct CSVExport {
     let presenter: HistoryPresenter
-    let output: Output
-    private var row: [UInt8] = []
+    /// The rows written and not yet taken.
+    var bytes: [UInt8] = []
     private var transactionFields: [UInt8] = []
     private var tombstone = JSONBytes(capacity: 256)
 
     static let transactionColumns = ["transactionNumber", "timestamp", "cocoaTimestamp", "author", "contextName", "bundleID", "processID"]
     static let changeColumns = ["changeID", "changeType", "entity", "entityPK", "changedObjectID", "updatedProperties", "tombstone"]
+    static let header = Array((CSV.row(transactionColumns + changeColumns) + "\n").utf8)
 
-    init(presenter: HistoryPresenter, output: Output) {
+    init(presenter: HistoryPresenter) {
         self.presenter = presenter
-        self.output = output
+        bytes.reserveCapacity(OrderedOutput.writeThreshold * 2)
     }
 
-    var header: [UInt8] { Array((CSV.row(Self.transactionColumns + Self.changeColumns) + "\n").utf8) }
-
-    /// Writes the rows of one transaction; `seen` is told of each change.
-    mutating func write(_ tx: Transaction, _ changes: ChangeStream, seen: (Change) -> Void) throws {
+    /// Adds the rows of one transaction; `seen` is told of each change, and `spill` is
+    /// handed ``bytes`` after each row (it may write them out and empty them).
+    mutating func write(_ tx: Transaction, _ changes: ChangeStream, seen: (Change) -> Void,
+                        spill: (inout [UInt8]) throws -> Void) throws {
         let comma = UInt8(ascii: ",")
         transactionFields.removeAll(keepingCapacity: true)
         JSONValue.writeInt(tx.number, to: &transactionFields)
@@ -163,35 +175,33 @@ struct CSVExport {
         try changes.forEach { c in
             seen(c)
             written = true
-            row.removeAll(keepingCapacity: true)
-            row += transactionFields
-            row.append(comma)
-            JSONValue.writeInt(c.changeID, to: &row)
-            row.append(comma)
-            row += c.changeType.description.utf8
-            row.append(comma)
-            if let entity = c.entityName { CSV.field(entity, to: &row) }
-            row.append(comma)
-            JSONValue.writeInt(c.entityPK, to: &row)
-            row.append(comma)
-            if let id = c.changedObjectID { CSV.field(id, to: &row) }
-            row.append(comma)
-            if let names = c.updatedProperties { CSV.field(joining: names, separator: UInt8(ascii: " "), to: &row) }
-            row.append(comma)
+            bytes += transactionFields
+            bytes.append(comma)
+            JSONValue.writeInt(c.changeID, to: &bytes)
+            bytes.append(comma)
+            bytes += c.changeType.description.utf8
+            bytes.append(comma)
+            if let entity = c.entityName { CSV.field(entity, to: &bytes) }
+            bytes.append(comma)
+            JSONValue.writeInt(c.entityPK, to: &bytes)
+            bytes.append(comma)
+            if let id = c.changedObjectID { CSV.field(id, to: &bytes) }
+            bytes.append(comma)
+            if let names = c.updatedProperties { CSV.field(joining: names, separator: UInt8(ascii: " "), to: &bytes) }
+            bytes.append(comma)
             if c.changeType == .delete {
                 tombstone.reset()
                 presenter.writeTombstone(c.tombstone, to: &tombstone)
-                CSV.field(bytes: tombstone.bytes, to: &row)
+                CSV.field(bytes: tombstone.bytes, to: &bytes)
             }
-            row.append(0x0A)
-            output.write(bytes: row)
+            bytes.append(0x0A)
+            try spill(&bytes)
         }
         if !written {
-            row.removeAll(keepingCapacity: true)
-            row += transactionFields
-            row += repeatElement(comma, count: Self.changeColumns.count)
-            row.append(0x0A)
-            output.write(bytes: row)
+            bytes += transactionFields
+            bytes += repeatElement(comma, count: Self.changeColumns.count)
+            bytes.append(0x0A)
+            try spill(&bytes)
         }
     }
 }

@@ -120,7 +120,7 @@ struct ObjectCommand: ParsableCommand {
         var life = ObjectHistory()
         try store.forEachTransactionWithChanges(query, decoder: session.decoder) { tx, changes in
             warnings.add(tx.warnings)
-            try presenter.history.writeTransaction(tx, changes: changes, format: nil, to: &s, spillingTo: output) { change in
+            try presenter.history.writeTransaction(tx, changes: changes, format: nil, to: &s, spill: output.spill) { change in
                 warnings.add(change.warnings)
                 life.add(change, of: tx)
             }
@@ -131,7 +131,7 @@ struct ObjectCommand: ParsableCommand {
         s.member("changes", life.changeCount)
         s.member("transactions", life.transactionCount)
         for (key, moment) in [("first", life.first), ("last", life.last), ("inserted", life.inserted), ("deleted", life.deleted)] {
-            s.key(key)
+            s.key(named: key)
             presenter.write(moment, to: &s)
         }
         s.endObject()

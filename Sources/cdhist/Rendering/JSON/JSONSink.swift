@@ -7,8 +7,11 @@ protocol JSONSink {
     mutating func endObject()
     mutating func beginArray()
     mutating func endArray()
-    /// The next member's name (inside an object).
-    mutating func key(_ name: String)
+    /// The next member's name (inside an object), as written in the source: never
+    /// anything JSON escapes (the export writes it as it is, millions of times).
+    mutating func key(_ name: StaticString)
+    /// The next member's name when it is data (a property, a store's identifier).
+    mutating func key(named name: String)
     mutating func null()
     mutating func bool(_ value: Bool)
     mutating func int(_ value: Int64)
@@ -35,16 +38,16 @@ extension JSONSink {
     mutating func double(_ value: Double?) { if let value { double(value) } else { null() } }
 
     /// `"name": <value>` members.
-    mutating func member(_ name: String, _ value: String?) { key(name); string(value) }
-    mutating func member(_ name: String, _ value: Int64?) { key(name); int(value) }
-    mutating func member(_ name: String, _ value: Int?) { key(name); int(value) }
-    mutating func member(_ name: String, _ value: Double?) { key(name); double(value) }
-    mutating func member(_ name: String, _ value: Bool) { key(name); bool(value) }
+    mutating func member(_ name: StaticString, _ value: String?) { key(name); string(value) }
+    mutating func member(_ name: StaticString, _ value: Int64?) { key(name); int(value) }
+    mutating func member(_ name: StaticString, _ value: Int?) { key(name); int(value) }
+    mutating func member(_ name: StaticString, _ value: Double?) { key(name); double(value) }
+    mutating func member(_ name: StaticString, _ value: Bool) { key(name); bool(value) }
 }
 
 /// JSON as bytes: compact, or indented as ``JSONValue/pretty(indent:into:)``
 /// indents. A record too large to hold (a transaction of a million changes)
-/// is written out in pieces with ``spill(to:)``.
+/// is written out in pieces from ``bytes`` as it grows.
 struct JSONBytes: JSONSink {
     var bytes: [UInt8] = []
     /// The indentation of the value's first line when pretty (nil: compact).
@@ -69,12 +72,11 @@ struct JSONBytes: JSONSink {
         afterKey = false
     }
 
-    /// Hands the bytes so far to `output` once they are many, keeping the
-    /// nesting, so the record goes on where it was.
-    mutating func spill(to output: Output) {
-        guard bytes.count >= 1 << 16 else { return }
-        output.write(bytes: bytes)
-        bytes.removeAll(keepingCapacity: true)
+    /// Starts the next record after the bytes of those before (NDJSON lines gathered in one buffer).
+    mutating func endRecord() {
+        depth = 0
+        needsComma = false
+        afterKey = false
     }
 
     private mutating func newline() {
@@ -112,7 +114,18 @@ struct JSONBytes: JSONSink {
     mutating func beginArray() { open(UInt8(ascii: "[")) }
     mutating func endArray() { close(UInt8(ascii: "]")) }
 
-    mutating func key(_ name: String) {
+    mutating func key(_ name: StaticString) {
+        separate()
+        bytes.append(UInt8(ascii: "\""))
+        name.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: ":"))
+        if indent != nil { bytes.append(UInt8(ascii: " ")) }
+        needsComma = false
+        afterKey = true
+    }
+
+    mutating func key(named name: String) {
         separate()
         JSONValue.writeString(name, to: &bytes)
         bytes.append(UInt8(ascii: ":"))
@@ -179,7 +192,8 @@ struct JSONTree: JSONSink {
         add(.array(items))
     }
 
-    mutating func key(_ name: String) { pendingKey = name }
+    mutating func key(_ name: StaticString) { pendingKey = name.description }
+    mutating func key(named name: String) { pendingKey = name }
     mutating func null() { add(.null) }
     mutating func bool(_ value: Bool) { add(.bool(value)) }
     mutating func int(_ value: Int64) { add(.int(value)) }

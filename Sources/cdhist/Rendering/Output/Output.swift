@@ -34,6 +34,14 @@ final class Output {
         if buffer.count >= flushThreshold { flush() }
     }
 
+    /// Writes `bytes` and empties them once they are many (a record too large to hold
+    /// whole, written in pieces), or leaves them to grow.
+    func spill(_ bytes: inout [UInt8]) {
+        guard bytes.count >= OrderedOutput.writeThreshold else { return }
+        write(bytes: bytes)
+        bytes.removeAll(keepingCapacity: true)
+    }
+
     func line(_ text: String = "") {
         write(text)
         buffer.append(0x0A)

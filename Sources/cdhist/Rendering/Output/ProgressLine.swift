@@ -20,8 +20,14 @@ final class ProgressLine {
 
     /// Counts a step, and shows `text` when it is time.
     func step(_ text: () -> String) {
-        steps += 1
-        guard enabled, steps % every == 0 else { return }
+        advance(by: 1, text)
+    }
+
+    /// Counts `count` steps at once, and shows `text` when it is time.
+    func advance(by count: Int, _ text: () -> String) {
+        let before = steps
+        steps += count
+        guard enabled, steps / every != before / every else { return }
         let now = Date()
         guard now.timeIntervalSince(shown) > 0.2 else { return }
         shown = now

@@ -19,6 +19,12 @@ final class ValueWarnings {
         }
     }
 
+    /// Adds what `other` collected (after what this one has: keep chunks in order).
+    func add(_ other: ValueWarnings) {
+        count += other.count
+        examples += other.examples.prefix(Self.shownExamples - min(examples.count, Self.shownExamples))
+    }
+
     /// One line on stderr when any were seen.
     func report() {
         guard count > 0 else { return }

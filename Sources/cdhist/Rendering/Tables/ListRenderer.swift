@@ -63,7 +63,7 @@ final class ListRenderer {
     }
 
     /// Adds one JSON or NDJSON record that `write` writes to the sink, which
-    /// it may ``JSONBytes/spill(to:)`` to the output as it goes (the output is
+    /// it may spill to the output as it goes (``Output/spill(_:)``: the output is
     /// ready for the bytes: the separator before the record is written).
     func addStreaming(_ write: (inout JSONBytes) throws -> Void) rethrows {
         let out = context.output

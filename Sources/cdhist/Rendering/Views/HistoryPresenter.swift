@@ -78,17 +78,18 @@ struct HistoryPresenter {
         s.endObject()
     }
 
-    /// A transaction's object with every change `changes` reads, spilled to `output` as
-    /// it grows (a transaction of a million changes streams); `each` sees every change.
+    /// A transaction's object with every change `changes` reads; `each` sees every change.
+    /// `spill` is handed the bytes after each change: it may write them out and empty
+    /// them (the nesting is kept), so a transaction of a million changes streams.
     func writeTransaction(_ tx: Transaction, changes: ChangeStream, format: String?, to s: inout JSONBytes,
-                          spillingTo output: Output, each: (Change) -> Void) throws {
+                          spill: (inout [UInt8]) throws -> Void, each: (Change) -> Void) throws {
         writeMembers(tx, format: format, to: &s)
         s.key("changes")
         s.beginArray()
         try changes.forEach { change in
             each(change)
             write(change, format: nil, to: &s)
-            s.spill(to: output)
+            try spill(&s.bytes)
         }
         s.endArray()
         s.endObject()
@@ -106,8 +107,12 @@ struct HistoryPresenter {
         s.member("bundleID", tx.bundleID)
         s.member("processID", tx.processID)
         s.member("storeID", tx.storeUUID)
+        // The transaction's token (as `write(tx.token)` writes it, without building one per transaction).
         s.key("token")
-        Self.write(tx.token, to: &s)
+        s.beginObject()
+        s.key(named: tx.storeUUID)
+        s.int(tx.number)
+        s.endObject()
         s.member("changeCount", tx.changeCount)
         s.member("queryGenerationLength", tx.queryGenerationLength)
         Self.write(tx.warnings, to: &s)
@@ -119,7 +124,10 @@ struct HistoryPresenter {
 
     static func write<S: JSONSink>(_ token: HistoryToken, to s: inout S) {
         s.beginObject()
-        for (store, number) in token.transactionNumbers.sorted(by: { $0.key < $1.key }) { s.member(store, number) }
+        for (store, number) in token.transactionNumbers.sorted(by: { $0.key < $1.key }) {
+            s.key(named: store)
+            s.int(number)
+        }
         s.endObject()
     }
 
@@ -226,7 +234,7 @@ struct HistoryPresenter {
     func writeTombstone<S: JSONSink>(_ entries: [TombstoneEntry], to s: inout S) {
         s.beginObject()
         for entry in entries {
-            s.key(entry.name)
+            s.key(named: entry.name)
             writeTombstone(entry, to: &s)
         }
         s.endObject()

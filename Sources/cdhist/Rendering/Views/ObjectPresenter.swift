@@ -116,7 +116,7 @@ struct ObjectPresenter {
     func writeValues<S: JSONSink>(_ state: ObjectState, to s: inout S) {
         s.beginObject()
         for property in state.properties {
-            s.key(property.name)
+            s.key(named: property.name)
             switch property.content {
             case .attribute(let type, let value):
                 if let value { history.write(value, type: type, blobLimit: Self.jsonBlobLimit, to: &s) } else { s.null() }

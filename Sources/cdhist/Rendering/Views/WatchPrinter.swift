@@ -24,8 +24,8 @@ final class WatchPrinter {
             list = ListRenderer(context: context, kind: "transactions", columns: [], header: [("storeID", .string(storeUUID))])
         case .csv:
             list = nil
-            csv = CSVExport(presenter: presenter, output: context.output)
-            context.output.write(bytes: csv?.header ?? [])
+            csv = CSVExport(presenter: presenter)
+            context.output.write(bytes: CSVExport.header)
             context.output.flush()
         case .table:
             list = nil
@@ -51,10 +51,12 @@ final class WatchPrinter {
             // The records export writes, through the same list.
             let format = context.format == .ndjson ? jsonFormatTag : nil
             try list?.addStreaming { line in
-                try presenter.writeTransaction(tx, changes: changes, format: format, to: &line, spillingTo: out) { warnings.add($0.warnings) }
+                try presenter.writeTransaction(tx, changes: changes, format: format, to: &line, spill: out.spill) { warnings.add($0.warnings) }
             }
         case .csv:
-            try csv?.write(tx, changes) { warnings.add($0.warnings) }
+            try csv?.write(tx, changes, seen: { warnings.add($0.warnings) }, spill: out.spill)
+            out.write(bytes: csv?.bytes ?? [])
+            csv?.bytes.removeAll(keepingCapacity: true)
         }
         out.flush()
     }

@@ -1,0 +1,120 @@
+import Foundation
+import GRDB
+
+/// Consecutive transaction numbers of a query, read on one connection: a part of
+/// ``HistoryStore/readInChunks(_:decoder:_:)``.
+public struct TransactionChunk {
+    /// The chunk's place, from 0: chunk `i + 1` holds the transactions after chunk `i`'s.
+    public let index: Int
+    public let numbers: ClosedRange<Int64>
+    fileprivate let store: HistoryStore
+    fileprivate let sql: HistorySQL
+    fileprivate let transactions: Statement
+    fileprivate let changes: Statement
+    fileprivate let decoder: ChangeDecoder
+
+    /// Calls `body` with each matching transaction of the chunk and a stream of its
+    /// changes, as ``HistoryStore/forEachTransactionWithChanges(_:decoder:_:)`` does.
+    public func forEach(_ body: (Transaction, ChangeStream) throws -> Void) throws {
+        let cursor = try RawCursor(transactions, arguments: sql.arguments + [numbers.lowerBound, numbers.upperBound])
+        defer { cursor.finish() }
+        while try cursor.next() {
+            let tx = store.transaction(cursor)
+            let stream = try store.changeStream(of: tx.number, sql: sql, statement: changes, decoder: decoder)
+            defer { stream.finish() }
+            try body(tx, stream)
+        }
+    }
+}
+
+extension HistoryStore {
+    /// Queries spanning fewer transaction numbers are read in one go.
+    public static let chunkedReadMinimum: Int64 = 5_000
+    /// Transaction numbers per chunk: small, so that a thread formatting a chunk ahead of
+    /// its turn rarely fills what it may hold (see the caller) and waits.
+    public static let chunkSpan: Int64 = 512
+
+    /// Reads what ``forEachTransactionWithChanges(_:decoder:_:)`` reads, in chunks of
+    /// consecutive transaction numbers on one connection per core at once: `body` is
+    /// called with each chunk on one of several threads, chunks taken in order (a chunk
+    /// is taken only when every earlier one has been). Transactions committed after the
+    /// read began are left out, as in one snapshot. When `body` throws, no further chunk
+    /// is taken and the first error is thrown.
+    ///
+    /// Returns false, calling nothing, when the query is better read in one go: with a
+    /// limit, newest first, on one core, or over fewer than `minimum` transaction numbers.
+    /// Chunks span `span` numbers.
+    public func readInChunks(_ query: HistoryQuery, decoder: ChangeDecoder, minimum: Int64 = chunkedReadMinimum,
+                             span chunkSpan: Int64 = chunkSpan, _ body: @escaping (TransactionChunk) throws -> Void) throws -> Bool {
+        let cores = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 16))
+        guard query.limit == nil, query.order == .ascending, cores > 1 else { return false }
+        return try read { db in
+            let sql = try historySQL(query, in: db)
+            guard let span = try numberSpan(query, db) else { return false }
+            // In unsigned arithmetic: a damaged store's numbers may span all of Int64.
+            let numbers = UInt64(bitPattern: span.upperBound &- span.lowerBound)
+            guard numbers >= UInt64(max(minimum, 0)) else { return false }
+            // At most 65,536 chunks (sparse numbers make large but light chunks).
+            let parts = Int(min(numbers / UInt64(max(chunkSpan, 1)) + 1, 1 << 16))
+            let ranges = Self.split(span.lowerBound, span.upperBound, parts: parts)
+            let queue = ChunkQueue(count: ranges.count)
+            _ = try connection.readInParallel(cores) { db, _ in
+                let transactions = try db.makeStatement(sql: sql.transactionSelect(limit: nil, numbered: true))
+                let changes = try db.makeStatement(sql: sql.changesOfTransactionSelect())
+                while let i = queue.take() {
+                    do {
+                        try body(TransactionChunk(index: i, numbers: ranges[i], store: self, sql: sql,
+                                                  transactions: transactions, changes: changes, decoder: decoder))
+                    } catch {
+                        queue.stop()
+                        throw error
+                    }
+                }
+            }
+            return true
+        }
+    }
+
+    /// The transaction numbers `query` may select in this snapshot (its number and token
+    /// bounds applied); nil when none.
+    private func numberSpan(_ query: HistoryQuery, _ db: Database) throws -> ClosedRange<Int64>? {
+        guard let (first, last) = try Self.numberRange("ATRANSACTION", db) else { return nil }
+        func number(_ bound: HistoryQuery.Bound?) -> Int64? {
+            switch bound {
+            case .transaction(let n)?: return n
+            case .token(let token)?: return token.transactionNumber(forStore: storeUUID)
+            case .date?, nil: return nil
+            }
+        }
+        var low = first, high = last
+        if let after = number(query.after) {
+            guard after < .max else { return nil }
+            low = max(low, after + 1)
+        }
+        if let before = number(query.before) {
+            guard before > .min else { return nil }
+            high = min(high, before - 1)
+        }
+        return low <= high ? low...high : nil
+    }
+}
+
+/// Hands out chunk indexes in order to the threads reading them.
+private final class ChunkQueue: @unchecked Sendable {
+    private let lock = NSLock()
+    private var next = 0
+    private let count: Int
+
+    init(count: Int) { self.count = count }
+
+    func take() -> Int? {
+        lock.withLock {
+            guard next < count else { return nil }
+            defer { next += 1 }
+            return next
+        }
+    }
+
+    /// Hands out no more.
+    func stop() { lock.withLock { next = count } }
+}

@@ -1,0 +1,74 @@
+import Foundation
+
+/// Bytes of numbered chunks written by several threads at once that reach the
+/// output in chunk order, as if one thread had written them: the chunk whose
+/// turn it is writes through; the others keep their bytes until it is theirs,
+/// and wait once they hold ``heldLimit`` (so memory stays bounded whatever the
+/// store). Chunks must be taken in order (chunk `i` only after every earlier
+/// chunk was), so the chunk whose turn it is is always running.
+final class OrderedOutput: @unchecked Sendable {
+    private let output: Output
+    private let condition = NSCondition()
+    /// The chunk that may write now.
+    private var turn = 0
+    /// Set when a chunk failed: the others stop waiting.
+    private var stopped = false
+    private var firstFailure: Error?
+    /// Bytes a chunk keeps until its turn before it waits: 32 MiB over all cores.
+    let heldLimit = max(2 << 20, (32 << 20) / max(1, ProcessInfo.processInfo.activeProcessorCount))
+    /// Bytes gathered before they are handed on.
+    static let writeThreshold = 64 << 10
+
+    init(output: Output) { self.output = output }
+
+    /// Hands `bytes` (chunk `index`'s, emptied when written) to the output when the
+    /// chunk has the turn and they are many; waits for the turn when they are too many to keep.
+    func offer(_ bytes: inout [UInt8], chunk index: Int) throws {
+        guard bytes.count >= Self.writeThreshold else { return }
+        condition.lock()
+        defer { condition.unlock() }
+        if turn != index {
+            guard bytes.count >= heldLimit else { return }
+            try waitForTurn(index)
+        }
+        output.write(bytes: bytes)
+        bytes.removeAll(keepingCapacity: true)
+    }
+
+    /// Writes the rest of chunk `index` once it has the turn, and passes the turn on;
+    /// `then` runs while the turn is still held (for what must follow chunk order).
+    func finish(_ bytes: inout [UInt8], chunk index: Int, then: () -> Void = {}) throws {
+        condition.lock()
+        defer { condition.unlock() }
+        try waitForTurn(index)
+        output.write(bytes: bytes)
+        bytes.removeAll(keepingCapacity: true)
+        then()
+        turn += 1
+        condition.broadcast()
+    }
+
+    /// Releases every waiting chunk after `error` (they throw ``Stopped``).
+    func stop(because error: Error) {
+        condition.lock()
+        stopped = true
+        if firstFailure == nil, !(error is Stopped) { firstFailure = error }
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// The first error a chunk stopped for (not a ``Stopped``).
+    var failure: Error? {
+        condition.lock()
+        defer { condition.unlock() }
+        return firstFailure
+    }
+
+    /// Thrown to a chunk waiting when another failed.
+    struct Stopped: Error {}
+
+    private func waitForTurn(_ index: Int) throws {
+        while turn != index && !stopped { condition.wait() }
+        if stopped { throw Stopped() }
+    }
+}

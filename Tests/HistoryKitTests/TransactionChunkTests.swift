@@ -1,0 +1,92 @@
+import Foundation
+import HistoryFixtures
+import TestSupport
+import Testing
+@testable import HistoryKit
+
+/// Reading in chunks on several connections gives what one read gives: every
+/// matching transaction once, with its changes, chunk after chunk in order.
+@Suite struct TransactionChunkTests {
+    /// A transaction as read: its number and its changes' IDs.
+    private struct Read: Equatable {
+        var number: Int64
+        var changes: [Int64]
+    }
+
+    private final class Collected: @unchecked Sendable {
+        let lock = NSLock()
+        var chunks: [Int: [Read]] = [:]
+    }
+
+    private func inOneGo(_ store: HistoryStore, _ query: HistoryQuery) throws -> [Read] {
+        var out: [Read] = []
+        try store.forEachTransactionWithChanges(query, decoder: try store.makeDecoder(model: store.resolveModel())) { tx, changes in
+            var ids: [Int64] = []
+            try changes.forEach { ids.append($0.changeID) }
+            out.append(Read(number: tx.number, changes: ids))
+        }
+        return out
+    }
+
+    /// The chunks' transactions in chunk order, or nil when the query was not split.
+    private func inChunks(_ store: HistoryStore, _ query: HistoryQuery, span: Int64) throws -> [Read]? {
+        let collected = Collected()
+        let split = try store.readInChunks(query, decoder: try store.makeDecoder(model: store.resolveModel()), minimum: 0, span: span) { chunk in
+            var reads: [Read] = []
+            try chunk.forEach { tx, changes in
+                var ids: [Int64] = []
+                try changes.forEach { ids.append($0.changeID) }
+                #expect(chunk.numbers.contains(tx.number))
+                reads.append(Read(number: tx.number, changes: ids))
+            }
+            collected.lock.withLock { collected.chunks[chunk.index] = reads }
+        }
+        guard split else { return nil }
+        #expect(collected.chunks.keys.sorted() == Array(0..<collected.chunks.count))
+        return collected.chunks.keys.sorted().flatMap { collected.chunks[$0] ?? [] }
+    }
+
+    @Test(arguments: FieldSummaryTests.stores) func chunksReadWhatOneReadReads(store path: String) throws {
+        let store = try HistoryStore.open(path)
+        let all = try inOneGo(store, HistoryQuery())
+        guard let first = all.first, let last = all.last else { return }
+        let author = try store.fieldSummaries(.author).first { $0.value != nil }?.value
+        let entity = store.catalog.entities.first?.name
+        let middle = all[all.count / 2].number
+        var queries = [HistoryQuery(), HistoryQuery(after: .transaction(first.number + 1), before: .transaction(middle)),
+                       HistoryQuery(changeTypes: [.update, .delete])]
+        if let author { queries.append(HistoryQuery(authors: [.value(author), .none])) }
+        if let entity { queries.append(HistoryQuery(entities: [entity], includeSubentities: true)) }
+        let multicore = ProcessInfo.processInfo.activeProcessorCount > 1
+        for query in queries {
+            for span: Int64 in [1, 7, last.number - first.number + 1] {
+                let chunked = try inChunks(store, query, span: span)
+                #expect(multicore == (chunked != nil), "\(path)")
+                if let chunked { #expect(chunked == (try inOneGo(store, query)), "\(path) \(query) span \(span)") }
+            }
+        }
+        // A limit or newest first: read in one go, nothing called.
+        #expect(try inChunks(store, HistoryQuery(limit: 10), span: 1) == nil)
+        #expect(try inChunks(store, HistoryQuery(order: .descending), span: 1) == nil)
+        #expect(try store.readInChunks(HistoryQuery(), decoder: try store.makeDecoder(model: store.resolveModel()), minimum: last.number - first.number + 1) { _ in
+            Issue.record("called for a store smaller than the minimum")
+        } == false)
+    }
+
+    /// A chunk that throws stops the others taking chunks, and its error is thrown.
+    @Test func aFailingChunkStopsTheRead() throws {
+        struct Failure: Error {}
+        let store = try HistoryStore.open(Repository.fixtures + "/AppGroup/Tasks.sqlite")
+        let collected = Collected()
+        #expect(throws: Failure.self) {
+            _ = try store.readInChunks(HistoryQuery(), decoder: try store.makeDecoder(model: store.resolveModel()), minimum: 0, span: 1) { chunk in
+                collected.lock.withLock { collected.chunks[chunk.index] = [] }
+                if chunk.index == 2 { throw Failure() }
+            }
+        }
+        if ProcessInfo.processInfo.activeProcessorCount > 1 {
+            // Chunks already taken when 2 failed may finish; none is taken later (one per other core at most).
+            #expect(collected.chunks.count <= 3 + ProcessInfo.processInfo.activeProcessorCount)
+        }
+    }
+}
