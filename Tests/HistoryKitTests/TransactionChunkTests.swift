@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import HistoryFixtures
 import TestSupport
 import Testing
@@ -71,6 +72,31 @@ import Testing
         #expect(try store.readInChunks(HistoryQuery(), decoder: try store.makeDecoder(model: store.resolveModel()), minimum: last.number - first.number + 1) { _ in
             Issue.record("called for a store smaller than the minimum")
         } == false)
+    }
+
+    /// Changes whose transaction number is no transaction's (REAL, TEXT, NULL, a number no
+    /// transaction has) are in no chunk, as in no read of one transaction's changes.
+    @Test func changesOfNoTransactionAreLeftOut() throws {
+        let dir = try TemporaryDirectory()
+        let path = dir.file("Tasks.sqlite")
+        try FileManager.default.copyItem(atPath: Repository.fixtures + "/AppGroup/Tasks.sqlite", toPath: path)
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in
+            let template = "INSERT INTO ACHANGE (Z_PK, Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID) SELECT ?, Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ? FROM ACHANGE LIMIT 1"
+            for (i, number) in [DatabaseValue.null, 3.5.databaseValue, "x".databaseValue, 10_000.databaseValue].enumerated() {
+                try db.execute(sql: template, arguments: [100_000 + i, number])
+            }
+            // A transaction between two others without changes of its own.
+            try db.execute(sql: "DELETE FROM ACHANGE WHERE ZTRANSACTIONID = 6")
+        }
+        try queue.close()
+        let store = try HistoryStore.open(path)
+        let all = try inOneGo(store, HistoryQuery())
+        #expect(all.contains { $0.number == 6 && $0.changes.isEmpty })
+        #expect(!all.flatMap(\.changes).contains { $0 >= 100_000 })
+        for span: Int64 in [1, 3, 1000] {
+            if let chunked = try inChunks(store, HistoryQuery(), span: span) { #expect(chunked == all, "span \(span)") }
+        }
     }
 
     /// A chunk that throws stops the others taking chunks, and its error is thrown.

@@ -18,9 +18,11 @@ public struct TransactionChunk {
     public func forEach(_ body: (Transaction, ChangeStream) throws -> Void) throws {
         let cursor = try RawCursor(transactions, arguments: sql.arguments + [numbers.lowerBound, numbers.upperBound])
         defer { cursor.finish() }
+        let merge = ChangeMerge(try RawCursor(changes, arguments: sql.changesOfTransactionsArguments(numbers)))
+        defer { merge.finish() }
         while try cursor.next() {
             let tx = store.transaction(cursor)
-            let stream = try store.changeStream(of: tx.number, sql: sql, statement: changes, decoder: decoder)
+            let stream = ChangeStream(merge, transaction: tx.number, keep: sql.matchedChanges) { store.change($0, decoder: decoder) }
             defer { stream.finish() }
             try body(tx, stream)
         }
@@ -60,7 +62,7 @@ extension HistoryStore {
             let queue = ChunkQueue(count: ranges.count)
             _ = try connection.readInParallel(cores) { db, _ in
                 let transactions = try db.makeStatement(sql: sql.transactionSelect(limit: nil, numbered: true))
-                let changes = try db.makeStatement(sql: sql.changesOfTransactionSelect())
+                let changes = try db.makeStatement(sql: sql.changesOfTransactionsSelect())
                 while let i = queue.take() {
                     do {
                         try body(TransactionChunk(index: i, numbers: ranges[i], store: self, sql: sql,
