@@ -27,6 +27,11 @@ struct HistorySQL {
     private let transactionMatch: String?
     /// The changes a scan matched: of each transaction's changes, only these are read.
     let matchedChanges: Set<Int64>?
+    /// Whether the query selects every transaction and change between two numbers (no date,
+    /// name or change filter): then the changes of a run of transactions are best read in one
+    /// walk of the index (``changesOfTransactionsSelect()``), where for a few transactions
+    /// among many a lookup each is cheaper.
+    let selectsNumberRange: Bool
     /// Whether the change conditions are the lookups of a scan's matches (``ChangeMatches``).
     private var matchesFound: Bool { matchedChanges != nil }
 
@@ -137,6 +142,8 @@ struct HistorySQL {
             chArgs += raws.map { $0 as DatabaseValueConvertible? }
         }
         transactionConditions = txConditions
+        let dated = [query.after, query.before].contains { if case .date? = $0 { return true } else { return false } }
+        selectsNumberRange = !dated && !filtersByName && chConditions.isEmpty && matches == nil
         transactionArguments = txArgs
         // A scan's matches stand for every change condition: transactions need no EXISTS.
         changeConditions = chConditions

@@ -10,6 +10,8 @@ public struct TransactionChunk {
     fileprivate let store: HistoryStore
     fileprivate let sql: HistorySQL
     fileprivate let transactions: Statement
+    /// ``HistorySQL/changesOfTransactionsSelect()`` when the query selects every transaction of
+    /// the chunk, else ``HistorySQL/changesOfTransactionSelect()``.
     fileprivate let changes: Statement
     fileprivate let decoder: ChangeDecoder
 
@@ -18,11 +20,12 @@ public struct TransactionChunk {
     public func forEach(_ body: (Transaction, ChangeStream) throws -> Void) throws {
         let cursor = try RawCursor(transactions, arguments: sql.arguments + [numbers.lowerBound, numbers.upperBound])
         defer { cursor.finish() }
-        let merge = ChangeMerge(try RawCursor(changes, arguments: sql.changesOfTransactionsArguments(numbers)))
-        defer { merge.finish() }
+        let merge = sql.selectsNumberRange ? ChangeMerge(try RawCursor(changes, arguments: sql.changesOfTransactionsArguments(numbers))) : nil
+        defer { merge?.finish() }
         while try cursor.next() {
             let tx = store.transaction(cursor)
-            let stream = ChangeStream(merge, transaction: tx.number, keep: sql.matchedChanges) { store.change($0, decoder: decoder) }
+            let stream = try merge.map { ChangeStream($0, transaction: tx.number, keep: sql.matchedChanges) { store.change($0, decoder: decoder) } }
+                ?? store.changeStream(of: tx.number, sql: sql, statement: changes, decoder: decoder)
             defer { stream.finish() }
             try body(tx, stream)
         }
@@ -62,7 +65,7 @@ extension HistoryStore {
             let queue = ChunkQueue(count: ranges.count)
             _ = try connection.readInParallel(cores) { db, _ in
                 let transactions = try db.makeStatement(sql: sql.transactionSelect(limit: nil, numbered: true))
-                let changes = try db.makeStatement(sql: sql.changesOfTransactionsSelect())
+                let changes = try db.makeStatement(sql: sql.selectsNumberRange ? sql.changesOfTransactionsSelect() : sql.changesOfTransactionSelect())
                 while let i = queue.take() {
                     do {
                         try body(TransactionChunk(index: i, numbers: ranges[i], store: self, sql: sql,
