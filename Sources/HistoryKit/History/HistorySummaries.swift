@@ -288,16 +288,17 @@ private struct FieldTally {
 
 /// The number of changes of each transaction, read in transaction order beside a scan of
 /// `ATRANSACTION` (`ACHANGE`'s index on `ZTRANSACTIONID` gives them grouped and sorted).
-private struct ChangeCounts {
+struct ChangeCounts {
+    /// Change counts by transaction, between two numbers, in number order (from the index alone).
+    static let select = "SELECT ZTRANSACTIONID, COUNT(*) FROM ACHANGE WHERE ZTRANSACTIONID BETWEEN ? AND ? GROUP BY ZTRANSACTIONID ORDER BY ZTRANSACTIONID"
+
     private let cursor: RawCursor
     private var id = Int64.min
     private var count = 0
     private var done = false
 
     init(_ db: Database, range: ClosedRange<Int64>) throws {
-        cursor = try RawCursor(db.makeStatement(sql: """
-            SELECT ZTRANSACTIONID, COUNT(*) FROM ACHANGE WHERE ZTRANSACTIONID BETWEEN ? AND ? GROUP BY ZTRANSACTIONID ORDER BY ZTRANSACTIONID
-            """), arguments: [range.lowerBound, range.upperBound])
+        cursor = try RawCursor(db.makeStatement(sql: Self.select), arguments: [range.lowerBound, range.upperBound])
     }
 
     /// The changes of transaction `number`; numbers must come in ascending order.
