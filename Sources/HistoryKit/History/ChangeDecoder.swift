@@ -118,10 +118,17 @@ public struct ChangeDecoder: Sendable {
 
     /// The slots a `ZCOLUMNS` bitmask sets: bit 7 of byte 0 is slot 0.
     static func slots(in columns: [UInt8]) -> [Int] {
+        var count = 0
+        for byte in columns { count += byte.nonzeroBitCount }
         var slots: [Int] = []
+        slots.reserveCapacity(count)
         for (byteIndex, byte) in columns.enumerated() where byte != 0 {
-            for bit in 0..<8 where byte & (0x80 >> UInt8(bit)) != 0 {
+            // Set bits from the highest: each step takes the highest left.
+            var rest = byte
+            while rest != 0 {
+                let bit = rest.leadingZeroBitCount
                 slots.append(byteIndex * 8 + bit)
+                rest &= ~(0x80 >> UInt8(bit))
             }
         }
         return slots

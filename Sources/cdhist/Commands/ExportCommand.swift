@@ -12,7 +12,7 @@ struct ExportCommand: ParsableCommand {
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var filters: FilterOptions
 
-    @Option(help: ArgumentHelp("Write to this file (atomically: it appears only when complete) instead of stdout.", valueName: "file"))
+    @Option(help: ArgumentHelp("Write to this file instead of stdout (atomically: it appears only when complete; nothing is left when interrupted).", valueName: "file"))
     var out: String?
 
     @OptionGroup var outputOptions: OutputOptions

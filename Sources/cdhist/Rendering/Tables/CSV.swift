@@ -29,14 +29,32 @@ enum CSV {
 
     /// One field holding `parts` joined by `separator` (an unquoted byte), as
     /// ``field(_:to:)`` would write the joined string, without building it.
+    /// (Written unquoted in one pass, the usual case for property names, and again quoted
+    /// when a part turns out to need it.)
     static func field(joining parts: [String], separator: UInt8, to out: inout [UInt8]) {
-        let quoted = parts.contains { part in part.utf8.contains(where: needsQuoting) }
-        if quoted { out.append(UInt8(ascii: "\"")) }
+        let start = out.count
+        var quoted = false
         for (i, part) in parts.enumerated() {
             if i > 0 { out.append(separator) }
-            if quoted { appendEscaped(part.utf8, to: &out) } else { out.append(contentsOf: part.utf8) }
+            var text = part
+            let plain = text.withUTF8 { bytes -> Bool in
+                guard !bytes.contains(where: needsQuoting) else { return false }
+                out.append(contentsOf: bytes)
+                return true
+            }
+            if !plain {
+                quoted = true
+                break
+            }
         }
-        if quoted { out.append(UInt8(ascii: "\"")) }
+        guard quoted else { return }
+        out.removeSubrange(start...)
+        out.append(UInt8(ascii: "\""))
+        for (i, part) in parts.enumerated() {
+            if i > 0 { out.append(separator) }
+            appendEscaped(part.utf8, to: &out)
+        }
+        out.append(UInt8(ascii: "\""))
     }
 
     private static func needsQuoting(_ b: UInt8) -> Bool {
