@@ -16,8 +16,17 @@ public struct TransactionChunk {
     fileprivate let decoder: ChangeDecoder
 
     /// Calls `body` with each matching transaction of the chunk and a stream of its
-    /// changes, as ``HistoryStore/forEachTransactionWithChanges(_:decoder:_:)`` does.
+    /// changes, as ``HistoryStore/forEachTransactionWithChanges(_:decoder:_:)`` does
+    /// (and with its errors: an SQLite failure names the store).
     public func forEach(_ body: (Transaction, ChangeStream) throws -> Void) throws {
+        do {
+            try read(body)
+        } catch {
+            throw store.connection.storeError(error)
+        }
+    }
+
+    private func read(_ body: (Transaction, ChangeStream) throws -> Void) throws {
         let cursor = try RawCursor(transactions, arguments: sql.arguments + [numbers.lowerBound, numbers.upperBound])
         defer { cursor.finish() }
         let merge = sql.selectsNumberRange ? ChangeMerge(try RawCursor(changes, arguments: sql.changesOfTransactionsArguments(numbers))) : nil

@@ -295,6 +295,11 @@ final class StoreConnection {
         }
     }
 
+    /// `error` as this connection's reads throw it: an SQLite failure as a ``StoreError`` naming the store.
+    func storeError(_ error: Error) -> Error {
+        (error as? DatabaseError).map { Self.storeError($0, path: path, timeout: busyTimeout) } ?? error
+    }
+
     static func storeError(_ error: DatabaseError, path: String, timeout: Double) -> StoreError {
         let message = error.message ?? "\(error.resultCode)"
         switch error.resultCode {
