@@ -78,17 +78,13 @@ import Testing
     /// A BLOB name, a dangling reference (falls back to the inline text) and an empty store.
     @Test func oddValuesAreNamedAsSQLiteNamesThem() throws {
         let dir = try TemporaryDirectory()
-        let path = dir.file("Tasks.sqlite")
-        try FileManager.default.copyItem(atPath: Repository.fixtures + "/AppGroup/Tasks.sqlite", toPath: path)
-        let queue = try DatabaseQueue(path: path)
-        try queue.write { db in
+        let path = try editedTasksStore(in: dir) { db in
             try db.execute(sql: "UPDATE ATRANSACTIONSTRING SET ZNAME = x'00ff' WHERE ZNAME = 'widget'")
             try db.execute(sql: "UPDATE ATRANSACTION SET ZAUTHORTS = 999 WHERE Z_PK = 3")
             try db.execute(sql: "UPDATE ACHANGE SET ZENTITY = 'Task' WHERE Z_PK = 3")
             try db.execute(sql: "UPDATE ACHANGE SET ZCHANGETYPE = NULL WHERE Z_PK = 4")
             try db.execute(sql: "UPDATE ACHANGE SET ZENTITY = 2.5, ZCHANGETYPE = 'x' WHERE Z_PK = 5")
         }
-        try queue.close()
         let store = try HistoryStore.open(path)
         for field in TransactionField.allCases {
             #expect(try store.fieldSummaries([field])[field] == (try grouped(store, field)), "\(field)")

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import TestSupport
 import HistoryFixtures
 import HistoryKit
@@ -86,4 +87,15 @@ enum LibraryModel {
         try StoreWriter.write(fixture, to: path)
         return path
     }
+}
+
+/// A writable copy of the demo store (`fixtures/AppGroup/Tasks.sqlite`) in `dir`, changed
+/// by `edit` (to what Core Data never writes); its path.
+func editedTasksStore(in dir: TemporaryDirectory, _ edit: (Database) throws -> Void) throws -> String {
+    try dir.copy(from: Repository.fixtures + "/AppGroup", prefix: "Tasks.sqlite")
+    let path = dir.file("Tasks.sqlite")
+    let queue = try DatabaseQueue(path: path)
+    try queue.write(edit)
+    try queue.close()
+    return path
 }

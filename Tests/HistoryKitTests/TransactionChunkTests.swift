@@ -78,10 +78,7 @@ import Testing
     /// transaction has) are in no chunk, as in no read of one transaction's changes.
     @Test func changesOfNoTransactionAreLeftOut() throws {
         let dir = try TemporaryDirectory()
-        let path = dir.file("Tasks.sqlite")
-        try FileManager.default.copyItem(atPath: Repository.fixtures + "/AppGroup/Tasks.sqlite", toPath: path)
-        let queue = try DatabaseQueue(path: path)
-        try queue.write { db in
+        let path = try editedTasksStore(in: dir) { db in
             let template = "INSERT INTO ACHANGE (Z_PK, Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID) SELECT ?, Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ? FROM ACHANGE LIMIT 1"
             for (i, number) in [DatabaseValue.null, 3.5.databaseValue, "x".databaseValue, 10_000.databaseValue].enumerated() {
                 try db.execute(sql: template, arguments: [100_000 + i, number])
@@ -89,7 +86,6 @@ import Testing
             // A transaction between two others without changes of its own.
             try db.execute(sql: "DELETE FROM ACHANGE WHERE ZTRANSACTIONID = 6")
         }
-        try queue.close()
         let store = try HistoryStore.open(path)
         let all = try inOneGo(store, HistoryQuery())
         #expect(all.contains { $0.number == 6 && $0.changes.isEmpty })

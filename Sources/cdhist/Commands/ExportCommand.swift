@@ -54,8 +54,7 @@ struct ExportCommand: ParsableCommand {
 
     /// NDJSON or CSV: chunks of transactions formatted on every core at once and
     /// written in order (byte for byte what one thread writes), or in one go when
-    /// the query is small, limited or newest first, or objects are labelled (the
-    /// labeller reads the store on this connection).
+    /// the query is small, limited or newest first.
     private func exportLines(_ session: Session, context: RenderContext, query: HistoryQuery,
                              progress: ProgressLine, total: Int, warnings: ValueWarnings) throws {
         let ordered = OrderedOutput(output: context.output)
@@ -102,8 +101,7 @@ struct ExportCommand: ParsableCommand {
             }
         }
         do {
-            let chunked = try presenter.label == nil
-                && session.store.readInChunks(query, decoder: session.decoder) { try chunk($0.index, $0.forEach) }
+            let chunked = try session.store.readInChunks(query, decoder: session.decoder) { try chunk($0.index, $0.forEach) }
             if !chunked {
                 try chunk(0) { try session.store.forEachTransactionWithChanges(query, decoder: session.decoder, $0) }
             }
