@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 
 /// Consecutive transaction numbers of a query, read on one connection: a part of
-/// ``HistoryStore/readInChunks(_:decoder:_:)``.
+/// ``HistoryStore/readInChunks(_:decoder:minimum:span:_:)``.
 public struct TransactionChunk {
     /// The chunk's place, from 0: chunk `i + 1` holds the transactions after chunk `i`'s.
     public let index: Int

@@ -61,17 +61,23 @@ struct ExportCommand: ParsableCommand {
         let presenter = session.presenter
         let csv = context.format == .csv
         /// Formats one chunk of transactions (`forEach` reads them) and hands its bytes to `ordered`.
-        func chunk(_ index: Int, _ forEach: ((Transaction, ChangeStream) throws -> Void) throws -> Void) throws {
+        /// `alone`: the only chunk, read on this thread (progress is shown as it goes).
+        func chunk(_ index: Int, alone: Bool = false, _ forEach: ((Transaction, ChangeStream) throws -> Void) throws -> Void) throws {
             do {
-                try format(index, forEach)
+                try format(index, alone: alone, forEach)
             } catch {
                 ordered.stop(because: error)
                 throw error
             }
         }
-        func format(_ index: Int, _ forEach: ((Transaction, ChangeStream) throws -> Void) throws -> Void) throws {
+        func format(_ index: Int, alone: Bool, _ forEach: ((Transaction, ChangeStream) throws -> Void) throws -> Void) throws {
             let local = ValueWarnings(store: session.store.path)
             var transactions = 0
+            /// Counts a transaction; progress is shown per chunk, or per transaction when alone.
+            func counted() {
+                transactions += 1
+                if alone { progress.step { "\(progress.steps)/\(total) transactions" } }
+            }
             let offer = { (bytes: inout [UInt8]) in try ordered.offer(&bytes, chunk: index) }
             var bytes: [UInt8]
             if csv {
@@ -80,7 +86,7 @@ struct ExportCommand: ParsableCommand {
                 try forEach { tx, changes in
                     local.add(tx.warnings)
                     try writer.write(tx, changes, seen: { local.add($0.warnings) }, spill: offer)
-                    transactions += 1
+                    counted()
                 }
                 bytes = writer.bytes
             } else {
@@ -91,19 +97,19 @@ struct ExportCommand: ParsableCommand {
                     line.bytes.append(0x0A)
                     line.endRecord()
                     try offer(&line.bytes)
-                    transactions += 1
+                    counted()
                 }
                 bytes = line.bytes
             }
             try ordered.finish(&bytes, chunk: index) {
                 warnings.add(local)
-                progress.advance(by: transactions) { "\(progress.steps)/\(total) transactions" }
+                if !alone { progress.advance(by: transactions) { "\(progress.steps)/\(total) transactions" } }
             }
         }
         do {
             let chunked = try session.store.readInChunks(query, decoder: session.decoder) { try chunk($0.index, $0.forEach) }
             if !chunked {
-                try chunk(0) { try session.store.forEachTransactionWithChanges(query, decoder: session.decoder, $0) }
+                try chunk(0, alone: true) { try session.store.forEachTransactionWithChanges(query, decoder: session.decoder, $0) }
             }
         } catch {
             // A chunk stopped because another failed: that failure is the one to tell.
