@@ -70,7 +70,7 @@ extension HistoryStore {
     func readInParts<T>(of table: String, _ db: Database, parallelFrom: Int64,
                         _ body: @escaping (Database, ClosedRange<Int64>) throws -> T) throws -> [T]? {
         guard let (first, last) = try Self.numberRange(table, db) else { return nil }
-        let cores = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 16))
+        let cores = Cores.usable
         let ranges = Self.split(first, last, parts: last &- first >= parallelFrom ? cores : 1)
         return try connection.readInParallel(ranges.count) { try body($0, ranges[$1]) }
     }

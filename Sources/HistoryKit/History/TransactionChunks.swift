@@ -60,7 +60,7 @@ extension HistoryStore {
     /// Chunks span `span` numbers.
     public func readInChunks(_ query: HistoryQuery, decoder: ChangeDecoder, minimum: Int64 = chunkedReadMinimum,
                              span chunkSpan: Int64 = chunkSpan, _ body: @escaping (TransactionChunk) throws -> Void) throws -> Bool {
-        let cores = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 16))
+        let cores = Cores.usable
         guard query.limit == nil, query.order == .ascending, cores > 1 else { return false }
         return try read { db in
             let sql = try historySQL(query, in: db)

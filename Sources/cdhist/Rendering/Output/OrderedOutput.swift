@@ -1,4 +1,5 @@
 import Foundation
+import HistoryKit
 
 /// Bytes of numbered chunks written by several threads at once that reach the
 /// output in chunk order, as if one thread had written them: the chunk whose
@@ -15,7 +16,7 @@ final class OrderedOutput: @unchecked Sendable {
     private var stopped = false
     private var firstFailure: Error?
     /// Bytes a chunk keeps until its turn before it waits: 32 MiB over all cores.
-    let heldLimit = max(2 << 20, (32 << 20) / max(1, ProcessInfo.processInfo.activeProcessorCount))
+    let heldLimit = max(2 << 20, (32 << 20) / Cores.usable)
     /// Bytes gathered before they are handed on.
     static let writeThreshold = 64 << 10
 
