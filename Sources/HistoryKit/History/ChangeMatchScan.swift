@@ -31,17 +31,8 @@ extension HistoryStore {
 
     /// Whether the query's transaction bounds leave more than a few transactions to read.
     private func spansManyTransactions(_ query: HistoryQuery, _ db: Database) throws -> Bool {
-        func number(_ bound: HistoryQuery.Bound?) -> Int64? {
-            switch bound {
-            case .transaction(let n)?: return n
-            case .token(let token)?: return token.transactionNumber(forStore: storeUUID)
-            case .date?, nil: return nil
-            }
-        }
-        guard let (first, last) = try Self.numberRange("ATRANSACTION", db) else { return false }
-        let low = max(number(query.after) ?? first, first)
-        let high = min(number(query.before) ?? last, last)
-        return high > low && high.subtractingReportingOverflow(low).partialValue >= ChangeMatches.scanFromTransactions
+        guard let span = try numberSpan(query, db) else { return false }
+        return UInt64(bitPattern: span.upperBound &- span.lowerBound) >= UInt64(ChangeMatches.scanFromTransactions)
     }
 
     /// Runs `select` (``HistorySQL/changeMatchSelect()``) over the change numbers

@@ -75,6 +75,29 @@ extension HistoryStore {
         return try connection.readInParallel(ranges.count) { try body($0, ranges[$1]) }
     }
 
+    /// The transaction numbers `query` may select in this snapshot (its number and token
+    /// bounds applied); nil when none.
+    func numberSpan(_ query: HistoryQuery, _ db: Database) throws -> ClosedRange<Int64>? {
+        guard let (first, last) = try Self.numberRange("ATRANSACTION", db) else { return nil }
+        func number(_ bound: HistoryQuery.Bound?) -> Int64? {
+            switch bound {
+            case .transaction(let n)?: return n
+            case .token(let token)?: return token.transactionNumber(forStore: storeUUID)
+            case .date?, nil: return nil
+            }
+        }
+        var low = first, high = last
+        if let after = number(query.after) {
+            guard after < .max else { return nil }
+            low = max(low, after + 1)
+        }
+        if let before = number(query.before) {
+            guard before > .min else { return nil }
+            high = min(high, before - 1)
+        }
+        return low <= high ? low...high : nil
+    }
+
     /// `first...last` cut into at most `parts` consecutive ranges of about equal span, in order
     /// (in unsigned arithmetic: numbers may span all of Int64 in a damaged store).
     static func split(_ first: Int64, _ last: Int64, parts: Int) -> [ClosedRange<Int64>] {

@@ -163,9 +163,9 @@ public struct ChangeStream {
     /// Only these change IDs (an object filter's matches), when set.
     fileprivate let keep: Set<Int64>?
     fileprivate let decode: (RawCursor) -> Change
-    /// The cursor over many transactions' changes this stream reads its transaction's from; nil
-    /// when `cursor` reads this transaction's changes alone.
-    fileprivate let merge: (changes: ChangeMerge, transaction: Int64)?
+    /// The changes of many transactions this stream reads its transaction's from; nil when
+    /// `cursor` reads this transaction's changes alone.
+    fileprivate let merge: (changes: TransactionOrderedRows, transaction: Int64)?
 
     init(cursor: RawCursor, keep: Set<Int64>?, decode: @escaping (RawCursor) -> Change) {
         self.cursor = cursor
@@ -175,9 +175,9 @@ public struct ChangeStream {
     }
 
     /// Transaction `number`'s changes from `changes`.
-    init(_ changes: ChangeMerge, transaction number: Int64, keep: Set<Int64>?, decode: @escaping (RawCursor) -> Change) {
+    init(_ changes: TransactionOrderedRows, transaction number: Int64, decode: @escaping (RawCursor) -> Change) {
         cursor = changes.cursor
-        self.keep = keep
+        keep = nil
         self.decode = decode
         merge = (changes, number)
     }
@@ -198,41 +198,4 @@ public struct ChangeStream {
 
     /// Ends the read (a merged stream leaves the cursor to the next transaction).
     func finish() { if merge == nil { cursor.finish() } }
-}
-
-/// The changes of consecutive transactions in one cursor (``HistorySQL/changesOfTransactionsSelect()``:
-/// by transaction number, then change number) read beside the transactions in the same order:
-/// one walk down `ACHANGE`'s index where a select per transaction would start over each time.
-final class ChangeMerge {
-    let cursor: RawCursor
-    /// The cursor is on a row not handed out yet.
-    private var positioned = false
-    private var done = false
-
-    init(_ cursor: RawCursor) { self.cursor = cursor }
-
-    /// Moves to transaction `number`'s next change: false when it has no more. Numbers must
-    /// come in ascending order; changes of transactions skipped over are passed.
-    func next(of number: Int64) throws -> Bool {
-        while true {
-            if !positioned {
-                guard !done, try cursor.next() else {
-                    done = true
-                    return false
-                }
-                positioned = true
-            }
-            // A REAL number is no transaction's (NULL, TEXT and BLOB are outside the range).
-            guard cursor.storageClass(1) == .integer else {
-                positioned = false
-                continue
-            }
-            let id = cursor.int64(1)
-            if id > number { return false }
-            positioned = false
-            if id == number { return true }
-        }
-    }
-
-    func finish() { cursor.finish() }
 }

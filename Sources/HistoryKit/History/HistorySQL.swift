@@ -253,20 +253,11 @@ struct HistorySQL {
         "SELECT \(changeColumns) FROM ACHANGE c\(whereClause((matchesFound ? [] : changeConditions) + ["c.ZTRANSACTIONID = ?"])) ORDER BY c.Z_PK ASC"
     }
 
-    /// The changes ``changesOfTransactionSelect()`` selects, of every transaction numbered
-    /// between two arguments (after ``changeFilterArguments``), by transaction number then
-    /// change number: through `ACHANGE`'s index on `ZTRANSACTIONID`, in its order.
+    /// Every change of the transactions numbered between two arguments, by transaction number
+    /// then change number (through `ACHANGE`'s index on `ZTRANSACTIONID`, in its order): the
+    /// changes of a query that ``selectsNumberRange``.
     func changesOfTransactionsSelect() -> String {
-        "SELECT \(changeColumns) FROM ACHANGE c"
-            + whereClause((matchesFound ? [] : changeConditions) + ["c.ZTRANSACTIONID BETWEEN ? AND ?"])
-            + " ORDER BY c.ZTRANSACTIONID ASC, c.Z_PK ASC"
-    }
-
-    /// The arguments of ``changesOfTransactionsSelect()`` for the transactions numbered `numbers`.
-    func changesOfTransactionsArguments(_ numbers: ClosedRange<Int64>) -> StatementArguments {
-        var args = matchesFound ? StatementArguments() : changeFilterArguments
-        args += [numbers.lowerBound, numbers.upperBound]
-        return args
+        "SELECT \(changeColumns) FROM ACHANGE c WHERE c.ZTRANSACTIONID BETWEEN ? AND ? ORDER BY c.ZTRANSACTIONID ASC, c.Z_PK ASC"
     }
 
     /// The arguments of ``changesOfTransactionSelect()`` for transaction `number`.

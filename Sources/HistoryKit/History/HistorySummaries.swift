@@ -141,7 +141,7 @@ extension HistoryStore {
         // Consecutive transactions mostly share their values: the last key of each field and its
         // tally are kept apart, and go into the dictionary only when the key changes.
         var current = [(key: FieldKey, tally: FieldTally)?](repeating: nil, count: fields)
-        var counts = countingChanges ? try ChangeCounts(db, range: range) : nil
+        let counts = countingChanges ? try ChangeCounts(db, range: range) : nil
         defer { counts?.finish() }
         try db.forEachRow(select, arguments: [range.lowerBound, range.upperBound]) { row in
             let number = row.int64(0)
@@ -292,30 +292,17 @@ struct ChangeCounts {
     /// Change counts by transaction, between two numbers, in number order (from the index alone).
     static let select = "SELECT ZTRANSACTIONID, COUNT(*) FROM ACHANGE WHERE ZTRANSACTIONID BETWEEN ? AND ? GROUP BY ZTRANSACTIONID ORDER BY ZTRANSACTIONID"
 
-    private let cursor: RawCursor
-    private var id = Int64.min
-    private var count = 0
-    private var done = false
+    private let rows: TransactionOrderedRows
 
     init(_ db: Database, range: ClosedRange<Int64>) throws {
-        cursor = try RawCursor(db.makeStatement(sql: Self.select), arguments: [range.lowerBound, range.upperBound])
+        rows = TransactionOrderedRows(try RawCursor(db.makeStatement(sql: Self.select), arguments: [range.lowerBound, range.upperBound]),
+                                      numberColumn: 0)
     }
 
     /// The changes of transaction `number`; numbers must come in ascending order.
-    mutating func count(of number: Int64) throws -> Int {
-        while !done && id < number {
-            if try cursor.next() {
-                // A REAL number is no transaction's (NULL, TEXT and BLOB are outside the range).
-                if cursor.storageClass(0) == .integer {
-                    id = cursor.int64(0)
-                    count = Int(cursor.int64(1))
-                }
-            } else {
-                done = true
-            }
-        }
-        return id == number ? count : 0
+    func count(of number: Int64) throws -> Int {
+        try rows.next(of: number) ? Int(rows.cursor.int64(1)) : 0
     }
 
-    func finish() { cursor.finish() }
+    func finish() { rows.finish() }
 }

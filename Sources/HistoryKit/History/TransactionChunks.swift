@@ -29,11 +29,14 @@ public struct TransactionChunk {
     private func read(_ body: (Transaction, ChangeStream) throws -> Void) throws {
         let cursor = try RawCursor(transactions, arguments: sql.arguments + [numbers.lowerBound, numbers.upperBound])
         defer { cursor.finish() }
-        let merge = sql.selectsNumberRange ? ChangeMerge(try RawCursor(changes, arguments: sql.changesOfTransactionsArguments(numbers))) : nil
+        let merge = sql.selectsNumberRange
+            ? TransactionOrderedRows(try RawCursor(changes, arguments: [numbers.lowerBound, numbers.upperBound]), numberColumn: 1) : nil
         defer { merge?.finish() }
+        let (store, decoder) = (store, decoder)
+        let decode = { (row: RawCursor) in store.change(row, decoder: decoder) }
         while try cursor.next() {
             let tx = store.transaction(cursor)
-            let stream = try merge.map { ChangeStream($0, transaction: tx.number, keep: sql.matchedChanges) { store.change($0, decoder: decoder) } }
+            let stream = try merge.map { ChangeStream($0, transaction: tx.number, decode: decode) }
                 ?? store.changeStream(of: tx.number, sql: sql, statement: changes, decoder: decoder)
             defer { stream.finish() }
             try body(tx, stream)
@@ -87,29 +90,6 @@ extension HistoryStore {
             }
             return true
         }
-    }
-
-    /// The transaction numbers `query` may select in this snapshot (its number and token
-    /// bounds applied); nil when none.
-    private func numberSpan(_ query: HistoryQuery, _ db: Database) throws -> ClosedRange<Int64>? {
-        guard let (first, last) = try Self.numberRange("ATRANSACTION", db) else { return nil }
-        func number(_ bound: HistoryQuery.Bound?) -> Int64? {
-            switch bound {
-            case .transaction(let n)?: return n
-            case .token(let token)?: return token.transactionNumber(forStore: storeUUID)
-            case .date?, nil: return nil
-            }
-        }
-        var low = first, high = last
-        if let after = number(query.after) {
-            guard after < .max else { return nil }
-            low = max(low, after + 1)
-        }
-        if let before = number(query.before) {
-            guard before > .min else { return nil }
-            high = min(high, before - 1)
-        }
-        return low <= high ? low...high : nil
     }
 }
 

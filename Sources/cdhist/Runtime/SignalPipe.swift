@@ -22,11 +22,7 @@ final class SignalPipe {
         sigemptyset(&action.sa_mask)
         action.sa_flags = SA_RESTART
         sigaction(SIGINT, &action, &previous)
-        // The runtime may start the process with SIGINT blocked; the handler must be able to run.
-        var set = sigset_t()
-        sigemptyset(&set)
-        sigaddset(&set, SIGINT)
-        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+        Self.unblock(SIGINT)
         let readFD = signalFDs[0]
         let wakeFD = promptFDs[1]
         Thread.detachNewThread {
@@ -35,6 +31,15 @@ final class SignalPipe {
                 if !onInterrupt() { _ = write(wakeFD, &byte, 1) }
             }
         }
+    }
+
+    /// Lets `signal` reach this thread: the runtime may start the process with it blocked
+    /// (inherited), and a handler installed for it must be able to run.
+    static func unblock(_ signal: Int32) {
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, signal)
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
     }
 
     func drainPrompt() {

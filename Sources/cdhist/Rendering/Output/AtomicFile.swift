@@ -78,11 +78,7 @@ private enum TemporaryFileGuard {
             sigemptyset(&action.sa_mask)
             sigaction(sig, &action, nil)
             previous[sig] = current
-            // A process may start with the signal blocked (inherited); the handler must be able to run.
-            var set = sigset_t()
-            sigemptyset(&set)
-            sigaddset(&set, sig)
-            pthread_sigmask(SIG_UNBLOCK, &set, nil)
+            SignalPipe.unblock(sig)
         }
     }
 
