@@ -6,12 +6,14 @@ import Testing
 @testable import HistoryKit
 
 /// Reading in chunks on several connections gives what one read gives: every
-/// matching transaction once, with its changes, chunk after chunk in order.
+/// matching transaction once (its change count too), with its changes, chunk after
+/// chunk in order.
 @Suite struct TransactionChunkTests {
-    /// A transaction as read: its number and its changes' IDs.
+    /// A transaction as read (its change count too) and its decoded changes.
     private struct Read: Equatable {
-        var number: Int64
-        var changes: [Int64]
+        var transaction: Transaction
+        var changes: [Change]
+        var number: Int64 { transaction.number }
     }
 
     private final class Collected: @unchecked Sendable {
@@ -22,9 +24,9 @@ import Testing
     private func inOneGo(_ store: HistoryStore, _ query: HistoryQuery) throws -> [Read] {
         var out: [Read] = []
         try store.forEachTransactionWithChanges(query, decoder: try store.makeDecoder(model: store.resolveModel())) { tx, changes in
-            var ids: [Int64] = []
-            try changes.forEach { ids.append($0.changeID) }
-            out.append(Read(number: tx.number, changes: ids))
+            var read = Read(transaction: tx, changes: [])
+            try changes.forEach { read.changes.append($0) }
+            out.append(read)
         }
         return out
     }
@@ -35,10 +37,10 @@ import Testing
         let split = try store.readInChunks(query, decoder: try store.makeDecoder(model: store.resolveModel()), minimum: 0, span: span) { chunk in
             var reads: [Read] = []
             try chunk.forEach { tx, changes in
-                var ids: [Int64] = []
-                try changes.forEach { ids.append($0.changeID) }
+                var read = Read(transaction: tx, changes: [])
+                try changes.forEach { read.changes.append($0) }
                 #expect(chunk.numbers.contains(tx.number))
-                reads.append(Read(number: tx.number, changes: ids))
+                reads.append(read)
             }
             collected.lock.withLock { collected.chunks[chunk.index] = reads }
         }
@@ -89,7 +91,7 @@ import Testing
         let store = try HistoryStore.open(path)
         let all = try inOneGo(store, HistoryQuery())
         #expect(all.contains { $0.number == 6 && $0.changes.isEmpty })
-        #expect(!all.flatMap(\.changes).contains { $0 >= 100_000 })
+        #expect(!all.flatMap(\.changes).contains { $0.changeID >= 100_000 })
         for span: Int64 in [1, 3, 1000] {
             if let chunked = try inChunks(store, HistoryQuery(), span: span) { #expect(chunked == all, "span \(span)") }
         }

@@ -6,7 +6,7 @@ import GRDB
 /// `db` it was made in.
 final class TransactionStream {
     private let store: HistoryStore
-    private let decoder: ChangeDecoder
+    private let rows: ChangeRows
     /// The query as SQL (its object matches included).
     let sql: HistorySQL
     private let transactions: RawCursor
@@ -18,7 +18,7 @@ final class TransactionStream {
         query.limit = nil
         query.order = .ascending
         self.store = store
-        self.decoder = decoder
+        rows = ChangeRows(store: store, decoder: decoder)
         sql = try store.historySQL(query, in: db)
         changesStatement = try db.makeStatement(sql: sql.changesOfTransactionSelect())
         transactions = try RawCursor(db.makeStatement(sql: sql.transactionSelect(limit: nil)), arguments: sql.arguments)
@@ -30,7 +30,7 @@ final class TransactionStream {
         changes = nil
         guard try transactions.next() else { return nil }
         let tx = store.transaction(transactions)
-        changes = try store.changeStream(of: tx.number, sql: sql, statement: changesStatement, decoder: decoder)
+        changes = try store.changeStream(of: tx.number, sql: sql, statement: changesStatement, rows: rows)
         return tx
     }
 

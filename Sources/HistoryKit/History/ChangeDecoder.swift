@@ -5,32 +5,15 @@
 /// model, a ZCOLUMNS of the wrong length, a bit past the last slot) is kept
 /// as a ``DecodingWarning`` with the raw bytes, never dropped.
 public struct ChangeDecoder: Sendable {
-    /// A class, so that looking an entity up per change retains one object,
-    /// not each of its strings and arrays.
-    private final class EntityInfo: Sendable {
-        let name: String
-        let objectIDPrefix: String
-        let layout: SlotLayout?
-        /// Why there is no layout (no model, or the entity is not in it).
-        let missingLayout: DecodingWarning?
-        let tombstoneTypes: [AttributeType?]
-
-        init(name: String, objectIDPrefix: String, layout: SlotLayout?, missingLayout: DecodingWarning?, tombstoneTypes: [AttributeType?]) {
-            self.name = name
-            self.objectIDPrefix = objectIDPrefix
-            self.layout = layout
-            self.missingLayout = missingLayout
-            self.tombstoneTypes = tombstoneTypes
-        }
-    }
-
     public let storeUUID: String
     public let tombstoneColumnCount: Int
-    private let entities: [Int64: EntityInfo]
+    /// The catalog's entities, by number.
+    public let entities: [DecodedEntity]
+    private let entitiesByLargeNumber: [Int64: DecodedEntity]
     /// The same entities indexed by number when the numbers are small (they
     /// count up from 1 in Core Data's catalog): an array read per change
     /// instead of hashing the number.
-    private let entitiesByNumber: [EntityInfo?]
+    private let entitiesByNumber: [DecodedEntity?]
 
     /// Numbers up to this are looked up in ``entitiesByNumber``.
     private static let denseLimit: Int64 = 65_536
@@ -39,8 +22,9 @@ public struct ChangeDecoder: Sendable {
     public init(storeUUID: String, catalog: EntityCatalog, schema: HistorySchema, model: ModelResolution) {
         self.storeUUID = storeUUID
         tombstoneColumnCount = schema.tombstoneColumns.count
-        var infos: [Int64: EntityInfo] = [:]
-        for e in catalog.entities {
+        var infos: [Int64: DecodedEntity] = [:]
+        var list: [DecodedEntity] = []
+        for e in catalog.entities.sorted(by: { $0.number < $1.number }) where infos[e.number] == nil {
             var layout: SlotLayout?
             var missing: DecodingWarning?
             var types: [AttributeType?] = []
@@ -56,19 +40,24 @@ public struct ChangeDecoder: Sendable {
             } else {
                 missing = DecodingWarning(kind: .noModel, message: "no model: \(model.problem ?? "none given")")
             }
-            infos[e.number] = EntityInfo(name: e.name, objectIDPrefix: "x-coredata://\(storeUUID)/\(e.name)/p",
-                                         layout: layout, missingLayout: missing, tombstoneTypes: types)
+            let entity = DecodedEntity(number: e.number, index: list.count, name: e.name,
+                                       objectIDPrefix: "x-coredata://\(storeUUID)/\(e.name)/p",
+                                       layout: layout, missingLayout: missing, tombstoneTypes: types)
+            infos[e.number] = entity
+            list.append(entity)
         }
-        entities = infos
+        entities = list
+        entitiesByLargeNumber = infos.filter { !(0...Self.denseLimit).contains($0.key) }
         let dense = infos.keys.filter { (0...Self.denseLimit).contains($0) }
-        var byNumber = [EntityInfo?](repeating: nil, count: Int(dense.max() ?? -1) + 1)
+        var byNumber = [DecodedEntity?](repeating: nil, count: Int(dense.max() ?? -1) + 1)
         for n in dense { byNumber[Int(n)] = infos[n] }
         entitiesByNumber = byNumber
     }
 
-    private func entity(_ number: Int64) -> EntityInfo? {
+    /// Entity `number`; nil when the catalog lacks it.
+    public func entity(_ number: Int64) -> DecodedEntity? {
         if number >= 0 && number < Int64(entitiesByNumber.count) { return entitiesByNumber[Int(number)] }
-        return number > Self.denseLimit || number < 0 ? entities[number] : nil
+        return number > Self.denseLimit || number < 0 ? entitiesByLargeNumber[number] : nil
     }
 
     /// The slot layout used for entity `number`, if the model has it.
@@ -134,7 +123,7 @@ public struct ChangeDecoder: Sendable {
         return slots
     }
 
-    private func decodeColumns(_ columns: [UInt8]?, info: EntityInfo?, into change: inout Change,
+    private func decodeColumns(_ columns: [UInt8]?, info: DecodedEntity?, into change: inout Change,
                                warnings: inout [DecodingWarning]) {
         guard let columns else {
             warnings.append(DecodingWarning(kind: .missingColumns, message: "update without ZCOLUMNS"))
@@ -170,7 +159,7 @@ public struct ChangeDecoder: Sendable {
         change.updatedProperties = layout.propertyNames(forSlots: slots)
     }
 
-    private func decodeTombstones(_ values: [StoredValue?], info: EntityInfo?, into change: inout Change,
+    private func decodeTombstones(_ values: [StoredValue?], info: DecodedEntity?, into change: inout Change,
                                   warnings: inout [DecodingWarning]) {
         guard let layout = info?.layout else {
             // No names: keep every value under its column name.

@@ -39,11 +39,12 @@ extension HistoryStore {
         try read { db in
             let sql = try historySQL(query, in: db)
             let changesStatement = try db.makeStatement(sql: sql.changesOfTransactionSelect())
+            let rows = ChangeRows(store: self, decoder: decoder)
             let cursor = try RawCursor(db.makeStatement(sql: sql.transactionSelect(limit: query.limit)), arguments: sql.arguments)
             defer { cursor.finish() }
             while try cursor.next() {
                 let tx = transaction(cursor)
-                let changes = try changeStream(of: tx.number, sql: sql, statement: changesStatement, decoder: decoder)
+                let changes = try changeStream(of: tx.number, sql: sql, statement: changesStatement, rows: rows)
                 defer { changes.finish() }
                 try body(tx, changes)
             }
@@ -52,9 +53,9 @@ extension HistoryStore {
 
     /// The changes of transaction `number` that `sql` selects, read with `statement`
     /// (its ``HistorySQL/changesOfTransactionSelect()``).
-    func changeStream(of number: Int64, sql: HistorySQL, statement: Statement, decoder: ChangeDecoder) throws -> ChangeStream {
+    func changeStream(of number: Int64, sql: HistorySQL, statement: Statement, rows: ChangeRows) throws -> ChangeStream {
         ChangeStream(cursor: try RawCursor(statement, arguments: sql.changesOfTransactionArguments(number)),
-                     keep: sql.matchedChanges) { self.change($0, decoder: decoder) }
+                     keep: sql.matchedChanges, rows: rows)
     }
 
     /// The transaction numbered `number`, or nil.
@@ -81,7 +82,9 @@ extension HistoryStore {
         }
     }
 
-    func transaction(_ row: RawCursor) -> Transaction {
+    /// The transaction of a ``HistorySQL/transactionSelect(limit:numbered:counted:)`` row;
+    /// `changeCount` when the select did not count them.
+    func transaction(_ row: RawCursor, changeCount: Int? = nil) -> Transaction {
         let number = row.int64(0)
         var warnings: [DecodingWarning] = []
         var found: String?
@@ -110,7 +113,7 @@ extension HistoryStore {
                            contextName: name(3, "context name", reference: "ZCONTEXTNAMETS"),
                            bundleID: name(4, "bundle ID", reference: "ZBUNDLEIDTS"),
                            processID: name(5, "process ID", reference: "ZPROCESSIDTS"), storeUUID: storeUUID,
-                           queryGenerationLength: row.optionalInt64(6).map { Int($0) }, changeCount: Int(row.int64(11)),
+                           queryGenerationLength: row.optionalInt64(6).map { Int($0) }, changeCount: changeCount ?? Int(row.int64(11)),
                            warnings: warnings)
     }
 
@@ -154,48 +157,4 @@ extension HistoryStore {
                               changeTypeRaw: changeType ?? -1, entityNumber: entityNumber, entityPK: entityPK,
                               columns: columns, tombstones: tombstones, warnings: warnings)
     }
-}
-
-/// The changes of one transaction, decoded as they are read. Valid only
-/// inside the call that hands it out, and read once.
-public struct ChangeStream {
-    fileprivate let cursor: RawCursor
-    /// Only these change IDs (an object filter's matches), when set.
-    fileprivate let keep: Set<Int64>?
-    fileprivate let decode: (RawCursor) -> Change
-    /// The changes of many transactions this stream reads its transaction's from; nil when
-    /// `cursor` reads this transaction's changes alone.
-    fileprivate let merge: (changes: TransactionOrderedRows, transaction: Int64)?
-
-    init(cursor: RawCursor, keep: Set<Int64>?, decode: @escaping (RawCursor) -> Change) {
-        self.cursor = cursor
-        self.keep = keep
-        self.decode = decode
-        merge = nil
-    }
-
-    /// Transaction `number`'s changes from `changes`.
-    init(_ changes: TransactionOrderedRows, transaction number: Int64, decode: @escaping (RawCursor) -> Change) {
-        cursor = changes.cursor
-        keep = nil
-        self.decode = decode
-        merge = (changes, number)
-    }
-
-    /// Calls `body` with each change, by change ID.
-    public func forEach(_ body: (Change) throws -> Void) throws {
-        while let change = try next() { try body(change) }
-    }
-
-    /// The next change; nil after the last.
-    func next() throws -> Change? {
-        while try (merge.map { try $0.changes.next(of: $0.transaction) } ?? cursor.next()) {
-            if let keep, !keep.contains(cursor.int64(0)) { continue }
-            return decode(cursor)
-        }
-        return nil
-    }
-
-    /// Ends the read (a merged stream leaves the cursor to the next transaction).
-    func finish() { if merge == nil { cursor.finish() } }
 }

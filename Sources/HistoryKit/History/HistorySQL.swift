@@ -198,11 +198,14 @@ struct HistorySQL {
         return conditions
     }
 
-    /// Matching transactions with their fields and change counts. `numbered`: only those
-    /// numbered between two more arguments, after ``arguments``.
-    func transactionSelect(limit: Int?, numbered: Bool = false) -> String {
+    /// Matching transactions with their fields and change counts (NULL when not `counted`:
+    /// the reader counts them). `numbered`: only those numbered between two more arguments,
+    /// after ``arguments``.
+    func transactionSelect(limit: Int?, numbered: Bool = false, counted: Bool = true) -> String {
         let fields = fieldExpressions.joined(separator: ", ")
-        func changeCount(_ number: String) -> String { "(SELECT COUNT(*) FROM ACHANGE c WHERE c.ZTRANSACTIONID = \(number))" }
+        func changeCount(_ number: String) -> String {
+            counted ? "(SELECT COUNT(*) FROM ACHANGE c WHERE c.ZTRANSACTIONID = \(number))" : "NULL"
+        }
         let columns = "t.Z_PK AS number, t.ZTIMESTAMP, \(fields), \(queryGenExpression), \(referenceExpressions)"
         let conditions = transactionWhere + (numbered ? ["t.Z_PK BETWEEN ? AND ?"] : [])
         let from = "FROM ATRANSACTION t\(joins)\(whereClause(conditions)) ORDER BY t.Z_PK \(direction)"

@@ -295,8 +295,12 @@ struct ChangeCounts {
     private let rows: TransactionOrderedRows
 
     init(_ db: Database, range: ClosedRange<Int64>) throws {
-        rows = TransactionOrderedRows(try RawCursor(db.makeStatement(sql: Self.select), arguments: [range.lowerBound, range.upperBound]),
-                                      numberColumn: 0)
+        try self.init(db.makeStatement(sql: Self.select), range: range)
+    }
+
+    /// Counts with `statement`, a prepared ``select``.
+    init(_ statement: Statement, range: ClosedRange<Int64>) throws {
+        rows = TransactionOrderedRows(try RawCursor(statement, arguments: [range.lowerBound, range.upperBound]), numberColumn: 0)
     }
 
     /// The changes of transaction `number`; numbers must come in ascending order.

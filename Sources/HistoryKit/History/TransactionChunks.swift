@@ -13,6 +13,9 @@ public struct TransactionChunk {
     /// ``HistorySQL/changesOfTransactionsSelect()`` when the query selects every transaction of
     /// the chunk, else ``HistorySQL/changesOfTransactionSelect()``.
     fileprivate let changes: Statement
+    /// ``ChangeCounts/select`` when the query selects every transaction of the chunk (the
+    /// transactions are read without their counts: one walk of the index counts them all).
+    fileprivate let counts: Statement?
     fileprivate let decoder: ChangeDecoder
 
     /// Calls `body` with each matching transaction of the chunk and a stream of its
@@ -32,12 +35,13 @@ public struct TransactionChunk {
         let merge = sql.selectsNumberRange
             ? TransactionOrderedRows(try RawCursor(changes, arguments: [numbers.lowerBound, numbers.upperBound]), numberColumn: 1) : nil
         defer { merge?.finish() }
-        let (store, decoder) = (store, decoder)
-        let decode = { (row: RawCursor) in store.change(row, decoder: decoder) }
+        let changeCounts = try counts.map { try ChangeCounts($0, range: numbers) }
+        defer { changeCounts?.finish() }
+        let rows = ChangeRows(store: store, decoder: decoder)
         while try cursor.next() {
-            let tx = store.transaction(cursor)
-            let stream = try merge.map { ChangeStream($0, transaction: tx.number, decode: decode) }
-                ?? store.changeStream(of: tx.number, sql: sql, statement: changes, decoder: decoder)
+            let tx = try store.transaction(cursor, changeCount: changeCounts?.count(of: cursor.int64(0)))
+            let stream = try merge.map { ChangeStream($0, transaction: tx.number, rows: rows) }
+                ?? store.changeStream(of: tx.number, sql: sql, statement: changes, rows: rows)
             defer { stream.finish() }
             try body(tx, stream)
         }
@@ -76,12 +80,14 @@ extension HistoryStore {
             let ranges = Self.split(span.lowerBound, span.upperBound, parts: parts)
             let queue = ChunkQueue(count: ranges.count)
             _ = try connection.readInParallel(cores) { db, _ in
-                let transactions = try db.makeStatement(sql: sql.transactionSelect(limit: nil, numbered: true))
-                let changes = try db.makeStatement(sql: sql.selectsNumberRange ? sql.changesOfTransactionsSelect() : sql.changesOfTransactionSelect())
+                let walk = sql.selectsNumberRange
+                let transactions = try db.makeStatement(sql: sql.transactionSelect(limit: nil, numbered: true, counted: !walk))
+                let changes = try db.makeStatement(sql: walk ? sql.changesOfTransactionsSelect() : sql.changesOfTransactionSelect())
+                let counts = walk ? try db.makeStatement(sql: ChangeCounts.select) : nil
                 while let i = queue.take() {
                     do {
                         try body(TransactionChunk(index: i, numbers: ranges[i], store: self, sql: sql,
-                                                  transactions: transactions, changes: changes, decoder: decoder))
+                                                  transactions: transactions, changes: changes, counts: counts, decoder: decoder))
                     } catch {
                         queue.stop()
                         throw error

@@ -120,6 +120,14 @@ struct RawCursor {
         return [UInt8](UnsafeRawBufferPointer(start: pointer, count: count))
     }
 
+    /// A BLOB (or text) column's bytes in place, valid until the cursor moves (empty for NULL).
+    func blob(_ column: Int32) -> UnsafeRawBufferPointer {
+        let pointer = sqlite3_column_blob(handle, column)
+        let count = Int(sqlite3_column_bytes(handle, column))
+        guard let pointer, count > 0 else { return UnsafeRawBufferPointer(start: nil, count: 0) }
+        return UnsafeRawBufferPointer(start: pointer, count: count)
+    }
+
     /// A BLOB column's length and last byte (nil when empty), read in place without copying it.
     func blobLengthAndLastByte(_ column: Int32) -> (length: Int, last: UInt8?) {
         let pointer = sqlite3_column_blob(handle, column)

@@ -60,6 +60,7 @@ struct ExportCommand: ParsableCommand {
         let ordered = OrderedOutput(output: context.output)
         let presenter = session.presenter
         let csv = context.format == .csv
+        let plain = PlainChangeWriter(decoder: session.decoder)
         /// Formats one chunk of transactions (`forEach` reads them) and hands its bytes to `ordered`.
         /// `alone`: the only chunk, read on this thread (progress is shown as it goes).
         func chunk(_ index: Int, alone: Bool = false, _ forEach: ((Transaction, ChangeStream) throws -> Void) throws -> Void) throws {
@@ -81,7 +82,7 @@ struct ExportCommand: ParsableCommand {
             let offer = { (bytes: inout [UInt8]) in try ordered.offer(&bytes, chunk: index) }
             var bytes: [UInt8]
             if csv {
-                var writer = CSVExport(presenter: presenter)
+                var writer = CSVExport(presenter: presenter, plain: plain)
                 if index == 0 { writer.bytes = CSVExport.header }
                 try forEach { tx, changes in
                     local.add(tx.warnings)
@@ -93,7 +94,7 @@ struct ExportCommand: ParsableCommand {
                 var line = JSONBytes(capacity: OrderedOutput.writeThreshold * 2)
                 try forEach { tx, changes in
                     local.add(tx.warnings)
-                    try presenter.writeTransaction(tx, changes: changes, format: jsonFormatTag, to: &line, spill: offer) { local.add($0.warnings) }
+                    try presenter.writeTransaction(tx, changes: changes, format: jsonFormatTag, to: &line, plain: plain, spill: offer) { local.add($0.warnings) }
                     line.bytes.append(0x0A)
                     line.endRecord()
                     try offer(&line.bytes)
@@ -132,80 +133,5 @@ struct ExportCommand: ParsableCommand {
             progress.step { "\(progress.steps)/\(total) transactions" }
         }
         list.finish()
-    }
-}
-
-/// `export --format csv`: one row per change with its transaction's fields
-/// (a transaction without changes gets one row with empty change fields);
-/// updated properties separated by spaces, the tombstone as compact JSON.
-/// Rows gather in ``bytes`` for the caller to write.
-struct CSVExport {
-    let presenter: HistoryPresenter
-    /// The rows written and not yet taken.
-    var bytes: [UInt8] = []
-    private var transactionFields: [UInt8] = []
-    private var tombstone = JSONBytes(capacity: 256)
-
-    static let transactionColumns = ["transactionNumber", "timestamp", "cocoaTimestamp", "author", "contextName", "bundleID", "processID"]
-    static let changeColumns = ["changeID", "changeType", "entity", "entityPK", "changedObjectID", "updatedProperties", "tombstone"]
-    static let header = Array((CSV.row(transactionColumns + changeColumns) + "\n").utf8)
-
-    init(presenter: HistoryPresenter) {
-        self.presenter = presenter
-        bytes.reserveCapacity(OrderedOutput.writeThreshold * 2)
-    }
-
-    /// Adds the rows of one transaction; `seen` is told of each change, and `spill` is
-    /// handed ``bytes`` after each row (it may write them out and empty them).
-    mutating func write(_ tx: Transaction, _ changes: ChangeStream, seen: (Change) -> Void,
-                        spill: (inout [UInt8]) throws -> Void) throws {
-        let comma = UInt8(ascii: ",")
-        transactionFields.removeAll(keepingCapacity: true)
-        JSONValue.writeInt(tx.number, to: &transactionFields)
-        transactionFields.append(comma)
-        if let iso = presenter.time.iso(tx.timestamp) { CSV.field(iso, to: &transactionFields) }
-        transactionFields.append(comma)
-        // Empty for NULL and for ±infinity (as in JSON, where they are null).
-        if let ts = tx.timestamp, ts.isFinite { JSONValue.writeDouble(ts, to: &transactionFields) }
-        func add(_ field: String?) {
-            transactionFields.append(comma)
-            if let field { CSV.field(field, to: &transactionFields) }
-        }
-        add(tx.author)
-        add(tx.contextName)
-        add(tx.bundleID)
-        add(tx.processID)
-        var written = false
-        try changes.forEach { c in
-            seen(c)
-            written = true
-            bytes += transactionFields
-            bytes.append(comma)
-            JSONValue.writeInt(c.changeID, to: &bytes)
-            bytes.append(comma)
-            bytes += c.changeType.description.utf8
-            bytes.append(comma)
-            if let entity = c.entityName { CSV.field(entity, to: &bytes) }
-            bytes.append(comma)
-            JSONValue.writeInt(c.entityPK, to: &bytes)
-            bytes.append(comma)
-            if let id = c.changedObjectID { CSV.field(id, to: &bytes) }
-            bytes.append(comma)
-            if let names = c.updatedProperties { CSV.field(joining: names, separator: UInt8(ascii: " "), to: &bytes) }
-            bytes.append(comma)
-            if c.changeType == .delete {
-                tombstone.reset()
-                presenter.writeTombstone(c.tombstone, to: &tombstone)
-                CSV.field(bytes: tombstone.bytes, to: &bytes)
-            }
-            bytes.append(0x0A)
-            try spill(&bytes)
-        }
-        if !written {
-            bytes += transactionFields
-            bytes += repeatElement(comma, count: Self.changeColumns.count)
-            bytes.append(0x0A)
-            try spill(&bytes)
-        }
     }
 }

@@ -134,6 +134,13 @@ struct JSONBytes: JSONSink {
         afterKey = true
     }
 
+    /// A value `write` appends as it is: compact JSON only (it is not indented).
+    mutating func compactValue(_ write: (inout [UInt8]) -> Void) {
+        separate()
+        write(&bytes)
+        needsComma = true
+    }
+
     mutating func null() { separate(); bytes += JSONValue.nullBytes; needsComma = true }
     mutating func bool(_ value: Bool) { separate(); bytes += value ? JSONValue.trueBytes : JSONValue.falseBytes; needsComma = true }
     mutating func int(_ value: Int64) { separate(); JSONValue.writeInt(value, to: &bytes); needsComma = true }

@@ -78,18 +78,28 @@ struct HistoryPresenter {
         s.endObject()
     }
 
-    /// A transaction's object with every change `changes` reads; `each` sees every change.
-    /// `spill` is handed the bytes after each change: it may write them out and empty
+    /// A transaction's object with every change `changes` reads; `each` sees every change
+    /// decoded. With `plain` (compact `s` only), the plain changes are written by it, not
+    /// decoded (they have no warning for `each` to see). `spill` is handed the bytes after each change: it may write them out and empty
     /// them (the nesting is kept), so a transaction of a million changes streams.
     func writeTransaction(_ tx: Transaction, changes: ChangeStream, format: String?, to s: inout JSONBytes,
-                          spill: (inout [UInt8]) throws -> Void, each: (Change) -> Void) throws {
+                          plain: PlainChangeWriter? = nil, spill: (inout [UInt8]) throws -> Void, each: (Change) -> Void) throws {
         writeMembers(tx, format: format, to: &s)
         s.key("changes")
         s.beginArray()
-        try changes.forEach { change in
+        func decoded(_ change: Change) throws {
             each(change)
             write(change, format: nil, to: &s)
             try spill(&s.bytes)
+        }
+        // Labels are written only for decoded changes.
+        if let plain, label == nil {
+            try changes.forEach(plain: { change in
+                s.compactValue { plain.json(change, to: &$0) }
+                try spill(&s.bytes)
+            }, decoded: decoded)
+        } else {
+            try changes.forEach(decoded)
         }
         s.endArray()
         s.endObject()

@@ -1,0 +1,101 @@
+import HistoryKit
+
+/// `export --format csv`: one row per change with its transaction's fields
+/// (a transaction without changes gets one row with empty change fields);
+/// updated properties separated by spaces, the tombstone as compact JSON.
+/// Rows gather in ``bytes`` for the caller to write.
+struct CSVExport {
+    let presenter: HistoryPresenter
+    /// Writes the plain changes; nil decodes every change.
+    let plain: PlainChangeWriter?
+    /// The rows written and not yet taken.
+    var bytes: [UInt8] = []
+    private var transactionFields: [UInt8] = []
+    private var tombstone = JSONBytes(capacity: 256)
+
+    static let transactionColumns = ["transactionNumber", "timestamp", "cocoaTimestamp", "author", "contextName", "bundleID", "processID"]
+    static let changeColumns = ["changeID", "changeType", "entity", "entityPK", "changedObjectID", "updatedProperties", "tombstone"]
+    static let header = Array((CSV.row(transactionColumns + changeColumns) + "\n").utf8)
+
+    init(presenter: HistoryPresenter, plain: PlainChangeWriter? = nil) {
+        self.presenter = presenter
+        self.plain = plain
+        bytes.reserveCapacity(OrderedOutput.writeThreshold * 2)
+    }
+
+    /// Adds the rows of one transaction; `seen` is told of each change, and `spill` is
+    /// handed ``bytes`` after each row (it may write them out and empty them).
+    mutating func write(_ tx: Transaction, _ changes: ChangeStream, seen: (Change) -> Void,
+                        spill: (inout [UInt8]) throws -> Void) throws {
+        let comma = UInt8(ascii: ",")
+        transactionFields.removeAll(keepingCapacity: true)
+        JSONValue.writeInt(tx.number, to: &transactionFields)
+        transactionFields.append(comma)
+        if let iso = presenter.time.iso(tx.timestamp) { CSV.field(iso, to: &transactionFields) }
+        transactionFields.append(comma)
+        // Empty for NULL and for ±infinity (as in JSON, where they are null).
+        if let ts = tx.timestamp, ts.isFinite { JSONValue.writeDouble(ts, to: &transactionFields) }
+        func add(_ field: String?) {
+            transactionFields.append(comma)
+            if let field { CSV.field(field, to: &transactionFields) }
+        }
+        add(tx.author)
+        add(tx.contextName)
+        add(tx.bundleID)
+        add(tx.processID)
+        var written = false
+        func decoded(_ c: Change) throws {
+            seen(c)
+            written = true
+            bytes += transactionFields
+            bytes.append(comma)
+            writeFields(c)
+            bytes.append(0x0A)
+            try spill(&bytes)
+        }
+        if let plain {
+            try changes.forEach(plain: { c in
+                let start = bytes.count
+                bytes += transactionFields
+                bytes.append(comma)
+                guard plain.csv(c, to: &bytes) else {
+                    bytes.removeSubrange(start...)
+                    return try decoded(c.change)
+                }
+                written = true
+                bytes.append(0x0A)
+                try spill(&bytes)
+            }, decoded: decoded)
+        } else {
+            try changes.forEach(decoded)
+        }
+        if !written {
+            bytes += transactionFields
+            bytes += repeatElement(comma, count: Self.changeColumns.count)
+            bytes.append(0x0A)
+            try spill(&bytes)
+        }
+    }
+
+    /// A decoded change's fields, after its transaction's.
+    private mutating func writeFields(_ c: Change) {
+        let comma = UInt8(ascii: ",")
+        JSONValue.writeInt(c.changeID, to: &bytes)
+        bytes.append(comma)
+        bytes += c.changeType.description.utf8
+        bytes.append(comma)
+        if let entity = c.entityName { CSV.field(entity, to: &bytes) }
+        bytes.append(comma)
+        JSONValue.writeInt(c.entityPK, to: &bytes)
+        bytes.append(comma)
+        if let id = c.changedObjectID { CSV.field(id, to: &bytes) }
+        bytes.append(comma)
+        if let names = c.updatedProperties { CSV.field(joining: names, separator: UInt8(ascii: " "), to: &bytes) }
+        bytes.append(comma)
+        if c.changeType == .delete {
+            tombstone.reset()
+            presenter.writeTombstone(c.tombstone, to: &tombstone)
+            CSV.field(bytes: tombstone.bytes, to: &bytes)
+        }
+    }
+}
