@@ -16,7 +16,8 @@ extension HistoryStore {
             let sql = try historySQL(query, in: db)
             let cursor = try RawCursor(db.makeStatement(sql: sql.transactionSelect(limit: query.limit)), arguments: sql.arguments)
             defer { cursor.finish() }
-            while try cursor.next() { try body(transaction(cursor)) }
+            let names = TransactionNames(sql)
+            while try cursor.next() { try body(transaction(cursor, names: names)) }
         }
     }
 
@@ -40,10 +41,11 @@ extension HistoryStore {
             let sql = try historySQL(query, in: db)
             let changesStatement = try db.makeStatement(sql: sql.changesOfTransactionSelect())
             let rows = ChangeRows(store: self, decoder: decoder)
+            let names = TransactionNames(sql)
             let cursor = try RawCursor(db.makeStatement(sql: sql.transactionSelect(limit: query.limit)), arguments: sql.arguments)
             defer { cursor.finish() }
             while try cursor.next() {
-                let tx = transaction(cursor)
+                let tx = transaction(cursor, names: names)
                 let changes = try changeStream(of: tx.number, sql: sql, statement: changesStatement, rows: rows)
                 defer { changes.finish() }
                 try body(tx, changes)
@@ -83,8 +85,8 @@ extension HistoryStore {
     }
 
     /// The transaction of a ``HistorySQL/transactionSelect(limit:numbered:counted:)`` row;
-    /// `changeCount` when the select did not count them.
-    func transaction(_ row: RawCursor, changeCount: Int? = nil) -> Transaction {
+    /// `changeCount` when the select did not count them; names kept in `names` (the read's).
+    func transaction(_ row: RawCursor, changeCount: Int? = nil, names: TransactionNames? = nil) -> Transaction {
         let number = row.int64(0)
         var warnings: [DecodingWarning] = []
         var found: String?
@@ -103,9 +105,10 @@ extension HistoryStore {
         }
         /// The name in `column` (2…5); its string reference is in `column + 5`.
         func name(_ column: Int32, _ field: String, reference: String) -> String? {
-            _ = row.integer(column + 5, problem: &found)
+            let number = row.integer(column + 5, problem: &found)
             check(reference, expected: "an integer (a string reference)")
-            let value = row.text(column, problem: &found)
+            let value = names.map { $0.name(Int(column) - 2, in: row, column: column, reference: number, problem: &found) }
+                ?? row.text(column, problem: &found)
             check("the \(field)", expected: "text")
             return value
         }

@@ -7,6 +7,9 @@ struct HistorySQL {
     static let changeFixedColumnCount = 6
 
     private let fieldExpressions: [String]
+    /// Per name field (author, context, bundle, process): whether its value is the string
+    /// table's name alone, so the same reference always selects the same name.
+    let namesByReference: [Bool]
     private let joins: String
     private let transactionConditions: [String]
     private let transactionArguments: [DatabaseValueConvertible?]
@@ -52,6 +55,7 @@ struct HistorySQL {
         var joins = ""
         var fields: [String] = []
         var references: [String] = []
+        var byReference: [Bool] = []
         // In TransactionField's order, which expression(for:) relies on.
         for (field, alias) in zip(TransactionField.allCases, ["sa", "sc", "sb", "sp"]) {
             let (ts, inline) = field.columns
@@ -63,9 +67,11 @@ struct HistorySQL {
             references.append(schema.transactionColumns.contains(ts) ? "t.\(ts)" : "NULL")
             if schema.transactionColumns.contains(inline) { parts.append("t.\(inline)") }
             fields.append(parts.isEmpty ? "NULL" : parts.count == 1 ? parts[0] : "COALESCE(\(parts.joined(separator: ", ")))")
+            byReference.append(parts == ["\(alias).ZNAME"])
         }
         self.joins = joins
         fieldExpressions = fields
+        namesByReference = byReference
         referenceExpressions = references.joined(separator: ", ")
         queryGenExpression = schema.transactionColumns.contains("ZQUERYGEN") ? "length(t.ZQUERYGEN)" : "NULL"
 

@@ -38,8 +38,9 @@ public struct TransactionChunk {
         let changeCounts = try counts.map { try ChangeCounts($0, range: numbers) }
         defer { changeCounts?.finish() }
         let rows = ChangeRows(store: store, decoder: decoder)
+        let names = TransactionNames(sql)
         while try cursor.next() {
-            let tx = try store.transaction(cursor, changeCount: changeCounts?.count(of: cursor.int64(0)))
+            let tx = try store.transaction(cursor, changeCount: changeCounts?.count(of: cursor.int64(0)), names: names)
             let stream = try merge.map { ChangeStream($0, transaction: tx.number, rows: rows) }
                 ?? store.changeStream(of: tx.number, sql: sql, statement: changes, rows: rows)
             defer { stream.finish() }

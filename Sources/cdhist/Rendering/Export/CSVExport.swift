@@ -31,7 +31,8 @@ struct CSVExport {
         transactionFields.removeAll(keepingCapacity: true)
         JSONValue.writeInt(tx.number, to: &transactionFields)
         transactionFields.append(comma)
-        if let iso = presenter.time.iso(tx.timestamp) { CSV.field(iso, to: &transactionFields) }
+        // ISO 8601 needs no quoting.
+        presenter.time.iso(tx.timestamp) { transactionFields.append(contentsOf: $0) }
         transactionFields.append(comma)
         // Empty for NULL and for ±infinity (as in JSON, where they are null).
         if let ts = tx.timestamp, ts.isFinite { JSONValue.writeDouble(ts, to: &transactionFields) }

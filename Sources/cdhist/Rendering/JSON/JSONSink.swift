@@ -18,6 +18,8 @@ protocol JSONSink {
     /// Non-finite numbers are written as `null`.
     mutating func double(_ value: Double)
     mutating func string(_ value: String)
+    /// A string of ASCII bytes that JSON does not escape (a timestamp).
+    mutating func asciiString(_ bytes: UnsafeBufferPointer<UInt8>)
 }
 
 /// A record written once for every sink: NDJSON lines stream it to bytes,
@@ -146,6 +148,14 @@ struct JSONBytes: JSONSink {
     mutating func int(_ value: Int64) { separate(); JSONValue.writeInt(value, to: &bytes); needsComma = true }
     mutating func double(_ value: Double) { separate(); JSONValue.writeDouble(value, to: &bytes); needsComma = true }
     mutating func string(_ value: String) { separate(); JSONValue.writeString(value, to: &bytes); needsComma = true }
+
+    mutating func asciiString(_ value: UnsafeBufferPointer<UInt8>) {
+        separate()
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(contentsOf: value)
+        bytes.append(UInt8(ascii: "\""))
+        needsComma = true
+    }
 }
 
 /// Builds a ``JSONValue``.
@@ -206,6 +216,7 @@ struct JSONTree: JSONSink {
     mutating func int(_ value: Int64) { add(.int(value)) }
     mutating func double(_ value: Double) { add(.double(value)) }
     mutating func string(_ value: String) { add(.string(value)) }
+    mutating func asciiString(_ bytes: UnsafeBufferPointer<UInt8>) { add(.string(String(decoding: bytes, as: UTF8.self))) }
 
     /// The value `write` produces.
     static func build(_ write: (inout JSONTree) -> Void) -> JSONValue {

@@ -99,22 +99,40 @@ enum JSONValue {
             out += nullBytes
             return
         }
-        if d == d.rounded(), abs(d) < 1e15 { writeInt(Int64(d), to: &out) } else { out += "\(d)".utf8 }
+        if d == d.rounded(), abs(d) < 1e15 {
+            writeInt(Int64(d), to: &out)
+        } else {
+            // `d.description`'s bytes, without the String (one per transaction in an export).
+            var sink = ASCIISink()
+            swap(&sink.bytes, &out)
+            d.write(to: &sink)
+            swap(&sink.bytes, &out)
+        }
+    }
+
+    /// Takes what a number writes as bytes: Swift hands a number's ASCII to `_writeASCII`.
+    private struct ASCIISink: TextOutputStream {
+        var bytes: [UInt8] = []
+        mutating func write(_ string: String) { bytes += string.utf8 }
+        mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) { bytes.append(contentsOf: buffer) }
     }
 
     /// Decimal digits without an intermediate String.
     static func writeInt(_ value: Int64, to out: inout [UInt8]) {
-        if value < 0 { out.append(UInt8(ascii: "-")) }
-        var magnitude = value.magnitude
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // room for 20 digits
-        var count = 0
-        withUnsafeMutableBytes(of: &digits) { buffer in
+        var text: (UInt64, UInt64, UInt64) = (0, 0, 0)  // room for a sign and 20 digits
+        withUnsafeMutableBytes(of: &text) { buffer in
+            var magnitude = value.magnitude
+            var start = buffer.count
             repeat {
-                buffer[count] = UInt8(truncatingIfNeeded: 48 + magnitude % 10)
+                start -= 1
+                buffer[start] = UInt8(truncatingIfNeeded: 48 + magnitude % 10)
                 magnitude /= 10
-                count += 1
             } while magnitude > 0
-            for i in stride(from: count - 1, through: 0, by: -1) { out.append(buffer[i]) }
+            if value < 0 {
+                start -= 1
+                buffer[start] = UInt8(ascii: "-")
+            }
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[start...]))
         }
     }
 

@@ -29,17 +29,27 @@ struct TimeFormatter {
 
     /// For JSON: ISO 8601 UTC, or nil when absent or outside the years 1–9999.
     func iso(_ cocoa: Double?) -> String? {
+        iso(cocoa) { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// `body` applied to ``iso(_:)``'s ASCII bytes, without building a String (the export
+    /// writes one per transaction); nil when there are none.
+    func iso<T>(_ cocoa: Double?, _ body: (UnsafeBufferPointer<UInt8>) -> T) -> T? {
         guard let date = Self.date(cocoa) else { return nil }
-        return Self.civil(date.timeIntervalSince1970, separator: "T", utc: true)
+        return Self.civil(date.timeIntervalSince1970, separator: "T", utc: true, body)
     }
 
     private static func twoDigits(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
 
+    static func civil(_ unix: Double, separator: Unicode.Scalar, utc: Bool) -> String? {
+        civil(unix, separator: separator, utc: utc) { String(decoding: $0, as: UTF8.self) }
+    }
+
     /// `yyyy-MM-dd HH:mm:ss.SSS` (with `separator` between date and time,
     /// and `Z` after it when `utc`) computed directly (ISO8601DateFormatter costs microseconds per call,
-    /// too much for exports of millions of rows). Rounds to the nearest
-    /// millisecond, halves up, as that formatter does; nil outside the years 1–9999.
-    static func civil(_ unix: Double, separator: Unicode.Scalar, utc: Bool) -> String? {
+    /// too much for exports of millions of rows), handed to `body` as ASCII bytes. Rounds to the
+    /// nearest millisecond, halves up, as that formatter does; nil outside the years 1–9999.
+    static func civil<T>(_ unix: Double, separator: Unicode.Scalar, utc: Bool, _ body: (UnsafeBufferPointer<UInt8>) -> T) -> T? {
         let ms = Int64((unix * 1000 + 0.5).rounded(.down))
         let seconds = ms >= 0 ? ms / 1000 : (ms - 999) / 1000
         let millis = Int(ms - seconds * 1000)
@@ -56,21 +66,26 @@ struct TimeFormatter {
         let month = Int(mp < 10 ? mp + 3 : mp - 9)
         let year = Int(yearOfEra + era * 400 + (month <= 2 ? 1 : 0))
         guard (1...9999).contains(year) else { return nil }
-        var bytes = [UInt8](repeating: UInt8(ascii: "Z"), count: utc ? 24 : 23)
-        func put(_ value: Int, _ width: Int, at offset: Int) {
-            var v = value
-            for i in stride(from: offset + width - 1, through: offset, by: -1) {
-                bytes[i] = UInt8(truncatingIfNeeded: 48 + v % 10)
-                v /= 10
+        var text: (UInt64, UInt64, UInt64) = (0, 0, 0)  // room for 24 bytes
+        return withUnsafeMutableBytes(of: &text) { raw in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            func put(_ value: Int, _ width: Int, at offset: Int, then mark: UInt8) {
+                var v = value
+                for i in stride(from: offset + width - 1, through: offset, by: -1) {
+                    bytes[i] = UInt8(truncatingIfNeeded: 48 + v % 10)
+                    v /= 10
+                }
+                bytes[offset + width] = mark
             }
+            put(year, 4, at: 0, then: UInt8(ascii: "-"))
+            put(month, 2, at: 5, then: UInt8(ascii: "-"))
+            put(day, 2, at: 8, then: UInt8(ascii: separator))
+            put(secondOfDay / 3600, 2, at: 11, then: UInt8(ascii: ":"))
+            put(secondOfDay / 60 % 60, 2, at: 14, then: UInt8(ascii: ":"))
+            put(secondOfDay % 60, 2, at: 17, then: UInt8(ascii: "."))
+            put(millis, 3, at: 20, then: UInt8(ascii: "Z"))
+            return body(UnsafeBufferPointer(rebasing: bytes[0..<(utc ? 24 : 23)]))
         }
-        put(year, 4, at: 0); put(month, 2, at: 5); put(day, 2, at: 8)
-        put(secondOfDay / 3600, 2, at: 11); put(secondOfDay / 60 % 60, 2, at: 14); put(secondOfDay % 60, 2, at: 17)
-        put(millis, 3, at: 20)
-        for (i, c) in [(4, "-"), (7, "-"), (10, separator), (13, ":"), (16, ":"), (19, ".")] as [(Int, Unicode.Scalar)] {
-            bytes[i] = UInt8(ascii: c)
-        }
-        return String(decoding: bytes, as: UTF8.self)
     }
 
     private static func date(_ cocoa: Double?) -> Date? {

@@ -110,7 +110,8 @@ struct HistoryPresenter {
         s.beginObject()
         if let format { s.member("format", format) }
         s.member("transactionNumber", tx.number)
-        s.member("timestamp", time.iso(tx.timestamp))
+        s.key("timestamp")
+        if time.iso(tx.timestamp, { s.asciiString($0) }) == nil { s.null() }
         s.member("cocoaTimestamp", tx.timestamp)
         s.member("author", tx.author)
         s.member("contextName", tx.contextName)
