@@ -29,9 +29,14 @@ import Testing
         let transactions = try plan(store, all.transactionSelect(limit: nil))
         #expect(transactions.contains("SCAN t") && transactions.contains("COVERING INDEX ACHANGE_ZTRANSACTIONID_INDEX (ZTRANSACTIONID=?)"), "\(transactions)")
         #expect(!transactions.contains("TEMP B-TREE"), "\(transactions)")
-        // A chunk's transactions: a range of rowids.
-        let chunk = try plan(store, all.transactionSelect(limit: nil, numbered: true))
-        #expect(chunk.contains("SEARCH t USING INTEGER PRIMARY KEY (rowid>? AND rowid<?)") && !chunk.contains("TEMP B-TREE"), "\(chunk)")
+        // Names are looked up by string reference (a rowid), not joined per transaction.
+        #expect(all.looksUpNames && !transactions.contains("ATRANSACTIONSTRING"), "\(transactions)")
+        let name = try plan(store, HistorySQL.nameLookup)
+        #expect(name.contains("SEARCH ATRANSACTIONSTRING USING INTEGER PRIMARY KEY (rowid=?)"), "\(name)")
+        // A chunk's transactions: a range of rowids; counted apart when the chunk reads every change of its range.
+        let chunk = try plan(store, all.transactionSelect(limit: nil, numbered: true, counted: false))
+        #expect(chunk.contains("SEARCH t USING INTEGER PRIMARY KEY (rowid>? AND rowid<?)") && !chunk.contains("TEMP B-TREE")
+                && !chunk.contains("ACHANGE"), "\(chunk)")
         // One transaction's changes, and a run of transactions' changes in one walk: the index, no sort.
         let one = try plan(store, all.changesOfTransactionSelect())
         #expect(one.contains("SEARCH c USING INDEX ACHANGE_ZTRANSACTIONID_INDEX (ZTRANSACTIONID=?)") && !one.contains("TEMP B-TREE"), "\(one)")

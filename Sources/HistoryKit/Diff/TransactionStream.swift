@@ -11,6 +11,7 @@ final class TransactionStream {
     let sql: HistorySQL
     private let transactions: RawCursor
     private let changesStatement: Statement
+    private let names: TransactionNames
     private var changes: ChangeStream?
 
     init(_ store: HistoryStore, query: HistoryQuery, decoder: ChangeDecoder, db: Database) throws {
@@ -21,6 +22,7 @@ final class TransactionStream {
         rows = ChangeRows(store: store, decoder: decoder)
         sql = try store.historySQL(query, in: db)
         changesStatement = try db.makeStatement(sql: sql.changesOfTransactionSelect())
+        names = try TransactionNames(sql, db)
         transactions = try RawCursor(db.makeStatement(sql: sql.transactionSelect(limit: nil)), arguments: sql.arguments)
     }
 
@@ -29,7 +31,7 @@ final class TransactionStream {
         changes?.finish()
         changes = nil
         guard try transactions.next() else { return nil }
-        let tx = store.transaction(transactions)
+        let tx = try store.transaction(transactions, names: names)
         changes = try store.changeStream(of: tx.number, sql: sql, statement: changesStatement, rows: rows)
         return tx
     }

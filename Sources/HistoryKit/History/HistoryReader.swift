@@ -16,8 +16,8 @@ extension HistoryStore {
             let sql = try historySQL(query, in: db)
             let cursor = try RawCursor(db.makeStatement(sql: sql.transactionSelect(limit: query.limit)), arguments: sql.arguments)
             defer { cursor.finish() }
-            let names = TransactionNames(sql)
-            while try cursor.next() { try body(transaction(cursor, names: names)) }
+            let names = try TransactionNames(sql, db)
+            while try cursor.next() { try body(try transaction(cursor, names: names)) }
         }
     }
 
@@ -41,11 +41,11 @@ extension HistoryStore {
             let sql = try historySQL(query, in: db)
             let changesStatement = try db.makeStatement(sql: sql.changesOfTransactionSelect())
             let rows = ChangeRows(store: self, decoder: decoder)
-            let names = TransactionNames(sql)
+            let names = try TransactionNames(sql, db)
             let cursor = try RawCursor(db.makeStatement(sql: sql.transactionSelect(limit: query.limit)), arguments: sql.arguments)
             defer { cursor.finish() }
             while try cursor.next() {
-                let tx = transaction(cursor, names: names)
+                let tx = try transaction(cursor, names: names)
                 let changes = try changeStream(of: tx.number, sql: sql, statement: changesStatement, rows: rows)
                 defer { changes.finish() }
                 try body(tx, changes)
@@ -84,9 +84,9 @@ extension HistoryStore {
         }
     }
 
-    /// The transaction of a ``HistorySQL/transactionSelect(limit:numbered:counted:)`` row;
-    /// `changeCount` when the select did not count them; names kept in `names` (the read's).
-    func transaction(_ row: RawCursor, changeCount: Int? = nil, names: TransactionNames? = nil) -> Transaction {
+    /// The transaction of a ``HistorySQL/transactionSelect(limit:numbered:counted:)`` row, with
+    /// its names from `names` (the read's); `changeCount` when the select did not count them.
+    func transaction(_ row: RawCursor, changeCount: Int? = nil, names: TransactionNames) throws -> Transaction {
         let number = row.int64(0)
         var warnings: [DecodingWarning] = []
         var found: String?
@@ -104,18 +104,17 @@ extension HistoryStore {
                                             message: "ATRANSACTION Z_PK \(number): ZTIMESTAMP \(what); no date expresses it", column: "ZTIMESTAMP"))
         }
         /// The name in `column` (2…5); its string reference is in `column + 5`.
-        func name(_ column: Int32, _ field: String, reference: String) -> String? {
+        func name(_ column: Int32, _ field: String, reference: String) throws -> String? {
             let number = row.integer(column + 5, problem: &found)
             check(reference, expected: "an integer (a string reference)")
-            let value = names.map { $0.name(Int(column) - 2, in: row, column: column, reference: number, problem: &found) }
-                ?? row.text(column, problem: &found)
+            let value = try names.name(Int(column) - 2, in: row, column: column, reference: number, problem: &found)
             check("the \(field)", expected: "text")
             return value
         }
-        return Transaction(number: number, timestamp: timestamp, author: name(2, "author", reference: "ZAUTHORTS"),
-                           contextName: name(3, "context name", reference: "ZCONTEXTNAMETS"),
-                           bundleID: name(4, "bundle ID", reference: "ZBUNDLEIDTS"),
-                           processID: name(5, "process ID", reference: "ZPROCESSIDTS"), storeUUID: storeUUID,
+        return Transaction(number: number, timestamp: timestamp, author: try name(2, "author", reference: "ZAUTHORTS"),
+                           contextName: try name(3, "context name", reference: "ZCONTEXTNAMETS"),
+                           bundleID: try name(4, "bundle ID", reference: "ZBUNDLEIDTS"),
+                           processID: try name(5, "process ID", reference: "ZPROCESSIDTS"), storeUUID: storeUUID,
                            queryGenerationLength: row.optionalInt64(6).map { Int($0) }, changeCount: changeCount ?? Int(row.int64(11)),
                            warnings: warnings)
     }

@@ -7,9 +7,14 @@ struct HistorySQL {
     static let changeFixedColumnCount = 6
 
     private let fieldExpressions: [String]
-    /// Per name field (author, context, bundle, process): whether its value is the string
-    /// table's name alone, so the same reference always selects the same name.
-    let namesByReference: [Bool]
+    /// Per name field (author, context, bundle, process): whether it is looked up by reference
+    /// in the string table (``looksUpNames``) instead of joined.
+    let namesLookedUp: [Bool]
+    /// What transaction selects give for the name fields: each field, or where it is looked
+    /// up, its inline column (the name when the string table has none), or NULL.
+    private let selectedNames: String
+    /// The joins of transaction selects (none where every joined name is looked up).
+    private let selectJoins: String
     private let joins: String
     private let transactionConditions: [String]
     private let transactionArguments: [DatabaseValueConvertible?]
@@ -55,23 +60,25 @@ struct HistorySQL {
         var joins = ""
         var fields: [String] = []
         var references: [String] = []
-        var byReference: [Bool] = []
+        var joined: [Bool] = []
+        var inlines: [String] = []
         // In TransactionField's order, which expression(for:) relies on.
         for (field, alias) in zip(TransactionField.allCases, ["sa", "sc", "sb", "sp"]) {
             let (ts, inline) = field.columns
             var parts: [String] = []
-            if schema.hasStringTable && schema.transactionColumns.contains(ts) {
+            let join = schema.hasStringTable && schema.transactionColumns.contains(ts)
+            if join {
                 joins += " LEFT JOIN ATRANSACTIONSTRING \(alias) ON \(alias).Z_PK = t.\(ts)"
                 parts.append("\(alias).ZNAME")
             }
+            joined.append(join)
+            inlines.append(schema.transactionColumns.contains(inline) ? "t.\(inline)" : "NULL")
             references.append(schema.transactionColumns.contains(ts) ? "t.\(ts)" : "NULL")
             if schema.transactionColumns.contains(inline) { parts.append("t.\(inline)") }
             fields.append(parts.isEmpty ? "NULL" : parts.count == 1 ? parts[0] : "COALESCE(\(parts.joined(separator: ", ")))")
-            byReference.append(parts == ["\(alias).ZNAME"])
         }
         self.joins = joins
         fieldExpressions = fields
-        namesByReference = byReference
         referenceExpressions = references.joined(separator: ", ")
         queryGenExpression = schema.transactionColumns.contains("ZQUERYGEN") ? "length(t.ZQUERYGEN)" : "NULL"
 
@@ -107,6 +114,11 @@ struct HistorySQL {
             txConditions.append("(" + alternatives.joined(separator: " OR ") + ")")
         }
         filtersByName = !(query.authors.isEmpty && query.contextNames.isEmpty && query.bundleIDs.isEmpty && query.processIDs.isEmpty)
+        // COALESCE(string, inline) is the looked-up string when there is one, else the inline column.
+        let lookUp = !filtersByName && joined.contains(true)
+        namesLookedUp = joined.map { $0 && lookUp }
+        selectedNames = zip(fields, zip(inlines, namesLookedUp)).map { $1.1 ? $1.0 : $0 }.joined(separator: ", ")
+        selectJoins = lookUp ? "" : joins
 
         var chConditions: [String] = []
         var chArgs: [DatabaseValueConvertible?] = []
@@ -206,20 +218,27 @@ struct HistorySQL {
 
     /// Matching transactions with their fields and change counts (NULL when not `counted`:
     /// the reader counts them). `numbered`: only those numbered between two more arguments,
-    /// after ``arguments``.
+    /// after ``arguments``. Names in ``namesLookedUp`` are the reader's to look up.
     func transactionSelect(limit: Int?, numbered: Bool = false, counted: Bool = true) -> String {
-        let fields = fieldExpressions.joined(separator: ", ")
         func changeCount(_ number: String) -> String {
             counted ? "(SELECT COUNT(*) FROM ACHANGE c WHERE c.ZTRANSACTIONID = \(number))" : "NULL"
         }
-        let columns = "t.Z_PK AS number, t.ZTIMESTAMP, \(fields), \(queryGenExpression), \(referenceExpressions)"
+        let columns = "t.Z_PK AS number, t.ZTIMESTAMP, \(selectedNames), \(queryGenExpression), \(referenceExpressions)"
         let conditions = transactionWhere + (numbered ? ["t.Z_PK BETWEEN ? AND ?"] : [])
-        let from = "FROM ATRANSACTION t\(joins)\(whereClause(conditions)) ORDER BY t.Z_PK \(direction)"
+        let from = "FROM ATRANSACTION t\(selectJoins)\(whereClause(conditions)) ORDER BY t.Z_PK \(direction)"
         guard let limit else { return "SELECT \(columns), \(changeCount("t.Z_PK")) \(from)" }
         // With a limit, SQLite may sort the matches (through the timestamp index) and would
         // count the changes of every one of them first: count only those that are kept.
         return "SELECT x.*, \(changeCount("x.number")) FROM (SELECT \(columns) \(from) LIMIT \(limit)) x ORDER BY x.number \(direction)"
     }
+
+    /// Whether transaction selects leave names to be looked up by string reference (the
+    /// store has a string table, and no condition filters by name): a lookup per name
+    /// costs less than a join per transaction.
+    var looksUpNames: Bool { namesLookedUp.contains(true) }
+
+    /// A string-table name by reference (one argument), as the joins select it.
+    static let nameLookup = "SELECT ZNAME FROM ATRANSACTIONSTRING WHERE Z_PK = ?"
 
     /// The numbers of matching transactions, as a subquery (uses ``arguments``).
     func matchingNumbers() -> String {

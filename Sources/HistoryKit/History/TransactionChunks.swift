@@ -16,6 +16,7 @@ public struct TransactionChunk {
     /// ``ChangeCounts/select`` when the query selects every transaction of the chunk (the
     /// transactions are read without their counts: one walk of the index counts them all).
     fileprivate let counts: Statement?
+    fileprivate let db: Database
     fileprivate let decoder: ChangeDecoder
 
     /// Calls `body` with each matching transaction of the chunk and a stream of its
@@ -38,7 +39,7 @@ public struct TransactionChunk {
         let changeCounts = try counts.map { try ChangeCounts($0, range: numbers) }
         defer { changeCounts?.finish() }
         let rows = ChangeRows(store: store, decoder: decoder)
-        let names = TransactionNames(sql)
+        let names = try TransactionNames(sql, db)
         while try cursor.next() {
             let tx = try store.transaction(cursor, changeCount: changeCounts?.count(of: cursor.int64(0)), names: names)
             let stream = try merge.map { ChangeStream($0, transaction: tx.number, rows: rows) }
@@ -88,7 +89,7 @@ extension HistoryStore {
                 while let i = queue.take() {
                     do {
                         try body(TransactionChunk(index: i, numbers: ranges[i], store: self, sql: sql,
-                                                  transactions: transactions, changes: changes, counts: counts, decoder: decoder))
+                                                  transactions: transactions, changes: changes, counts: counts, db: db, decoder: decoder))
                     } catch {
                         queue.stop()
                         throw error

@@ -1,37 +1,68 @@
-/// The author, context, bundle and process names of one read's transactions, kept by
-/// string reference: a store's transactions share a few names, so each is read from
-/// its row (and a String made of it) once, not once per transaction.
+import Foundation
+import GRDB
+
+/// The author, context, bundle and process names of one read's transactions. Where the
+/// select leaves them out (``HistorySQL/namesLookedUp``), they are looked up in the
+/// string table by reference, as its joins would select them, and kept by reference: a
+/// store's transactions share a few names, so each is read (and a String made of it)
+/// once per read, not once per transaction.
 final class TransactionNames {
-    /// A name column as read: its text, or what it held instead.
+    /// A string-table row's name as read: its text, or what it held instead; `found` is
+    /// false when no row has the reference or its name is NULL (the inline column counts then).
     private struct Read {
-        let value: String?
-        let problem: String?
+        var found = false
+        var value: String?
+        var problem: String?
     }
 
     /// Per name field (author, context, bundle, process): names by reference, for the fields
-    /// whose name is the string table's alone (nil for the others: an inline column can
-    /// stand in for a missing reference, so the reference does not decide the name).
+    /// looked up (nil for the others).
     private var byReference: [[Int64: Read]?]
-    /// Names kept per field at most: the store's strings are few, but nothing forbids many.
+    /// ``HistorySQL/nameLookup``, when names are looked up.
+    private let lookup: Statement?
+    /// Names kept per field at most: a store's strings are few, but nothing forbids many.
     private static let limit = 4_096
 
-    init(_ sql: HistorySQL) {
-        byReference = sql.namesByReference.map { $0 ? [:] : nil }
+    /// Names of `sql`'s transaction select, read on `db`.
+    init(_ sql: HistorySQL, _ db: Database) throws {
+        lookup = sql.looksUpNames ? try db.makeStatement(sql: HistorySQL.nameLookup) : nil
+        byReference = sql.namesLookedUp.map { $0 ? [:] : nil }
     }
 
-    /// The text of name `field` (0…3) in `column` of `row`, whose string reference is
-    /// `reference` (nil when not an integer): as `row.text(column, problem:)` reads it.
-    func name(_ field: Int, in row: RawCursor, column: Int32, reference: Int64?, problem: inout String?) -> String? {
-        guard let reference, byReference[field] != nil else { return row.text(column, problem: &problem) }
-        if let read = byReference[field]?[reference] {
-            if let p = read.problem { problem = p }
-            return read.value
+    /// Name `field` (0…3) of a transaction `row`, whose `column` holds the name as selected
+    /// and `column + 5` its string reference (`reference` when an integer), read as
+    /// `row.text(column, problem:)` reads a name.
+    func name(_ field: Int, in row: RawCursor, column: Int32, reference: Int64?, problem: inout String?) throws -> String? {
+        guard let lookup, byReference[field] != nil else { return row.text(column, problem: &problem) }
+        var read = Read()
+        if let reference {
+            if let kept = byReference[field]?[reference] {
+                read = kept
+            } else {
+                read = try look(up: reference.databaseValue, with: lookup)
+                if byReference[field]?.count ?? 0 >= Self.limit { byReference[field]?.removeAll() }
+                byReference[field]?[reference] = read
+            }
+        } else if let value = row.value(column + 5) {
+            // A reference of another type joins the row SQLite compares equal, if any.
+            switch value {
+            case .integer(let v): read = try look(up: v.databaseValue, with: lookup)
+            case .real(let v): read = try look(up: v.databaseValue, with: lookup)
+            case .text(let v): read = try look(up: v.databaseValue, with: lookup)
+            case .blob(let v): read = try look(up: Data(v).databaseValue, with: lookup)
+            }
         }
-        var found: String?
-        let value = row.text(column, problem: &found)
-        if byReference[field]?.count ?? 0 >= Self.limit { byReference[field]?.removeAll() }
-        byReference[field]?[reference] = Read(value: value, problem: found)
-        if let found { problem = found }
-        return value
+        guard read.found else { return row.text(column, problem: &problem) }
+        if let p = read.problem { problem = p }
+        return read.value
+    }
+
+    private func look(up reference: DatabaseValue, with statement: Statement) throws -> Read {
+        let cursor = try RawCursor(statement, arguments: [reference])
+        defer { cursor.finish() }
+        guard try cursor.next(), !cursor.isNull(0) else { return Read() }
+        var read = Read(found: true)
+        read.value = cursor.text(0, problem: &read.problem)
+        return read
     }
 }
