@@ -3,26 +3,39 @@ import HistoryKit
 /// Writes plain changes (``PlainChange``: no warning, no tombstone) as the export's
 /// NDJSON and CSV give any change, byte for byte, from each entity's fields formatted
 /// once: its name, object-ID prefix and property names are copied, not escaped, per
-/// change, and no ``Change`` is built. Made once per export and shared by its threads.
+/// change, and no ``Change`` is built. A change is written through a ``ByteCursor``
+/// into room on the stack and appended in one copy. Made once per export and shared
+/// by its threads.
 final class PlainChangeWriter: Sendable {
     /// One entity's constant bytes.
     private final class EntityBytes: Sendable {
-        /// `,"changeType":"insert","entity":…,"entityNumber":…,"entityPK":` (and for "update").
-        let jsonInsertHead: [UInt8], jsonUpdateHead: [UInt8]
-        /// `,"changedObjectID":"x-coredata://…/p` (the object's number and the closing quote follow).
-        let jsonObjectID: [UInt8]
-        /// `update,ENTITY,` and `insert,ENTITY,` as CSV fields.
-        let csvInsertHead: [UInt8], csvUpdateHead: [UInt8]
-        /// The object ID field around the object's number.
-        let csvObjectIDHead: [UInt8], csvObjectIDTail: [UInt8]
-        /// Each slot's property name as a JSON string, and as CSV text.
-        let jsonNames: FlatStrings, csvNames: FlatStrings
+        /// The pieces below, by index.
+        private let pieces: PackedStrings
+        private let slotCount: Int
         /// No property name needs CSV quoting (else CSV rows of updates are written as decoded changes).
         let csvNamesPlain: Bool
         /// For a slot whose property has several slots, those of them before it (the name is
         /// written once, at its first set slot); empty for the others.
-        let earlierSlotsOfName: [[Int]]
-        let namesRepeat: Bool
+        private let earlierSlotsOfName: [[Int]]
+        private let namesRepeat: Bool
+        /// Room a change's JSON or CSV needs at most: the fixed pieces, numbers, and per slot set.
+        private let fixedRoom: Int
+        private let roomPerSlot: Int
+
+        /// `,"changeType":"insert","entity":…,"entityNumber":…,"entityPK":` (and for "update").
+        var jsonInsertHead: UnsafeBufferPointer<UInt8> { pieces[0] }
+        var jsonUpdateHead: UnsafeBufferPointer<UInt8> { pieces[1] }
+        /// `,"changedObjectID":"x-coredata://…/p` (the object's number and the closing quote follow).
+        var jsonObjectID: UnsafeBufferPointer<UInt8> { pieces[2] }
+        /// `insert,ENTITY,` and `update,ENTITY,` as CSV fields.
+        var csvInsertHead: UnsafeBufferPointer<UInt8> { pieces[3] }
+        var csvUpdateHead: UnsafeBufferPointer<UInt8> { pieces[4] }
+        /// The object ID field around the object's number.
+        var csvObjectIDHead: UnsafeBufferPointer<UInt8> { pieces[5] }
+        var csvObjectIDTail: UnsafeBufferPointer<UInt8> { pieces[6] }
+        /// Slot `slot`'s property name as a JSON string, and as CSV text.
+        func jsonName(_ slot: Int) -> UnsafeBufferPointer<UInt8> { pieces[7 + slot] }
+        func csvName(_ slot: Int) -> UnsafeBufferPointer<UInt8> { pieces[7 + slotCount + slot] }
 
         init(_ entity: DecodedEntity) {
             func json(_ write: (inout JSONBytes) -> Void) -> [UInt8] {
@@ -39,23 +52,21 @@ final class PlainChangeWriter: Sendable {
                 Array(",\"changeType\":\"\(type)\",\"entity\":".utf8) + json { $0.string(entity.name) }
                     + Array(",\"entityNumber\":".utf8) + json { $0.int(entity.number) } + Array(",\"entityPK\":".utf8)
             }
-            jsonInsertHead = head("insert")
-            jsonUpdateHead = head("update")
-            jsonObjectID = Array(",\"changedObjectID\":".utf8) + json { $0.string(entity.objectIDPrefix) }.dropLast()
-            csvInsertHead = Array("insert,".utf8) + csv(entity.name) + [UInt8(ascii: ",")]
-            csvUpdateHead = Array("update,".utf8) + csv(entity.name) + [UInt8(ascii: ",")]
             // Digits never need quoting: the prefix decides, and quotes go around prefix and number.
             let prefix = csv(entity.objectIDPrefix)
-            if prefix.first == UInt8(ascii: "\"") {
-                csvObjectIDHead = Array(prefix.dropLast())
-                csvObjectIDTail = [UInt8(ascii: "\"")]
-            } else {
-                csvObjectIDHead = prefix
-                csvObjectIDTail = []
-            }
+            let quoted = prefix.first == UInt8(ascii: "\"")
             let names = entity.layout?.slots.map(\.propertyName) ?? []
-            jsonNames = FlatStrings(names.map { name in json { $0.string(name) } })
-            csvNames = FlatStrings(names.map { Array($0.utf8) })
+            let jsonNames = names.map { name in json { $0.string(name) } }
+            let csvNames = names.map { Array($0.utf8) }
+            let pieces = PackedStrings([
+                head("insert"), head("update"),
+                Array(",\"changedObjectID\":".utf8) + json { $0.string(entity.objectIDPrefix) }.dropLast(),
+                Array("insert,".utf8) + csv(entity.name) + [UInt8(ascii: ",")],
+                Array("update,".utf8) + csv(entity.name) + [UInt8(ascii: ",")],
+                quoted ? Array(prefix.dropLast()) : prefix, quoted ? [UInt8(ascii: "\"")] : [],
+            ] + jsonNames + csvNames)
+            self.pieces = pieces
+            slotCount = names.count
             csvNamesPlain = names.allSatisfy { csv($0) == Array($0.utf8) }
             var slotsOfName: [String: [Int]] = [:]
             earlierSlotsOfName = names.enumerated().map { slot, name in
@@ -63,17 +74,33 @@ final class PlainChangeWriter: Sendable {
                 return slotsOfName[name] ?? []
             }
             namesRepeat = earlierSlotsOfName.contains { !$0.isEmpty }
+            // The longest pieces, eight numbers, and brackets and commas.
+            fixedRoom = (0..<7).map { pieces[$0].count }.reduce(0, +) + 8 * ByteCursor.intRoom + 256
+            roomPerSlot = pieces.longest + ByteCursor.intRoom + 2
         }
 
-        /// Calls `body` with each property the update sets, once, in slot order.
-        func forEachUpdatedName(_ change: PlainChange, _ body: (Int) -> Void) {
-            guard namesRepeat, let columns = change.columns else {
-                change.forEachUpdatedSlot(body)
-                return
-            }
-            change.forEachUpdatedSlot { slot in
-                let written = earlierSlotsOfName[slot].contains { columns[$0 / 8] & (0x80 >> UInt8($0 % 8)) != 0 }
-                if !written { body(slot) }
+        deinit { pieces.free() }
+
+        /// Room the change's JSON or CSV fields need at most.
+        func room(_ change: PlainChange) -> Int {
+            guard change.isUpdate, let columns = change.columns else { return fixedRoom }
+            var set = 0
+            for byte in columns { set += byte.nonzeroBitCount }
+            return fixedRoom + set * roomPerSlot
+        }
+
+        /// Calls `body` with each slot the update sets, from the first, and whether its
+        /// property's name was written at an earlier slot.
+        func forEachUpdatedSlot(_ change: PlainChange, _ body: (_ slot: Int, _ repeated: Bool) -> Void) {
+            guard change.isUpdate, let columns = change.columns else { return }
+            for (byteIndex, byte) in columns.enumerated() where byte != 0 {
+                var rest = byte
+                while rest != 0 {
+                    let bit = rest.leadingZeroBitCount
+                    let slot = byteIndex * 8 + bit
+                    body(slot, namesRepeat && earlierSlotsOfName[slot].contains { columns[$0 / 8] & (0x80 >> UInt8($0 % 8)) != 0 })
+                    rest &= ~(0x80 >> UInt8(bit))
+                }
             }
         }
     }
@@ -84,43 +111,55 @@ final class PlainChangeWriter: Sendable {
         entities = decoder.entities.map(EntityBytes.init)
     }
 
-    private static let changeIDKey = Array("{\"changeID\":".utf8)
-    private static let transactionNumberKey = Array(",\"transactionNumber\":".utf8)
-    private static let insertTail = Array("\",\"updatedProperties\":null,\"updatedSlots\":null,\"tombstone\":null}".utf8)
-    private static let propertiesKey = Array("\",\"updatedProperties\":[".utf8)
-    private static let slotsKey = Array("],\"updatedSlots\":[".utf8)
-    private static let updateTail = Array("],\"tombstone\":null}".utf8)
+    private static let jsonPieces = PackedStrings([
+        "{\"changeID\":", ",\"transactionNumber\":",
+        "\",\"updatedProperties\":null,\"updatedSlots\":null,\"tombstone\":null}",
+        "\",\"updatedProperties\":[", "],\"updatedSlots\":[", "],\"tombstone\":null}",
+    ].map { Array($0.utf8) })
+
+    /// Writes up to `room` bytes through a cursor on the stack, then appends them to `out` at once.
+    private static func append(to out: inout [UInt8], room: Int, _ write: (inout ByteCursor) -> Void) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: room) { buffer in
+            var cursor = ByteCursor(buffer)
+            write(&cursor)
+            out.append(contentsOf: cursor.written)
+        }
+    }
 
     /// The change's JSON object, as ``HistoryPresenter`` writes a change without a label.
     func json(_ change: PlainChange, to out: inout [UInt8]) {
         let entity = entities[change.entity.index]
-        out += Self.changeIDKey
-        JSONValue.writeInt(change.changeID, to: &out)
-        out += Self.transactionNumberKey
-        JSONValue.writeInt(change.transactionNumber, to: &out)
-        out += change.isUpdate ? entity.jsonUpdateHead : entity.jsonInsertHead
-        JSONValue.writeInt(change.entityPK, to: &out)
-        out += entity.jsonObjectID
-        JSONValue.writeInt(change.entityPK, to: &out)
-        guard change.isUpdate else {
-            out += Self.insertTail
-            return
+        let p = Self.jsonPieces
+        Self.append(to: &out, room: entity.room(change)) { w in
+            w.bytes(p[0])
+            w.int(change.changeID)
+            w.bytes(p[1])
+            w.int(change.transactionNumber)
+            w.bytes(change.isUpdate ? entity.jsonUpdateHead : entity.jsonInsertHead)
+            w.int(change.entityPK)
+            w.bytes(entity.jsonObjectID)
+            w.int(change.entityPK)
+            guard change.isUpdate else {
+                w.bytes(p[2])
+                return
+            }
+            w.bytes(p[3])
+            var first = true
+            entity.forEachUpdatedSlot(change) { slot, repeated in
+                guard !repeated else { return }
+                if !first { w.byte(UInt8(ascii: ",")) }
+                first = false
+                w.bytes(entity.jsonName(slot))
+            }
+            w.bytes(p[4])
+            first = true
+            entity.forEachUpdatedSlot(change) { slot, _ in
+                if !first { w.byte(UInt8(ascii: ",")) }
+                first = false
+                w.int(Int64(slot))
+            }
+            w.bytes(p[5])
         }
-        out += Self.propertiesKey
-        var first = true
-        entity.forEachUpdatedName(change) { slot in
-            if !first { out.append(UInt8(ascii: ",")) }
-            first = false
-            entity.jsonNames.append(slot, to: &out)
-        }
-        out += Self.slotsKey
-        first = true
-        change.forEachUpdatedSlot { slot in
-            if !first { out.append(UInt8(ascii: ",")) }
-            first = false
-            JSONValue.writeInt(Int64(slot), to: &out)
-        }
-        out += Self.updateTail
     }
 
     /// The change's fields of a CSV row (after the transaction's and their comma, up to the
@@ -129,41 +168,26 @@ final class PlainChangeWriter: Sendable {
     func csv(_ change: PlainChange, to out: inout [UInt8]) -> Bool {
         let entity = entities[change.entity.index]
         if change.isUpdate && !entity.csvNamesPlain { return false }
-        JSONValue.writeInt(change.changeID, to: &out)
-        out.append(UInt8(ascii: ","))
-        out += change.isUpdate ? entity.csvUpdateHead : entity.csvInsertHead
-        JSONValue.writeInt(change.entityPK, to: &out)
-        out.append(UInt8(ascii: ","))
-        out += entity.csvObjectIDHead
-        JSONValue.writeInt(change.entityPK, to: &out)
-        out += entity.csvObjectIDTail
-        out.append(UInt8(ascii: ","))
-        var first = true
-        entity.forEachUpdatedName(change) { slot in
-            if !first { out.append(UInt8(ascii: " ")) }
-            first = false
-            entity.csvNames.append(slot, to: &out)
+        Self.append(to: &out, room: entity.room(change)) { w in
+            let comma = UInt8(ascii: ",")
+            w.int(change.changeID)
+            w.byte(comma)
+            w.bytes(change.isUpdate ? entity.csvUpdateHead : entity.csvInsertHead)
+            w.int(change.entityPK)
+            w.byte(comma)
+            w.bytes(entity.csvObjectIDHead)
+            w.int(change.entityPK)
+            w.bytes(entity.csvObjectIDTail)
+            w.byte(comma)
+            var first = true
+            entity.forEachUpdatedSlot(change) { slot, repeated in
+                guard !repeated else { return }
+                if !first { w.byte(UInt8(ascii: " ")) }
+                first = false
+                w.bytes(entity.csvName(slot))
+            }
+            w.byte(comma)
         }
-        out.append(UInt8(ascii: ","))
         return true
-    }
-}
-
-/// Byte strings kept end to end in one array: appending one copies it without
-/// retaining an array per string.
-struct FlatStrings: Sendable {
-    private let bytes: [UInt8]
-    /// String i is `bytes[ends[i - 1] ..< ends[i]]` (from 0 for the first).
-    private let ends: [Int]
-
-    init(_ strings: [[UInt8]]) {
-        bytes = strings.flatMap { $0 }
-        var end = 0
-        ends = strings.map { end += $0.count; return end }
-    }
-
-    func append(_ i: Int, to out: inout [UInt8]) {
-        let start = i == 0 ? 0 : ends[i - 1]
-        bytes.withUnsafeBufferPointer { out.append(contentsOf: UnsafeBufferPointer(rebasing: $0[start..<ends[i]])) }
     }
 }

@@ -1,0 +1,82 @@
+/// Writes bytes through a pointer into room made beforehand: no capacity or
+/// uniqueness check per write, as an array's appends make (the export's hot path
+/// writes a few dozen pieces per change).
+struct ByteCursor {
+    private let start: UnsafeMutablePointer<UInt8>
+    private var next: UnsafeMutablePointer<UInt8>
+
+    init(_ room: UnsafeMutableBufferPointer<UInt8>) {
+        // An empty buffer may have no address; nothing is written into it.
+        start = room.baseAddress ?? UnsafeMutablePointer(bitPattern: 1)!
+        next = start
+    }
+
+    /// The bytes written.
+    var written: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: start, count: next - start) }
+
+    mutating func byte(_ b: UInt8) {
+        next.pointee = b
+        next += 1
+    }
+
+    mutating func bytes(_ piece: UnsafeBufferPointer<UInt8>) {
+        guard let from = piece.baseAddress else { return }
+        next.update(from: from, count: piece.count)
+        next += piece.count
+    }
+
+    /// Decimal digits, as ``JSONValue/writeInt(_:to:)`` writes them (at most 20 bytes).
+    mutating func int(_ value: Int64) {
+        if value < 0 { byte(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        var digits = 1
+        var rest = magnitude / 10
+        while rest > 0 {
+            digits += 1
+            rest /= 10
+        }
+        var at = next + digits
+        next = at
+        repeat {
+            at -= 1
+            at.pointee = UInt8(truncatingIfNeeded: 48 + magnitude % 10)
+            magnitude /= 10
+        } while magnitude > 0
+    }
+
+    /// Room for a sign and 20 digits.
+    static let intRoom = 21
+}
+
+/// Byte strings packed end to end in one allocation, read without retaining anything.
+/// Owned by one object, which frees them (``free()``) when it goes.
+struct PackedStrings: @unchecked Sendable {
+    private let bytes: UnsafeMutableBufferPointer<UInt8>
+    /// String i is `bytes[ends[i - 1] ..< ends[i]]` (from 0 for the first).
+    private let ends: UnsafeMutableBufferPointer<Int>
+    /// The longest string's length.
+    let longest: Int
+
+    init(_ strings: [[UInt8]]) {
+        let all = strings.flatMap { $0 }
+        bytes = .allocate(capacity: max(all.count, 1))
+        _ = bytes.initialize(from: all)
+        ends = .allocate(capacity: max(strings.count, 1))
+        var end = 0
+        for (i, s) in strings.enumerated() {
+            end += s.count
+            ends[i] = end
+        }
+        longest = strings.map(\.count).max() ?? 0
+    }
+
+    subscript(i: Int) -> UnsafeBufferPointer<UInt8> {
+        let start = i == 0 ? 0 : ends[i - 1]
+        return UnsafeBufferPointer(rebasing: bytes[start..<ends[i]])
+    }
+
+    func free() {
+        bytes.deallocate()
+        ends.deallocate()
+    }
+}
