@@ -46,6 +46,22 @@ import Testing
         }
     }
 
+    /// A query's transactions counted (export's progress total) are those it reads; with a
+    /// change filter only reading changes would tell.
+    @Test func queriesCountTheirTransactions() throws {
+        try withStore { store in
+            let queries = [HistoryQuery(), HistoryQuery(before: .transaction(3)), HistoryQuery(after: .transaction(2), authors: [.value("app")]),
+                           HistoryQuery(authors: [.none]), HistoryQuery(limit: 2), HistoryQuery(limit: 0)]
+            for query in queries {
+                let read = try numbers(store, query).count
+                #expect(try store.transactionCount(query) == read, "\(query)")
+            }
+            #expect(try store.transactionCount(HistoryQuery(before: .transaction(3))) == 2)
+            #expect(try store.transactionCount(HistoryQuery(changeTypes: [.delete])) == nil)
+            #expect(try store.transactionCount(HistoryQuery(entities: ["Book"])) == nil)
+        }
+    }
+
     @Test func purgeTracesAreFound() throws {
         var fixture = LibraryModel.fixture()
         fixture.purgedTransactions = 1...2

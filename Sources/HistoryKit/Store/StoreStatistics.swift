@@ -78,6 +78,17 @@ extension HistoryStore {
         try read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM ATRANSACTION") ?? 0 }
     }
 
+    /// The number of transactions `query` selects (at most its limit), or nil when only
+    /// reading changes would tell (an entity, type or object filter): a total for progress.
+    public func transactionCount(_ query: HistoryQuery) throws -> Int? {
+        guard query.entities.isEmpty, query.changeTypes.isEmpty, query.objects.isEmpty else { return nil }
+        let count = try read { db in
+            let sql = try historySQL(query, in: db)
+            return try db.firstRow(sql.transactionCount(), arguments: sql.arguments) { Int($0.int64(0)) } ?? 0
+        }
+        return query.limit.map { min(max($0, 0), count) } ?? count
+    }
+
     /// Reads counts, ranges, purge traces and space usage, through indexes only
     /// (a fraction of a second on ten million changes); `countingChangeTypes`
     /// adds the counts by change type, which reads every change.

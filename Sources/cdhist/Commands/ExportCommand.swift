@@ -34,16 +34,18 @@ struct ExportCommand: ParsableCommand {
         session.noteModelProblem()
         let query = try filters.query(utc: outputOptions.utc)
         let showProgress = session.context.terminal.stderrIsTerminal
-        let total = showProgress ? try session.store.transactionCount() : 0
+        // The query's transactions when they can be counted without reading changes.
+        let total = showProgress ? try session.store.transactionCount(query) : nil
+        let progressText = { (steps: Int) in total.map { "\(steps)/\($0) transactions" } ?? "\(steps) transactions" }
         let progress = ProgressLine(enabled: showProgress, every: 256)
         let warnings = ValueWarnings(store: session.store.path)
         do {
             if context.format == .json {
-                try exportDocument(session, context: context, query: query, progress: progress, total: total, warnings: warnings)
+                try exportDocument(session, context: context, query: query, progress: progress, text: progressText, warnings: warnings)
             } else {
-                try exportLines(session, context: context, query: query, progress: progress, total: total, warnings: warnings)
+                try exportLines(session, context: context, query: query, progress: progress, text: progressText, warnings: warnings)
             }
-            progress.finish(leaving: "\(progress.steps)/\(total) transactions")
+            progress.finish(leaving: progressText(progress.steps))
             try target?.commit(output)
         } catch {
             target?.discard()
@@ -56,7 +58,7 @@ struct ExportCommand: ParsableCommand {
     /// written in order (byte for byte what one thread writes), or in one go when
     /// the query is small, limited or newest first.
     private func exportLines(_ session: Session, context: RenderContext, query: HistoryQuery,
-                             progress: ProgressLine, total: Int, warnings: ValueWarnings) throws {
+                             progress: ProgressLine, text: @escaping (Int) -> String, warnings: ValueWarnings) throws {
         let ordered = OrderedOutput(output: context.output)
         let presenter = session.presenter
         let csv = context.format == .csv
@@ -77,7 +79,7 @@ struct ExportCommand: ParsableCommand {
             /// Counts a transaction; progress is shown per chunk, or per transaction when alone.
             func counted() {
                 transactions += 1
-                if alone { progress.step { "\(progress.steps)/\(total) transactions" } }
+                if alone { progress.step { text(progress.steps) } }
             }
             let offer = { (bytes: inout [UInt8]) in try ordered.offer(&bytes, chunk: index) }
             var bytes: [UInt8]
@@ -104,7 +106,7 @@ struct ExportCommand: ParsableCommand {
             }
             try ordered.finish(&bytes, chunk: index) {
                 warnings.add(local)
-                if !alone { progress.advance(by: transactions) { "\(progress.steps)/\(total) transactions" } }
+                if !alone { progress.advance(by: transactions) { text(progress.steps) } }
             }
         }
         do {
@@ -121,7 +123,7 @@ struct ExportCommand: ParsableCommand {
 
     /// JSON: one document of every transaction, in one go.
     private func exportDocument(_ session: Session, context: RenderContext, query: HistoryQuery,
-                                progress: ProgressLine, total: Int, warnings: ValueWarnings) throws {
+                                progress: ProgressLine, text: @escaping (Int) -> String, warnings: ValueWarnings) throws {
         let presenter = session.presenter
         let list = ListRenderer(context: context, kind: "transactions", columns: presenter.transactionColumns(try session.store.numberBounds()),
                                 header: [("storeID", .string(session.store.storeUUID))])
@@ -130,7 +132,7 @@ struct ExportCommand: ParsableCommand {
             try list.addStreaming { line in
                 try presenter.writeTransaction(tx, changes: changes, format: nil, to: &line, spill: context.output.spill) { warnings.add($0.warnings) }
             }
-            progress.step { "\(progress.steps)/\(total) transactions" }
+            progress.step { text(progress.steps) }
         }
         list.finish()
     }
