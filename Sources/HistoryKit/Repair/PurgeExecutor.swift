@@ -220,7 +220,9 @@ public enum PurgeExecutor {
     }
 
     private static func verifyUnchanged(_ db: Database, sql: PurgeSQL, preview: PurgePreview, path: String) throws {
-        let tx = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM ATRANSACTION WHERE Z_PK IN (\(sql.matching))", arguments: sql.arguments) ?? 0
+        // Counted from the selection itself (a date cut-off counts down the timestamp index), not by
+        // looking each selected number up again.
+        let tx = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM (\(sql.matching))", arguments: sql.arguments) ?? 0
         let all = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM ATRANSACTION") ?? 0
         // The ranges hold the matching transactions and nothing else.
         var inRanges = tx
