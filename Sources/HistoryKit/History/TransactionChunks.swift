@@ -16,7 +16,8 @@ public struct TransactionChunk {
     /// ``ChangeCounts/select`` when the query selects every transaction of the chunk (the
     /// transactions are read without their counts: one walk of the index counts them all).
     fileprivate let counts: Statement?
-    fileprivate let db: Database
+    /// ``HistorySQL/nameLookup`` when the query looks names up (``HistorySQL/looksUpNames``).
+    fileprivate let names: Statement?
     fileprivate let decoder: ChangeDecoder
 
     /// Calls `body` with each matching transaction of the chunk and a stream of its
@@ -39,7 +40,7 @@ public struct TransactionChunk {
         let changeCounts = try counts.map { try ChangeCounts($0, range: numbers) }
         defer { changeCounts?.finish() }
         let rows = ChangeRows(store: store, decoder: decoder)
-        let names = try TransactionNames(sql, db)
+        let names = TransactionNames(sql, lookup: self.names)
         while try cursor.next() {
             let tx = try store.transaction(cursor, changeCount: changeCounts?.count(of: cursor.int64(0)), names: names)
             let stream = try merge.map { ChangeStream($0, transaction: tx.number, rows: rows) }
@@ -86,10 +87,11 @@ extension HistoryStore {
                 let transactions = try db.makeStatement(sql: sql.transactionSelect(limit: nil, numbered: true, counted: !walk))
                 let changes = try db.makeStatement(sql: walk ? sql.changesOfTransactionsSelect() : sql.changesOfTransactionSelect())
                 let counts = walk ? try db.makeStatement(sql: ChangeCounts.select) : nil
+                let names = sql.looksUpNames ? try db.makeStatement(sql: HistorySQL.nameLookup) : nil
                 while let i = queue.take() {
                     do {
                         try body(TransactionChunk(index: i, numbers: ranges[i], store: self, sql: sql,
-                                                  transactions: transactions, changes: changes, counts: counts, db: db, decoder: decoder))
+                                                  transactions: transactions, changes: changes, counts: counts, names: names, decoder: decoder))
                     } catch {
                         queue.stop()
                         throw error

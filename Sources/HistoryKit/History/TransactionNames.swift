@@ -24,8 +24,14 @@ final class TransactionNames {
     private static let limit = 4_096
 
     /// Names of `sql`'s transaction select, read on `db`.
-    init(_ sql: HistorySQL, _ db: Database) throws {
-        lookup = sql.looksUpNames ? try db.makeStatement(sql: HistorySQL.nameLookup) : nil
+    convenience init(_ sql: HistorySQL, _ db: Database) throws {
+        self.init(sql, lookup: sql.looksUpNames ? try db.makeStatement(sql: HistorySQL.nameLookup) : nil)
+    }
+
+    /// Names of `sql`'s transaction select; `lookup` (``HistorySQL/nameLookup``, prepared on the
+    /// read's connection) when ``HistorySQL/looksUpNames``.
+    init(_ sql: HistorySQL, lookup: Statement?) {
+        self.lookup = lookup
         byReference = sql.namesLookedUp.map { $0 ? [:] : nil }
     }
 

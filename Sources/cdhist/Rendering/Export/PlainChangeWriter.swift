@@ -89,6 +89,18 @@ final class PlainChangeWriter: Sendable {
             return fixedRoom + set * roomPerSlot
         }
 
+        /// The names of the properties the update sets, each once, in slot order, as `name` gives
+        /// a slot's, with `separator` between them.
+        func writeNames(_ change: PlainChange, separator: UInt8, to w: inout ByteCursor, _ name: (Int) -> UnsafeBufferPointer<UInt8>) {
+            var first = true
+            forEachUpdatedSlot(change) { slot, repeated in
+                guard !repeated else { return }
+                if !first { w.byte(separator) }
+                first = false
+                w.bytes(name(slot))
+            }
+        }
+
         /// Calls `body` with each slot the update sets, from the first, and whether its
         /// property's name was written at an earlier slot.
         func forEachUpdatedSlot(_ change: PlainChange, _ body: (_ slot: Int, _ repeated: Bool) -> Void) {
@@ -144,15 +156,9 @@ final class PlainChangeWriter: Sendable {
                 return
             }
             w.bytes(p[3])
-            var first = true
-            entity.forEachUpdatedSlot(change) { slot, repeated in
-                guard !repeated else { return }
-                if !first { w.byte(UInt8(ascii: ",")) }
-                first = false
-                w.bytes(entity.jsonName(slot))
-            }
+            entity.writeNames(change, separator: UInt8(ascii: ","), to: &w, entity.jsonName)
             w.bytes(p[4])
-            first = true
+            var first = true
             entity.forEachUpdatedSlot(change) { slot, _ in
                 if !first { w.byte(UInt8(ascii: ",")) }
                 first = false
@@ -179,13 +185,7 @@ final class PlainChangeWriter: Sendable {
             w.int(change.entityPK)
             w.bytes(entity.csvObjectIDTail)
             w.byte(comma)
-            var first = true
-            entity.forEachUpdatedSlot(change) { slot, repeated in
-                guard !repeated else { return }
-                if !first { w.byte(UInt8(ascii: " ")) }
-                first = false
-                w.bytes(entity.csvName(slot))
-            }
+            entity.writeNames(change, separator: UInt8(ascii: " "), to: &w, entity.csvName)
             w.byte(comma)
         }
         return true
