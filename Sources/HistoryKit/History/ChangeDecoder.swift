@@ -111,16 +111,21 @@ public struct ChangeDecoder: Sendable {
         for byte in columns { count += byte.nonzeroBitCount }
         var slots: [Int] = []
         slots.reserveCapacity(count)
+        columns.withUnsafeBytes { forEachSetSlot(in: $0) { slots.append($0) } }
+        return slots
+    }
+
+    /// Calls `body` with each slot a `ZCOLUMNS` bitmask sets, in order: bit 7 of byte 0 is slot 0.
+    @inlinable public static func forEachSetSlot(in columns: UnsafeRawBufferPointer, _ body: (Int) throws -> Void) rethrows {
         for (byteIndex, byte) in columns.enumerated() where byte != 0 {
             // Set bits from the highest: each step takes the highest left.
             var rest = byte
             while rest != 0 {
                 let bit = rest.leadingZeroBitCount
-                slots.append(byteIndex * 8 + bit)
+                try body(byteIndex * 8 + bit)
                 rest &= ~(0x80 >> UInt8(bit))
             }
         }
-        return slots
     }
 
     private func decodeColumns(_ columns: [UInt8]?, info: DecodedEntity?, into change: inout Change,

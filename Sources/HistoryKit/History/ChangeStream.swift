@@ -89,10 +89,8 @@ final class ChangeRows {
         case .integer, .real, .text: return nil
         }
         if type == 1 {
-            guard entity.updatesDecodePlainly, let layout = entity.layout, let columns, columns.count == layout.byteLength else { return nil }
-            // Bits past the last slot can only be in the last byte.
-            let unused = layout.byteLength * 8 - layout.slots.count
-            guard columns[columns.count - 1] & UInt8(truncatingIfNeeded: (1 << unused) - 1) == 0 else { return nil }
+            guard entity.updatesDecodePlainly, let layout = entity.layout, let columns,
+                  layout.fits(length: columns.count, lastByte: columns.last) else { return nil }
         }
         return PlainChange(changeID: row.int64(0), transactionNumber: row.int64(1), isUpdate: type == 1, entity: entity,
                            entityPK: row.int64(4), columns: columns)

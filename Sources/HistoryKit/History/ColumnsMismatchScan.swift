@@ -77,11 +77,5 @@ private struct MaskShape: Hashable {
     /// nil for an empty mask.
     var lastByte: UInt8?
 
-    func misfits(_ layout: SlotLayout) -> Bool {
-        if length != layout.byteLength { return true }
-        guard let lastByte, length > 0 else { return false }
-        // Bit b of the last byte (b = 0 is 0x80) is slot 8 × (length − 1) + b.
-        let firstSlot = 8 * (length - 1)
-        return (0..<8).contains { firstSlot + $0 >= layout.slots.count && lastByte & (0x80 >> UInt8($0)) != 0 }
-    }
+    func misfits(_ layout: SlotLayout) -> Bool { !layout.fits(length: length, lastByte: lastByte) }
 }

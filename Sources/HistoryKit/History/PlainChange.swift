@@ -16,16 +16,9 @@ public struct PlainChange {
     public var changeType: ChangeType { isUpdate ? .update : .insert }
 
     /// Calls `body` with each slot the update sets, from the first (an insert sets none).
-    public func forEachUpdatedSlot(_ body: (Int) throws -> Void) rethrows {
+    @inlinable public func forEachUpdatedSlot(_ body: (Int) throws -> Void) rethrows {
         guard isUpdate, let columns else { return }
-        for (byteIndex, byte) in columns.enumerated() where byte != 0 {
-            var rest = byte
-            while rest != 0 {
-                let bit = rest.leadingZeroBitCount
-                try body(byteIndex * 8 + bit)
-                rest &= ~(0x80 >> UInt8(bit))
-            }
-        }
+        try ChangeDecoder.forEachSetSlot(in: columns, body)
     }
 
     /// The same change decoded: equal to what ``ChangeDecoder/decode(changeID:transactionNumber:changeTypeRaw:entityNumber:entityPK:columns:tombstones:warnings:)`` gives for its row.

@@ -35,6 +35,17 @@ public struct SlotLayout: Equatable, Sendable {
     /// The ZCOLUMNS length Core Data writes for this entity: `ceil(slots / 8)`.
     public var byteLength: Int { (slots.count + 7) / 8 }
 
+    /// Whether a ZCOLUMNS of `length` bytes ending in `lastByte` (nil when empty) is one
+    /// Core Data writes for this entity: ``byteLength`` long, no bit past the last slot
+    /// (only the last byte can hold such bits).
+    func fits(length: Int, lastByte: UInt8?) -> Bool {
+        guard length == byteLength else { return false }
+        guard let lastByte, length > 0 else { return true }
+        // Bit b of the last byte (b = 0 is 0x80) is slot 8 × (length − 1) + b.
+        let firstSlot = 8 * (length - 1)
+        return !(0..<8).contains { firstSlot + $0 >= slots.count && lastByte & (0x80 >> UInt8($0)) != 0 }
+    }
+
     /// Computes the layout of `entityName`; nil when the model lacks it.
     public init?(entity entityName: String, model: ManagedObjectModel) {
         let chain = model.inheritanceChain(of: entityName)

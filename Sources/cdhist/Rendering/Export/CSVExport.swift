@@ -56,13 +56,10 @@ struct CSVExport {
         }
         if let plain {
             try changes.forEach(plain: { c in
-                let start = bytes.count
+                guard plain.writesCSV(c) else { return try decoded(c.change) }
                 bytes += transactionFields
                 bytes.append(comma)
-                guard plain.csv(c, to: &bytes) else {
-                    bytes.removeSubrange(start...)
-                    return try decoded(c.change)
-                }
+                plain.csv(c, to: &bytes)
                 written = true
                 bytes.append(0x0A)
                 try spill(&bytes)

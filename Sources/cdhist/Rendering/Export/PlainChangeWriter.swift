@@ -104,15 +104,9 @@ final class PlainChangeWriter: Sendable {
         /// Calls `body` with each slot the update sets, from the first, and whether its
         /// property's name was written at an earlier slot.
         func forEachUpdatedSlot(_ change: PlainChange, _ body: (_ slot: Int, _ repeated: Bool) -> Void) {
-            guard change.isUpdate, let columns = change.columns else { return }
-            for (byteIndex, byte) in columns.enumerated() where byte != 0 {
-                var rest = byte
-                while rest != 0 {
-                    let bit = rest.leadingZeroBitCount
-                    let slot = byteIndex * 8 + bit
-                    body(slot, namesRepeat && earlierSlotsOfName[slot].contains { columns[$0 / 8] & (0x80 >> UInt8($0 % 8)) != 0 })
-                    rest &= ~(0x80 >> UInt8(bit))
-                }
+            guard namesRepeat, let columns = change.columns else { return change.forEachUpdatedSlot { body($0, false) } }
+            change.forEachUpdatedSlot { slot in
+                body(slot, earlierSlotsOfName[slot].contains { columns[$0 / 8] & (0x80 >> UInt8($0 % 8)) != 0 })
             }
         }
     }
@@ -168,12 +162,16 @@ final class PlainChangeWriter: Sendable {
         }
     }
 
+    /// Whether ``csv(_:to:)`` writes the change: not an update whose property names need
+    /// CSV quoting (it is written as a decoded change).
+    func writesCSV(_ change: PlainChange) -> Bool {
+        !change.isUpdate || entities[change.entity.index].csvNamesPlain
+    }
+
     /// The change's fields of a CSV row (after the transaction's and their comma, up to the
-    /// line's end), as ``CSVExport`` writes a change; false, writing nothing, when its
-    /// property names need quoting.
-    func csv(_ change: PlainChange, to out: inout [UInt8]) -> Bool {
+    /// line's end), as ``CSVExport`` writes a change, when ``writesCSV(_:)``.
+    func csv(_ change: PlainChange, to out: inout [UInt8]) {
         let entity = entities[change.entity.index]
-        if change.isUpdate && !entity.csvNamesPlain { return false }
         Self.append(to: &out, room: entity.room(change)) { w in
             let comma = UInt8(ascii: ",")
             w.int(change.changeID)
@@ -188,6 +186,5 @@ final class PlainChangeWriter: Sendable {
             entity.writeNames(change, separator: UInt8(ascii: " "), to: &w, entity.csvName)
             w.byte(comma)
         }
-        return true
     }
 }

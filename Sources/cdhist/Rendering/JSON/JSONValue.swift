@@ -119,20 +119,10 @@ enum JSONValue {
 
     /// Decimal digits without an intermediate String.
     static func writeInt(_ value: Int64, to out: inout [UInt8]) {
-        var text: (UInt64, UInt64, UInt64) = (0, 0, 0)  // room for a sign and 20 digits
-        withUnsafeMutableBytes(of: &text) { buffer in
-            var magnitude = value.magnitude
-            var start = buffer.count
-            repeat {
-                start -= 1
-                buffer[start] = UInt8(truncatingIfNeeded: 48 + magnitude % 10)
-                magnitude /= 10
-            } while magnitude > 0
-            if value < 0 {
-                start -= 1
-                buffer[start] = UInt8(ascii: "-")
-            }
-            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[start...]))
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: ByteCursor.intRoom) { room in
+            var digits = ByteCursor(room)
+            digits.int(value)
+            out.append(contentsOf: digits.written)
         }
     }
 
