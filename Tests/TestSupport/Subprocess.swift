@@ -1,13 +1,13 @@
 import Foundation
 import HistoryKit
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
+#if canImport(Darwin)
 import Darwin
+#elseif canImport(Glibc)
+import Glibc
 #endif
 
-/// Runs a program to completion with posix_spawn and waitpid, never through
-/// Foundation's Process: on Linux, Process learns that a child ended when a
+/// Runs a program to completion with HistoryKit's ``ChildProcess`` (posix_spawn and
+/// waitpid), never through Foundation's Process: on Linux, Process learns that a child ended when a
 /// socket inherited by the child closes, so a child that leaves a daemon behind
 /// (`tmux new-session` starting the tmux server) is never seen to exit and
 /// `waitUntilExit()` hangs forever. Here the child keeps only fds 0–2, its
@@ -80,9 +80,7 @@ public enum Subprocess {
                 pause = min(pause * 2, 50_000)
             }
             reaped = true
-            // As a shell reports it: the exit code, or 128 + the signal that ended the child.
-            let exitStatus: Int32 = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-            return Result(status: exitStatus,
+            return Result(status: ChildProcess.shellStatus(status),
                           stdout: FileContents.read(outPath) ?? Data(),
                           stderr: FileContents.read(errPath) ?? Data())
         }
@@ -127,48 +125,19 @@ public enum Subprocess {
                              stdinPath: String = "/dev/null") throws -> Running {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("cdhist-spawn-\(UUID().uuidString)").path
         let outPath = scratch + ".out", errPath = scratch + ".err"
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, stdinPath, O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        closeInheritedDescriptors(&actions)
-
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
-        }
-        var pid: pid_t = 0
         let command = [executable] + arguments
-        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, envp)
-        guard spawned == 0 else {
+        let child: ChildProcess
+        do {
+            child = try ChildProcess.spawn(executable, arguments, environment: environment, redirections: [
+                .open(stdinPath, descriptor: 0, flags: O_RDONLY, mode: 0),
+                .open(outPath, descriptor: 1, flags: O_WRONLY | O_CREAT | O_TRUNC, mode: 0o600),
+                .open(errPath, descriptor: 2, flags: O_WRONLY | O_CREAT | O_TRUNC, mode: 0o600),
+            ], closeOthers: true)
+        } catch let failure as ChildProcess.SpawnFailed {
             unlink(outPath)
             unlink(errPath)
-            throw SpawnFailed(command: command, errno: spawned)
+            throw SpawnFailed(command: command, errno: failure.code)
         }
-        return Running(pid: pid, command: command, outPath: outPath, errPath: errPath)
-    }
-
-    /// glibc 2.34+ has posix_spawn_file_actions_addclosefrom_np, but Swift's Glibc
-    /// module does not export it: look it up at run time.
-    private typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
-    private static let addCloseFrom: AddCloseFrom? = {
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else { return nil }
-        return unsafeBitCast(symbol, to: AddCloseFrom.self)
-    }()
-
-    private static func closeInheritedDescriptors(_ actions: inout posix_spawn_file_actions_t) {
-        if let addCloseFrom {
-            _ = addCloseFrom(&actions, 3)
-            return
-        }
-        // Elsewhere, close what is open now.
-        let open = (try? FileManager.default.contentsOfDirectory(atPath: "/dev/fd")) ?? []
-        for fd in open.compactMap({ Int32($0) }) where fd > 2 && fcntl(fd, F_GETFD) != -1 {
-            posix_spawn_file_actions_addclose(&actions, fd)
-        }
+        return Running(pid: child.pid, command: command, outPath: outPath, errPath: errPath)
     }
 }

@@ -3,12 +3,23 @@ import Foundation
 /// Why a defaults plist or token file could not be read.
 public enum MergeStateError: Error, Equatable, Sendable, CustomStringConvertible {
     case fileNotFound(path: String)
+    /// The file is there but cannot be read (permissions, macOS's privacy protection).
+    case cannotRead(path: String, reason: String)
     case notAPlist(path: String, reason: String)
     case notADictionary(path: String)
+
+    /// Why the file at `path`, which could not be read, could not be.
+    static func unreadable(path: String) -> MergeStateError {
+        switch FileAccess.whyUnreadable(path) {
+        case nil, "no such file": return .fileNotFound(path: path)
+        case let reason?: return .cannotRead(path: path, reason: reason)
+        }
+    }
 
     public var description: String {
         switch self {
         case .fileNotFound(let p): return "\(p): no such file"
+        case .cannotRead(let p, let why): return "\(p): cannot be read (\(why))"
         case .notAPlist(let p, let why): return "\(p): not a property list (\(why))"
         case .notADictionary(let p): return "\(p): the property list is not a dictionary (shared defaults are one)"
         }
@@ -37,7 +48,7 @@ public enum DefaultsReader {
     /// (others are listed in ``DefaultsMergeState/otherStoreKeys``).
     public static func read(path: String, storeUUID: String?, customPrefixes: [String] = []) throws -> DefaultsMergeState {
         guard let data = FileContents.read(path) else {
-            throw MergeStateError.fileNotFound(path: path)
+            throw MergeStateError.unreadable(path: path)
         }
         return try read(bytes: [UInt8](data), path: path, storeUUID: storeUUID, customPrefixes: customPrefixes)
     }
@@ -80,7 +91,7 @@ public enum DefaultsReader {
     /// The top-level dictionary of the plist at `path`, and its format.
     public static func loadDictionary(_ path: String) throws -> (dictionary: [String: PlistValue], format: PropertyList.Format) {
         guard let data = FileContents.read(path) else {
-            throw MergeStateError.fileNotFound(path: path)
+            throw MergeStateError.unreadable(path: path)
         }
         return try dictionary([UInt8](data), path: path)
     }
@@ -182,7 +193,7 @@ public enum TokenFileReader {
     /// ``TokenError/notAToken(source:reason:)``, for the caller to note and skip.
     public static func read(path: String, actor: String) throws -> MergeRecord {
         guard let data = FileContents.read(path) else {
-            throw MergeStateError.fileNotFound(path: path)
+            throw MergeStateError.unreadable(path: path)
         }
         let position: MergePosition
         do {

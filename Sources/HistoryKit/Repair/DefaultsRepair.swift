@@ -44,7 +44,7 @@ public enum DefaultsRepair {
     public static func plan(path: String, actor: String, target: RepairTarget, store: HistoryStore?,
                             keyFormat: MergeKeyFormat? = nil, customPrefixes: [String] = []) throws -> DefaultsRepairPlan {
         // The bytes parsed are the bytes the write compares the file with.
-        guard let bytesRead = FileContents.read(path) else { throw MergeStateError.fileNotFound(path: path) }
+        guard let bytesRead = FileContents.read(path) else { throw MergeStateError.unreadable(path: path) }
         let (original, format) = try DefaultsReader.dictionary([UInt8](bytesRead), path: path)
         let storeUUID = store?.storeUUID
         var keys = original.keys.sorted().filter { key in

@@ -46,18 +46,8 @@ public enum WriteFault {
         }
     }
 
-    /// The largest file this process may write (RLIMIT_FSIZE), when limited.
-    static var fileSizeLimit: UInt64? {
-        var limit = rlimit()
-        #if os(Linux)
-        let resource = __rlimit_resource_t(RLIMIT_FSIZE.rawValue)
-        #else
-        let resource = RLIMIT_FSIZE
-        #endif
-        // RLIM_INFINITY is 2^64-1 on Linux, 2^63-1 on macOS.
-        guard getrlimit(resource, &limit) == 0, limit.rlim_cur < rlim_t(Int64.max) else { return nil }
-        return UInt64(limit.rlim_cur)
-    }
+    /// The largest file this process may write, when limited.
+    static var fileSizeLimit: UInt64? { ResourceLimits.fileSize }
 
     private static func words(errno code: Int32) -> String? {
         switch code {

@@ -21,7 +21,7 @@ public struct StoreFiles: Equatable, Sendable {
         guard fm.fileExists(atPath: path, isDirectory: &isDir) else { throw StoreError.fileNotFound(path: path) }
         guard !isDir.boolValue else { throw StoreError.isDirectory(path: path) }
         guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw StoreError.unreadable(path: path, reason: "permission denied")
+            throw StoreError.unreadable(path: path, reason: FileAccess.whyUnreadable(path) ?? "permission denied")
         }
         defer { try? handle.close() }
         let head = [UInt8]((try? handle.read(upToCount: 100)) ?? Data())

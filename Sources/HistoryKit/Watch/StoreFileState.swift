@@ -42,14 +42,8 @@ struct StoreFileState: Equatable {
     }
 
     private static func file(_ path: String) -> File? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        #if canImport(Darwin)
-        let modified = Int64(info.st_mtimespec.tv_sec) * 1_000_000_000 + Int64(info.st_mtimespec.tv_nsec)
-        #else
-        let modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
-        #endif
-        return File(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size), modified: modified)
+        guard let status = FileStatus(path) else { return nil }
+        return File(device: status.device, inode: status.inode, size: status.size, modified: status.modifiedNanoseconds)
     }
 
     /// Whether `other` is the same main file (not one put in its place).

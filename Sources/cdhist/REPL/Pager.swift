@@ -1,8 +1,11 @@
 import Foundation
+import HistoryKit
 
-/// Sends a command's standard output through `$PAGER` (default `less -FRX`,
-/// which quits by itself when the output fits the screen).
+/// Sends a command's standard output through `$PAGER` (default `less -FRXK`, which quits
+/// by itself when the output fits the screen, and on Ctrl-C).
 enum Pager {
+    static let defaultCommand = "less -FRXK"
+
     /// The pager for `line`, or nil: none for `export` and `watch` (they stream), for a command
     /// that asks before it writes (`--execute`), for session commands, or when
     /// `PAGER` is empty or `cat`.
@@ -11,41 +14,55 @@ enum Pager {
               !words.contains("--execute") else {
             return nil
         }
-        let pager = ProcessInfo.processInfo.environment["PAGER"] ?? "less -FRX"
+        let pager = ProcessInfo.processInfo.environment["PAGER"] ?? defaultCommand
         let trimmed = pager.trimmingCharacters(in: .whitespaces)
         return trimmed.isEmpty || trimmed == "cat" ? nil : trimmed
     }
 
-    /// Runs `body` with stdout going into the pager, then waits for the pager.
-    /// The pager is spawned in this process group, so it can read the terminal.
-    static func run<T>(_ pager: String, _ body: () throws -> T) throws -> T {
+    /// Runs `body` with stdout going into the pager, then waits for the pager. The pager runs
+    /// in this process group, so it reads the terminal. When it is quit before the output ends,
+    /// `onQuit` asks the command to stop, the rest of its output is dropped, and what the command
+    /// then throws (its interruption) is not an error: nil is returned.
+    static func run<T>(_ pager: String, onQuit: @escaping () -> Void, _ body: () throws -> T) throws -> T? {
         var fds: [Int32] = [-1, -1]
         guard pipe(&fds) == 0 else { return try body() }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        posix_spawn_file_actions_adddup2(&actions, fds[0], STDIN_FILENO)
-        posix_spawn_file_actions_addclose(&actions, fds[1])
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        var pid: pid_t = 0
-        let argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/sh"), strdup("-c"), strdup(pager), nil]
-        defer { argv.forEach { free($0) } }
-        let spawned = posix_spawn(&pid, "/bin/sh", &actions, nil, argv, environ)
-        close(fds[0])
-        guard spawned == 0 else {
+        let child: ChildProcess
+        do {
+            child = try ChildProcess.spawn("/bin/sh", ["-c", pager], redirections: [.duplicate(fds[0], to: STDIN_FILENO), .close(fds[1])])
+        } catch {
+            close(fds[0])
             close(fds[1])
             return try body()
         }
+        close(fds[0])
         fflush(stdout)
         let saved = dup(STDOUT_FILENO)
         dup2(fds[1], STDOUT_FILENO)
         close(fds[1])
+        let quit = QuitFlag()
+        Output.closedStandardOutput = {
+            quit.set()
+            onQuit()
+        }
         defer {
             fflush(stdout)
+            Output.closedStandardOutput = nil
             dup2(saved, STDOUT_FILENO)
             close(saved)
-            var status: Int32 = 0
-            while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+            _ = child.wait()
         }
-        return try body()
+        do {
+            return try body()
+        } catch where quit.isSet {
+            return nil
+        }
+    }
+
+    /// Whether the pager was quit before the output ended; set from the writing thread.
+    private final class QuitFlag: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value = false
+        var isSet: Bool { lock.withLock { value } }
+        func set() { lock.withLock { value = true } }
     }
 }

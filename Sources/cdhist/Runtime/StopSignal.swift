@@ -1,4 +1,5 @@
 import Foundation
+import HistoryKit
 
 /// A request to stop a command that runs until told to (`watch`): made from
 /// another thread (Ctrl-C's), waited for with a timeout between polls.
@@ -42,15 +43,10 @@ final class StopSignal: @unchecked Sendable {
     /// A stop signal that Ctrl-C (SIGINT) requests until the process ends.
     static func onInterrupt() -> StopSignal {
         let signal = StopSignal()
-        let pipe = SignalPipe()
-        pipe.install {
-            signal.request()
-            return true
-        }
-        interruptPipes.append(pipe)
+        interruptWatches.append(SignalWatch(SIGINT) { signal.request() })
         return signal
     }
 
-    /// Kept so the handlers stay installed.
-    nonisolated(unsafe) private static var interruptPipes: [SignalPipe] = []
+    /// Kept so the watches stay in place.
+    nonisolated(unsafe) private static var interruptWatches: [SignalWatch] = []
 }

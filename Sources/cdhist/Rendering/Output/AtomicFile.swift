@@ -54,41 +54,29 @@ final class AtomicFile {
 }
 
 /// Removes the temporary file of the ``AtomicFile`` being written when a signal
-/// would end the process: its handler unlinks the file (a system call, safe in a
-/// handler) and ends the process as the signal would have. A signal someone else
+/// would end the process, then ends it as the signal would have. A signal someone else
 /// handles (the REPL's Ctrl-C stops the command, which then discards the file) is left to them.
 private enum TemporaryFileGuard {
-    nonisolated(unsafe) static var path: UnsafeMutablePointer<CChar>?
-    nonisolated(unsafe) static var previous: [Int32: sigaction] = [:]
     static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var path: String?
+    /// The signals whose default action this process has taken over, each watched until it
+    /// ends (a signal that comes while no file is being written ends it all the same).
+    nonisolated(unsafe) private static var watches: [Int32: SignalWatch] = [:]
 
     static func arm(_ file: String) {
-        disarm()
-        path = strdup(file)
-        for sig in signals {
-            var current = sigaction()
-            sigaction(sig, nil, &current)
-            guard current.__sigaction_handler.sa_handler == nil else { continue }   // SIG_DFL only
-            var action = sigaction()
-            action.__sigaction_handler.sa_handler = { sig in
-                if let path = TemporaryFileGuard.path { unlink(path) }
-                signal(sig, SIG_DFL)
-                raise(sig)
+        lock.withLock {
+            path = file
+            for sig in signals where watches[sig] == nil && SignalWatch.hasDefaultAction(sig) {
+                watches[sig] = SignalWatch(sig) {
+                    if let path = lock.withLock({ TemporaryFileGuard.path }) { unlink(path) }
+                    SignalWatch.endProcess(with: sig)
+                }
             }
-            sigemptyset(&action.sa_mask)
-            sigaction(sig, &action, nil)
-            previous[sig] = current
-            SignalPipe.unblock(sig)
         }
     }
 
     static func disarm() {
-        for (sig, action) in previous {
-            var restored = action
-            sigaction(sig, &restored, nil)
-        }
-        previous = [:]
-        free(path)
-        path = nil
+        lock.withLock { path = nil }
     }
 }

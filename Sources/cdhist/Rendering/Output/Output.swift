@@ -9,6 +9,10 @@ final class Output {
     private let flushThreshold = 64 << 10
     /// The first write that failed (a full disk, a file-size limit); later writes are dropped.
     private(set) var failure: Error?
+    /// What a closed standard output means while a session pages a command's output: the
+    /// pager was quit, so later writes are dropped and this is called (it stops the command).
+    /// Without it, a reader that went away (`| head`) ends the process quietly.
+    nonisolated(unsafe) static var closedStandardOutput: (() -> Void)?
 
     /// Output to stdout: a failed write (not a closed pipe) prints its cause and exits with status 2.
     init() {
@@ -56,7 +60,12 @@ final class Output {
                 failure = error
                 if isStandardOutput {
                     // A reader that went away (| head) is no error; anything else is.
-                    if ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError)?.code == Int(EPIPE) { exit(0) }
+                    if ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError)?.code == Int(EPIPE) {
+                        guard let closed = Output.closedStandardOutput else { exit(0) }
+                        closed()
+                        buffer.removeAll(keepingCapacity: true)
+                        return
+                    }
                     printError("cdhist: standard output: \(WriteFault.cause(error))")
                     exit(2)
                 }

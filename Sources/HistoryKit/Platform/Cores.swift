@@ -1,15 +1,21 @@
 import Foundation
 
-/// The cores this process may run on, for reads split over them: the active processors,
-/// fewer when the process is bound to some (`taskset`, a container's cpuset), at most 16
-/// (past that, parts gain little and each holds a connection).
+/// The cores this process may run on, for reads split over them, at most 16 (past that,
+/// parts gain little and each holds a connection):
+/// - Linux: the active processors, fewer when the process is bound to some (`taskset`, a
+///   container's cpuset: its affinity mask, as `Cpus_allowed_list` in `/proc/self/status`
+///   gives it; Foundation's count ignores it).
+/// - macOS: the active processors (`hw.activecpu`, Foundation's count): it has no affinity
+///   mask to bind a process to fewer.
 public enum Cores {
     public static let usable: Int = {
         var count = ProcessInfo.processInfo.activeProcessorCount
+        #if os(Linux)
         if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
            let allowed = allowedCount(status) {
             count = min(count, allowed)
         }
+        #endif
         return max(1, min(count, 16))
     }()
 
