@@ -1,6 +1,43 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// The line editor of the interactive session. `CDHIST_LINE_EDITOR` in the environment of
+/// `swift build` chooses: `libedit` (the system's on macOS, Debian's libedit-dev on Linux) or
+/// `readline` (GNU Readline: Debian's libreadline-dev, Homebrew's readline found through
+/// pkg-config). Without it: libedit on macOS, so Xcode's command-line tools are all a build
+/// needs there, GNU Readline elsewhere.
+enum LineEditor: String {
+    case readline, libedit
+}
+
+let lineEditor: LineEditor = {
+    if let chosen = Context.environment["CDHIST_LINE_EDITOR"], !chosen.isEmpty {
+        guard let editor = LineEditor(rawValue: chosen) else {
+            fatalError("CDHIST_LINE_EDITOR is '\(chosen)': it must be readline or libedit")
+        }
+        return editor
+    }
+    #if os(macOS)
+    return .libedit
+    #else
+    return .readline
+    #endif
+}()
+
+/// Homebrew's readline is keg-only (outside the compiler's paths): pkg-config finds it on macOS.
+/// Debian's is in the standard paths, and its .pc file brings ncurses' -D flags SwiftPM refuses.
+#if os(macOS)
+let readlinePkgConfig: String? = "readline"
+#else
+let readlinePkgConfig: String? = nil
+#endif
+
+let lineEditorLibrary: Target = lineEditor == .readline
+    ? .systemLibrary(name: "CReadline", pkgConfig: readlinePkgConfig, providers: [.apt(["libreadline-dev"]), .brew(["readline"])])
+    // No pkg-config here: Debian's libedit.pc adds -D_XOPEN_SOURCE=600 to every target that imports
+    // it, and macOS's SDK has no .pc file; the header is <editline/readline.h> on both.
+    : .systemLibrary(name: "CEditLine", providers: [.apt(["libedit-dev"])])
+
 let package = Package(
     name: "cdhist",
     platforms: [.macOS(.v13)],
@@ -19,9 +56,15 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
         ),
-        .systemLibrary(
-            name: "CReadline",
-            providers: [.apt(["libreadline-dev"]), .brew(["readline"])]
+        lineEditorLibrary,
+        // The calls the session makes of its line editor, written once for GNU Readline and
+        // for libedit (whose macOS version lacks some of GNU Readline's: see LineEditor.c).
+        .target(
+            name: "CLineEditor",
+            dependencies: [.target(name: lineEditorLibrary.name)],
+            cSettings: lineEditor == .readline ? [.define("CDHIST_GNU_READLINE")] : [],
+            // A C target links what its module map names only when Swift imports it: named here.
+            linkerSettings: [.linkedLibrary(lineEditor == .readline ? "readline" : "edit")]
         ),
         // The commit a release build was made from (scripts/install passes it as a C define).
         .target(name: "CBuildInfo"),
@@ -48,7 +91,7 @@ let package = Package(
             dependencies: [
                 "HistoryKit",
                 "CBuildInfo",
-                "CReadline",
+                "CLineEditor",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -131,8 +131,22 @@ import Testing
         #expect(help.status == 0 && help.stdout.contains("SUBCOMMANDS"))
         let version = try CLI.run(["--version"])
         // A test build has no commit compiled in (scripts/install's builds do: scripts/check-install checks it).
-        let line = try Regex(#"cdhist \d+\.\d+\.\d+ \(commit unknown, SQLite (.+)\)\n"#)
-        let sqlite = try line.wholeMatch(in: version.stdout)?.output[1].substring.map(String.init)
+        let line = try Regex(#"cdhist \d+\.\d+\.\d+ \(commit unknown, SQLite (.+), (GNU Readline [0-9.]+|libedit)\)\n"#)
+        let match = try line.wholeMatch(in: version.stdout)
+        let sqlite = match?.output[1].substring.map(String.init)
         #expect(version.status == 0 && sqlite == SQLiteLibrary.version, "\(version.stdout)")
+        // The line editor the build chose: CDHIST_LINE_EDITOR when the tests were built with it, else
+        // libedit on macOS and GNU Readline elsewhere (Package.swift).
+        let editor = match?.output[2].substring.map(String.init) ?? ""
+        switch ProcessInfo.processInfo.environment["CDHIST_LINE_EDITOR"] {
+        case "libedit": #expect(editor == "libedit")
+        case "readline": #expect(editor.hasPrefix("GNU Readline"))
+        default:
+            #if os(macOS)
+            #expect(editor == "libedit")
+            #else
+            #expect(editor.hasPrefix("GNU Readline"))
+            #endif
+        }
     }
 }

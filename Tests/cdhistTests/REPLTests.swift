@@ -89,10 +89,12 @@ private func quote(_ word: String) -> String {
         let name = "cdhist-test-\(UUID().uuidString.prefix(8))"
         let state: TemporaryDirectory
 
-        init(store: String, state: TemporaryDirectory, pager: String = "cat", rows: Int = 50) throws {
+        /// A session on `store`; `pager` nil runs it without PAGER (its default pager).
+        init(store: String, state: TemporaryDirectory, pager: String? = "cat", rows: Int = 50) throws {
             self.state = state
             let binary = CLI.products.appendingPathComponent("cdhist").path
-            let command = "PAGER='\(pager)' XDG_STATE_HOME=\(state.path) \(binary) \(store); echo EXIT=$?; sleep 60"
+            let pagerSetting = pager.map { "PAGER='\($0)'" } ?? "-u PAGER"
+            let command = "env \(pagerSetting) XDG_STATE_HOME=\(state.path) \(binary) \(store); echo EXIT=$?; sleep 60"
             // Through Subprocess, not Process: the tmux server this starts outlives the call.
             try CLI.run(["new-session", "-d", "-s", name, "-x", "160", "-y", String(rows), command], executable: "/usr/bin/tmux")
             try waitFor("transactions)>")
@@ -123,6 +125,15 @@ private func quote(_ word: String) -> String {
             let screen = try text()
             Issue.record("timed out waiting for \(needle.debugDescription); screen:\n\(screen)")
             return screen
+        }
+
+        /// Waits until the last line on the screen is `line` (at most 20 s).
+        func waitForLastLine(_ line: String) throws {
+            for _ in 0..<200 {
+                if try text().split(separator: "\n").last(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty }) == Substring(line) { return }
+                usleep(100_000)
+            }
+            Issue.record("timed out waiting for a last line \(line.debugDescription); screen:\n\(try text())")
         }
 
         deinit { _ = try? CLI.run(["kill-session", "-t", name], executable: "/usr/bin/tmux") }
@@ -168,7 +179,9 @@ private func quote(_ word: String) -> String {
         try s.type("authors --by author")
         try s.send("Enter")
         try s.waitFor("NSCloudKitMirroringDelegate.setup")
+        // GNU Readline keeps lines as typed; libedit encodes them (strvis: a space is \040).
         let history = try String(contentsOfFile: state.path + "/cdhist/history", encoding: .utf8)
+            .replacingOccurrences(of: "\\040", with: " ")
         #expect(history.contains("info\n") && history.contains("changes --entity Photo --type update"))
     }
 
@@ -211,6 +224,32 @@ private func quote(_ word: String) -> String {
         try s.waitFor("\n:")
         try s.send("q")
         try s.waitFor("transactions)>", count: 2)
+        try s.send("C-d")
+        try s.waitFor("EXIT=0")
+    }
+
+    /// Quitting the pager before the output ends (q, or Ctrl-C, which ends the default
+    /// `less -FRXK`) stops the command and returns to the prompt: the session goes on. The
+    /// output is larger than a pipe holds, so the command is still writing when the pager goes.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/less"))) func quittingThePagerEarlyReturnsToThePrompt() throws {
+        let dir = try TemporaryDirectory()
+        let big = dir.file("Pages.sqlite")
+        let write = try CLI.run(["--transactions", "3000", "--changes-per-transaction", "5", "--out", big], executable: "cdhist-fixtures")
+        #expect(write.status == 0)
+        let s = try Screen(store: big, state: dir, pager: nil, rows: 20)
+        for (round, quit) in ["q", "C-c"].enumerated() {
+            try s.type("changes")
+            try s.send("Enter")
+            try s.waitForLastLine(":")
+            try s.send(quit)
+            try s.waitFor("Pages.sqlite (3000 transactions)>", count: round + 2)
+        }
+        #expect(try !s.text().contains("interrupted"))
+        // Output that fits the screen: less -F quits by itself.
+        try s.type("transactions --after tx:2999 --format csv")
+        try s.send("Enter")
+        try s.waitFor("\n3000,")
+        try s.waitFor("Pages.sqlite (3000 transactions)>", count: 4)
         try s.send("C-d")
         try s.waitFor("EXIT=0")
     }
@@ -275,7 +314,18 @@ private func quote(_ word: String) -> String {
         try s.type("transactions")
         try s.send("C-c")
         try s.waitFor("transactions^C")
-        try s.send("C-d")
+        // The line was emptied: what is typed next runs alone.
+        try s.type("info --format csv")
+        try s.send("Enter")
+        try s.waitFor("Transactions,60000", count: 2)
+        // Ctrl-L clears the screen, leaving the prompt.
+        try s.send("C-l")
+        try s.waitForLastLine("Big.sqlite (60000 transactions)>")
+        let visible = try CLI.run(["capture-pane", "-p", "-t", s.name], executable: "/usr/bin/tmux").stdout
+        #expect(!visible.contains("Transactions,60000"), "\(visible)")
+        try s.send("C-c")
+        try s.waitFor("(Ctrl-C again to quit, or Ctrl-D)")
+        try s.send("C-c")
         try s.waitFor("EXIT=0")
     }
 }

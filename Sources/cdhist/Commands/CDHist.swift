@@ -1,5 +1,6 @@
 import ArgumentParser
 import CBuildInfo
+import CLineEditor
 import Foundation
 import HistoryKit
 
@@ -8,10 +9,11 @@ struct CDHist: ParsableCommand {
     static let version = "0.1.0"
 
     /// `cdhist --version`: the version, the commit it was built from (scripts/install and
-    /// scripts/package compile it in) and the SQLite library in use.
+    /// scripts/package compile it in), the SQLite library in use and the session's line editor.
     static var versionLine: String {
         let commit = String(cString: cdhist_build_commit())
-        return "cdhist \(version) (commit \(commit.isEmpty ? "unknown" : commit), SQLite \(SQLiteLibrary.version))"
+        let editor = String(cString: cdhist_line_editor_name())
+        return "cdhist \(version) (commit \(commit.isEmpty ? "unknown" : commit), SQLite \(SQLiteLibrary.version), \(editor))"
     }
 
     static let configuration = CommandConfiguration(

@@ -1,4 +1,4 @@
-import CReadline
+import CLineEditor
 import Foundation
 import HistoryKit
 
@@ -20,10 +20,10 @@ final class Completer {
 
     /// Readline's attempted-completion hook: matches for `text` starting at `start` in the line.
     func complete(text: String, start: Int) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? {
-        let buffer = rl_line_buffer.map { String(cString: $0) } ?? ""
+        let buffer = String(cString: cdhist_line_text())
         let before = String(buffer.utf8.prefix(start)).flatMap { $0 } ?? ""
         let words = (try? LineSplitter.split(before)) ?? before.split(separator: " ").map(String.init)
-        rl_completion_append_character = 32 // a space after a full match
+        cdhist_line_set_append(32) // a space after a full match
         guard let command = words.first else {
             return matches(text, LineRunner.commandNames + ["open", "defaults", "model", "format", "help", "clear", "quit", "exit"])
         }
@@ -34,7 +34,7 @@ final class Completer {
             return matches(text.uppercased() == text ? text : text.uppercased(), recent { $0.token.description })
         }
         if Self.fileCommands.contains(command) && words.count == 1 || Self.fileOptions.contains(previous) {
-            return nil // readline's own file-name completion
+            return nil // the line editor's own file-name completion
         }
         if command == "help" || command == "format" {
             return matches(text, command == "help" ? LineRunner.commandNames : OutputFormat.allCases.map(\.rawValue))
@@ -45,8 +45,7 @@ final class Completer {
         // An object ID: `Entity/p`, then the keys of its recently changed objects (no space after `Entity/p`).
         if previous == "--object" || (command == "object" && words.count == 1), let store = try? env.openStore() {
             let ids = ObjectCompletion.objects(store, prefix: text)
-            if ids.count == 1, ids[0].hasSuffix("/p") { rl_completion_append_character = 0 }
-            return matches(text, ids)
+            return matches(text, ids, append: ids.count == 1 && ids[0].hasSuffix("/p") ? 0 : 32)
         }
         return matches(text, values(for: previous, text: text))
     }
@@ -104,11 +103,10 @@ final class Completer {
         return found
     }
 
-    private func matches(_ text: String, _ all: [String]) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? {
-        rl_attempted_completion_over = 1
+    private func matches(_ text: String, _ all: [String], append: Int32 = 32) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? {
         Completer.candidates = all.filter { $0.hasPrefix(text) }
         Completer.nextIndex = 0
-        return rl_completion_matches(text) { _, _ in
+        return cdhist_line_matches(text, append) { _, _ in
             guard Completer.nextIndex < Completer.candidates.count else { return nil }
             defer { Completer.nextIndex += 1 }
             return strdup(Completer.candidates[Completer.nextIndex])

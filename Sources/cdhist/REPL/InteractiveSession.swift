@@ -1,12 +1,12 @@
-import CReadline
+import CLineEditor
 import Foundation
 import HistoryKit
 
-/// The interactive REPL: GNU Readline (editing, Ctrl-R, history file, tab
-/// completion), Ctrl-C to interrupt a command (twice at an empty prompt to
+/// The interactive REPL: GNU Readline or libedit (editing, Ctrl-R, history file, tab
+/// completion; see CLineEditor), Ctrl-C to interrupt a command (twice at an empty prompt to
 /// leave), Ctrl-D to leave, long output through `$PAGER`.
 ///
-/// Readline's callbacks are C functions, so the running session is reached
+/// The line editor's callbacks are C functions, so the running session is reached
 /// through ``active``; there is only ever one.
 final class InteractiveSession {
     nonisolated(unsafe) static var active: InteractiveSession?
@@ -50,15 +50,15 @@ final class InteractiveSession {
         defer { InteractiveSession.active = nil }
         env.terminal = Terminal.current(noColor: false)
         env.confirm = { [weak self] question in self?.ask(question) ?? false }
-        stifle_history(Self.historyLimit)
-        _ = read_history(historyPath)
-        rl_readline_name = UnsafePointer(strdup("cdhist"))
-        rl_catch_signals = 0
-        // Ctrl-L clears the screen (readline's own binding, made sure of).
-        rl_bind_key(12, rl_clear_screen)
-        rl_attempted_completion_function = { text, start, end in
+        // Set up first: libedit's set-up starts its history afresh.
+        cdhist_line_setup("cdhist") { text, start, _ in
             InteractiveSession.active?.completer.complete(text: text.map { String(cString: $0) } ?? "", start: Int(start))
         }
+        cdhist_history_limit(Self.historyLimit)
+        _ = cdhist_history_read(historyPath)
+        // A pager quit before the output ends closes the pipe the command writes to: that
+        // write fails (EPIPE) and stops the command, instead of SIGPIPE ending the session.
+        signal(SIGPIPE, SIG_IGN)
         signals.install { [weak self] in self?.interruptRunningCommand() ?? false }
         print("cdhist \(CDHist.version) — type help for commands, Ctrl-D to quit")
         do {
@@ -70,15 +70,15 @@ final class InteractiveSession {
         while let text = readLine(prompt: prompt()) {
             let trimmed = text.trimmingCharacters(in: .whitespaces)
             guard !trimmed.isEmpty else { continue }
-            add_history(text)
+            cdhist_history_add(text)
             if FileManager.default.fileExists(atPath: historyPath) {
-                _ = append_history(1, historyPath)
+                _ = cdhist_history_append(1, historyPath)
             } else {
-                _ = write_history(historyPath)
+                _ = cdhist_history_write(historyPath)
             }
             if execute(text) == .quit { break }
         }
-        _ = history_truncate_file(historyPath, Self.historyLimit)
+        _ = cdhist_history_truncate(historyPath, Self.historyLimit)
         signals.uninstall()
         return 0
     }
@@ -96,7 +96,7 @@ final class InteractiveSession {
         let pager = Pager.command(for: text)
         do {
             if let pager {
-                return try Pager.run(pager) { try runner.run(text) }
+                return try Pager.run(pager, onQuit: { [env] in env.interrupt() }) { try runner.run(text) } ?? .done
             }
             return try runner.run(text)
         } catch {
@@ -117,16 +117,16 @@ final class InteractiveSession {
         }
     }
 
-    /// Reads one line with readline's callback interface, so Ctrl-C can be handled at the prompt.
+    /// Reads one line with the line editor's callback interface, so Ctrl-C can be handled at the prompt.
     private func readLine(prompt: String) -> String? {
         lineDone = false
         line = nil
-        rl_callback_handler_install(prompt) { raw in
+        cdhist_line_begin(prompt) { raw in
             guard let session = InteractiveSession.active else { return }
             session.line = raw.map { String(cString: $0) }
             session.lineDone = true
             if let raw { free(raw) }
-            rl_callback_handler_remove()
+            cdhist_line_end()
         }
         while !lineDone {
             var fds = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
@@ -137,7 +137,7 @@ final class InteractiveSession {
                 handleInterruptAtPrompt()
             }
             if fds[0].revents & Int16(POLLIN | POLLHUP) != 0 {
-                rl_callback_read_char()
+                cdhist_line_read_char()
             }
         }
         if line == nil { print("") } // Ctrl-D: end the prompt's line
@@ -147,11 +147,10 @@ final class InteractiveSession {
 
     /// Ctrl-C at the prompt clears the line; twice on an empty line leaves.
     private func handleInterruptAtPrompt() {
-        let current = rl_line_buffer.map { String(cString: $0) } ?? ""
-        if current.isEmpty {
+        if cdhist_line_cancel() == 0 {
             interruptsAtEmptyPrompt += 1
             if interruptsAtEmptyPrompt >= 2 {
-                rl_callback_handler_remove()
+                cdhist_line_end()
                 print("")
                 lineDone = true
                 line = nil
@@ -162,9 +161,7 @@ final class InteractiveSession {
             interruptsAtEmptyPrompt = 0
             print("^C")
         }
-        rl_replace_line("", 0)
-        rl_on_new_line()
-        rl_redisplay()
+        cdhist_line_restart()
     }
 
     /// A yes/no question for `purge --execute`.
