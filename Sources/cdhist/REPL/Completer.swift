@@ -18,7 +18,7 @@ final class Completer {
         self.env = env
     }
 
-    /// Readline's attempted-completion hook: matches for `text` starting at `start` in the line.
+    /// The line editor's attempted-completion hook: matches for `text` starting at `start` in the line.
     func complete(text: String, start: Int) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? {
         let buffer = String(cString: cdhist_line_text())
         let before = String(buffer.utf8.prefix(start)).flatMap { $0 } ?? ""
