@@ -24,7 +24,7 @@ public final class SignalWatch: @unchecked Sendable {
     /// another thread: a signal sent before that would be lost).
     public init(_ signal: Int32, handler: @escaping @Sendable () -> Void) {
         self.signal = signal
-        previous = Self.ignore(signal)
+        previous = Glue.signal(signal, SIG_IGN)
         source = DispatchSource.makeSignalSource(signal: signal, queue: DispatchQueue(label: "cdhist.signal.\(signal)"))
         let registered = DispatchSemaphore(value: 0)
         source.setRegistrationHandler { registered.signal() }
@@ -67,11 +67,6 @@ public final class SignalWatch: @unchecked Sendable {
         sigemptyset(&set)
         sigaddset(&set, signal)
         pthread_sigmask(SIG_UNBLOCK, &set, nil)
-    }
-
-    /// Sets `signal` to be ignored; returns its earlier action.
-    private static func ignore(_ signal: Int32) -> Action? {
-        Glue.signal(signal, SIG_IGN)
     }
 
     /// `signal()`, the same call on both systems (BSD semantics on both: the action stays, and

@@ -21,13 +21,13 @@ public enum WriteFault {
         switch error {
         case let error as DatabaseError:
             switch error.resultCode {
-            case .SQLITE_FULL: return "no space left: the disk is full" + (fileSizeLimit.map { " or the file-size limit of \($0) bytes (ulimit -f) was reached" } ?? "")
+            case .SQLITE_FULL: return "no space left: the disk is full" + (ResourceLimits.fileSize.map { " or the file-size limit of \($0) bytes (ulimit -f) was reached" } ?? "")
             case .SQLITE_IOERR:
                 // SQLite reports a write past the file-size limit (EFBIG) as an I/O error, often without its errno.
-                if error.extendedResultCode == .SQLITE_IOERR_WRITE, let limit = fileSizeLimit {
+                if error.extendedResultCode == .SQLITE_IOERR_WRITE, let limit = ResourceLimits.fileSize {
                     return "a write failed: files this process writes are limited to \(limit) bytes (ulimit -f)"
                 }
-                let limit = fileSizeLimit.map { "; files this process writes are limited to \($0) bytes (ulimit -f)" } ?? ""
+                let limit = ResourceLimits.fileSize.map { "; files this process writes are limited to \($0) bytes (ulimit -f)" } ?? ""
                 return "an I/O error (\(error.message ?? "SQLite \(error.extendedResultCode.rawValue)"))\(limit)"
             case .SQLITE_READONLY: return "it is read-only"
             case .SQLITE_PERM, .SQLITE_AUTH: return "permission denied"
@@ -45,9 +45,6 @@ public enum WriteFault {
             return (error as NSError).localizedDescription
         }
     }
-
-    /// The largest file this process may write, when limited.
-    static var fileSizeLimit: UInt64? { ResourceLimits.fileSize }
 
     private static func words(errno code: Int32) -> String? {
         switch code {
