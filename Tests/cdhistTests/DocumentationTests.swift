@@ -116,7 +116,7 @@ import Testing
             let usage = try CLI.run(["--help"], executable: Repository.root.appendingPathComponent("scripts/" + script).path)
             #expect(usage.status == 2 && usage.stderr.contains("scripts/\(script)"), "\(script): \(usage.stderr)")
             for line in readme.split(separator: "\n") where line.hasPrefix("scripts/\(script) ") {
-                for option in line.split(separator: " ").prefix { $0 != "#" } where option.hasPrefix("--") {
+                for option in line.split(separator: " ").prefix(while: { $0 != "#" }) where option.hasPrefix("--") {
                     #expect(usage.stderr.contains(option), "README gives scripts/\(script) \(option), its usage does not list it")
                 }
             }
