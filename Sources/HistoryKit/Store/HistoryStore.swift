@@ -63,10 +63,16 @@ public final class HistoryStore {
         valueNotices = loaded.3.map { StoreNotice.unexpectedValue(path: path, detail: $0) }
     }
 
-    /// Makes the statement running on this store fail soon with an "interrupted"
-    /// error (safe from another thread: Ctrl-C in the REPL).
+    /// Makes the statement running on this store, and every later one until
+    /// ``clearInterrupt()``, fail soon with an "interrupted" error (safe from
+    /// another thread: Ctrl-C in the REPL).
     public func interrupt() {
         connection.interrupt()
+    }
+
+    /// Lets reads run again after ``interrupt()``: the session's next command.
+    public func clearInterrupt() {
+        connection.clearInterrupt()
     }
 
     /// Runs `body` on the store's connection; SQLite errors become ``StoreError``s.

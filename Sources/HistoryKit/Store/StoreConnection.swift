@@ -1,6 +1,7 @@
 import CSQLiteConfig
 import Foundation
 import GRDB
+import GRDBSQLite
 
 /// Options for opening a store.
 public struct OpenOptions: Equatable, Sendable {
@@ -50,6 +51,11 @@ final class StoreConnection {
     /// The other connections while they run, so that ``interrupt()`` reaches them too.
     private let besideLock = NSLock()
     private var besideQueues: [DatabaseQueue] = []
+    /// Set by ``interrupt()`` until ``clearInterrupt()``: every statement of every connection
+    /// fails while it is set, also one that starts after the call (SQLite's own interrupt
+    /// reaches only the statements running at that moment, and a command writing its output
+    /// between two statements would miss it).
+    private let interruption: InterruptFlag
     /// The connection inside ``read(_:)`` and the thread running it: a read made
     /// from inside another on that thread joins its read transaction.
     private let activeLock = NSLock()
@@ -60,6 +66,8 @@ final class StoreConnection {
 
     init(path: String, options: OpenOptions) throws {
         Self.sqliteConfigured
+        let interruption = InterruptFlag()
+        self.interruption = interruption
         let (files, header) = try StoreFiles.inspect(path)
         self.path = path
         self.files = files
@@ -84,7 +92,7 @@ final class StoreConnection {
             let mode = header.isWAL ? (files.walSize == nil || walHoldsNothing ? "immutable=1" : "mode=ro&readonly_shm=1") : "mode=ro"
             do {
                 let uri = Self.uri(path, mode)
-                queue = try Self.openQueue(uri: uri, readonly: true, options: options, reportedPath: path)
+                queue = try Self.openQueue(uri: uri, readonly: true, options: options, reportedPath: path, interruption: interruption)
                 self.uri = uri
                 readonly = true
                 snapshotDirectory = nil
@@ -100,7 +108,7 @@ final class StoreConnection {
             let copy = dir.appendingPathComponent("store.sqlite").path
             uri = Self.uri(copy, "mode=rw")
             readonly = false
-            queue = try Self.openQueue(uri: uri, readonly: false, options: options, reportedPath: path)
+            queue = try Self.openQueue(uri: uri, readonly: false, options: options, reportedPath: path, interruption: interruption)
             try queue.inDatabase { try $0.execute(sql: "PRAGMA query_only = 1") }
         } catch {
             try? FileManager.default.removeItem(at: dir)
@@ -185,7 +193,8 @@ final class StoreConnection {
     /// Another connection opened as this one was (registered for ``interrupt()``), or nil.
     private func openBeside() -> DatabaseQueue? {
         do {
-            let queue = try Self.openQueue(uri: uri, readonly: readonly, options: OpenOptions(busyTimeout: busyTimeout), reportedPath: path)
+            let queue = try Self.openQueue(uri: uri, readonly: readonly, options: OpenOptions(busyTimeout: busyTimeout), reportedPath: path,
+                                           interruption: interruption)
             if !readonly { try queue.inDatabase { try $0.execute(sql: "PRAGMA query_only = 1") } }
             besideLock.withLock { besideQueues.append(queue) }
             return queue
@@ -209,10 +218,17 @@ final class StoreConnection {
         }
     }
 
-    /// Makes the running statements fail soon with an "interrupted" error (safe from another thread).
+    /// Makes the running statements, and every one started until ``clearInterrupt()``,
+    /// fail soon with an "interrupted" error (safe from another thread).
     func interrupt() {
+        interruption.set(true)
         queue.interrupt()
         besideLock.withLock { for queue in besideQueues { queue.interrupt() } }
+    }
+
+    /// Lets statements run again after ``interrupt()`` (the next command of a session).
+    func clearInterrupt() {
+        interruption.set(false)
     }
 
     private static func uri(_ path: String, _ query: String) -> String {
@@ -229,11 +245,20 @@ final class StoreConnection {
         return "file:\(escaped)?\(query)"
     }
 
-    private static func openQueue(uri: String, readonly: Bool, options: OpenOptions, reportedPath: String) throws -> DatabaseQueue {
+    private static func openQueue(uri: String, readonly: Bool, options: OpenOptions, reportedPath: String,
+                                  interruption: InterruptFlag) throws -> DatabaseQueue {
         var config = Configuration()
         config.readonly = readonly
         config.busyMode = .timeout(OpenOptions.clampedBusyTimeout(options.busyTimeout))
         config.label = "cdhist"
+        // Every 1000 virtual-machine steps SQLite asks whether to stop; the flag outlives the
+        // connection (the StoreConnection holding both closes its connections first).
+        config.prepareDatabase { db in
+            sqlite3_progress_handler(db.sqliteConnection, 1000, { flag in
+                guard let flag else { return 0 }
+                return Unmanaged<InterruptFlag>.fromOpaque(flag).takeUnretainedValue().isSet ? 1 : 0
+            }, Unmanaged.passUnretained(interruption).toOpaque())
+        }
         do {
             return try DatabaseQueue(path: uri, configuration: config)
         } catch let error as DatabaseError where !needsWrite(error) {
@@ -368,4 +393,12 @@ private final class BesideJob<B>: @unchecked Sendable {
         guard let work else { return nil }
         return Result { try work.queue.inDatabase(work.body) }
     }
+}
+
+/// Whether a store's reads are to stop, shared with SQLite's progress handler.
+final class InterruptFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    var isSet: Bool { lock.withLock { value } }
+    func set(_ on: Bool) { lock.withLock { value = on } }
 }

@@ -61,12 +61,6 @@ final class InteractiveSession {
         signal(SIGPIPE, SIG_IGN)
         signals.install { [weak self] in self?.interruptRunningCommand() ?? false }
         print("cdhist \(CDHist.version) — type help for commands, Ctrl-D to quit")
-        do {
-            _ = try env.openStore()
-        } catch {
-            printError("cdhist: \(error)")
-            return 2
-        }
         while let text = readLine(prompt: prompt()) {
             let trimmed = text.trimmingCharacters(in: .whitespaces)
             guard !trimmed.isEmpty else { continue }
@@ -91,7 +85,10 @@ final class InteractiveSession {
 
     /// Runs a line, through the pager when it prints a table to the terminal.
     private func execute(_ text: String) -> LineRunner.Outcome {
-        runningLock.withLock { running = true }
+        runningLock.withLock {
+            env.clearInterrupt()
+            running = true
+        }
         defer { runningLock.withLock { running = false } }
         let pager = Pager.command(for: text)
         do {

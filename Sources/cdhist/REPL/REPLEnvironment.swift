@@ -67,6 +67,11 @@ final class REPLEnvironment {
         storeLock.withLock { store = nil }
     }
 
+    /// Lets the store be read again after an interruption: a new line starts.
+    func clearInterrupt() {
+        storeLock.withLock { store?.clearInterrupt() }
+    }
+
     /// Interrupts the statement running on the store, and asks a watch to stop (Ctrl-C; called from the signal thread).
     func interrupt() {
         storeLock.withLock { store?.interrupt() }

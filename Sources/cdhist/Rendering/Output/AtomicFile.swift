@@ -14,12 +14,16 @@ final class AtomicFile {
         self.path = path
         let url = URL(fileURLWithPath: path)
         temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).cdhist-\(getpid()).tmp").path
+        // Armed before the file exists: a signal while the guard's watches are being set up
+        // (the default action still in place for the later signals) finds no file to leave.
+        TemporaryFileGuard.arm(temporary)
         guard FileManager.default.createFile(atPath: temporary, contents: nil),
               let handle = FileHandle(forWritingAtPath: temporary) else {
+            TemporaryFileGuard.disarm()
+            try? FileManager.default.removeItem(atPath: temporary)
             throw CLIError.cannotWrite(path: path, reason: "cannot create a file in \(url.deletingLastPathComponent().path)")
         }
         self.handle = handle
-        TemporaryFileGuard.arm(temporary)
     }
 
     /// Renames the file into place once `output` (writing to it) is flushed; a failed write
