@@ -16,7 +16,8 @@ import json, os
 #      and writers (authors without a merge position) apart from actors (actors' writers).
 # 1.2: the object and diff documents, watch's event lines (purged, checkpoint), and a change's
 #      label (with --labels).
-VERSION = "1.2"
+# 1.3: a purge preview's cut-off (cutoff, cutoffTransaction).
+VERSION = "1.3"
 
 def nullable(t): return {"type": [t, "null"]} if isinstance(t, str) else {"anyOf": [t, {"type": "null"}]}
 S, I, N, B = {"type": "string"}, {"type": "integer"}, {"type": "number"}, {"type": "boolean"}
@@ -115,7 +116,10 @@ defs["tokenCheck"] = doc("token", {"source": S, "token": ref("token"), "store": 
     "transaction": nullable(ref("transaction"))},
     optional=("store", "storeID", "status", "message", "transactionNumber", "transaction"))
 defs["purgePreview"] = doc("purge-preview", {
-    "store": S, "rule": S, "transactionCount": I, "changeCount": I,
+    "store": S, "rule": S,
+    # Where the bound cuts: its date, and the first transaction at or after it (null: none).
+    "cutoff": nullable(TS), "cutoffTransaction": nullable("integer"),
+    "transactionCount": I, "changeCount": I,
     "firstTransactionNumber": nullable("integer"), "lastTransactionNumber": nullable("integer"),
     "firstTimestamp": nullable(TS), "lastTimestamp": nullable(TS),
     "survivingTransactionCount": I, "survivingChangeCount": I, "oldestSurvivingTransaction": nullable("integer"),

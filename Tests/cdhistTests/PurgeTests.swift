@@ -170,6 +170,29 @@ import Testing
         }
     }
 
+    /// A relative `--before` counts back from `--now`, and every preview says where it cuts.
+    @Test func relativeCutoffCountsFromNowAndIsShown() throws {
+        let store = Repository.fixtures + "/MergeState/Tasks.sqlite"
+        // #10 is at 10:40 and #11 at 11:10: 7 days after 11:00, "7d" cuts between them.
+        let relative = try CLI.run(["purge", store, "--before", "7d", "--now", "2025-03-10T11:00:00Z", "--utc"]).json()
+        #expect(relative["transactionCount"] as? Int == 10)
+        #expect(relative["lastTransactionNumber"] as? Int == 10)
+        #expect(relative["cutoff"] as? String == "2025-03-03T11:00:00.000Z")
+        #expect(relative["cutoffTransaction"] as? Int == 11)
+        let table = try CLI.run(["purge", store, "--before", "7d", "--now", "2025-03-10T11:00:00Z", "--utc", "--format", "table"]).stdout
+        #expect(table.contains("Cut-off:      2025-03-03 11:00:00.000Z, before #11"), "\(table)")
+        // A transaction bound: the cut's date is that transaction's.
+        let numbered = try CLI.run(["purge", store, "--before", "tx:11", "--utc"]).json()
+        #expect(numbered["cutoff"] as? String == "2025-03-03T11:10:00.000Z")
+        #expect(numbered["cutoffTransaction"] as? Int == 11)
+        #expect(numbered["transactionCount"] as? Int == 10)
+        // Past the newest transaction: no transaction after the cut.
+        let everything = try CLI.run(["purge", store, "--before", "2030-01-01T00:00:00Z", "--utc"]).json()
+        #expect(everything["cutoff"] as? String == "2030-01-01T00:00:00.000Z")
+        #expect(everything["cutoffTransaction"] is NSNull)
+        #expect(everything["survivingTransactionCount"] as? Int == 0)
+    }
+
     @Test func vacuumShrinksTheFile() throws {
         let dir = try TemporaryDirectory()
         let store = dir.file("Big.sqlite")

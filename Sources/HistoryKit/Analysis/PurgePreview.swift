@@ -44,8 +44,20 @@ public struct PurgePreview: Sendable {
         }
     }
 
+    /// Where a purge's `before` bound falls among the transactions.
+    public struct Cut: Equatable, Sendable {
+        /// The bound's date, or for a transaction number the timestamp of the
+        /// first transaction at or after it (nil when there is none).
+        public var date: Double?
+        /// The bound's number, or for a date the first transaction at or after
+        /// it in time (nil when every transaction is older): `before tx:N` cuts there.
+        public var transaction: Int64?
+    }
+
     /// The query selecting the transactions to delete (`before` plus filters).
     public var query: HistoryQuery
+    /// Where `query.before` cuts, whatever the name filters (nil without `before`).
+    public var cut: Cut?
     public var transactionCount: Int
     public var changeCount: Int
     public var byAuthor: [AuthorCount]
@@ -154,7 +166,7 @@ extension HistoryStore {
                 if others > 0 { consequences.append(.missedChanges(actor, transactions: others)) }
             }
             return PurgePreview(
-                query: q, transactionCount: count, changeCount: changes,
+                query: q, cut: try cut(db, before: q.before), transactionCount: count, changeCount: changes,
                 byAuthor: byAuthor.map { PurgePreview.AuthorCount(author: $0.author, transactions: $0.tally.count, changes: nil) },
                 byEntity: nil,
                 numbers: numbers, timestamps: timestamps,
@@ -175,6 +187,29 @@ extension HistoryStore {
         preview.reclaimableBytes = Int64(Double(tables["ATRANSACTION"] ?? 0) * share(preview.transactionCount, transactions)
             + Double(tables["ACHANGE"] ?? 0) * share(preview.changeCount, changes))
         return preview
+    }
+
+    /// Where `before` falls: its date and the first transaction at or after it.
+    private func cut(_ db: Database, before: HistoryQuery.Bound?) throws -> PurgePreview.Cut? {
+        func first(_ sql: String, _ value: DatabaseValueConvertible) throws -> (number: Int64, timestamp: Double?)? {
+            try db.firstRow(sql, arguments: [value]) { ($0.int64(0), $0.optionalDouble(1)) }
+        }
+        let number: Int64
+        switch before {
+        case nil: return nil
+        case .date(let d):
+            let at = try first("SELECT Z_PK, ZTIMESTAMP FROM ATRANSACTION WHERE ZTIMESTAMP >= ? ORDER BY ZTIMESTAMP, Z_PK LIMIT 1", d)
+            return PurgePreview.Cut(date: d, transaction: at?.number)
+        // Int64.min: a strategy that cuts nowhere.
+        case .transaction(let n):
+            guard n > .min else { return nil }
+            number = n
+        case .token(let token):
+            guard let n = token.transactionNumber(forStore: storeUUID) else { return nil }
+            number = n
+        }
+        let at = try first("SELECT Z_PK, ZTIMESTAMP FROM ATRANSACTION WHERE Z_PK >= ? ORDER BY Z_PK LIMIT 1", number)
+        return PurgePreview.Cut(date: at?.timestamp, transaction: number)
     }
 
     /// Deleted changes per author, and per entity and type (reads every deleted change).

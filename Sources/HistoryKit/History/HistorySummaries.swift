@@ -145,7 +145,7 @@ extension HistoryStore {
         defer { counts?.finish() }
         try db.forEachRow(select, arguments: [range.lowerBound, range.upperBound]) { row in
             let number = row.int64(0)
-            let timestamp = row.isNull(1) ? nil : row.double(1)
+            let timestamp = row.optionalDouble(1)
             let changes = try counts?.count(of: number) ?? 0
             for index in 0..<fields {
                 let column = Int32(2 + 2 * index)

@@ -105,6 +105,8 @@ struct RawCursor {
 
     func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
 
+    func optionalDouble(_ column: Int32) -> Double? { isNull(column) ? nil : sqlite3_column_double(handle, column) }
+
     func optionalText(_ column: Int32) -> String? {
         guard let text = sqlite3_column_text(handle, column) else { return nil }
         let count = Int(sqlite3_column_bytes(handle, column))

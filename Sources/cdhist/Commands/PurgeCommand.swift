@@ -8,9 +8,11 @@ struct PurgeCommand: ParsableCommand {
         commandName: "purge",
         abstract: "Preview what a purge would delete and break; with --execute, back up, delete, verify.",
         discussion: """
-        The preview changes nothing. --execute prints the preview, refuses a busy or read-only store and a purge that \
-        would break an actor (unless --allow-expire), writes a backup with SQLite's online backup, deletes in one \
-        transaction, checks PRAGMA quick_check and the counts, and restores the backup if either fails.
+        The preview changes nothing; it shows the cut-off (a relative date such as 7d counts back from --now). \
+        --execute prints the preview; refuses a read-only store, one another process is writing to, one that changed \
+        since the preview (an app that only has it open is not seen: quit it first) and a purge that would break an \
+        actor (unless --allow-expire); writes a backup with SQLite's online backup, deletes in one transaction, checks \
+        PRAGMA quick_check and the counts, and restores the backup if either fails.
         """)
 
     @OptionGroup var storeOptions: StoreOptions
@@ -67,7 +69,7 @@ struct PurgeCommand: ParsableCommand {
             // Without merge state or a strategy there is no actor to break and no cut-off to compute.
             let report = try mergeState.analyze(store, now: now, always: cutoff.strategy != nil).report
             var query = HistoryQuery(authors: names.authors, contextNames: names.contextNames, bundleIDs: names.bundleIDs, processIDs: names.processIDs)
-            let parser = PositionParser(utc: outputOptions.utc)
+            let parser = PositionParser(utc: outputOptions.utc, now: Date(timeIntervalSinceReferenceDate: now))
             if let after { query.after = try parser.bound(after, option: "--after") }
             guard let selection = try cutoff.selection(narrowing: query, report: report, parser: parser) else { return }
             rule = selection.rule

@@ -57,7 +57,7 @@ struct ReportCommand: ParsableCommand {
         let findings = try CheckCommand.findings(store: historyStore, mergeState: analysis.isGiven ? mergeReport : nil, mirroring: analysis.mirroring,
                                                  settings: settings, model: modelResolution, now: now)
         let threshold = settings.failOn ?? .error
-        let selection = try cutoff.selection(narrowing: HistoryQuery(), report: mergeReport, parser: PositionParser(utc: utc))
+        let selection = try cutoff.selection(narrowing: HistoryQuery(), report: mergeReport, parser: try mergeState.positionParser(utc: utc))
         let purge = try selection.map { s -> (rule: String, preview: PurgePreview, document: Document) in
             let preview = try historyStore.previewPurge(s.query, actors: mergeReport.actors, breakdown: true)
             return (s.rule, preview, PurgePresenter(time: time).preview(preview, store: path, rule: s.rule, executing: false))

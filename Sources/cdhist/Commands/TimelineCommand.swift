@@ -46,7 +46,7 @@ struct TimelineCommand: ParsableCommand {
         let now = try mergeState.evaluationTime(utc: outputOptions.utc)
         // Actors are analysed only when there is something to show of them (or a strategy needs their dates).
         let report = try mergeState.analyze(historyStore, now: now, always: cutoff.strategy != nil).report
-        let selection = try cutoff.selection(narrowing: HistoryQuery(), report: report, parser: PositionParser(utc: outputOptions.utc))
+        let selection = try cutoff.selection(narrowing: HistoryQuery(), report: report, parser: try mergeState.positionParser(utc: outputOptions.utc))
         // The terminal's width (or COLUMNS) within the range --width takes.
         let columns = width ?? context.terminal.width.map { min(max($0, 40), 1000) } ?? 80
         let layout = TimelineChart.Layout(width: columns, transactionCount: try historyStore.transactionCount())

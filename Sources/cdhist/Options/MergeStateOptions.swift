@@ -123,6 +123,11 @@ struct MergeStateOptions: ParsableArguments {
         guard let now else { return Date().timeIntervalSinceReferenceDate }
         return try PositionParser(utc: utc).date(now, option: "--now")
     }
+
+    /// A parser whose relative dates (`7d`, `now`) count back from `--now` when it is given.
+    func positionParser(utc: Bool) throws -> PositionParser {
+        PositionParser(utc: utc, now: Date(timeIntervalSinceReferenceDate: try evaluationTime(utc: utc)))
+    }
 }
 
 /// Merge state as the commands use it: the positions, where they came from,

@@ -14,6 +14,7 @@ struct PurgePresenter {
         var fields: [(String, String)] = [
             ("Store", store),
             ("Rule", rule),
+            ("Cut-off", Self.cut(p.cut, time: time)),
             ("Would delete", "\(p.transactionCount) transactions and \(p.changeCount) changes"
                 + (p.numbers.map { " (#\($0.lowerBound)…#\($0.upperBound), \(time.display(p.timestamps?.lowerBound)) to \(time.display(p.timestamps?.upperBound)))" } ?? "")),
             ("Survives", "\(p.survivingTransactions) transactions and \(p.survivingChanges) changes"
@@ -38,6 +39,8 @@ struct PurgePresenter {
         let json: [(String, JSONValue)] = [
             ("store", .string(store)),
             ("rule", .string(rule)),
+            ("cutoff", .optional(p.cut?.date.flatMap { time.iso($0) })),
+            ("cutoffTransaction", .optional(p.cut?.transaction)),
             ("transactionCount", .int(Int64(p.transactionCount))),
             ("changeCount", .int(Int64(p.changeCount))),
             ("firstTransactionNumber", .optional(p.numbers?.lowerBound)),
@@ -88,6 +91,18 @@ struct PurgePresenter {
     }
 
     /// An actor a purge would break, as JSON (purge previews, and each cleaner of `actors`).
+    /// The cut-off in words: the date, and the transaction the cut falls before.
+    static func cut(_ cut: PurgePreview.Cut?, time: TimeFormatter) -> String {
+        guard let cut else { return "none: nothing is selected" }
+        let date = cut.date.map { time.display($0) }
+        switch (date, cut.transaction) {
+        case let (date?, n?): return "\(date), before #\(n)"
+        case let (date?, nil): return "\(date), after every transaction"
+        case let (nil, n?): return "before #\(n), after every transaction"
+        case (nil, nil): return "none"
+        }
+    }
+
     static func json(_ c: PurgePreview.Consequence) -> JSONValue {
         .object([("actor", .string(c.actor)), ("kind", .string(c.kind.rawValue)), ("status", .string(c.status.rawValue)), ("message", .string(c.message))])
     }
