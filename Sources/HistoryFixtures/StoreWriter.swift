@@ -101,8 +101,10 @@ public enum StoreWriter {
         try db.execute(sql: "CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)")
         try db.execute(sql: "CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)")
         try db.execute(sql: "CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB)")
+        let numberOf = Dictionary(numbers.map { ($0.name, $0.number) }, uniquingKeysWith: { a, _ in a })
+        let columnNames = ColumnNames(model: fixture.model) { numberOf[$0] }
         for root in numbers where root.superNumber == 0 {
-            try db.execute(sql: entityTableDDL(root: root.name, model: fixture.model))
+            try db.execute(sql: entityTableDDL(root: root.name, model: fixture.model, columnNames: columnNames))
         }
         if fixture.historyEnabled {
             for statement in historyDDL(tombstoneColumns: fixture.tombstoneColumnCount) { try db.execute(sql: statement) }
@@ -161,10 +163,15 @@ public enum StoreWriter {
             try db.execute(sql: "CREATE TABLE \(join.name) ( \(join.lowColumn) INTEGER, \(join.highColumn) INTEGER, PRIMARY KEY (\(join.lowColumn), \(join.highColumn)) )")
         }
         let numberOf = Dictionary(numbers.map { ($0.name, $0.number) }, uniquingKeysWith: { a, _ in a })
+        let columnNames = ColumnNames(model: fixture.model) { numberOf[$0] }
         for row in fixture.rows {
-            let root = fixture.model.inheritanceChain(of: row.entity).first?.name ?? row.entity
+            let chain = fixture.model.inheritanceChain(of: row.entity)
+            let root = chain.first?.name ?? row.entity
             let names = row.values.keys.sorted()
-            let columns = (["Z_PK", "Z_ENT", "Z_OPT"] + names.map { "Z" + $0.uppercased() }).joined(separator: ", ")
+            // Each value in the column of the entity declaring it (numbered where siblings share the name).
+            let columns = (["Z_PK", "Z_ENT", "Z_OPT"] + names.map { name in
+                chain.last { $0.property(named: name) != nil }.flatMap { columnNames.column(entity: $0.name, property: name) } ?? ColumnNames.base(name)
+            }).joined(separator: ", ")
             var values: [DatabaseValueConvertible?] = [row.primaryKey, numberOf[row.entity], row.version]
             for name in names {
                 switch row.values[name] {
@@ -193,14 +200,15 @@ public enum StoreWriter {
         }
     }
 
-    /// `Z<ROOT>` with `Z_PK`, `Z_ENT`, `Z_OPT` and a column per stored attribute and to-one of the whole hierarchy.
-    private static func entityTableDDL(root: String, model: ManagedObjectModel) -> String {
+    /// `Z<ROOT>` with `Z_PK`, `Z_ENT`, `Z_OPT` and a column per stored attribute and to-one of the whole
+    /// hierarchy, named as Core Data names them (``ColumnNames``: numbered where siblings share a name).
+    private static func entityTableDDL(root: String, model: ManagedObjectModel, columnNames: ColumnNames) -> String {
         var columns: [String] = []
         var seen: Set<String> = []
         var frontier = [root]
         while let name = frontier.popLast() {
-            for p in model.allProperties(of: name) where p.isStored {
-                let column = "Z" + p.name.uppercased()
+            for p in model.entity(named: name)?.properties ?? [] where p.isStored {
+                let column = columnNames.column(entity: name, property: p.name) ?? ColumnNames.base(p.name)
                 switch p.kind {
                 case .attribute(let a) where seen.insert(column).inserted:
                     columns.append("\(column) \(sqlType(a.type))")

@@ -15,6 +15,8 @@ public final class ObjectLabeler {
     private var cache: [String: [Int64: String?]] = [:]
     private var cached = 0
     private static let cacheLimit = 50_000
+    /// The columns of the model's properties, computed on first use.
+    private lazy var columnNames: ColumnNames? = model.map { [catalog = store.catalog] in ColumnNames(model: $0) { catalog.entity(named: $0)?.number } }
 
     /// Attribute names taken in this order when an entity has one of them (case ignored),
     /// before any other string attribute whose name has "title" or "name" in it.
@@ -61,7 +63,9 @@ public final class ObjectLabeler {
         if let entity = store.catalog.entity(number: number), let table = store.catalog.rootTableName(of: number),
            let name = chooseAttribute(entity.name) {
             let columns = try store.read { try HistoryStore.columns(of: table, $0) }
-            let column = "Z" + name.uppercased()
+            // The entity declaring it names the column (numbered when siblings in the table declare the name too).
+            let declaring = model?.inheritanceChain(of: entity.name).last { $0.property(named: name) != nil }?.name
+            let column = declaring.flatMap { columnNames?.column(entity: $0, property: name) } ?? ColumnNames.base(name)
             if columns.contains(column) { found = (name, table, column) }
         }
         attributes[number] = .some(found)

@@ -117,6 +117,8 @@ private struct PropertyReader {
     let key: Int64
     /// `Z` + the uppercased name of every property of the model: a column named so is that property's.
     let declaredColumns: Set<String>
+    /// The column Core Data gives each property (numbered in tables shared by entities declaring the same name).
+    let columnNames: ColumnNames
     var problems: [String] = []
 
     init(store: HistoryStore, db: Database, model: ManagedObjectModel, table: String, columns: [String], row: [String: StoredValue?], key: Int64) {
@@ -127,33 +129,40 @@ private struct PropertyReader {
         self.columns = columns
         self.row = row
         self.key = key
-        declaredColumns = Set(model.entities.flatMap { $0.properties.map { "Z" + $0.name.uppercased() } })
+        declaredColumns = Set(model.entities.flatMap { $0.properties.map { ColumnNames.base($0.name) } })
+        columnNames = ColumnNames(model: model) { [catalog = store.catalog] in catalog.entity(named: $0)?.number }
     }
 
     mutating func properties(of entity: String) throws -> [PropertyValue] {
         var values: [PropertyValue] = []
-        for property in model.allProperties(of: entity) where property.isStored {
-            switch property.kind {
-            case .attribute(let info):
-                guard let column = column(for: property.name, in: columns, table: table) else {
-                    values.append(PropertyValue(name: property.name, column: nil, content: .unread("\(table) has no column for it")))
-                    continue
-                }
-                values.append(PropertyValue(name: property.name, column: column, content: .attribute(info.type, row[column] ?? nil)))
-            case .relationship(let info):
-                values.append(try relationship(property.name, info, of: entity))
-            case .fetchedProperty, .expression:
-                break
+        for level in model.inheritanceChain(of: entity) {
+            for property in level.properties where property.isStored {
+                values += try value(of: property, declaredBy: level.name, of: entity)
             }
         }
         // By name, as Xcode's model editor lists them: inherited properties among the entity's own.
         return values.sorted { $0.name.lowercased() < $1.name.lowercased() }
     }
 
-    private mutating func relationship(_ name: String, _ info: RelationshipInfo, of entity: String) throws -> PropertyValue {
+    /// The value of `property`, declared by `declaring` (`entity` or one of its superentities); none for a fetched property.
+    private mutating func value(of property: PropertyDescription, declaredBy declaring: String, of entity: String) throws -> [PropertyValue] {
+        switch property.kind {
+        case .attribute(let info):
+            guard let column = column(for: property.name, declaredBy: declaring, in: columns, table: table) else {
+                return [PropertyValue(name: property.name, column: nil, content: .unread("\(table) has no column for it"))]
+            }
+            return [PropertyValue(name: property.name, column: column, content: .attribute(info.type, row[column] ?? nil))]
+        case .relationship(let info):
+            return [try relationship(property.name, info, declaredBy: declaring, of: entity)]
+        case .fetchedProperty, .expression:
+            return []
+        }
+    }
+
+    private mutating func relationship(_ name: String, _ info: RelationshipInfo, declaredBy declaring: String, of entity: String) throws -> PropertyValue {
         let destination = info.destinationEntityName ?? "?"
         if !info.isToMany {
-            guard let column = column(for: name, in: columns, table: table) else {
+            guard let column = column(for: name, declaredBy: declaring, in: columns, table: table) else {
                 return PropertyValue(name: name, column: nil, content: .unread("\(table) has no column for it"))
             }
             guard case .integer(let target)?? = row[column] else {
@@ -161,8 +170,9 @@ private struct PropertyReader {
             }
             // The concrete entity of the destination, when it has subentities: `Z<N>_<NAME>`.
             var entityName = destination
-            let upper = name.uppercased()
-            if let entityColumn = columns.first(where: { $0.hasPrefix("Z") && $0.hasSuffix("_" + upper) && $0.dropFirst().dropLast(upper.count + 1).allSatisfy(\.isNumber) && $0.count > upper.count + 2 }),
+            let upper = String(ColumnNames.base(name).dropFirst())
+            let named = columnNames.entityColumn(entity: declaring, property: name).flatMap { columns.contains($0) ? $0 : nil }
+            if let entityColumn = named ?? columns.first(where: { $0.hasPrefix("Z") && $0.hasSuffix("_" + upper) && $0.dropFirst().dropLast(upper.count + 1).allSatisfy(\.isNumber) && $0.count > upper.count + 2 }),
                case .integer(let number)?? = row[entityColumn], let concrete = store.catalog.entity(number: number) {
                 entityName = concrete.name
             }
@@ -178,7 +188,8 @@ private struct PropertyReader {
         }
         // A to-many whose inverse is a to-one: the destination rows whose foreign key is this object.
         let destinationColumns = try HistoryStore.columns(of: destinationTable, db)
-        guard let foreignKey = column(for: inverseName, in: destinationColumns, table: destinationTable) else {
+        let inverseDeclaring = model.inheritanceChain(of: destination).last { $0.property(named: inverseName) != nil }?.name
+        guard let foreignKey = column(for: inverseName, declaredBy: inverseDeclaring, in: destinationColumns, table: destinationTable) else {
             return PropertyValue(name: name, column: nil, content: .unread("\(destinationTable) has no column for \(destination).\(inverseName)"))
         }
         let entities = store.catalog.descendants(of: destinationNumber)
@@ -228,11 +239,13 @@ private struct PropertyReader {
         model.inheritanceChain(of: entity).last { $0.property(named: property) != nil }.flatMap { store.catalog.entity(named: $0.name)?.number }
     }
 
-    /// The column of property `name` in `table`: `Z` + its name uppercased, or
-    /// the one numbered variant (`ZNAME1`) Core Data makes when subentities
-    /// sharing the table declare the same name; nil when there is none.
-    private mutating func column(for name: String, in columns: [String], table: String) -> String? {
-        let base = "Z" + name.uppercased()
+    /// The column of property `name` declared by `declaring` in `table`: the one
+    /// ``ColumnNames`` gives it when the table has it; else `Z` + its name
+    /// uppercased, or the one numbered variant (`ZNAME1`) there is; nil when
+    /// there is none.
+    private mutating func column(for name: String, declaredBy declaring: String?, in columns: [String], table: String) -> String? {
+        if let declaring, let named = columnNames.column(entity: declaring, property: name), columns.contains(named) { return named }
+        let base = ColumnNames.base(name)
         // `ZNAME1` may also be the column of a property called `name1`.
         let variants = columns.filter {
             $0.hasPrefix(base) && $0.count > base.count && $0.dropFirst(base.count).allSatisfy(\.isNumber) && !declaredColumns.contains($0)
