@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HistoryKit
 
 /// Runs the command line: usage and file errors print one line on stderr
 /// and exit with status 2; help and version exit 0.
@@ -13,9 +14,13 @@ enum Entry {
         var command: ParsableCommand
         do {
             var arguments = Array(CommandLine.arguments.dropFirst())
-            // `cdhist STORE …` is `cdhist repl STORE …`.
-            if let first = arguments.first, !first.hasPrefix("-"), first != "help",
-               !CDHist.configuration.subcommands.contains(where: { $0.configuration.commandName == first }) {
+            let commands = CDHist.configuration.subcommands.compactMap { $0.configuration.commandName }
+            // `cdhist STORE …` is `cdhist repl STORE …`; a word that names no file and is like a command is a typo.
+            if let first = arguments.first, !first.hasPrefix("-"), first != "help", !commands.contains(first) {
+                if let typo = unknownCommand(first, commands: commands) {
+                    printError(typo)
+                    exit(2)
+                }
                 arguments.insert(ReplCommand.configuration.commandName ?? "repl", at: 0)
             }
             command = try CDHist.parseAsRoot(arguments)
@@ -32,6 +37,14 @@ enum Entry {
             printError("cdhist: \(error)")
             exit(2)
         }
+    }
+
+    /// The error for a first word that names no file and is like a command (`chek`); nil otherwise.
+    static func unknownCommand(_ word: String, commands: [String]) -> String? {
+        guard !FileManager.default.fileExists(atPath: word) else { return nil }
+        let close = NameSuggestion.closest(to: word, among: commands).map(\.name)
+        guard let best = close.first else { return nil }
+        return "cdhist: unknown command '\(word)'; did you mean '\(best)'? (cdhist --help lists the commands)"
     }
 
     /// Errors raised by ArgumentParser itself (help requests, validation), as opposed to ours.

@@ -26,4 +26,26 @@ import Testing
         #expect(FileManager.default.contents(atPath: dir.file("backup.plist")) == theirs)
         #expect(try DefaultsReader.loadDictionary(plist).0["lastLaunch"] == .string("now"))
     }
+
+    /// Two repairs within one second each keep their own backup.
+    @Test func repairsInTheSameSecondKeepSeparateBackups() throws {
+        let dir = try TemporaryDirectory()
+        let plist = dir.file("defaults.plist")
+        try FileManager.default.copyItem(atPath: Repository.fixtures + "/MergeState/tokens.plist", toPath: plist)
+        let original = FileManager.default.contents(atPath: plist)
+        let store = try HistoryStore.open(Repository.fixtures + "/MergeState/Tasks.sqlite")
+        let first = try DefaultsRepair.write(try DefaultsRepair.plan(path: plist, actor: "app", target: .latest, store: store,
+                                                                     keyFormat: .persistentHistoryTrackingKit))
+        let afterFirst = FileManager.default.contents(atPath: plist)
+        let second = try DefaultsRepair.write(try DefaultsRepair.plan(path: plist, actor: "widget", target: .latest, store: store,
+                                                                      keyFormat: .persistentHistoryTrackingKit))
+        #expect(first != second)
+        #expect(FileManager.default.contents(atPath: first) == original)
+        #expect(FileManager.default.contents(atPath: second) == afterFirst)
+        // The next name after a taken one is the same name with -2.
+        let date = Date(timeIntervalSince1970: 1_700_000_000)
+        let base = PurgeExecutor.defaultBackupPath(for: plist, date: date)
+        try Data().write(to: URL(fileURLWithPath: base))
+        #expect(PurgeExecutor.defaultBackupPath(for: plist, date: date) == base + "-2")
+    }
 }

@@ -55,6 +55,45 @@ import Testing
         try expectSilent("stale-actor", stale + now)
     }
 
+    /// A position saved under a mistyped author: check warns and names the closest author,
+    /// actors suggests it; a declared reader and a real author are not flagged.
+    @Test func mistypedAuthorIsFoundByEditDistance() throws {
+        let dir = try TemporaryDirectory()
+        let plist = dir.file("defaults.plist")
+        try Data(PropertyList.encodeBinary(.dictionary([
+            "PersistentHistoryTrackingKit.lastToken.shareExtention": .date(762_800_000),
+            "PersistentHistoryTrackingKit.lastToken.app": .date(762_800_000),
+        ]))).write(to: URL(fileURLWithPath: plist))
+        let args = [m + "/Tasks.sqlite", "--defaults", plist, "--now", "2025-03-06T09:00:00Z"]
+        let r = try check("author-mismatch", args)
+        #expect(r.status == 1)
+        let findings = try #require(r.json["findings"] as? [[String: Any]])
+        #expect(findings.count == 1)
+        let data = try #require(findings.first?["data"] as? [String: Any])
+        #expect(data["actor"] as? String == "shareExtention" && data["closestAuthor"] as? String == "shareExtension" && data["distance"] as? Int == 1)
+        #expect((findings.first?["message"] as? String)?.contains("the closest author is shareExtension (1 character apart)") == true)
+        let actors = try CLI.run(["actors"] + args).json()
+        let actor = try #require((actors["actors"] as? [[String: Any]])?.first { $0["actor"] as? String == "shareExtention" })
+        #expect((actor["explanation"] as? String)?.contains("did you mean shareExtension?") == true, "\(actor)")
+        try expectSilent("author-mismatch", args + ["--actor", "shareExtention"])
+        #expect(NameSuggestion.closest(to: "[1,O]", among: ["[0,1]", "[1,0]", "app"]).map(\.name) == ["[1,0]"])
+        #expect(NameSuggestion.closest(to: "chek", among: ["info", "check", "changes"]).map(\.name) == ["check"])
+        #expect(NameSuggestion.closest(to: "x", among: ["info", "check"]).isEmpty)
+    }
+
+    /// The age of history is measured within the store: a copy examined years later does not age.
+    @Test func historyAgeIsMeasuredFromTheNewestTransaction() throws {
+        let dir = try TemporaryDirectory()
+        try #"{"thresholds": {"maxHistoryShare": 1, "maxHistoryAgeDays": 1}}"#.write(toFile: dir.file("age.json"), atomically: true, encoding: .utf8)
+        try #"{"thresholds": {"maxHistoryShare": 1, "maxHistoryAgeDays": 3}}"#.write(toFile: dir.file("older.json"), atomically: true, encoding: .utf8)
+        // The fixture spans two days (2025-03-03 09:00 to 2025-03-05 09:50); now is ten years later.
+        let later = ["--now", "2035-03-06T09:00:00Z"]
+        let r = try check("history-too-large", [m + "/Tasks.sqlite", "--config", dir.file("age.json")] + later)
+        let message = (r.json["findings"] as? [[String: Any]])?.first?["message"] as? String ?? ""
+        #expect(message.contains("the oldest transaction is 2 days older than the newest (threshold 1 days)"), "\(message)")
+        try expectSilent("history-too-large", [m + "/Tasks.sqlite", "--config", dir.file("older.json")] + later)
+    }
+
     @Test func storeRules() throws {
         let now = ["--now", "2025-03-06T09:00:00Z"]
         let dir = try TemporaryDirectory()

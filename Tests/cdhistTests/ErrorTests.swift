@@ -22,6 +22,11 @@ import Testing
         let dir = try TemporaryDirectory()
         try expectOneLineError(["info", dir.file("none.sqlite")], startsWith: "cdhist: \(dir.file("none.sqlite")): no such file")
         try expectOneLineError(["transactions", dir.path], startsWith: "cdhist: \(dir.path): is a directory")
+        // A session on a missing store ends before reading a line; a mistyped command gets the closest one.
+        try expectOneLineError([dir.file("none.sqlite")], startsWith: "cdhist: \(dir.file("none.sqlite")): no such file")
+        try expectOneLineError(["chek", Repository.fixtures + "/MergeState/Tasks.sqlite"],
+                               startsWith: "cdhist: unknown command 'chek'; did you mean 'check'?")
+        try expectOneLineError(["infoo"], startsWith: "cdhist: unknown command 'infoo'; did you mean 'info'?")
         _ = FileManager.default.createFile(atPath: dir.file("random.sqlite"), contents: Data((0..<5000).map { UInt8(truncatingIfNeeded: $0 &* 97) }))
         try expectOneLineError(["changes", dir.file("random.sqlite")], startsWith: "cdhist: \(dir.file("random.sqlite")): not an SQLite database")
 

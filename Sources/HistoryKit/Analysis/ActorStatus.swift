@@ -59,6 +59,15 @@ public struct ActorReport: Sendable {
     public var advice: String
     /// For CloudKit's exporter: the objects it mirrors (what a reset re-uploads); nil when unknown.
     public var mirroredRecordCount: Int? = nil
+    /// For an actor that authored nothing: authors with a name like its own, closest
+    /// first (its position may be saved under a mistyped name).
+    public var similarAuthors: [SimilarAuthor] = []
+
+    /// An author whose name is `distance` edits from the actor's.
+    public struct SimilarAuthor: Equatable, Sendable {
+        public var name: String
+        public var distance: Int
+    }
 
     /// What a reset of CloudKit's mirror uploads again: "every record (20 mirrored records)".
     public var everyRecord: String {

@@ -201,6 +201,10 @@ public struct MergeStateAnalyzer {
                             positionDate: position.positionDate, pending: pending,
                             lag: position.pendingFrom != nil ? pending.oldestTimestamp.map { now - $0 } : nil,
                             explanation: "", advice: "")
+        if authoredCount == 0 {
+            r.similarAuthors = NameSuggestion.closest(to: name, among: knownAuthors.filter { AuthorFamily.of($0) == nil })
+                .map { ActorReport.SimilarAuthor(name: $0.name, distance: $0.distance) }
+        }
         guard let record = position.record else {
             if isBatch {
                 r.conclude(.writesOnly, "batch actor: writes history (\(authoredCount) transactions) and does not merge",
@@ -240,8 +244,7 @@ public struct MergeStateAnalyzer {
             // writes with, or its own transactions count as pending. (A token needs no author.)
             if authoredCount == 0 && !isDeclared {
                 r.status = .unknownActor
-                let lower = name.lowercased()
-                let close = knownAuthors.filter { AuthorFamily.of($0) == nil && ($0.lowercased().hasPrefix(lower) || lower.hasPrefix($0.lowercased())) }
+                let close = r.similarAuthors.map(\.name)
                 let hint = close.isEmpty ? "no author has a name like it"
                     : "did you mean \(close.prefix(3).joined(separator: ", "))\(close.count > 3 ? " or \(close.count - 3) more" : "")?"
                 r.explanation = "has merge state but no transaction has author '\(name)' (\(hint)); \(r.pending.count) transactions by others after its date"

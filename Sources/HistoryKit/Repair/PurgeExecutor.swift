@@ -184,7 +184,16 @@ public enum PurgeExecutor {
         f.locale = Locale(identifier: "en_US_POSIX")
         f.timeZone = TimeZone(identifier: "UTC")
         f.dateFormat = "yyyyMMdd-HHmmss"
-        return "\(path).cdhist-backup-\(f.string(from: date))"
+        let base = "\(path).cdhist-backup-\(f.string(from: date))"
+        // A second repair in the same second gets the next free name, never the first one's backup.
+        let fm = FileManager.default
+        var candidate = base
+        var n = 2
+        while fm.fileExists(atPath: candidate) || fm.fileExists(atPath: candidate + ".partial") {
+            candidate = "\(base)-\(n)"
+            n += 1
+        }
+        return candidate
     }
 
     /// After a purge that changed nothing: removes the -wal and -shm that opening the store

@@ -23,6 +23,8 @@ struct ReplCommand: ParsableCommand {
     /// The REPL on a terminal, a script otherwise.
     func run() throws {
         let env = REPLEnvironment(storePath: store, lockTimeout: lock.lockTimeout)
+        // A store that cannot be opened ends the session before it starts, whatever the input.
+        _ = try env.openStore()
         let status: Int32
         if !command.isEmpty {
             status = ScriptRunner(runner: LineRunner(env: env), keepGoing: keepGoing).run(command)

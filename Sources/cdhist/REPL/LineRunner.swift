@@ -55,7 +55,7 @@ struct LineRunner {
                 for path in rest { _ = try DefaultsReader.read(path: path, storeUUID: nil) }
                 env.defaults = rest
             }
-            say(env.defaults.isEmpty ? "no shared defaults attached" : "shared defaults: \(env.defaults.joined(separator: ", "))")
+            acknowledge(changed: !rest.isEmpty, env.defaults.isEmpty ? "no shared defaults attached" : "shared defaults: \(env.defaults.joined(separator: ", "))")
         case "model":
             if rest == ["none"] {
                 env.modelPath = nil
@@ -63,13 +63,13 @@ struct LineRunner {
                 _ = try ModelLoader.load(path: path)
                 env.modelPath = path
             }
-            say(env.modelPath.map { "model: \($0)" } ?? "model: the store's cache")
+            acknowledge(changed: !rest.isEmpty, env.modelPath.map { "model: \($0)" } ?? "model: the store's cache")
         case "format":
             if let name = rest.first {
                 guard let format = OutputFormat(rawValue: name) else { throw ValidationError("unknown format '\(name)': use table, json, ndjson or csv") }
                 env.format = format
             }
-            say("format: \(env.format?.rawValue ?? "automatic")")
+            acknowledge(changed: !rest.isEmpty, "format: \(env.format?.rawValue ?? "automatic")")
         case "help":
             say(helpText(rest.first))
         case "clear":
@@ -109,6 +109,12 @@ struct LineRunner {
             throw ValidationError("unknown command '\(words.first ?? "")'; type help for the list")
         }
         return try CDHist.parseAsRoot(arguments(words))
+    }
+
+    /// Says what a setting is now: always in a session; in a script only when the
+    /// line asked (`format` alone), so a script's stdout holds only its data.
+    private func acknowledge(changed: Bool, _ text: String) {
+        if !changed || env.terminal != nil { say(text) }
     }
 
     /// Writes a session message to stdout, in order with the commands' own output.

@@ -96,7 +96,7 @@ public enum Checker {
     /// Every rule, in the order they run.
     public static let rules: [any CheckRule] = [
         ActorExpiredRule(), ActorMissedChangesRule(), ForeignTokenRule(), CorruptTokenRule(),
-        ActorBehindRule(), StaleActorRule(), CloudKitExpiredRule(), CloudKitTokenUnreadableRule(),
+        ActorBehindRule(), StaleActorRule(), AuthorMismatchRule(), CloudKitExpiredRule(), CloudKitTokenUnreadableRule(),
         CloudKitExportBehindRule(), CloudKitRecordsPendingRule(), HistoryTooLargeRule(), MissingAttributionRule(),
         CloudKitPurgeRule(), WALMissingRule(), OrphanChangesRule(), UnknownEntityRule(),
         ColumnsMismatchRule(), WrongTypeRule(), FreePagesRule(),

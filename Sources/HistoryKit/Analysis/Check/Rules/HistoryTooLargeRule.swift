@@ -8,13 +8,14 @@ struct HistoryTooLargeRule: CheckRule {
     func evaluate(_ c: CheckContext) throws -> [Finding] {
         let s = c.statistics
         let share = s.space.databaseBytes > 0 ? Double(s.space.historyBytes) / Double(s.space.databaseBytes) : 0
-        let ageDays = s.timestamps.map { (c.now - $0.lowerBound) / 86400 } ?? 0
+        // Measured from the newest transaction, not the clock: a copied or archived store does not age.
+        let ageDays = s.timestamps.map { ($0.upperBound - $0.lowerBound) / 86400 } ?? 0
         var over: [String] = []
         if s.transactionCount > c.config.maxTransactions { over.append("\(s.transactionCount) transactions (threshold \(c.config.maxTransactions))") }
         if s.changeCount > c.config.maxChanges { over.append("\(s.changeCount) changes (threshold \(c.config.maxChanges))") }
         if share > c.config.maxHistoryShare { over.append("history is \((share * 100).wholeDescription)% of the database (threshold \((c.config.maxHistoryShare * 100).wholeDescription)%)") }
         let old = ageDays > c.config.maxHistoryAgeDays
-        if old { over.append("the oldest transaction is \(ageDays.wholeDescription) days old (threshold \(c.config.maxHistoryAgeDays.wholeDescription) days)") }
+        if old { over.append("the oldest transaction is \(ageDays.wholeDescription) days older than the newest (threshold \(c.config.maxHistoryAgeDays.wholeDescription) days)") }
         guard !over.isEmpty else { return [] }
         let what = over.count == 1 && old ? "History is old" : "History is large"
         return [finding("\(what): \(over.joined(separator: "; ")). Nothing seems to purge it: purge what every actor has merged (cdhist actors shows what each cleaner would delete; then cdhist purge --strategy NAME) and VACUUM.",

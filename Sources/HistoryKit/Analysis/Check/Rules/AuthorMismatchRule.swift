@@ -1,0 +1,31 @@
+/// `author-mismatch`: a merge position saved under a name no transaction has as
+/// its author. The app reads its position under one name and writes with
+/// another (a typo, a renamed target): its own transactions count as unmerged,
+/// and a position under a stale name holds back every cleaner.
+struct AuthorMismatchRule: CheckRule {
+    let id = "author-mismatch"
+    let severity = Severity.warning
+    let summary = "a merge position is saved under a name no transaction has as its author"
+
+    func evaluate(_ c: CheckContext) throws -> [Finding] {
+        (c.mergeState?.actors ?? []).compactMap { a in
+            guard a.kind == .app, !a.isDeclared, a.authoredCount == 0, let record = a.records.first else { return nil }
+            // A token is no proof of a name (a reader needs no author): only a date, or a name like an author's, is.
+            let isDate: Bool
+            if case .date = record.position { isDate = true } else { isDate = false }
+            guard isDate || !a.similarAuthors.isEmpty else { return nil }
+            var data: [String: PlistValue] = ["actor": .string(a.name), "source": .string(record.source)]
+            let closest: String
+            if let best = a.similarAuthors.first {
+                data["closestAuthor"] = .string(best.name)
+                data["distance"] = .integer(Int64(best.distance))
+                closest = "the closest author is \(best.name) (\(best.distance) character\(best.distance == 1 ? "" : "s") apart)"
+                    + (a.similarAuthors.count > 1 ? ", then \(a.similarAuthors.dropFirst().prefix(2).map(\.name).joined(separator: ", "))" : "")
+                    + ". If it is the same target, save the position under the name it writes with (transactionAuthor)"
+            } else {
+                closest = "no author has a name like it. If this target only reads, declare it with --actor"
+            }
+            return finding("\(a.name) has a merge position (\(record.source)) but no transaction has author \(a.name); \(closest).", data)
+        }
+    }
+}
