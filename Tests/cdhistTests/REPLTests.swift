@@ -143,6 +143,36 @@ private func quote(_ word: String) -> String {
 
     let store = Repository.fixtures + "/AppGroup/Tasks.sqlite"
 
+    /// A completed value runs as completed: one with spaces, one beginning with `-` (Photos'
+    /// context names), are inserted quoted, and the quoted value is the option's.
+    @Test func completedValuesWithSpacesAndALeadingDashRun() throws {
+        let dir = try TemporaryDirectory()
+        let path = dir.file("Quoted.sqlite")
+        var fixture = Scenarios.all[0].store
+        fixture.journalMode = .rollback
+        fixture.transactions[0].contextName = "-[Cache load: now]"
+        fixture.transactions[1].contextName = "import queue"
+        try StoreWriter.write(fixture, to: path)
+        let s = try Screen(store: path, state: dir)
+        try s.type("transactions --format csv --context -[Ca")
+        try s.send("Tab")
+        try s.waitFor("--context '-[Cache load: now]'")
+        try s.send("Enter")
+        try s.waitFor("1,2025-03-03 09:00:00.000 +00:00")
+        try s.type("transactions --format csv --context imp")
+        try s.send("Tab")
+        try s.waitFor("--context 'import queue'")
+        try s.send("Enter")
+        let screen = try s.waitFor(",import queue,")
+        #expect(!screen.contains("Missing value") && !screen.contains("Error"), "\(screen)")
+        // A script reads the quoted words the same way; a quoted `'` inside too.
+        let script = try CLI.run([path, "-c", "transactions --format csv --context '-[Cache load: now]'", "-c", "transactions --format csv --context 'it'\\''s'"])
+        #expect(script.status == 0 && script.stderr.isEmpty, "\(script.stderr)")
+        #expect(script.stdout.split(separator: "\n").filter { $0.hasPrefix("1,") }.count == 1, "\(script.stdout)")
+        try s.send("C-d")
+        try s.waitFor("EXIT=0")
+    }
+
     @Test func typingCompletionAndHistory() throws {
         let state = try TemporaryDirectory()
         do {

@@ -39,7 +39,8 @@ final class Completer {
         if command == "help" || command == "format" {
             return matches(text, command == "help" ? LineRunner.commandNames : OutputFormat.allCases.map(\.rawValue))
         }
-        if text.hasPrefix("-") {
+        // A value may begin with `-` (Photos' context names do): the option's values come first.
+        if text.hasPrefix("-"), !previous.hasPrefix("-") || !values(for: previous, text: text).contains(where: { $0.hasPrefix(text) }) {
             return matches(text, options(of: command))
         }
         // An object ID: `Entity/p`, then the keys of its recently changed objects (no space after `Entity/p`).
@@ -47,7 +48,7 @@ final class Completer {
             let ids = ObjectCompletion.objects(store, prefix: text)
             return matches(text, ids, append: ids.count == 1 && ids[0].hasSuffix("/p") ? 0 : 32)
         }
-        return matches(text, values(for: previous, text: text))
+        return matches(text, values(for: previous, text: text), quoting: true)
     }
 
     /// Values for the option before the cursor.
@@ -103,8 +104,12 @@ final class Completer {
         return found
     }
 
-    private func matches(_ text: String, _ all: [String], append: Int32 = 32) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? {
-        Completer.candidates = all.filter { $0.hasPrefix(text) }
+    /// The candidates beginning with `text`; with `quoting`, values are inserted as the line
+    /// reads them back (a value with a space or beginning with `-` in single quotes).
+    private func matches(_ text: String, _ all: [String], append: Int32 = 32, quoting: Bool = false) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? {
+        // A value begun with a quote is matched without it.
+        let typed = quoting && (text.hasPrefix("'") || text.hasPrefix("\"")) ? String(text.dropFirst()) : text
+        Completer.candidates = all.filter { $0.hasPrefix(typed) }.map { quoting ? LineSplitter.quotedIfNeeded($0) : $0 }
         Completer.nextIndex = 0
         return cdhist_line_matches(text, append) { _, _ in
             guard Completer.nextIndex < Completer.candidates.count else { return nil }

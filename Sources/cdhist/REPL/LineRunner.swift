@@ -39,7 +39,7 @@ struct LineRunner {
 
     /// Runs `line`. Errors are thrown with messages written for the user.
     func run(_ line: String) throws -> Outcome {
-        let words = try LineSplitter.split(line)
+        let words = Self.joiningQuotedValues(try LineSplitter.words(line))
         guard let first = words.first, !first.hasPrefix("#") else { return .done }
         let rest = Array(words.dropFirst())
         switch first {
@@ -80,6 +80,22 @@ struct LineRunner {
             try REPLEnvironment.$current.withValue(env) { try command.run() }
         }
         return .done
+    }
+
+    /// The words of a line, a quoted word beginning with `-` joined to the option before it
+    /// (`--context '-[Foo bar:]'` → `--context=-[Foo bar:]`): quoted, it is a value, and only
+    /// the joined form passes one that looks like an option.
+    static func joiningQuotedValues(_ words: [LineSplitter.Word]) -> [String] {
+        var result: [String] = []
+        for (i, word) in words.enumerated() {
+            if word.isQuoted, word.text.hasPrefix("-"), i > 0, !words[i - 1].isQuoted,
+               let option = result.last, option.hasPrefix("--"), !option.contains("=") {
+                result[result.count - 1] = option + "=" + word.text
+            } else {
+                result.append(word.text)
+            }
+        }
+        return result
     }
 
     /// The argument vector for a cdhist command line, with the session's store,

@@ -1,6 +1,7 @@
 /// Splits a command line the way a POSIX shell splits words: blanks separate
 /// words, single quotes keep everything, double quotes keep all but `\"` and
 /// `\\`, a backslash escapes the next character outside quotes.
+/// The quoting of a word that the line editor completes (``quotedIfNeeded(_:)``) reads back as the value.
 enum LineSplitter {
     enum Failure: Error, CustomStringConvertible {
         case unterminatedQuote(Character)
@@ -14,10 +15,21 @@ enum LineSplitter {
         }
     }
 
+    /// A word, and whether any of it was quoted or escaped (`'-x'` is a value, not an option).
+    struct Word: Equatable {
+        var text: String
+        var isQuoted: Bool
+    }
+
     static func split(_ line: String) throws -> [String] {
-        var words: [String] = []
+        try words(line).map(\.text)
+    }
+
+    static func words(_ line: String) throws -> [Word] {
+        var words: [Word] = []
         var current = ""
         var inWord = false
+        var quoted = false
         var quote: Character?
         var chars = line.makeIterator()
         while let c = chars.next() {
@@ -35,21 +47,32 @@ enum LineSplitter {
             }
             switch c {
             case " ", "\t", "\n", "\r":
-                if inWord { words.append(current); current = ""; inWord = false }
+                if inWord { words.append(Word(text: current, isQuoted: quoted)); current = ""; inWord = false; quoted = false }
             case "'", "\"":
                 quote = c
                 inWord = true
+                quoted = true
             case "\\":
                 guard let next = chars.next() else { throw Failure.trailingBackslash }
                 current.append(next)
                 inWord = true
+                quoted = true
             default:
                 current.append(c)
                 inWord = true
             }
         }
         if let q = quote { throw Failure.unterminatedQuote(q) }
-        if inWord { words.append(current) }
+        if inWord { words.append(Word(text: current, isQuoted: quoted)) }
         return words
+    }
+
+    /// `value` as a word of a line: as it is when it needs no quoting, else in single
+    /// quotes (a `'` inside as `'\''`); a value beginning with `-` is quoted too, so
+    /// the line runner passes it as the option's value (`--context '-[Foo bar]'`).
+    static func quotedIfNeeded(_ value: String) -> String {
+        let special = value.contains { " \t\n\r'\"\\#".contains($0) } || value.hasPrefix("-")
+        guard special, !value.isEmpty else { return value }
+        return "'" + value.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 }
