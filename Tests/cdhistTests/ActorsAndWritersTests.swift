@@ -22,7 +22,7 @@ import Testing
         #expect(export["firstTransaction"] as? Int == 3 && export["lastTransaction"] as? Int == 33)
         #expect(export["firstTimestamp"] as? String == "2025-03-03T09:02:00.000Z")
         let table = try CLI.run(["actors", dir + "/Tasks.sqlite", "--defaults", dir + "/phtk.plist", "--now", now, "--format", "table"]).stdout
-        #expect(table.contains("3 authors write history but keep no merge position (transactions: CloudKit mirroring (3 authors) 7)."))
+        #expect(table.contains("3 authors write without a merge position (CloudKit mirroring (3 authors) 7 transactions)"))
         #expect(table.contains("1 transaction has no author"))
         #expect(!table.contains("unknown-actor"))
         // A declared actor without a position stays a row.
@@ -78,8 +78,12 @@ import Testing
         let lines = table.lines
         #expect(lines.filter { $0.hasPrefix("HistoryToken ") }.count == 1)
         #expect(table.stdout.replacingOccurrences(of: "\n", with: " ")
-            .contains("6 authors write history but keep no merge position (transactions: [0,0] 271, [0,1] 180, [1,0] 33, Core Data migration (3 authors) 3)."))
+            .contains("6 authors write without a merge position ([0,0] 271, [0,1] 180, [1,0] 33, Core Data migration (3 authors) 3 transactions)"))
         #expect(lines.allSatisfy { $0.count <= 80 })
+        // One 80×30 screen: strategies with the same cut-off and effect share a row.
+        #expect(lines.count <= 30, "\(lines.count) lines:\n\(table.stdout)")
+        #expect(lines.contains { $0.hasPrefix("phtk-1.0.0, phtk-1.0.4, ") } && lines.contains { $0.hasPrefix("apple, appwise ") }, "\(table.stdout)")
+        #expect(table.stdout.contains("0 transactions (it"), "\(table.stdout)")
     }
 
     @Test(.enabled(if: RealStores.available)) func familiesShareARowUnlessAll() throws {

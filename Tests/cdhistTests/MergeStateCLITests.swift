@@ -22,7 +22,7 @@ import Testing
         let intents = try #require(line("intents"))
         #expect(intents.contains("foreign-token") && intents.contains("134501") && intents.contains("delete the saved token"))
         #expect(r.stdout.contains("Cleaner cut-offs now"))
-        #expect(r.stdout.contains("phtk-2      no purge"))
+        #expect(r.stdout.contains("phtk-1.0.0, phtk-2, fatbobman  no purge"), "\(r.stdout)")
     }
 
     @Test func actorsJSONAndGroupContainer() throws {

@@ -22,14 +22,26 @@ struct MergeStatePresenter {
             [Cell(a.name), Cell(a.status.rawValue, Self.style(a.status)), Cell(merged(a)), Cell(pendingText(a)),
              Cell("\(a.explanation); \(a.advice)")]
         }
-        let cutoffRows = report.cutoffs.indices.map { j -> [Cell] in
+        let cutoffRows = cleanerGroups(report).map { group -> [Cell] in
+            let j = group[0]
             let c = report.cutoffs[j]
             let breaks = report.cutoffBreaks[j]
-            let deletes = c.cutoff == nil ? "-" : "\(report.cutoffDeleteCounts[j]) transactions" + (c.authorFilter.map { " by \($0.joined(separator: ", "))" } ?? "")
+            let count = report.cutoffDeleteCounts[j]
+            let deletes = c.cutoff == nil ? "-" : plural(count, "transaction")
+                + (c.authorFilter.map { " (it deletes only what \($0.joined(separator: ", ")) wrote)" } ?? "")
             let broken = breaks.map { "\($0.actor) (\($0.status.rawValue))" }.joined(separator: ", ")
-            return [Cell(c.strategy.rawValue), Cell(c.cutoff.map { time.display($0) } ?? "no purge"),
+            // The rules of the strategies folded into the row: the same words once.
+            var rules: [(rule: String, names: [String])] = []
+            for k in group {
+                let rule = report.cutoffs[k].reason + (report.cutoffs[k].resetsKeysAfterPurge ? "; then resets every key" : "")
+                if let i = rules.firstIndex(where: { $0.rule == rule }) { rules[i].names.append(report.cutoffs[k].strategy.rawValue) } else {
+                    rules.append((rule, [report.cutoffs[k].strategy.rawValue]))
+                }
+            }
+            let rule = rules.count == 1 ? rules[0].rule : rules.map { "\($0.names.joined(separator: ", ")): \($0.rule)" }.joined(separator: "; ")
+            return [Cell(group.map { report.cutoffs[$0].strategy.rawValue }.joined(separator: ", ")), Cell(c.cutoff.map { time.display($0) } ?? "no purge"),
                     Cell(deletes + (breaks.isEmpty ? "" : "; breaks \(broken)"), breaks.isEmpty ? nil : .red),
-                    Cell(c.heldBackBy ?? "-"), Cell(c.reason + (c.resetsKeysAfterPurge ? "; then resets every key" : ""))]
+                    Cell((c.heldBackBy.map { "held back by \($0); " } ?? "") + rule)]
         }
         var sections: [Document.Section] = [
             .fields(title: nil, fields),
@@ -45,10 +57,30 @@ struct MergeStatePresenter {
         if let writers = writersSummary(report.writers) { sections.append(.note(writers)) }
         sections.append(
             .table(title: "Cleaner cut-offs now", columns: [
-                Column("Strategy"), Column("Cut-off"), Column("Would delete", fit: .wrap(min: 14)), Column("Held back by", fit: .wrap(min: 10)),
+                Column("Strategy", fit: .wrap(min: 10)), Column("Cut-off"), Column("Would delete", fit: .wrap(min: 14)),
                 Column("Rule", fit: .below),
             ], rows: cutoffRows))
         return Document(kind: "actors", json: json(report, sources: sources), sections: sections)
+    }
+
+    /// The cleaners' strategies in groups with the same cut-off and effect (what they delete,
+    /// whom they break, who holds them back), each group in the order of its first strategy:
+    /// most strategies agree, and one row says so.
+    func cleanerGroups(_ report: MergeStateReport) -> [[Int]] {
+        var groups: [[Int]] = []
+        for j in report.cutoffs.indices {
+            let c = report.cutoffs[j]
+            if let g = groups.firstIndex(where: { g in
+                let o = report.cutoffs[g[0]]
+                return o.cutoff == c.cutoff && o.authorFilter == c.authorFilter && o.heldBackBy == c.heldBackBy
+                    && report.cutoffDeleteCounts[g[0]] == report.cutoffDeleteCounts[j] && report.cutoffBreaks[g[0]] == report.cutoffBreaks[j]
+            }) {
+                groups[g].append(j)
+            } else {
+                groups.append([j])
+            }
+        }
+        return groups
     }
 
     /// One line for every author without a merge position: the busiest by name, a
@@ -56,14 +88,14 @@ struct MergeStatePresenter {
     func writersSummary(_ writers: [WriterSummary]) -> String? {
         let named = writers.filter { $0.author != nil }
         let anonymous = writers.first { $0.author == nil }?.transactions ?? 0
-        let without = anonymous == 0 ? "" : "\(anonymous) transaction\(anonymous == 1 ? " has" : "s have") no author: set transactionAuthor on every context that saves, so each actor can skip its own changes."
+        let without = anonymous == 0 ? "" : "\(anonymous) transaction\(anonymous == 1 ? " has" : "s have") no author: set transactionAuthor on every context that saves."
         guard !named.isEmpty else { return without.isEmpty ? nil : without }
         let groups = ListSummary.grouped(named, author: \.author, families: Set(AuthorFamily.allCases))
         let (shown, more) = ListSummary.limited(groups, to: ListSummary.inline)
         let parts = shown.map { g in "\(g.label) \(g.members.reduce(0) { $0 + $1.transactions })" }
-        return "\(named.count) author\(named.count == 1 ? " writes" : "s write") history but keep\(named.count == 1 ? "s" : "") no merge position"
-            + " (transactions: \(parts.joined(separator: ", "))\(more > 0 ? " and \(more) more" : "")). "
-            + "If one of them merges, give its defaults key prefix (--key-prefix) or its token (--token)."
+        return "\(named.count) author\(named.count == 1 ? " writes" : "s write") without a merge position"
+            + " (\(parts.joined(separator: ", "))\(more > 0 ? " and \(more) more" : "") transactions); "
+            + "if one of them merges, give its --key-prefix or --token."
             + (without.isEmpty ? "" : " " + without)
     }
 
