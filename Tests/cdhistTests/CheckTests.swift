@@ -81,6 +81,33 @@ import Testing
         #expect(NameSuggestion.closest(to: "x", among: ["info", "check"]).isEmpty)
     }
 
+    /// A next model without an entity history names: the entity, the transactions the migration's
+    /// truncation deletes (up to the newest naming it), the actors it breaks.
+    @Test func nextModelThatDropsAnEntityTruncatesHistory() throws {
+        let dir = try TemporaryDirectory()
+        let next = ManagedObjectModel(entities: Scenarios.tasksModel.entities.filter { $0.name != "Project" })
+        let modelDir = dir.file("Next.xcdatamodel")
+        try FileManager.default.createDirectory(atPath: modelDir, withIntermediateDirectories: true)
+        try XcdatamodelWriter.contents(next).write(toFile: modelDir + "/contents", atomically: true, encoding: .utf8)
+        // Project's newest change is in #32; the token actor x stands at #31.
+        let args = [m + "/Tasks.sqlite", "--next-model", modelDir, "--token", "x=" + m + "/token.data", "--now", "2025-03-06T09:00:00Z"]
+        let r = try check("migration-truncates-history", args)
+        #expect(r.status == 1)
+        let finding = try #require((r.json["findings"] as? [[String: Any]])?.first)
+        #expect(finding["severity"] as? String == "error")
+        let data = try #require(finding["data"] as? [String: Any])
+        #expect(data["entities"] as? [String] == ["Project"])
+        #expect(data["transactions"] as? Int == 32 && data["lastTransaction"] as? Int == 32)
+        #expect(data["actors"] as? [String] == ["x"])
+        #expect((finding["message"] as? String)?.contains("It breaks x (expired)") == true, "\(finding)")
+        // The same model: nothing is removed, nothing to say; without --next-model the rule does not run.
+        let same = dir.file("Same.xcdatamodel")
+        try FileManager.default.createDirectory(atPath: same, withIntermediateDirectories: true)
+        try XcdatamodelWriter.contents(Scenarios.tasksModel).write(toFile: same + "/contents", atomically: true, encoding: .utf8)
+        try expectSilent("migration-truncates-history", [m + "/Tasks.sqlite", "--next-model", same])
+        try expectSilent("migration-truncates-history", [m + "/Tasks.sqlite"])
+    }
+
     /// The age of history is measured within the store: a copy examined years later does not age.
     @Test func historyAgeIsMeasuredFromTheNewestTransaction() throws {
         let dir = try TemporaryDirectory()

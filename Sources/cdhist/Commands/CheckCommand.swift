@@ -20,6 +20,10 @@ struct CheckCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Model to decode with instead of the store's cache.", valueName: "path"))
     var model: String?
 
+    @Option(name: .customLong("next-model"),
+            help: ArgumentHelp("The model the app's next version ships: report the history its migration would truncate.", valueName: "path"))
+    var nextModel: String?
+
     @Option(name: .customLong("fail-on"), help: ArgumentHelp("Exit 1 for findings of this severity or worse: error, warning or info.", valueName: "severity"))
     var failOn: String?
 
@@ -63,8 +67,9 @@ struct CheckCommand: ParsableCommand {
         let context = outputOptions.context()
         let now = try mergeState.evaluationTime(utc: outputOptions.utc)
         let analysis = try mergeState.analyze(historyStore, declared: settings.actors, batch: settings.batchActors, now: now)
+        let next = try nextModel.map { try ModelLoader.load(path: $0).model }
         let findings = try Self.findings(store: historyStore, mergeState: analysis.report, mirroring: analysis.mirroring, settings: settings,
-                                         model: try historyStore.resolveModel(userModelPath: model), now: now, only: rule, skip: skip)
+                                         model: try historyStore.resolveModel(userModelPath: model), now: now, nextModel: next, only: rule, skip: skip)
         let failing = findings.filter { $0.severity >= threshold }
         DocumentRenderer.render(Self.document(findings, store: historyStore, threshold: threshold, failing: failing.count), context: context)
         if !failing.isEmpty { throw ExitCode(1) }
@@ -72,8 +77,10 @@ struct CheckCommand: ParsableCommand {
 
     /// The findings of the rules in `only` (all when empty) but not in `skip` or the settings' skip list, worst first.
     static func findings(store: HistoryStore, mergeState: MergeStateReport?, mirroring: MirroringState?, settings: CheckConfig,
-                         model: ModelResolution, now: Double, only: [String] = [], skip: [String] = []) throws -> [Finding] {
-        let checkContext = try CheckContext(store: store, mergeState: mergeState, mirroring: mirroring, config: settings, model: model, now: now)
+                         model: ModelResolution, now: Double, nextModel: ManagedObjectModel? = nil,
+                         only: [String] = [], skip: [String] = []) throws -> [Finding] {
+        let checkContext = try CheckContext(store: store, mergeState: mergeState, mirroring: mirroring, config: settings, model: model, now: now,
+                                            nextModel: nextModel)
         return try Checker.run(checkContext, only: only, skip: skip + settings.skip)
             .sorted { ($1.severity, $0.ruleID) < ($0.severity, $1.ruleID) }
     }

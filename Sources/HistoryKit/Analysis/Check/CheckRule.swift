@@ -78,9 +78,11 @@ public final class CheckContext {
     public let model: ModelResolution
     /// Cocoa seconds.
     public let now: Double
+    /// The model the app's next version ships (`--next-model`), for the migration rule.
+    public let nextModel: ManagedObjectModel?
 
     public init(store: HistoryStore, mergeState: MergeStateReport?, mirroring: MirroringState? = nil, config: CheckConfig,
-                model: ModelResolution, now: Double) throws {
+                model: ModelResolution, now: Double, nextModel: ManagedObjectModel? = nil) throws {
         self.store = store
         statistics = try store.statistics()
         self.mergeState = mergeState
@@ -88,6 +90,7 @@ public final class CheckContext {
         self.config = config
         self.model = model
         self.now = now
+        self.nextModel = nextModel
     }
 }
 
@@ -98,7 +101,7 @@ public enum Checker {
         ActorExpiredRule(), ActorMissedChangesRule(), ForeignTokenRule(), CorruptTokenRule(),
         ActorBehindRule(), StaleActorRule(), AuthorMismatchRule(), CloudKitExpiredRule(), CloudKitTokenUnreadableRule(),
         CloudKitExportBehindRule(), CloudKitRecordsPendingRule(), HistoryTooLargeRule(), MissingAttributionRule(),
-        CloudKitPurgeRule(), WALMissingRule(), OrphanChangesRule(), UnknownEntityRule(),
+        CloudKitPurgeRule(), MigrationTruncationRule(), WALMissingRule(), OrphanChangesRule(), UnknownEntityRule(),
         ColumnsMismatchRule(), WrongTypeRule(), FreePagesRule(),
     ]
 

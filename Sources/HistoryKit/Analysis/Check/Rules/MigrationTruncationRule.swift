@@ -1,0 +1,32 @@
+/// `migration-truncates-history`: the next model (`check --next-model`) removes an
+/// entity that history still names, so migrating to it truncates history: the
+/// transactions that go, and the actors that then fail with 134301. An error when
+/// an actor would break, else a warning.
+struct MigrationTruncationRule: CheckRule {
+    let id = "migration-truncates-history"
+    let severity = Severity.error
+    let summary = "the next model removes entities history names: migrating truncates history (with --next-model)"
+
+    func evaluate(_ c: CheckContext) throws -> [Finding] {
+        guard let next = c.nextModel else { return [] }
+        let truncation = try c.store.migrationTruncation(to: next, actors: c.mergeState?.actors ?? [])
+        guard let preview = truncation.preview, let newest = truncation.removed.map(\.newestTransaction).max() else { return [] }
+        let entities = truncation.removed.map { "\($0.name) (\($0.changes) change\($0.changes == 1 ? "" : "s"), the newest in #\($0.newestTransaction))" }
+        let broken = preview.consequences.map { "\($0.actor) (\($0.status.rawValue))" }
+        let breaks = broken.isEmpty
+            ? (c.mergeState == nil ? " No actor was given (--defaults, --token, --group-container) to say whom it breaks." : " It breaks none of the actors given.")
+            : " It breaks \(broken.joined(separator: ", ")): each fails with 134301 on its next fetch."
+        let message = "The next model removes \(entities.joined(separator: ", ")), which history still names: migrating to it truncates history, "
+            + "deleting \(preview.transactionCount) transaction\(preview.transactionCount == 1 ? "" : "s") (up to #\(newest)) and \(preview.changeCount) change\(preview.changeCount == 1 ? "" : "s")."
+            + breaks + " Before shipping: keep the entities in the model until every actor has merged past #\(newest) and history before it is purged, or reset the actors' tokens after the migration."
+        var data: [String: PlistValue] = [
+            "entities": .array(truncation.removed.map { .string($0.name) }),
+            "transactions": .integer(Int64(preview.transactionCount)),
+            "changes": .integer(Int64(preview.changeCount)),
+            "lastTransaction": .integer(newest),
+            "actors": .array(preview.consequences.map { .string($0.actor) }),
+        ]
+        if let cut = preview.cut?.date { data["cutoffTimestamp"] = .real(cut) }
+        return [Finding(ruleID: id, severity: broken.isEmpty ? .warning : .error, message: message, data: data)]
+    }
+}
