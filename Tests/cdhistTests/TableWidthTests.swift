@@ -62,6 +62,22 @@ import Testing
 
     /// The numbers of the listings are whole in the table: every transaction number and change count,
     /// every change ID and primary key, every author's counts.
+    /// A path wider than the line breaks between its folders, never inside the file name.
+    @Test func pathsBreakAtTheirSlashes() throws {
+        let dir = try TemporaryDirectory()
+        for extra in 0..<24 {
+            let folder = dir.file("AppGroup" + String(repeating: "x", count: extra) + "/Library/ApplicationSupport")
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            let store = folder + "/Tasks.sqlite"
+            try FileManager.default.copyItem(atPath: Repository.fixtures + "/MergeState/Tasks.sqlite", toPath: store)
+            for width in [60, 80] {
+                let lines = try CLI.run(["info", store, "--format", "table"], environment: ["COLUMNS": String(width)]).lines
+                #expect(!lines.contains { $0.hasSuffix("Tasks.") || $0.hasSuffix("Tasks") }, "\(width): \(lines.prefix(4))")
+                #expect(lines.allSatisfy { $0.count <= width })
+            }
+        }
+    }
+
     @Test(arguments: [60, 80]) func listedNumbersAreWhole(width: Int) throws {
         for store in Self.stores {
             func table(_ args: [String]) throws -> Set<String> {

@@ -32,12 +32,16 @@ enum TextWrap {
     }
 
     /// The part of `unit` that goes on a line: up to the last punctuation mark that
-    /// leaves the line at least a third full, or as much as fits.
+    /// leaves the line at least a third full, or as much as fits. Marks between the
+    /// parts of a value come first (a path's `/`, a selector's `:`), then the others,
+    /// so `…/Photos.sqlite` breaks before the file name, not inside it.
     private static func breakPoint(_ unit: Substring, width: Int) -> Substring {
         let fits = unit.prefix(cells: width)
         guard !fits.isEmpty else { return unit.prefix(1) }
-        if let mark = fits.lastIndex(where: { ":/._-,)]".contains($0) }), fits[...mark].cells >= max(1, width / 3) {
-            return fits[...mark]
+        for marks in ["/:", ",)]", "._-"] {
+            if let mark = fits.lastIndex(where: { marks.contains($0) }), fits[...mark].cells >= max(1, width / 3) {
+                return fits[...mark]
+            }
         }
         return fits
     }
