@@ -117,7 +117,7 @@ import Testing
         let later = ["--now", "2035-03-06T09:00:00Z"]
         let r = try check("history-too-large", [m + "/Tasks.sqlite", "--config", dir.file("age.json")] + later)
         let message = (r.json["findings"] as? [[String: Any]])?.first?["message"] as? String ?? ""
-        #expect(message.contains("the oldest transaction is 2 days older than the newest (threshold 1 days)"), "\(message)")
+        #expect(message.contains("the oldest transaction is 2 days older than the newest (threshold 1 day)"), "\(message)")
         try expectSilent("history-too-large", [m + "/Tasks.sqlite", "--config", dir.file("older.json")] + later)
     }
 

@@ -109,7 +109,7 @@ import Testing
                                   "--fail-on", "warning"])
         #expect(strict.status == 1)
         let message = try #require((try strict.json()["findings"] as? [[String: Any]])?.first?["message"] as? String)
-        #expect(message.hasPrefix("CloudKit has 5 transactions to export, the oldest 1 days old (threshold: 4 transactions)"))
+        #expect(message.hasPrefix("CloudKit has 5 transactions to export, the oldest 1 day old (threshold: 4 transactions)"))
         let pending = try CLI.run(["check", fixture + "/Tasks.sqlite", "--now", now, "--rule", "cloudkit-records-pending", "--format", "table"]).stdout
         #expect(pending.contains("2 of 20 mirrored records await upload and 1 await deletion in iCloud (Task: 2, Tag: 1)"))
         let config = try TemporaryDirectory()

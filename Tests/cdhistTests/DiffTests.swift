@@ -64,6 +64,26 @@ import Testing
         #expect(Self.part(widget, "added")["transactions"] as? Int == 3)
     }
 
+    /// Core Data's migrations share a row in the table, as in authors (JSON keeps each).
+    @Test(.enabled(if: RealStores.available)) func migrationAuthorsShareARow() throws {
+        let dir = try TemporaryDirectory()
+        let old = try WatchTests.copy(RealStores.photos, into: dir)
+        let newDir = try TemporaryDirectory()
+        try newDir.copy(from: (RealStores.photos as NSString).deletingLastPathComponent, prefix: "Photos.sqlite")
+        let new = newDir.file("Photos.sqlite")
+        for suffix in ["", "-wal", "-shm"] { try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: new + suffix) }
+        let purge = try CLI.run(["purge", new, "--before", "tx:400", "--execute", "--allow-expire", "--no-backup"])
+        #expect(purge.status == 0, "\(purge.stderr)")
+        let table = try CLI.run(["diff", old, new, "--format", "table"], environment: ["COLUMNS": "80"]).lines
+        #expect(table.contains { $0.hasPrefix("Core Data migration (3 authors) ") && $0.hasSuffix(" 3        0") }, "\(table)")
+        #expect(!table.contains { $0.hasPrefix("com.apple.coredata") })
+        let all = try CLI.run(["diff", old, new, "--format", "table", "--all"], environment: ["COLUMNS": "80"]).lines
+        #expect(all.filter { $0.hasPrefix("com.apple.coredata.schemamigrator") }.count == 3)
+        let json = try CLI.run(["diff", old, new]).json()
+        let authors = Self.part(json, "removed")["authors"] as? [[String: Any]] ?? []
+        #expect(authors.filter { ($0["author"] as? String)?.hasPrefix("com.apple.coredata.schemamigrator") == true }.count == 3)
+    }
+
     @Test func aRewrittenTransactionAndItsTable() throws {
         let dir = try TemporaryDirectory()
         let new = try WatchTests.copy(Repository.fixtures + "/Later/Tasks.sqlite", into: dir)

@@ -36,6 +36,15 @@ import Testing
         }.count)
     }
 
+    /// Every command's --help fits 80 columns, its usage line too.
+    @Test func helpFitsEightyColumns() throws {
+        for command in [[]] + Self.subcommands.map({ [$0] }) {
+            let help = try CLI.run(command + ["--help"]).stdout
+            let wide = help.split(separator: "\n").filter { $0.count > 80 }
+            #expect(wide.isEmpty, "cdhist \(command.joined()) --help: \(wide)")
+        }
+    }
+
     /// Every check rule (listed by `check --help`) is described in the man page under its id.
     @Test func manPageDescribesEveryCheckRule() throws {
         let man = try String(contentsOfFile: Repository.root.appendingPathComponent("man/cdhist.1").path, encoding: .utf8)

@@ -186,6 +186,9 @@ import Testing
         #expect(numbered["cutoff"] as? String == "2025-03-03T11:10:00.000Z")
         #expect(numbered["cutoffTransaction"] as? Int == 11)
         #expect(numbered["transactionCount"] as? Int == 10)
+        // One of each is one, not ones.
+        let one = try CLI.run(["purge", store, "--before", "tx:2", "--utc", "--format", "table"]).stdout
+        #expect(one.contains("Would delete: 1 transaction and 0 changes (#1…#1,"), "\(one)")
         // Past the newest transaction: no transaction after the cut.
         let everything = try CLI.run(["purge", store, "--before", "2030-01-01T00:00:00Z", "--utc"]).json()
         #expect(everything["cutoff"] as? String == "2030-01-01T00:00:00.000Z")

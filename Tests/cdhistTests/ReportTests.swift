@@ -145,6 +145,10 @@ import Testing
         #expect(page.rows(section: "actors", table: "Actors").first { $0.first == "photos" }?[1] == "✓ up-to-date")
         #expect(page.fields(section: "purge")["Would delete"]?.hasPrefix("0 transactions") == true)
         #expect(page.rows(section: "busiest", table: "Authors by changes").first?.prefix(3) == ["[0,0]", "648", "271"])
+        // The migrations share a row, as in authors; the purge knows the actor given.
+        #expect(page.rows(section: "busiest", table: "Authors by changes").contains { $0.prefix(3) == ["Core Data migration (3 authors)", "0", "3"] })
+        #expect(page.fields(section: "purge")["Breaks"] == "none of the 1 actor with a position")
+        #expect(photos.contains(">migrations (3)<"), "the timeline's lane of the migrations")
         let swiftData = try Self.report([RealStores.swiftData], in: dir, name: "swiftdata.html")
         Self.expectSelfContained(swiftData)
         #expect(HTMLPage(swiftData).fields(section: "glance")["History"]?.hasPrefix("38 transactions and 55 changes") == true)

@@ -81,7 +81,13 @@ import Testing
             }
 
             // Each drawn lane has a block exactly where its author has transactions, and its total at the end.
-            #expect(chart.lanes.count == min(lanes.count, 7))
+            // Core Data's migrations and Apple's other authors draw one lane per family.
+            let families = Set(lanes.compactMap { lane -> String? in
+                let author = lane["author"] as? String ?? ""
+                return author.hasPrefix("com.apple.coredata.schemamigrator") ? "migration" : author.hasPrefix("com.apple.") ? "apple" : nil
+            })
+            let framework = lanes.filter { ($0["author"] as? String)?.hasPrefix("com.apple.") == true }.count
+            #expect(chart.lanes.count == min(lanes.count - framework + families.count, 7))
             for (drawn, lane) in zip(chart.lanes, lanes) where chart.lanes.count == lanes.count {
                 let counts = try #require(lane["counts"] as? [Int])
                 #expect(drawn.row.indices.filter { drawn.row[$0] != " " } == counts.indices.filter { counts[$0] > 0 }, "\(lane["author"] ?? "-")")
@@ -98,6 +104,17 @@ import Testing
                 if t <= (doc["lastCocoaTimestamp"] as? Double ?? 0) { #expect(chart.markers[name]?.column == column, "\(name)") }
             }
         }
+    }
+
+    /// Core Data's migrations (one author per model version) share a lane in the chart; JSON keeps each.
+    @Test(.enabled(if: RealStores.available)) func migrationAuthorsShareALane() throws {
+        let chart = try CLI.run(["timeline", RealStores.photos, "--format", "table"], environment: ["COLUMNS": "80"]).lines
+        let lane = try #require(chart.first { $0.hasPrefix("migrations (3) ") })
+        #expect(lane.hasSuffix(" 3"))
+        #expect(!chart.contains { $0.hasPrefix("com.apple.") })
+        let json = try CLI.run(["timeline", RealStores.photos]).json()
+        let lanes = try #require(json["lanes"] as? [[String: Any]])
+        #expect(lanes.filter { ($0["author"] as? String)?.hasPrefix("com.apple.coredata.schemamigrator") == true }.count == 3)
     }
 
     @Test func appGroupMarkersAgreeWithTheActors() throws {

@@ -207,11 +207,11 @@ public struct MergeStateAnalyzer {
         }
         guard let record = position.record else {
             if isBatch {
-                r.conclude(.writesOnly, "batch actor: writes history (\(authoredCount) transactions) and does not merge",
+                r.conclude(.writesOnly, "batch actor: writes history (\(plural(authoredCount, "transaction"))) and does not merge",
                            "nothing to do; it is left out of purge cut-offs")
             } else if isDeclared {
                 r.conclude(.neverMerged, "has no recorded position: it has never merged, or its key was reset after a purge",
-                           "it will fetch all \(r.pending.count) transactions by others on its next run; if this target no longer exists, remove it from the app's actor list so it stops holding back purges")
+                           "it will fetch all \(plural(r.pending.count, "transaction")) by others on its next run; if this target no longer exists, remove it from the app's actor list so it stops holding back purges")
             }
             return r
         }
@@ -247,7 +247,7 @@ public struct MergeStateAnalyzer {
                 let close = r.similarAuthors.map(\.name)
                 let hint = close.isEmpty ? "no author has a name like it"
                     : "did you mean \(close.prefix(3).joined(separator: ", "))\(close.count > 3 ? " or \(close.count - 3) more" : "")?"
-                r.explanation = "has merge state but no transaction has author '\(name)' (\(hint)); \(r.pending.count) transactions by others after its date"
+                r.explanation = "has merge state but no transaction has author '\(name)' (\(hint)); \(plural(r.pending.count, "transaction")) by others after its date"
                 r.advice = "if it only reads, declare it with --actor; otherwise make it set transactionAuthor to the name it saves its position under"
                 return r
             }
@@ -257,9 +257,9 @@ public struct MergeStateAnalyzer {
                        "nothing to do")
         } else {
             r.status = .behind
-            r.explanation = "has \(r.pending.count) transactions by others to merge"
+            r.explanation = "has \(plural(r.pending.count, "transaction")) by others to merge"
             if let lag = r.lag, lag > CleanerStrategy.week {
-                r.advice = "has not merged for \((lag / 86400).wholeDescription) days and holds back purges; if this target no longer runs, remove its key"
+                r.advice = "has not merged for \(days(lag / 86400)) and holds back purges; if this target no longer runs, remove its key"
             } else {
                 r.advice = "it merges them when it next runs; nothing to do"
             }
@@ -281,7 +281,7 @@ extension MergeStateAnalyzer {
             ? " (and \(pending.ownCount) written by CloudKit itself, which it does not export)" : ""
         guard let record = position.record else {
             r.conclude(.neverMerged, "CloudKit mirroring keeps no export position in the store: it has not exported yet, or its state was reset",
-                       "on its next export it reads all remaining history (\(pending.count) transactions to export); if the app has synced before, expect it to re-upload its data")
+                       "on its next export it reads all remaining history (\(plural(pending.count, "transaction")) to export); if the app has synced before, expect it to re-upload its data")
             return r
         }
         guard case .token(let token) = record.position else {
@@ -304,9 +304,9 @@ extension MergeStateAnalyzer {
         if pending.count == 0 {
             r.conclude(.upToDate, "has exported everything the app's authors wrote" + own, "nothing to do")
         } else {
-            r.conclude(.behind, "has \(pending.count) transactions to export\(own)",
+            r.conclude(.behind, "has \(plural(pending.count, "transaction")) to export\(own)",
                        r.lag.map { $0 > 86400 } == true
-                           ? "it has not exported for \(((r.lag ?? 0) / 86400).wholeDescription) days: check the device's iCloud account and the mirror's recent events"
+                           ? "it has not exported for \(days((r.lag ?? 0) / 86400)): check the device's iCloud account and the mirror's recent events"
                            : "it exports them when the app next runs with a network and an iCloud account; nothing to do")
         }
         return r

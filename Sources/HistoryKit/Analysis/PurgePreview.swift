@@ -39,8 +39,8 @@ public struct PurgePreview: Sendable {
         /// The purge deletes `transactions` others wrote after `actor`'s position.
         static func missedChanges(_ actor: ActorReport, transactions: Int) -> Consequence {
             Consequence(actor: actor.name, kind: actor.kind, status: .missedChanges, message: actor.kind == .cloudKit
-                ? "the purge deletes \(transactions) transactions CloudKit has not exported yet: their changes never reach iCloud"
-                : "the purge deletes \(transactions) transactions it has not merged yet; it will never see them")
+                ? "the purge deletes \(plural(transactions, "transaction")) CloudKit has not exported yet: their changes never reach iCloud"
+                : "the purge deletes \(plural(transactions, "transaction")) it has not merged yet; it will never see them")
         }
     }
 

@@ -11,11 +11,22 @@ public struct ActivityTimeline: Equatable, Sendable {
         public var counts: [Int]
         /// All of the author's dated transactions.
         public var total: Int
+        /// For a lane of several authors of one framework family (``ActivityTimeline/groupingFamilies(_:)``): the family.
+        public var family: AuthorFamily?
+        /// How many authors the lane counts (1 unless it is a family's).
+        public var authorCount = 1
 
         public init(author: String?, counts: [Int], total: Int) {
             self.author = author
             self.counts = counts
             self.total = total
+        }
+
+        /// What a chart calls the lane: its author, or its family and how many authors it
+        /// counts ("Core Data migration (3 authors)"; `short`: "migrations (3)").
+        public func label(short: Bool = false) -> String {
+            if let family, authorCount > 1 { return short ? "\(family.shortTitle) (\(authorCount))" : "\(family.title) (\(authorCount) authors)" }
+            return author ?? "(no author)"
         }
     }
 
@@ -69,6 +80,32 @@ public struct ActivityTimeline: Equatable, Sendable {
     static func bucket(_ position: Double, count: Int) -> Int {
         guard position > 0 else { return 0 }
         return position < Double(count - 1) ? Int(position) : count - 1
+    }
+
+    /// The lanes with the authors of each of `families` in one lane (Core Data's
+    /// migrations are one author per model version: one lane says it), busiest first.
+    public func groupingFamilies(_ families: Set<AuthorFamily>) -> ActivityTimeline {
+        var grouped: [Lane] = []
+        var index: [AuthorFamily: Int] = [:]
+        for lane in lanes {
+            guard let family = AuthorFamily.of(lane.author), families.contains(family) else {
+                grouped.append(lane)
+                continue
+            }
+            guard let i = index[family] else {
+                index[family] = grouped.count
+                var first = lane
+                first.family = family
+                grouped.append(first)
+                continue
+            }
+            for (b, n) in lane.counts.enumerated() where b < grouped[i].counts.count { grouped[i].counts[b] += n }
+            grouped[i].total += lane.total
+            grouped[i].authorCount += 1
+        }
+        var copy = self
+        copy.lanes = grouped.enumerated().sorted { ($1.element.total, $0.offset) < ($0.element.total, $1.offset) }.map(\.element)
+        return copy
     }
 
     /// The `count` busiest lanes, and the others summed into one lane. A single

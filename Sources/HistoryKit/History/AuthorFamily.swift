@@ -29,4 +29,13 @@ public enum AuthorFamily: String, CaseIterable, Sendable {
         case .apple: return "Apple frameworks"
         }
     }
+
+    /// The family in a word or two, for narrow labels: "migrations (3)".
+    public var shortTitle: String {
+        switch self {
+        case .coreDataMigration: return "migrations"
+        case .cloudKit: return "CloudKit"
+        case .apple: return "Apple"
+        }
+    }
 }

@@ -102,7 +102,7 @@ public enum PurgeExecutor {
                     wroteBackup = true
                 }
                 FaultInjection.point("after-backup")
-                progress("deleting \(preview.transactionCount) transactions and \(preview.changeCount) changes")
+                progress("deleting \(plural(preview.transactionCount, "transaction")) and \(plural(preview.changeCount, "change"))")
                 // By ranges of numbers when the selection is a few runs (verified above to be exactly
                 // the matching transactions): no set of numbers to build, index ranges only.
                 let deletes: [(changes: String, transactions: String, arguments: StatementArguments)] = preview.ranges.map { ranges in
@@ -125,7 +125,7 @@ public enum PurgeExecutor {
                 }
                 guard result.deletedChanges == preview.changeCount, result.deletedTransactions == preview.transactionCount else {
                     throw RepairError.changedSincePreview(
-                        path: path, detail: "deleted \(result.deletedTransactions) transactions and \(result.deletedChanges) changes, the preview said \(preview.transactionCount) and \(preview.changeCount)")
+                        path: path, detail: "deleted \(plural(result.deletedTransactions, "transaction")) and \(plural(result.deletedChanges, "change")), the preview said \(preview.transactionCount) and \(preview.changeCount)")
                 }
                 if options.pruneStrings, let prune = sql.pruneStrings {
                     try db.execute(sql: prune)
@@ -297,7 +297,7 @@ public enum PurgeExecutor {
         var problem: String?
         if check != "ok" { problem = "quick_check: \(check)" }
         if transactions != preview.survivingTransactions || changes != preview.survivingChanges {
-            problem = "\(transactions) transactions and \(changes) changes remain, the preview said \(preview.survivingTransactions) and \(preview.survivingChanges)"
+            problem = "\(plural(transactions, "transaction")) and \(plural(changes, "change")) remain, the preview said \(preview.survivingTransactions) and \(preview.survivingChanges)"
         }
         guard let problem else { return }
         guard let backup else { throw RepairError.verificationFailed(path: path, detail: problem, restoredFrom: nil) }

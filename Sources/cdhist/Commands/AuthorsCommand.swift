@@ -5,7 +5,9 @@ import HistoryKit
 struct AuthorsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "authors",
-        abstract: "List authors, context names, bundle IDs and processes with counts and time ranges.")
+        abstract: "List authors, context names, bundle IDs and processes with counts and time ranges.",
+        // The usage ArgumentParser writes lists every option: over 80 columns.
+        usage: "cdhist authors [<options>] <store>")
 
     /// Which field to summarise.
     enum Field: String, CaseIterable, ExpressibleByArgument {
@@ -52,7 +54,7 @@ struct AuthorsCommand: ParsableCommand {
         let session = try Session.open(storeOptions, output: outputOptions)
         let time = session.context.time
         // Core Data's migrations and Apple's frameworks as one row each in tables (CloudKit's authors stay apart: they differ).
-        let families: Set<AuthorFamily> = summary.groupsFamilies(session.context) ? [.coreDataMigration, .apple] : []
+        let families: Set<AuthorFamily> = summary.groupsFamilies(session.context) ? ListSummary.frameworkFamilies : []
         var sections: [Document.Section] = []
         var json: [(String, JSONValue)] = []
         let fields = by.isEmpty ? Field.allCases : by

@@ -7,6 +7,8 @@ struct CloudKitCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cloudkit",
         abstract: "Show CloudKit mirroring's state: export position, records awaiting upload or deletion, objects changed since their export, fetches and events.",
+        // The usage ArgumentParser writes lists every option: over 80 columns.
+        usage: "cdhist cloudkit [<options>] <store>",
         discussion: """
         Reads the ANSCK tables NSPersistentCloudKitContainer (and SwiftData with iCloud) keeps in the store, or the keys \
         of its first release in Z_METADATA. What an OS version's tables lack is said, not guessed. On a store that is not \

@@ -62,7 +62,7 @@ struct DiffCommand: ParsableCommand {
             throw StoreError.interrupted(path: new)
         }
         progress.finish(leaving: nil)
-        let presenter = DiffPresenter(time: context.time, limit: summary.limit(context))
+        let presenter = DiffPresenter(time: context.time, limit: summary.limit(context), groupsFamilies: summary.groupsFamilies(context))
         let old = DiffPresenter.Side(path: self.old, storeUUID: oldStore.storeUUID,
                                      transactions: diff.removed.transactions + diff.unchanged.transactions + diff.rewritten.transactions)
         let new = DiffPresenter.Side(path: self.new, storeUUID: newStore.storeUUID,

@@ -5,7 +5,9 @@ import HistoryKit
 struct EntitiesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "entities",
-        abstract: "List entities: change counts, ZCOLUMNS slot layout and tombstone attributes.")
+        abstract: "List entities: change counts, ZCOLUMNS slot layout and tombstone attributes.",
+        // The usage ArgumentParser writes lists every option: over 80 columns.
+        usage: "cdhist entities [<options>] <store>")
 
     @OptionGroup var storeOptions: StoreOptions
 
@@ -43,7 +45,7 @@ struct EntitiesCommand: ParsableCommand {
             Column("Deletes", alignRight: true), Column("Slots", alignRight: true), Column("Tombstones", fit: .wrap(min: 12)),
         ], rows: rows)]
         for n in unknown {
-            sections.append(.note("note: \(counts[n]?.total ?? 0) changes have ZENTITY \(n), which Z_PRIMARYKEY does not name"))
+            sections.append(.note("note: \(plural(counts[n]?.total ?? 0, "change")) \((counts[n]?.total ?? 0) == 1 ? "has" : "have") ZENTITY \(n), which Z_PRIMARYKEY does not name"))
         }
         if tally.withoutEntityNumber.total > 0 {
             let n = tally.withoutEntityNumber.total

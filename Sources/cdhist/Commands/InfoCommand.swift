@@ -6,7 +6,9 @@ import HistoryKit
 struct InfoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "info",
-        abstract: "Summarise a store: UUID, framework version, files, history size, counts, time range, traces of purges.")
+        abstract: "Summarise a store: UUID, framework version, files, history size, counts, time range, traces of purges.",
+        // The usage ArgumentParser writes lists every option: over 80 columns.
+        usage: "cdhist info [<options>] <store>")
 
     @OptionGroup var storeOptions: StoreOptions
     @Flag(name: .customLong("change-types"), help: "Also count changes by type (reads every change: seconds on millions).")
@@ -30,7 +32,7 @@ struct InfoCommand: ParsableCommand {
         let traces = stats.purgeTraces
         let modelText: String = {
             guard let loaded = model.model else { return "none (\(model.problem ?? "unknown"))" }
-            return "\(model.source?.description ?? "?") (\(loaded.entities.count) entities)"
+            return "\(model.source?.description ?? "?") (\(loaded.entities.count) entit\(loaded.entities.count == 1 ? "y" : "ies"))"
         }()
         var traceText: [String] = []
         if traces.startsAfterFirst, let first = stats.transactionNumbers?.lowerBound { traceText.append("first transaction is \(first), not 1") }

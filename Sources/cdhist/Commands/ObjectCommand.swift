@@ -8,6 +8,8 @@ struct ObjectCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "object",
         abstract: "One object's life: every change to it in order, and its current values read through the model.",
+        // The usage ArgumentParser writes lists every option: over 80 columns.
+        usage: "cdhist object [<options>] <store> <id>",
         discussion: """
         ID is the object as an app logs it (x-coredata://STOREUUID/ENTITY/pN, or the description of its objectID) or ENTITY/pN. \
         A superentity's name finds its subentities' objects. Exit status 2 when the store has neither a row nor a change of the object.

@@ -93,7 +93,7 @@ struct PurgeCommand: ParsableCommand {
             return
         }
         if let confirm = REPLEnvironment.current?.confirm,
-           !confirm("Delete \(plan.preview.transactionCount) transactions and \(plan.preview.changeCount) changes from \(path)? [y/N] ") {
+           !confirm("Delete \(plural(plan.preview.transactionCount, "transaction")) and \(plural(plan.preview.changeCount, "change")) from \(path)? [y/N] ") {
             printError("cdhist: purge cancelled; the store is unchanged")
             return
         }

@@ -7,6 +7,8 @@ struct ReplCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "repl",
         abstract: "Open an interactive session on a store (also: cdhist STORE); run -c commands or stdin lines as a script.",
+        // The usage ArgumentParser writes lists every option: over 80 columns.
+        usage: "cdhist repl [<options>] <store>",
         discussion: "In a script the first failing command stops it with exit status 2 and its line number, unless --keep-going.")
 
     @Argument(help: ArgumentHelp("The store to open (commands run on it).", valueName: "store"))

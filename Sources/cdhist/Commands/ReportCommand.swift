@@ -60,7 +60,9 @@ struct ReportCommand: ParsableCommand {
         let selection = try cutoff.selection(narrowing: HistoryQuery(), report: mergeReport, parser: try mergeState.positionParser(utc: utc))
         let purge = try selection.map { s -> (rule: String, preview: PurgePreview, document: Document) in
             let preview = try historyStore.previewPurge(s.query, actors: mergeReport.actors, breakdown: true)
-            return (s.rule, preview, PurgePresenter(time: time).preview(preview, store: path, rule: s.rule, executing: false))
+            let positioned = mergeReport.actors.filter(\.hasBreakablePosition).count
+            return (s.rule, preview, PurgePresenter(time: time).preview(preview, store: path, rule: s.rule, executing: false,
+                                                                         actors: positioned == 0 ? nil : positioned))
         }
         let statistics = try historyStore.statistics(countingChangeTypes: true)
         let content = ReportPage.Content(

@@ -5,7 +5,9 @@ import HistoryKit
 struct ShowCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "show",
-        abstract: "Show one transaction and its decoded changes.")
+        abstract: "Show one transaction and its decoded changes.",
+        // The usage ArgumentParser writes lists every option: over 80 columns.
+        usage: "cdhist show [<options>] <store> <transaction>")
 
     @OptionGroup var storeOptions: StoreOptions
 

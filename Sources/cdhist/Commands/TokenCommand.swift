@@ -7,6 +7,8 @@ struct TokenCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "token",
         abstract: "Decode a history token (token.data, a plist holding one, SwiftData JSON, or STOREUUID:N) and check it against a store.",
+        // The usage ArgumentParser writes lists every option: over 80 columns.
+        usage: "cdhist token [<options>] <token>",
         discussion: "Exit status: 0 when the token is valid for --store (or no store is given), 1 when it is expired or for another store, 2 on errors.")
 
     @Argument(help: ArgumentHelp("A token file, a plist holding a token, or a literal STOREUUID:N.", valueName: "token"))

@@ -143,7 +143,9 @@ struct LineRunner {
             guard let type = CDHist.configuration.subcommands.first(where: { $0.configuration.commandName == command }) else {
                 return "no command '\(command)'"
             }
+            // The store is the session's: the usage names the command as the session takes it.
             return CDHist.helpMessage(for: type).replacingOccurrences(of: "cdhist \(command) <store> ", with: "\(command) ")
+                .replacingOccurrences(of: "cdhist \(command) [<options>] <store>", with: "\(command) [<options>]")
         }
         // Each entry's text wraps under itself at the terminal's width.
         let width = (env.terminal ?? Terminal.current(noColor: true)).width

@@ -140,13 +140,17 @@ struct ReportPage {
     }
 
     private func busiest(_ c: Content) -> String {
-        let authors = c.authors.sorted { ($1.changeCount, $0.value ?? "") < ($0.changeCount, $1.value ?? "") }.prefix(Self.topCount)
+        // A framework's many authors (a migration per model version) share a row, as in `authors`.
+        let sorted = c.authors.sorted { ($1.changeCount, $0.value ?? "") < ($0.changeCount, $1.value ?? "") }
+        let authors = ListSummary.grouped(sorted, author: \.value, families: ListSummary.frameworkFamilies).prefix(Self.topCount)
         let entities = c.entities.sorted { ($1.counts.total, $0.name) < ($0.counts.total, $1.name) }.prefix(Self.topCount)
         return HTML.sections([
             .table(title: "Authors by changes", columns: [
                 Column("Author"), Column("Changes", alignRight: true), Column("Transactions", alignRight: true), Column("Last"),
-            ], rows: authors.map { a in
-                [HistoryPresenter.optional(a.value), Cell(String(a.changeCount)), Cell(String(a.transactionCount)), Cell(time.display(a.lastTimestamp))]
+            ], rows: authors.map { g in
+                [g.family == nil ? HistoryPresenter.optional(g.members.first?.value) : Cell(g.label),
+                 Cell(String(g.members.reduce(0) { $0 + $1.changeCount })), Cell(String(g.members.reduce(0) { $0 + $1.transactionCount })),
+                 Cell(time.display(g.members.compactMap(\.lastTimestamp).max()))]
             }),
             .table(title: "Entities by changes", columns: [
                 Column("Entity"), Column("Changes", alignRight: true), Column("Inserts", alignRight: true),

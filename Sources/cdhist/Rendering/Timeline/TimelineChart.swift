@@ -47,6 +47,8 @@ struct TimelineChart {
             return wrap("\(store): no transactions with a timestamp" + (timeline.undatedCount > 0 ? " (\(timeline.undatedCount) without one)" : ""))
         }
         let authors = timeline.overflow == nil ? plural(timeline.lanes.count, "author") : "over \(timeline.lanes.count) authors"
+        // A framework's many authors (a migration per model version) share a lane.
+        let timeline = timeline.groupingFamilies(ListSummary.frameworkFamilies)
         var out = wrap("\(store): \(plural(timeline.datedCount, "transaction")) by \(authors), "
                        + "\(time.display(range.lowerBound)) to \(time.display(range.upperBound))").map { context.style($0, .bold) }
         if timeline.undatedCount > 0 {
@@ -57,7 +59,7 @@ struct TimelineChart {
         let drawn = selection.lanes + (selection.others.map { [$0] } ?? [])
         let busiest = drawn.flatMap(\.counts).max() ?? 0
         for lane in selection.lanes {
-            out.append(row(label(lane.author ?? "(no author)"), bars(lane.counts, busiest: busiest), total: lane.total))
+            out.append(row(label(lane.label(short: true)), bars(lane.counts, busiest: busiest), total: lane.total))
         }
         if let others = selection.others {
             out.append(row(context.style(label(Self.othersLabel(selection)), .dim), bars(others.counts, busiest: busiest), total: others.total))

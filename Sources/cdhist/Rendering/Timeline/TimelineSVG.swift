@@ -28,9 +28,9 @@ struct TimelineSVG {
         guard timeline.range != nil else {
             return "<p class=\"note\">No transaction has a timestamp: there is nothing to draw.</p>\n"
         }
-        let selection = timeline.topLanes(top)
+        let selection = timeline.groupingFamilies(ListSummary.frameworkFamilies).topLanes(top)
         var lanes: [(label: String, lane: ActivityTimeline.Lane, color: String)] = selection.lanes.enumerated().map { i, lane in
-            (lane.author ?? "(no author)", lane, palette[i % palette.count])
+            (lane.label(short: true), lane, palette[i % palette.count])
         }
         if let others = selection.others { lanes.append((TimelineChart.othersLabel(selection), others, "#6e7781")) }
         let placed = markers.map { ($0, $0.placement(on: timeline)) }.filter { $0.1 != .nowhere }

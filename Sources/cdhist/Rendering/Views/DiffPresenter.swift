@@ -6,6 +6,8 @@ struct DiffPresenter {
     let time: TimeFormatter
     /// Rows each list shows in a table (nil: all).
     let limit: Int?
+    /// Whether a framework's authors (Core Data's migrations) share a row.
+    var groupsFamilies = true
 
     /// One compared store.
     struct Side {
@@ -25,11 +27,14 @@ struct DiffPresenter {
         var sections: [Document.Section] = [.fields(title: nil, fields)]
         if diff.isIdentical { sections.append(.note("The histories are identical.")) }
         for (title, part) in parts where part.transactions > 0 {
-            let authors = ListSummary.limited(part.authors, to: limit)
+            let groups = ListSummary.grouped(part.authors, author: \.author, families: groupsFamilies ? ListSummary.frameworkFamilies : [])
+            let authors = ListSummary.limited(groups, to: limit)
             sections.append(.table(title: "\(title): by author", columns: [
                 Column("Author", fit: .wrap(min: 12), importance: .key), Column("Transactions", alignRight: true), Column("Changes", alignRight: true),
-            ], rows: authors.shown.map { [HistoryPresenter.optional($0.author), Cell(String($0.transactions)), Cell(String($0.changes))] }
-                + (authors.more > 0 ? [[Cell(ListSummary.more(authors.more), .dim), "", ""]] : [])))
+            ], rows: authors.shown.map { g in
+                [g.family == nil ? HistoryPresenter.optional(g.members.first?.author) : Cell(g.label),
+                 Cell(String(g.members.reduce(0) { $0 + $1.transactions })), Cell(String(g.members.reduce(0) { $0 + $1.changes }))]
+            } + (authors.more > 0 ? [[Cell(ListSummary.more(authors.more), .dim), "", ""]] : [])))
             let entities = ListSummary.limited(part.entities, to: limit)
             if !entities.shown.isEmpty {
                 sections.append(.table(title: "\(title): by entity", columns: [

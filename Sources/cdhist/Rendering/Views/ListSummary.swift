@@ -8,6 +8,9 @@ enum ListSummary {
     static let rows = 10
     /// Items a one-line summary names by default.
     static let inline = 5
+    /// The families whose authors a table lists as one entry unless `--all`: authors the
+    /// frameworks make one per model version or task (CloudKit's few stay apart, each says what it does).
+    static let frameworkFamilies: Set<AuthorFamily> = [.coreDataMigration, .apple]
 
     /// The first `limit` items (all when nil) and how many are left out.
     static func limited<T>(_ items: [T], to limit: Int?) -> (shown: [T], more: Int) {

@@ -13,8 +13,8 @@ struct MergeStatePresenter {
         ]
         for s in sources {
             var text = "\(s.kind), \(plural(s.positions, "position"))"
-            if s.ignoredKeys > 0 { text += ", \(s.ignoredKeys) other keys ignored" }
-            if !s.otherStoreKeys.isEmpty { text += ", \(s.otherStoreKeys.count) keys of other stores" }
+            if s.ignoredKeys > 0 { text += ", \(plural(s.ignoredKeys, "other key")) ignored" }
+            if !s.otherStoreKeys.isEmpty { text += ", \(plural(s.otherStoreKeys.count, "key")) of other stores" }
             fields.append(("Source", "\(s.path): \(text)"))
         }
         if sources.isEmpty { fields.append(("Source", "none (give --defaults, --token or --group-container)")) }

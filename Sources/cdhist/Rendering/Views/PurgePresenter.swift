@@ -15,16 +15,16 @@ struct PurgePresenter {
             ("Store", store),
             ("Rule", rule),
             ("Cut-off", Self.cut(p.cut, time: time)),
-            ("Would delete", "\(p.transactionCount) transactions and \(p.changeCount) changes"
+            ("Would delete", "\(plural(p.transactionCount, "transaction")) and \(plural(p.changeCount, "change"))"
                 + (p.numbers.map { " (#\($0.lowerBound)…#\($0.upperBound), \(time.display(p.timestamps?.lowerBound)) to \(time.display(p.timestamps?.upperBound)))" } ?? "")),
-            ("Survives", "\(p.survivingTransactions) transactions and \(p.survivingChanges) changes"
+            ("Survives", "\(plural(p.survivingTransactions, "transaction")) and \(plural(p.survivingChanges, "change"))"
                 + (p.oldestSurvivor.map { "; the oldest is #\($0.number) (\(time.display($0.timestamp)))" } ?? "")),
             ("Space", "about \(ByteCount.text(p.reclaimableBytes)) freed inside the file; the file only shrinks after VACUUM (--vacuum)"),
             ("Strings", p.stringsBecomingUnused.isEmpty ? "none become unused"
                 : "\(p.stringsBecomingUnused.count) become unused (\(strings.map { "\"\($0)\"" }.joined(separator: ", "))\(moreStrings > 0 ? " " + ListSummary.more(moreStrings) : "")); kept unless --prune-strings"),
         ]
         if p.cloudKitTransactions > 0 {
-            fields.append(("CloudKit", "\(p.cloudKitTransactions) transactions by NSCloudKitMirroringDelegate would be deleted; Apple advises against purging history of a store mirrored with CloudKit (it can reset sync)"))
+            fields.append(("CloudKit", "\(plural(p.cloudKitTransactions, "transaction")) by NSCloudKitMirroringDelegate would be deleted; Apple advises against purging history of a store mirrored with CloudKit (it can reset sync)"))
         }
         for c in p.consequences { fields.append(("Breaks", "\(c.actor) (\(c.status.rawValue)): \(c.message)")) }
         if p.consequences.isEmpty {
@@ -66,7 +66,7 @@ struct PurgePresenter {
         let counted = p.byEntity != nil
         var authorColumns = [Column("Author", fit: .wrap(min: 12)), Column("Transactions", alignRight: true)]
         if counted { authorColumns.append(Column("Changes", alignRight: true)) }
-        let groups = ListSummary.grouped(p.byAuthor, author: \.author, families: groupsFamilies ? [.coreDataMigration, .apple] : [])
+        let groups = ListSummary.grouped(p.byAuthor, author: \.author, families: groupsFamilies ? ListSummary.frameworkFamilies : [])
         let (shownGroups, moreGroups) = ListSummary.limited(groups, to: limit)
         var authorRows: [[Cell]] = shownGroups.map { g in
             let changes = g.members.compactMap(\.changes)
@@ -120,7 +120,7 @@ struct PurgePresenter {
             ("bytesAfter", .int(r.bytesAfter)),
             ("integrityCheck", .string("ok")),
         ], sections: [.fields(title: "Purged", [
-            ("Deleted", "\(r.deletedTransactions) transactions and \(r.deletedChanges) changes"),
+            ("Deleted", "\(plural(r.deletedTransactions, "transaction")) and \(plural(r.deletedChanges, "change"))"),
             ("Strings pruned", String(r.prunedStrings)),
             ("Backup", r.backupPath ?? "none (--no-backup)"),
             ("Check", "PRAGMA quick_check ok; counts match the preview"),

@@ -9,7 +9,7 @@ struct ActorBehindRule: CheckRule {
         (c.mergeState?.actors ?? []).filter { $0.status == .behind && $0.kind == .app }.compactMap { a in
             let lagDays = (a.lag ?? 0) / 86400
             guard a.pending.count > c.config.maxPendingTransactions || lagDays > c.config.maxLagDays else { return nil }
-            return finding("\(a.name) has \(a.pending.count) transactions by others to merge, the oldest \(lagDays.wholeDescription) days old (thresholds: \(c.config.maxPendingTransactions) transactions, \(c.config.maxLagDays.wholeDescription) days). It has not run, or it merges under another author name.",
+            return finding("\(a.name) has \(plural(a.pending.count, "transaction")) by others to merge, the oldest \(days(lagDays)) old (thresholds: \(plural(c.config.maxPendingTransactions, "transaction")), \(days(c.config.maxLagDays))). It has not run, or it merges under another author name.",
                            ["actor": .string(a.name), "pendingTransactions": .integer(Int64(a.pending.count)), "lagDays": .real(lagDays)])
         }
     }

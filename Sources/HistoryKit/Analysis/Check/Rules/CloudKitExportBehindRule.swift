@@ -8,11 +8,11 @@ struct CloudKitExportBehindRule: CheckRule {
     func evaluate(_ c: CheckContext) throws -> [Finding] {
         guard let exporter = c.mergeState?.exporter, exporter.status == .behind || exporter.status == .neverMerged,
               exporter.pending.count > c.config.maxExportPendingTransactions else { return [] }
-        let age = exporter.lag.map { ", the oldest \(($0 / 86400).wholeDescription) days old" } ?? ""
+        let age = exporter.lag.map { ", the oldest \(days($0 / 86400)) old" } ?? ""
         var data: [String: PlistValue] = ["actor": .string(exporter.name), "pendingTransactions": .integer(Int64(exporter.pending.count)),
                                           "threshold": .integer(Int64(c.config.maxExportPendingTransactions))]
         if let lag = exporter.lag { data["lagDays"] = .real(lag / 86400) }
-        return [finding("CloudKit has \(exporter.pending.count) transactions to export\(age) (threshold: \(c.config.maxExportPendingTransactions) transactions). The app has not run with a network and an iCloud account since, or exports fail: see the recent events of cdhist cloudkit.",
+        return [finding("CloudKit has \(plural(exporter.pending.count, "transaction")) to export\(age) (threshold: \(plural(c.config.maxExportPendingTransactions, "transaction"))). The app has not run with a network and an iCloud account since, or exports fail: see the recent events of cdhist cloudkit.",
                         data)]
     }
 }

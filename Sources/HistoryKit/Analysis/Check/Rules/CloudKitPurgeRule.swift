@@ -10,7 +10,7 @@ struct CloudKitPurgeRule: CheckRule {
               let cutoff = report.cutoffs.first(where: { $0.strategy == strategy }), let date = cutoff.cutoff else { return [] }
         let preview = try c.store.previewPurge(HistoryQuery(before: .date(date), authors: (cutoff.authorFilter ?? []).map { .value($0) }))
         guard preview.cloudKitTransactions > 0 else { return [] }
-        return [finding("The \(strategy.title) cleaner would delete \(preview.cloudKitTransactions) transactions written by NSCloudKitMirroringDelegate. Apple advises against purging history of a store mirrored with CloudKit: it can make the mirror re-sync or miss changes. Narrow the purge to your own authors, or do not purge.",
+        return [finding("The \(strategy.title) cleaner would delete \(plural(preview.cloudKitTransactions, "transaction")) written by NSCloudKitMirroringDelegate. Apple advises against purging history of a store mirrored with CloudKit: it can make the mirror re-sync or miss changes. Narrow the purge to your own authors, or do not purge.",
                         ["strategy": .string(strategy.rawValue), "cloudKitTransactions": .integer(Int64(preview.cloudKitTransactions))])]
     }
 }

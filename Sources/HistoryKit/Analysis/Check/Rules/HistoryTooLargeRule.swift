@@ -15,7 +15,7 @@ struct HistoryTooLargeRule: CheckRule {
         if s.changeCount > c.config.maxChanges { over.append("\(s.changeCount) changes (threshold \(c.config.maxChanges))") }
         if share > c.config.maxHistoryShare { over.append("history is \((share * 100).wholeDescription)% of the database (threshold \((c.config.maxHistoryShare * 100).wholeDescription)%)") }
         let old = ageDays > c.config.maxHistoryAgeDays
-        if old { over.append("the oldest transaction is \(ageDays.wholeDescription) days older than the newest (threshold \(c.config.maxHistoryAgeDays.wholeDescription) days)") }
+        if old { over.append("the oldest transaction is \(days(ageDays)) older than the newest (threshold \(days(c.config.maxHistoryAgeDays)))") }
         guard !over.isEmpty else { return [] }
         let what = over.count == 1 && old ? "History is old" : "History is large"
         return [finding("\(what): \(over.joined(separator: "; ")). Nothing seems to purge it: purge what every actor has merged (cdhist actors shows what each cleaner would delete; then cdhist purge --strategy NAME) and VACUUM.",
