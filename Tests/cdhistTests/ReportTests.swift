@@ -141,7 +141,7 @@ import Testing
                                      in: dir, name: "photos.html")
         Self.expectSelfContained(photos)
         let page = HTMLPage(photos)
-        #expect(page.fields(section: "glance")["History"]?.hasPrefix("516 transactions and 1776 changes by 7 authors") == true)
+        #expect(page.fields(section: "glance")["History"]?.hasPrefix("516 transactions and 1776 changes by 6 authors (29 transactions without an author)") == true)
         #expect(page.rows(section: "actors", table: "Actors").first { $0.first == "photos" }?[1] == "✓ up-to-date")
         #expect(page.fields(section: "purge")["Would delete"]?.hasPrefix("0 transactions") == true)
         #expect(page.rows(section: "busiest", table: "Authors by changes").first?.prefix(3) == ["[0,0]", "648", "271"])

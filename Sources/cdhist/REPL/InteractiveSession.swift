@@ -22,6 +22,8 @@ final class InteractiveSession {
     /// Whether a command runs; read by the signal thread, so only under `runningLock`
     /// (ThreadSanitizer reported the plain Bool as a data race).
     private var running = false
+    /// Whether Ctrl-C stopped the running command (under `runningLock`).
+    private var interrupted = false
     private let runningLock = NSLock()
 
     init(env: REPLEnvironment) {
@@ -88,6 +90,7 @@ final class InteractiveSession {
         runningLock.withLock {
             env.clearInterrupt()
             running = true
+            interrupted = false
         }
         defer { runningLock.withLock { running = false } }
         let pager = Pager.command(for: text)
@@ -96,6 +99,9 @@ final class InteractiveSession {
                 return try Pager.run(pager, onQuit: { [env] in env.interrupt() }) { try runner.run(text) } ?? .done
             }
             return try runner.run(text)
+        } catch where pager != nil && runningLock.withLock({ interrupted }) {
+            // Ctrl-C while the pager shows quits it (less -K), as q does: back to the prompt, no error.
+            return .done
         } catch {
             fflush(stdout)
             printError("cdhist: \(ScriptRunner.message(for: error))")
@@ -109,6 +115,7 @@ final class InteractiveSession {
         // Under the lock, so the command cannot end (and the next one start) in between.
         runningLock.withLock {
             guard running else { return false }
+            interrupted = true
             env.interrupt()
             return true
         }

@@ -82,7 +82,8 @@ struct ReportPage {
     /// The few lines a reader needs first.
     private func glance(_ c: Content) -> [(String, String)] {
         let s = c.statistics
-        var history = "\(plural(s.transactionCount, "transaction")) and \(plural(s.changeCount, "change")) by \(plural(c.authors.count, "author"))"
+        var history = "\(plural(s.transactionCount, "transaction")) and \(plural(s.changeCount, "change")) by \(plural(c.authors.filter { $0.value != nil }.count, "author"))"
+        if let anonymous = c.authors.first(where: { $0.value == nil }) { history += " (\(plural(anonymous.transactionCount, "transaction")) without an author)" }
         if let range = s.timestamps { history += ", \(time.display(range.lowerBound)) to \(time.display(range.upperBound))" }
         // What matters first: who is broken, then every actor's status, then the writers.
         let actors = c.mergeState.actors

@@ -46,7 +46,11 @@ struct TimelineChart {
         guard let range = timeline.range else {
             return wrap("\(store): no transactions with a timestamp" + (timeline.undatedCount > 0 ? " (\(timeline.undatedCount) without one)" : ""))
         }
-        let authors = timeline.overflow == nil ? plural(timeline.lanes.count, "author") : "over \(timeline.lanes.count) authors"
+        // Transactions without an author are not an author's: counted apart.
+        let named = timeline.lanes.filter { $0.author != nil }.count
+        let anonymous = timeline.lanes.first { $0.author == nil }?.total ?? 0
+        let authors = (timeline.overflow == nil ? plural(named, "author") : "over \(named) authors")
+            + (anonymous > 0 ? " (\(anonymous) without an author)" : "")
         // A framework's many authors (a migration per model version) share a lane.
         let timeline = timeline.groupingFamilies(ListSummary.frameworkFamilies)
         var out = wrap("\(store): \(plural(timeline.datedCount, "transaction")) by \(authors), "
