@@ -7,6 +7,26 @@ import Testing
 @Suite(.serialized) struct CommandTests {
     let appGroup = Repository.fixtures + "/AppGroup/Tasks.sqlite"
 
+    /// A command's CSV is one table: several sections share it under a first column naming
+    /// each row's section; no second header, no blank line.
+    @Test func csvIsOneTable() throws {
+        let store = Repository.fixtures + "/MergeState/Tasks.sqlite"
+        let authors = try CLI.run(["authors", store, "--format", "csv"]).lines
+        #expect(authors.first == "section,Value,Transactions,Changes,First,Last,Numbers")
+        #expect(Set(authors.dropFirst().map { String($0.prefix { $0 != "," }) }) == ["Authors", "Context names", "Bundle IDs", "Processes"])
+        #expect(authors.contains("Authors,widget,7,7,2025-03-03 10:15:00.000 +00:00,2025-03-05 09:30:00.000 +00:00,#7…#31"))
+        for command in [["actors", store, "--defaults", Repository.fixtures + "/MergeState/phtk.plist"], ["purge", store, "--before", "tx:20", "--breakdown"],
+                        ["check", store], ["authors", store]] {
+            let r = try CLI.run(command + ["--format", "csv"])
+            #expect(r.status == 0 || r.status == 1, "\(command): \(r.stderr)")
+            let lines = r.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+            #expect(!lines.contains(""), "\(command[0]): a blank line")
+            #expect(lines.filter { $0.hasPrefix("section,") }.count == 1, "\(command[0]): \(lines.prefix(3))")
+        }
+        // A single section stays as it is.
+        #expect(try CLI.run(["info", store, "--format", "csv"]).lines.first == "field,value")
+    }
+
     @Test func infoOnFixtures() throws {
         let r = try CLI.run(["info", appGroup])
         #expect(r.status == 0)

@@ -17,6 +17,33 @@ struct Document {
 
 /// Writes a ``Document`` in the chosen format.
 enum DocumentRenderer {
+    /// A document as one CSV table, header first: a single section as it is (its fields as
+    /// `field,value`), several under a first column naming each row's section (its title,
+    /// `fields` or `note`), their columns side by side, a cell empty where a section has none.
+    static func csvRows(_ document: Document) -> [[String]] {
+        func parts(_ section: Document.Section) -> (name: String, header: [String], rows: [[String]]) {
+            switch section {
+            case .fields(let title, let pairs): return (title ?? "fields", ["field", "value"], pairs.map { [$0.0, $0.1] })
+            case .table(let title, let columns, let rows): return (title ?? document.kind, columns.map(\.title), rows.map { $0.map(\.text) })
+            case .note(let text): return ("note", ["note"], [[text]])
+            }
+        }
+        let sections = document.sections.map(parts)
+        if sections.count == 1, let only = sections.first { return [only.header] + only.rows }
+        var header: [String] = []
+        for section in sections { for title in section.header where !header.contains(title) { header.append(title) } }
+        var rows = [["section"] + header]
+        for section in sections {
+            let at = section.header.map { title in header.firstIndex(of: title) ?? 0 }
+            for row in section.rows {
+                var cells = Array(repeating: "", count: header.count)
+                for (i, text) in row.enumerated() where i < at.count { cells[at[i]] = text }
+                rows.append([section.name] + cells)
+            }
+        }
+        return rows
+    }
+
     static func render(_ document: Document, context: RenderContext) {
         let out = context.output
         let object = JSONValue.object([("format", .string(jsonFormatTag)), ("kind", .string(document.kind))] + document.json)
@@ -32,21 +59,7 @@ enum DocumentRenderer {
             bytes.append(0x0A)
             out.write(bytes: bytes)
         case .csv:
-            var first = true
-            for section in document.sections {
-                if !first { out.line() }
-                first = false
-                switch section {
-                case .fields(_, let pairs):
-                    out.line(CSV.row(["field", "value"]))
-                    for (k, v) in pairs { out.line(CSV.row([k, v])) }
-                case .table(_, let columns, let rows):
-                    out.line(CSV.row(columns.map(\.title)))
-                    for row in rows { out.line(CSV.row(row.map(\.text))) }
-                case .note(let text):
-                    out.line(CSV.row(["note", text]))
-                }
-            }
+            for row in csvRows(document) { out.line(CSV.row(row)) }
         case .table:
             var first = true
             for section in document.sections {
