@@ -16,7 +16,7 @@ import json, os
 #      and writers (authors without a merge position) apart from actors (actors' writers).
 # 1.2: the object and diff documents, watch's event lines (purged, checkpoint), and a change's
 #      label (with --labels).
-# 1.3: a purge preview's cut-off (cutoff, cutoffTransaction).
+# 1.3: a purge preview's cut-off (cutoff, cutoffTransaction); info's purgeTraces.migrationAtCut.
 VERSION = "1.3"
 
 def nullable(t): return {"type": [t, "null"]} if isinstance(t, str) else {"anyOf": [t, {"type": "null"}]}
@@ -69,7 +69,9 @@ defs["info"] = doc("info", {
     "firstTimestamp": nullable(TS), "lastTimestamp": nullable(TS),
     "firstCocoaTimestamp": nullable("number"), "lastCocoaTimestamp": nullable("number"),
     "purgeTraces": obj({"startsAfterFirst": B, "transactionHighWaterMark": nullable("integer"),
-                        "highWaterMarkAboveLast": B, "transactionGaps": I}),
+                        "highWaterMarkAboveLast": B, "transactionGaps": I,
+                        # The migration author of the first remaining transaction, when history starts after #1.
+                        "migrationAtCut": nullable("string")}),
     "notices": arr(S),
 })
 defs["transactions"] = doc("transactions", {"storeID": S, "transactions": arr(ref("transaction"))})

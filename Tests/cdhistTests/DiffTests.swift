@@ -84,6 +84,21 @@ import Testing
         #expect(authors.filter { ($0["author"] as? String)?.hasPrefix("com.apple.coredata.schemamigrator") == true }.count == 3)
     }
 
+    /// History that begins at a Core Data migration: info says what that may mean.
+    @Test(.enabled(if: RealStores.available)) func infoNamesAMigrationAtTheCut() throws {
+        let dir = try TemporaryDirectory()
+        try dir.copy(from: (RealStores.photos as NSString).deletingLastPathComponent, prefix: "Photos.sqlite")
+        let store = dir.file("Photos.sqlite")
+        for suffix in ["", "-wal", "-shm"] { try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: store + suffix) }
+        // #103 is the third migration (lightweight migration from model with digest { W3zhvi2H… }).
+        #expect((try CLI.run(["info", store]).json()["purgeTraces"] as? [String: Any])?["migrationAtCut"] is NSNull)
+        #expect(try CLI.run(["purge", store, "--before", "tx:103", "--execute", "--allow-expire", "--no-backup"]).status == 0)
+        let traces = try #require(try CLI.run(["info", store]).json()["purgeTraces"] as? [String: Any])
+        #expect((traces["migrationAtCut"] as? String)?.hasPrefix("com.apple.coredata.schemamigrator: lightweight migration from model with digest { W3zhvi2H") == true)
+        let table = try CLI.run(["info", store, "--format", "table"], environment: ["COLUMNS": "200"]).stdout
+        #expect(table.contains("the first transaction, #103, is Core Data's schema migration"), "\(table)")
+    }
+
     @Test func aRewrittenTransactionAndItsTable() throws {
         let dir = try TemporaryDirectory()
         let new = try WatchTests.copy(Repository.fixtures + "/Later/Tasks.sqlite", into: dir)

@@ -35,6 +35,10 @@ public struct PurgeTraces: Equatable, Sendable {
     public var highWaterMarkAboveLast: Bool
     /// Transaction numbers missing between the lowest and the highest.
     public var transactionGaps: Int64
+    /// The author of the first remaining transaction when history starts after #1 and that
+    /// transaction is Core Data's schema migration: a migration that removed entities history
+    /// named truncates history before it.
+    public var migrationAtCut: String? = nil
 
     /// Whether any trace of a purge is present.
     public var anyTrace: Bool { startsAfterFirst || highWaterMarkAboveLast || transactionGaps > 0 }
@@ -119,6 +123,11 @@ extension HistoryStore {
                 transactionHighWaterMark: highWater,
                 highWaterMarkAboveLast: highWater.map { $0 > (maxPK ?? 0) } ?? false,
                 transactionGaps: minPK.flatMap { lo in maxPK.map { hi in Self.numberCount(lo...max(lo, hi)) - Int64(count) } } ?? 0)
+            var traced = traces
+            if traces.startsAfterFirst, let first = minPK, let author = try transaction(number: first)?.author,
+               AuthorFamily.of(author) == .coreDataMigration {
+                traced.migrationAtCut = author
+            }
             let typed = byType.map { counts in [Int64(0), 1, 2].reduce(0) { $0 + (counts[$1] ?? 0) } }
             return HistoryStatistics(
                 transactionCount: count, changeCount: changeCount, stringCount: strings,
@@ -126,7 +135,7 @@ extension HistoryStore {
                 timestamps: timestamps, unreadableTimestampCount: unreadable,
                 insertCount: byType.map { $0[0] ?? 0 }, updateCount: byType.map { $0[1] ?? 0 }, deleteCount: byType.map { $0[2] ?? 0 },
                 otherTypeCount: typed.map { changeCount - $0 },
-                orphanChangeCount: orphans, purgeTraces: traces, space: try space(db))
+                orphanChangeCount: orphans, purgeTraces: traced, space: try space(db))
         }
     }
 

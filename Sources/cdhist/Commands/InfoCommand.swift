@@ -40,6 +40,9 @@ struct InfoCommand: ParsableCommand {
             traceText.append("Z_MAX \(mark) above the last transaction \(stats.transactionNumbers?.upperBound ?? 0)")
         }
         if traces.transactionGaps > 0 { traceText.append("\(traces.transactionGaps) numbers missing inside the range") }
+        if traces.migrationAtCut != nil, let first = stats.transactionNumbers?.lowerBound {
+            traceText.append("the first transaction, #\(first), is Core Data's schema migration: a migration that removed entities history named truncates history before it")
+        }
 
         var fields: [(String, String)] = [
             ("Store", store.path),
@@ -117,6 +120,7 @@ struct InfoCommand: ParsableCommand {
                 ("transactionHighWaterMark", .optional(traces.transactionHighWaterMark)),
                 ("highWaterMarkAboveLast", .bool(traces.highWaterMarkAboveLast)),
                 ("transactionGaps", .int(traces.transactionGaps)),
+                ("migrationAtCut", .optional(traces.migrationAtCut)),
             ])),
             ("notices", .array(store.notices.map { .string($0.description) })),
         ]
