@@ -25,5 +25,7 @@ public enum RealStores {
     public static var photos: String { expected + "/photos-10.15.7/Photos.sqlite" }
     public static var photosToken: String { expected + "/photos-10.15.7/HistoryToken.plist" }
     public static var swiftData: String { expected + "/swiftdata-resources/default.store" }
+    /// The same Photos library after macOS 15.4.1 (sibling entities with same-named attributes).
+    public static var photos15: String { expected + "/photos-15.4.1/Photos.sqlite" }
     public static let photosUUID = "FE941CCE-3AF4-4243-907C-C2233C09008D"
 }
