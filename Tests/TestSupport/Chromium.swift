@@ -23,10 +23,35 @@ public enum Chromium {
     /// profile and HOME in `scratch`, so it writes nothing anywhere else; it runs
     /// through ``Subprocess`` (its helpers may outlive it).
     public static func capture(_ page: String, to output: String, scratch: TemporaryDirectory, height: Int = 2000) throws {
+        let what = output.hasSuffix(".pdf") ? "--print-to-pdf=\(output)" : "--screenshot=\(output)"
+        _ = try run(page, what, scratch: scratch, height: height)
+        guard FileManager.default.fileExists(atPath: output) else { throw Failed(description: "chromium wrote no \(output)") }
+    }
+
+    /// The page's elements wider than a 1280-pixel window, or with content wider than
+    /// themselves (a table that scrolls sideways): their tag names, empty when none.
+    /// Measured by a script added to a copy of the page, read back from the DOM Chromium dumps.
+    public static func overflowing(_ page: String, scratch: TemporaryDirectory) throws -> [String] {
+        let probe = scratch.file("probe.html")
+        let script = #"""
+            <script>var o = []; document.querySelectorAll("main, section, table, dl, pre, svg, figure").forEach(function (e) {
+            if (e.getBoundingClientRect().right > 1280.5 || e.scrollWidth > e.clientWidth + 1) o.push(e.tagName.toLowerCase()); });
+            document.body.setAttribute("data-overflowing", o.join(" ") || "none");</script></body>
+            """#
+        try String(contentsOfFile: page, encoding: .utf8).replacingOccurrences(of: "</body>", with: script).write(toFile: probe, atomically: true, encoding: .utf8)
+        let dom = String(decoding: try run(probe, "--dump-dom", scratch: scratch, height: 2000), as: UTF8.self)
+        guard let range = dom.range(of: #"data-overflowing="[^"]*""#, options: .regularExpression) else {
+            throw Failed(description: "the probe did not run: \(dom.prefix(200))")
+        }
+        let value = dom[range].dropFirst("data-overflowing=\"".count).dropLast()
+        return value == "none" ? [] : value.split(separator: " ").map(String.init)
+    }
+
+    /// Runs headless Chromium on `page` with `what` (its output option); its standard output.
+    private static func run(_ page: String, _ what: String, scratch: TemporaryDirectory, height: Int) throws -> Data {
         guard let path else { throw Failed(description: "chromium is not installed") }
         let profile = scratch.file("chromium-profile")
         try FileManager.default.createDirectory(atPath: profile, withIntermediateDirectories: true)
-        let what = output.hasSuffix(".pdf") ? "--print-to-pdf=\(output)" : "--screenshot=\(output)"
         var env = ["HOME": profile, "PATH": "/usr/bin:/bin", "TMPDIR": scratch.path]
         if let lang = ProcessInfo.processInfo.environment["LANG"] { env["LANG"] = lang }
         let r = try Subprocess.run(path, [
@@ -34,9 +59,10 @@ public enum Chromium {
             "--no-pdf-header-footer", "--user-data-dir=\(profile)", "--window-size=1280,\(height)", what,
             URL(fileURLWithPath: page).absoluteString,
         ], environment: env, timeout: 120)
-        guard r.status == 0, FileManager.default.fileExists(atPath: output) else {
+        guard r.status == 0 else {
             throw Failed(description: "chromium exited with \(r.status): \(String(decoding: r.stderr, as: UTF8.self).suffix(2000))")
         }
+        return r.stdout
     }
 }
 
