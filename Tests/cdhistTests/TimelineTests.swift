@@ -190,9 +190,12 @@ import Testing
             #expect(try DirectoryState(folder) == before, "\(folder) changed")
         }
         let csv = try CLI.run(["timeline", ReportTests.appGroup, "--format", "csv", "--width", "40"]).lines
-        #expect(csv.first == "bucketStart,app,widget,NSCloudKitMirroringDelegate.export,shareExtension,NSCloudKitMirroringDelegate.import,-,NSCloudKitMirroringDelegate.setup")
-        let bucketRows = csv.dropFirst().prefix(26)
-        let counted = bucketRows.flatMap { $0.split(separator: ",").dropFirst().compactMap { Int($0) } }
+        // One table: the buckets' rows, then the markers' (none here), each under its section.
+        #expect(csv.first == "section,bucketStart,app,widget,NSCloudKitMirroringDelegate.export,shareExtension,NSCloudKitMirroringDelegate.import,-,"
+                + "NSCloudKitMirroringDelegate.setup,Kind,Name,Time,Detail")
+        let bucketRows = csv.dropFirst().filter { $0.hasPrefix("Transactions per bucket,") }
+        #expect(bucketRows.count == 26)
+        let counted = bucketRows.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false).dropFirst(2).compactMap { Int($0) } }
         #expect(counted.reduce(0, +) == 34)
     }
 
