@@ -119,7 +119,8 @@ defs["tokenCheck"] = doc("token", {"source": S, "token": ref("token"), "store": 
     optional=("store", "storeID", "status", "message", "transactionNumber", "transaction"))
 defs["purgePreview"] = doc("purge-preview", {
     "store": S, "rule": S,
-    # Where the bound cuts: its date, and the first transaction at or after it (null: none).
+    # Where the bound cuts: its date, and the transaction it falls before (for a date the first at or
+    # after it; for tx:N, N, with the timestamp of the first transaction from N on). Null: none.
     "cutoff": nullable(TS), "cutoffTransaction": nullable("integer"),
     "transactionCount": I, "changeCount": I,
     "firstTransactionNumber": nullable("integer"), "lastTransactionNumber": nullable("integer"),

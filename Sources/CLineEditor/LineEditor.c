@@ -49,6 +49,15 @@ void cdhist_line_setup(const char *name, cdhist_completer completer) {
     /* macOS's libedit uses its editor unchecked in rl_parse_and_bind and rl_add_defun. */
     rl_initialize();
     rl_attempted_completion_function = completer;
+    /* Words end at blanks only: a value may hold quotes, '=' or '(' (the completer quotes it), and
+       a word begun with a quote reaches the completer whole. Both editors read this variable. */
+    rl_basic_word_break_characters = " \t\n";
+    rl_completer_word_break_characters = " \t\n";
+#ifdef CDHIST_GNU_READLINE
+    /* GNU Readline keeps a quoted word whole (blanks and all), hands it over without its quote
+       and closes the quote after a single match. libedit ignores quotes when it finds words. */
+    rl_completer_quote_characters = "'\"";
+#endif
 #ifdef CDHIST_GNU_READLINE
     /* The session watches SIGINT itself; readline's handlers would reset the terminal under it. */
     rl_catch_signals = 0;
@@ -61,6 +70,22 @@ void cdhist_line_setup(const char *name, cdhist_completer completer) {
     rl_parse_and_bind("bind ^L ed-clear-screen");
     /* The two headers type the function differently (Function *, rl_command_func_t *). */
     rl_add_defun("cdhist-measure-line", (void *)measure_line, MEASURE_KEY);
+#endif
+}
+
+int cdhist_line_open_quote(void) {
+#ifdef CDHIST_GNU_READLINE
+    return rl_completion_quote_character;
+#else
+    return 0;
+#endif
+}
+
+int cdhist_line_keeps_quoted_words(void) {
+#ifdef CDHIST_GNU_READLINE
+    return 1;
+#else
+    return 0;
 #endif
 }
 
@@ -112,10 +137,19 @@ void cdhist_line_restart(void) {
 #endif
 }
 
-char **cdhist_line_matches(const char *text, int append, cdhist_generator generator) {
+char **cdhist_line_matches(const char *text, int append, cdhist_generator generator, const char *common) {
     rl_attempted_completion_over = 1;
     rl_completion_append_character = append;
-    return rl_completion_matches(text, generator);
+    char **matches = rl_completion_matches(text, generator);
+    /* Both editors insert matches[0] (the common prefix, malloc'ed) in place of `text`. */
+    if (matches && matches[0] && matches[1] && common) {
+        char *replacement = strdup(common);
+        if (replacement) {
+            free(matches[0]);
+            matches[0] = replacement;
+        }
+    }
+    return matches;
 }
 
 void cdhist_line_set_append(int append) {

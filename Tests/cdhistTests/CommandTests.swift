@@ -25,6 +25,19 @@ import Testing
         }
         // A single section stays as it is.
         #expect(try CLI.run(["info", store, "--format", "csv"]).lines.first == "field,value")
+        // A column title a section has twice keeps both columns: an author named "-" beside the lane of no author.
+        let dir = try TemporaryDirectory()
+        var fixture = Scenarios.all[0].store
+        fixture.journalMode = .rollback
+        fixture.transactions[0].author = "-"
+        fixture.transactions[1].author = nil
+        try StoreWriter.write(fixture, to: dir.file("Dash.sqlite"))
+        let timeline = try CLI.run(["timeline", dir.file("Dash.sqlite"), "--format", "csv", "--width", "40"]).lines
+        let header = try #require(timeline.first).split(separator: ",", omittingEmptySubsequences: false)
+        #expect(header.filter { $0 == "-" }.count == 2, "\(header)")
+        let cells = timeline.dropFirst().filter { $0.hasPrefix("Transactions per bucket,") }
+            .flatMap { $0.split(separator: ",", omittingEmptySubsequences: false).dropFirst(2).compactMap { Int($0) } }
+        #expect(cells.reduce(0, +) == fixture.transactions.count)
     }
 
     @Test func infoOnFixtures() throws {

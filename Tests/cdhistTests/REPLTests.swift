@@ -152,6 +152,8 @@ private func quote(_ word: String) -> String {
         fixture.journalMode = .rollback
         fixture.transactions[0].contextName = "-[Cache load: now]"
         fixture.transactions[1].contextName = "import queue"
+        fixture.transactions[2].contextName = "Shared (one)"
+        fixture.transactions[3].contextName = "Shared (two)"
         try StoreWriter.write(fixture, to: path)
         let s = try Screen(store: path, state: dir)
         try s.type("transactions --format csv --context -[Ca")
@@ -165,6 +167,18 @@ private func quote(_ word: String) -> String {
         try s.send("Enter")
         let screen = try s.waitFor(",import queue,")
         #expect(!screen.contains("Missing value") && !screen.contains("Error"), "\(screen)")
+        // Several values with blanks: their common start opens a quote; GNU Readline keeps the quoted
+        // word whole, so typing on and Tab complete it (libedit splits words at blanks, quoted or not).
+        if try CLI.run(["--version"]).stdout.contains("GNU Readline") {
+            try s.type("transactions --format csv --context Sh")
+            try s.send("Tab")
+            try s.waitFor("--context 'Shared (")
+            try s.type("t")
+            try s.send("Tab")
+            try s.waitFor("--context 'Shared (two)'")
+            try s.send("Enter")
+            try s.waitFor(",Shared (two),")
+        }
         // A script reads the quoted words the same way; a quoted `'` inside too.
         let script = try CLI.run([path, "-c", "transactions --format csv --context '-[Cache load: now]'", "-c", "transactions --format csv --context 'it'\\''s'"])
         #expect(script.status == 0 && script.stderr.isEmpty, "\(script.stderr)")

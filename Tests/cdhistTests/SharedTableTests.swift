@@ -24,7 +24,8 @@ import Testing
         EntityDescription(name: "ICFolder", superentityName: "ICNoteContainer",
                           properties: [attribute("title"), attribute("mergeableData", .binaryData), toOne("account", "ICAccount")]),
         EntityDescription(name: "ICNote", superentityName: "ICCloudSyncingObject",
-                          properties: [attribute("title"), attribute("creationDate", .date), attribute("modificationDate", .date), toOne("account", "ICAccount")]),
+                          properties: [attribute("title"), attribute("creationDate", .date), attribute("modificationDate", .date), toOne("account", "ICAccount"),
+                                       attribute("größe", .integer64)]),
         EntityDescription(name: "ICCloudSyncingObject", properties: [attribute("identifier")]),
         EntityDescription(name: "ICAttachment", superentityName: "ICCloudSyncingObject",
                           properties: [attribute("title"), attribute("creationDate", .date), attribute("modificationDate", .date),
@@ -62,7 +63,7 @@ import Testing
         let dir = try TemporaryDirectory()
         let path = dir.file("NoteStore.sqlite")
         let rows = [
-            FixtureStore.Row(entity: "ICNote", primaryKey: 1, values: ["title": .text("Groceries"), "creationDate": .real(700_000_000)]),
+            FixtureStore.Row(entity: "ICNote", primaryKey: 1, values: ["title": .text("Groceries"), "creationDate": .real(700_000_000), "größe": .integer(3)]),
             FixtureStore.Row(entity: "ICFolder", primaryKey: 2, values: ["title": .text("Recipes")]),
             FixtureStore.Row(entity: "ICAttachment", primaryKey: 3, values: ["title": .text("photo.jpg"), "creationDate": .real(600_000_000)]),
         ]
@@ -79,6 +80,10 @@ import Testing
         #expect(sqlite[0]?["ZTITLE1"] == "Groceries" && sqlite[0]?["ZCREATIONDATE1"] == 700_000_000.0)
         #expect(sqlite[1]?["ZTITLE2"] == "Recipes")
         #expect(sqlite[2]?["ZTITLE"] == "photo.jpg" && sqlite[2]?["ZCREATIONDATE"] == 600_000_000.0)
+        // Core Data capitalizes a–z only, as SQLite compares them: größe is ZGRößE.
+        let size = try DatabaseQueue(path: path).read { try Int.fetchOne($0, sql: "SELECT \"ZGRößE\" FROM ZICCLOUDSYNCINGOBJECT WHERE Z_PK = 1") }
+        #expect(size == 3)
+        #expect((try CLI.run(["object", path, "ICNote/p1"]).json()["values"] as? [String: Any])?["größe"] as? Int == 3)
 
         for (object, title) in [("ICNote/p1", "Groceries"), ("ICFolder/p2", "Recipes"), ("ICAttachment/p3", "photo.jpg")] {
             let doc = try CLI.run(["object", path, object]).json()

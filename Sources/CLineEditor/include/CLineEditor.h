@@ -37,8 +37,14 @@ int cdhist_line_cancel(void);
 void cdhist_line_restart(void);
 
 /* Completions of `text` by `generator` for the completer to return; the editor's own file-name
-   completion is not tried after them. `append` follows a single match (0: nothing). */
-char **cdhist_line_matches(const char *text, int append, cdhist_generator generator);
+   completion is not tried after them. `append` follows a single match (0: nothing). With several
+   matches, `common` (when not NULL) is inserted instead of their longest common prefix. */
+char **cdhist_line_matches(const char *text, int append, cdhist_generator generator, const char *common);
+/* While completing: the quote that opens the word (GNU Readline passes the word without it and
+   closes it after a single match), or 0. */
+int cdhist_line_open_quote(void);
+/* Whether a word begun with a quote stays one word across blanks (GNU Readline; not libedit). */
+int cdhist_line_keeps_quoted_words(void);
 /* What follows a single match when the completer returns NULL (the editor's file names). */
 void cdhist_line_set_append(int append);
 

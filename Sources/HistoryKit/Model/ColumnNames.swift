@@ -43,7 +43,13 @@ public struct ColumnNames: Sendable {
 
     /// `Z` + `name` with a–z in capitals (other characters as they are, as Core Data does).
     public static func base(_ name: String) -> String {
-        "Z" + String(String.UnicodeScalarView(name.unicodeScalars.map { ("a"..."z").contains($0) ? Unicode.Scalar(UInt8($0.value - 32)) : $0 }))
+        "Z" + asciiUppercased(name)
+    }
+
+    /// `text` with a–z in capitals and every other character as it is: how Core Data names
+    /// tables and columns, and the only letters SQLite compares without case.
+    public static func asciiUppercased(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.map { ("a"..."z").contains($0) ? Unicode.Scalar(UInt8($0.value - 32)) : $0 }))
     }
 
     private mutating func name(_ entityName: String, in model: ManagedObjectModel, counter: inout NameCounter,

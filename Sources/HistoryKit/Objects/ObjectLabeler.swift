@@ -65,8 +65,9 @@ public final class ObjectLabeler {
             let columns = try store.read { try HistoryStore.columns(of: table, $0) }
             // The entity declaring it names the column (numbered when siblings in the table declare the name too).
             let declaring = model?.inheritanceChain(of: entity.name).last { $0.property(named: name) != nil }?.name
-            let column = declaring.flatMap { columnNames?.column(entity: $0, property: name) } ?? ColumnNames.base(name)
-            if columns.contains(column) { found = (name, table, column) }
+            let named = declaring.flatMap { columnNames?.column(entity: $0, property: name) }
+            // The model's column when the table has it, else `Z` + the name (a store the model does not quite fit).
+            if let column = [named, ColumnNames.base(name)].compactMap({ $0 }).first(where: columns.contains) { found = (name, table, column) }
         }
         attributes[number] = .some(found)
         return found

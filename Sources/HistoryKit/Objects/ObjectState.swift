@@ -98,10 +98,11 @@ extension HistoryStore {
         }
     }
 
-    /// The columns of `table`, uppercased (empty when there is no such table).
+    /// The columns of `table`, a–z in capitals (empty when there is no such table): SQLite
+    /// finds them so whatever their case, a capital of another letter it would not.
     static func columns(of table: String, _ db: Database) throws -> [String] {
         var names: [String] = []
-        try db.forEachRow("SELECT name FROM pragma_table_info(?)", arguments: [table]) { names.append(($0.optionalText(0) ?? "").uppercased()) }
+        try db.forEachRow("SELECT name FROM pragma_table_info(?)", arguments: [table]) { names.append(ColumnNames.asciiUppercased($0.optionalText(0) ?? "")) }
         return names
     }
 }
@@ -212,7 +213,7 @@ private struct PropertyReader {
         guard let a = declaringNumber(of: name, from: entity), let b = declaringNumber(of: inverse, from: destination) else {
             return PropertyValue(name: name, column: nil, content: .unread("a many-to-many relationship whose entities the store does not number"))
         }
-        let (upper, inverseUpper) = (name.uppercased(), inverse.uppercased())
+        let (upper, inverseUpper) = (ColumnNames.asciiUppercased(name), ColumnNames.asciiUppercased(inverse))
         let tables = Set(try String.fetchAll(db, sql: "SELECT upper(name) FROM sqlite_master WHERE type = 'table'"))
         guard let join = ["Z_\(a)\(upper)", "Z_\(b)\(inverseUpper)"].first(where: tables.contains) else {
             return PropertyValue(name: name, column: nil, content: .unread("a many-to-many relationship without its join table (Z_\(a)\(upper) or Z_\(b)\(inverseUpper))"))

@@ -129,6 +129,9 @@ final class StoreConnection {
     /// same snapshot: counts taken one after another agree even while an app
     /// commits between them. Reads `body` makes (on its thread) join it.
     func read<T>(_ body: (Database) throws -> T) throws -> T {
+        // A read begun after Ctrl-C stops at once: the progress handler sees only statements of
+        // 1000 steps or more, and a command of many short reads (labels, lookups) has few of those.
+        if interruption.isSet { throw StoreError.interrupted(path: path) }
         let outer = activeLock.withLock { active.flatMap { pthread_equal($0.thread, pthread_self()) != 0 ? $0.db : nil } }
         if let outer { return try body(outer) }
         do {

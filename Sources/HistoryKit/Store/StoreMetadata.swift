@@ -97,9 +97,9 @@ public struct EntityCatalog: Equatable, Sendable {
         return current
     }
 
-    /// The table holding rows of `number`: `Z` + the uppercased root entity name.
+    /// The table holding rows of `number`: `Z` + the root entity's name in capitals (a–z only, as Core Data names it).
     public func rootTableName(of number: Int64) -> String? {
-        root(of: number).map { "Z" + $0.name.uppercased() }
+        root(of: number).map { ColumnNames.base($0.name) }
     }
 
     /// `number` and every entity below it.

@@ -21,7 +21,9 @@ final class Completer {
     /// The line editor's attempted-completion hook: matches for `text` starting at `start` in the line.
     func complete(text: String, start: Int) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? {
         let buffer = String(cString: cdhist_line_text())
-        let before = String(buffer.utf8.prefix(start)).flatMap { $0 } ?? ""
+        var before = String(buffer.utf8.prefix(start)).flatMap { $0 } ?? ""
+        // GNU Readline starts a quoted word after its quote: the words before end before the quote.
+        if cdhist_line_open_quote() != 0, let last = before.last, last == "'" || last == "\"" { before.removeLast() }
         let words = (try? LineSplitter.split(before)) ?? before.split(separator: " ").map(String.init)
         cdhist_line_set_append(32) // a space after a full match
         guard let command = words.first else {
@@ -107,14 +109,27 @@ final class Completer {
     /// The candidates beginning with `text`; with `quoting`, values are inserted as the line
     /// reads them back (a value with a space or beginning with `-` in single quotes).
     private func matches(_ text: String, _ all: [String], append: Int32 = 32, quoting: Bool = false) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? {
-        // A value begun with a quote is matched without it.
-        let typed = quoting && (text.hasPrefix("'") || text.hasPrefix("\"")) ? String(text.dropFirst()) : text
-        Completer.candidates = all.filter { $0.hasPrefix(typed) }.map { quoting ? LineSplitter.quotedIfNeeded($0) : $0 }
+        // Inside a quote the user opened, GNU Readline passes the word without it and closes it itself.
+        let opened = quoting && cdhist_line_open_quote() != 0
+        // libedit passes the quote: the value is matched without it and inserted quoted again.
+        let typed = quoting && !opened && (text.hasPrefix("'") || text.hasPrefix("\"")) ? String(text.dropFirst()) : text
+        let raw = all.filter { $0.hasPrefix(typed) }
+        Completer.candidates = quoting && !opened ? raw.map(LineSplitter.quotedIfNeeded) : raw
         Completer.nextIndex = 0
-        return cdhist_line_matches(text, append) { _, _ in
+        return cdhist_line_matches(text, append, { _, _ in
             guard Completer.nextIndex < Completer.candidates.count else { return nil }
             defer { Completer.nextIndex += 1 }
             return strdup(Completer.candidates[Completer.nextIndex])
-        }
+        }, quoting && !opened ? Self.commonStart(of: raw, keepsQuotedWords: cdhist_line_keeps_quoted_words() != 0) : nil)
+    }
+
+    /// What several values needing quotes have in common, as far as it can be typed on: an open
+    /// quote and their common prefix (up to a blank or quote when the editor would split the quoted
+    /// word there: libedit); the next Tab completes the rest. Nil when none needs quoting.
+    static func commonStart(of values: [String], keepsQuotedWords: Bool) -> String? {
+        guard values.contains(where: { LineSplitter.quotedIfNeeded($0) != $0 }), var common = values.first else { return nil }
+        for value in values.dropFirst() { common = String(zip(common, value).prefix { $0 == $1 }.map(\.0)) }
+        let stops = keepsQuotedWords ? "'" : " \t\n\r'\"\\"
+        return "'" + common.prefix { !stops.contains($0) }
     }
 }

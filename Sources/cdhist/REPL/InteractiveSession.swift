@@ -92,7 +92,13 @@ final class InteractiveSession {
             running = true
             interrupted = false
         }
-        defer { runningLock.withLock { running = false } }
+        defer {
+            // Completion reads the store while the next line is typed: not interrupted.
+            runningLock.withLock {
+                running = false
+                env.clearInterrupt()
+            }
+        }
         let pager = Pager.command(for: text)
         do {
             if let pager {

@@ -89,7 +89,7 @@ struct LineRunner {
         var result: [String] = []
         for (i, word) in words.enumerated() {
             if word.isQuoted, word.text.hasPrefix("-"), i > 0, !words[i - 1].isQuoted,
-               let option = result.last, option.hasPrefix("--"), !option.contains("=") {
+               let option = result.last, option.hasPrefix("--"), option != "--", !option.contains("=") {
                 result[result.count - 1] = option + "=" + word.text
             } else {
                 result.append(word.text)

@@ -14,13 +14,9 @@ final class AtomicFile {
         self.path = path
         let url = URL(fileURLWithPath: path)
         temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).cdhist-\(getpid()).tmp").path
-        // Armed before the file exists: a signal while the guard's watches are being set up
-        // (the default action still in place for the later signals) finds no file to leave.
-        TemporaryFileGuard.arm(temporary)
-        guard FileManager.default.createFile(atPath: temporary, contents: nil),
-              let handle = FileHandle(forWritingAtPath: temporary) else {
-            TemporaryFileGuard.disarm()
-            try? FileManager.default.removeItem(atPath: temporary)
+        // The guard's watches are set up before the file exists, and the file is created under
+        // the guard's lock: a signal at any moment finds either no file or one it removes.
+        guard let handle = TemporaryFileGuard.create(temporary) else {
             throw CLIError.cannotWrite(path: path, reason: "cannot create a file in \(url.deletingLastPathComponent().path)")
         }
         self.handle = handle
@@ -68,15 +64,21 @@ private enum TemporaryFileGuard {
     /// ends (a signal that comes while no file is being written ends it all the same).
     nonisolated(unsafe) private static var watches: [Int32: SignalWatch] = [:]
 
-    static func arm(_ file: String) {
+    /// Creates `file` (only if it does not exist: O_EXCL), guarded from then on; nil when it cannot.
+    static func create(_ file: String) -> FileHandle? {
         lock.withLock {
-            path = file
             for sig in signals where watches[sig] == nil && SignalWatch.hasDefaultAction(sig) {
                 watches[sig] = SignalWatch(sig) {
-                    if let path = lock.withLock({ TemporaryFileGuard.path }) { unlink(path) }
+                    // Held until the process ends: no file is created between the unlink and the end.
+                    lock.lock()
+                    if let path = TemporaryFileGuard.path { unlink(path) }
                     SignalWatch.endProcess(with: sig)
                 }
             }
+            let fd = open(file, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            guard fd >= 0 else { return nil }
+            path = file
+            return FileHandle(fileDescriptor: fd, closeOnDealloc: true)
         }
     }
 

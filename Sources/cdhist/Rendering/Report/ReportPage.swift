@@ -143,7 +143,8 @@ struct ReportPage {
     private func busiest(_ c: Content) -> String {
         // A framework's many authors (a migration per model version) share a row, as in `authors`.
         let sorted = c.authors.sorted { ($1.changeCount, $0.value ?? "") < ($0.changeCount, $1.value ?? "") }
-        let authors = ListSummary.grouped(sorted, author: \.value, families: ListSummary.frameworkFamilies).prefix(Self.topCount)
+        let authors = ListSummary.grouped(sorted, author: \.value, families: ListSummary.frameworkFamilies)
+            .sortedDescending(by: { $0.members.reduce(0) { $0 + $1.changeCount } }).prefix(Self.topCount)
         let entities = c.entities.sorted { ($1.counts.total, $0.name) < ($0.counts.total, $1.name) }.prefix(Self.topCount)
         return HTML.sections([
             .table(title: "Authors by changes", columns: [

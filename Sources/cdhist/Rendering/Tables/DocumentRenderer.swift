@@ -29,12 +29,23 @@ enum DocumentRenderer {
             }
         }
         let sections = document.sections.map(parts)
-        if sections.count == 1, let only = sections.first { return [only.header] + only.rows }
+        if sections.count <= 1 { return sections.first.map { [$0.header] + $0.rows } ?? [] }
+        // A title a section has twice (a timeline's author named like another column) gets two columns:
+        // the k-th column of a title in a section is the k-th of that title in the header.
+        func positions(_ titles: [String]) -> [(title: String, occurrence: Int)] {
+            var seen: [String: Int] = [:]
+            return titles.map { title in
+                defer { seen[title, default: 0] += 1 }
+                return (title, seen[title, default: 0])
+            }
+        }
         var header: [String] = []
-        for section in sections { for title in section.header where !header.contains(title) { header.append(title) } }
+        for section in sections {
+            for (title, k) in positions(section.header) where header.filter({ $0 == title }).count <= k { header.append(title) }
+        }
         var rows = [["section"] + header]
         for section in sections {
-            let at = section.header.map { title in header.firstIndex(of: title) ?? 0 }
+            let at = positions(section.header).map { title, k in header.indices.filter { header[$0] == title }[k] }
             for row in section.rows {
                 var cells = Array(repeating: "", count: header.count)
                 for (i, text) in row.enumerated() where i < at.count { cells[at[i]] = text }

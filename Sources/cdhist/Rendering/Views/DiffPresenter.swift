@@ -28,6 +28,7 @@ struct DiffPresenter {
         if diff.isIdentical { sections.append(.note("The histories are identical.")) }
         for (title, part) in parts where part.transactions > 0 {
             let groups = ListSummary.grouped(part.authors, author: \.author, families: groupsFamilies ? ListSummary.frameworkFamilies : [])
+                .sortedDescending(by: { $0.members.reduce(0) { $0 + $1.transactions } })
             let authors = ListSummary.limited(groups, to: limit)
             sections.append(.table(title: "\(title): by author", columns: [
                 Column("Author", fit: .wrap(min: 12), importance: .key), Column("Transactions", alignRight: true), Column("Changes", alignRight: true),

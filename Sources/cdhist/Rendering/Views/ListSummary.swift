@@ -50,3 +50,11 @@ enum ListSummary {
         return groups
     }
 }
+
+extension Array {
+    /// The elements by `key`, largest first; equal keys keep their order (a family's summed
+    /// count can pass the authors listed before it).
+    func sortedDescending(by key: (Element) -> Int) -> [Element] {
+        enumerated().map { (key($0.element), $0.offset, $0.element) }.sorted { ($1.0, $0.1) < ($0.0, $1.1) }.map(\.2)
+    }
+}

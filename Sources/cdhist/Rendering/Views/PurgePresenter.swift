@@ -90,7 +90,6 @@ struct PurgePresenter {
         return Document(kind: "purge-preview", json: json, sections: sections)
     }
 
-    /// An actor a purge would break, as JSON (purge previews, and each cleaner of `actors`).
     /// The cut-off in words: the date, and the transaction the cut falls before.
     static func cut(_ cut: PurgePreview.Cut?, time: TimeFormatter) -> String {
         guard let cut else { return "none: nothing is selected" }
@@ -103,6 +102,7 @@ struct PurgePresenter {
         }
     }
 
+    /// An actor a purge would break, as JSON (purge previews, and each cleaner of `actors`).
     static func json(_ c: PurgePreview.Consequence) -> JSONValue {
         .object([("actor", .string(c.actor)), ("kind", .string(c.kind.rawValue)), ("status", .string(c.status.rawValue)), ("message", .string(c.message))])
     }

@@ -11,13 +11,13 @@ struct MigrationTruncationRule: CheckRule {
         guard let next = c.nextModel else { return [] }
         let truncation = try c.store.migrationTruncation(to: next, actors: c.mergeState?.actors ?? [])
         guard let preview = truncation.preview, let newest = truncation.removed.map(\.newestTransaction).max() else { return [] }
-        let entities = truncation.removed.map { "\($0.name) (\($0.changes) change\($0.changes == 1 ? "" : "s"), the newest in #\($0.newestTransaction))" }
+        let entities = truncation.removed.map { "\($0.name) (\(plural($0.changes, "change")), the newest in #\($0.newestTransaction))" }
         let broken = preview.consequences.map { "\($0.actor) (\($0.status.rawValue))" }
         let breaks = broken.isEmpty
             ? (c.mergeState == nil ? " No actor was given (--defaults, --token, --group-container) to say whom it breaks." : " It breaks none of the actors given.")
             : " It breaks \(broken.joined(separator: ", ")): each fails with 134301 on its next fetch."
         let message = "The next model removes \(entities.joined(separator: ", ")), which history still names: migrating to it truncates history, "
-            + "deleting \(preview.transactionCount) transaction\(preview.transactionCount == 1 ? "" : "s") (up to #\(newest)) and \(preview.changeCount) change\(preview.changeCount == 1 ? "" : "s")."
+            + "deleting \(plural(preview.transactionCount, "transaction")) (up to #\(newest)) and \(plural(preview.changeCount, "change"))."
             + breaks + " Before shipping: keep the entities in the model until every actor has merged past #\(newest) and history before it is purged, or reset the actors' tokens after the migration."
         var data: [String: PlistValue] = [
             "entities": .array(truncation.removed.map { .string($0.name) }),
