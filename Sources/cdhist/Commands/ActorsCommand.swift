@@ -29,7 +29,7 @@ struct ActorsCommand: ParsableCommand {
         let context = outputOptions.context()
         let analysis = try mergeState.analyze(historyStore, now: try mergeState.evaluationTime(utc: outputOptions.utc), always: true)
         guard let report = analysis.report else { return }
-        let presenter = MergeStatePresenter(time: context.time, now: report.now)
+        let presenter = MergeStatePresenter(time: context.time, now: report.now, inSession: context.terminal.inSession)
         DocumentRenderer.render(presenter.document(report, store: historyStore, sources: analysis.sources), context: context)
     }
 }

@@ -67,7 +67,7 @@ struct ReportCommand: ParsableCommand {
         let statistics = try historyStore.statistics(countingChangeTypes: true)
         let content = ReportPage.Content(
             storePath: path, now: now, statistics: statistics,
-            summary: InfoCommand.document(store: historyStore, stats: statistics, model: modelResolution, time: time),
+            summary: InfoPresenter(time: time).document(store: historyStore, stats: statistics, model: modelResolution),
             timeline: try historyStore.activityTimeline(bucketCount: TimelineSVG.bucketCount),
             markers: TimelineMarker.all(actors: mergeReport.actors, cutoff: try selection.map { ($0.rule, try $0.timestamp(in: historyStore)) },
                                         time: time, now: now),
@@ -75,7 +75,7 @@ struct ReportCommand: ParsableCommand {
             actors: MergeStatePresenter(time: time, now: now).document(mergeReport, store: historyStore, sources: sources),
             purge: purge,
             findings: findings,
-            check: CheckCommand.document(findings, store: historyStore, threshold: threshold,
+            check: CheckPresenter.document(findings, store: historyStore, threshold: threshold,
                                          failing: findings.filter { $0.severity >= threshold }.count),
             cloudKit: try CloudKitPresenter.Content.read(historyStore, now: now, objects: ReportPage.topCount, events: ReportPage.topCount),
             authors: try historyStore.fieldSummaries(.author),

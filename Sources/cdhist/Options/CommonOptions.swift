@@ -41,7 +41,8 @@ struct OutputOptions: ParsableArguments {
     var noColor = false
 
     func context(fallback: OutputFormat = .json, output: Output = Output()) -> RenderContext {
-        let terminal = Terminal.current(noColor: noColor)
+        // In a session its terminal (output through the pager is still for a person), else the process's.
+        let terminal = REPLEnvironment.current?.terminal?.insideSession(noColor: noColor) ?? Terminal.current(noColor: noColor)
         return RenderContext(format: OutputFormat.resolve(format, terminal: terminal, fallback: fallback),
                              terminal: terminal, time: TimeFormatter(utc: utc), output: output)
     }

@@ -8,13 +8,17 @@ struct Terminal {
     /// stdout is not a terminal and `COLUMNS` is not set (nothing is wrapped then).
     let width: Int?
     let colorEnabled: Bool
+    /// Output of a command run in an interactive session (advice may name the session's commands).
+    var inSession = false
+
+    /// This terminal as a line of an interactive session writes to it, with `--no-color` (`noColor`) applied.
+    func insideSession(noColor: Bool) -> Terminal {
+        Terminal(stdoutIsTerminal: stdoutIsTerminal, stderrIsTerminal: stderrIsTerminal, width: width,
+                 colorEnabled: colorEnabled && !noColor, inSession: true)
+    }
 
     /// Reads the environment; `noColor` is the `--no-color` flag.
     static func current(noColor: Bool) -> Terminal {
-        if let repl = REPLEnvironment.current?.terminal {
-            return Terminal(stdoutIsTerminal: repl.stdoutIsTerminal, stderrIsTerminal: repl.stderrIsTerminal, width: repl.width,
-                            colorEnabled: repl.colorEnabled && !noColor)
-        }
         let out = isatty(STDOUT_FILENO) == 1
         let err = isatty(STDERR_FILENO) == 1
         var width: Int?

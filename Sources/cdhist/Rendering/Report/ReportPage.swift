@@ -106,7 +106,7 @@ struct ReportPage {
         } ?? "none chosen"
         let severities = Severity.allCases.reversed().compactMap { severity -> String? in
             let n = c.findings.filter { $0.severity == severity }.count
-            return n > 0 ? CheckCommand.counted(n, severity) : nil
+            return n > 0 ? CheckPresenter.counted(n, severity) : nil
         }
         var lines = [("History", history), ("Actors", actorText)]
         if let state = c.cloudKit.state, let exporter = c.cloudKit.exporter {

@@ -5,6 +5,8 @@ import HistoryKit
 struct MergeStatePresenter {
     let time: TimeFormatter
     let now: Double
+    /// For a command of an interactive session: advice names the session's `defaults` command.
+    var inSession = false
 
     func document(_ report: MergeStateReport, store: HistoryStore, sources: [MergeSource]) -> Document {
         var fields: [(String, String)] = [
@@ -47,7 +49,7 @@ struct MergeStatePresenter {
             .fields(title: nil, fields),
             report.actors.isEmpty
                 ? .note("No actor: no merge position was given or found, and none is declared. Give --defaults, --token or --group-container"
-                        + (REPLEnvironment.current != nil ? " (in this session, defaults PLIST attaches a plist)" : "")
+                        + (inSession ? " (in this session, defaults PLIST attaches a plist)" : "")
                         + " (a store mirrored with CloudKit has its exporter's own), or declare actors with --actor.")
                 : .table(title: "Actors", columns: [
                     Column("Actor", fit: .wrap(min: 10)), Column("Status"), Column("Merged up to", fit: .wrap(min: 14)),
