@@ -36,6 +36,27 @@ import Testing
         }.count)
     }
 
+    /// HistoryKit's DocC catalogue names only what HistoryKit declares in public
+    /// (`docc convert` checks the same with symbol graphs; this runs in every test run).
+    @Test func historyKitCatalogueNamesWhatExists() throws {
+        let root = Repository.root.appendingPathComponent("Sources/HistoryKit")
+        let landing = try String(contentsOf: root.appendingPathComponent("HistoryKit.docc/HistoryKit.md"), encoding: .utf8)
+        var sources = ""
+        for case let file as String in FileManager.default.enumerator(atPath: root.path) ?? NSEnumerator() where file.hasSuffix(".swift") {
+            sources += try String(contentsOf: root.appendingPathComponent(file), encoding: .utf8)
+        }
+        let links = try NSRegularExpression(pattern: "``([A-Za-z]+)(?:/([A-Za-z]+)\\([^`]*\\))?``")
+        let matches = links.matches(in: landing, range: NSRange(landing.startIndex..., in: landing))
+        #expect(matches.count > 60)
+        for match in matches {
+            guard let type = Range(match.range(at: 1), in: landing).map({ String(landing[$0]) }), type != "HistoryKit" else { continue }
+            #expect(sources.range(of: "public (final )?(struct|enum|class|protocol) \(type)\\b", options: .regularExpression) != nil, "\(type)")
+            if let method = Range(match.range(at: 2), in: landing).map({ String(landing[$0]) }) {
+                #expect(sources.contains("public func \(method)(") || sources.contains("public static func \(method)("), "\(type)/\(method)")
+            }
+        }
+    }
+
     /// Every command's --help fits 80 columns, its usage line too.
     @Test func helpFitsEightyColumns() throws {
         for command in [[]] + Self.subcommands.map({ [$0] }) {

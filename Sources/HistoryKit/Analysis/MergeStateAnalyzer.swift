@@ -334,7 +334,7 @@ extension ActorReport {
         }
     }
 
-    /// Whether `author` is this actor itself (see ``isOwn(_:actor:kind:)``).
+    /// Whether `author` is this actor itself (see the static `isOwn(_:actor:kind:)`).
     public func isOwn(_ author: String?) -> Bool { Self.isOwn(author, actor: name, kind: kind) }
 
     /// Sets the status with its explanation and advice.

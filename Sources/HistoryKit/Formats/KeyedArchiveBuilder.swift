@@ -12,7 +12,7 @@ public struct KeyedArchiveBuilder: Sendable {
     /// The UID of `$null`.
     public static let null = PlistValue.uid(0)
 
-    /// Reserves an object slot to fill later with ``set(_:to:)`` (for cycles).
+    /// Reserves an object slot to fill later with ``set(_:to:classChain:)`` (for cycles).
     public mutating func reserve() -> PlistValue {
         objects.append(.string("$null"))
         return .uid(UInt64(objects.count - 1))

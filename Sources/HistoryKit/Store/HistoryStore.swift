@@ -6,7 +6,7 @@ import GRDB
 /// Opening checks, in order: the file exists and is a regular file, it is
 /// SQLite and not truncated, it has Core Data's tables, and it has history
 /// tables. Reading never changes the store, its `-wal`/`-shm`, or the folder
-/// (see ``StoreConnection`` for how).
+/// (see `StoreConnection` for how).
 public final class HistoryStore {
     /// The path given to ``open(_:options:)``.
     public let path: String
