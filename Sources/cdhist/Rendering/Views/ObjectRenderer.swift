@@ -1,0 +1,112 @@
+import Foundation
+import HistoryKit
+
+/// `object`'s output as it streams: the header, each change as the walk of the object's
+/// history reaches it, then what they add up to and the current values; or one JSON document.
+struct ObjectRenderer {
+    let presenter: ObjectPresenter
+    let context: RenderContext
+    let warnings: ValueWarnings
+
+    /// Walks the object's transactions with their changes (a read of the store; called once or twice).
+    typealias Walk = ((Transaction, ChangeStream) throws -> Void) throws -> Void
+
+    /// Writes `object`'s page in the context's format.
+    func render(_ object: ObjectReference, lookup: ObjectLookup, bounds: NumberBounds, walk: Walk) throws {
+        switch context.format {
+        case .table, .csv: try text(object, lookup, bounds, walk)
+        case .json, .ndjson: try json(object, lookup, walk)
+        }
+    }
+
+    private func text(_ object: ObjectReference, _ lookup: ObjectLookup, _ bounds: NumberBounds, _ walk: Walk) throws {
+        let label = try self.label(lookup, walk)
+        DocumentRenderer.render(Document(kind: "object", json: [], sections: [.fields(title: nil, presenter.headerFields(object, lookup: lookup, label: label))]),
+                                context: context)
+        context.output.line()
+        if context.format == .table { context.output.line(context.style("Changes", .bold)) }
+        let list = ListRenderer(context: context, kind: "changes", columns: presenter.changeColumns(bounds))
+        var life = ObjectHistory()
+        try walk { tx, changes in
+            warnings.add(tx.warnings)
+            try changes.forEach { change in
+                warnings.add(change.warnings)
+                life.add(change, of: tx)
+                list.add(cells: presenter.cells(tx, change))
+            }
+        }
+        list.finish()
+        context.output.line()
+        var sections: [Document.Section] = [.note(presenter.summary(life, lookup: lookup))]
+        if case .found(let state) = lookup {
+            sections.append(.table(title: "Current values", columns: ObjectPresenter.valueColumns, rows: presenter.valueRows(state)))
+            sections += state.problems.map { .note("note: \($0)") }
+        }
+        DocumentRenderer.render(Document(kind: "object", json: [], sections: sections), context: context)
+    }
+
+    /// The object's label: its row's, or for an object no longer in the store its last delete's tombstone's.
+    private func label(_ lookup: ObjectLookup, _ walk: Walk) throws -> String? {
+        guard let labeler = presenter.labeler else { return nil }
+        if case .found(let state) = lookup { return presenter.label(of: state.object) }
+        var label: String?
+        try walk { _, changes in
+            try changes.forEach { change in
+                if change.changeType == .delete, let text = try labeler.label(change) { label = text }
+            }
+        }
+        return label
+    }
+
+    private func json(_ object: ObjectReference, _ lookup: ObjectLookup, _ walk: Walk) throws {
+        let output = context.output
+        let store = presenter.store
+        let pretty = context.format == .json && context.terminal.stdoutIsTerminal
+        var s = JSONBytes(capacity: 1 << 16, prettyIndent: pretty ? 0 : nil)
+        s.beginObject()
+        s.member("format", jsonFormatTag)
+        s.member("kind", "object")
+        s.member("storeID", store.storeUUID)
+        var state: ObjectState?
+        if case .found(let found) = lookup { state = found }
+        let reference = state?.object ?? object
+        s.member("object", reference.uri(storeUUID: store.storeUUID))
+        s.member("entity", reference.entityName)
+        s.member("entityPK", reference.primaryKey)
+        if presenter.labeler != nil { s.member("label", try label(lookup, walk)) }
+        s.member("inStore", state != nil)
+        s.member("table", state?.table)
+        s.member("version", state?.version)
+        s.key("values")
+        if let state { presenter.writeValues(state, to: &s) } else { s.null() }
+        if case .missing(let reason) = lookup { s.member("missing", reason) } else { s.member("missing", nil as String?) }
+        s.key("problems")
+        s.beginArray()
+        for problem in state?.problems ?? [] { s.string(problem) }
+        s.endArray()
+        s.key("transactions")
+        s.beginArray()
+        var life = ObjectHistory()
+        try walk { tx, changes in
+            warnings.add(tx.warnings)
+            try presenter.history.writeTransaction(tx, changes: changes, format: nil, to: &s, spill: output.spill) { change in
+                warnings.add(change.warnings)
+                life.add(change, of: tx)
+            }
+        }
+        s.endArray()
+        s.key("summary")
+        s.beginObject()
+        s.member("changes", life.changeCount)
+        s.member("transactions", life.transactionCount)
+        for (key, moment) in [("first", life.first), ("last", life.last), ("inserted", life.inserted), ("deleted", life.deleted)] {
+            s.key(named: key)
+            presenter.write(moment, to: &s)
+        }
+        s.endObject()
+        s.endObject()
+        s.bytes.append(0x0A)
+        output.write(bytes: s.bytes)
+        output.flush()
+    }
+}
