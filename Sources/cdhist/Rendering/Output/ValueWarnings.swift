@@ -5,7 +5,7 @@ import HistoryKit
 /// once on stderr when the command ends, whatever the format: JSON carries
 /// them in `warnings`, but tables and CSV have no place for them.
 final class ValueWarnings {
-    private let store: String
+    let store: String
     private var count = 0
     private var examples: [String] = []
     private static let shownExamples = 3

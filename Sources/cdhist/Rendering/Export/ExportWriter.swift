@@ -1,0 +1,108 @@
+import Foundation
+import HistoryKit
+
+/// `export`'s output: NDJSON or CSV lines formatted in chunks on every core and written in
+/// order, or one JSON document; progress on the terminal, warnings gathered per chunk.
+struct ExportWriter {
+    let context: RenderContext
+    let presenter: HistoryPresenter
+    let plain: PlainChangeWriter
+    let storeUUID: String
+    let progress: ProgressLine
+    let progressText: (Int) -> String
+    let warnings: ValueWarnings
+
+    /// Walks transactions with their changes, on this thread.
+    typealias Walk = ((Transaction, ChangeStream) throws -> Void) throws -> Void
+    /// Reads the transactions in numbered chunks on several threads, each handed to the body
+    /// with its own walk; false when the read is not worth splitting (read it in one go then).
+    typealias ChunkedRead = (@escaping (Int, Walk) throws -> Void) throws -> Bool
+
+    /// Writes every transaction: JSON in one go; NDJSON and CSV in chunks when they can be.
+    func write(bounds: NumberBounds, inChunks: ChunkedRead, inOneGo: Walk) throws {
+        if context.format == .json {
+            try document(bounds: bounds, inOneGo: inOneGo)
+        } else {
+            try lines(inChunks: inChunks, inOneGo: inOneGo)
+        }
+    }
+
+    /// NDJSON or CSV: chunks of transactions formatted on every core at once and
+    /// written in order (byte for byte what one thread writes), or in one go when
+    /// the query is small, limited or newest first.
+    private func lines(inChunks: ChunkedRead, inOneGo: Walk) throws {
+        let ordered = OrderedOutput(output: context.output)
+        let csv = context.format == .csv
+        let text = progressText
+        /// Formats one chunk of transactions (`forEach` reads them) and hands its bytes to `ordered`.
+        /// `alone`: the only chunk, read on this thread (progress is shown as it goes).
+        func chunk(_ index: Int, alone: Bool = false, _ forEach: ((Transaction, ChangeStream) throws -> Void) throws -> Void) throws {
+            do {
+                try format(index, alone: alone, forEach)
+            } catch {
+                ordered.stop(because: error)
+                throw error
+            }
+        }
+        func format(_ index: Int, alone: Bool, _ forEach: ((Transaction, ChangeStream) throws -> Void) throws -> Void) throws {
+            let local = ValueWarnings(store: warnings.store)
+            var transactions = 0
+            /// Counts a transaction; progress is shown per chunk, or per transaction when alone.
+            func counted() {
+                transactions += 1
+                if alone { progress.step { text(progress.steps) } }
+            }
+            let offer = { (bytes: inout [UInt8]) in try ordered.offer(&bytes, chunk: index) }
+            var bytes: [UInt8]
+            if csv {
+                var writer = CSVExport(presenter: presenter, plain: plain)
+                if index == 0 { writer.bytes = CSVExport.header }
+                try forEach { tx, changes in
+                    local.add(tx.warnings)
+                    try writer.write(tx, changes, seen: { local.add($0.warnings) }, spill: offer)
+                    counted()
+                }
+                bytes = writer.bytes
+            } else {
+                var line = JSONBytes(capacity: OrderedOutput.writeThreshold * 2)
+                try forEach { tx, changes in
+                    local.add(tx.warnings)
+                    try presenter.writeTransaction(tx, changes: changes, format: jsonFormatTag, to: &line, plain: plain, spill: offer) { local.add($0.warnings) }
+                    line.bytes.append(0x0A)
+                    line.endRecord()
+                    try offer(&line.bytes)
+                    counted()
+                }
+                bytes = line.bytes
+            }
+            try ordered.finish(&bytes, chunk: index) {
+                warnings.add(local)
+                if !alone { progress.advance(by: transactions) { text(progress.steps) } }
+            }
+        }
+        do {
+            let chunked = try inChunks { try chunk($0, $1) }
+            if !chunked {
+                try chunk(0, alone: true, inOneGo)
+            }
+        } catch {
+            // A chunk stopped because another failed: that failure is the one to tell.
+            throw ordered.failure ?? error
+        }
+        context.output.flush()
+    }
+
+    /// JSON: one document of every transaction, in one go.
+    private func document(bounds: NumberBounds, inOneGo: Walk) throws {
+        let list = ListRenderer(context: context, kind: "transactions", columns: presenter.transactionColumns(bounds),
+                                header: [("storeID", .string(storeUUID))])
+        try inOneGo { tx, changes in
+            warnings.add(tx.warnings)
+            try list.addStreaming { line in
+                try presenter.writeTransaction(tx, changes: changes, format: nil, to: &line, spill: context.output.spill) { warnings.add($0.warnings) }
+            }
+            progress.step { progressText(progress.steps) }
+        }
+        list.finish()
+    }
+}
