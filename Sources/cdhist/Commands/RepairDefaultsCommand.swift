@@ -73,25 +73,9 @@ struct RepairDefaultsCommand: ParsableCommand {
         let format = try keyFormat.map(Self.parseFormat)
         let plan = try DefaultsRepair.plan(path: plist, actor: actor, target: target, store: opened, keyFormat: format,
                                            customPrefixes: keyPrefix)
-        var fields: [(String, String)] = [("Plist", "\(plist) (\(plan.format.rawValue))"), ("Actor", actor)]
-        for c in plan.changes {
-            fields.append((c.key, "\(describe(c.old, time: context.time)) → \(describe(c.new, time: context.time))"))
-        }
-        fields.append(("Other keys", "\(plan.original.count - plan.changes.filter { $0.old != nil }.count) kept exactly"))
-        var json: [(String, JSONValue)] = [
-            ("plist", .string(plist)), ("plistFormat", .string(plan.format.rawValue)), ("actor", .string(actor)),
-            ("changes", .array(plan.changes.map { c in .object([("key", .string(c.key)), ("old", jsonValue(c.old, time: context.time)),
-                                                               ("new", jsonValue(c.new, time: context.time))]) })),
-            ("executed", .bool(execute)),
-        ]
-        if execute {
-            let backupPath = try DefaultsRepair.write(plan, backupPath: backup)
-            fields.append(("Written", "backup of the original: \(backupPath)"))
-            json.append(("backup", .string(backupPath)))
-        } else {
-            fields.append(("Preview", "nothing was changed; add --execute to write it"))
-        }
-        DocumentRenderer.render(Document(kind: "repair-defaults", json: json, sections: [.fields(title: nil, fields)]), context: context)
+        let backupPath = execute ? try DefaultsRepair.write(plan, backupPath: backup) : nil
+        let presenter = RepairDefaultsPresenter(time: context.time, plist: plist, actor: actor)
+        DocumentRenderer.render(presenter.document(plan, executed: execute, backup: backupPath), context: context)
     }
 
     static func parseFormat(_ text: String) throws -> MergeKeyFormat {
@@ -101,34 +85,6 @@ struct RepairDefaultsCommand: ParsableCommand {
         case "timestamp", "studapp", "swiftlee": return .lastHistoryTransactionTimestamp
         case "appwise", "appwisecore": return .appwiseCore
         default: throw ValidationError("unknown key format '\(text)': use phtk, tracker, timestamp or appwise")
-        }
-    }
-
-    private func describe(_ value: PlistValue?, time: TimeFormatter) -> String {
-        guard let value else { return "(none)" }
-        switch value {
-        case .date(let d): return "date \(time.display(d))"
-        case .data, .string:
-            if let token = token(value) { return (value.dataValue.map(HistoryTokenDecoder.isTokenArchive) == true ? "token " : "JSON token ") + "\(token)" }
-            return value.dataValue.map { "\($0.count) bytes of data" } ?? "\(value)"
-        default: return "\(value)"
-        }
-    }
-
-    /// The token a value holds: an archive, or JSON as data or a string.
-    private func token(_ value: PlistValue) -> HistoryToken? {
-        if case .token(let token) = DefaultsReader.position(value, format: .binary, source: plist) { return token }
-        return nil
-    }
-
-    private func jsonValue(_ value: PlistValue?, time: TimeFormatter) -> JSONValue {
-        guard let value else { return .null }
-        switch value {
-        case .date(let d): return .object([("date", .optional(time.iso(d))), ("cocoaDate", .double(d))])
-        case .data, .string:
-            if let token = token(value) { return .object([("token", HistoryPresenter.json(token))]) }
-            return value.dataValue.map { .object([("bytes", .int(Int64($0.count)))]) } ?? .string("\(value)")
-        default: return .string("\(value)")
         }
     }
 }

@@ -1,0 +1,58 @@
+import Foundation
+import HistoryKit
+
+/// `repair-defaults`: the keys a repair changes, old and new, and what was written.
+struct RepairDefaultsPresenter {
+    let time: TimeFormatter
+    let plist: String
+    let actor: String
+
+    /// The plan's changes; with `executed`, where the original was copied (`backup`).
+    func document(_ plan: DefaultsRepairPlan, executed: Bool, backup: String?) -> Document {
+        var fields: [(String, String)] = [("Plist", "\(plist) (\(plan.format.rawValue))"), ("Actor", actor)]
+        for c in plan.changes {
+            fields.append((c.key, "\(describe(c.old)) → \(describe(c.new))"))
+        }
+        fields.append(("Other keys", "\(plan.original.count - plan.changes.filter { $0.old != nil }.count) kept exactly"))
+        var json: [(String, JSONValue)] = [
+            ("plist", .string(plist)), ("plistFormat", .string(plan.format.rawValue)), ("actor", .string(actor)),
+            ("changes", .array(plan.changes.map { c in .object([("key", .string(c.key)), ("old", jsonValue(c.old)), ("new", jsonValue(c.new))]) })),
+            ("executed", .bool(executed)),
+        ]
+        if let backup {
+            fields.append(("Written", "backup of the original: \(backup)"))
+            json.append(("backup", .string(backup)))
+        } else {
+            fields.append(("Preview", "nothing was changed; add --execute to write it"))
+        }
+        return Document(kind: "repair-defaults", json: json, sections: [.fields(title: nil, fields)])
+    }
+
+    private func describe(_ value: PlistValue?) -> String {
+        guard let value else { return "(none)" }
+        switch value {
+        case .date(let d): return "date \(time.display(d))"
+        case .data, .string:
+            if let token = token(value) { return (value.dataValue.map(HistoryTokenDecoder.isTokenArchive) == true ? "token " : "JSON token ") + "\(token)" }
+            return value.dataValue.map { "\($0.count) bytes of data" } ?? "\(value)"
+        default: return "\(value)"
+        }
+    }
+
+    /// The token a value holds: an archive, or JSON as data or a string.
+    private func token(_ value: PlistValue) -> HistoryToken? {
+        if case .token(let token) = DefaultsReader.position(value, format: .binary, source: plist) { return token }
+        return nil
+    }
+
+    private func jsonValue(_ value: PlistValue?) -> JSONValue {
+        guard let value else { return .null }
+        switch value {
+        case .date(let d): return .object([("date", .optional(time.iso(d))), ("cocoaDate", .double(d))])
+        case .data, .string:
+            if let token = token(value) { return .object([("token", HistoryPresenter.json(token))]) }
+            return value.dataValue.map { .object([("bytes", .int(Int64($0.count)))]) } ?? .string("\(value)")
+        default: return .string("\(value)")
+        }
+    }
+}
