@@ -79,21 +79,13 @@ struct ReportCommand: ParsableCommand {
                                          failing: findings.filter { $0.severity >= threshold }.count),
             cloudKit: try CloudKitPresenter.Content.read(historyStore, now: now, objects: ReportPage.topCount, events: ReportPage.topCount),
             authors: try historyStore.fieldSummaries(.author),
-            entities: try Self.entityRows(historyStore))
+            entities: ReportPage.entityRows(try historyStore.entityChangeCounts(), catalog: historyStore.catalog))
         let html = ReportPage(time: time, svg: TimelineSVG(time: time, utc: utc, top: top)).html(content)
         let file = try AtomicFile(out)
         let output = Output(handle: file.handle)
         output.write(html)
         try file.commit(output)
         if Terminal.current(noColor: true).stderrIsTerminal { printError("cdhist: wrote \(out) (\(ByteCount.text(Int64(html.utf8.count))))") }
-    }
-
-    /// Changes per entity by name; changes whose ZENTITY is not an integer on a row of their own.
-    private static func entityRows(_ store: HistoryStore) throws -> [(name: String, counts: EntityChangeCounts)] {
-        let tally = try store.entityChangeCounts()
-        var rows = tally.byEntity.map { number, counts in (name: store.catalog.entity(number: number)?.name ?? "Z_ENT \(number)", counts: counts) }
-        if tally.withoutEntityNumber.total > 0 { rows.append((name: "(ZENTITY not an integer)", counts: tally.withoutEntityNumber)) }
-        return rows
     }
 
     /// An `--out` naming the store or one of the files read would replace it.

@@ -140,6 +140,13 @@ struct ReportPage {
         return out + "</figcaption>\n"
     }
 
+    /// Changes per entity by name; changes whose ZENTITY is not an integer on a row of their own.
+    static func entityRows(_ tally: EntityChangeTally, catalog: EntityCatalog) -> [(name: String, counts: EntityChangeCounts)] {
+        var rows = tally.byEntity.map { number, counts in (name: catalog.entity(number: number)?.name ?? "Z_ENT \(number)", counts: counts) }
+        if tally.withoutEntityNumber.total > 0 { rows.append((name: "(ZENTITY not an integer)", counts: tally.withoutEntityNumber)) }
+        return rows
+    }
+
     private func busiest(_ c: Content) -> String {
         // A framework's many authors (a migration per model version) share a row, as in `authors`.
         let sorted = c.authors.sorted { ($1.changeCount, $0.value ?? "") < ($0.changeCount, $1.value ?? "") }
