@@ -33,7 +33,7 @@ import Testing
         }
         try app.close()
         #expect(throws: RepairError.self) {
-            try PurgeExecutor.execute(path: path, plan: plan, options: PurgeOptions(backup: .at(dir.file("backup.sqlite"))))
+            try PurgeExecutor.execute(plan, options: PurgeOptions(backup: .at(dir.file("backup.sqlite"))))
         }
         #expect(try transactionCount(path) == 35)
     }
@@ -44,9 +44,13 @@ import Testing
         let idle = try DatabaseQueue(path: path)
         defer { try? idle.close() }
         #expect(try idle.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM ATRANSACTION") } == 34)
-        let plan = try HistoryStore.open(path).planPurge(HistoryQuery(before: .transaction(20)))
-        let result = try PurgeExecutor.execute(path: path, plan: plan, options: PurgeOptions(backup: .skip))
+        let store = try HistoryStore.open(path)
+        let plan = try store.planPurge(HistoryQuery(before: .transaction(20)))
+        let result = try PurgeExecutor.execute(plan, options: PurgeOptions(backup: .skip))
         #expect(result.deletedTransactions == 19)
+        // Executing closed the store it was planned on: it says so rather than read beside the writer.
+        #expect(store.isClosed)
+        #expect(throws: StoreError.closed(path: path)) { try store.transactionCount() }
         #expect(try idle.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM ATRANSACTION") } == 15)
     }
 }

@@ -70,6 +70,16 @@ public final class HistoryStore {
         connection.interrupt()
     }
 
+    /// Closes the store's connection, so that a writer (``PurgeExecutor``) has the files to
+    /// itself: a read-only connection would share its read-only `-shm` mapping. Every later read
+    /// fails with ``StoreError/closed(path:)``.
+    public func close() {
+        connection.close()
+    }
+
+    /// Whether ``close()`` was called: open the store again to read it.
+    public var isClosed: Bool { connection.isClosed }
+
     /// Lets reads run again after ``interrupt()``: the session's next command.
     public func clearInterrupt() {
         connection.clearInterrupt()

@@ -55,7 +55,8 @@ final class StoreConnection {
     /// fails while it is set, also one that starts after the call (SQLite's own interrupt
     /// reaches only the statements running at that moment, and a command writing its output
     /// between two statements would miss it).
-    private let interruption: InterruptFlag
+    private let interruption: SharedFlag
+    private let closedFlag = SharedFlag()
     /// The connection inside ``read(_:)`` and the thread running it: a read made
     /// from inside another on that thread joins its read transaction.
     private let activeLock = NSLock()
@@ -66,7 +67,7 @@ final class StoreConnection {
 
     init(path: String, options: OpenOptions) throws {
         Self.sqliteConfigured
-        let interruption = InterruptFlag()
+        let interruption = SharedFlag()
         self.interruption = interruption
         let (files, header) = try StoreFiles.inspect(path)
         self.path = path
@@ -132,6 +133,7 @@ final class StoreConnection {
         // A read begun after Ctrl-C stops at once: the progress handler sees only statements of
         // 1000 steps or more, and a command of many short reads (labels, lookups) has few of those.
         if interruption.isSet { throw StoreError.interrupted(path: path) }
+        if isClosed { throw StoreError.closed(path: path) }
         let outer = activeLock.withLock { active.flatMap { pthread_equal($0.thread, pthread_self()) != 0 ? $0.db : nil } }
         if let outer { return try body(outer) }
         do {
@@ -229,6 +231,15 @@ final class StoreConnection {
         besideLock.withLock { for queue in besideQueues { queue.interrupt() } }
     }
 
+    /// Closes the connection (a writer is about to use the files); every later read fails.
+    func close() {
+        closedFlag.set(true)
+        try? queue.close()
+    }
+
+    /// Whether ``close()`` was called.
+    var isClosed: Bool { closedFlag.isSet }
+
     /// Lets statements run again after ``interrupt()`` (the next command of a session).
     func clearInterrupt() {
         interruption.set(false)
@@ -249,7 +260,7 @@ final class StoreConnection {
     }
 
     private static func openQueue(uri: String, readonly: Bool, options: OpenOptions, reportedPath: String,
-                                  interruption: InterruptFlag) throws -> DatabaseQueue {
+                                  interruption: SharedFlag) throws -> DatabaseQueue {
         var config = Configuration()
         config.readonly = readonly
         config.busyMode = .timeout(OpenOptions.clampedBusyTimeout(options.busyTimeout))
@@ -259,7 +270,7 @@ final class StoreConnection {
         config.prepareDatabase { db in
             sqlite3_progress_handler(db.sqliteConnection, 1000, { flag in
                 guard let flag else { return 0 }
-                return Unmanaged<InterruptFlag>.fromOpaque(flag).takeUnretainedValue().isSet ? 1 : 0
+                return Unmanaged<SharedFlag>.fromOpaque(flag).takeUnretainedValue().isSet ? 1 : 0
             }, Unmanaged.passUnretained(interruption).toOpaque())
         }
         do {
@@ -280,7 +291,7 @@ final class StoreConnection {
     static func hasLiveConnection(shm path: String) -> Bool {
         let fd = open(path, O_RDONLY)
         guard fd >= 0 else { return false }
-        defer { close(fd) }
+        defer { _ = Foundation.close(fd) }
         var lock = flock()
         lock.l_type = Int16(F_WRLCK)
         lock.l_whence = Int16(SEEK_SET)
@@ -398,8 +409,8 @@ private final class BesideJob<B>: @unchecked Sendable {
     }
 }
 
-/// Whether a store's reads are to stop, shared with SQLite's progress handler.
-final class InterruptFlag: @unchecked Sendable {
+/// A Boolean set and read from several threads (and from SQLite's progress handler).
+final class SharedFlag: @unchecked Sendable {
     private let lock = NSLock()
     private var value = false
     var isSet: Bool { lock.withLock { value } }

@@ -22,6 +22,8 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case locked(path: String, seconds: Double)
     /// A read was interrupted (Ctrl-C).
     case interrupted(path: String)
+    /// The store was closed (a purge executed on it); open it again to read it.
+    case closed(path: String)
     /// Any other SQLite failure.
     case sqlite(path: String, message: String)
     /// A private snapshot could not be made.
@@ -32,7 +34,7 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .fileNotFound(let p), .isDirectory(let p), .unreadable(let p, _), .notSQLite(let p, _),
              .truncated(let p, _, _), .corrupt(let p, _), .notCoreData(let p, _), .historyNotEnabled(let p),
-             .unexpectedSchema(let p, _), .locked(let p, _), .interrupted(let p), .sqlite(let p, _), .snapshotFailed(let p, _):
+             .unexpectedSchema(let p, _), .locked(let p, _), .interrupted(let p), .closed(let p), .sqlite(let p, _), .snapshotFailed(let p, _):
             return p
         }
     }
@@ -61,6 +63,8 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(p): locked by another process (still busy after \(Self.format(seconds)) s)"
         case .interrupted(let p):
             return "\(p): interrupted"
+        case .closed(let p):
+            return "\(p): the store was closed to be written; open it again"
         case .sqlite(let p, let message):
             return "\(p): SQLite error: \(message)"
         case .snapshotFailed(let p, let why):

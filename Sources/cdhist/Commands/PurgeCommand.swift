@@ -59,54 +59,34 @@ struct PurgeCommand: ParsableCommand {
     func run() throws {
         let path = storeOptions.store
         let render = outputOptions.context()
-        let plan: PurgePlan
-        let rule: String
-        var checked: Int?
-        var safeBefore: String?
-        do {
-            let store = try openStore(path, lockTimeout: storeOptions.lockTimeout)
-            let now = try mergeState.evaluationTime(utc: outputOptions.utc)
-            // Without merge state or a strategy there is no actor to break and no cut-off to compute.
-            let report = try mergeState.analyze(store, now: now, always: cutoff.strategy != nil).report
-            var query = HistoryQuery(authors: names.authors, contextNames: names.contextNames, bundleIDs: names.bundleIDs, processIDs: names.processIDs)
-            let parser = PositionParser(utc: outputOptions.utc, now: Date(timeIntervalSinceReferenceDate: now))
-            if let after { query.after = try parser.bound(after, option: "--after") }
-            guard let selection = try cutoff.selection(narrowing: query, report: report, parser: parser) else { return }
-            rule = selection.rule
-            plan = try store.planPurge(selection.query, actors: report?.actors ?? [], breakdown: breakdown)
-            let positioned = (report?.actors ?? []).filter(\.hasBreakablePosition)
-            checked = positioned.isEmpty ? nil : positioned.count
-            // The earliest position of those it breaks: purging before it breaks none of them.
-            let broken = positioned.filter { a in plan.preview.consequences.contains { $0.actor == a.name } }
-            if let first = broken.min(by: { ($0.effectiveDate ?? .infinity) < ($1.effectiveDate ?? .infinity) }) {
-                safeBefore = first.positionDate.flatMap { render.time.iso($0) } ?? first.tokenNumber.map { "tx:\($0)" }
-            }
-        }
+        let store = try openStore(path, lockTimeout: storeOptions.lockTimeout)
+        let now = try mergeState.evaluationTime(utc: outputOptions.utc)
+        // Without merge state or a strategy there is no actor to break and no cut-off to compute.
+        let report = try mergeState.analyze(store, now: now, always: cutoff.strategy != nil).report
+        var query = HistoryQuery(authors: names.authors, contextNames: names.contextNames, bundleIDs: names.bundleIDs, processIDs: names.processIDs)
+        let parser = PositionParser(utc: outputOptions.utc, now: Date(timeIntervalSinceReferenceDate: now))
+        if let after { query.after = try parser.bound(after, option: "--after") }
+        guard let selection = try cutoff.selection(narrowing: query, report: report, parser: parser) else { return }
+        let plan = try store.planPurge(selection, actors: report?.actors ?? [], breakdown: breakdown)
         let presenter = PurgePresenter(time: render.time, limit: summary.limit(render), groupsFamilies: summary.groupsFamilies(render))
-        DocumentRenderer.render(presenter.preview(plan.preview, store: path, rule: rule, executing: execute, actors: checked,
-                                                  safeBefore: safeBefore), context: render)
+        DocumentRenderer.render(presenter.preview(plan.preview, store: path, rule: selection.rule, executing: execute,
+                                                  actors: plan.actorsChecked == 0 ? nil : plan.actorsChecked,
+                                                  safeBefore: plan.safeBefore.map { PositionParser.text($0, time: render.time) }), context: render)
         guard execute else { return }
         let broken = plan.preview.consequences.map { "\($0.actor) (\($0.status.rawValue))" }
         if !broken.isEmpty && !allowExpire { throw RepairError.wouldBreakActors(path: path, actors: broken) }
-        guard plan.preview.transactionCount > 0 else {
-            printError("cdhist: nothing to delete; the store is unchanged")
-            return
-        }
+        guard plan.preview.transactionCount > 0 else { return printError("cdhist: nothing to delete; the store is unchanged") }
         if let confirm = REPLEnvironment.current?.confirm,
            !confirm("Delete \(plural(plan.preview.transactionCount, "transaction")) and \(plural(plan.preview.changeCount, "change")) from \(path)? [y/N] ") {
-            printError("cdhist: purge cancelled; the store is unchanged")
-            return
+            return printError("cdhist: purge cancelled; the store is unchanged")
         }
-        // The REPL's read-only connection must close first: it would share a read-only -shm mapping with the writer.
+        // The session's connection closes too (executing closes the plan's store; the session's may be another).
         REPLEnvironment.current?.closeStore()
-        let progress: (String) -> Void = { line in
+        let policy: BackupPolicy = noBackup ? .skip : backup.map { .at($0) } ?? .besideStore
+        let options = PurgeOptions(backup: policy, pruneStrings: pruneStrings, vacuum: vacuum, busyTimeout: storeOptions.lockTimeout)
+        let result = try PurgeExecutor.execute(plan, options: options) { line in
             if render.terminal.stderrIsTerminal { printError("cdhist: \(line)…") }
         }
-        let policy: BackupPolicy = noBackup ? .skip : backup.map { .at($0) } ?? .besideStore
-        let result = try PurgeExecutor.execute(path: path, plan: plan,
-                                               options: PurgeOptions(backup: policy, pruneStrings: pruneStrings, vacuum: vacuum,
-                                                                     busyTimeout: storeOptions.lockTimeout),
-                                               progress: progress)
         DocumentRenderer.render(presenter.result(result, store: path), context: render)
     }
 }

@@ -35,6 +35,15 @@ struct PositionParser {
         throw CLIError.notFound(path: value, what: "no such token file")
     }
 
+    /// `bound` as an option value that parses back to it: an ISO 8601 date, `tx:N`, `token:STOREUUID:N`.
+    static func text(_ bound: HistoryQuery.Bound, time: TimeFormatter) -> String {
+        switch bound {
+        case .date(let d): return time.iso(d) ?? "\(d)"
+        case .transaction(let n): return "tx:\(n)"
+        case .token(let token): return "token:\(token)"
+        }
+    }
+
     /// Cocoa seconds for a date value.
     func date(_ text: String, option: String) throws -> Double {
         let lower = text.lowercased()

@@ -45,7 +45,7 @@ final class REPLEnvironment {
     /// without its `-wal` would not see the commits).
     func openStore() throws -> HistoryStore {
         let current = storeLock.withLock { store }
-        if let current, !current.changedOnDisk { return current }
+        if let current, !current.changedOnDisk, !current.isClosed { return current }
         // Closed first: opening looks at -shm, which must not happen beside a connection of ours.
         storeLock.withLock { store = nil }
         let opened = try HistoryStore.open(storePath, options: OpenOptions(busyTimeout: lockTimeout))

@@ -3,56 +3,18 @@ import Foundation
 import GRDB
 import GRDBSQLite
 
-/// Where a purge writes its backup.
-public enum BackupPolicy: Sendable, Equatable {
-    /// Beside the store, with a timestamp (``PurgeExecutor/defaultBackupPath(for:date:)``).
-    case besideStore
-    case at(String)
-    /// No backup: the caller already has a copy.
-    case skip
-}
-
-/// How to execute a purge.
-public struct PurgeOptions: Sendable {
-    public var backup: BackupPolicy
-    /// Delete strings no transaction uses any more.
-    public var pruneStrings: Bool
-    /// Run VACUUM afterwards so the file shrinks.
-    public var vacuum: Bool
-    /// Seconds to wait for another process's lock.
-    public var busyTimeout: Double
-
-    public init(backup: BackupPolicy = .besideStore, pruneStrings: Bool = false, vacuum: Bool = false, busyTimeout: Double = 2) {
-        self.backup = backup
-        self.pruneStrings = pruneStrings
-        self.vacuum = vacuum
-        self.busyTimeout = busyTimeout
-    }
-}
-
-/// What an executed purge did.
-public struct PurgeResult: Equatable, Sendable {
-    /// nil when the backup was skipped.
-    public var backupPath: String?
-    public var deletedTransactions: Int
-    public var deletedChanges: Int
-    public var prunedStrings: Int
-    public var vacuumed: Bool
-    /// File sizes (main + WAL) before and after.
-    public var bytesBefore: Int64
-    public var bytesAfter: Int64
-}
-
 /// Deletes history the way `deleteHistory(before:)` does, safely: backup
 /// first (SQLite's online backup, WAL content included), one SQLite
 /// transaction, `Z_PRIMARYKEY` and every other table untouched, then
 /// `PRAGMA quick_check` and the counts, restoring the backup on failure.
 public enum PurgeExecutor {
-    /// Executes `plan` on the store at `path`. Close every ``HistoryStore`` on
-    /// that file first: a read-only connection in this process would share its
-    /// read-only `-shm` mapping with the writer. `progress` receives status lines.
-    public static func execute(path: String, plan: PurgePlan, options: PurgeOptions,
-                               progress: (String) -> Void = { _ in }) throws -> PurgeResult {
+    /// Executes `plan` on the store it was planned on. That store is closed first, and
+    /// with it this process's read-only connection to the files (it would share a read-only
+    /// `-shm` mapping with the writer); open it again to read it afterwards. `progress`
+    /// receives status lines.
+    public static func execute(_ plan: PurgePlan, options: PurgeOptions, progress: (String) -> Void = { _ in }) throws -> PurgeResult {
+        let path = plan.store.path
+        plan.store.close()
         let preview = plan.preview
         let sql = plan.sql
         try checkWritable(path)
@@ -309,33 +271,5 @@ public enum PurgeExecutor {
 
     private static func fileBytes(_ path: String) -> Int64 {
         (StoreFiles.size(path) ?? 0) + (StoreFiles.size(path + "-wal") ?? 0)
-    }
-}
-
-/// A purge ready to execute: its preview and the SQL selecting its transactions.
-public struct PurgePlan: Sendable {
-    public let preview: PurgePreview
-    let sql: PurgeSQL
-}
-
-/// The SQL of a purge, built from the store's schema.
-struct PurgeSQL: Sendable {
-    let matching: String
-    let values: [DatabaseValue]
-    var arguments: StatementArguments { StatementArguments(values) }
-    /// Deletes strings no transaction refers to (nil when the store has no string table).
-    let pruneStrings: String?
-}
-
-extension HistoryStore {
-    /// Previews the purge of the transactions matching `query` and prepares it for ``PurgeExecutor``.
-    public func planPurge(_ query: HistoryQuery, actors: [ActorReport] = [], breakdown: Bool = false) throws -> PurgePlan {
-        let preview = try previewPurge(query, actors: actors, breakdown: breakdown)
-        let sql = try HistorySQL(store: self, query: preview.query)
-        let refs = ["ZAUTHORTS", "ZBUNDLEIDTS", "ZCONTEXTNAMETS", "ZPROCESSIDTS"].filter { schema.transactionColumns.contains($0) }
-        let prune = schema.hasStringTable && !refs.isEmpty
-            ? "DELETE FROM ATRANSACTIONSTRING WHERE Z_PK NOT IN (" + refs.map { "SELECT \($0) FROM ATRANSACTION WHERE \($0) IS NOT NULL" }.joined(separator: " UNION ") + ")"
-            : nil
-        return PurgePlan(preview: preview, sql: PurgeSQL(matching: sql.matchingNumbers(), values: sql.argumentValues, pruneStrings: prune))
     }
 }

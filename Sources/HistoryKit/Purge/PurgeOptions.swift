@@ -1,0 +1,41 @@
+import Foundation
+
+/// Where a purge writes its backup.
+public enum BackupPolicy: Sendable, Equatable {
+    /// Beside the store, with a timestamp (``PurgeExecutor/defaultBackupPath(for:date:)``).
+    case besideStore
+    case at(String)
+    /// No backup: the caller already has a copy.
+    case skip
+}
+
+/// How to execute a purge.
+public struct PurgeOptions: Sendable {
+    public var backup: BackupPolicy
+    /// Delete strings no transaction uses any more.
+    public var pruneStrings: Bool
+    /// Run VACUUM afterwards so the file shrinks.
+    public var vacuum: Bool
+    /// Seconds to wait for another process's lock.
+    public var busyTimeout: Double
+
+    public init(backup: BackupPolicy = .besideStore, pruneStrings: Bool = false, vacuum: Bool = false, busyTimeout: Double = 2) {
+        self.backup = backup
+        self.pruneStrings = pruneStrings
+        self.vacuum = vacuum
+        self.busyTimeout = busyTimeout
+    }
+}
+
+/// What an executed purge did.
+public struct PurgeResult: Equatable, Sendable {
+    /// nil when the backup was skipped.
+    public var backupPath: String?
+    public var deletedTransactions: Int
+    public var deletedChanges: Int
+    public var prunedStrings: Int
+    public var vacuumed: Bool
+    /// File sizes (main + WAL) before and after.
+    public var bytesBefore: Int64
+    public var bytesAfter: Int64
+}

@@ -1,0 +1,50 @@
+import GRDB
+
+/// A purge ready to execute: its preview, the SQL selecting its transactions, and
+/// the store it was planned on (``PurgeExecutor/execute(_:options:progress:)``
+/// closes it before writing).
+public struct PurgePlan {
+    public let preview: PurgePreview
+    /// The store the plan reads; executing closes it.
+    public let store: HistoryStore
+    /// How many actors have a position the purge could break (it checked them all).
+    public let actorsChecked: Int
+    /// The earliest position among the actors it breaks: purging before it breaks none
+    /// of them (a date, or a transaction number for a token); nil when it breaks none.
+    public let safeBefore: HistoryQuery.Bound?
+    let sql: PurgeSQL
+}
+
+/// The SQL of a purge, built from the store's schema.
+struct PurgeSQL: Sendable {
+    let matching: String
+    let values: [DatabaseValue]
+    var arguments: StatementArguments { StatementArguments(values) }
+    /// Deletes strings no transaction refers to (nil when the store has no string table).
+    let pruneStrings: String?
+}
+
+extension HistoryStore {
+    /// Previews the purge `selection` makes and prepares it for ``PurgeExecutor``;
+    /// `actors` (from ``MergeStateAnalyzer``) are checked for what it breaks.
+    public func planPurge(_ selection: PurgeSelection, actors: [ActorReport] = [], breakdown: Bool = false) throws -> PurgePlan {
+        try planPurge(selection.query, actors: actors, breakdown: breakdown)
+    }
+
+    /// Previews the purge of the transactions matching `query` and prepares it for ``PurgeExecutor``.
+    public func planPurge(_ query: HistoryQuery, actors: [ActorReport] = [], breakdown: Bool = false) throws -> PurgePlan {
+        let preview = try previewPurge(query, actors: actors, breakdown: breakdown)
+        let sql = try HistorySQL(store: self, query: preview.query)
+        let refs = ["ZAUTHORTS", "ZBUNDLEIDTS", "ZCONTEXTNAMETS", "ZPROCESSIDTS"].filter { schema.transactionColumns.contains($0) }
+        let prune = schema.hasStringTable && !refs.isEmpty
+            ? "DELETE FROM ATRANSACTIONSTRING WHERE Z_PK NOT IN (" + refs.map { "SELECT \($0) FROM ATRANSACTION WHERE \($0) IS NOT NULL" }.joined(separator: " UNION ") + ")"
+            : nil
+        let positioned = actors.filter(\.hasBreakablePosition)
+        // The earliest position of those it breaks: purging before it breaks none of them.
+        let broken = positioned.filter { a in preview.consequences.contains { $0.actor == a.name } }
+        let first = broken.min { ($0.effectiveDate ?? .infinity) < ($1.effectiveDate ?? .infinity) }
+        let safeBefore = first.flatMap { a in a.positionDate.map(HistoryQuery.Bound.date) ?? a.tokenNumber.map(HistoryQuery.Bound.transaction) }
+        return PurgePlan(preview: preview, store: self, actorsChecked: positioned.count, safeBefore: safeBefore,
+                         sql: PurgeSQL(matching: sql.matchingNumbers(), values: sql.argumentValues, pruneStrings: prune))
+    }
+}

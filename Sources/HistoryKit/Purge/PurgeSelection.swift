@@ -1,0 +1,71 @@
+/// The transactions a purge selects: everything before a bound, as
+/// `deleteHistory(before:)` does, or before a cleaner's cut-off computed from
+/// the merge state; narrowed by a query's filters.
+public struct PurgeSelection: Sendable {
+    /// Where the cut falls.
+    public enum Cutoff: Sendable {
+        /// Transactions before this bound go.
+        case bound(HistoryQuery.Bound)
+        /// The strategy would not purge now, for this reason.
+        case none(String)
+    }
+
+    /// The selected transactions: the filters and `before`.
+    public var query: HistoryQuery
+    /// The rule in words, for people.
+    public var rule: String
+    public var cutoff: Cutoff
+
+    /// Transactions before `bound` among those `query` selects; `rule` says so in words.
+    public static func before(_ bound: HistoryQuery.Bound, narrowing query: HistoryQuery, rule: String) -> PurgeSelection {
+        var query = query
+        query.before = bound
+        return PurgeSelection(query: query, rule: rule, cutoff: .bound(bound))
+    }
+
+    /// What `strategy` would purge now, from the cut-off `report` computed for it (its author
+    /// filter too, unless `query` names authors); nothing when it would not purge.
+    public static func strategy(_ strategy: CleanerStrategy, report: MergeStateReport, narrowing query: HistoryQuery) throws -> PurgeSelection {
+        guard let cutoff = report.cutoffs.first(where: { $0.strategy == strategy }) else {
+            throw PurgeSelectionError.noCutoff(strategy)
+        }
+        var query = query
+        if query.authors.isEmpty, let filter = cutoff.authorFilter { query.authors = filter.map { HistoryQuery.NameFilter.value($0) } }
+        // No cut-off: nothing is selected (a transaction number below every real one).
+        query.before = cutoff.cutoff.map { HistoryQuery.Bound.date($0) } ?? .transaction(Int64.min)
+        return PurgeSelection(query: query, rule: "\(strategy.title): \(cutoff.reason)",
+                              cutoff: cutoff.cutoff.map { .bound(.date($0)) } ?? .none(cutoff.reason))
+    }
+
+    /// The cut on the time axis (Cocoa seconds): the date, or the timestamp of
+    /// the first transaction at or after the number; +∞ when every transaction
+    /// is before it, nil when there is no cut or it cannot be placed.
+    public func timestamp(in store: HistoryStore) throws -> Double? {
+        guard case .bound(let bound) = cutoff else { return nil }
+        let number: Int64
+        switch bound {
+        case .date(let date): return date
+        case .transaction(let n): number = n
+        case .token(let token):
+            guard let n = token.transactionNumber(forStore: store.storeUUID) else { return nil }
+            number = n
+        }
+        guard number > Int64.min else { return nil }
+        var first: Transaction?
+        try store.forEachTransaction(HistoryQuery(after: .transaction(number - 1), limit: 1)) { first = $0 }
+        guard let first else { return .infinity }
+        return first.timestamp
+    }
+}
+
+/// A selection that cannot be made.
+public enum PurgeSelectionError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The merge-state report has no cut-off for the strategy.
+    case noCutoff(CleanerStrategy)
+
+    public var description: String {
+        switch self {
+        case .noCutoff(let s): return "no cut-off was computed for the strategy \(s.rawValue)"
+        }
+    }
+}
