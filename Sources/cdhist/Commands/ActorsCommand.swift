@@ -3,7 +3,7 @@ import Foundation
 import HistoryKit
 
 /// `cdhist actors STORE --defaults PLIST …`: every actor's merge state.
-struct ActorsCommand: ParsableCommand {
+struct ActorsCommand: ParsableCommand, SessionInputs {
     static let configuration = CommandConfiguration(
         commandName: "actors",
         abstract: "Show each actor's merge state: what it merged, what is pending, whether it is stuck, and each cleaner's cut-off.",
@@ -11,6 +11,8 @@ struct ActorsCommand: ParsableCommand {
         Positions come from --defaults, --token and --group-container, and from the store itself: a store mirrored with \
         CloudKit has its exporter as an actor (CloudKit export), with no option needed.
         """)
+
+    static let sessionStore = SessionStorePlacement.firstUnlessGroupContainer, readsSessionDefaults = true
 
     @Argument(help: ArgumentHelp("The Core Data store file (optional with --group-container).", valueName: "store"))
     var store: String?

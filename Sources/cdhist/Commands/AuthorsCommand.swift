@@ -2,7 +2,7 @@ import ArgumentParser
 import HistoryKit
 
 /// `cdhist authors STORE`: who wrote history, with counts and time ranges.
-struct AuthorsCommand: ParsableCommand {
+struct AuthorsCommand: ParsableCommand, SessionInputs {
     static let configuration = CommandConfiguration(
         commandName: "authors",
         abstract: "List authors, context names, bundle IDs and processes with counts and time ranges.",
@@ -40,6 +40,8 @@ struct AuthorsCommand: ParsableCommand {
             }
         }
     }
+
+    static let sessionStore = SessionStorePlacement.first, takesSessionModel = true
 
     @OptionGroup var storeOptions: StoreOptions
 

@@ -2,10 +2,12 @@ import ArgumentParser
 import HistoryKit
 
 /// `cdhist changes STORE`: decoded changes matching the filters.
-struct ChangesCommand: ParsableCommand {
+struct ChangesCommand: ParsableCommand, SessionInputs {
     static let configuration = CommandConfiguration(
         commandName: "changes",
         abstract: "List changes with entity, object ID, updated properties and tombstones.")
+
+    static let sessionStore = SessionStorePlacement.first, takesSessionModel = true
 
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var filters: FilterOptions

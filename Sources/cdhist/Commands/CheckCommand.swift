@@ -3,7 +3,7 @@ import Foundation
 import HistoryKit
 
 /// `cdhist check STORE`: health rules for CI; exit 1 on findings at or above `--fail-on`.
-struct CheckCommand: ParsableCommand {
+struct CheckCommand: ParsableCommand, SessionInputs {
     static let configuration = CommandConfiguration(
         commandName: "check",
         abstract: "Run health rules (expired or stale actors, history size, attribution, WAL, orphans, ZCOLUMNS, free pages) for CI.",
@@ -11,6 +11,8 @@ struct CheckCommand: ParsableCommand {
         Exit status: 0 when nothing is at or above --fail-on (default error), 1 when something is, 2 on usage or file errors. \
         Rules: \(Checker.rules.map { "\($0.id) (\($0.severity.rawValue))" }.joined(separator: ", ")).
         """)
+
+    static let sessionStore = SessionStorePlacement.firstUnlessGroupContainer, readsSessionDefaults = true, takesSessionModel = true
 
     @Argument(help: ArgumentHelp("The Core Data store file (optional with --group-container).", valueName: "store"))
     var store: String?

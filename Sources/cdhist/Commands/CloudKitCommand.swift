@@ -3,7 +3,7 @@ import Foundation
 import HistoryKit
 
 /// `cdhist cloudkit STORE`: what CloudKit mirroring keeps in the store.
-struct CloudKitCommand: ParsableCommand {
+struct CloudKitCommand: ParsableCommand, SessionInputs {
     static let configuration = CommandConfiguration(
         commandName: "cloudkit",
         abstract: "Show CloudKit mirroring's state: export position, records awaiting upload or deletion, objects changed since their export, fetches and events.",
@@ -14,6 +14,8 @@ struct CloudKitCommand: ParsableCommand {
         of its first release in Z_METADATA. What an OS version's tables lack is said, not guessed. On a store that is not \
         mirrored, one line says so (exit status 0).
         """)
+
+    static let sessionStore = SessionStorePlacement.first
 
     @Argument(help: ArgumentHelp("The Core Data store file (.sqlite, .store).", valueName: "store"))
     var store: String

@@ -3,7 +3,7 @@ import Foundation
 import HistoryKit
 
 /// `cdhist diff OLD NEW`: how two snapshots of one store's history differ.
-struct DiffCommand: ParsableCommand {
+struct DiffCommand: ParsableCommand, SessionInputs {
     static let configuration = CommandConfiguration(
         commandName: "diff",
         abstract: "Compare two copies of a store: transactions purged, added and rewritten, and what the added ones did to objects.",
@@ -12,6 +12,8 @@ struct DiffCommand: ParsableCommand {
         but other content (a restored or replaced store). In a session, diff OTHER compares the open store (old) with OTHER (new). \
         Exit status: 0 when the histories are identical, 1 when they differ, 2 on an error (and for stores of different UUIDs, unless --force).
         """)
+
+    static let sessionStore = SessionStorePlacement.first, takesSessionModel = true
 
     @Argument(help: ArgumentHelp("The older copy of the store.", valueName: "old"))
     var old: String

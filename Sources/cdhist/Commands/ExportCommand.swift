@@ -4,10 +4,14 @@ import HistoryKit
 
 /// `cdhist export STORE`: every matching transaction with its decoded
 /// changes, streamed as NDJSON (one transaction per line).
-struct ExportCommand: ParsableCommand {
+struct ExportCommand: ParsableCommand, SessionInputs {
     static let configuration = CommandConfiguration(
         commandName: "export",
         abstract: "Stream transactions with their decoded changes as NDJSON (one transaction per line), JSON, or CSV (one row per change).")
+
+    static let sessionStore = SessionStorePlacement.first, takesSessionModel = true
+    // Lines of JSON only: a session's table or CSV format is not an export's.
+    static func takesSessionFormat(_ format: OutputFormat) -> Bool { format == .json || format == .ndjson }
 
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var filters: FilterOptions

@@ -3,12 +3,14 @@ import Foundation
 import HistoryKit
 
 /// `cdhist info STORE`: what the store is and how much history it holds.
-struct InfoCommand: ParsableCommand {
+struct InfoCommand: ParsableCommand, SessionInputs {
     static let configuration = CommandConfiguration(
         commandName: "info",
         abstract: "Summarise a store: UUID, framework version, files, history size, counts, time range, traces of purges.",
         // The usage ArgumentParser writes lists every option: over 80 columns.
         usage: "cdhist info [<options>] <store>")
+
+    static let sessionStore = SessionStorePlacement.first, takesSessionModel = true
 
     @OptionGroup var storeOptions: StoreOptions
     @Flag(name: .customLong("change-types"), help: "Also count changes by type (reads every change: seconds on millions).")

@@ -4,7 +4,7 @@ import HistoryKit
 
 /// `cdhist object STORE ID`: every change to one object, in order, and its
 /// current values (or the tombstone it left).
-struct ObjectCommand: ParsableCommand {
+struct ObjectCommand: ParsableCommand, SessionInputs {
     static let configuration = CommandConfiguration(
         commandName: "object",
         abstract: "One object's life: every change to it in order, and its current values read through the model.",
@@ -14,6 +14,8 @@ struct ObjectCommand: ParsableCommand {
         ID is the object as an app logs it (x-coredata://STOREUUID/ENTITY/pN, or the description of its objectID) or ENTITY/pN. \
         A superentity's name finds its subentities' objects. Exit status 2 when the store has neither a row nor a change of the object.
         """)
+
+    static let sessionStore = SessionStorePlacement.first, takesSessionModel = true
 
     @OptionGroup var storeOptions: StoreOptions
 

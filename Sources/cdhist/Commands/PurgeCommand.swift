@@ -3,7 +3,7 @@ import Foundation
 import HistoryKit
 
 /// `cdhist purge STORE --before …|--strategy …`: preview a purge, or execute it safely.
-struct PurgeCommand: ParsableCommand {
+struct PurgeCommand: ParsableCommand, SessionInputs {
     static let configuration = CommandConfiguration(
         commandName: "purge",
         abstract: "Preview what a purge would delete and break; with --execute, back up, delete, verify.",
@@ -14,6 +14,8 @@ struct PurgeCommand: ParsableCommand {
         actor (unless --allow-expire); writes a backup with SQLite's online backup, deletes in one transaction, checks \
         PRAGMA quick_check and the counts, and restores the backup if either fails.
         """)
+
+    static let sessionStore = SessionStorePlacement.first, readsSessionDefaults = true, takesSessionModel = true
 
     @OptionGroup var storeOptions: StoreOptions
 

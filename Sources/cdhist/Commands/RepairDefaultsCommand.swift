@@ -3,11 +3,13 @@ import Foundation
 import HistoryKit
 
 /// `cdhist repair-defaults PLIST --actor A …`: move or remove an actor's merge position.
-struct RepairDefaultsCommand: ParsableCommand {
+struct RepairDefaultsCommand: ParsableCommand, SessionInputs {
     static let configuration = CommandConfiguration(
         commandName: "repair-defaults",
         abstract: "Set, rewrite or remove an actor's merge position in shared defaults (preview unless --execute).",
         discussion: "Quit the app, its extensions and the simulator first: running processes cache their defaults and may write them back.")
+
+    static let sessionStore = SessionStorePlacement.storeOption
 
     @Argument(help: ArgumentHelp("The shared defaults plist (binary or XML).", valueName: "plist"))
     var plist: String

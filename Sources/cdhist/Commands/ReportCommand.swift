@@ -3,7 +3,7 @@ import Foundation
 import HistoryKit
 
 /// `cdhist report STORE --out FILE`: one self-contained HTML file to look at or attach to a bug report.
-struct ReportCommand: ParsableCommand {
+struct ReportCommand: ParsableCommand, SessionInputs {
     static let configuration = CommandConfiguration(
         commandName: "report",
         abstract: "Write an HTML diagnosis report: summary, timeline, actors, purge preview, check findings, busiest authors and entities.",
@@ -12,6 +12,10 @@ struct ReportCommand: ParsableCommand {
         to a bug report. It is written under a temporary name beside --out and renamed when complete; the store and the \
         merge-state files are only read. --strategy also names the app's cleaner for the check, as check --strategy does.
         """)
+
+    static let sessionStore = SessionStorePlacement.firstUnlessGroupContainer, readsSessionDefaults = true, takesSessionModel = true
+    // HTML whatever the session's format.
+    static func takesSessionFormat(_ format: OutputFormat) -> Bool { false }
 
     @Argument(help: ArgumentHelp("The Core Data store file (optional with --group-container).", valueName: "store"))
     var store: String?
@@ -50,7 +54,8 @@ struct ReportCommand: ParsableCommand {
         let now = try mergeState.evaluationTime(utc: utc)
         let analysis = try mergeState.analyze(historyStore, declared: settings.actors, batch: settings.batchActors, now: now, always: true)
         let sources = analysis.sources
-        try refuseToOverwrite(inputs: [path, path + "-wal", path + "-shm", path + "-journal"] + sources.map(\.path) + (config.map { [$0] } ?? []))
+        try AtomicFile.refuseToReplace(out, inputs: [path, path + "-wal", path + "-shm", path + "-journal"] + sources.map(\.path) + (config.map { [$0] } ?? []),
+                                       reason: "the report reads it")
         guard let mergeReport = analysis.report else { return }
         let modelResolution = try historyStore.resolveModel(userModelPath: model)
         // The check sees merge state only when there is some, as `check` does.
@@ -86,13 +91,5 @@ struct ReportCommand: ParsableCommand {
         output.write(html)
         try file.commit(output)
         if Terminal.current(noColor: true).stderrIsTerminal { printError("cdhist: wrote \(out) (\(ByteCount.text(Int64(html.utf8.count))))") }
-    }
-
-    /// An `--out` naming the store or one of the files read would replace it.
-    private func refuseToOverwrite(inputs: [String]) throws {
-        let target = URL(fileURLWithPath: out).resolvingSymlinksInPath().standardizedFileURL.path
-        for input in inputs where URL(fileURLWithPath: input).resolvingSymlinksInPath().standardizedFileURL.path == target {
-            throw CLIError.cannotWrite(path: out, reason: "the report reads it")
-        }
     }
 }

@@ -2,12 +2,14 @@ import ArgumentParser
 import HistoryKit
 
 /// `cdhist show STORE TX`: one transaction and its decoded changes.
-struct ShowCommand: ParsableCommand {
+struct ShowCommand: ParsableCommand, SessionInputs {
     static let configuration = CommandConfiguration(
         commandName: "show",
         abstract: "Show one transaction and its decoded changes.",
         // The usage ArgumentParser writes lists every option: over 80 columns.
         usage: "cdhist show [<options>] <store> <transaction>")
+
+    static let sessionStore = SessionStorePlacement.first, takesSessionModel = true
 
     @OptionGroup var storeOptions: StoreOptions
 

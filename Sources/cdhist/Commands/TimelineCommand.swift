@@ -3,7 +3,7 @@ import Foundation
 import HistoryKit
 
 /// `cdhist timeline STORE`: transactions per author over time, with merge positions and a purge cut-off.
-struct TimelineCommand: ParsableCommand {
+struct TimelineCommand: ParsableCommand, SessionInputs {
     static let configuration = CommandConfiguration(
         commandName: "timeline",
         abstract: "Draw transactions per author over time, with each actor's merge position and a purge cut-off.",
@@ -13,6 +13,8 @@ struct TimelineCommand: ParsableCommand {
         per actor with a recorded position (from --defaults, --token or --group-container) and one for the cut-off \
         of --before or --strategy. JSON and CSV give every author's count per bucket.
         """)
+
+    static let sessionStore = SessionStorePlacement.firstUnlessGroupContainer, readsSessionDefaults = true
 
     @Argument(help: ArgumentHelp("The Core Data store file (optional with --group-container).", valueName: "store"))
     var store: String?

@@ -3,13 +3,15 @@ import Foundation
 import HistoryKit
 
 /// `cdhist token FILE [--store STORE]`: decode a history token and check it against a store.
-struct TokenCommand: ParsableCommand {
+struct TokenCommand: ParsableCommand, SessionInputs {
     static let configuration = CommandConfiguration(
         commandName: "token",
         abstract: "Decode a history token (token.data, a plist holding one, SwiftData JSON, or STOREUUID:N) and check it against a store.",
         // The usage ArgumentParser writes lists every option: over 80 columns.
         usage: "cdhist token [<options>] <token>",
         discussion: "Exit status: 0 when the token is valid for --store (or no store is given), 1 when it is expired or for another store, 2 on errors.")
+
+    static let sessionStore = SessionStorePlacement.storeOption
 
     @Argument(help: ArgumentHelp("A token file, a plist holding a token, or a literal STOREUUID:N.", valueName: "token"))
     var token: String

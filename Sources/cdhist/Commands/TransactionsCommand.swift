@@ -2,10 +2,12 @@ import ArgumentParser
 import HistoryKit
 
 /// `cdhist transactions STORE`: the transactions matching the filters.
-struct TransactionsCommand: ParsableCommand {
+struct TransactionsCommand: ParsableCommand, SessionInputs {
     static let configuration = CommandConfiguration(
         commandName: "transactions",
         abstract: "List transactions (number, time, author, context, bundle, process, change count).")
+
+    static let sessionStore = SessionStorePlacement.first, takesSessionModel = true
 
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var filters: FilterOptions

@@ -4,7 +4,7 @@ import HistoryKit
 
 /// `cdhist watch STORE`: follows the store like `tail -f`, printing each
 /// transaction an app commits, with its changes, as soon as it is committed.
-struct WatchCommand: ParsableCommand {
+struct WatchCommand: ParsableCommand, SessionInputs {
     static let configuration = CommandConfiguration(
         commandName: "watch",
         abstract: "Follow a store like tail -f: print each new transaction and its changes as an app commits them.",
@@ -15,6 +15,10 @@ struct WatchCommand: ParsableCommand {
         store is deleted or replaced. NDJSON (the default when not writing to a terminal) is what export writes, one transaction per \
         line, with an object per event ({"event":"purged"} or {"event":"checkpoint"}).
         """)
+
+    static let sessionStore = SessionStorePlacement.first, takesSessionModel = true
+    /// How long a store may keep failing to be read (a checkpoint, a lock) before watch gives up.
+    static let failureTolerance = 5.0
 
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var selection: SelectionOptions
@@ -31,9 +35,6 @@ struct WatchCommand: ParsableCommand {
 
     @OptionGroup var labelOptions: LabelOptions
     @OptionGroup var outputOptions: OutputOptions
-
-    /// How long a store may keep failing to be read (a checkpoint, a lock) before watch gives up.
-    static let failureTolerance = 5.0
 
     func validate() throws {
         if let limit, limit < 1 { throw ValidationError("--limit must be at least 1, not \(limit)") }

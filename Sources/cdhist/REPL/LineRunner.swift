@@ -8,17 +8,6 @@ import HistoryKit
 struct LineRunner {
     enum Outcome { case done, quit }
 
-    /// Commands whose first argument is the store.
-    static let storeFirst: Set<String> = ["info", "transactions", "changes", "show", "entities", "authors", "object", "export", "watch", "diff", "purge", "actors", "check",
-                                          "cloudkit", "timeline", "report"]
-    /// Commands that find the store in `--group-container` when given one.
-    static let takesGroupContainer: Set<String> = ["actors", "check", "timeline", "report"]
-    /// Commands that take the store as `--store`.
-    static let storeOption: Set<String> = ["token", "repair-defaults"]
-    /// Commands that read shared defaults (`defaults PLIST` attaches them).
-    static let readsDefaults: Set<String> = ["actors", "purge", "check", "timeline", "report"]
-    /// Commands that decode with a model (`model PATH` attaches it).
-    static let takesModel: Set<String> = ["info", "transactions", "changes", "show", "entities", "authors", "object", "export", "watch", "diff", "purge", "check", "report"]
     /// REPL-only commands with their help.
     static let replCommands: [(name: String, help: String)] = [
         ("open STORE", "read another store"),
@@ -104,17 +93,19 @@ struct LineRunner {
         guard let name = words.first else { return words }
         var args = Array(words.dropFirst())
         let given = Set(args)
-        if Self.storeFirst.contains(name), !(Self.takesGroupContainer.contains(name) && given.contains("--group-container")) {
-            args.insert(env.storePath, at: 0)
-        } else if Self.storeOption.contains(name), !given.contains("--store") {
-            args += ["--store", env.storePath]
+        guard let inputs = CDHist.configuration.subcommands.first(where: { $0.configuration.commandName == name }) as? SessionInputs.Type else {
+            return words
         }
-        if Self.readsDefaults.contains(name), !given.contains("--defaults"), !given.contains("--group-container") {
+        switch inputs.sessionStore {
+        case .first: args.insert(env.storePath, at: 0)
+        case .firstUnlessGroupContainer: if !given.contains("--group-container") { args.insert(env.storePath, at: 0) }
+        case .storeOption: if !given.contains("--store") { args += ["--store", env.storePath] }
+        }
+        if inputs.readsSessionDefaults, !given.contains("--defaults"), !given.contains("--group-container") {
             for plist in env.defaults { args += ["--defaults", plist] }
         }
-        if Self.takesModel.contains(name), !given.contains("--model"), let model = env.modelPath { args += ["--model", model] }
-        // `report` writes HTML whatever the session's format; `export` writes no table.
-        if let format = env.format, !given.contains("--format"), name != "report", name != "export" || format == .json || format == .ndjson {
+        if inputs.takesSessionModel, !given.contains("--model"), let model = env.modelPath { args += ["--model", model] }
+        if let format = env.format, !given.contains("--format"), inputs.takesSessionFormat(format) {
             args += ["--format", format.rawValue]
         }
         return [name] + args

@@ -22,6 +22,14 @@ final class AtomicFile {
         self.handle = handle
     }
 
+    /// Refuses a `target` that is one of `inputs` (through links too): writing it would replace what is read.
+    static func refuseToReplace(_ target: String, inputs: [String], reason: String) throws {
+        let resolved = URL(fileURLWithPath: target).resolvingSymlinksInPath().standardizedFileURL.path
+        for input in inputs where URL(fileURLWithPath: input).resolvingSymlinksInPath().standardizedFileURL.path == resolved {
+            throw CLIError.cannotWrite(path: target, reason: reason)
+        }
+    }
+
     /// Renames the file into place once `output` (writing to it) is flushed; a failed write
     /// (or flush to the disk) is reported naming the file, and the temporary removed.
     func commit(_ output: Output) throws {
