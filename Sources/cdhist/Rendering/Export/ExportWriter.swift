@@ -36,7 +36,7 @@ struct ExportWriter {
         let text = progressText
         /// Formats one chunk of transactions (`forEach` reads them) and hands its bytes to `ordered`.
         /// `alone`: the only chunk, read on this thread (progress is shown as it goes).
-        func chunk(_ index: Int, alone: Bool = false, _ forEach: ((Transaction, ChangeStream) throws -> Void) throws -> Void) throws {
+        func chunk(_ index: Int, alone: Bool = false, _ forEach: Walk) throws {
             do {
                 try format(index, alone: alone, forEach)
             } catch {
@@ -44,7 +44,7 @@ struct ExportWriter {
                 throw error
             }
         }
-        func format(_ index: Int, alone: Bool, _ forEach: ((Transaction, ChangeStream) throws -> Void) throws -> Void) throws {
+        func format(_ index: Int, alone: Bool, _ forEach: Walk) throws {
             let local = ValueWarnings(store: warnings.store)
             var transactions = 0
             /// Counts a transaction; progress is shown per chunk, or per transaction when alone.
