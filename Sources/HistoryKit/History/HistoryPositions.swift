@@ -75,23 +75,35 @@ extension HistoryStore {
         return try connection.readInParallel(ranges.count) { try body($0, ranges[$1]) }
     }
 
+    /// The transaction number `bound` names: its own, or its token's for this store; nil for a
+    /// date, a token of another store, or no bound.
+    func transactionNumber(of bound: HistoryQuery.Bound?) -> Int64? {
+        switch bound {
+        case .transaction(let n)?: return n
+        case .token(let token)?: return token.transactionNumber(forStore: storeUUID)
+        case .date?, nil: return nil
+        }
+    }
+
+    /// The first transaction numbered `number` or higher, with its timestamp when it is a
+    /// number; nil when there is none.
+    func firstTransaction(from number: Int64, _ db: Database) throws -> (number: Int64, timestamp: Double?)? {
+        try db.firstRow("""
+            SELECT Z_PK, CASE WHEN typeof(ZTIMESTAMP) IN ('integer', 'real') THEN ZTIMESTAMP END
+            FROM ATRANSACTION WHERE Z_PK >= ? ORDER BY Z_PK LIMIT 1
+            """, arguments: [number]) { ($0.int64(0), $0.optionalDouble(1)) }
+    }
+
     /// The transaction numbers `query` may select in this snapshot (its number and token
     /// bounds applied); nil when none.
     func numberSpan(_ query: HistoryQuery, _ db: Database) throws -> ClosedRange<Int64>? {
         guard let (first, last) = try Self.numberRange("ATRANSACTION", db) else { return nil }
-        func number(_ bound: HistoryQuery.Bound?) -> Int64? {
-            switch bound {
-            case .transaction(let n)?: return n
-            case .token(let token)?: return token.transactionNumber(forStore: storeUUID)
-            case .date?, nil: return nil
-            }
-        }
         var low = first, high = last
-        if let after = number(query.after) {
+        if let after = transactionNumber(of: query.after) {
             guard after < .max else { return nil }
             low = max(low, after + 1)
         }
-        if let before = number(query.before) {
+        if let before = transactionNumber(of: query.before) {
             guard before > .min else { return nil }
             high = min(high, before - 1)
         }

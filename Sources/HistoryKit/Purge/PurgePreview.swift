@@ -191,25 +191,13 @@ extension HistoryStore {
 
     /// Where `before` falls: its date and the first transaction at or after it.
     private func cut(_ db: Database, before: HistoryQuery.Bound?) throws -> PurgePreview.Cut? {
-        func first(_ sql: String, _ value: DatabaseValueConvertible) throws -> (number: Int64, timestamp: Double?)? {
-            try db.firstRow(sql, arguments: [value]) { ($0.int64(0), $0.optionalDouble(1)) }
+        if case .date(let d)? = before {
+            let at = try db.firstRow("SELECT Z_PK FROM ATRANSACTION WHERE ZTIMESTAMP >= ? ORDER BY ZTIMESTAMP, Z_PK LIMIT 1", arguments: [d]) { $0.int64(0) }
+            return PurgePreview.Cut(date: d, transaction: at)
         }
-        let number: Int64
-        switch before {
-        case nil: return nil
-        case .date(let d):
-            let at = try first("SELECT Z_PK, ZTIMESTAMP FROM ATRANSACTION WHERE ZTIMESTAMP >= ? ORDER BY ZTIMESTAMP, Z_PK LIMIT 1", d)
-            return PurgePreview.Cut(date: d, transaction: at?.number)
         // Int64.min: a strategy that cuts nowhere.
-        case .transaction(let n):
-            guard n > .min else { return nil }
-            number = n
-        case .token(let token):
-            guard let n = token.transactionNumber(forStore: storeUUID) else { return nil }
-            number = n
-        }
-        let at = try first("SELECT Z_PK, ZTIMESTAMP FROM ATRANSACTION WHERE Z_PK >= ? ORDER BY Z_PK LIMIT 1", number)
-        return PurgePreview.Cut(date: at?.timestamp, transaction: number)
+        guard let number = transactionNumber(of: before), number > .min else { return nil }
+        return PurgePreview.Cut(date: try firstTransaction(from: number, db)?.timestamp, transaction: number)
     }
 
     /// Deleted changes per author, and per entity and type (reads every deleted change).

@@ -42,18 +42,9 @@ public struct PurgeSelection: Sendable {
     /// is before it, nil when there is no cut or it cannot be placed.
     public func timestamp(in store: HistoryStore) throws -> Double? {
         guard case .bound(let bound) = cutoff else { return nil }
-        let number: Int64
-        switch bound {
-        case .date(let date): return date
-        case .transaction(let n): number = n
-        case .token(let token):
-            guard let n = token.transactionNumber(forStore: store.storeUUID) else { return nil }
-            number = n
-        }
-        guard number > Int64.min else { return nil }
-        var first: Transaction?
-        try store.forEachTransaction(HistoryQuery(after: .transaction(number - 1), limit: 1)) { first = $0 }
-        guard let first else { return .infinity }
+        if case .date(let date) = bound { return date }
+        guard let number = store.transactionNumber(of: bound), number > .min else { return nil }
+        guard let first = try store.read({ try store.firstTransaction(from: number, $0) }) else { return .infinity }
         return first.timestamp
     }
 }

@@ -42,7 +42,9 @@ final class Completer {
             return matches(text, command == "help" ? LineRunner.commandNames : OutputFormat.allCases.map(\.rawValue))
         }
         // A value may begin with `-` (Photos' context names do): the option's values come first.
-        if text.hasPrefix("-"), !previous.hasPrefix("-") || !values(for: previous, text: text).contains(where: { $0.hasPrefix(text) }) {
+        // Read once: the values of --context and the like come from a scan of the store.
+        let values = previous.hasPrefix("-") ? values(for: previous, text: text) : []
+        if text.hasPrefix("-"), !values.contains(where: { $0.hasPrefix(text) }) {
             return matches(text, options(of: command))
         }
         // An object ID: `Entity/p`, then the keys of its recently changed objects (no space after `Entity/p`).
@@ -50,7 +52,7 @@ final class Completer {
             let ids = ObjectCompletion.objects(store, prefix: text)
             return matches(text, ids, append: ids.count == 1 && ids[0].hasSuffix("/p") ? 0 : 32)
         }
-        return matches(text, values(for: previous, text: text), quoting: true)
+        return matches(text, values, quoting: true)
     }
 
     /// Values for the option before the cursor.

@@ -88,7 +88,6 @@ final class InteractiveSession {
     /// Runs a line, through the pager when it prints a table to the terminal.
     private func execute(_ text: String) -> LineRunner.Outcome {
         runningLock.withLock {
-            env.clearInterrupt()
             running = true
             interrupted = false
         }
