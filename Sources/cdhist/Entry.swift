@@ -34,7 +34,7 @@ enum Entry {
         } catch let error where isParserError(error) {
             exit(reportParserError(error))
         } catch {
-            printError("cdhist: \(error)")
+            printError("cdhist: \(describe(error))")
             exit(2)
         }
     }

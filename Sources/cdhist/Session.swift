@@ -19,7 +19,7 @@ struct Session {
 
     /// Says once on stderr why changes cannot be fully named, for commands that decode them.
     func noteModelProblem() {
-        if let problem = model.problem { printError("cdhist: note: \(problem)") }
+        if let problem = model.problem { printError("cdhist: note: \(problem.text)") }
     }
 
     var presenter: HistoryPresenter { HistoryPresenter(time: context.time) }

@@ -202,7 +202,7 @@ import Testing
         let a = try analyze("MergeState", plists: ["stale.plist"], declared: ["app", "widget", "intents"], now: later)
         let intents = try #require(a["intents"])
         #expect(intents.status == .behind)
-        #expect(intents.advice.contains("has not merged for"))
+        #expect(intents.advice.description.contains("has not merged for"))
         #expect(a["share"]?.status == .unknownActor)
         #expect(a["share"]?.explanation.contains("did you mean shareExtension?") == true)
         // shareExtension writes but keeps no state under that name: a writer, not an actor.

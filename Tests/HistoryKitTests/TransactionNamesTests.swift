@@ -39,7 +39,7 @@ import Testing
             case .string(let s): #expect(tx.author == s, "transaction \(number)")
             case .int64(let i): #expect(tx.author == String(i), "transaction \(number)")
             case .null: #expect(tx.author == nil, "transaction \(number)")
-            case .blob: #expect(tx.author == nil && tx.warnings.contains { $0.message.contains("author") }, "transaction \(number)")
+            case .blob: #expect(tx.author == nil && tx.warnings.contains { $0.message.description.contains("author") }, "transaction \(number)")
             case .double: Issue.record("transaction \(number): a REAL author")
             }
         }

@@ -56,7 +56,7 @@ public struct ActorReport: Sendable {
     /// Why the status, in a sentence.
     public var explanation: String
     /// What to do about it.
-    public var advice: String
+    public var advice: Message
     /// For CloudKit's exporter: the objects it mirrors (what a reset re-uploads); nil when unknown.
     public var mirroredRecordCount: Int? = nil
     /// For an actor that authored nothing: authors with a name like its own, closest

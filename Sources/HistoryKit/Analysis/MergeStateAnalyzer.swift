@@ -248,7 +248,7 @@ public struct MergeStateAnalyzer {
                 let hint = close.isEmpty ? "no author has a name like it"
                     : "did you mean \(close.prefix(3).joined(separator: ", "))\(close.count > 3 ? " or \(close.count - 3) more" : "")?"
                 r.explanation = "has merge state but no transaction has author '\(name)' (\(hint)); \(plural(r.pending.count, "transaction")) by others after its date"
-                r.advice = "if it only reads, declare it with --actor; otherwise make it set transactionAuthor to the name it saves its position under"
+                r.advice = "if it only reads, declare it with \(Control.declareActor); otherwise make it set transactionAuthor to the name it saves its position under"
                 return r
             }
         }
@@ -338,7 +338,7 @@ extension ActorReport {
     public func isOwn(_ author: String?) -> Bool { Self.isOwn(author, actor: name, kind: kind) }
 
     /// Sets the status with its explanation and advice.
-    mutating func conclude(_ status: ActorStatus, _ explanation: String, _ advice: String) {
+    mutating func conclude(_ status: ActorStatus, _ explanation: String, _ advice: Message) {
         self.status = status
         self.explanation = explanation
         self.advice = advice

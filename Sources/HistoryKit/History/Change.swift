@@ -148,14 +148,14 @@ public struct DecodingWarning: Equatable, Sendable, CustomStringConvertible {
     }
 
     public var kind: Kind
-    public var message: String
+    public var message: Message
     /// The raw bytes concerned, as lowercase hex.
     public var rawHex: String?
     /// The column concerned, when one is.
     public var column: String?
 
     /// Creates a warning; `rawHex` keeps the bytes concerned.
-    public init(kind: Kind, message: String, rawHex: String? = nil, column: String? = nil) {
+    public init(kind: Kind, message: Message, rawHex: String? = nil, column: String? = nil) {
         self.kind = kind
         self.message = message
         self.rawHex = rawHex
@@ -169,7 +169,7 @@ public struct DecodingWarning: Equatable, Sendable, CustomStringConvertible {
     }
 
     public var description: String {
-        rawHex.map { "\(message) [raw \($0)]" } ?? message
+        (rawHex.map { "\(message) [raw \($0)]" } ?? message).description
     }
 }
 

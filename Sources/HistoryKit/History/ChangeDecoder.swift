@@ -139,7 +139,7 @@ public struct ChangeDecoder: Sendable {
         guard let info else { return }
         guard let layout = info.layout else {
             if var w = info.missingLayout {
-                w.message += "; updated slots \(slots.map(String.init).joined(separator: ","))"
+                w.message = "\(w.message); updated slots \(slots.map(String.init).joined(separator: ","))"
                 w.rawHex = columns.hexString
                 warnings.append(w)
             }
@@ -159,7 +159,7 @@ public struct ChangeDecoder: Sendable {
                 rawHex: columns.hexString))
         }
         if !layout.notes.isEmpty {
-            warnings.append(DecodingWarning(kind: .layoutUncertain, message: layout.notes.joined(separator: "; ")))
+            warnings.append(DecodingWarning(kind: .layoutUncertain, message: Message(layout.notes.joined(separator: "; "))))
         }
         change.updatedProperties = layout.propertyNames(forSlots: slots)
     }

@@ -65,7 +65,7 @@ public struct HistoryQuery: Equatable, Sendable {
 }
 
 /// Why a query cannot run against a store.
-public enum QueryError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum QueryError: MessageError, Equatable, Sendable {
     /// An entity name the store does not know.
     case unknownEntity(name: String, known: [String])
     /// A token that names no transaction of this store (error 134501 in Core Data).
@@ -77,7 +77,7 @@ public enum QueryError: Error, Equatable, Sendable, CustomStringConvertible {
     /// An object URI of another store.
     case objectOfOtherStore(object: ObjectReference, storeUUID: String)
 
-    public var description: String {
+    public var message: Message {
         switch self {
         case .unknownEntity(let name, let known):
             let hint = known.isEmpty ? "" : " (known: \(known.prefix(12).joined(separator: ", "))\(known.count > 12 ? ", …" : ""))"
@@ -87,7 +87,7 @@ public enum QueryError: Error, Equatable, Sendable, CustomStringConvertible {
         case .invalidLimit(let n):
             return "limit \(n) is negative"
         case .invalidPurgeFilter:
-            return "a purge deletes whole transactions: --entity, --type and --object cannot narrow it"
+            return "a purge deletes whole transactions: \(Control.entityFilter), \(Control.changeTypeFilter) and \(Control.objectFilter) cannot narrow it"
         case .objectOfOtherStore(let object, let uuid):
             return "object \(object.uri(storeUUID: object.storeUUID ?? "")) is of another store, not \(uuid) (give ENTITY/pN to look for its entity and key here)"
         }
@@ -97,7 +97,7 @@ public enum QueryError: Error, Equatable, Sendable, CustomStringConvertible {
 /// A ``QueryError`` with the store it was asked of. (A struct, not an indirect case of
 /// ``QueryError``: LeakSanitizer cannot follow an indirect case's tagged pointer and reports
 /// every such error alive at exit as a leak.)
-public struct StoreQueryError: Error, Equatable, Sendable, CustomStringConvertible {
+public struct StoreQueryError: MessageError, Equatable, Sendable {
     public let path: String
     public let reason: QueryError
 
@@ -106,5 +106,5 @@ public struct StoreQueryError: Error, Equatable, Sendable, CustomStringConvertib
         self.reason = reason
     }
 
-    public var description: String { "\(path): \(reason)" }
+    public var message: Message { "\(path): \(reason)" }
 }

@@ -1,11 +1,11 @@
 import Foundation
 
 /// Why a defaults plist or token file could not be read.
-public enum MergeStateError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum MergeStateError: MessageError, Equatable, Sendable {
     case fileNotFound(path: String)
     /// The file is there but cannot be read (permissions, macOS's privacy protection).
     case cannotRead(path: String, reason: String)
-    case notAPlist(path: String, reason: String)
+    case notAPlist(path: String, reason: Message)
     case notADictionary(path: String)
 
     /// Why the file at `path`, which could not be read, could not be.
@@ -16,7 +16,7 @@ public enum MergeStateError: Error, Equatable, Sendable, CustomStringConvertible
         }
     }
 
-    public var description: String {
+    public var message: Message {
         switch self {
         case .fileNotFound(let p): return "\(p): no such file"
         case .cannotRead(let p, let why): return "\(p): cannot be read (\(why))"

@@ -19,7 +19,7 @@ public struct GroupContainer: Equatable, Sendable {
         let fm = FileManager.default
         var isDir: ObjCBool = false
         guard fm.fileExists(atPath: path, isDirectory: &isDir) else { throw MergeStateError.fileNotFound(path: path) }
-        guard isDir.boolValue else { throw MergeStateError.notAPlist(path: path, reason: "not a folder; --group-container takes the App Group folder") }
+        guard isDir.boolValue else { throw MergeStateError.notAPlist(path: path, reason: "not a folder; \(Control.groupContainer) takes the App Group folder") }
         let root = URL(fileURLWithPath: path).standardizedFileURL
         var groupID: String?
         let metadata = root.appendingPathComponent(".com.apple.mobile_container_manager.metadata.plist").path

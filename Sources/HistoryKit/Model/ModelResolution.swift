@@ -5,10 +5,10 @@ public struct ModelResolution: Sendable {
     /// Where the model came from (nil when there is none).
     public var source: ModelSource?
     /// Why there is no model, or why the cached one was not usable.
-    public var problem: String?
+    public var problem: Message?
 
     /// A resolution; `problem` says why `model` is nil or degraded.
-    public init(model: ManagedObjectModel?, source: ModelSource?, problem: String?) {
+    public init(model: ManagedObjectModel?, source: ModelSource?, problem: Message?) {
         self.model = model
         self.source = source
         self.problem = problem

@@ -117,15 +117,15 @@ public final class ObjectLabeler {
     }
 }
 
-/// A `--label` that cannot be used.
-public enum LabelError: Error, Equatable, Sendable, CustomStringConvertible {
+/// A label attribute that cannot be used.
+public enum LabelError: MessageError, Equatable, Sendable {
     case noModel(entity: String)
     case noAttribute(entity: String, attribute: String, known: [String])
 
-    public var description: String {
+    public var message: Message {
         switch self {
         case .noModel(let entity):
-            return "labels for \(entity) need a model (the store has none cached; give one with --model)"
+            return "labels for \(entity) need a model (the store has none cached; give one with \(Control.model))"
         case .noAttribute(let entity, let attribute, let known):
             return "\(entity) has no attribute '\(attribute)'" + (known.isEmpty ? "" : " (attributes: \(known.prefix(12).joined(separator: ", "))\(known.count > 12 ? ", …" : ""))")
         }

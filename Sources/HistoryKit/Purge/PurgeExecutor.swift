@@ -117,7 +117,7 @@ public enum PurgeExecutor {
             guard let error = error as? DatabaseError, WriteFault.isWriteFailure(error) else { throw error }
             throw RepairError.writeFailed(
                 path: path, file: written, cause: WriteFault.cause(error, systemErrno: failureErrno),
-                outcome: unchanged ? "nothing was deleted" : "the store may have changed: check it with cdhist info" + (wroteBackup ? " and restore \(backup ?? "") if needed" : ""))
+                outcome: unchanged ? "nothing was deleted" : "the store may have changed: check it with \(Control.showStoreInfo)" + (wroteBackup ? " and restore \(backup ?? "") if needed" : ""))
         }
         FaultInjection.point("after-commit")
         try verify(queue, path: path, preview: preview, backup: backup)

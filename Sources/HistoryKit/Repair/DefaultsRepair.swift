@@ -137,7 +137,7 @@ public enum DefaultsRepair {
         let json = old.flatMap(DefaultsReader.jsonBytes)
         let keepsToken = old?.dataValue != nil || json != nil
         func requireStore() throws -> HistoryStore {
-            guard let store else { throw RepairError.invalidRepair(path: path, reason: "this repair needs the store (--store)") }
+            guard let store else { throw RepairError.invalidRepair(path: path, reason: "this repair needs the store (\(Control.store))") }
             return store
         }
         func transaction(_ n: Int64) throws -> Transaction {
@@ -153,7 +153,7 @@ public enum DefaultsRepair {
             return nil
         case .date(let d):
             guard !keepsToken else {
-                throw RepairError.invalidRepair(path: path, reason: "'\(actor)' keeps a token, not a date: use --to tx:N, --to-oldest or --to-latest")
+                throw RepairError.invalidRepair(path: path, reason: "'\(actor)' keeps a token, not a date: use \(Control.moveToTransaction), \(Control.moveToOldest) or \(Control.moveToLatest)")
             }
             return .date(d)
         case .transaction(let n):
@@ -176,7 +176,7 @@ public enum DefaultsRepair {
             // that is no readable token is never replaced by another format.
             guard (try? JSONTokenDecoder.decode(json: json, source: path)) != nil,
                   let rewritten = JSONTokenDecoder.rewrite(json: json, storeUUID: tx.storeUUID, to: tx.number) else {
-                throw RepairError.invalidRepair(path: path, reason: "'\(actor)' keeps JSON that is no readable token of this store; remove it (--remove) so the app starts over")
+                throw RepairError.invalidRepair(path: path, reason: "'\(actor)' keeps JSON that is no readable token of this store; remove it (\(Control.removePosition)) so the app starts over")
             }
             return old.stringValue != nil ? .string(String(decoding: rewritten, as: UTF8.self)) : .data(rewritten)
         }
@@ -195,9 +195,8 @@ public enum DefaultsRepair {
     private static func inferFormat(_ dict: [String: PlistValue], path: String, customPrefixes: [String]) throws -> MergeKeyFormat {
         let formats = Set(dict.keys.compactMap { MergeKeyFormat.parse($0, customPrefixes: customPrefixes)?.format })
         guard formats.count == 1, let only = formats.first else {
-            throw RepairError.invalidRepair(path: path, reason: formats.isEmpty
-                ? "the actor has no key and the plist uses no known key format: give --key-format"
-                : "the actor has no key and the plist uses several key formats: give --key-format")
+            let found = formats.isEmpty ? "no known key format" : "several key formats"
+            throw RepairError.invalidRepair(path: path, reason: "the actor has no key and the plist uses \(found): give \(Control.keyFormat)")
         }
         return only
     }
@@ -209,7 +208,7 @@ public enum DefaultsRepair {
         case .lastHistoryTransactionTimestamp: return "lastHistoryTransactionTimestamp-\(actor)"
         case .customPrefix(let p): return p + actor
         case .appwiseCore:
-            guard let storeUUID else { throw RepairError.invalidRepair(path: path, reason: "AppwiseCore keys name the store: give --store") }
+            guard let storeUUID else { throw RepairError.invalidRepair(path: path, reason: "AppwiseCore keys name the store: give \(Control.store)") }
             return "persistent-history-tracking:\(storeUUID)-\(actor)"
         case .tokenKey, .jsonToken:
             throw RepairError.invalidRepair(path: path, reason: "a token key cannot be created; name an existing key's actor")

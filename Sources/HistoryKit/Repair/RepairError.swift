@@ -1,10 +1,10 @@
 /// Why a repair was refused or failed. Every case names the file.
-public enum RepairError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum RepairError: MessageError, Equatable, Sendable {
     /// The store, its folder or the plist cannot be written.
     case readOnly(path: String, reason: String)
     /// Another connection holds the store (a write lock did not clear in time).
     case busy(path: String, seconds: Double)
-    /// The preview would expire or break actors and `--allow-expire` was not given.
+    /// The preview would expire or break actors and expiring them was not allowed.
     case wouldBreakActors(path: String, actors: [String])
     /// The store changed since the preview (counts differ); nothing was deleted.
     case changedSincePreview(path: String, detail: String)
@@ -13,23 +13,23 @@ public enum RepairError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The check after the purge failed; the store was restored from the backup.
     case verificationFailed(path: String, detail: String, restoredFrom: String?)
     /// A defaults repair cannot be done as asked.
-    case invalidRepair(path: String, reason: String)
+    case invalidRepair(path: String, reason: Message)
     /// Writing `file` failed (disk full, file-size limit, I/O error); `outcome` says what that left.
-    case writeFailed(path: String, file: String, cause: String, outcome: String)
+    case writeFailed(path: String, file: String, cause: String, outcome: Message)
     /// The plist changed on disk since it was read (another process wrote it); nothing was written.
     case changedSinceRead(path: String)
 
-    public var description: String {
+    public var message: Message {
         switch self {
         case .readOnly(let p, let why): return "\(p): cannot repair: \(why)"
         case .busy(let p, let s): return "\(p): in use by another process (still locked after \(s) s); quit the app or simulator and try again"
         case .wouldBreakActors(let p, let actors):
-            return "\(p): this purge would break \(actors.joined(separator: ", ")); give --allow-expire to purge anyway"
+            return "\(p): this purge would break \(actors.joined(separator: ", ")); give \(Control.allowExpire) to purge anyway"
         case .changedSincePreview(let p, let d): return "\(p): the store changed since the preview (\(d)); nothing was deleted"
         case .backupFailed(let p, let why): return "\(p): backup failed (\(why)); nothing was changed"
         case .verificationFailed(let p, let d, let backup):
-            return "\(p): check after the purge failed (\(d)); "
-                + (backup.map { "the store was restored from \($0)" } ?? "there was no backup (--no-backup): restore your own copy")
+            if let backup { return "\(p): check after the purge failed (\(d)); the store was restored from \(backup)" }
+            return "\(p): check after the purge failed (\(d)); there was no backup (\(Control.noBackup)): restore your own copy"
         case .invalidRepair(let p, let why): return "\(p): \(why)"
         case .writeFailed(let p, let file, let cause, let outcome):
             return file == p ? "\(p): cannot write it (\(cause)); \(outcome)" : "\(p): cannot write \(file) (\(cause)); \(outcome)"

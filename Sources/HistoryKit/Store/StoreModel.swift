@@ -36,10 +36,10 @@ extension HistoryStore {
         switch try modelCacheContent() {
         case .none:
             return ModelResolution(model: nil, source: nil,
-                                   problem: "\(path): the store has no model cache (Z_MODELCACHE); give a model with --model")
+                                   problem: "\(path): the store has no model cache (Z_MODELCACHE); give a model with \(Control.model)")
         case .other(let found):
             return ModelResolution(model: nil, source: nil,
-                                   problem: "\(path): Z_MODELCACHE holds \(found), not a compressed model; give a model with --model")
+                                   problem: "\(path): Z_MODELCACHE holds \(found), not a compressed model; give a model with \(Control.model)")
         case .blob(let blob):
             do {
                 let model = try ModelLoader.fromModelCache(blob, source: "\(path): Z_MODELCACHE")

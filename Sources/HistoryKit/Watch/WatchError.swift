@@ -1,19 +1,19 @@
 /// Why a watch cannot go on (or start). Every case names the store.
-public enum WatchError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum WatchError: MessageError, Equatable, Sendable {
     /// The store file is gone.
     case deleted(path: String)
     /// Another file (or another store) is in its place.
     case replaced(path: String, reason: String)
-    /// `--since tx:N` names a transaction past the newest (nil: the store has none).
+    /// A start (`tx:N`) names a transaction past the newest (nil: the store has none).
     case pastNewest(path: String, number: Int64, newest: Int64?)
 
-    public var description: String {
+    public var message: Message {
         switch self {
         case .deleted(let path): return "\(path): the store was deleted"
         case .replaced(let path, let reason): return "\(path): the store was replaced (\(reason)); watch it again to follow the new one"
         case .pastNewest(let path, let number, let newest):
-            return "\(path): no transaction #\(number) yet: " + (newest.map { "the newest is #\($0)" } ?? "the store has no transactions")
-                + "; give a number up to it, or no --since to start after the newest"
+            let found = newest.map { "the newest is #\($0)" } ?? "the store has no transactions"
+            return "\(path): no transaction #\(number) yet: \(found); give a number up to it, or no \(Control.startAfter) to start after the newest"
         }
     }
 }

@@ -47,7 +47,7 @@ struct DiffCommand: ParsableCommand, SessionInputs {
         try range.apply(to: &query, utc: outputOptions.utc)
         let oldModel = try oldStore.resolveModel(userModelPath: model)
         let newModel = try newStore.resolveModel(userModelPath: model)
-        for problem in Set([oldModel.problem, newModel.problem].compactMap { $0 }).sorted() { printError("cdhist: note: \(problem)") }
+        for problem in Set([oldModel.problem, newModel.problem].compactMap { $0?.text }).sorted() { printError("cdhist: note: \(problem)") }
         let stop = REPLEnvironment.current?.freshStop()
         let showProgress = context.terminal.stderrIsTerminal
         let last = showProgress ? max(try oldStore.numberBounds().transaction, try newStore.numberBounds().transaction) : 0

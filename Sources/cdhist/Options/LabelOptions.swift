@@ -29,7 +29,7 @@ struct LabelOptions: ParsableArguments {
         do {
             return try ObjectLabeler(store: store, model: model, given: given)
         } catch let error as LabelError {
-            throw CLIError.invalidValue(option: "--label", value: label.joined(separator: " "), reason: error.description)
+            throw CLIError.invalidValue(option: "--label", value: label.joined(separator: " "), reason: describe(error))
         }
     }
 

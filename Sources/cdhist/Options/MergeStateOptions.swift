@@ -101,7 +101,7 @@ struct MergeStateOptions: ParsableArguments {
                 sources.append(MergeSource(path: path, kind: "token file", positions: 1, ignoredKeys: 0, otherStoreKeys: []))
             } catch let error as TokenError {
                 // Readable, but no token (JSON that maps no store): said, not fatal.
-                printError("cdhist: note: \(error); ignored")
+                printError("cdhist: note: \(describe(error)); ignored")
                 sources.append(MergeSource(path: path, kind: "token file (no token)", positions: 0, ignoredKeys: 0, otherStoreKeys: []))
             }
         }

@@ -30,6 +30,6 @@ struct ScriptRunner {
             let text = CDHist.message(for: error)
             return text.split(separator: "\n").first.map(String.init) ?? text
         }
-        return "\(error)"
+        return describe(error)
     }
 }

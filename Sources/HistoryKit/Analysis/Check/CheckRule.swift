@@ -20,11 +20,11 @@ public struct Finding: Sendable {
     public var ruleID: String
     public var severity: Severity
     /// Written for the app developer: what is wrong and what to do.
-    public var message: String
+    public var message: Message
     /// Machine-readable details.
     public var data: [String: PlistValue]
 
-    public init(ruleID: String, severity: Severity, message: String, data: [String: PlistValue] = [:]) {
+    public init(ruleID: String, severity: Severity, message: Message, data: [String: PlistValue] = [:]) {
         self.ruleID = ruleID
         self.severity = severity
         self.message = message
@@ -44,7 +44,7 @@ public protocol CheckRule: Sendable {
 
 extension CheckRule {
     /// A finding of this rule at its severity.
-    func finding(_ message: String, _ data: [String: PlistValue] = [:]) -> Finding {
+    func finding(_ message: Message, _ data: [String: PlistValue] = [:]) -> Finding {
         Finding(ruleID: id, severity: severity, message: message, data: data)
     }
 }

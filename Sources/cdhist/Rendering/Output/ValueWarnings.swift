@@ -15,7 +15,7 @@ final class ValueWarnings {
     func add(_ warnings: [DecodingWarning]) {
         for w in warnings where w.kind == .wrongType || w.kind == .timestampOutOfRange {
             count += 1
-            if examples.count < Self.shownExamples { examples.append(w.message) }
+            if examples.count < Self.shownExamples { examples.append(w.message.text) }
         }
     }
 

@@ -16,7 +16,7 @@ enum CheckPresenter {
             ("storeID", .string(store.storeUUID)),
             ("failOn", .string(threshold.rawValue)),
             ("findings", .array(findings.map { f in .object([
-                ("rule", .string(f.ruleID)), ("severity", .string(f.severity.rawValue)), ("message", .string(f.message)),
+                ("rule", .string(f.ruleID)), ("severity", .string(f.severity.rawValue)), ("message", .string(f.message.text)),
                 ("data", PlistJSON.value(.dictionary(f.data))),
             ]) })),
             ("counts", .object(counts.map { ($0.0.rawValue, .int(Int64($0.1))) })),
@@ -26,7 +26,7 @@ enum CheckPresenter {
                                  ("Result", failing > 0 ? "\(failing) at or above \(threshold.rawValue): exit status 1" : "nothing at or above \(threshold.rawValue)")]),
             .table(title: nil, columns: [Column("Severity"), Column("Rule"), Column("Finding", fit: .below)],
                    rows: findings.map { f in
-                       [Cell(f.severity.rawValue, f.severity == .error ? .red : f.severity == .warning ? .yellow : nil), Cell(f.ruleID), Cell(f.message)]
+                       [Cell(f.severity.rawValue, f.severity == .error ? .red : f.severity == .warning ? .yellow : nil), Cell(f.ruleID), Cell(f.message.text)]
                    }),
         ])
     }

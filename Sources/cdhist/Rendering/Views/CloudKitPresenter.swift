@@ -43,7 +43,7 @@ struct CloudKitPresenter {
         fields.append(("Mirroring", mirroring))
         if let e = c.exporter {
             fields.append(("Export position", MergeStatePresenter(time: time, now: now).merged(e) + (e.records.first.map { " in \($0.source)" } ?? "")))
-            fields.append(("Status", "\(e.status.rawValue): \(e.explanation); \(e.advice)"))
+            fields.append(("Status", "\(e.status.rawValue): \(e.explanation); \(e.advice.text)"))
             if e.status == .behind || e.status == .upToDate || e.status == .neverMerged || e.status == .expired {
                 fields.append(("After it", afterPosition(e, changes: c.changesAfterPosition)))
             }

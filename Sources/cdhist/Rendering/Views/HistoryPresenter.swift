@@ -192,7 +192,7 @@ struct HistoryPresenter {
         for w in warnings {
             s.beginObject()
             s.member("kind", w.kind.rawValue)
-            s.member("message", w.message)
+            s.member("message", w.message.text)
             s.member("rawHex", w.rawHex)
             s.endObject()
         }
@@ -227,7 +227,7 @@ struct HistoryPresenter {
             details = ""
         }
         if !change.warnings.isEmpty {
-            details += (details.isEmpty ? "" : "  ") + "⚠ " + change.warnings.map(\.description).joined(separator: "; ")
+            details += (details.isEmpty ? "" : "  ") + "⚠ " + change.warnings.map(\.text).joined(separator: "; ")
         }
         return Cell(details, change.warnings.isEmpty ? nil : .red)
     }

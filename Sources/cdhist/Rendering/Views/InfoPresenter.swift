@@ -13,7 +13,7 @@ struct InfoPresenter {
         let share = space.databaseBytes > 0 ? Double(space.historyBytes) / Double(space.databaseBytes) : 0
         let traces = stats.purgeTraces
         let modelText: String = {
-            guard let loaded = model.model else { return "none (\(model.problem ?? "unknown"))" }
+            guard let loaded = model.model else { return "none (\(model.problem?.text ?? "unknown"))" }
             return "\(model.source?.description ?? "?") (\(loaded.entities.count) entit\(loaded.entities.count == 1 ? "y" : "ies"))"
         }()
         var traceText: [String] = []
@@ -67,7 +67,7 @@ struct InfoPresenter {
             ("model", .object([
                 ("source", .optional(model.source?.description)),
                 ("entityCount", .optional(model.model?.entities.count)),
-                ("problem", .optional(model.problem)),
+                ("problem", .optional(model.problem?.text)),
             ])),
             ("entityCount", .int(Int64(store.catalog.entities.count))),
             ("files", .object([

@@ -22,7 +22,7 @@ struct MergeStatePresenter {
         if sources.isEmpty { fields.append(("Source", "none (give --defaults, --token or --group-container)")) }
         let actorRows = report.actors.map { a -> [Cell] in
             [Cell(a.name), Cell(a.status.rawValue, Self.style(a.status)), Cell(merged(a)), Cell(pendingText(a)),
-             Cell("\(a.explanation); \(a.advice)")]
+             Cell("\(a.explanation); \(a.advice.text)")]
         }
         let cutoffRows = cleanerGroups(report).map { group -> [Cell] in
             let j = group[0]
@@ -202,7 +202,7 @@ struct MergeStatePresenter {
             ("oldestPendingTimestamp", .optional(a.pending.oldestTimestamp.flatMap { time.iso($0) })),
             ("lagSeconds", .optional(a.lag)),
             ("explanation", .string(a.explanation)),
-            ("advice", .string(a.advice)),
+            ("advice", .string(a.advice.text)),
         ])
     }
 

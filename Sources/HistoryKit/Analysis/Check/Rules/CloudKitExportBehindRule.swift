@@ -12,7 +12,7 @@ struct CloudKitExportBehindRule: CheckRule {
         var data: [String: PlistValue] = ["actor": .string(exporter.name), "pendingTransactions": .integer(Int64(exporter.pending.count)),
                                           "threshold": .integer(Int64(c.config.maxExportPendingTransactions))]
         if let lag = exporter.lag { data["lagDays"] = .real(lag / 86400) }
-        return [finding("CloudKit has \(plural(exporter.pending.count, "transaction")) to export\(age) (threshold: \(plural(c.config.maxExportPendingTransactions, "transaction"))). The app has not run with a network and an iCloud account since, or exports fail: see the recent events of cdhist cloudkit.",
+        return [finding("CloudKit has \(plural(exporter.pending.count, "transaction")) to export\(age) (threshold: \(plural(c.config.maxExportPendingTransactions, "transaction"))). The app has not run with a network and an iCloud account since, or exports fail: see the recent events of \(Control.showCloudKit).",
                         data)]
     }
 }

@@ -18,7 +18,7 @@ struct HistoryTooLargeRule: CheckRule {
         if old { over.append("the oldest transaction is \(days(ageDays)) older than the newest (threshold \(days(c.config.maxHistoryAgeDays)))") }
         guard !over.isEmpty else { return [] }
         let what = over.count == 1 && old ? "History is old" : "History is large"
-        return [finding("\(what): \(over.joined(separator: "; ")). Nothing seems to purge it: purge what every actor has merged (cdhist actors shows what each cleaner would delete; then cdhist purge --strategy NAME) and VACUUM.",
+        return [finding("\(what): \(over.joined(separator: "; ")). Nothing seems to purge it: purge what every actor has merged (\(Control.showActors) shows what each cleaner would delete; then \(Control.purgeByStrategy)) and VACUUM.",
                         ["transactions": .integer(Int64(s.transactionCount)), "changes": .integer(Int64(s.changeCount)),
                          "historyShare": .real(share), "oldestAgeDays": .real(ageDays)])]
     }

@@ -1,11 +1,11 @@
-/// `migration-truncates-history`: the next model (`check --next-model`) removes an
+/// `migration-truncates-history`: the next model (the model of the app's next version) removes an
 /// entity that history still names, so migrating to it truncates history: the
 /// transactions that go, and the actors that then fail with 134301. An error when
 /// an actor would break, else a warning.
 struct MigrationTruncationRule: CheckRule {
     let id = "migration-truncates-history"
     let severity = Severity.error
-    let summary = "the next model removes entities history names: migrating truncates history (with --next-model)"
+    let summary = "the next model removes entities history names: migrating truncates history (when the next model is given)"
 
     func evaluate(_ c: CheckContext) throws -> [Finding] {
         guard let next = c.nextModel else { return [] }
@@ -13,10 +13,10 @@ struct MigrationTruncationRule: CheckRule {
         guard let preview = truncation.preview, let newest = truncation.removed.map(\.newestTransaction).max() else { return [] }
         let entities = truncation.removed.map { "\($0.name) (\(plural($0.changes, "change")), the newest in #\($0.newestTransaction))" }
         let broken = preview.consequences.map { "\($0.actor) (\($0.status.rawValue))" }
-        let breaks = broken.isEmpty
-            ? (c.mergeState == nil ? " No actor was given (--defaults, --token, --group-container) to say whom it breaks." : " It breaks none of the actors given.")
+        let breaks: Message = broken.isEmpty
+            ? (c.mergeState == nil ? " No actor was given (\(Control.defaults), \(Control.token), \(Control.groupContainer)) to say whom it breaks." : " It breaks none of the actors given.")
             : " It breaks \(broken.joined(separator: ", ")): each fails with 134301 on its next fetch."
-        let message = "The next model removes \(entities.joined(separator: ", ")), which history still names: migrating to it truncates history, "
+        let message: Message = "The next model removes \(entities.joined(separator: ", ")), which history still names: migrating to it truncates history, "
             + "deleting \(plural(preview.transactionCount, "transaction")) (up to #\(newest)) and \(plural(preview.changeCount, "change"))."
             + breaks + " Before shipping: keep the entities in the model until every actor has merged past #\(newest) and history before it is purged, or reset the actors' tokens after the migration."
         var data: [String: PlistValue] = [

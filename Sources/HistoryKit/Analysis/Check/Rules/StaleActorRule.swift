@@ -13,7 +13,7 @@ struct StaleActorRule: CheckRule {
             guard let date = a.effectiveDate else { return nil }
             let days = (c.now - date) / 86400
             guard days > c.config.staleDays else { return nil }
-            let remove = a.records.first?.keyFormat != nil ? "delete its key (cdhist repair-defaults --remove)" : "delete its saved token"
+            let remove: Message = a.records.first?.keyFormat != nil ? "delete its key (\(Control.removePositionFromDefaults))" : "delete its saved token"
             return finding("\(a.name) last merged \(HistoryKit.days(days)) ago, has \(plural(a.pending.count, "transaction")) to merge and sets the cleaners' cut-off: no history after that can be purged. If this target was removed, \(remove).",
                            ["actor": .string(a.name), "daysSinceMerge": .real(days)])
         }

@@ -13,7 +13,7 @@ struct WrongTypeRule: CheckRule {
         let list = found.map { "\($0.column) in \($0.rows) row\($0.rows == 1 ? "" : "s")" }.joined(separator: ", ")
         let reading = found.contains { $0.column == "ACHANGE.ZTRANSACTIONID" }
             ? "as null, and a change's ZTRANSACTIONID as SQLite converts it (usually to no transaction)" : "as null"
-        return [finding("Text or blobs where Core Data writes numbers: \(list). Core Data never writes these; the store was edited or damaged. cdhist reads those values \(reading) (see the warnings of export).",
+        return [finding("Text or blobs where Core Data writes numbers: \(list). Core Data never writes these; the store was edited or damaged. cdhist reads those values \(reading) (see the warnings of \(Control.exportHistory)).",
                         Dictionary(uniqueKeysWithValues: found.map { ($0.column, PlistValue.integer(Int64($0.rows))) }))]
     }
 }
