@@ -23,7 +23,6 @@ struct EntitiesCommand: ParsableCommand, SessionInputs {
         session.noteModelProblem()
         let store = session.store
         let tally = try store.entityChangeCounts()
-        let counts = tally.byEntity
         if let name = entity, store.catalog.entity(named: name) == nil {
             throw QueryError.unknownEntity(name: name, known: store.catalog.entities.map(\.name))
         }

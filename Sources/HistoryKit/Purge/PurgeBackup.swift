@@ -1,0 +1,52 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+
+/// A purge's backup: SQLite's online backup of the store (WAL content included),
+/// written under a temporary name and renamed when complete, so a backup file is never partial.
+enum PurgeBackup {
+    /// Copies `db`'s store to `backup`, checked with quick_check.
+    static func write(_ db: Database, to backup: String, storePath: String) throws {
+        let fm = FileManager.default
+        guard !fm.fileExists(atPath: backup) else {
+            throw RepairError.backupFailed(path: storePath, reason: "\(backup) already exists")
+        }
+        let temporary = backup + ".partial"
+        // The temporary and what SQLite writes beside it; none is left when the backup fails.
+        let leftovers = [temporary, temporary + "-journal", temporary + "-wal", temporary + "-shm"]
+        for file in leftovers { try? fm.removeItem(atPath: file) }
+        var systemErrno: Int32 = 0
+        var destination: DatabaseQueue?
+        do {
+            let queue = try DatabaseQueue(path: temporary)
+            destination = queue
+            try queue.writeWithoutTransaction { dest in
+                do {
+                    try db.backup(to: dest)
+                } catch {
+                    systemErrno = sqlite3_system_errno(dest.sqliteConnection)
+                    throw error
+                }
+            }
+            try queue.writeWithoutTransaction { dest in
+                _ = try String.fetchAll(dest, sql: "PRAGMA journal_mode = DELETE")
+                let check = try String.fetchOne(dest, sql: "PRAGMA quick_check") ?? ""
+                guard check == "ok" else { throw RepairError.backupFailed(path: storePath, reason: "backup check: \(check)") }
+            }
+            try queue.close()
+            try fm.moveItem(atPath: temporary, toPath: backup)
+        } catch {
+            try? destination?.close()
+            for file in leftovers { try? fm.removeItem(atPath: file) }
+            if let error = error as? RepairError { throw error }
+            throw RepairError.backupFailed(path: storePath, reason: "writing \(backup): \(WriteFault.cause(error, systemErrno: systemErrno))")
+        }
+    }
+
+    /// Copies `backup` back over the store `queue` writes.
+    static func restore(_ backup: String, into queue: DatabaseQueue) throws {
+        let source = try DatabaseQueue(path: backup)
+        try source.inDatabase { src in try queue.inDatabase { dst in try src.backup(to: dst) } }
+        try source.close()
+    }
+}
