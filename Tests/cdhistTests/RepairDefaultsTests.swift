@@ -69,6 +69,12 @@ import Testing
         #expect(noStore.status == 2 && noStore.stderr.contains("needs the store (--store)"))
         let gone = try CLI.run(["repair-defaults", path, "--actor", "lastHistoryToken", "--to", "tx:99", "--store", fixtures + "/Tasks.sqlite"])
         #expect(gone.status == 2 && gone.stderr.contains("transaction #99 does not exist"))
+        let foreign = try CLI.run(["repair-defaults", path, "--actor", "lastHistoryToken", "--to", "token:00000000-0000-0000-0000-000000000000:12",
+                                   "--store", fixtures + "/Tasks.sqlite"])
+        #expect(foreign.status == 2 && foreign.stderr.contains("\(path): token 00000000-0000-0000-0000-000000000000:12 is for another store"))
+        let token = try CLI.run(["repair-defaults", path, "--actor", "lastHistoryToken", "--to", "token:6F1D2C8A-4B7E-4E0A-9C51-3A2B1D0E9F87:12",
+                                 "--store", fixtures + "/Tasks.sqlite", "--format", "json"])
+        #expect(token.status == 0 && token.stdout.contains("\"new\":{\"token\":{\"6F1D2C8A-4B7E-4E0A-9C51-3A2B1D0E9F87\":12}}"), "\(token.stdout)")
         let two = try CLI.run(["repair-defaults", path, "--actor", "x", "--remove", "--to-latest"])
         #expect(two.status == 2)
         try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: path)

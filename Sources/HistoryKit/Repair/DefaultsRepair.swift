@@ -6,6 +6,8 @@ public enum RepairTarget: Equatable, Sendable {
     case date(Double)
     /// A transaction: its token, or its timestamp for a date.
     case transaction(Int64)
+    /// The transaction a token names in the store (a token of another store is refused).
+    case token(HistoryToken)
     /// Just before the oldest surviving transaction (a date), or that transaction (a token):
     /// the actor merges everything that survives.
     case oldest
@@ -157,6 +159,12 @@ public enum DefaultsRepair {
             }
             return .date(d)
         case .transaction(let n):
+            tx = try transaction(n)
+        case .token(let token):
+            let s = try requireStore()
+            guard let n = token.transactionNumber(forStore: s.storeUUID) else {
+                throw RepairError.invalidRepair(path: path, reason: "token \(token) is for another store, not \(s.storeUUID) (Core Data error 134501)")
+            }
             tx = try transaction(n)
         case .oldest:
             guard let first = try requireStore().firstTransaction() else {

@@ -66,10 +66,8 @@ struct RepairDefaultsCommand: ParsableCommand, SessionInputs {
             case .date(let d): target = .date(d)
             case .transaction(let n): target = .transaction(n)
             case .token(let t):
-                guard let uuid = opened?.storeUUID, let n = t.transactionNumber(forStore: uuid) else {
-                    throw ValidationError("--to token: needs --store and a token of that store")
-                }
-                target = .transaction(n)
+                guard opened != nil else { throw ValidationError("--to token: needs --store and a token of that store") }
+                target = .token(t)
             }
         }
         let format = try keyFormat.map(Self.parseFormat)
