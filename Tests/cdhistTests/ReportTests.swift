@@ -192,7 +192,7 @@ import Testing
         for target in ["Tasks.sqlite", "phtk.plist"] {
             let r = try CLI.run(["report", dir.file("Tasks.sqlite"), "--defaults", dir.file("phtk.plist"), "--out", dir.file(target)])
             #expect(r.status == 2)
-            #expect(r.stderr == "cdhist: \(dir.file(target)): cannot write (the report reads it)\n")
+            #expect(r.stderr == "cdhist: \(dir.file(target)): cannot write (this command reads it)\n")
         }
         let missing = try CLI.run(["report", dir.file("Tasks.sqlite"), "--out", dir.file("no/such/dir/report.html")])
         #expect(missing.status == 2 && missing.stderr.hasPrefix("cdhist: \(dir.file("no/such/dir/report.html")): cannot write"))

@@ -10,7 +10,7 @@ public enum MergeStateError: MessageError, Equatable, Sendable {
 
     /// Why the file at `path`, which could not be read, could not be.
     static func unreadable(path: String) -> MergeStateError {
-        switch FileAccess.whyUnreadable(path) {
+        switch FileContents.whyUnreadable(path) {
         case nil, "no such file": return .fileNotFound(path: path)
         case let reason?: return .cannotRead(path: path, reason: reason)
         }

@@ -80,7 +80,7 @@ public enum ModelLoader {
 
     private static func readBytes(_ path: String) throws -> [UInt8] {
         guard let data = FileContents.read(path) else {
-            throw ModelError.unsupportedFile(path: path, reason: "cannot be read")
+            throw ModelError.unsupportedFile(path: path, reason: "cannot be read (\(FileContents.whyUnreadable(path) ?? "it changed while read"))")
         }
         return [UInt8](data)
     }

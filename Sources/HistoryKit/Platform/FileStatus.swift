@@ -5,15 +5,39 @@ import Darwin
 import Glibc
 #endif
 
-/// What `stat` says of a file: which file it is, its size, and when it was last written, to
-/// the nanosecond (FileManager's attributes give the time as a Date, rounded to microseconds).
-struct FileStatus: Equatable {
-    var device: UInt64
-    var inode: UInt64
-    var size: Int64
-    var modifiedNanoseconds: Int64
+/// What `stat` says of a file (after following links): which file it is, what kind, its
+/// permissions, its size, and when it was last written, to the nanosecond (FileManager's
+/// attributes give the time as a Date, rounded to microseconds).
+public struct FileStatus: Equatable, Sendable {
+    /// What kind of file it is.
+    public enum Kind: Equatable, Sendable, CustomStringConvertible {
+        case regular, directory, characterDevice, blockDevice, fifo, socket, other
 
-    init?(_ path: String) {
+        public var description: String {
+            switch self {
+            case .regular: return "a regular file"
+            case .directory: return "a folder"
+            case .characterDevice: return "a character device"
+            case .blockDevice: return "a block device"
+            case .fifo: return "a FIFO (named pipe)"
+            case .socket: return "a socket"
+            case .other: return "a special file"
+            }
+        }
+    }
+
+    public var device: UInt64
+    public var inode: UInt64
+    public var kind: Kind
+    /// The permission bits (`0o7777`).
+    public var permissions: UInt32
+    public var owner: UInt32
+    public var group: UInt32
+    public var size: Int64
+    public var modifiedNanoseconds: Int64
+
+    /// The status of the file `path` names, following links; nil when there is none.
+    public init?(_ path: String) {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
         #if canImport(Darwin)
@@ -25,7 +49,40 @@ struct FileStatus: Equatable {
         #endif
         device = UInt64(info.st_dev)
         inode = UInt64(info.st_ino)
+        let mode = UInt32(info.st_mode)
+        switch mode & UInt32(S_IFMT) {
+        case UInt32(S_IFREG): kind = .regular
+        case UInt32(S_IFDIR): kind = .directory
+        case UInt32(S_IFCHR): kind = .characterDevice
+        case UInt32(S_IFBLK): kind = .blockDevice
+        case UInt32(S_IFIFO): kind = .fifo
+        case UInt32(S_IFSOCK): kind = .socket
+        default: kind = .other
+        }
+        permissions = mode & 0o7777
+        owner = UInt32(info.st_uid)
+        group = UInt32(info.st_gid)
         size = Int64(info.st_size)
         modifiedNanoseconds = Int64(modified.tv_sec) * 1_000_000_000 + Int64(modified.tv_nsec)
+    }
+
+    /// Whether `other` is the same file (device and inode), whatever names reach them.
+    public func isSameFile(as other: FileStatus) -> Bool {
+        device == other.device && inode == other.inode
+    }
+
+    /// Whether `a` and `b` name one file: the same path once links and `..` are resolved (neither
+    /// need exist), or the same device and inode (a hard link).
+    public static func sameFile(_ a: String, _ b: String) -> Bool {
+        if resolvedPath(a) == resolvedPath(b) { return true }
+        guard let x = FileStatus(a), let y = FileStatus(b) else { return false }
+        return x.isSameFile(as: y)
+    }
+
+    /// `path` with links and `..` resolved; for a file that does not exist, its folder's.
+    public static func resolvedPath(_ path: String) -> String {
+        let url = URL(fileURLWithPath: path).standardizedFileURL
+        if FileStatus(url.path) != nil { return url.resolvingSymlinksInPath().path }
+        return url.deletingLastPathComponent().resolvingSymlinksInPath().appendingPathComponent(url.lastPathComponent).path
     }
 }

@@ -34,6 +34,11 @@ enum PurgeBackup {
                 guard check == "ok" else { throw RepairError.backupFailed(path: storePath, reason: "backup check: \(check)") }
             }
             try queue.close()
+            // The store's owner and permissions: a private store's backup is as private.
+            if let store = FileStatus(storePath) {
+                _ = chown(temporary, uid_t(store.owner), gid_t(store.group))
+                _ = chmod(temporary, mode_t(store.permissions))
+            }
             try fm.moveItem(atPath: temporary, toPath: backup)
         } catch {
             try? destination?.close()

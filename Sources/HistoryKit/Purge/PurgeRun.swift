@@ -8,6 +8,8 @@ import GRDBSQLite
 /// has done so far.
 final class PurgeRun {
     private let path: String
+    /// The store's real path (links resolved): SQLite writes -wal, -shm and -journal beside it.
+    private let location: String
     private let preview: PurgePreview
     private let sql: PurgeSQL
     private let options: PurgeOptions
@@ -22,18 +24,18 @@ final class PurgeRun {
 
     /// Opens a writer on the plan's store, once its files are known to be writable.
     init(plan: PurgePlan, options: PurgeOptions) throws {
-        let path = plan.store.path
-        try Self.checkWritable(path)
-        let bytesBefore = Self.fileBytes(path)
+        let path = plan.store.path, location = FileStatus.resolvedPath(plan.store.path)
+        try Self.checkWritable(location)
+        let bytesBefore = Self.fileBytes(location)
         let fm = FileManager.default
-        let hadWAL = fm.fileExists(atPath: path + "-wal"), hadSHM = fm.fileExists(atPath: path + "-shm")
+        let hadWAL = fm.fileExists(atPath: location + "-wal"), hadSHM = fm.fileExists(atPath: location + "-shm")
         var config = Configuration()
         config.busyMode = .timeout(OpenOptions.clampedBusyTimeout(options.busyTimeout))
         config.allowsUnsafeTransactions = true
         do {
             queue = try DatabaseQueue(path: path, configuration: config)
         } catch let error as DatabaseError {
-            Self.removeCreated(path, hadWAL: hadWAL, hadSHM: hadSHM)
+            Self.removeCreated(location, hadWAL: hadWAL, hadSHM: hadSHM)
             throw Self.mapOpen(error, path: path, timeout: options.busyTimeout)
         }
         switch options.backup {
@@ -41,7 +43,12 @@ final class PurgeRun {
         case .at(let p): backup = p
         case .skip: backup = nil
         }
-        (self.path, preview, sql, self.options, self.hadWAL, self.hadSHM) = (path, plan.preview, plan.sql, options, hadWAL, hadSHM)
+        if let backup, let file = [path, location, location + "-wal", location + "-shm", location + "-journal"].first(where: { FileStatus.sameFile(backup, $0) }) {
+            try? queue.close()
+            throw RepairError.backupFailed(path: path, reason: "\(backup) is \(file == backup ? "" : file + ", ")a file of the store")
+        }
+        (self.path, self.location, preview, sql, self.options) = (path, location, plan.preview, plan.sql, options)
+        (self.hadWAL, self.hadSHM) = (hadWAL, hadSHM)
         result = PurgeResult(backupPath: backup, deletedTransactions: 0, deletedChanges: 0, prunedStrings: 0,
                              vacuumed: false, bytesBefore: bytesBefore, bytesAfter: bytesBefore)
     }
@@ -50,7 +57,7 @@ final class PurgeRun {
     func deleteAndCommit(progress: (String) -> Void) throws {
         try queue.inDatabase { db in
             try probeWriteLock(db)
-            if hadWAL { walBefore = WALLength(path + "-wal", db) }
+            if hadWAL { walBefore = WALLength(location + "-wal", db) }
             // One read snapshot covers the check, the backup and the delete: if another
             // connection commits in between, upgrading to a write fails and nothing changes.
             try db.execute(sql: "BEGIN DEFERRED")
@@ -138,14 +145,14 @@ final class PurgeRun {
     func undo(after error: Error) -> Error {
         let unchanged = (try? queue.inDatabase { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM ATRANSACTION") })
             == preview.transactionCount + preview.survivingTransactions
-        let written = (try? queue.inDatabase { try String.fetchOne($0, sql: "PRAGMA journal_mode") })?.lowercased() == "wal" ? path + "-wal" : path
+        let written = (try? queue.inDatabase { try String.fetchOne($0, sql: "PRAGMA journal_mode") })?.lowercased() == "wal" ? location + "-wal" : path
         if unchanged {
             if let backup, wroteBackup { try? FileManager.default.removeItem(atPath: backup) }
             if let walBefore { queue.inDatabase { walBefore.restore($0) } }
             // Closing the last connection would checkpoint the -wal into the main file and remove it.
             if hadWAL { queue.inDatabase { _ = cdhist_sqlite_no_checkpoint_on_close(UnsafeMutableRawPointer($0.sqliteConnection)) } }
             try? queue.close()
-            Self.removeCreated(path, hadWAL: hadWAL, hadSHM: hadSHM)
+            Self.removeCreated(location, hadWAL: hadWAL, hadSHM: hadSHM)
         }
         guard let failure = error as? DatabaseError, WriteFault.isWriteFailure(failure) else { return error }
         return RepairError.writeFailed(
@@ -192,7 +199,7 @@ final class PurgeRun {
     /// Closes the writer and measures the file: the purge's result.
     func finish() throws -> PurgeResult {
         try queue.close()
-        result.bytesAfter = Self.fileBytes(path)
+        result.bytesAfter = Self.fileBytes(location)
         return result
     }
 

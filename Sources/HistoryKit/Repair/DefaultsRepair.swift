@@ -86,14 +86,17 @@ public enum DefaultsRepair {
     @discardableResult
     public static func write(_ plan: DefaultsRepairPlan, backupPath: String? = nil) throws -> String {
         let fm = FileManager.default
-        let dir = URL(fileURLWithPath: plan.path).deletingLastPathComponent().path
-        let mode = ((try? fm.attributesOfItem(atPath: plan.path))?[.posixPermissions] as? NSNumber)?.intValue ?? 0o644
-        let dirMode = ((try? fm.attributesOfItem(atPath: dir))?[.posixPermissions] as? NSNumber)?.intValue ?? 0
+        // Through a link, the file it names is rewritten and the link kept.
+        let target = FileStatus.resolvedPath(plan.path)
+        let dir = URL(fileURLWithPath: target).deletingLastPathComponent().path
+        let status = FileStatus(target)
+        let mode = status.map { Int($0.permissions) } ?? 0o644
+        let dirMode = FileStatus(dir).map { Int($0.permissions) } ?? 0
         guard mode & 0o222 != 0, dirMode & 0o222 != 0 else {
             throw RepairError.readOnly(path: plan.path, reason: mode & 0o222 == 0 ? "the plist is read-only" : "its folder is read-only")
         }
         let backup = backupPath ?? PurgeExecutor.defaultBackupPath(for: plan.path)
-        guard !fm.fileExists(atPath: backup) else {
+        guard !fm.fileExists(atPath: backup), !FileStatus.sameFile(backup, target) else {
             throw RepairError.backupFailed(path: plan.path, reason: "\(backup) already exists")
         }
         // Another process (the app, cfprefsd) may have written the plist since it was read.
@@ -103,18 +106,18 @@ public enum DefaultsRepair {
         let backupTemporary = backup + ".partial"
         do {
             try? fm.removeItem(atPath: backupTemporary)
-            try FileWriter.create(backupTemporary, contents: current)
+            try FileWriter.create(backupTemporary, contents: current, like: status)
             guard rename(backupTemporary, backup) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         } catch {
             try? fm.removeItem(atPath: backupTemporary)
             throw RepairError.backupFailed(path: plan.path, reason: "writing \(backup): \(WriteFault.cause(error))")
         }
-        let temporary = "\(dir)/.\(URL(fileURLWithPath: plan.path).lastPathComponent).cdhist-\(getpid()).tmp"
+        let temporary = "\(dir)/.\(URL(fileURLWithPath: target).lastPathComponent).cdhist-\(getpid()).tmp"
         do {
             try? fm.removeItem(atPath: temporary)
-            try FileWriter.create(temporary, contents: Data(bytes), mode: mode_t(mode & 0o7777))
-            guard FileContents.read(plan.path) == plan.bytesRead else { throw RepairError.changedSinceRead(path: plan.path) }
-            guard rename(temporary, plan.path) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+            try FileWriter.create(temporary, contents: Data(bytes), like: status)
+            guard FileContents.read(target) == plan.bytesRead else { throw RepairError.changedSinceRead(path: plan.path) }
+            guard rename(temporary, target) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         } catch {
             try? fm.removeItem(atPath: temporary)
             // Nothing was written: the backup of an unchanged plist would only be left over.

@@ -10,13 +10,24 @@ import Darwin
 /// (Foundation's `Data.write` reports a full disk or a file-size limit
 /// as a generic error 512).
 enum FileWriter {
-    /// Creates `path` (which must not exist) holding `data`, flushed to the disk.
+    /// Creates `path` (which must not exist) holding `data`, flushed to the disk, with the
+    /// permissions, owner and group of `like` (a file it copies or replaces) when given.
     /// On failure the file is removed and a `POSIXError` thrown.
-    static func create(_ path: String, contents data: Data, mode: mode_t = 0o644) throws {
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL, mode)
+    static func create(_ path: String, contents data: Data, like: FileStatus?) throws {
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         var failure: Int32 = 0
-        data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
+        if let like {
+            // The owner first (only root may give a file away; otherwise it stays this user's), then
+            // the exact permissions, whatever the umask.
+            _ = fchown(fd, uid_t(like.owner), gid_t(like.group))
+            if fchmod(fd, mode_t(like.permissions)) != 0 { failure = errno }
+        } else {
+            let mask = umask(0)
+            umask(mask)
+            if fchmod(fd, 0o644 & ~mask) != 0 { failure = errno }
+        }
+        if failure == 0 { data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
             var offset = 0
             while offset < buffer.count {
                 let n = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
@@ -27,7 +38,7 @@ enum FileWriter {
                 }
                 offset += n
             }
-        }
+        } }
         if failure == 0, fsync(fd) != 0 { failure = errno }
         if close(fd) != 0, failure == 0 { failure = errno }
         if failure != 0 {

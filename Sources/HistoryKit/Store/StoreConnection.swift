@@ -364,7 +364,7 @@ final class StoreConnection {
         do {
             try fm.createDirectory(at: dir, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
             let target = dir.appendingPathComponent("store.sqlite").path
-            try fm.copyItem(atPath: files.path, toPath: target)
+            try fm.copyItem(atPath: files.location, toPath: target)
             if files.walSize != nil { try fm.copyItem(atPath: files.walPath, toPath: target + "-wal") }
             if files.journalSize != nil { try fm.copyItem(atPath: files.journalPath, toPath: target + "-journal") }
             for suffix in ["", "-wal", "-journal"] where fm.fileExists(atPath: target + suffix) {

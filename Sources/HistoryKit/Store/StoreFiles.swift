@@ -10,24 +10,32 @@ public struct StoreFiles: Equatable, Sendable {
     public var shmSize: Int64?
     public var journalSize: Int64?
 
-    public var walPath: String { path + "-wal" }
-    public var shmPath: String { path + "-shm" }
-    public var journalPath: String { path + "-journal" }
+    /// The main file's real path, links resolved: SQLite keeps `-wal`, `-shm` and `-journal` beside it.
+    public var location: String
 
-    /// Inspects the files around `path` without opening them with SQLite.
+    public var walPath: String { location + "-wal" }
+    public var shmPath: String { location + "-shm" }
+    public var journalPath: String { location + "-journal" }
+
+    /// Inspects the files around `path` (through a link, around the file it names) without
+    /// opening them with SQLite. Only a regular file is read: a FIFO or a device would block
+    /// or never end.
     static func inspect(_ path: String) throws -> (files: StoreFiles, header: SQLiteHeader) {
-        let fm = FileManager.default
-        var isDir: ObjCBool = false
-        guard fm.fileExists(atPath: path, isDirectory: &isDir) else { throw StoreError.fileNotFound(path: path) }
-        guard !isDir.boolValue else { throw StoreError.isDirectory(path: path) }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
+        guard let status = FileStatus(path) else { throw StoreError.fileNotFound(path: path) }
+        switch status.kind {
+        case .regular: break
+        case .directory: throw StoreError.isDirectory(path: path)
+        case let kind: throw StoreError.unreadable(path: path, reason: "not a regular file but \(kind.description)")
+        }
+        let location = FileStatus.resolvedPath(path)
+        guard let handle = FileHandle(forReadingAtPath: location) else {
             throw StoreError.unreadable(path: path, reason: FileAccess.whyUnreadable(path) ?? "permission denied")
         }
         defer { try? handle.close() }
         let head = [UInt8]((try? handle.read(upToCount: 100)) ?? Data())
-        let size = Self.size(path) ?? 0
+        let size = status.size
         let header = try SQLiteHeader(bytes: head, path: path)
-        let walSize = Self.size(path + "-wal")
+        let walSize = Self.size(location + "-wal")
         // With WAL content the main file's header does not bound the database: a checkpoint
         // writes page 1 (with the new page count) before the pages that extend the file, so a
         // live store is briefly "shorter than its header" (seen once in 240,972 reads while an
@@ -38,8 +46,8 @@ public struct StoreFiles: Equatable, Sendable {
         if size % Int64(header.pageSize) != 0 {
             throw StoreError.truncated(path: path, expectedBytes: (size / Int64(header.pageSize) + 1) * Int64(header.pageSize), actualBytes: size)
         }
-        let files = StoreFiles(path: path, mainSize: size, walSize: walSize,
-                               shmSize: Self.size(path + "-shm"), journalSize: Self.size(path + "-journal"))
+        let files = StoreFiles(path: path, mainSize: size, walSize: walSize, shmSize: Self.size(location + "-shm"),
+                               journalSize: Self.size(location + "-journal"), location: location)
         return (files, header)
     }
 
@@ -53,9 +61,9 @@ public struct StoreFiles: Equatable, Sendable {
         return (declared, size)
     }
 
+    /// The size of the file `path` names (through links); nil when there is none.
     static func size(_ path: String) -> Int64? {
-        guard let attrs = try? FileManager.default.attributesOfItem(atPath: path) else { return nil }
-        return (attrs[.size] as? NSNumber)?.int64Value
+        FileStatus(path)?.size
     }
 }
 

@@ -28,11 +28,11 @@ struct ExportCommand: ParsableCommand, SessionInputs {
     }
 
     func run() throws {
-        let target = try out.map(AtomicFile.init)
-        let output = target.map { Output(handle: $0.handle) } ?? Output()
         var opts = outputOptions
         opts.format = opts.format ?? .ndjson
         let session = try Session.open(storeOptions, output: opts)
+        let target = try out.map { try OutputFile($0, reading: OutputFile.storeFiles(session.store.path) + [storeOptions.model].compactMap { $0 }) }
+        let output = target.map { Output(handle: $0.handle) } ?? Output()
         let context = RenderContext(format: opts.format ?? .ndjson, terminal: session.context.terminal,
                                     time: session.context.time, output: output)
         session.noteModelProblem()

@@ -54,8 +54,9 @@ struct ReportCommand: ParsableCommand, SessionInputs {
         let now = try mergeState.evaluationTime(utc: utc)
         let analysis = try mergeState.analyze(historyStore, declared: settings.actors, batch: settings.batchActors, now: now, always: true)
         let sources = analysis.sources
-        try AtomicFile.refuseToReplace(out, inputs: [path, path + "-wal", path + "-shm", path + "-journal"] + sources.map(\.path) + (config.map { [$0] } ?? []),
-                                       reason: "the report reads it")
+        // Refused before the work, and again when it is written (the files may have moved meanwhile).
+        let inputs = OutputFile.storeFiles(path) + sources.map(\.path) + [config, model].compactMap { $0 }
+        try OutputFile.refuseToReplace(out, inputs: inputs)
         guard let mergeReport = analysis.report else { return }
         let modelResolution = try historyStore.resolveModel(userModelPath: model)
         // The check sees merge state only when there is some, as `check` does.
@@ -86,7 +87,7 @@ struct ReportCommand: ParsableCommand, SessionInputs {
             authors: try historyStore.fieldSummaries(.author),
             entities: ReportPage.entityRows(try historyStore.entityChangeCounts(), catalog: historyStore.catalog))
         let html = ReportPage(time: time, svg: TimelineSVG(time: time, utc: utc, top: top)).html(content)
-        let file = try AtomicFile(out)
+        let file = try OutputFile(out, reading: inputs)
         let output = Output(handle: file.handle)
         output.write(html)
         try file.commit(output)

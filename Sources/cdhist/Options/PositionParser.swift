@@ -27,7 +27,7 @@ struct PositionParser {
     func token(_ value: String, option: String) throws -> HistoryToken {
         if FileManager.default.fileExists(atPath: value) {
             guard let data = FileContents.read(value) else {
-                throw CLIError.notFound(path: value, what: "cannot be read")
+                throw CLIError.notFound(path: value, what: FileContents.whyUnreadable(value) ?? "cannot be read")
             }
             return try HistoryTokenDecoder.decode(fileBytes: [UInt8](data), source: value)
         }

@@ -37,7 +37,7 @@ public struct CheckConfig: Equatable, Sendable {
 
     /// Reads a config file; unknown keys are errors (a typo should not silently do nothing).
     public static func load(path: String) throws -> CheckConfig {
-        guard let data = FileContents.read(path) else { throw Failure(description: "\(path): no such file") }
+        guard let data = FileContents.read(path) else { throw Failure(description: "\(path): \(FileContents.whyUnreadable(path) ?? "cannot be read")") }
         guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
             throw Failure(description: "\(path): not a JSON object")
         }
