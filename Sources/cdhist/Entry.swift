@@ -59,7 +59,8 @@ enum Entry {
             print(message)
             return 0
         }
-        printError(message)
+        // ArgumentParser's message is several lines (the error, then the usage).
+        for line in message.split(separator: "\n", omittingEmptySubsequences: false) { printError(String(line)) }
         return 2
     }
 }

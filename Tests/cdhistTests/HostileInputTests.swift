@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import HistoryKit
 import TestSupport
 import Testing
@@ -110,5 +111,85 @@ import Testing
         let journal = try CLI.run(["purge", dir.file("store.sqlite"), "--before", "tx:5", "--execute", "--backup", real + "/Tasks.sqlite-journal"])
         #expect(journal.status == 2 && journal.stderr.contains("a file of the store"), "\(journal.stderr)")
         #expect(!FileManager.default.fileExists(atPath: real + "/Tasks.sqlite-journal"))
+    }
+}
+
+/// Strings planted in every string table and in the model cache of a copy of a real store
+/// never reach the terminal as control sequences; JSON keeps them exactly.
+@Suite struct HostileTextTests {
+    /// OSC 0 (title), OSC 52 (clipboard), a screen clear, an OSC 8 link, CSI as C1, NEL and a bidi override.
+    static let hostile = "\u{1B}]0;PWNED\u{07}\u{1B}]52;c;SGVsbG8=\u{07}\u{1B}[2J\u{1B}]8;;http://evil\u{1B}\\link\u{1B}]8;;\u{1B}\\\u{9B}31m\u{85}\u{202E}evil"
+
+    /// A copy of the real Photos store (or the demo store) with `hostile` appended to every
+    /// transaction string, entity name (in Z_PRIMARYKEY and the cached model alike), attribute
+    /// name and tombstone value.
+    private func plantedStore(in dir: TemporaryDirectory) throws -> String {
+        let source = RealStores.available ? RealStores.photos15 : Repository.fixtures + "/AppGroup/Tasks.sqlite"
+        if !RealStores.available { print("NOTICE: shared real stores not found; hostile text is planted in the demo store") }
+        let store = dir.file("planted.sqlite")
+        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: source + suffix) {
+            try FileManager.default.copyItem(atPath: source + suffix, toPath: store + suffix)
+        }
+        let queue = try DatabaseQueue(path: store)
+        try queue.write { db in
+            try db.execute(sql: "UPDATE ATRANSACTIONSTRING SET ZNAME = ZNAME || ?", arguments: [Self.hostile])
+            try db.execute(sql: "UPDATE ACHANGE SET ZTOMBSTONE0 = ? WHERE ZCHANGETYPE = 2", arguments: [Self.hostile])
+            let blob = [UInt8](try #require(try Data.fetchOne(db, sql: "SELECT Z_CONTENT FROM Z_MODELCACHE")))
+            let model = try ModelLoader.fromModelCache(blob, source: "planted")
+            let renamed = ManagedObjectModel(entities: model.entities.map { entity in
+                var e = entity
+                e.name += Self.hostile
+                e.superentityName = e.superentityName.map { $0 + Self.hostile }
+                e.properties = e.properties.map { p in
+                    var p = p
+                    if p.attribute != nil { p.name += Self.hostile }
+                    return p
+                }
+                return e
+            }, versionIdentifiers: model.versionIdentifiers)
+            try db.execute(sql: "UPDATE Z_MODELCACHE SET Z_CONTENT = ?", arguments: [Data(ModelArchiveEncoder.modelCache(renamed))])
+            try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_NAME = Z_NAME || ?", arguments: [Self.hostile])
+        }
+        try queue.close()
+        return store
+    }
+
+    /// ESC, BEL, a C1 control or a bidi override in `text`.
+    private func controls(in text: Data) -> Bool {
+        let s = String(decoding: text, as: UTF8.self)
+        return s.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 || (0x80...0x9F).contains($0.value) || $0.value == 0x202E }
+    }
+
+    @Test func noCommandSendsAStoresControlCharactersToTheTerminal() throws {
+        let dir = try TemporaryDirectory()
+        let store = try plantedStore(in: dir)
+        let plist = dir.file("defaults.plist")
+        try Data(PropertyList.encodeBinary(.dictionary(["PersistentHistoryTrackingKit.lastToken.app" + Self.hostile: .date(700_000_000)])))
+            .write(to: URL(fileURLWithPath: plist))
+        let env = ["NO_COLOR": "1", "COLUMNS": "80"]
+        let commands: [[String]] = [
+            ["info", store], ["transactions", store], ["changes", store, "--limit", "300"], ["show", store, "tx:2"], ["entities", store],
+            ["authors", store], ["timeline", store], ["actors", store, "--defaults", plist], ["check", store, "--defaults", plist],
+            ["purge", store, "--before", "tx:5", "--defaults", plist], ["diff", store, store], ["cloudkit", store],
+            ["watch", store, "--since", "tx:1", "--limit", "2"], ["repl", store, "-c", "authors --format table", "-c", "changes --limit 20 --format table"],
+            ["info", dir.file("new\nline\u{1B}]0;x\u{07}.sqlite")],
+        ]
+        for arguments in commands {
+            let r = try CLI.run(arguments + (arguments[0] == "repl" ? [] : ["--format", "table"]), environment: env)
+            #expect(!controls(in: Data(r.stdout.utf8)) && !controls(in: Data(r.stderr.utf8)), "\(arguments[0]): \(r.stdout.prefix(300)) \(r.stderr.prefix(300))")
+            #expect(r.status != 0 || !r.stdout.isEmpty, "\(arguments[0]) printed nothing: \(r.stderr)")
+        }
+        let missing = try CLI.run(["info", dir.file("new\nline.sqlite")], environment: env)
+        #expect(missing.stderr.components(separatedBy: "\n").count == 2 && missing.stderr.contains("new\\nline.sqlite"), "\(missing.stderr)")
+        // JSON keeps the strings exactly.
+        let json = try CLI.run(["authors", store, "--format", "json"]).json()
+        let authors = (json["authors"] as? [[String: Any]] ?? []).compactMap { $0["value"] as? String }
+        #expect(authors.contains { $0.hasSuffix(Self.hostile) })
+        // The report shows them as escapes and closes the override.
+        let report = try CLI.run(["report", store, "--defaults", plist, "--out", dir.file("r.html")])
+        #expect(report.status == 0, "\(report.stderr)")
+        let html = try String(contentsOfFile: dir.file("r.html"), encoding: .utf8)
+        #expect(!html.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 || (0x80...0x9F).contains($0.value) })
+        #expect(html.contains("\\e]0;PWNED\\a") && html.contains("\u{202E}evil\u{202C}"))
     }
 }

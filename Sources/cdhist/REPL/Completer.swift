@@ -115,7 +115,8 @@ final class Completer {
         let opened = quoting && cdhist_line_open_quote() != 0
         // libedit passes the quote: the value is matched without it and inserted quoted again.
         let typed = quoting && !opened && (text.hasPrefix("'") || text.hasPrefix("\"")) ? String(text.dropFirst()) : text
-        let raw = all.filter { $0.hasPrefix(typed) }
+        // A value with a control character is not offered: the editor would send it to the terminal when listing.
+        let raw = all.filter { $0.hasPrefix(typed) && !$0.unicodeScalars.contains { TerminalText.escape($0) != nil } }
         Completer.candidates = quoting && !opened ? raw.map(LineSplitter.quotedIfNeeded) : raw
         Completer.nextIndex = 0
         return cdhist_line_matches(text, append, { _, _ in

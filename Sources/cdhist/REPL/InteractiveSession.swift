@@ -80,7 +80,7 @@ final class InteractiveSession {
     }
 
     private func prompt() -> String {
-        let name = URL(fileURLWithPath: env.storePath).lastPathComponent
+        let name = TerminalText.visible(URL(fileURLWithPath: env.storePath).lastPathComponent)
         let count = (try? env.openStore().transactionCount()).map { " (\(plural($0, "transaction")))" } ?? ""
         return "\(name)\(count)> "
     }

@@ -77,8 +77,10 @@ final class Output {
     deinit { flush() }
 }
 
-/// Writes one line to stderr.
+/// Writes one line to stderr. A control character in it (a store's string, a path with a
+/// line break) is shown visibly (``TerminalText``): the message stays one line and sends
+/// nothing to the terminal.
 func printError(_ message: String) {
     // Never a trap: with stderr unwritable there is no one left to tell.
-    try? FileHandle.standardError.write(contentsOf: Data((message + "\n").utf8))
+    try? FileHandle.standardError.write(contentsOf: Data((TerminalText.visible(message) + "\n").utf8))
 }

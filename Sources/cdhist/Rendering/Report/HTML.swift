@@ -8,6 +8,9 @@ enum HTML {
     static func escape(_ text: String) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
+        // Bidi embeddings, overrides and isolates the text opens: closed at its end, so a name
+        // cannot reverse what the page says after it.
+        var open: [Unicode.Scalar] = []
         for scalar in text.unicodeScalars {
             switch scalar {
             case "&": out += "&amp;"
@@ -16,12 +19,28 @@ enum HTML {
             case "\"": out += "&quot;"
             case "'": out += "&#39;"
             case "\t", "\n", "\r": out.unicodeScalars.append(scalar)
+            case "\u{202A}", "\u{202B}", "\u{202D}", "\u{202E}", "\u{2066}", "\u{2067}", "\u{2068}":
+                open.append(scalar)
+                out.unicodeScalars.append(scalar)
+            case "\u{202C}":
+                // Closes the innermost embedding or override, not an isolate.
+                if let last = open.last, !isIsolate(last) { open.removeLast() }
+                out.unicodeScalars.append(scalar)
+            case "\u{2069}":
+                // Closes the innermost isolate and whatever it holds open.
+                if let i = open.lastIndex(where: isIsolate) { open.removeSubrange(i...) }
+                out.unicodeScalars.append(scalar)
             default:
-                let v = scalar.value
-                out.unicodeScalars.append(v < 0x20 || (0x7F...0x9F).contains(v) ? "\u{FFFD}" : scalar)
+                // Other control characters are shown as escapes (`\e`, `\u{9B}`), as on a terminal.
+                if let visible = TerminalText.escape(scalar) { out += visible } else { out.unicodeScalars.append(scalar) }
             }
         }
+        for opener in open.reversed() { out.unicodeScalars.append(isIsolate(opener) ? "\u{2069}" : "\u{202C}") }
         return out
+    }
+
+    private static func isIsolate(_ scalar: Unicode.Scalar) -> Bool {
+        (0x2066...0x2068).contains(scalar.value)
     }
 
     /// `text` escaped, with line-break opportunities (`<wbr>`) in long runs

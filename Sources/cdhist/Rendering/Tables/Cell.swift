@@ -41,12 +41,15 @@ struct Column {
         self.importance = importance
     }
 
+    /// The title as a terminal shows it (a timeline's column is an author's name: ``TerminalText``).
+    var shownTitle: String { TerminalText.visible(title) }
+
     /// The narrowest this column's grid cells get: its title stays whole.
     var narrowest: Int {
         switch fit {
-        case .whole: return title.count
-        case .wrap(let min): return max(min, title.count)
-        case .below: return max(40, title.count)
+        case .whole: return shownTitle.count
+        case .wrap(let min): return max(min, shownTitle.count)
+        case .below: return max(40, shownTitle.count)
         }
     }
 }

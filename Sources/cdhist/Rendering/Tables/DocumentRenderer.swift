@@ -79,7 +79,7 @@ enum DocumentRenderer {
                 switch section {
                 case .fields(let title, let pairs):
                     if let title { for line in Self.wrapped(title, context) { out.line(context.style(line, .bold)) } }
-                    let width = pairs.map { $0.0.cells }.max() ?? 0
+                    let width = pairs.map { TerminalText.visible($0.0).cells }.max() ?? 0
                     // Values wrap at the terminal's width, under the value column (or, when the
                     // names leave too little room, under the names); a value of megabytes (a 10 MB
                     // author) is cut first, as in tables.
@@ -87,7 +87,7 @@ enum DocumentRenderer {
                     let room = context.terminal.width.map { $0 - width - 2 } ?? Int.max
                     for (k, v) in pairs {
                         let value = TableLayout.clean(v)
-                        let label = context.style(TableLayout.pad(k + ":", to: width + 1, right: false), .dim)
+                        let label = context.style(TableLayout.pad(TerminalText.visible(k) + ":", to: width + 1, right: false), .dim)
                         guard let total = context.terminal.width else {
                             out.line(label + " " + value)
                             continue
@@ -98,7 +98,7 @@ enum DocumentRenderer {
                             out.line(label + " " + lines.removeFirst())
                             for line in lines { out.line(String(repeating: " ", count: width + 2) + line) }
                         } else {
-                            out.line(context.style(k + ":", .dim))
+                            out.line(context.style(TerminalText.visible(k) + ":", .dim))
                             for line in TextWrap.lines(value, width: total - 2) { out.line("  " + line) }
                         }
                     }

@@ -30,10 +30,10 @@ struct TableLayout {
     /// number, id or date it holds. The arrangement that costs least wins.
     init(columns: [Column], rows: [[Cell]], totalWidth: Int?) {
         let n = columns.count
-        var natural = columns.map { max($0.title.cells, $0.minWidth) }
+        var natural = columns.map { max($0.shownTitle.cells, $0.minWidth) }
         // Text: no narrower than its longest word (else a word breaks), never than its numbers and dates.
-        var longestWord = columns.map { $0.title.cells }
-        var floor = columns.map { $0.fit == .whole ? max($0.title.cells, $0.minWidth) : $0.narrowest }
+        var longestWord = columns.map { $0.shownTitle.cells }
+        var floor = columns.map { $0.fit == .whole ? max($0.shownTitle.cells, $0.minWidth) : $0.narrowest }
         for row in rows {
             for (i, cell) in row.enumerated() where i < n {
                 // Measured as shown: cut at the longest a table shows, digests shortened.
@@ -161,7 +161,7 @@ struct TableLayout {
         }
         let labelled = below.filter { columns[$0].fit != .below }.compactMap { i -> String? in
             let t = text(i)
-            return t.isEmpty || t == "-" ? nil : "\(columns[i].title): \(t)"
+            return t.isEmpty || t == "-" ? nil : "\(columns[i].shownTitle): \(t)"
         }
         if !labelled.isEmpty { paragraph(labelled.joined(separator: "; "), style: nil) }
         for i in below where columns[i].fit == .below && !text(i).isEmpty {
@@ -172,7 +172,7 @@ struct TableLayout {
 
     /// The header line: the titles of the grid columns.
     func header(_ columns: [Column]) -> String {
-        inline.map { Self.pad(columns[$0].title, to: widths[$0], right: columns[$0].alignRight) }
+        inline.map { Self.pad(columns[$0].shownTitle, to: widths[$0], right: columns[$0].alignRight) }
             .joined(separator: String(repeating: " ", count: Self.gap)).trimmingTrailingSpaces()
     }
 
@@ -201,14 +201,14 @@ struct TableLayout {
     }
 
     /// Fits `text` into `width` characters, ending with `…` when cut; control
-    /// characters are made visible so a row stays one line.
+    /// characters are made visible (``TerminalText``), so a row stays one line and a
+    /// store's text sends nothing to the terminal.
     static func truncate(_ text: String, to width: Int) -> String {
         // Only what can be shown is looked at (a cell may hold megabytes).
         let shown = width == Int.max ? Substring(text) : text.prefix(width)
         let cut = shown.endIndex < text.endIndex
         let visible = cut ? shown.dropLast() : shown
-        let clean = visible.contains(where: { $0.isNewline || $0 == "\t" })
-            ? String(visible.map { $0.isNewline ? "↵" : $0 == "\t" ? " " : $0 }) : String(visible)
+        let clean = TerminalText.visible(String(visible), newline: "↵", tab: " ")
         return cut ? clean + "…" : clean
     }
 

@@ -94,7 +94,8 @@ struct TimelineChart {
     /// (inside a word only when it is longer than a line), every line after
     /// `indent` spaces.
     private func wrap(_ text: String, indent: Int = 0) -> [String] {
-        let text = glyphs.punctuation.isEmpty ? text : text.map { glyphs.punctuation[$0] ?? String($0) }.joined()
+        let shown = TerminalText.visible(text, newline: " ", tab: " ")
+        let text = glyphs.punctuation.isEmpty ? shown : shown.map { glyphs.punctuation[$0] ?? String($0) }.joined()
         let room = max(1, layout.width - indent)
         let margin = String(repeating: " ", count: indent)
         var lines: [String] = []
@@ -125,7 +126,7 @@ struct TimelineChart {
     /// A lane's name fitted to the label column, cut in the middle: names that
     /// share a long prefix (`NSCloudKitMirroringDelegate.import`, `.export`) stay apart.
     private func label(_ text: String, width: Int? = nil) -> String {
-        let clean = String(text.map { $0.isNewline || $0 == "\t" ? " " : $0 })
+        let clean = TerminalText.visible(text, newline: " ", tab: " ")
         let width = width ?? layout.labelWidth
         guard clean.count > width else { return pad(clean, to: width) }
         let room = max(0, width - glyphs.ellipsis.count)
