@@ -37,7 +37,9 @@ import TestSupport
         let write = try CLI.run(["--replicate", RealStores.photos, "--changes", "50000", "--out", store], executable: "cdhist-fixtures")
         #expect(write.stdout.contains("14964 transactions, 51504 changes"), "\(write.stdout)\(write.stderr)")
         #expect(try exportHash(store, in: dir) == "1df2989bbeb02336d51bd83940a6af3200e25423ae2c37ba1cb1773c169ce26d")
-        #expect(try exportHash(store, in: dir, format: ["--format", "csv"]) == "39ce289e3bb2246b73946783fa7f1f62baf30f21b2ee9e2c80d3a83b6fd4d439")
+        // Context names such as `-[PLModelMigrator …]` begin as a formula would: written after a `'`; raw, as they are.
+        #expect(try exportHash(store, in: dir, format: ["--format", "csv"]) == "158877e8e0725e1cb6240274b7ba9d2a8b27afaec7da6a3b0c2d015357af016e")
+        #expect(try exportHash(store, in: dir, format: ["--format", "csv", "--csv-raw"]) == "39ce289e3bb2246b73946783fa7f1f62baf30f21b2ee9e2c80d3a83b6fd4d439")
     }
 
     /// The app-shaped store (one entity table of 124 attributes shared by subentities, long

@@ -193,3 +193,65 @@ import Testing
         #expect(html.contains("\\e]0;PWNED\\a") && html.contains("\u{202E}evil\u{202C}"))
     }
 }
+
+/// Spreadsheet formulas planted in a copy of a real store are written as text in every CSV output.
+@Suite struct CSVInjectionTests {
+    static let formulas = ["=HYPERLINK(\"http://evil\",\"x\")", "+cmd|' /C calc'!A0", "@SUM(1+1)", "-2+3+cmd|' /C calc'!A0", "\tTAB", "\rCR"]
+
+    /// The cells of RFC 4180 `text`.
+    private func cells(_ text: String) -> [String] {
+        var cells: [String] = [], cell = "", quoted = false, wasQuote = false
+        for c in text {
+            if quoted {
+                if c == "\"" { quoted = false; wasQuote = true } else { cell.append(c) }
+                continue
+            }
+            switch c {
+            case "\"": if wasQuote { cell.append("\"") }; quoted = true
+            case ",", "\n": cells.append(cell); cell = ""
+            default: cell.append(c)
+            }
+            wasQuote = false
+        }
+        return cells + [cell]
+    }
+
+    @Test func everyCSVOutputWritesFormulasAsText() throws {
+        let dir = try TemporaryDirectory()
+        let source = RealStores.available ? RealStores.photos15 : Repository.fixtures + "/AppGroup/Tasks.sqlite"
+        let store = dir.file("formulas.sqlite")
+        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: source + suffix) {
+            try FileManager.default.copyItem(atPath: source + suffix, toPath: store + suffix)
+        }
+        let queue = try DatabaseQueue(path: store)
+        try queue.write { db in
+            let ids = try Int64.fetchAll(db, sql: "SELECT Z_PK FROM ATRANSACTIONSTRING ORDER BY Z_PK")
+            for (i, id) in ids.enumerated() {
+                try db.execute(sql: "UPDATE ATRANSACTIONSTRING SET ZNAME = ? WHERE Z_PK = ?", arguments: [Self.formulas[i % Self.formulas.count] + "\(i)", id])
+            }
+        }
+        try queue.close()
+        let commands: [[String]] = [["export", store], ["transactions", store], ["changes", store, "--limit", "200"], ["authors", store],
+                                    ["timeline", store], ["watch", store, "--since", "tx:1", "--limit", "3"], ["info", store], ["purge", store, "--before", "tx:5"]]
+        for arguments in commands {
+            let safe = try CLI.run(arguments + ["--format", "csv"])
+            #expect(safe.status == 0, "\(arguments[0]): \(safe.stderr)")
+            let evaluated = cells(safe.stdout).filter { CSVInjectionTests.evaluates($0) }
+            #expect(evaluated.isEmpty, "\(arguments[0]): \(evaluated.prefix(3))")
+            let raw = try CLI.run(arguments + ["--format", "csv", "--csv-raw"])
+            #expect(raw.status == 0)
+            if !["info", "purge", "changes"].contains(arguments[0]) {
+                #expect(cells(raw.stdout).contains { $0.hasPrefix("=HYPERLINK") }, "\(arguments[0]) --csv-raw")
+                #expect(cells(safe.stdout).contains { $0.hasPrefix("'=HYPERLINK") }, "\(arguments[0])")
+            }
+        }
+        #expect(cells("-5,+1.5e3,-,'=x").filter(Self.evaluates).isEmpty)
+        #expect(cells("-x,=1").filter(Self.evaluates).count == 2)
+    }
+
+    /// Whether a spreadsheet would evaluate `cell`: it begins with =, +, -, @, a tab or CR and is not a number or a lone sign.
+    static func evaluates(_ cell: String) -> Bool {
+        guard let first = cell.first, "=+-@\t\r".contains(first), cell.count > 1 else { return false }
+        return Double(cell) == nil || first == "="
+    }
+}

@@ -34,7 +34,7 @@ struct ExportCommand: ParsableCommand, SessionInputs {
         let target = try out.map { try OutputFile($0, reading: OutputFile.storeFiles(session.store.path) + [storeOptions.model].compactMap { $0 }) }
         let output = target.map { Output(handle: $0.handle) } ?? Output()
         let context = RenderContext(format: opts.format ?? .ndjson, terminal: session.context.terminal,
-                                    time: session.context.time, output: output)
+                                    time: session.context.time, output: output, csvRaw: opts.csvRaw)
         session.noteModelProblem()
         let query = try filters.query(utc: outputOptions.utc)
         let showProgress = session.context.terminal.stderrIsTerminal
@@ -43,7 +43,7 @@ struct ExportCommand: ParsableCommand, SessionInputs {
         let progressText = { (steps: Int) in total.map { "\(steps)/\($0) transactions" } ?? "\(steps) transactions" }
         let progress = ProgressLine(enabled: showProgress, every: 256)
         let warnings = ValueWarnings(store: session.store.path)
-        let writer = ExportWriter(context: context, presenter: session.presenter, plain: PlainChangeWriter(decoder: session.decoder),
+        let writer = ExportWriter(context: context, presenter: session.presenter, plain: PlainChangeWriter(decoder: session.decoder, csvRaw: context.csvRaw),
                                   storeUUID: session.store.storeUUID, progress: progress, progressText: progressText, warnings: warnings)
         do {
             let store = session.store, decoder = session.decoder

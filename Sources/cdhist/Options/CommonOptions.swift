@@ -40,11 +40,14 @@ struct OutputOptions: ParsableArguments {
     @Flag(name: .customLong("no-color"), help: "Never colour the output (also: the NO_COLOR environment variable).")
     var noColor = false
 
+    @Flag(name: .customLong("csv-raw"), help: "With --format csv, write text exactly, even cells a spreadsheet would run as a formula (first =, +, -, @).")
+    var csvRaw = false
+
     func context(fallback: OutputFormat = .json, output: Output = Output()) -> RenderContext {
         // In a session its terminal (output through the pager is still for a person), else the process's.
         let terminal = REPLEnvironment.current?.terminal?.insideSession(noColor: noColor) ?? Terminal.current(noColor: noColor)
         return RenderContext(format: OutputFormat.resolve(format, terminal: terminal, fallback: fallback),
-                             terminal: terminal, time: TimeFormatter(utc: utc), output: output)
+                             terminal: terminal, time: TimeFormatter(utc: utc), output: output, csvRaw: csvRaw)
     }
 }
 

@@ -8,6 +8,8 @@ struct CSVExport {
     let presenter: HistoryPresenter
     /// Writes the plain changes; nil decodes every change.
     let plain: PlainChangeWriter?
+    /// Text cells exactly as they are, formulas included (``CSV``).
+    let raw: Bool
     /// The rows written and not yet taken.
     var bytes: [UInt8] = []
     private var transactionFields: [UInt8] = []
@@ -15,11 +17,12 @@ struct CSVExport {
 
     static let transactionColumns = ["transactionNumber", "timestamp", "cocoaTimestamp", "author", "contextName", "bundleID", "processID"]
     static let changeColumns = ["changeID", "changeType", "entity", "entityPK", "changedObjectID", "updatedProperties", "tombstone"]
-    static let header = Array((CSV.row(transactionColumns + changeColumns) + "\n").utf8)
+    static let header = Array((CSV.row(transactionColumns + changeColumns, raw: true) + "\n").utf8)
 
-    init(presenter: HistoryPresenter, plain: PlainChangeWriter? = nil) {
+    init(presenter: HistoryPresenter, plain: PlainChangeWriter? = nil, raw: Bool) {
         self.presenter = presenter
         self.plain = plain
+        self.raw = raw
         bytes.reserveCapacity(OrderedOutput.writeThreshold * 2)
     }
 
@@ -38,7 +41,7 @@ struct CSVExport {
         if let ts = tx.timestamp, ts.isFinite { JSONValue.writeDouble(ts, to: &transactionFields) }
         func add(_ field: String?) {
             transactionFields.append(comma)
-            if let field { CSV.field(field, to: &transactionFields) }
+            if let field { CSV.field(field, to: &transactionFields, raw: raw) }
         }
         add(tx.author)
         add(tx.contextName)
@@ -82,18 +85,18 @@ struct CSVExport {
         bytes.append(comma)
         bytes += c.changeType.description.utf8
         bytes.append(comma)
-        if let entity = c.entityName { CSV.field(entity, to: &bytes) }
+        if let entity = c.entityName { CSV.field(entity, to: &bytes, raw: raw) }
         bytes.append(comma)
         JSONValue.writeInt(c.entityPK, to: &bytes)
         bytes.append(comma)
-        if let id = c.changedObjectID { CSV.field(id, to: &bytes) }
+        if let id = c.changedObjectID { CSV.field(id, to: &bytes, raw: raw) }
         bytes.append(comma)
-        if let names = c.updatedProperties { CSV.field(joining: names, separator: UInt8(ascii: " "), to: &bytes) }
+        if let names = c.updatedProperties { CSV.field(joining: names, separator: UInt8(ascii: " "), to: &bytes, raw: raw) }
         bytes.append(comma)
         if c.changeType == .delete {
             tombstone.reset()
             presenter.writeTombstone(c.tombstone, to: &tombstone)
-            CSV.field(bytes: tombstone.bytes, to: &bytes)
+            CSV.field(bytes: tombstone.bytes, to: &bytes, raw: raw)
         }
     }
 }

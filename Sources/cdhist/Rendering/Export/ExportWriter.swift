@@ -55,7 +55,7 @@ struct ExportWriter {
             let offer = { (bytes: inout [UInt8]) in try ordered.offer(&bytes, chunk: index) }
             var bytes: [UInt8]
             if csv {
-                var writer = CSVExport(presenter: presenter, plain: plain)
+                var writer = CSVExport(presenter: presenter, plain: plain, raw: context.csvRaw)
                 if index == 0 { writer.bytes = CSVExport.header }
                 try forEach { tx, changes in
                     local.add(tx.warnings)

@@ -37,7 +37,7 @@ final class PlainChangeWriter: Sendable {
         func jsonName(_ slot: Int) -> UnsafeBufferPointer<UInt8> { pieces[7 + slot] }
         func csvName(_ slot: Int) -> UnsafeBufferPointer<UInt8> { pieces[7 + slotCount + slot] }
 
-        init(_ entity: DecodedEntity) {
+        init(_ entity: DecodedEntity, csvRaw: Bool) {
             func json(_ write: (inout JSONBytes) -> Void) -> [UInt8] {
                 var s = JSONBytes()
                 write(&s)
@@ -45,7 +45,7 @@ final class PlainChangeWriter: Sendable {
             }
             func csv(_ text: String) -> [UInt8] {
                 var out: [UInt8] = []
-                CSV.field(text, to: &out)
+                CSV.field(text, to: &out, raw: csvRaw)
                 return out
             }
             func head(_ type: String) -> [UInt8] {
@@ -113,8 +113,9 @@ final class PlainChangeWriter: Sendable {
 
     private let entities: [EntityBytes]
 
-    init(decoder: ChangeDecoder) {
-        entities = decoder.entities.map(EntityBytes.init)
+    /// `csvRaw`: CSV names exactly as they are, formulas included (``CSV``).
+    init(decoder: ChangeDecoder, csvRaw: Bool) {
+        entities = decoder.entities.map { EntityBytes($0, csvRaw: csvRaw) }
     }
 
     private static let jsonPieces = PackedStrings([

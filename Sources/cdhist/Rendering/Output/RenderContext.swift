@@ -6,6 +6,8 @@ struct RenderContext {
     let terminal: Terminal
     let time: TimeFormatter
     let output: Output
+    /// CSV text cells exactly as they are, even those a spreadsheet would evaluate (``CSV``).
+    var csvRaw = false
 
     var color: Bool { terminal.colorEnabled && format == .table }
 

@@ -1,40 +1,75 @@
 import Foundation
 
-/// RFC 4180 CSV rows.
+/// RFC 4180 CSV rows. Unless `raw`, a text cell a spreadsheet would evaluate (one that
+/// begins with `=`, `+`, `-`, `@`, a tab or a carriage return and is not a number) is
+/// written quoted after a `'`, as OWASP advises against CSV injection: `=HYPERLINK(…)`
+/// shows as text instead of running. Numbers are left alone.
 enum CSV {
-    static func row(_ fields: [String]) -> String {
+    static func row(_ fields: [String], raw: Bool) -> String {
         var out: [UInt8] = []
         for (i, text) in fields.enumerated() {
             if i > 0 { out.append(UInt8(ascii: ",")) }
-            field(text, to: &out)
+            field(text, to: &out, raw: raw)
         }
         return String(decoding: out, as: UTF8.self)
     }
 
-    static func field(_ text: String, to out: inout [UInt8]) {
+    static func field(_ text: String, to out: inout [UInt8], raw: Bool) {
         var text = text
-        text.withUTF8 { field(bytes: $0, to: &out) }
+        text.withUTF8 { field(bytes: $0, to: &out, raw: raw) }
     }
 
-    /// A field, quoted (with doubled quotes) only when it holds a comma, quote or line break.
-    static func field<Bytes: Collection<UInt8>>(bytes: Bytes, to out: inout [UInt8]) {
-        guard bytes.contains(where: needsQuoting) else {
+    /// A field, quoted (with doubled quotes) when it holds a comma, quote or line break, or
+    /// would be evaluated as a formula (then after a `'`, unless `raw`).
+    static func field<Bytes: Collection<UInt8>>(bytes: Bytes, to out: inout [UInt8], raw: Bool) {
+        let formula = !raw && isFormula(bytes)
+        guard formula || bytes.contains(where: needsQuoting) else {
             out.append(contentsOf: bytes)
             return
         }
         out.append(UInt8(ascii: "\""))
+        if formula { out.append(UInt8(ascii: "'")) }
         appendEscaped(bytes, to: &out)
         out.append(UInt8(ascii: "\""))
+    }
+
+    /// Whether a spreadsheet would evaluate `bytes`: its first byte starts a formula and the
+    /// whole is not a plain number (`-2`, `+1.5e3` stay as they are).
+    static func isFormula<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Bool {
+        guard let first = bytes.first else { return false }
+        switch first {
+        case UInt8(ascii: "="), UInt8(ascii: "@"), 0x09, 0x0D: return true
+        // A lone sign is text (a table's "-" for none).
+        case UInt8(ascii: "+"), UInt8(ascii: "-"): return bytes.count > 1 && !isNumber(bytes.dropFirst())
+        default: return false
+        }
+    }
+
+    /// Digits with at most one decimal point, then an optional exponent.
+    private static func isNumber<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Bool {
+        var digits = 0, points = 0, exponent = false, exponentDigits = 0, previous: UInt8 = 0
+        for b in bytes {
+            defer { previous = b }
+            switch b {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): if exponent { exponentDigits += 1 } else { digits += 1 }
+            case UInt8(ascii: "."): guard !exponent else { return false }; points += 1
+            case UInt8(ascii: "e"), UInt8(ascii: "E"): guard !exponent, digits > 0 else { return false }; exponent = true
+            case UInt8(ascii: "+"), UInt8(ascii: "-"): guard previous == UInt8(ascii: "e") || previous == UInt8(ascii: "E") else { return false }
+            default: return false
+            }
+        }
+        return digits > 0 && points <= 1 && (!exponent || exponentDigits > 0)
     }
 
     /// One field holding `parts` joined by `separator` (an unquoted byte), as
     /// ``field(_:to:)`` would write the joined string, without building it.
     /// (Written unquoted in one pass, the usual case for property names, and again quoted
     /// when a part turns out to need it.)
-    static func field(joining parts: [String], separator: UInt8, to out: inout [UInt8]) {
+    static func field(joining parts: [String], separator: UInt8, to out: inout [UInt8], raw: Bool) {
         let start = out.count
-        var quoted = false
-        for (i, part) in parts.enumerated() {
+        let formula = !raw && parts.first.map { isFormula($0.utf8) } == true
+        var quoted = formula
+        for (i, part) in parts.enumerated() where !quoted {
             if i > 0 { out.append(separator) }
             var text = part
             let plain = text.withUTF8 { bytes -> Bool in
@@ -50,6 +85,7 @@ enum CSV {
         guard quoted else { return }
         out.removeSubrange(start...)
         out.append(UInt8(ascii: "\""))
+        if formula { out.append(UInt8(ascii: "'")) }
         for (i, part) in parts.enumerated() {
             if i > 0 { out.append(separator) }
             appendEscaped(part.utf8, to: &out)

@@ -70,7 +70,7 @@ enum DocumentRenderer {
             bytes.append(0x0A)
             out.write(bytes: bytes)
         case .csv:
-            for row in csvRows(document) { out.line(CSV.row(row)) }
+            for row in csvRows(document) { out.line(CSV.row(row, raw: context.csvRaw)) }
         case .table:
             var first = true
             for section in document.sections {

@@ -36,8 +36,8 @@ final class ListRenderer {
         let out = context.output
         switch context.format {
         case .csv:
-            if count == 0 { out.line(CSV.row(columns.map(\.title))) }
-            out.line(CSV.row(cells.map(\.text)))
+            if count == 0 { out.line(CSV.row(columns.map(\.title), raw: context.csvRaw)) }
+            out.line(CSV.row(cells.map(\.text), raw: context.csvRaw))
         case .table:
             if layout == nil {
                 pending.append(cells)
@@ -88,7 +88,7 @@ final class ListRenderer {
         case .ndjson:
             break
         case .csv:
-            if count == 0 { out.line(CSV.row(columns.map(\.title))) }
+            if count == 0 { out.line(CSV.row(columns.map(\.title), raw: context.csvRaw)) }
         case .table:
             flushPending()
             if count == 0 { out.line(context.style("(none)", .dim)) }

@@ -24,7 +24,7 @@ final class WatchPrinter {
             list = ListRenderer(context: context, kind: "transactions", columns: [], header: [("storeID", .string(storeUUID))])
         case .csv:
             list = nil
-            csv = CSVExport(presenter: presenter)
+            csv = CSVExport(presenter: presenter, raw: context.csvRaw)
             context.output.write(bytes: CSVExport.header)
             context.output.flush()
         case .table:
