@@ -89,4 +89,22 @@ import Testing
         #expect(archive.value(top, "nothing") == nil)
         #expect(throws: PlistError.self) { try KeyedArchive(bytes: PropertyList.encodeBinary(.array([]))) }
     }
+
+    /// A 128-bit integer (how an archive holds an unsigned 64-bit number): read when it fits
+    /// 64 bits signed, refused otherwise (2^64-1 was read as -1, a token "#-1").
+    @Test func integersBeyondSixtyFourBitsAreRefusedNotWrapped() throws {
+        func plist(high: UInt64, low: UInt64) -> [UInt8] {
+            var bytes = Array("bplist00".utf8) + [0x14]
+            for v in [high, low] { bytes += (0..<8).reversed().map { UInt8(truncatingIfNeeded: v >> (8 * UInt64($0))) } }
+            let offsetTable = UInt64(bytes.count)
+            bytes += [8]
+            bytes += [0, 0, 0, 0, 0, 0, 1, 1]
+            for v in [UInt64(1), 0, offsetTable] { bytes += (0..<8).reversed().map { UInt8(truncatingIfNeeded: v >> (8 * UInt64($0))) } }
+            return bytes
+        }
+        #expect(try PropertyList.decode(plist(high: 0, low: 42)).value == .integer(42))
+        #expect(try PropertyList.decode(plist(high: UInt64.max, low: UInt64.max)).value == .integer(-1))
+        #expect(throws: PlistError.self) { try PropertyList.decode(plist(high: 0, low: UInt64.max)) }
+        #expect(throws: PlistError.self) { try PropertyList.decode(plist(high: 1, low: 0)) }
+    }
 }

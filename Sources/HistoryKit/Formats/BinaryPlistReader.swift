@@ -120,7 +120,14 @@ struct BinaryPlistReader {
             switch size {
             case 1, 2, 4: value = .integer(Int64(try read(at + 1, size)))
             case 8: value = .integer(Int64(bitPattern: try read(at + 1, 8)))
-            case 16: value = .integer(Int64(bitPattern: try read(at + 9, 8)))
+            case 16:
+                // A 128-bit integer: what fits 64 bits signed is read; anything else (2^64-1, an
+                // unsigned value past Int64.max) is refused rather than read as a negative number.
+                let high = Int64(bitPattern: try read(at + 1, 8)), low = try read(at + 9, 8)
+                guard (high == 0 && low <= UInt64(Int64.max)) || (high == -1 && low > UInt64(Int64.max)) else {
+                    throw PlistError.malformed("integer at offset \(at) does not fit 64 bits (high bits \(high), low \(low))")
+                }
+                value = .integer(Int64(bitPattern: low))
             default: throw PlistError.malformed("integer of \(size) bytes at offset \(at)")
             }
         case 0x2:

@@ -160,9 +160,12 @@ struct JSONBytes: JSONSink {
 
 /// Builds a ``JSONValue``.
 struct JSONTree: JSONSink {
-    private enum Frame {
-        case object(keys: [String], values: [JSONValue])
-        case array([JSONValue])
+    /// An open object (with a key per value) or array. A struct mutated in place in ``stack``:
+    /// an enum's payload, bound out and put back, was copied on every value (quadratic).
+    private struct Frame {
+        var isObject: Bool
+        var keys: [String] = []
+        var values: [JSONValue] = []
     }
     private var stack: [Frame] = []
     /// The member name each open container will be added under.
@@ -172,19 +175,13 @@ struct JSONTree: JSONSink {
     private(set) var value: JSONValue = .null
 
     private mutating func add(_ v: JSONValue) {
-        guard let top = stack.popLast() else {
+        guard !stack.isEmpty else {
             value = v
             return
         }
-        switch top {
-        case .object(var keys, var values):
-            keys.append(pendingKey ?? "")
-            values.append(v)
-            stack.append(.object(keys: keys, values: values))
-        case .array(var items):
-            items.append(v)
-            stack.append(.array(items))
-        }
+        let top = stack.count - 1
+        if stack[top].isObject { stack[top].keys.append(pendingKey ?? "") }
+        stack[top].values.append(v)
         pendingKey = nil
     }
 
@@ -194,19 +191,19 @@ struct JSONTree: JSONSink {
         stack.append(frame)
     }
 
-    mutating func beginObject() { begin(.object(keys: [], values: [])) }
-    mutating func beginArray() { begin(.array([])) }
+    mutating func beginObject() { begin(Frame(isObject: true)) }
+    mutating func beginArray() { begin(Frame(isObject: false)) }
 
     mutating func endObject() {
-        guard case .object(let keys, let values)? = stack.popLast() else { return }
+        guard let frame = stack.popLast(), frame.isObject else { return }
         pendingKey = containerKeys.popLast() ?? nil
-        add(.members(keys: keys, values: values))
+        add(.members(keys: frame.keys, values: frame.values))
     }
 
     mutating func endArray() {
-        guard case .array(let items)? = stack.popLast() else { return }
+        guard let frame = stack.popLast(), !frame.isObject else { return }
         pendingKey = containerKeys.popLast() ?? nil
-        add(.array(items))
+        add(.array(frame.values))
     }
 
     mutating func key(_ name: StaticString) { pendingKey = name.description }

@@ -48,6 +48,7 @@ enum HTML {
     /// 12th character and at least every 20 characters, so a table column does not grow to the
     /// longest run; copied text is unchanged.
     static func breakable(_ text: String) -> String {
+        let text = shortened(text)
         var out = ""
         var run = 0
         var breakHere = false
@@ -67,6 +68,13 @@ enum HTML {
         return out
     }
 
+    /// `text` up to `limit` characters, then `… (N characters)`: a name of megabytes is
+    /// shown once, shortened, not repeated whole in every place that names it.
+    static func shortened(_ text: String, to limit: Int = 1000) -> String {
+        guard text.utf8.count > limit, text.count > limit else { return text }
+        return String(text.prefix(limit)) + "… (\(text.count) characters)"
+    }
+
     /// The class and the symbol (so that colour is never the only sign) of a styled cell.
     static func badge(_ style: Style) -> (cssClass: String, symbol: String)? {
         switch style {
@@ -81,7 +89,7 @@ enum HTML {
     static func cell(_ text: String, style: Style?) -> String {
         guard let style else { return breakable(text) }
         if let badge = badge(style) {
-            return "<span class=\"badge \(badge.cssClass)\"><span aria-hidden=\"true\">\(badge.symbol) </span>\(escape(text))</span>"
+            return "<span class=\"badge \(badge.cssClass)\"><span aria-hidden=\"true\">\(badge.symbol) </span>\(escape(shortened(text)))</span>"
         }
         return style == .bold ? "<strong>\(breakable(text))</strong>" : "<span class=\"dim\">\(breakable(text))</span>"
     }
@@ -92,15 +100,15 @@ enum HTML {
         for section in sections {
             switch section {
             case .fields(let title, let pairs):
-                if let title { out += "<h3>\(escape(title))</h3>\n" }
+                if let title { out += "<h3>\(escape(shortened(title)))</h3>\n" }
                 out += "<dl class=\"fields\">\n"
-                for (key, value) in pairs { out += "<dt>\(escape(key))</dt><dd>\(breakable(value))</dd>\n" }
+                for (key, value) in pairs { out += "<dt>\(escape(shortened(key)))</dt><dd>\(breakable(value))</dd>\n" }
                 out += "</dl>\n"
             case .table(let title, let columns, let rows):
-                if let title { out += "<h3>\(escape(title))</h3>\n" }
+                if let title { out += "<h3>\(escape(shortened(title)))</h3>\n" }
                 out += table(columns: columns, rows: rows)
             case .note(let text):
-                out += "<p class=\"note\">\(escape(text))</p>\n"
+                out += "<p class=\"note\">\(escape(shortened(text, to: 4000)))</p>\n"
             }
         }
         return out
@@ -110,7 +118,7 @@ enum HTML {
         guard !rows.isEmpty else { return "<p class=\"note\">(none)</p>\n" }
         func attributes(_ i: Int) -> String { i < columns.count && columns[i].alignRight ? " class=\"num\"" : "" }
         var out = "<div class=\"scroll\"><table>\n<thead><tr>"
-        for (i, column) in columns.enumerated() { out += "<th\(attributes(i))>\(escape(column.title))</th>" }
+        for (i, column) in columns.enumerated() { out += "<th\(attributes(i))>\(escape(shortened(column.title)))</th>" }
         out += "</tr></thead>\n<tbody>\n"
         for row in rows {
             out += "<tr>"

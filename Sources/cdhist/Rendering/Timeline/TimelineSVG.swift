@@ -45,6 +45,8 @@ struct TimelineSVG {
         let bucketWidth = chartWidth / Double(timeline.bucketCount)
         for (i, entry) in lanes.enumerated() {
             let y = 8 + Double(i) * laneHeight
+            // Escaped once per lane, and short: it is repeated in every bar's title.
+            let title = HTML.escape(HTML.shortened(entry.label, to: 200))
             out += "<g class=\"lane\">"
             out += "<rect x=\"\(n(chartX))\" y=\"\(n(y))\" width=\"\(n(chartWidth))\" height=\"\(n(laneHeight - 4))\" fill=\"#f6f8fa\"/>"
             out += text(HTML.escape(truncated(entry.label)), x: chartX - 8, y: y + laneHeight / 2 + 2, anchor: "end")
@@ -54,7 +56,7 @@ struct TimelineSVG {
                 let start = timeline.start + Double(b) * timeline.bucketSeconds
                 out += "<rect x=\"\(n(chartX + Double(b) * bucketWidth))\" y=\"\(n(y + laneHeight - 4 - h))\" "
                     + "width=\"\(n(max(1, bucketWidth - 1)))\" height=\"\(n(h))\" fill=\"\(entry.color)\">"
-                    + "<title>\(HTML.escape(entry.label)): \(count) transaction\(count == 1 ? "" : "s") from \(HTML.escape(time.display(start)))</title></rect>"
+                    + "<title>\(title): \(count) transaction\(count == 1 ? "" : "s") from \(HTML.escape(time.display(start)))</title></rect>"
             }
             out += "</g>\n"
         }
@@ -130,7 +132,7 @@ struct TimelineSVG {
         case .afterEnd: shape = "M \(n(x)) \(n(mid)) l -9 -6 l 0 12 z"
         default: shape = marker.kind.isCutoff ? "M \(n(x - 6)) \(n(mid - 6)) l 12 12 m 0 -12 l -12 12" : "M \(n(x)) \(n(mid - 7)) l 7 12 l -14 0 z"
         }
-        out += "<path d=\"\(shape)\" fill=\"\(color)\" stroke=\"\(color)\" stroke-width=\"2\"><title>\(HTML.escape(marker.name)): \(HTML.escape(marker.detail))</title></path>"
+        out += "<path d=\"\(shape)\" fill=\"\(color)\" stroke=\"\(color)\" stroke-width=\"2\"><title>\(HTML.escape(HTML.shortened(marker.name, to: 200))): \(HTML.escape(HTML.shortened(marker.detail)))</title></path>"
         return out + "</g>\n"
     }
 
