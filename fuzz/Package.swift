@@ -4,7 +4,7 @@ import PackageDescription
 // libFuzzer targets for HistoryKit. Built only by scripts/fuzz, into its own
 // build folder, with `-sanitize=fuzzer,address`; the root package and its
 // normal `swift build` / `swift test` know nothing of them.
-let fuzzTargets = ["fuzz-plist", "fuzz-token", "fuzz-model", "fuzz-changes", "fuzz-store"]
+let fuzzTargets = ["fuzz-plist", "fuzz-token", "fuzz-model", "fuzz-changes", "fuzz-store", "fuzz-text"]
 
 let package = Package(
     name: "cdhist-fuzz",

@@ -110,6 +110,10 @@ for name, path, context in stores:
     for (blob,) in db.execute("SELECT Z_PLIST FROM Z_METADATA"):
         if blob:
             put("plist", bytes(blob), name + "-metadata")
+    # The store's strings (authors, contexts, bundles, processes), as fuzz-text reads them.
+    if "ATRANSACTIONSTRING" in tables:
+        for (text,) in db.execute("SELECT ZNAME FROM ATRANSACTIONSTRING WHERE ZNAME IS NOT NULL ORDER BY Z_PK LIMIT 200"):
+            put("text", text.encode() if isinstance(text, str) else bytes(text), name + "-string")
     # Model caches: framed for fuzz-model (0: DEFLATE blob, 1: the archive inflated).
     if "Z_MODELCACHE" in tables:
         for (blob,) in db.execute("SELECT Z_CONTENT FROM Z_MODELCACHE"):

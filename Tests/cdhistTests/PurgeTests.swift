@@ -245,6 +245,51 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).allSatisfy { !$0.contains("cdhist-backup") })
     }
 
+    /// A backup name another purge is writing is never taken over; a store held while another
+    /// purge writes its backup beside it is said to be another cdhist's.
+    @Test(.enabled(if: LockHolder.available)) func concurrentPurgesSayWhatHoldsThem() throws {
+        let dir = try copy(Repository.fixtures + "/MergeState")
+        let store = dir.file("Tasks.sqlite")
+        let before = try tables(store)
+        let partial = dir.file("mine.sqlite.partial")
+        #expect(FileManager.default.createFile(atPath: partial, contents: Data("another purge's".utf8)))
+        let taken = try CLI.run(["purge", store, "--before", "tx:20", "--execute", "--allow-expire", "--backup", dir.file("mine.sqlite")])
+        #expect(taken.status == 2 && taken.stderr.contains("another purge is writing this backup"), "\(taken.stderr)")
+        #expect(FileManager.default.contents(atPath: partial) == Data("another purge's".utf8))
+        #expect(try tables(store) == before)
+        try FileManager.default.removeItem(atPath: partial)
+        let running = dir.file("Tasks.sqlite.cdhist-backup-20250101-000000.partial")
+        #expect(FileManager.default.createFile(atPath: running, contents: Data()))
+        let holder = try LockHolder(path: store, statement: "BEGIN IMMEDIATE")
+        let held = try CLI.run(["purge", store, "--before", "tx:20", "--execute", "--allow-expire", "--lock-timeout", "0.3"])
+        holder.release()
+        #expect(held.status == 2 && held.stderr.contains("another purge of this store is running (it is writing \(dir.file("Tasks.sqlite.cdhist-backup-20250101-000000")))"), "\(held.stderr)")
+        #expect(try tables(store) == before)
+    }
+
+    /// SIGTERM at each stage of a purge: rolled back with nothing left before the commit,
+    /// finished and checked after it; said on stderr, exit status 2.
+    @Test func aSignalStopsAPurgeAtASafePoint() throws {
+        for (stage, deleted) in [("after-backup", false), ("before-commit", false), ("after-commit", true)] {
+            let dir = try copy(Repository.fixtures + "/MergeState")
+            let store = dir.file("Tasks.sqlite")
+            let before = try tables(store)
+            let r = try CLI.run(["purge", store, "--before", "tx:20", "--execute", "--allow-expire", "--vacuum"],
+                                environment: ["CDHIST_FAULT": "term:" + stage])
+            #expect(r.status == 2, "\(stage): \(r.stderr)")
+            #expect(r.stderr.hasPrefix("cdhist: \(store): interrupted by SIGTERM; "), "\(stage): \(r.stderr)")
+            let names = try FileManager.default.contentsOfDirectory(atPath: dir.path)
+            #expect(!names.contains { $0.hasSuffix(".partial") || $0.hasSuffix("-journal") }, "\(stage): \(names)")
+            if deleted {
+                #expect(r.stderr.contains("the purge was committed and checked") && r.stderr.contains("VACUUM was not run"))
+                #expect(try tables(store) != before && names.filter { $0.contains("cdhist-backup") }.count == 1)
+            } else {
+                #expect(r.stderr.contains("nothing was deleted: the store is as it was and the backup was removed"))
+                #expect(try tables(store) == before && !names.contains { $0.contains("cdhist-backup") })
+            }
+        }
+    }
+
     @Test func killedPurgesLeaveOldOrNewContentAndAUsableBackup() throws {
         for stage in ["after-backup", "mid-delete", "before-commit", "after-commit"] {
             let dir = try copy(Repository.fixtures + "/MergeState")

@@ -14,7 +14,15 @@ enum PurgeBackup {
         let temporary = backup + ".partial"
         // The temporary and what SQLite writes beside it; none is left when the backup fails.
         let leftovers = [temporary, temporary + "-journal", temporary + "-wal", temporary + "-shm"]
-        for file in leftovers { try? fm.removeItem(atPath: file) }
+        // Created only if absent (O_EXCL): the name is this purge's, never another's being written.
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else {
+            let why = errno == EEXIST
+                ? "\(temporary) exists: another purge is writing this backup, or one was stopped (remove it if none runs)"
+                : "creating \(temporary): \(FileAccess.reason(errno: errno))"
+            throw RepairError.backupFailed(path: storePath, reason: why)
+        }
+        close(fd)
         var systemErrno: Int32 = 0
         var destination: DatabaseQueue?
         do {

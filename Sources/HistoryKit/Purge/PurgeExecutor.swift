@@ -14,19 +14,30 @@ public enum PurgeExecutor {
         // 1. One writer of its own, once the files are known to be writable.
         let run = try PurgeRun(plan: plan, options: options)
         defer { run.close() }
+        // From here Ctrl-C, SIGTERM and SIGHUP stop the purge at its next safe point.
+        let stop = WriteInterruption { run.interrupt() }
+        defer { stop.cancel() }
         // 2. In one SQLite transaction: the selection counted again, the backup, the deletes, the commit.
         do {
-            try run.deleteAndCommit(progress: progress)
+            try run.deleteAndCommit(stop: stop, progress: progress)
         } catch {
-            // 3. A failure leaves the folder as it was, or says what it left.
-            throw run.undo(after: error)
+            // 3. A failure or a signal leaves the folder as it was, or says what it left.
+            throw run.undo(after: error, signal: stop.received)
         }
         FaultInjection.point("after-commit")
         // 4. quick_check and the counts, the backup restored on failure.
         try run.verify()
+        // A signal after the commit: the purge is done and checked; VACUUM is left out.
+        try stop.check(path: plan.store.path, outcome: run.committedOutcome)
         // 5. VACUUM when asked, checked again.
         if options.vacuum {
-            try run.vacuum(progress: progress)
+            do {
+                try run.vacuum(progress: progress)
+            } catch {
+                // VACUUM stopped by a signal is rolled back: the purge stands.
+                try stop.check(path: plan.store.path, outcome: run.committedOutcome)
+                throw error
+            }
             try run.verify()
         }
         return try run.finish()

@@ -6,7 +6,7 @@ import GRDBSQLite
 /// One purge being carried out (``PurgeExecutor/execute(_:options:progress:)`` runs its
 /// phases): its own writer on the store, what was beside the store before, and what it
 /// has done so far.
-final class PurgeRun {
+final class PurgeRun: @unchecked Sendable {
     private let path: String
     /// The store's real path (links resolved): SQLite writes -wal, -shm and -journal beside it.
     private let location: String
@@ -53,9 +53,26 @@ final class PurgeRun {
                              vacuumed: false, bytesBefore: bytesBefore, bytesAfter: bytesBefore)
     }
 
-    /// In one SQLite transaction: the selection counted again, the backup, the deletes and the commit.
-    func deleteAndCommit(progress: (String) -> Void) throws {
-        try queue.inDatabase { db in
+    /// Whether a signal stops the statement running: while deleting and vacuuming, not while checking.
+    private let interruptLock = NSLock()
+    private var interruptible = false
+
+    /// Stops the statement running now, when it is one a signal may stop (from a signal's
+    /// handler: the connection allows it from any thread).
+    func interrupt() {
+        interruptLock.withLock { if interruptible { queue.interrupt() } }
+    }
+
+    private func whileInterruptible<T>(_ body: () throws -> T) rethrows -> T {
+        interruptLock.withLock { interruptible = true }
+        defer { interruptLock.withLock { interruptible = false } }
+        return try body()
+    }
+
+    /// In one SQLite transaction: the selection counted again, the backup, the deletes and the commit;
+    /// a signal (`stop`) rolls it back at the next step.
+    func deleteAndCommit(stop: WriteInterruption, progress: (String) -> Void) throws {
+        try whileInterruptible { try queue.inDatabase { db in
             try probeWriteLock(db)
             if hadWAL { walBefore = WALLength(location + "-wal", db) }
             // One read snapshot covers the check, the backup and the delete: if another
@@ -69,6 +86,7 @@ final class PurgeRun {
                     wroteBackup = true
                 }
                 FaultInjection.point("after-backup")
+                try stop.check(path: path, outcome: "")
                 progress("deleting \(plural(preview.transactionCount, "transaction")) and \(plural(preview.changeCount, "change"))")
                 try deleteRows(db)
                 if options.pruneStrings, let prune = sql.pruneStrings {
@@ -76,13 +94,26 @@ final class PurgeRun {
                     result.prunedStrings = db.changesCount
                 }
                 FaultInjection.point("before-commit")
+                try stop.check(path: path, outcome: "")
                 try db.execute(sql: "COMMIT")
             } catch {
                 failureErrno = sqlite3_system_errno(db.sqliteConnection)
                 if db.isInsideTransaction { try? db.execute(sql: "ROLLBACK") }
                 throw error
             }
+        } }
+    }
+
+    /// Why the store is held: another cdhist purge (its backup being written beside the store), or another process.
+    private func busy() -> RepairError {
+        let url = URL(fileURLWithPath: location)
+        let prefix = url.lastPathComponent + ".cdhist-backup-"
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: url.deletingLastPathComponent().path)) ?? []
+        let own = backup.map { URL(fileURLWithPath: $0).lastPathComponent + ".partial" }
+        if let partial = names.first(where: { $0.hasPrefix(prefix) && $0.hasSuffix(".partial") && $0 != own }) {
+            return .purgeRunning(path: path, backup: url.deletingLastPathComponent().appendingPathComponent(String(partial.dropLast(".partial".count))).path)
         }
+        return .busy(path: path, seconds: options.busyTimeout)
     }
 
     /// Fails early, and clearly, when another connection is writing.
@@ -91,7 +122,7 @@ final class PurgeRun {
             try db.execute(sql: "BEGIN IMMEDIATE")
             try db.execute(sql: "ROLLBACK")
         } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED {
-            throw RepairError.busy(path: path, seconds: options.busyTimeout)
+            throw busy()
         }
     }
 
@@ -127,7 +158,7 @@ final class PurgeRun {
                 result.deletedChanges += db.changesCount
             }
         } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED {
-            throw RepairError.busy(path: path, seconds: options.busyTimeout)
+            throw busy()
         }
         FaultInjection.point("mid-delete")
         for d in deletes {
@@ -142,7 +173,7 @@ final class PurgeRun {
 
     /// After a failed transaction: when nothing was deleted (a commit that failed is rolled back),
     /// the folder is left as it was. Returns the error to throw, saying what a write failure left.
-    func undo(after error: Error) -> Error {
+    func undo(after error: Error, signal: Int32?) -> Error {
         let unchanged = (try? queue.inDatabase { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM ATRANSACTION") })
             == preview.transactionCount + preview.survivingTransactions
         let written = (try? queue.inDatabase { try String.fetchOne($0, sql: "PRAGMA journal_mode") })?.lowercased() == "wal" ? location + "-wal" : path
@@ -153,6 +184,11 @@ final class PurgeRun {
             if hadWAL { queue.inDatabase { _ = cdhist_sqlite_no_checkpoint_on_close(UnsafeMutableRawPointer($0.sqliteConnection)) } }
             try? queue.close()
             Self.removeCreated(location, hadWAL: hadWAL, hadSHM: hadSHM)
+        }
+        if let signal {
+            return RepairError.interrupted(path: path, signal: WriteInterruption.name(signal), outcome: unchanged
+                ? "nothing was deleted: the store is as it was" + (wroteBackup ? " and the backup was removed" : "")
+                : "the store may have changed: check it with \(Control.showStoreInfo)" + (wroteBackup ? " and restore \(backup ?? "") if needed" : ""))
         }
         guard let failure = error as? DatabaseError, WriteFault.isWriteFailure(failure) else { return error }
         return RepairError.writeFailed(
@@ -184,7 +220,7 @@ final class PurgeRun {
     /// VACUUM, then a checkpoint that empties the -wal, so the file shrinks.
     func vacuum(progress: (String) -> Void) throws {
         progress("VACUUM (rewrites the file so it shrinks)")
-        try queue.inDatabase { db in
+        try whileInterruptible { try queue.inDatabase { db in
             do {
                 try db.execute(sql: "VACUUM")
                 _ = try Row.fetchAll(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)")
@@ -192,8 +228,14 @@ final class PurgeRun {
                 throw RepairError.writeFailed(path: path, file: path, cause: WriteFault.cause(error, systemErrno: sqlite3_system_errno(db.sqliteConnection)),
                                               outcome: "the purge was committed, VACUUM was not (the file did not shrink)")
             }
-        }
+        } }
         result.vacuumed = true
+    }
+
+    /// What a purge stopped after its commit leaves: done and checked, VACUUM not run.
+    var committedOutcome: Message {
+        "the purge was committed and checked (\(plural(result.deletedTransactions, "transaction")) and \(plural(result.deletedChanges, "change")) deleted"
+            + (backup.map { "; backup: \($0)" } ?? "") + ")" + (options.vacuum ? "; VACUUM was not run" : "")
     }
 
     /// Closes the writer and measures the file: the purge's result.

@@ -102,6 +102,9 @@ public enum DefaultsRepair {
         // Another process (the app, cfprefsd) may have written the plist since it was read.
         guard let current = FileContents.read(plan.path), current == plan.bytesRead else { throw RepairError.changedSinceRead(path: plan.path) }
         let bytes = try encode(plan.updated, format: plan.format, path: plan.path)
+        // From here Ctrl-C, SIGTERM and SIGHUP stop the write at the next step: unchanged, or finished.
+        let stop = WriteInterruption()
+        defer { stop.cancel() }
         // The backup is the bytes read, written under a temporary name and renamed when complete.
         let backupTemporary = backup + ".partial"
         do {
@@ -115,7 +118,9 @@ public enum DefaultsRepair {
         let temporary = "\(dir)/.\(URL(fileURLWithPath: target).lastPathComponent).cdhist-\(getpid()).tmp"
         do {
             try? fm.removeItem(atPath: temporary)
+            try stop.check(path: plan.path, outcome: "the plist is unchanged")
             try FileWriter.create(temporary, contents: Data(bytes), like: status)
+            try stop.check(path: plan.path, outcome: "the plist is unchanged")
             guard FileContents.read(target) == plan.bytesRead else { throw RepairError.changedSinceRead(path: plan.path) }
             guard rename(temporary, target) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         } catch {
@@ -125,6 +130,7 @@ public enum DefaultsRepair {
             if let error = error as? RepairError { throw error }
             throw RepairError.writeFailed(path: plan.path, file: temporary, cause: WriteFault.cause(error), outcome: "the plist is unchanged")
         }
+        try stop.check(path: plan.path, outcome: "the change was written; the original is backed up at \(backup)")
         return backup
     }
 

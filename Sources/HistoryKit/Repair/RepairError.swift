@@ -4,6 +4,8 @@ public enum RepairError: MessageError, Equatable, Sendable {
     case readOnly(path: String, reason: String)
     /// Another connection holds the store (a write lock did not clear in time).
     case busy(path: String, seconds: Double)
+    /// Another cdhist purge holds the store: it is writing `backup`.
+    case purgeRunning(path: String, backup: String)
     /// The preview would expire or break actors and expiring them was not allowed.
     case wouldBreakActors(path: String, actors: [String])
     /// The store changed since the preview (counts differ); nothing was deleted.
@@ -18,11 +20,15 @@ public enum RepairError: MessageError, Equatable, Sendable {
     case writeFailed(path: String, file: String, cause: String, outcome: Message)
     /// The plist changed on disk since it was read (another process wrote it); nothing was written.
     case changedSinceRead(path: String)
+    /// A signal stopped the repair at a safe point; `outcome` says what it left.
+    case interrupted(path: String, signal: String, outcome: Message)
 
     public var message: Message {
         switch self {
         case .readOnly(let p, let why): return "\(p): cannot repair: \(why)"
-        case .busy(let p, let s): return "\(p): in use by another process (still locked after \(s) s); quit the app or simulator and try again"
+        case .purgeRunning(let p, let backup):
+            return "\(p): another purge of this store is running (it is writing \(backup)); wait for it to finish"
+        case .busy(let p, let s): return "\(p): in use by another process (still locked after \(s) s): the app, the simulator or another purge; quit it or wait for it, and try again"
         case .wouldBreakActors(let p, let actors):
             return "\(p): this purge would break \(actors.joined(separator: ", ")); give \(Control.allowExpire) to purge anyway"
         case .changedSincePreview(let p, let d): return "\(p): the store changed since the preview (\(d)); nothing was deleted"
@@ -33,6 +39,8 @@ public enum RepairError: MessageError, Equatable, Sendable {
         case .invalidRepair(let p, let why): return "\(p): \(why)"
         case .writeFailed(let p, let file, let cause, let outcome):
             return file == p ? "\(p): cannot write it (\(cause)); \(outcome)" : "\(p): cannot write \(file) (\(cause)); \(outcome)"
+        case .interrupted(let p, let signal, let outcome):
+            return "\(p): interrupted by \(signal); \(outcome)"
         case .changedSinceRead(let p):
             return "\(p): it changed since cdhist read it (another process wrote it); nothing was written: quit the app and try again"
         }

@@ -1,4 +1,5 @@
 import Foundation
+import HistoryKit
 
 /// HTML text: escaping, and ``Document`` sections as HTML (the report reuses
 /// what the commands present).

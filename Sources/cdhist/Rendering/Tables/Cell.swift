@@ -1,4 +1,5 @@
 import Foundation
+import HistoryKit
 
 /// A table column, and how it gives way when the table is wider than the terminal.
 struct Column {

@@ -1,4 +1,5 @@
 import Foundation
+import HistoryKit
 
 /// A single document (`info`, `show`, `entities`, `authors`): sections for
 /// people, one JSON object for programs.

@@ -1,4 +1,5 @@
 import Foundation
+import HistoryKit
 
 /// How a table is laid out for a terminal: which columns stay in the grid and
 /// how wide, which move under their row. Numbers, ids, dates and statuses are

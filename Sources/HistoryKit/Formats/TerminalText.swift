@@ -2,11 +2,12 @@
 /// character is shown as an escape (`\e`, `\a`, `\u{9B}`, …) instead of being sent, so a
 /// name can neither set the window title, write the clipboard (OSC 52), add a link, clear
 /// the screen, nor reorder what follows it (a bidi override, U+202E). JSON and NDJSON
-/// escape by their own rules and do not use this.
-enum TerminalText {
+/// escape by their own rules and do not use this. (A format, not printing: the tool
+/// that prints uses it.)
+public enum TerminalText {
     /// `text` with its control characters made visible; `newline` and `tab` replace a line
     /// break (CR LF as one) and a tab (a table shows them as `↵` and a space).
-    static func visible(_ text: String, newline: String = "\\n", tab: String = "\\t") -> String {
+    public static func visible(_ text: String, newline: String = "\\n", tab: String = "\\t") -> String {
         guard text.utf8.contains(where: mayStartControl) else { return text }
         var out = ""
         out.reserveCapacity(text.utf8.count + 8)
@@ -34,7 +35,7 @@ enum TerminalText {
     }
 
     /// How `scalar` is shown, or nil when it is shown as itself.
-    static func escape(_ scalar: Unicode.Scalar) -> String? {
+    public static func escape(_ scalar: Unicode.Scalar) -> String? {
         switch scalar.value {
         case 0x1B: return "\\e"
         case 0x07: return "\\a"

@@ -1,0 +1,52 @@
+import Foundation
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#endif
+
+/// While a repair writes, Ctrl-C, SIGTERM and SIGHUP no longer end the process mid-write: the
+/// signal is noted (and `onSignal` called, to interrupt what is running), and the writer stops at
+/// its next safe point, rolls back or finishes, removes what it made and says so. Only signals
+/// nobody else handles are taken (in a session, Ctrl-C is the session's).
+public final class WriteInterruption: @unchecked Sendable {
+    private let lock = NSLock()
+    private var signal: Int32?
+    private var watches: [SignalWatch] = []
+
+    public init(onSignal: @escaping @Sendable () -> Void = {}) {
+        for sig in [SIGINT, SIGTERM, SIGHUP] where SignalWatch.hasDefaultAction(sig) {
+            watches.append(SignalWatch(sig) { [weak self] in
+                guard let self else { return }
+                self.lock.withLock { if self.signal == nil { self.signal = sig } }
+                onSignal()
+            })
+        }
+    }
+
+    /// The first signal received, if any.
+    public var received: Int32? { lock.withLock { signal } }
+
+    /// Throws ``RepairError/interrupted(path:signal:outcome:)`` when a signal was received.
+    public func check(path: String, outcome: @autoclosure () -> Message) throws {
+        if let signal = received { throw RepairError.interrupted(path: path, signal: Self.name(signal), outcome: outcome()) }
+    }
+
+    /// Gives the signals back their actions.
+    public func cancel() {
+        for watch in watches { watch.cancel() }
+        watches = []
+    }
+
+    deinit { cancel() }
+
+    /// `SIGINT` (Ctrl-C), `SIGTERM`, `SIGHUP`.
+    public static func name(_ signal: Int32) -> String {
+        switch signal {
+        case SIGINT: return "SIGINT (Ctrl-C)"
+        case SIGTERM: return "SIGTERM"
+        case SIGHUP: return "SIGHUP"
+        default: return "signal \(signal)"
+        }
+    }
+}
