@@ -51,6 +51,11 @@ import Testing
         #expect(replaced.status == 0)
         #expect(FileStatus(privateFile)?.permissions == 0o600)
         #expect(try String(contentsOfFile: privateFile, encoding: .utf8).split(separator: "\n").count == 2)
+        // Through a link, the file it names is replaced and the link kept.
+        try FileManager.default.createSymbolicLink(atPath: dir.file("link.ndjson"), withDestinationPath: privateFile)
+        let linked = try CLI.run(["export", store, "--out", dir.file("link.ndjson"), "--limit", "1"])
+        #expect(linked.status == 0 && (try? FileManager.default.destinationOfSymbolicLink(atPath: dir.file("link.ndjson"))) == privateFile)
+        #expect(try String(contentsOfFile: privateFile, encoding: .utf8).split(separator: "\n").count == 1)
     }
 }
 

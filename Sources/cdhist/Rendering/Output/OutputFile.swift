@@ -6,10 +6,12 @@ import HistoryKit
 /// the temporary takes the replaced file's permissions and owner, and is removed when the
 /// write fails, and when Ctrl-C, SIGTERM or SIGHUP ends the process. A character device,
 /// a FIFO or a socket (`/dev/null`, `/dev/stdout`, a named pipe) is written through, never
-/// replaced. A file the command reads (the store, its `-wal`, `-shm` and `-journal`, under
+/// replaced; through a link, the file it names is replaced. A file the command reads (the store, its `-wal`, `-shm` and `-journal`, under
 /// any name) is refused.
 final class OutputFile {
     let path: String
+    /// The file replaced: `path`, or the file a link at `path` names (the link is kept).
+    private let target: String
     let handle: FileHandle
     /// The temporary renamed over `path` on commit; nil when writing through a device or pipe.
     private let temporary: String?
@@ -21,6 +23,7 @@ final class OutputFile {
         self.path = path
         try Self.refuseToReplace(path, inputs: inputs)
         let existing = FileStatus(path)
+        target = existing == nil ? path : FileStatus.resolvedPath(path)
         switch existing?.kind {
         case .directory?:
             throw CLIError.cannotWrite(path: path, reason: "it is a folder")
@@ -30,7 +33,7 @@ final class OutputFile {
             handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
             temporary = nil
         default:
-            let url = URL(fileURLWithPath: path)
+            let url = URL(fileURLWithPath: target)
             let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).cdhist-\(getpid()).tmp").path
             // The guard's watches are set up before the file exists, and the file is created under
             // the guard's lock: a signal at any moment finds either no file or one it removes.
@@ -77,7 +80,7 @@ final class OutputFile {
             finished = true
             return
         }
-        guard rename(temporary, path) == 0 else {
+        guard rename(temporary, target) == 0 else {
             let reason = String(cString: strerror(errno))
             discard()
             throw CLIError.cannotWrite(path: path, reason: reason)
