@@ -53,7 +53,7 @@ public enum StoreChecks {
         // The model and the decoder every change listing uses.
         var model = ModelResolution(model: nil, source: nil, problem: "not resolved")
         attempt { model = try store.resolveModel() }
-        Touch.text(model.problem)
+        Touch.text(model.problem?.description)
         // (The decoder lays out every entity of the model; fuzz-model checks the layouts themselves.)
         let decoder = store.makeDecoder(model: model)
 
@@ -160,7 +160,7 @@ public enum StoreChecks {
         // only the cases where nothing is reported, and a second pass costs as much again).
         attempt {
             let context = try CheckContext(store: store, mergeState: report, mirroring: mirroring, config: strict, model: model, now: now)
-            for finding in try Checker.run(context) { Touch.text(finding.message) }
+            for finding in try Checker.run(context) { Touch.text(finding.message.description) }
         }
     }
 
@@ -208,7 +208,7 @@ extension Touch {
         for a in r.actors {
             text(a.name)
             text(a.explanation)
-            text(a.advice)
+            text(a.advice.description)
             text(a.status.rawValue)
         }
         for c in r.cutoffs {
