@@ -31,7 +31,8 @@ extension HistoryDiff {
                         diff.added.add(tx)
                         while let change = try b.nextChange() { diff.added.add(change, of: tx) }
                         if lastWasAdded, let run = addedRuns.popLast() {
-                            addedRuns.append(run.lowerBound...tx.number)
+                            // A damaged store can return numbers out of order: the run still holds both ends.
+                            addedRuns.append(Swift.min(run.lowerBound, tx.number)...Swift.max(run.upperBound, tx.number))
                         } else {
                             addedRuns.append(tx.number...tx.number)
                         }
