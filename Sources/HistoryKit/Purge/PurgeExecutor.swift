@@ -15,7 +15,7 @@ public enum PurgeExecutor {
         let run = try PurgeRun(plan: plan, options: options)
         defer { run.close() }
         // From here Ctrl-C, SIGTERM and SIGHUP stop the purge at its next safe point.
-        let stop = WriteInterruption { run.interrupt() }
+        let stop = WriteInterruption { [weak run] in run?.interrupt() }
         defer { stop.cancel() }
         // 2. In one SQLite transaction: the selection counted again, the backup, the deletes, the commit.
         do {
