@@ -168,9 +168,13 @@ public struct DecodingWarning: Equatable, Sendable, CustomStringConvertible {
                         column: column)
     }
 
-    public var description: String {
-        (rawHex.map { "\(message) [raw \($0)]" } ?? message).description
+    /// The warning with the raw bytes concerned, its controls named by `name`.
+    public func worded(_ name: (Control) -> String) -> String {
+        let text = message.worded(name)
+        return rawHex.map { "\(text) [raw \($0)]" } ?? text
     }
+
+    public var description: String { worded(\.description) }
 }
 
 extension Array where Element == UInt8 {

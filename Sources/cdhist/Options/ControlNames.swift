@@ -40,7 +40,7 @@ extension Message {
 
 extension DecodingWarning {
     /// The warning as the command line says it, with the raw bytes concerned.
-    var text: String { rawHex.map { "\(message.text) [raw \($0)]" } ?? message.text }
+    var text: String { worded(ControlNames.name) }
 }
 
 /// An error as the command line says it.

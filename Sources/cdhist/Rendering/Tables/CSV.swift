@@ -69,7 +69,7 @@ enum CSV {
         let start = out.count
         let formula = !raw && parts.first.map { isFormula($0.utf8) } == true
         var quoted = formula
-        for (i, part) in parts.enumerated() where !quoted {
+        for (i, part) in parts.enumerated() where !formula {
             if i > 0 { out.append(separator) }
             var text = part
             let plain = text.withUTF8 { bytes -> Bool in
