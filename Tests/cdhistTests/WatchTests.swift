@@ -145,6 +145,40 @@ import Testing
         #expect(watched.lines.allSatisfy { $0.count <= 80 }, "\(watched.stdout)")
     }
 
+    @Test func watchBlockedOnItsOutputLetsTheAppCheckpoint() throws {
+        let dir = try TemporaryDirectory()
+        let copy = try Self.copy(Repository.fixtures + "/AppGroup/Tasks.sqlite", into: dir)
+        let start = try Self.lastTransaction(copy)
+        let count = 400
+        // watch writes into a pipe its reader leaves full until the gate file appears.
+        let gate = dir.file("gate")
+        let reader = "while [ ! -e '\(gate)' ]; do sleep 0.1; done; cat > '\(dir.file("watched.ndjson"))'"
+        let pipeline = try CLI.start(["-c", "'\(CLI.products.path)/cdhist' watch '\(copy)' --since tx:\(start) --limit \(count) --format ndjson | { \(reader); }"],
+                                     executable: "/bin/sh")
+        defer { pipeline.terminate() }
+        let writer = try CLI.run(["live-writer", copy, "--transactions", String(count), "--interval-ms", "1"], executable: "cdhist-fixtures")
+        #expect(writer.status == 0, "\(writer.stderr)")
+        let exported = try CLI.run(["export", copy, "--after", "tx:\(start)", "--format", "ndjson"])
+        // Far more than a pipe holds (64 KiB on Linux, 16 KiB on macOS): watch is blocked writing.
+        try #require(exported.stdout.utf8.count > 4 * 65_536, "only \(exported.stdout.utf8.count) bytes: watch would not block")
+        usleep(1_500_000)
+        // The app checkpoints as Core Data does on its last close, with a 3 s busy timeout.
+        var config = Configuration()
+        config.busyMode = .timeout(3)
+        let queue = try DatabaseQueue(path: copy, configuration: config)
+        let result = try queue.writeWithoutTransaction { try Row.fetchOne($0, sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+        try queue.close()
+        #expect(result?[0] as Int? == 0, "the checkpoint was busy: \(String(describing: result))")
+        let wal = try FileManager.default.attributesOfItem(atPath: copy + "-wal")[.size] as? Int
+        #expect(wal == 0, "the -wal holds \(wal ?? -1) bytes after the checkpoint")
+        // Once read, watch goes on and prints every transaction, as export does.
+        FileManager.default.createFile(atPath: gate, contents: nil)
+        let r = try CLI.result(pipeline.wait(timeout: 120))
+        #expect(r.status == 0, "\(r.stderr)")
+        let watched = try String(contentsOfFile: dir.file("watched.ndjson"), encoding: .utf8).split(separator: "\n").map(String.init)
+        #expect(watched.filter { !$0.contains("\"event\":") } == exported.lines)
+    }
+
     @Test func ctrlCEndsWatchWithStatusZeroAndACompleteDocument() throws {
         let dir = try TemporaryDirectory()
         let copy = try Self.copy(Repository.fixtures + "/AppGroup/Tasks.sqlite", into: dir)

@@ -1,38 +1,46 @@
 /// The changes of one transaction, decoded as they are read. Valid only
 /// inside the call that hands it out, and read once.
 public struct ChangeStream {
-    fileprivate let cursor: RawCursor
-    /// Only these change IDs (an object filter's matches), when set.
-    fileprivate let keep: Set<Int64>?
-    fileprivate let rows: ChangeRows
-    /// The changes of many transactions this stream reads its transaction's from; nil when
-    /// `cursor` reads this transaction's changes alone.
-    fileprivate let merge: (changes: TransactionOrderedRows, transaction: Int64)?
+    private enum Source {
+        /// A cursor over this transaction's changes alone; only the change IDs in the set, when given
+        /// (an object filter's matches).
+        case cursor(RawCursor, keep: Set<Int64>?)
+        /// The changes of many transactions, of which this stream reads transaction `number`'s.
+        case merged(TransactionOrderedRows, transaction: Int64)
+        /// Pages read each in a read of its own.
+        case pages(ChangePages)
+    }
+
+    private let source: Source
+    private let rows: ChangeRows?
 
     init(cursor: RawCursor, keep: Set<Int64>?, rows: ChangeRows) {
-        self.cursor = cursor
-        self.keep = keep
+        source = .cursor(cursor, keep: keep)
         self.rows = rows
-        merge = nil
     }
 
     /// Transaction `number`'s changes from `changes`.
     init(_ changes: TransactionOrderedRows, transaction number: Int64, rows: ChangeRows) {
-        cursor = changes.cursor
-        keep = nil
+        source = .merged(changes, transaction: number)
         self.rows = rows
-        merge = (changes, number)
+    }
+
+    /// The changes `pages` reads.
+    init(_ pages: ChangePages) {
+        source = .pages(pages)
+        rows = nil
     }
 
     /// Calls `body` with each change, by change ID.
     public func forEach(_ body: (Change) throws -> Void) throws {
-        while try advance() { try body(rows.change(cursor)) }
+        while let change = try next() { try body(change) }
     }
 
     /// Calls `plain` with each change that decodes without a warning, read in place,
     /// and `decoded` with each other one, by change ID: what ``forEach(_:)`` hands out,
     /// without building the plain ones.
     public func forEach(plain: (PlainChange) throws -> Void, decoded: (Change) throws -> Void) throws {
+        guard let rows, let cursor else { return try forEach(decoded) }
         while try advance() {
             if let change = rows.plainChange(cursor) {
                 try plain(change)
@@ -44,20 +52,40 @@ public struct ChangeStream {
 
     /// The next change; nil after the last.
     func next() throws -> Change? {
-        try advance() ? rows.change(cursor) : nil
+        if case .pages(let pages) = source { return try pages.next() }
+        guard let rows, let cursor else { return nil }
+        return try advance() ? rows.change(cursor) : nil
+    }
+
+    /// The cursor the rows are read from (none for pages, which hold no read between them).
+    private var cursor: RawCursor? {
+        switch source {
+        case .cursor(let cursor, _): return cursor
+        case .merged(let changes, _): return changes.cursor
+        case .pages: return nil
+        }
     }
 
     /// Moves the cursor to the next change: false after the last.
     private func advance() throws -> Bool {
-        while try (merge.map { try $0.changes.next(of: $0.transaction) } ?? cursor.next()) {
-            if let keep, !keep.contains(cursor.int64(0)) { continue }
-            return true
+        switch source {
+        case .cursor(let cursor, let keep):
+            while try cursor.next() {
+                if let keep, !keep.contains(cursor.int64(0)) { continue }
+                return true
+            }
+            return false
+        case .merged(let changes, let number):
+            return try changes.next(of: number)
+        case .pages:
+            return false
         }
-        return false
     }
 
     /// Ends the read (a merged stream leaves the cursor to the next transaction).
-    func finish() { if merge == nil { cursor.finish() } }
+    func finish() {
+        if case .cursor(let cursor, _) = source { cursor.finish() }
+    }
 }
 
 /// Decodes the rows of a change select (``HistorySQL/changeFixedColumnCount`` columns,

@@ -43,6 +43,8 @@ public struct HistoryQuery: Equatable, Sendable {
     /// Maximum number of rows (transactions or changes, as asked).
     public var limit: Int?
     public var order: Order
+    /// Transactions numbered above this too, besides ``after`` (where a read a page at a time goes on).
+    var numberFloor: Int64?
 
     /// A query; by default every transaction and change, oldest first.
     public init(after: Bound? = nil, before: Bound? = nil, authors: [NameFilter] = [], contextNames: [NameFilter] = [],

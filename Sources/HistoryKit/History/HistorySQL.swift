@@ -101,6 +101,10 @@ struct HistorySQL {
             }
         }
         if let after = query.after { try bound(after, ">") }
+        if let floor = query.numberFloor {
+            txConditions.append("t.Z_PK > ?")
+            txArgs.append(floor)
+        }
         if let before = query.before { try bound(before, "<") }
         for (filters, expr) in zip([query.authors, query.contextNames, query.bundleIDs, query.processIDs], fields)
         where !filters.isEmpty {
@@ -286,6 +290,20 @@ struct HistorySQL {
     /// changes of a query that ``selectsNumberRange``.
     func changesOfTransactionsSelect() -> String {
         "SELECT \(changeColumns) FROM ACHANGE c WHERE c.ZTRANSACTIONID BETWEEN ? AND ? ORDER BY c.ZTRANSACTIONID ASC, c.Z_PK ASC"
+    }
+
+    /// At most `limit` of the changes ``changesOfTransactionSelect()`` selects, those after a change ID
+    /// when `after` (see ``changesOfTransactionPageArguments(_:after:)``).
+    func changesOfTransactionPageSelect(limit: Int, after: Bool) -> String {
+        let conditions = (matchesFound ? [] : changeConditions) + ["c.ZTRANSACTIONID = ?"] + (after ? ["c.Z_PK > ?"] : [])
+        return "SELECT \(changeColumns) FROM ACHANGE c\(whereClause(conditions)) ORDER BY c.Z_PK ASC LIMIT \(limit)"
+    }
+
+    /// The arguments of ``changesOfTransactionPageSelect(limit:after:)`` for transaction `number`'s changes after `after`.
+    func changesOfTransactionPageArguments(_ number: Int64, after: Int64?) -> StatementArguments {
+        var args = changesOfTransactionArguments(number)
+        if let after { args += [after] }
+        return args
     }
 
     /// The arguments of ``changesOfTransactionSelect()`` for transaction `number`.

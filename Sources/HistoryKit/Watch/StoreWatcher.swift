@@ -6,7 +6,8 @@ import GRDB
 /// changed, opens the store afresh and reads the transactions committed since
 /// the last one it read. Strictly a reader: it holds no connection between
 /// polls (an app closing the store last still checkpoints and removes its
-/// WAL), no lock a writer waits for, and creates no file.
+/// WAL), no lock a writer waits for, no read while its caller writes (a
+/// watch blocked on its output lets the app checkpoint), and creates no file.
 ///
 /// It notices what a running app does besides committing: a purge (the
 /// oldest transactions gone), a checkpoint (the main file written from the
@@ -149,46 +150,57 @@ public final class StoreWatcher {
 
     private struct Stopped: Error {}
 
+    /// Reads what was committed since ``position``: first, in one short read, whether
+    /// transactions were purged, then the new transactions a page at a time (see
+    /// ``HistoryStore/forEachTransactionWithChangesInPages(_:decoder:pageSize:_:)``), so
+    /// that no read is open while `body` writes: a watch blocked on its output lets the
+    /// app checkpoint.
     private func readNew(_ store: HistoryStore, _ body: (Event) throws -> Bool) throws -> Bool {
-        try store.snapshot {
+        let (range, purged) = try store.snapshot { () -> ((Int64, Int64)?, Event?) in
             let range = try store.read { try HistoryStore.numberRange("ATRANSACTION", $0) }
             if let last = range?.1, last < position {
                 throw WatchError.replaced(path: path, reason: "its newest transaction is #\(last), older than #\(position) read before")
             }
             // A purge deletes the oldest transactions: the first number moves up (or none is left).
+            var purged: Event?
             if let oldFirst = firstNumber, oldFirst <= position, range.map({ $0.0 > oldFirst }) ?? true {
                 let remaining = try store.countTransactions(through: position)
                 let count = countThroughPosition.map { $0 - remaining }
                 if count.map({ $0 > 0 }) ?? true {
-                    let last = min(range.map { $0.0 - 1 } ?? position, position)
-                    guard try body(.purged(first: oldFirst, last: last, count: count)) else { return false }
+                    purged = .purged(first: oldFirst, last: min(range.map { $0.0 - 1 } ?? position, position), count: count)
                 }
                 countThroughPosition = remaining
             }
-            firstNumber = range?.0
-            var query = filter
-            query.after = pendingSince ?? .transaction(position)
-            let newLast = max(range?.1 ?? position, position)
-            var emitted: Int64?
-            do {
-                try store.forEachTransactionWithChanges(query, decoder: decoder) { tx, changes in
+            return (range, purged)
+        }
+        if let purged { guard try body(purged) else { return false } }
+        firstNumber = range?.0
+        var query = filter
+        query.after = pendingSince ?? .transaction(position)
+        // Transactions past the newest the read above saw are left to the next poll (the files changed then).
+        if let newest = range?.1, newest < .max { query.before = .transaction(newest + 1) }
+        let newLast = max(range?.1 ?? position, position)
+        var emitted: Int64?
+        do {
+            if range != nil {
+                try store.forEachTransactionWithChangesInPages(query, decoder: decoder) { tx, changes in
                     guard try body(.transaction(tx, changes)) else {
                         emitted = tx.number
                         throw Stopped()
                     }
                     emitted = tx.number
                 }
-            } catch {
-                // Left off after `emitted` (stopped, or the read failed): the next poll goes on from there.
-                if let emitted { advance(store, to: emitted) }
-                if pendingSince != nil && emitted != nil { pendingSince = nil }
-                if error is Stopped { return false }
-                throw error
             }
-            advance(store, to: newLast)
-            pendingSince = nil
-            return true
+        } catch {
+            // Left off after `emitted` (stopped, or the read failed): the next poll goes on from there.
+            if let emitted { advance(store, to: emitted) }
+            if pendingSince != nil && emitted != nil { pendingSince = nil }
+            if error is Stopped { return false }
+            throw error
         }
+        advance(store, to: newLast)
+        pendingSince = nil
+        return true
     }
 
     /// Moves ``position`` to `number`, counting the transactions passed (when they cannot be counted, the

@@ -11,7 +11,7 @@ struct WatchCommand: ParsableCommand, SessionInputs {
         discussion: """
         Starts after the newest transaction (or after --since) and runs until Ctrl-C (exit 0), or until --limit transactions were printed. \
         A strict reader: it looks at the files every --interval milliseconds and opens the store only when they changed, holds no lock \
-        between looks and creates no file. It reports a purge by another process and a checkpoint, and stops with status 2 when the \
+        between looks, no read while it writes (a reader that stalls does not stop the app's checkpoints) and creates no file. It reports a purge by another process and a checkpoint, and stops with status 2 when the \
         store is deleted or replaced. NDJSON (the default when not writing to a terminal) is what export writes, one transaction per \
         line, with an object per event ({"event":"purged"} or {"event":"checkpoint"}).
         """)

@@ -1,0 +1,88 @@
+import GRDB
+
+/// Reads that hold no snapshot while the caller works: transactions and their
+/// changes are read a page at a time, each page in a read of its own, and the
+/// caller is handed a page's rows after its read has ended. A caller blocked on
+/// its output (a pipe nobody reads) then holds nothing that stops an app from
+/// checkpointing its WAL (`wal_checkpoint(TRUNCATE)` waits for every reader).
+///
+/// Each page sees the store as it is when read: transactions are never changed
+/// once committed, so pages agree, except that a purge between two pages takes
+/// what it deletes out of the pages still to come.
+extension HistoryStore {
+    /// Rows a page holds at most (transactions, or the changes of one transaction).
+    public static let pageSize = 256
+
+    /// Calls `body` with each transaction matching `query`, oldest first, and a stream
+    /// of its changes, as ``forEachTransactionWithChanges(_:decoder:_:)`` does, but with
+    /// no read open while `body` runs. The query's limit and order are not used.
+    public func forEachTransactionWithChangesInPages(_ query: HistoryQuery, decoder: ChangeDecoder, pageSize: Int = pageSize,
+                                                     _ body: (Transaction, ChangeStream) throws -> Void) throws {
+        var page = query
+        page.order = .ascending
+        page.limit = nil
+        let size = max(pageSize, 1)
+        let rows = ChangeRows(store: self, decoder: decoder)
+        while true {
+            let sql = try HistorySQL(store: self, query: page)
+            let transactions = try read { db -> [Transaction] in
+                let cursor = try RawCursor(db.makeStatement(sql: sql.transactionSelect(limit: size)), arguments: sql.arguments)
+                defer { cursor.finish() }
+                let names = try TransactionNames(sql, db)
+                var transactions: [Transaction] = []
+                while try cursor.next() { transactions.append(try transaction(cursor, names: names)) }
+                return transactions
+            }
+            for tx in transactions {
+                try body(tx, ChangeStream(ChangePages(store: self, sql: sql, transaction: tx.number, rows: rows, size: size)))
+            }
+            guard transactions.count == size, let last = transactions.last else { return }
+            page.numberFloor = last.number
+        }
+    }
+}
+
+/// The changes of one transaction, read a page at a time, each page in a read
+/// of its own (see ``HistoryStore/forEachTransactionWithChangesInPages(_:decoder:pageSize:_:)``).
+final class ChangePages {
+    private let store: HistoryStore
+    private let sql: HistorySQL
+    private let number: Int64
+    private let rows: ChangeRows
+    private let size: Int
+    private var page: [Change] = []
+    private var index = 0
+    /// The change ID the next page starts after (nil: the first page).
+    private var after: Int64?
+    private var done = false
+
+    init(store: HistoryStore, sql: HistorySQL, transaction number: Int64, rows: ChangeRows, size: Int) {
+        self.store = store
+        self.sql = sql
+        self.number = number
+        self.rows = rows
+        self.size = size
+    }
+
+    /// The next change; nil after the last.
+    func next() throws -> Change? {
+        if index == page.count {
+            guard !done else { return nil }
+            let (sql, number, after, size, rows) = (self.sql, self.number, self.after, self.size, self.rows)
+            page = try store.read { db -> [Change] in
+                let cursor = try RawCursor(db.makeStatement(sql: sql.changesOfTransactionPageSelect(limit: size, after: after != nil)),
+                                           arguments: sql.changesOfTransactionPageArguments(number, after: after))
+                defer { cursor.finish() }
+                var page: [Change] = []
+                while try cursor.next() { page.append(rows.change(cursor)) }
+                return page
+            }
+            index = 0
+            done = page.count < size
+            self.after = page.last?.changeID
+            guard !page.isEmpty else { return nil }
+        }
+        defer { index += 1 }
+        return page[index]
+    }
+}
