@@ -70,10 +70,19 @@ import Testing
         let input = Array(String(repeating: "history ", count: 5000).utf8)
         let packed = RawDeflate.deflate(input)
         #expect(packed.count < input.count / 10)
-        #expect(try RawDeflate.inflate(packed) == input)
-        #expect(throws: RawDeflate.Failure.truncated) { try RawDeflate.inflate(Array(packed.prefix(packed.count / 2))) }
-        #expect(throws: RawDeflate.Failure.self) { try RawDeflate.inflate([0xFF, 0xFF, 0xFF, 0xFF]) }
+        #expect(try RawDeflate.inflate(packed, limit: input.count) == input)
+        #expect(throws: RawDeflate.Failure.truncated) { try RawDeflate.inflate(Array(packed.prefix(packed.count / 2)), limit: 1 << 20) }
+        #expect(throws: RawDeflate.Failure.self) { try RawDeflate.inflate([0xFF, 0xFF, 0xFF, 0xFF], limit: 1 << 20) }
         #expect(throws: RawDeflate.Failure.tooLarge(limit: 100)) { try RawDeflate.inflate(packed, limit: 100) }
+    }
+
+    @Test func aModelCacheInflatingPastWhatAModelCanBeIsRefused() throws {
+        // 17 MiB of zeros packs into 17 KB: a cache that would cost every command its inflated size.
+        let bomb = RawDeflate.deflate([UInt8](repeating: 0, count: 17 << 20))
+        #expect(bomb.count < 64 << 10)
+        #expect(throws: ModelError.undecodable(source: "Z_MODELCACHE", reason: "inflates to more than 16 MiB")) {
+            try ModelLoader.fromModelCache(bomb, source: "Z_MODELCACHE")
+        }
     }
 
     @Test func keyedArchiveHelpersFollowUIDs() throws {

@@ -12,13 +12,14 @@ public enum RawDeflate {
             switch self {
             case .corrupt(let why): return "corrupt DEFLATE data (\(why))"
             case .truncated: return "DEFLATE data ends before its last block"
-            case .tooLarge(let limit): return "inflates to more than \(limit) bytes"
+            case .tooLarge(let limit):
+                return limit >= 1 << 20 ? "inflates to more than \(limit >> 20) MiB" : "inflates to more than \(limit) bytes"
             }
         }
     }
 
     /// Inflates raw DEFLATE `input`, refusing output above `limit` bytes.
-    public static func inflate(_ input: [UInt8], limit: Int = 512 << 20) throws -> [UInt8] {
+    public static func inflate(_ input: [UInt8], limit: Int) throws -> [UInt8] {
         var stream = z_stream()
         guard inflateInit2_(&stream, -15, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
             throw Failure.corrupt("zlib could not start")

@@ -18,11 +18,15 @@ public enum ModelSource: Equatable, Sendable, CustomStringConvertible {
 
 /// Loads a model from the user's files or from a model-cache blob.
 public enum ModelLoader {
+    /// The most a model cache may inflate to: 16 MiB, 48 times the model of Photos (one of
+    /// the largest there is, 350 KB), and bounding what a hostile cache costs every command.
+    public static let modelCacheLimit = 16 << 20
+
     /// Decodes the content of `Z_MODELCACHE` (raw DEFLATE of a keyed archive).
     public static func fromModelCache(_ blob: [UInt8], source: String) throws -> ManagedObjectModel {
         let plist: [UInt8]
         do {
-            plist = try RawDeflate.inflate(blob)
+            plist = try RawDeflate.inflate(blob, limit: modelCacheLimit)
         } catch {
             throw ModelError.undecodable(source: source, reason: "\(error)")
         }
