@@ -54,12 +54,18 @@ import Testing
     }
 
     @Test func jsonWithoutAMapIsNotAToken() {
-        for text in [#"{"showDone":true}"#, #"{"\#(uuid)":"5"}"#, #"{"\#(uuid)":5.5}"#, #"{"not-a-uuid":5}"#, "[]"] {
+        for text in [#"{"showDone":true}"#, #"{"\#(uuid)":"5"}"#, #"{"not-a-uuid":5}"#, "[]"] {
             #expect(throws: TokenError.notAToken(source: "s.json", reason: "JSON without a store identifier mapped to a transaction number")) {
                 try JSONTokenDecoder.decode(json: Array(text.utf8), source: "s.json")
             }
         }
         #expect(throws: TokenError.self) { try JSONTokenDecoder.decode(json: Array("{\"a\":".utf8), source: "s.json") }
+        // A number no store gives a transaction (2^64-1, a fraction) is said, never rounded into one.
+        for (text, shown) in [("18446744073709551615", "1.8446744073709552e+19"), ("5.5", "5.5")] {
+            #expect(throws: TokenError.malformedToken(source: "s.json", reason: "it gives store \(uuid) the number \(shown), not a transaction number (a whole number up to 9223372036854775807)")) {
+                try JSONTokenDecoder.decode(json: Array(#"{"storeTokens":{"\#(uuid)":\#(text)}}"#.utf8), source: "s.json")
+            }
+        }
     }
 
     @Test func rewriteChangesOnlyTheNumber() throws {

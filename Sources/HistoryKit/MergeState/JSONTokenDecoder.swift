@@ -31,6 +31,9 @@ public enum JSONTokenDecoder {
                             throw TokenError.malformedToken(source: source, reason: "it gives store \(key) two transactions, \(min(other, n)) and \(max(other, n))")
                         }
                         numbers[store] = n
+                    } else if case .number(let n) = value, UUID(uuidString: key) != nil {
+                        // 2^64-1 or 1.5: no store numbers a transaction so; never rounded into one.
+                        throw TokenError.malformedToken(source: source, reason: "it gives store \(key) the number \(n), not a transaction number (a whole number up to \(Int64.max))")
                     } else {
                         stack.append(value)
                     }
