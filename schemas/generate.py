@@ -17,7 +17,8 @@ import json, os
 # 1.2: the object and diff documents, watch's event lines (purged, checkpoint), and a change's
 #      label (with --labels).
 # 1.3: a purge preview's cut-off (cutoff, cutoffTransaction); info's purgeTraces.migrationAtCut.
-VERSION = "1.3"
+# 1.4: what a stopped purge left, in a purge's result (earlierPurgeStopped, unfinishedBackups).
+VERSION = "1.4"
 
 def nullable(t): return {"type": [t, "null"]} if isinstance(t, str) else {"anyOf": [t, {"type": "null"}]}
 S, I, N, B = {"type": "string"}, {"type": "integer"}, {"type": "number"}, {"type": "boolean"}
@@ -134,7 +135,8 @@ defs["purgePreview"] = doc("purge-preview", {
     "executed": {"const": False},
 })
 defs["purgeResult"] = doc("purge-result", {"store": S, "executed": {"const": True}, "backup": nullable("string"), "deletedTransactions": I,
-    "deletedChanges": I, "prunedStrings": I, "vacuumed": B, "bytesBefore": I, "bytesAfter": I, "integrityCheck": {"const": "ok"}})
+    "deletedChanges": I, "prunedStrings": I, "vacuumed": B, "bytesBefore": I, "bytesAfter": I, "integrityCheck": {"const": "ok"},
+    "earlierPurgeStopped": B, "unfinishedBackups": arr(S)})
 value = {"anyOf": [obj({"date": nullable(TS), "cocoaDate": N}), obj({"token": ref("token")}), obj({"bytes": I}), S, {"type": "null"}]}
 defs["repairDefaults"] = doc("repair-defaults", {"plist": S, "plistFormat": {"enum": ["binary", "xml"]}, "actor": S,
     "changes": arr(obj({"key": S, "old": value, "new": value})), "executed": B, "backup": S}, optional=("backup",))

@@ -44,8 +44,8 @@ import Testing
         #expect(FileManager.default.contents(atPath: second) == afterFirst)
         // The next name after a taken one is the same name with -2.
         let date = Date(timeIntervalSince1970: 1_700_000_000)
-        let base = PurgeExecutor.defaultBackupPath(for: plist, date: date)
+        let base = BackupName.beside(plist, date: date)
         try Data().write(to: URL(fileURLWithPath: base))
-        #expect(PurgeExecutor.defaultBackupPath(for: plist, date: date) == base + "-2")
+        #expect(BackupName.beside(plist, date: date) == base + "-2")
     }
 }

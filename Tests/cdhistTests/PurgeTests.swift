@@ -251,20 +251,63 @@ import Testing
         let dir = try copy(Repository.fixtures + "/MergeState")
         let store = dir.file("Tasks.sqlite")
         let before = try tables(store)
+        let purge = ["purge", store, "--before", "tx:20", "--execute", "--allow-expire"]
+        // Another cdhist purging the store holds its lock file: refused at once, naming it, nothing written.
+        let lockFile = dir.file("Tasks.sqlite.cdhist-purging")
+        let holder = "process 4242, since 2026-11-24T10:00:00Z"
+        #expect(FileManager.default.createFile(atPath: lockFile, contents: Data((holder + "\n").utf8)))
+        let fd = open(lockFile, O_RDWR)
+        #expect(fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0)
+        let running = try CLI.run(purge)
+        close(fd)
+        #expect(running.status == 2 && running.stderr == "cdhist: \(store): another purge of this store is running (\(holder)); wait for it to finish\n",
+                "\(running.stderr)")
+        #expect(try tables(store) == before)
+        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: dir.path)).filter { $0.contains("cdhist-backup") }.isEmpty)
+        // Another process (the app) holding the store: said to be in use, and the purge's backup removed.
+        let lock = try LockHolder(path: store, statement: "BEGIN IMMEDIATE")
+        let held = try CLI.run(purge + ["--lock-timeout", "0.3"])
+        lock.release()
+        #expect(held.status == 2 && held.stderr.contains("in use by another process (still locked after 0.3 s)"), "\(held.stderr)")
+        #expect(try tables(store) == before)
+        // A backup a stopped purge left unfinished is never taken over.
         let partial = dir.file("mine.sqlite.partial")
-        #expect(FileManager.default.createFile(atPath: partial, contents: Data("another purge's".utf8)))
-        let taken = try CLI.run(["purge", store, "--before", "tx:20", "--execute", "--allow-expire", "--backup", dir.file("mine.sqlite")])
-        #expect(taken.status == 2 && taken.stderr.contains("another purge is writing this backup"), "\(taken.stderr)")
-        #expect(FileManager.default.contents(atPath: partial) == Data("another purge's".utf8))
+        #expect(FileManager.default.createFile(atPath: partial, contents: Data("a stopped purge's".utf8)))
+        let taken = try CLI.run(purge + ["--backup", dir.file("mine.sqlite")])
+        #expect(taken.status == 2 && taken.stderr.contains("\(partial) exists: a purge that was stopped left it unfinished; remove it"), "\(taken.stderr)")
+        #expect(FileManager.default.contents(atPath: partial) == Data("a stopped purge's".utf8))
         #expect(try tables(store) == before)
-        try FileManager.default.removeItem(atPath: partial)
-        let running = dir.file("Tasks.sqlite.cdhist-backup-20250101-000000.partial")
-        #expect(FileManager.default.createFile(atPath: running, contents: Data()))
-        let holder = try LockHolder(path: store, statement: "BEGIN IMMEDIATE")
-        let held = try CLI.run(["purge", store, "--before", "tx:20", "--execute", "--allow-expire", "--lock-timeout", "0.3"])
-        holder.release()
-        #expect(held.status == 2 && held.stderr.contains("another purge of this store is running (it is writing \(dir.file("Tasks.sqlite.cdhist-backup-20250101-000000")))"), "\(held.stderr)")
-        #expect(try tables(store) == before)
+        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: dir.path)) == Set(try FileManager.default.contentsOfDirectory(atPath: Repository.fixtures + "/MergeState")).union(["mine.sqlite.partial"]))
+    }
+
+    @Test func aPurgeSaysWhatAStoppedPurgeLeft() throws {
+        let dir = try copy(Repository.fixtures + "/MergeState")
+        let store = dir.file("Tasks.sqlite")
+        // What a killed purge leaves: its lock file (nobody holds its lock) and its backup's .partial.
+        #expect(FileManager.default.createFile(atPath: dir.file("Tasks.sqlite.cdhist-purging"), contents: Data("process 1, since 2026-11-24T10:00:00Z\n".utf8)))
+        let partial = dir.file("Tasks.sqlite.cdhist-backup-20250101-000000.partial")
+        #expect(FileManager.default.createFile(atPath: partial, contents: Data()))
+        let r = try CLI.run(["purge", store, "--before", "tx:20", "--execute", "--allow-expire"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let documents = r.lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let json = try #require(documents.first { $0["kind"] as? String == "purge-result" })
+        #expect(json["earlierPurgeStopped"] as? Bool == true)
+        #expect(json["unfinishedBackups"] as? [String] == [partial])
+        #expect(json["deletedTransactions"] as? Int == 19)
+        // The purge's lock file is gone with it; the unfinished backup is the user's to remove.
+        let names = try FileManager.default.contentsOfDirectory(atPath: dir.path)
+        #expect(!names.contains("Tasks.sqlite.cdhist-purging") && names.contains(URL(fileURLWithPath: partial).lastPathComponent))
+        #expect(names.filter { $0.contains("cdhist-backup") && !$0.hasSuffix(".partial") }.count == 1)
+        // As a table, it says so after the result.
+        let again = try copy(Repository.fixtures + "/MergeState")
+        #expect(FileManager.default.createFile(atPath: again.file("Tasks.sqlite.cdhist-backup-20250101-000000.partial"), contents: Data()))
+        let table = try CLI.run(["purge", again.file("Tasks.sqlite"), "--before", "tx:20", "--execute", "--allow-expire", "--format", "table"], environment: ["COLUMNS": "80"])
+        #expect(table.status == 0, "\(table.stderr)")
+        // Wrapped to 80 columns (a path may break after a slash): compared without white space.
+        let text = table.stdout.filter { !$0.isWhitespace }
+        let note = "\(again.file("Tasks.sqlite.cdhist-backup-20250101-000000.partial")) is a backup a stopped purge did not finish: it is not usable; remove it."
+        #expect(text.contains(note.filter { !$0.isWhitespace }), "\(table.stdout)")
+        #expect(!table.stdout.contains("An earlier purge of this store was stopped"))
     }
 
     /// SIGTERM at each stage of a purge: rolled back with nothing left before the commit,

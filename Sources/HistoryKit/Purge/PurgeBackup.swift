@@ -18,7 +18,7 @@ enum PurgeBackup {
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
             let why = errno == EEXIST
-                ? "\(temporary) exists: another purge is writing this backup, or one was stopped (remove it if none runs)"
+                ? "\(temporary) exists: a purge that was stopped left it unfinished; remove it"
                 : "creating \(temporary): \(FileAccess.reason(errno: errno))"
             throw RepairError.backupFailed(path: storePath, reason: why)
         }
@@ -47,11 +47,12 @@ enum PurgeBackup {
                 _ = chown(temporary, uid_t(store.owner), gid_t(store.group))
                 _ = chmod(temporary, mode_t(store.permissions))
             }
-            try fm.moveItem(atPath: temporary, toPath: backup)
+            _ = try BackupName.place(temporary, at: backup, nextFree: false)
         } catch {
             try? destination?.close()
             for file in leftovers { try? fm.removeItem(atPath: file) }
             if let error = error as? RepairError { throw error }
+            if (error as? POSIXError)?.code == .EEXIST { throw RepairError.backupFailed(path: storePath, reason: "\(backup) already exists") }
             throw RepairError.backupFailed(path: storePath, reason: "writing \(backup): \(WriteFault.cause(error, systemErrno: systemErrno))")
         }
     }

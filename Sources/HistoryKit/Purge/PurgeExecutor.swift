@@ -11,12 +11,15 @@ public enum PurgeExecutor {
     /// receives status lines.
     public static func execute(_ plan: PurgePlan, options: PurgeOptions, progress: (String) -> Void = { _ in }) throws -> PurgeResult {
         plan.store.close()
-        // 1. One writer of its own, once the files are known to be writable.
+        // From here Ctrl-C, SIGTERM and SIGHUP stop the purge at its next safe point (armed before
+        // the purge's lock file exists, so that a signal never leaves it behind).
+        let running = RunningPurge()
+        let stop = WriteInterruption { running.interrupt() }
+        defer { stop.cancel() }
+        // 1. One writer of its own, once the files are known to be writable and no other purge runs.
         let run = try PurgeRun(plan: plan, options: options)
         defer { run.close() }
-        // From here Ctrl-C, SIGTERM and SIGHUP stop the purge at its next safe point.
-        let stop = WriteInterruption { [weak run] in run?.interrupt() }
-        defer { stop.cancel() }
+        running.run = run
         // 2. In one SQLite transaction: the selection counted again, the backup, the deletes, the commit.
         do {
             try run.deleteAndCommit(stop: stop, progress: progress)
@@ -42,22 +45,18 @@ public enum PurgeExecutor {
         }
         return try run.finish()
     }
+}
 
-    /// `<store>.cdhist-backup-<yyyyMMdd-HHmmss>` beside the store.
-    public static func defaultBackupPath(for path: String, date: Date = Date()) -> String {
-        let f = DateFormatter()
-        f.locale = Locale(identifier: "en_US_POSIX")
-        f.timeZone = TimeZone(identifier: "UTC")
-        f.dateFormat = "yyyyMMdd-HHmmss"
-        let base = "\(path).cdhist-backup-\(f.string(from: date))"
-        // A second repair in the same second gets the next free name, never the first one's backup.
-        let fm = FileManager.default
-        var candidate = base
-        var n = 2
-        while fm.fileExists(atPath: candidate) || fm.fileExists(atPath: candidate + ".partial") {
-            candidate = "\(base)-\(n)"
-            n += 1
-        }
-        return candidate
+/// The purge a signal interrupts, once there is one (held weakly: the signal's handler
+/// outlives it until the handler is cancelled).
+private final class RunningPurge: @unchecked Sendable {
+    private let lock = NSLock()
+    private weak var current: PurgeRun?
+
+    var run: PurgeRun? {
+        get { lock.withLock { current } }
+        set { lock.withLock { current = newValue } }
     }
+
+    func interrupt() { run?.interrupt() }
 }

@@ -2,7 +2,7 @@ import Foundation
 
 /// Where a purge writes its backup.
 public enum BackupPolicy: Sendable, Equatable {
-    /// Beside the store, with a timestamp (``PurgeExecutor/defaultBackupPath(for:date:)``).
+    /// Beside the store, with a timestamp (``BackupName/beside(_:date:)``).
     case besideStore
     case at(String)
     /// No backup: the caller already has a copy.
@@ -38,4 +38,10 @@ public struct PurgeResult: Equatable, Sendable {
     /// File sizes (main + WAL) before and after.
     public var bytesBefore: Int64
     public var bytesAfter: Int64
+    /// Whether an earlier purge of the store was stopped before it finished (killed, or the
+    /// machine went down): its lock file was there. SQLite rolled back what it had not committed.
+    public var earlierPurgeStopped: Bool
+    /// Backups beside the store that a stopped purge did not finish (`….partial`): none is usable;
+    /// the purge leaves them for the user to remove.
+    public var unfinishedBackups: [String]
 }

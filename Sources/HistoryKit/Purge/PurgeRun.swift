@@ -13,7 +13,9 @@ final class PurgeRun: @unchecked Sendable {
     private let preview: PurgePreview
     private let sql: PurgeSQL
     private let options: PurgeOptions
-    private let backup: String?
+    /// The backup's path: given, or chosen beside the store when it is written.
+    private var backup: String?
+    private let lock: PurgeLock
     private let queue: DatabaseQueue
     private let hadWAL: Bool
     private let hadSHM: Bool
@@ -26,6 +28,8 @@ final class PurgeRun: @unchecked Sendable {
     init(plan: PurgePlan, options: PurgeOptions) throws {
         let path = plan.store.path, location = FileStatus.resolvedPath(plan.store.path)
         try Self.checkWritable(location)
+        // Another cdhist purging this store is refused here, before anything is written.
+        let lock = try PurgeLock(location: location, path: path)
         let bytesBefore = Self.fileBytes(location)
         let fm = FileManager.default
         let hadWAL = fm.fileExists(atPath: location + "-wal"), hadSHM = fm.fileExists(atPath: location + "-shm")
@@ -38,19 +42,18 @@ final class PurgeRun: @unchecked Sendable {
             Self.removeCreated(location, hadWAL: hadWAL, hadSHM: hadSHM)
             throw Self.mapOpen(error, path: path, timeout: options.busyTimeout)
         }
-        switch options.backup {
-        case .besideStore: backup = PurgeExecutor.defaultBackupPath(for: path)
-        case .at(let p): backup = p
-        case .skip: backup = nil
+        if case .at(let backup) = options.backup {
+            self.backup = backup
         }
-        if let backup, let file = [path, location, location + "-wal", location + "-shm", location + "-journal"].first(where: { FileStatus.sameFile(backup, $0) }) {
+        if case .at(let backup) = options.backup, let file = [path, location, location + "-wal", location + "-shm", location + "-journal"].first(where: { FileStatus.sameFile(backup, $0) }) {
             try? queue.close()
             throw RepairError.backupFailed(path: path, reason: "\(backup) is \(file == backup ? "" : file + ", ")a file of the store")
         }
-        (self.path, self.location, preview, sql, self.options) = (path, location, plan.preview, plan.sql, options)
+        (self.path, self.location, preview, sql, self.options, self.lock) = (path, location, plan.preview, plan.sql, options, lock)
         (self.hadWAL, self.hadSHM) = (hadWAL, hadSHM)
-        result = PurgeResult(backupPath: backup, deletedTransactions: 0, deletedChanges: 0, prunedStrings: 0,
-                             vacuumed: false, bytesBefore: bytesBefore, bytesAfter: bytesBefore)
+        result = PurgeResult(backupPath: nil, deletedTransactions: 0, deletedChanges: 0, prunedStrings: 0,
+                             vacuumed: false, bytesBefore: bytesBefore, bytesAfter: bytesBefore,
+                             earlierPurgeStopped: lock.foundStale, unfinishedBackups: Self.unfinishedBackups(location, path: path))
     }
 
     /// Whether a signal stops the statement running: while deleting and vacuuming, not while checking.
@@ -72,6 +75,8 @@ final class PurgeRun: @unchecked Sendable {
     /// In one SQLite transaction: the selection counted again, the backup, the deletes and the commit;
     /// a signal (`stop`) rolls it back at the next step.
     func deleteAndCommit(stop: WriteInterruption, progress: (String) -> Void) throws {
+        // A signal while the writer was being opened stops the purge before it starts.
+        try stop.check(path: path, outcome: "")
         try whileInterruptible { try queue.inDatabase { db in
             try probeWriteLock(db)
             if hadWAL { walBefore = WALLength(location + "-wal", db) }
@@ -80,10 +85,12 @@ final class PurgeRun: @unchecked Sendable {
             try db.execute(sql: "BEGIN DEFERRED")
             do {
                 try verifyUnchanged(db)
+                if case .besideStore = options.backup { backup = BackupName.beside(path) }
                 if let backup {
                     progress("backing up to \(backup)")
                     try PurgeBackup.write(db, to: backup, storePath: path)
                     wroteBackup = true
+                    result.backupPath = backup
                 }
                 FaultInjection.point("after-backup")
                 try stop.check(path: path, outcome: "")
@@ -104,16 +111,21 @@ final class PurgeRun: @unchecked Sendable {
         } }
     }
 
-    /// Why the store is held: another cdhist purge (its backup being written beside the store), or another process.
+    /// Why the store is held: by another process (another cdhist purge was refused by the lock).
     private func busy() -> RepairError {
+        .busy(path: path, seconds: options.busyTimeout)
+    }
+
+    /// Backups a purge that was stopped (killed, or the machine went down) did not finish, beside the
+    /// store at `location` (`path` as given: named as the user named the store, unless through a link):
+    /// with the lock held, no other purge is writing them.
+    private static func unfinishedBackups(_ location: String, path: String) -> [String] {
         let url = URL(fileURLWithPath: location)
-        let prefix = url.lastPathComponent + ".cdhist-backup-"
+        let prefix = url.lastPathComponent + BackupName.marker
         let names = (try? FileManager.default.contentsOfDirectory(atPath: url.deletingLastPathComponent().path)) ?? []
-        let own = backup.map { URL(fileURLWithPath: $0).lastPathComponent + ".partial" }
-        if let partial = names.first(where: { $0.hasPrefix(prefix) && $0.hasSuffix(".partial") && $0 != own }) {
-            return .purgeRunning(path: path, backup: url.deletingLastPathComponent().appendingPathComponent(String(partial.dropLast(".partial".count))).path)
-        }
-        return .busy(path: path, seconds: options.busyTimeout)
+        let given = (path as NSString).deletingLastPathComponent
+        let folder = URL(fileURLWithPath: path).standardizedFileURL.path == location ? given : url.deletingLastPathComponent().path
+        return names.filter { $0.hasPrefix(prefix) && $0.hasSuffix(".partial") }.sorted().map { folder.isEmpty ? $0 : folder + "/" + $0 }
     }
 
     /// Fails early, and clearly, when another connection is writing.
@@ -245,9 +257,10 @@ final class PurgeRun: @unchecked Sendable {
         return result
     }
 
-    /// Closes the writer, whatever happened.
+    /// Closes the writer, whatever happened, and lets another purge run.
     func close() {
         try? queue.close()
+        lock.release()
     }
 
     /// After a purge that changed nothing: removes the -wal and -shm that opening the store

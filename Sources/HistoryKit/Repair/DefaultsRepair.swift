@@ -95,9 +95,9 @@ public enum DefaultsRepair {
         guard mode & 0o222 != 0, dirMode & 0o222 != 0 else {
             throw RepairError.readOnly(path: plan.path, reason: mode & 0o222 == 0 ? "the plist is read-only" : "its folder is read-only")
         }
-        let backup = backupPath ?? PurgeExecutor.defaultBackupPath(for: plan.path)
-        guard !fm.fileExists(atPath: backup), !FileStatus.sameFile(backup, target) else {
-            throw RepairError.backupFailed(path: plan.path, reason: "\(backup) already exists")
+        let chosen = backupPath ?? BackupName.beside(plan.path)
+        guard !fm.fileExists(atPath: chosen), !FileStatus.sameFile(chosen, target) else {
+            throw RepairError.backupFailed(path: plan.path, reason: "\(chosen) already exists")
         }
         // Another process (the app, cfprefsd) may have written the plist since it was read.
         guard let current = FileContents.read(plan.path), current == plan.bytesRead else { throw RepairError.changedSinceRead(path: plan.path) }
@@ -105,15 +105,18 @@ public enum DefaultsRepair {
         // From here Ctrl-C, SIGTERM and SIGHUP stop the write at the next step: unchanged, or finished.
         let stop = WriteInterruption()
         defer { stop.cancel() }
-        // The backup is the bytes read, written under a temporary name and renamed when complete.
-        let backupTemporary = backup + ".partial"
+        // The backup is the bytes read, written under a name of this process's and given its name
+        // when complete: never over another's backup (a repair of the same second takes the next name).
+        let backupTemporary = "\(chosen).cdhist-\(getpid()).partial"
+        let backup: String
         do {
             try? fm.removeItem(atPath: backupTemporary)
             try FileWriter.create(backupTemporary, contents: current, like: status)
-            guard rename(backupTemporary, backup) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+            backup = try BackupName.place(backupTemporary, at: chosen, nextFree: backupPath == nil)
         } catch {
             try? fm.removeItem(atPath: backupTemporary)
-            throw RepairError.backupFailed(path: plan.path, reason: "writing \(backup): \(WriteFault.cause(error))")
+            let why = (error as? POSIXError)?.code == .EEXIST ? "\(chosen) already exists" : "writing \(chosen): \(WriteFault.cause(error))"
+            throw RepairError.backupFailed(path: plan.path, reason: why)
         }
         let temporary = "\(dir)/.\(URL(fileURLWithPath: target).lastPathComponent).cdhist-\(getpid()).tmp"
         do {

@@ -4,8 +4,8 @@ public enum RepairError: MessageError, Equatable, Sendable {
     case readOnly(path: String, reason: String)
     /// Another connection holds the store (a write lock did not clear in time).
     case busy(path: String, seconds: Double)
-    /// Another cdhist purge holds the store: it is writing `backup`.
-    case purgeRunning(path: String, backup: String)
+    /// Another cdhist purge of the store is running; `holder` is what its lock file says of it.
+    case purgeRunning(path: String, holder: String)
     /// The preview would expire or break actors and expiring them was not allowed.
     case wouldBreakActors(path: String, actors: [String])
     /// The store changed since the preview (counts differ); nothing was deleted.
@@ -26,8 +26,8 @@ public enum RepairError: MessageError, Equatable, Sendable {
     public var message: Message {
         switch self {
         case .readOnly(let p, let why): return "\(p): cannot repair: \(why)"
-        case .purgeRunning(let p, let backup):
-            return "\(p): another purge of this store is running (it is writing \(backup)); wait for it to finish"
+        case .purgeRunning(let p, let holder):
+            return "\(p): another purge of this store is running (\(holder)); wait for it to finish"
         case .busy(let p, let s): return "\(p): in use by another process (still locked after \(s) s): the app, the simulator or another purge; quit it or wait for it, and try again"
         case .wouldBreakActors(let p, let actors):
             return "\(p): this purge would break \(actors.joined(separator: ", ")); give \(Control.allowExpire) to purge anyway"

@@ -119,12 +119,20 @@ struct PurgePresenter {
             ("bytesBefore", .int(r.bytesBefore)),
             ("bytesAfter", .int(r.bytesAfter)),
             ("integrityCheck", .string("ok")),
+            ("earlierPurgeStopped", .bool(r.earlierPurgeStopped)),
+            ("unfinishedBackups", .array(r.unfinishedBackups.map { .string($0) })),
         ], sections: [.fields(title: "Purged", [
             ("Deleted", "\(plural(r.deletedTransactions, "transaction")) and \(plural(r.deletedChanges, "change"))"),
             ("Strings pruned", String(r.prunedStrings)),
             ("Backup", r.backupPath ?? "none (--no-backup)"),
             ("Check", "PRAGMA quick_check ok; counts match the preview"),
             ("File", "\(ByteCount.text(r.bytesBefore)) → \(ByteCount.text(r.bytesAfter))" + (r.vacuumed ? " (after VACUUM)" : " (run with --vacuum to shrink it)")),
-        ])])
+        ])] + leftovers(r))
+    }
+
+    /// What an earlier purge that was stopped left: said after the result, never removed.
+    private func leftovers(_ r: PurgeResult) -> [Document.Section] {
+        (r.earlierPurgeStopped ? [.note("An earlier purge of this store was stopped before it finished; SQLite had rolled back what it had not committed.")] : [])
+            + r.unfinishedBackups.map { .note("\($0) is a backup a stopped purge did not finish: it is not usable; remove it.") }
     }
 }
