@@ -293,15 +293,17 @@ struct HistorySQL {
     }
 
     /// At most `limit` of the changes ``changesOfTransactionSelect()`` selects, those after a change ID
-    /// when `after` (see ``changesOfTransactionPageArguments(_:after:)``).
+    /// when `after` (see ``changesOfTransactionPageArguments(_:after:)``). Every change condition is in
+    /// the select (a scan's matches as their list), so a page needs no filtering after it.
     func changesOfTransactionPageSelect(limit: Int, after: Bool) -> String {
-        let conditions = (matchesFound ? [] : changeConditions) + ["c.ZTRANSACTIONID = ?"] + (after ? ["c.Z_PK > ?"] : [])
+        let conditions = changeConditions + ["c.ZTRANSACTIONID = ?"] + (after ? ["c.Z_PK > ?"] : [])
         return "SELECT \(changeColumns) FROM ACHANGE c\(whereClause(conditions)) ORDER BY c.Z_PK ASC LIMIT \(limit)"
     }
 
     /// The arguments of ``changesOfTransactionPageSelect(limit:after:)`` for transaction `number`'s changes after `after`.
     func changesOfTransactionPageArguments(_ number: Int64, after: Int64?) -> StatementArguments {
-        var args = changesOfTransactionArguments(number)
+        var args = changeFilterArguments
+        args += [number]
         if let after { args += [after] }
         return args
     }

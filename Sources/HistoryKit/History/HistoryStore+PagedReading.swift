@@ -12,10 +12,15 @@ import GRDB
 extension HistoryStore {
     /// Rows a page holds at most (transactions, or the changes of one transaction).
     public static let pageSize = 256
+    /// Changes read ahead with a page of transactions at most (each transaction's first
+    /// page of changes, so that most are handed out without another read).
+    static let changesReadAhead = 4_096
 
     /// Calls `body` with each transaction matching `query`, oldest first, and a stream
     /// of its changes, as ``forEachTransactionWithChanges(_:decoder:_:)`` does, but with
-    /// no read open while `body` runs. The query's limit and order are not used.
+    /// no read open while `body` runs. The query's limit and order are not used. Only a
+    /// transaction of more than a page of changes reads its further pages while `body`
+    /// runs, each in a read of its own.
     public func forEachTransactionWithChangesInPages(_ query: HistoryQuery, decoder: ChangeDecoder, pageSize: Int = pageSize,
                                                      _ body: (Transaction, ChangeStream) throws -> Void) throws {
         var page = query
@@ -25,19 +30,24 @@ extension HistoryStore {
         let rows = ChangeRows(store: self, decoder: decoder)
         while true {
             let sql = try HistorySQL(store: self, query: page)
-            let transactions = try read { db -> [Transaction] in
-                let cursor = try RawCursor(db.makeStatement(sql: sql.transactionSelect(limit: size)), arguments: sql.arguments)
+            let (entries, more) = try read { db -> ([(Transaction, ChangePages)], Bool) in
+                let cursor = try RawCursor(db.cachedStatement(sql: sql.transactionSelect(limit: size)), arguments: sql.arguments)
                 defer { cursor.finish() }
                 let names = try TransactionNames(sql, db)
-                var transactions: [Transaction] = []
-                while try cursor.next() { transactions.append(try transaction(cursor, names: names)) }
-                return transactions
+                var entries: [(Transaction, ChangePages)] = []
+                var readAhead = 0
+                while readAhead < Self.changesReadAhead {
+                    guard try cursor.next() else { return (entries, entries.count == size) }
+                    let tx = try transaction(cursor, names: names)
+                    let changes = ChangePages(store: self, sql: sql, transaction: tx.number, rows: rows, size: size)
+                    readAhead += try changes.readPage(db)
+                    entries.append((tx, changes))
+                }
+                return (entries, true)
             }
-            for tx in transactions {
-                try body(tx, ChangeStream(ChangePages(store: self, sql: sql, transaction: tx.number, rows: rows, size: size)))
-            }
-            guard transactions.count == size, let last = transactions.last else { return }
-            page.numberFloor = last.number
+            for (tx, changes) in entries { try body(tx, ChangeStream(changes)) }
+            guard more, let last = entries.last else { return }
+            page.numberFloor = last.0.number
         }
     }
 }
@@ -64,23 +74,24 @@ final class ChangePages {
         self.size = size
     }
 
+    /// Reads the next page on `db` (in a read the caller holds); returns how many changes it holds.
+    func readPage(_ db: Database) throws -> Int {
+        let cursor = try RawCursor(db.cachedStatement(sql: sql.changesOfTransactionPageSelect(limit: size, after: after != nil)),
+                                   arguments: sql.changesOfTransactionPageArguments(number, after: after))
+        defer { cursor.finish() }
+        page.removeAll(keepingCapacity: true)
+        while try cursor.next() { page.append(rows.change(cursor)) }
+        index = 0
+        done = page.count < size
+        after = page.last?.changeID ?? after
+        return page.count
+    }
+
     /// The next change; nil after the last.
     func next() throws -> Change? {
         if index == page.count {
             guard !done else { return nil }
-            let (sql, number, after, size, rows) = (self.sql, self.number, self.after, self.size, self.rows)
-            page = try store.read { db -> [Change] in
-                let cursor = try RawCursor(db.makeStatement(sql: sql.changesOfTransactionPageSelect(limit: size, after: after != nil)),
-                                           arguments: sql.changesOfTransactionPageArguments(number, after: after))
-                defer { cursor.finish() }
-                var page: [Change] = []
-                while try cursor.next() { page.append(rows.change(cursor)) }
-                return page
-            }
-            index = 0
-            done = page.count < size
-            self.after = page.last?.changeID
-            guard !page.isEmpty else { return nil }
+            guard try store.read({ try readPage($0) }) > 0 else { return nil }
         }
         defer { index += 1 }
         return page[index]

@@ -20,6 +20,8 @@ public enum JSONTokenDecoder {
             throw TokenError.corruptJSON(source: source, reason: "\(error)")
         }
         var numbers: [String: Int64] = [:]
+        /// A store given a number that is no transaction number: said when no store has one.
+        var unusable: (key: String, number: Double)?
         var stack = [root]
         while let node = stack.popLast() {
             switch node {
@@ -33,7 +35,7 @@ public enum JSONTokenDecoder {
                         numbers[store] = n
                     } else if case .number(let n) = value, UUID(uuidString: key) != nil {
                         // 2^64-1 or 1.5: no store numbers a transaction so; never rounded into one.
-                        throw TokenError.malformedToken(source: source, reason: "it gives store \(key) the number \(n), not a transaction number (a whole number up to \(Int64.max))")
+                        unusable = unusable ?? (key, n)
                     } else {
                         stack.append(value)
                     }
@@ -43,6 +45,9 @@ public enum JSONTokenDecoder {
             default:
                 break
             }
+        }
+        if numbers.isEmpty, let (key, n) = unusable {
+            throw TokenError.malformedToken(source: source, reason: "it gives store \(key) the number \(n), not a transaction number (a whole number up to \(Int64.max))")
         }
         guard !numbers.isEmpty else {
             throw TokenError.notAToken(source: source, reason: "JSON without a store identifier mapped to a transaction number")

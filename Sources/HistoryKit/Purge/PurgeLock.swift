@@ -23,49 +23,63 @@ final class PurgeLock {
     let foundStale: Bool
 
     /// Takes the lock of the store at `location` (its real path); `path` names it in errors.
+    /// On a file system without `flock` (some network mounts) the purge goes on unlocked, as
+    /// SQLite's own locks still keep two writers apart.
     init(location: String, path: String) throws {
         let file = location + Self.suffix
-        var stale = false
-        while true {
-            let fd = open(file, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        self.file = file
+        // A name removed between opening and locking (the holder finished) is taken again, a few times.
+        for _ in 0..<8 {
+            var created = true
+            var fd = open(file, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+            if fd < 0 && errno == EEXIST {
+                created = false
+                fd = open(file, O_RDWR | O_CLOEXEC | O_NOFOLLOW)
+            }
             guard fd >= 0 else {
+                if errno == ENOENT { continue }
                 throw RepairError.readOnly(path: path, reason: "creating \(file): \(FileAccess.reason(errno: errno))")
             }
             guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
                 let failure = errno
                 let holder = Self.holder(fd)
+                if created { unlink(file) }
                 close(fd)
                 if failure == EWOULDBLOCK { throw RepairError.purgeRunning(path: path, holder: holder) }
-                throw RepairError.readOnly(path: path, reason: "locking \(file): \(FileAccess.reason(errno: failure))")
+                // No flock here: unlocked, and no file left.
+                (self.fd, foundStale) = (-1, false)
+                return
             }
-            // The file may have been removed by the purge that held it before this one got its lock:
-            // then the lock is on a file nobody else sees, and the name is taken again.
-            var opened = stat(), named = stat()
-            guard fstat(fd, &opened) == 0, lstat(file, &named) == 0, opened.st_ino == named.st_ino, opened.st_dev == named.st_dev else {
+            guard Self.isNamed(file, fd) else {
                 close(fd)
                 continue
             }
-            stale = opened.st_size > 0
+            foundStale = !created
             let note = "process \(getpid()), since \(ISO8601DateFormatter().string(from: Date()))\n"
             _ = ftruncate(fd, 0)
             _ = note.withCString { pwrite(fd, $0, strlen($0), 0) }
-            self.file = file
             self.fd = fd
-            foundStale = stale
             return
         }
+        throw RepairError.readOnly(path: path, reason: "\(file) keeps being replaced while it is locked")
     }
 
-    /// Removes the file and lets go of the lock (the file first: a purge waiting on it then
-    /// takes the name afresh).
+    /// Removes the file, when it is still this lock's, and lets go of the lock (the file first:
+    /// a purge waiting on it then takes the name afresh).
     func release() {
         guard fd >= 0 else { return }
-        unlink(file)
+        if Self.isNamed(file, fd) { unlink(file) }
         close(fd)
         fd = -1
     }
 
     deinit { release() }
+
+    /// Whether `file` names the file `fd` has open.
+    private static func isNamed(_ file: String, _ fd: Int32) -> Bool {
+        var opened = stat(), named = stat()
+        return fstat(fd, &opened) == 0 && lstat(file, &named) == 0 && opened.st_ino == named.st_ino && opened.st_dev == named.st_dev
+    }
 
     /// What the lock file says of the purge holding it.
     private static func holder(_ fd: Int32) -> String {

@@ -53,7 +53,7 @@ final class PurgeRun: @unchecked Sendable {
         (self.hadWAL, self.hadSHM) = (hadWAL, hadSHM)
         result = PurgeResult(backupPath: nil, deletedTransactions: 0, deletedChanges: 0, prunedStrings: 0,
                              vacuumed: false, bytesBefore: bytesBefore, bytesAfter: bytesBefore,
-                             earlierPurgeStopped: lock.foundStale, unfinishedBackups: Self.unfinishedBackups(location, path: path))
+                             earlierPurgeStopped: lock.foundStale, unfinishedBackups: Self.unfinishedBackups(path))
     }
 
     /// Whether a signal stops the statement running: while deleting and vacuuming, not while checking.
@@ -116,15 +116,13 @@ final class PurgeRun: @unchecked Sendable {
         .busy(path: path, seconds: options.busyTimeout)
     }
 
-    /// Backups a purge that was stopped (killed, or the machine went down) did not finish, beside the
-    /// store at `location` (`path` as given: named as the user named the store, unless through a link):
-    /// with the lock held, no other purge is writing them.
-    private static func unfinishedBackups(_ location: String, path: String) -> [String] {
-        let url = URL(fileURLWithPath: location)
-        let prefix = url.lastPathComponent + BackupName.marker
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: url.deletingLastPathComponent().path)) ?? []
-        let given = (path as NSString).deletingLastPathComponent
-        let folder = URL(fileURLWithPath: path).standardizedFileURL.path == location ? given : url.deletingLastPathComponent().path
+    /// Backups a purge that was stopped (killed, or the machine went down) did not finish, where
+    /// default backups are made: beside the store as named (`path`, a link itself when it is one).
+    /// With the lock held, no other purge is writing them.
+    private static func unfinishedBackups(_ path: String) -> [String] {
+        let folder = (path as NSString).deletingLastPathComponent
+        let prefix = (path as NSString).lastPathComponent + BackupName.marker
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder)) ?? []
         return names.filter { $0.hasPrefix(prefix) && $0.hasSuffix(".partial") }.sorted().map { folder.isEmpty ? $0 : folder + "/" + $0 }
     }
 

@@ -184,11 +184,17 @@ public final class StoreWatcher {
         do {
             if range != nil {
                 try store.forEachTransactionWithChangesInPages(query, decoder: decoder) { tx, changes in
-                    guard try body(.transaction(tx, changes)) else {
-                        emitted = tx.number
-                        throw Stopped()
+                    let goOn: Bool
+                    do {
+                        goOn = try body(.transaction(tx, changes))
+                    } catch let error as StoreError {
+                        // A transaction of many changes reads its later pages as it is handed out: a
+                        // failure then leaves it shown in part, which another poll would repeat.
+                        if case .interrupted = error { throw error }
+                        throw WatchError.readFailed(path: path, transaction: tx.number, reason: "\(error)")
                     }
                     emitted = tx.number
+                    if !goOn { throw Stopped() }
                 }
             }
         } catch {

@@ -6,6 +6,8 @@ public enum WatchError: MessageError, Equatable, Sendable {
     case replaced(path: String, reason: String)
     /// A start (`tx:N`) names a transaction past the newest (nil: the store has none).
     case pastNewest(path: String, number: Int64, newest: Int64?)
+    /// Reading a transaction's changes failed after part of it was handed out (printed).
+    case readFailed(path: String, transaction: Int64, reason: String)
 
     public var message: Message {
         switch self {
@@ -14,6 +16,8 @@ public enum WatchError: MessageError, Equatable, Sendable {
         case .pastNewest(let path, let number, let newest):
             let found = newest.map { "the newest is #\($0)" } ?? "the store has no transactions"
             return "\(path): no transaction #\(number) yet: \(found); give a number up to it, or no \(Control.startAfter) to start after the newest"
+        case .readFailed(let path, let number, let reason):
+            return "\(path): reading the changes of #\(number) failed after part of them were shown (\(reason)); watch again with \(Control.startAfter) tx:\(number &- 1) to see it whole"
         }
     }
 }
