@@ -18,7 +18,9 @@ import json, os
 #      label (with --labels).
 # 1.3: a purge preview's cut-off (cutoff, cutoffTransaction); info's purgeTraces.migrationAtCut.
 # 1.4: what a stopped purge left, in a purge's result (earlierPurgeStopped, unfinishedBackups).
-VERSION = "1.4"
+# 1.5: the cleaners phtk-1.0.0-manual, phtk-2-manual, fatbobman-demo and studapp; each cleaner's source and
+#      notes; a purge preview's ruleNotes.
+VERSION = "1.5"
 
 def nullable(t): return {"type": [t, "null"]} if isinstance(t, str) else {"anyOf": [t, {"type": "null"}]}
 S, I, N, B = {"type": "string"}, {"type": "integer"}, {"type": "number"}, {"type": "boolean"}
@@ -108,9 +110,10 @@ defs["actors"] = doc("actors", {
     "actors": arr(ref("actor")),
     "writers": arr(obj({"author": nullable("string"), "family": nullable({"enum": ["coredata-migration", "cloudkit", "apple"]}),
         "transactions": I, "firstTransaction": I, "lastTransaction": I, "firstTimestamp": nullable(TS), "lastTimestamp": nullable(TS)})),
-    "cleaners": arr(obj({"strategy": {"enum": ["apple", "phtk-1.0.0", "phtk-1.0.4", "phtk-2", "fatbobman", "swiftlee", "appwise"]},
-        "title": S, "cutoff": nullable(TS), "cocoaCutoff": nullable("number"), "reason": S, "heldBackBy": nullable("string"),
-        "authorFilter": nullable(arr(S)), "resetsKeysAfterPurge": B, "transactionsToDelete": nullable("integer"),
+    "cleaners": arr(obj({"strategy": {"enum": ["apple", "phtk-1.0.0", "phtk-1.0.0-manual", "phtk-1.0.4", "phtk-2", "phtk-2-manual",
+                                               "fatbobman", "fatbobman-demo", "swiftlee", "studapp", "appwise"]},
+        "title": S, "source": S, "cutoff": nullable(TS), "cocoaCutoff": nullable("number"), "reason": S, "heldBackBy": nullable("string"),
+        "authorFilter": nullable(arr(S)), "resetsKeysAfterPurge": B, "notes": arr(S), "transactionsToDelete": nullable("integer"),
         "breaks": arr(ref("consequence"))})),
 })
 defs["token"] = defs["token"]
@@ -119,7 +122,7 @@ defs["tokenCheck"] = doc("token", {"source": S, "token": ref("token"), "store": 
     "transaction": nullable(ref("transaction"))},
     optional=("store", "storeID", "status", "message", "transactionNumber", "transaction"))
 defs["purgePreview"] = doc("purge-preview", {
-    "store": S, "rule": S,
+    "store": S, "rule": S, "ruleNotes": arr(S),
     # Where the bound cuts: its date, and the transaction it falls before (for a date the first at or
     # after it; for tx:N, N, with the timestamp of the first transaction from N on). Null: none.
     "cutoff": nullable(TS), "cutoffTransaction": nullable("integer"),

@@ -96,54 +96,100 @@ import Testing
 }
 
 
+/// Each cleaner's rule as its library's code computes it (the sources each rule's file cites).
 @Suite struct CleanerStrategyTests {
     // now = day 30; week ago = day 23. Dates in days for readability.
     let day = 86400.0
     var now: Double { 30 * day }
 
-    private func cut(_ s: CleanerStrategy, _ dates: [(String, Double?)]) -> CleanerCutoff {
-        s.cutoff(actorDates: dates.map { (actor: $0.0, date: $0.1.map { $0 * day }) }, allActors: dates.map(\.0), now: now)
+    private func cut(_ s: CleanerStrategy, _ dates: [(String, Double?)], batch: Set<String> = [], retention: Double? = nil) -> CleanerCutoff {
+        let actors = dates.map { CleanerInput.Actor(name: $0.0, date: $0.1.map { $0 * day }, isBatch: batch.contains($0.0)) }
+        return s.cutoff(CleanerInput(actors: actors, now: now, settings: CleanerSettings(retention: (retention ?? 7) * day)))
     }
 
     @Test func apple() {
         #expect(cut(.apple, [("app", 29)]).cutoff == 23 * day)
         #expect(cut(.apple, []).cutoff == 23 * day)
         #expect(cut(.apple, [("app", 29)]).authorFilter == nil)
+        // 604,800 s, whatever the time zone; --retention for a copy that changed it.
+        #expect(cut(.apple, [], retention: 14).cutoff == 16 * day)
     }
 
-    @Test func phtk100AndFatbobman() {
-        for s in [CleanerStrategy.phtk100, .fatbobman] {
+    @Test func phtk100AndTheArticle() {
+        for s in [CleanerStrategy.phtk100, .phtk100Manual, .fatbobman] {
             // All dated: the earliest, held back by its actor.
             let all = cut(s, [("app", 29), ("widget", 25)])
             #expect(all.cutoff == 25 * day && all.heldBackBy == "widget" && all.authorFilter == ["app", "widget"])
-            // Some missing, earliest older than a week: now − 7 days.
-            #expect(cut(s, [("app", 29), ("widget", 10), ("share", nil)]).cutoff == 23 * day)
+            // Some missing, earliest older than a week: now − 7 days (a retention does not change it).
+            #expect(cut(s, [("app", 29), ("widget", 10), ("share", nil)], retention: 3).cutoff == 23 * day)
             // Some missing, earliest within the week: no purge.
             #expect(cut(s, [("app", 29), ("widget", 25), ("share", nil)]).cutoff == nil)
             // Nobody dated: no purge.
             #expect(cut(s, [("app", nil)]).cutoff == nil)
         }
+        // A batch author: left out of the automatic cut-off; an undated actor to the manual cleaner and the article.
+        #expect(cut(.phtk100, [("app", 10), ("importer", nil)], batch: ["importer"]).cutoff == 10 * day)
+        #expect(cut(.phtk100Manual, [("app", 10), ("importer", nil)], batch: ["importer"]).cutoff == 23 * day)
+        #expect(cut(.fatbobman, [("app", 10), ("importer", nil)], batch: ["importer"]).cutoff == 23 * day)
+        // Every author is in the delete's filter, batch authors included.
+        #expect(cut(.phtk100, [("app", 10), ("importer", nil)], batch: ["importer"]).authorFilter == ["app", "importer"])
         #expect(cut(.fatbobman, [("app", 29)]).resetsKeysAfterPurge)
         #expect(!cut(.phtk100, [("app", 29)]).resetsKeysAfterPurge)
         #expect(!cut(.fatbobman, [("app", nil)]).resetsKeysAfterPurge)
+    }
+
+    @Test func fatbobmanDemo() {
+        // The later of the earliest and a week ago; with nobody dated, a week ago: it always purges.
+        #expect(cut(.fatbobmanDemo, [("app", 29), ("widget", 25)]).cutoff == 25 * day)
+        #expect(cut(.fatbobmanDemo, [("app", 29), ("widget", 10)]).cutoff == 23 * day)
+        #expect(cut(.fatbobmanDemo, [("app", nil), ("widget", nil)]).cutoff == 23 * day)
+        #expect(cut(.fatbobmanDemo, [("app", 29)]).resetsKeysAfterPurge && cut(.fatbobmanDemo, [("app", 29)]).authorFilter == ["app"])
     }
 
     @Test func phtk104() {
         #expect(cut(.phtk104, [("app", 29), ("widget", 25), ("share", nil)]).cutoff == 25 * day)
         #expect(cut(.phtk104, [("app", 29), ("widget", 25), ("share", nil)]).heldBackBy == "widget")
         #expect(cut(.phtk104, [("app", nil), ("widget", nil)]).cutoff == 23 * day)
+        #expect(cut(.phtk104, [("app", nil)], retention: 2).cutoff == 28 * day)
+        // A batch author's date does not count.
+        #expect(cut(.phtk104, [("app", 29), ("importer", 5)], batch: ["importer"]).cutoff == 29 * day)
     }
 
     @Test func phtk2() {
         #expect(cut(.phtk2, [("app", 29), ("widget", 25)]).cutoff == 25 * day)
         #expect(cut(.phtk2, [("app", 29), ("widget", nil)]).cutoff == nil)
-        #expect(cut(.phtk2, []).cutoff == nil)
+        #expect(cut(.phtk2, [("app", 29), ("importer", nil)], batch: ["importer"]).cutoff == 29 * day)
+        #expect(cut(.phtk2, [("importer", nil)], batch: ["importer"]).cutoff == nil)
+        // maximumDuration is unused in 2.x.
+        #expect(cut(.phtk2, [("app", 10)], retention: 2).cutoff == 10 * day)
+        #expect(cut(.phtk2, [("app", 29)]).notes.count == 2)
+        // The manual cleaner passes undated actors over, batch authors included.
+        #expect(cut(.phtk2Manual, [("app", 29), ("widget", nil)]).cutoff == 29 * day)
+        #expect(cut(.phtk2Manual, [("app", 29), ("importer", 12)], batch: ["importer"]).cutoff == 12 * day)
+        #expect(cut(.phtk2Manual, [("app", nil)]).cutoff == nil)
     }
 
-    @Test func swiftlee() {
-        let c = cut(.swiftlee, [("app", 29), ("widget", 12)])
-        #expect(c.cutoff == 12 * day && c.heldBackBy == "widget" && c.authorFilter == nil)
-        #expect(cut(.swiftlee, [("app", 29), ("widget", nil)]).cutoff == nil)
+    @Test func noActorKnownDeletesNothingWhereTheLibraryFiltersByAuthor() {
+        for s in CleanerStrategy.allCases {
+            let c = cut(s, [])
+            if [.apple, .appwise].contains(s) {
+                #expect(c.cutoff == 23 * day && c.authorFilter == nil, "\(s)")
+            } else {
+                #expect(c.cutoff == nil, "\(s): \(c.reason)")
+            }
+        }
+    }
+
+    @Test func swiftleeAndStudApp() {
+        for s in [CleanerStrategy.swiftlee, .studapp] {
+            let c = cut(s, [("app", 29), ("widget", 12)])
+            #expect(c.cutoff == 12 * day && c.heldBackBy == "widget" && c.authorFilter == nil)
+            #expect(cut(s, [("app", 29), ("widget", nil)]).cutoff == nil)
+            // No batch authors in these libraries: one is a target without a date.
+            #expect(cut(s, [("app", 29), ("importer", nil)], batch: ["importer"]).cutoff == nil)
+        }
+        #expect(cut(.swiftlee, [("app", 29)]).resetsKeysAfterPurge)
+        #expect(!cut(.studapp, [("app", 29)]).resetsKeysAfterPurge)
     }
 
     @Test func appwise() {
@@ -151,9 +197,10 @@ import Testing
         #expect(cut(.appwise, [("app", 29), ("widget", 25)]).cutoff == 25 * day)
         // Earliest older than a week: now − 7 days (the later of the two).
         #expect(cut(.appwise, [("app", 29), ("widget", 12)]).cutoff == 23 * day)
-        // Anyone missing: now − 7 days.
+        // Anyone missing: now − 7 days; the time to live is the retention.
         #expect(cut(.appwise, [("app", 29), ("widget", nil)]).cutoff == 23 * day)
-        #expect(cut(.appwise, [("app", 29)]).authorFilter == nil)
+        #expect(cut(.appwise, [("app", 29), ("widget", nil)], retention: 1).cutoff == 29 * day)
+        #expect(cut(.appwise, [("app", 29)]).authorFilter == nil && cut(.appwise, [("app", 29)]).resetsKeysAfterPurge)
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import HistoryFixtures
+import HistoryKit
 import TestSupport
 import Testing
 
@@ -22,7 +23,7 @@ import Testing
         let intents = try #require(line("intents"))
         #expect(intents.contains("foreign-token") && intents.contains("134501") && intents.contains("delete the saved token"))
         #expect(r.stdout.contains("Cleaner cut-offs now"))
-        #expect(r.stdout.contains("phtk-1.0.0, phtk-2, fatbobman  no purge"), "\(r.stdout)")
+        #expect(r.stdout.contains("phtk-1.0.0, phtk-1.0.0-manual, phtk-2, fatbobman  no purge"), "\(r.stdout)")
     }
 
     @Test func actorsJSONAndGroupContainer() throws {
@@ -41,7 +42,9 @@ import Testing
         #expect(statuses == ["app": "up-to-date", "widget": "behind", "token": "behind", "shareExtension": "writes-only"])
         #expect((doc["sources"] as? [[String: Any]])?.count == 2)
         let cleaners = try #require(doc["cleaners"] as? [[String: Any]])
-        #expect(cleaners.map { $0["strategy"] as? String ?? "" } == ["apple", "phtk-1.0.0", "phtk-1.0.4", "phtk-2", "fatbobman", "swiftlee", "appwise"])
+        #expect(cleaners.map { $0["strategy"] as? String ?? "" } == CleanerStrategy.allCases.map(\.rawValue))
+        #expect(cleaners.map { $0["strategy"] as? String ?? "" } == ["apple", "phtk-1.0.0", "phtk-1.0.0-manual", "phtk-1.0.4", "phtk-2", "phtk-2-manual",
+                                                                    "fatbobman", "fatbobman-demo", "swiftlee", "studapp", "appwise"])
         let phtk2 = try #require(cleaners.first { $0["strategy"] as? String == "phtk-2" })
         #expect(phtk2["heldBackBy"] as? String == "widget")
         #expect(phtk2["transactionsToDelete"] as? Int == 14)

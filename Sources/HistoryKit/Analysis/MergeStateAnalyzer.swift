@@ -12,14 +12,18 @@ public struct MergeStateAnalyzer {
     public var mirroring: MirroringState?
     /// Cocoa seconds to evaluate at.
     public var now: Double
+    /// What the cleaners are configured with (their retention).
+    public var cleaners: CleanerSettings
 
-    public init(store: HistoryStore, declared: [String], batch: [String], records: [MergeRecord], mirroring: MirroringState? = nil, now: Double) {
+    public init(store: HistoryStore, declared: [String], batch: [String], records: [MergeRecord], mirroring: MirroringState? = nil, now: Double,
+                cleaners: CleanerSettings = CleanerSettings()) {
         self.store = store
         self.declared = declared
         self.batch = batch
         self.records = records
         self.mirroring = mirroring
         self.now = now
+        self.cleaners = cleaners
     }
 
     public func report() throws -> MergeStateReport {
@@ -43,12 +47,13 @@ public struct MergeStateAnalyzer {
         }
         // An exporter without a position exports all that remains.
         if let exporter, located[exporter]?.record == nil { located[exporter]?.pendingFrom = .all }
-        // The app's actors: declared or with recorded state. Batch actors are in the
-        // delete's author filter but have no date of their own. CloudKit's exporter is
-        // no actor of the app's cleaners: they neither wait for it nor purge its authors.
+        // The app's actors: declared or with recorded state; each cleaner decides what its batch
+        // actors count for. CloudKit's exporter is no actor of the app's cleaners: they neither
+        // wait for it nor purge its authors.
         let appActors = names.filter { $0 != exporter && (declared.contains($0) || batch.contains($0) || !(located[$0]?.records ?? []).isEmpty) }
-        let actorDates = appActors.filter { !batch.contains($0) }.map { (actor: $0, date: located[$0]?.effectiveDate) }
-        let cutoffs = CleanerStrategy.allCases.map { $0.cutoff(actorDates: actorDates, allActors: appActors, now: now) }
+        let input = CleanerInput(actors: appActors.map { CleanerInput.Actor(name: $0, date: located[$0]?.effectiveDate, isBatch: batch.contains($0)) },
+                                 now: now, settings: cleaners)
+        let cutoffs = CleanerStrategy.allCases.map { $0.cutoff(input) }
 
         // Every count comes from one pass through the transactions.
         let pendingBounds = names.map { located[$0]?.pendingFrom }
@@ -258,7 +263,7 @@ public struct MergeStateAnalyzer {
         } else {
             r.status = .behind
             r.explanation = "has \(plural(r.pending.count, "transaction")) by others to merge"
-            if let lag = r.lag, lag > CleanerStrategy.week {
+            if let lag = r.lag, lag > CleanerInput.week {
                 r.advice = "has not merged for \(days(lag / 86400)) and holds back purges; if this target no longer runs, remove its key"
             } else {
                 r.advice = "it merges them when it next runs; nothing to do"

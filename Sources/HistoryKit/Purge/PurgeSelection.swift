@@ -15,6 +15,8 @@ public struct PurgeSelection: Sendable {
     /// The rule in words, for people.
     public var rule: String
     public var cutoff: Cutoff
+    /// What the cleaner whose rule this is does besides the cut-off, for people.
+    public var notes: [String] = []
 
     /// Transactions before `bound` among those `query` selects; `rule` says so in words.
     public static func before(_ bound: HistoryQuery.Bound, narrowing query: HistoryQuery, rule: String) -> PurgeSelection {
@@ -33,8 +35,9 @@ public struct PurgeSelection: Sendable {
         if query.authors.isEmpty, let filter = cutoff.authorFilter { query.authors = filter.map { HistoryQuery.NameFilter.value($0) } }
         // No cut-off: nothing is selected (a transaction number below every real one).
         query.before = cutoff.cutoff.map { HistoryQuery.Bound.date($0) } ?? .transaction(Int64.min)
+        let resets = cutoff.resetsKeysAfterPurge ? ["then it sets every actor's key to nil, so each one reads again all the history that is left"] : []
         return PurgeSelection(query: query, rule: "\(strategy.title): \(cutoff.reason)",
-                              cutoff: cutoff.cutoff.map { .bound(.date($0)) } ?? .none(cutoff.reason))
+                              cutoff: cutoff.cutoff.map { .bound(.date($0)) } ?? .none(cutoff.reason), notes: cutoff.notes + resets)
     }
 
     /// The cut on the time axis (Cocoa seconds): the date, or the timestamp of

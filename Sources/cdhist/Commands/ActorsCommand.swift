@@ -10,6 +10,9 @@ struct ActorsCommand: ParsableCommand, SessionInputs {
         discussion: """
         Positions come from --defaults, --token and --group-container, and from the store itself: a store mirrored with \
         CloudKit has its exporter as an actor (CloudKit export), with no option needed.
+
+        Cleaner strategies, each as the code it follows computes it: \
+        \(CleanerStrategy.allCases.map { "\($0.rawValue) (\($0.source))" }.joined(separator: "; ")).
         """)
 
     static let sessionStore = SessionStorePlacement.firstUnlessGroupContainer, readsSessionDefaults = true

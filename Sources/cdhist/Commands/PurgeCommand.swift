@@ -71,7 +71,7 @@ struct PurgeCommand: ParsableCommand, SessionInputs {
         guard let selection = try cutoff.selection(narrowing: query, report: report, parser: parser) else { return }
         let plan = try store.planPurge(selection, actors: report?.actors ?? [], breakdown: breakdown)
         let presenter = PurgePresenter(time: render.time, limit: summary.limit(render), groupsFamilies: summary.groupsFamilies(render))
-        DocumentRenderer.render(presenter.preview(plan.preview, store: path, rule: selection.rule, executing: execute,
+        DocumentRenderer.render(presenter.preview(plan.preview, store: path, rule: selection.rule, notes: selection.notes, executing: execute,
                                                   actors: plan.actorsChecked == 0 ? nil : plan.actorsChecked,
                                                   safeBefore: plan.safeBefore.map { PositionParser.text($0, time: render.time) }), context: render)
         guard execute else { return }

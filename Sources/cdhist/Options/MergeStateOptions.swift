@@ -26,6 +26,10 @@ struct MergeStateOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Evaluate as of this date instead of now.", valueName: "date"))
     var now: String?
 
+    @Option(help: ArgumentHelp("How long the cleaners that can be set keep history (apple, phtk-1.0.4, appwise): 7d by default; 36h, 2w, ….",
+                               valueName: "duration"))
+    var retention: String?
+
     @Flag(help: "Say on standard error which values were passed over and why (JSON that is no history token, …).")
     var verbose = false
 
@@ -61,9 +65,15 @@ struct MergeStateOptions: ParsableArguments {
         let batch = batch + batchActor
         let given = !records.isEmpty || !declared.isEmpty || !batch.isEmpty || mirroring != nil
         let report = always || given
-            ? try MergeStateAnalyzer(store: store, declared: declared, batch: batch, records: records, mirroring: mirroring, now: now).report()
+            ? try MergeStateAnalyzer(store: store, declared: declared, batch: batch, records: records, mirroring: mirroring, now: now,
+                                     cleaners: cleanerSettings()).report()
             : nil
         return MergeStateAnalysis(sources: sources, mirroring: mirroring, report: report, isGiven: given)
+    }
+
+    /// The cleaners' settings the options give.
+    func cleanerSettings() throws -> CleanerSettings {
+        try CleanerSettings(retention: retention.map { try PositionParser.duration($0, option: "--retention") } ?? CleanerSettings.defaultRetention)
     }
 
     /// Every position recorded in files, with the sources read.

@@ -54,6 +54,14 @@ struct PositionParser {
                                     reason: "not a date (use ISO 8601 like 2024-05-01 or 2024-05-01T12:00:00Z, a relative age like 7d or 36h, now, tx:N, token:FILE or token:STOREUUID:N)")
     }
 
+    /// Seconds of a duration such as `7d`, `36h`, `90m`, `30s` or `2w` (more than none).
+    static func duration(_ text: String, option: String) throws -> Double {
+        guard let seconds = relativeSeconds(text.lowercased()), seconds > 0 else {
+            throw CLIError.invalidValue(option: option, value: text, reason: "not a duration (use 7d, 36h, 90m, 30s or 2w)")
+        }
+        return seconds
+    }
+
     private static func relativeSeconds(_ text: String) -> Double? {
         guard let unit = text.last, let value = Double(text.dropLast()), value >= 0, value.isFinite else { return nil }
         switch unit {

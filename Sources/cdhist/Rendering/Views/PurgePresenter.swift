@@ -9,11 +9,14 @@ struct PurgePresenter {
     var groupsFamilies = false
 
     /// `actors` were checked for breakage (nil: none given); `safeBefore` is a cut-off that breaks none of them.
-    func preview(_ p: PurgePreview, store: String, rule: String, executing: Bool, actors: Int? = nil, safeBefore: String? = nil) -> Document {
+    func preview(_ p: PurgePreview, store: String, rule: String, notes: [String] = [], executing: Bool, actors: Int? = nil, safeBefore: String? = nil) -> Document {
         let (strings, moreStrings) = ListSummary.limited(p.stringsBecomingUnused, to: limit.map { _ in ListSummary.inline })
         var fields: [(String, String)] = [
             ("Store", store),
             ("Rule", rule),
+        ]
+        for note in notes { fields.append(("Cleaner", note)) }
+        fields += [
             ("Cut-off", Self.cut(p.cut, time: time)),
             ("Would delete", "\(plural(p.transactionCount, "transaction")) and \(plural(p.changeCount, "change"))"
                 + (p.numbers.map { " (#\($0.lowerBound)…#\($0.upperBound), \(time.display(p.timestamps?.lowerBound)) to \(time.display(p.timestamps?.upperBound)))" } ?? "")),
@@ -39,6 +42,7 @@ struct PurgePresenter {
         let json: [(String, JSONValue)] = [
             ("store", .string(store)),
             ("rule", .string(rule)),
+            ("ruleNotes", .array(notes.map { .string($0) })),
             ("cutoff", .optional(p.cut?.date.flatMap { time.iso($0) })),
             ("cutoffTransaction", .optional(p.cut?.transaction)),
             ("transactionCount", .int(Int64(p.transactionCount))),

@@ -1,0 +1,109 @@
+import Foundation
+
+/// What a cleaner's rule decides from: the app's actors with their merge dates, and when.
+public struct CleanerInput: Sendable {
+    /// One of the app's actors (an author that merges, or one that only writes).
+    public struct Actor: Equatable, Sendable {
+        public var name: String
+        /// Its merge position as a date (Cocoa seconds): its date, or its token's transaction's; nil: none.
+        public var date: Double?
+        /// Declared as an author that only writes (`batchAuthors` in PersistentHistoryTrackingKit).
+        public var isBatch: Bool
+
+        public init(name: String, date: Double?, isBatch: Bool = false) {
+            self.name = name
+            self.date = date
+            self.isBatch = isBatch
+        }
+    }
+
+    public var actors: [Actor]
+    /// When the cleaner runs (Cocoa seconds).
+    public var now: Double
+    public var settings: CleanerSettings
+
+    public init(actors: [Actor], now: Double, settings: CleanerSettings = CleanerSettings()) {
+        self.actors = actors
+        self.now = now
+        self.settings = settings
+    }
+
+    /// Seven days, the fixed fallback age of several cleaners.
+    static let week: Double = 7 * 86400
+
+    /// now − 7 days.
+    var weekAgo: Double { now - Self.week }
+
+    /// now − the retention (PersistentHistoryTrackingKit's `maximumDuration`, AppwiseCore's `timeToLive`).
+    var retentionAgo: Double { now - settings.retention }
+
+    /// The actors whose dates a rule takes: all of them, or without the batch actors for a
+    /// library that leaves its `batchAuthors` out of the cut-off.
+    func counted(excludingBatch: Bool) -> [Actor] {
+        excludingBatch ? actors.filter { !$0.isBatch } : actors
+    }
+
+    /// The earliest dated actor of `actors`.
+    static func earliest(_ actors: [Actor]) -> (name: String, date: Double)? {
+        actors.compactMap { a in a.date.map { (name: a.name, date: $0) } }.min { $0.date < $1.date }
+    }
+
+    /// The names of the actors of `actors` without a date, for reasons.
+    static func undated(_ actors: [Actor]) -> String {
+        actors.filter { $0.date == nil }.map(\.name).joined(separator: ", ")
+    }
+}
+
+/// What the cleaners that can be configured are configured with.
+public struct CleanerSettings: Equatable, Sendable {
+    /// Seven days (604,800 s): the libraries' default and Apple's documentation's.
+    public static let defaultRetention: Double = 7 * 86400
+
+    /// How long history is kept (seconds) by the cleaners that have a setting for it, and by
+    /// the apps that copied Apple's documentation and changed its 604,800.
+    public var retention: Double
+
+    public init(retention: Double = defaultRetention) {
+        self.retention = retention
+    }
+
+    /// The retention in words: `7 days`, `36 hours`, `90 minutes`, `45 seconds`.
+    var retentionText: String {
+        let r = retention
+        if r >= 86400, r.truncatingRemainder(dividingBy: 86400) == 0 { return plural(Int(r / 86400), "day") }
+        if r >= 3600, r.truncatingRemainder(dividingBy: 3600) == 0 { return plural(Int(r / 3600), "hour") }
+        if r >= 60, r.truncatingRemainder(dividingBy: 60) == 0 { return plural(Int(r / 60), "minute") }
+        return plural(Int(r.rounded()), "second")
+    }
+}
+
+/// A cleaner's decision: where it cuts and why.
+struct CleanerDecision {
+    /// Delete transactions with `ZTIMESTAMP <` this; nil: no purge.
+    var cutoff: Double?
+    var reason: String
+    /// The actor whose date sets the cut-off.
+    var heldBackBy: String?
+
+    static func none(_ reason: String) -> CleanerDecision { CleanerDecision(cutoff: nil, reason: reason) }
+}
+
+/// One popular cleaner's rule, as its own code computes it: each in a file of its own that
+/// cites the library, version and source file it follows.
+protocol CleanerRule {
+    static var title: String { get }
+    /// The repository, version and file the rule was read in.
+    static var source: String { get }
+    /// Whether the delete is narrowed to the actors' authors (OR-ed), else everything goes.
+    static var narrowsToActors: Bool { get }
+    /// Whether it sets every actor's key to nil after purging.
+    static var resetsKeys: Bool { get }
+    /// What the library does besides the cut-off that a preview should mention.
+    static var notes: [String] { get }
+    static func decide(_ input: CleanerInput) -> CleanerDecision
+}
+
+extension CleanerRule {
+    static var resetsKeys: Bool { false }
+    static var notes: [String] { [] }
+}
