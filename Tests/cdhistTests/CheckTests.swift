@@ -55,6 +55,28 @@ import Testing
         try expectSilent("stale-actor", stale + now)
     }
 
+    /// A date set at launch (later than every transaction) and a store whose app keeps no position.
+    @Test func positionsSetAtLaunchAndPositionsKeptNowhere() throws {
+        let dir = try TemporaryDirectory()
+        // HalloApp's key, its value the time the store was opened: a day after the newest transaction (2025-03-05 09:50).
+        let launch = try #require(ISO8601DateFormatter().date(from: "2025-03-06T08:00:00Z")).timeIntervalSinceReferenceDate
+        let plist = ["lastHistoryTransactionTimeStamp-mainDataStore-mainApp": PlistValue.date(launch),
+                     "lastHistoryTransactionTimeStamp-mainDataStore-shareExtension": PlistValue.date(launch - 86400 * 2)]
+        try Data(PropertyList.encodeBinary(.dictionary(plist))).write(to: URL(fileURLWithPath: dir.file("hallo.plist")))
+        let args = [m + "/Tasks.sqlite", "--defaults", dir.file("hallo.plist"), "--now", "2025-03-06T09:00:00Z"]
+        let r = try check("position-after-newest", args)
+        #expect(r.status == 1 && r.rules == ["position-after-newest"])
+        #expect(((r.json["findings"] as? [[String: Any]])?.first?["data"] as? [String: Any])?["actor"] as? String == "mainDataStore-mainApp")
+        try expectSilent("position-after-newest", [m + "/Tasks.sqlite", "--defaults", m + "/phtk.plist", "--now", "2025-03-06T09:00:00Z"])
+        // No position anywhere and history never purged; silent once a position is given, or on a purged store.
+        let none = try check("no-merge-position", [m + "/Tasks.sqlite"])
+        #expect(none.status == 1 && none.rules == ["no-merge-position"])
+        let message = (none.json["findings"] as? [[String: Any]])?.first?["message"] as? String ?? ""
+        #expect(message.contains("fetches all 34 transactions and 67 changes at every launch"), "\(message)")
+        try expectSilent("no-merge-position", [m + "/Tasks.sqlite", "--defaults", m + "/phtk.plist"])
+        try expectSilent("no-merge-position", [purged + "/Tasks.sqlite"])
+    }
+
     /// A position saved under a mistyped author: check warns and names the closest author,
     /// actors suggests it; a declared reader and a real author are not flagged.
     @Test func mistypedAuthorIsFoundByEditDistance() throws {

@@ -130,4 +130,30 @@ import Testing
         let badNow = try CLI.run(["actors", dir + "/Tasks.sqlite", "--now", "soon"])
         #expect(badNow.status == 2 && badNow.stderr.hasPrefix("cdhist: --now 'soon': not a date"))
     }
+
+    /// Other stores' positions kept beside this one's (Apple's sharing sample, HalloApp) are listed
+    /// as other stores' keys, never as actors, on the fixture and on the real Photos store.
+    @Test func otherStoresKeysAreNotActors() throws {
+        let stores = [(dir + "/Tasks.sqlite", Scenarios.appGroupUUID)] + (RealStores.available ? [(RealStores.photos, RealStores.photosUUID)] : [])
+        let tmp = try TemporaryDirectory()
+        for (store, uuid) in stores {
+            let other = MergeStateFixtures.foreignUUID
+            let plist: [String: PlistValue] = [
+                "HistoryToken" + uuid: .data(MirroringFixture.token(20, store: uuid)),
+                "HistoryToken" + other: .data(MirroringFixture.token(3, store: other)),
+                "lastHistoryTransactionTimeStamp-mainDataStore-mainApp": .date(Scenarios.appGroupTime(20)),
+                "lastHistoryTransactionTimeStamp-keyStore-mainApp": .date(Scenarios.appGroupTime(2)),
+            ]
+            try Data(PropertyList.encodeBinary(.dictionary(plist))).write(to: URL(fileURLWithPath: tmp.file("defaults.plist")))
+            let r = try CLI.run(["actors", store, "--defaults", tmp.file("defaults.plist"), "--key-prefix", "lastHistoryTransactionTimeStamp-mainDataStore-",
+                                 "--now", now])
+            #expect(r.status == 0, "\(r.stderr)")
+            let doc = try r.json()
+            let actors = (doc["actors"] as? [[String: Any]] ?? []).compactMap { $0["actor"] as? String }
+            #expect(actors == ["HistoryToken" + uuid, "mainApp"], "\(store): \(actors)")
+            let source = (doc["sources"] as? [[String: Any]])?.first
+            #expect((source?["otherStoreKeys"] as? [String])?.sorted() == ["HistoryToken" + other, "lastHistoryTransactionTimeStamp-keyStore-mainApp"])
+            #expect(!(doc["actors"] as? [[String: Any]] ?? []).contains { $0["status"] as? String == "foreign-token" })
+        }
+    }
 }

@@ -32,7 +32,9 @@ public struct DefaultsMergeState: Equatable, Sendable {
     public var format: PropertyList.Format
     /// Recognised entries, sorted by actor then key.
     public var records: [MergeRecord]
-    /// AppwiseCore entries scoped to another store UUID (left out of ``records``).
+    /// Keys of other stores' positions, left out of ``records``: a key naming another store by
+    /// UUID (AppwiseCore's, Apple's sharing sample's `HistoryToken<storeUUID>`), or one of a
+    /// known format outside the `--key-prefix` that qualifies it (HalloApp's other stores).
     public var otherStoreKeys: [String]
     /// Keys of other apps and settings, ignored.
     public var ignoredKeyCount: Int
@@ -60,32 +62,90 @@ public enum DefaultsReader {
         var other: [String] = []
         var ignored = 0
         var notes: [String] = []
+        // Formats a --key-prefix qualifies: their keys outside it are other stores'.
+        let qualified = customPrefixes.compactMap(MergeKeyFormat.qualified(by:))
         for key in dict.keys.sorted() {
             guard let value = dict[key] else { continue }
             let source = "\(path) [\(key)]"
-            if let parsed = MergeKeyFormat.parse(key, customPrefixes: customPrefixes) {
-                if let scoped = parsed.storeUUID, let storeUUID, scoped.caseInsensitiveCompare(storeUUID) != .orderedSame {
-                    other.append(key)
-                    continue
-                }
+            let parsed = MergeKeyFormat.parse(key, customPrefixes: customPrefixes)
+            if let uuid = parsed?.storeUUID ?? Self.storeUUID(in: key), let storeUUID, uuid.caseInsensitiveCompare(storeUUID) != .orderedSame {
+                other.append(key)
+                notes.append("\(source): the position of another store (\(uuid)), not of this one")
+                continue
+            }
+            if let parsed, qualified.contains(parsed.format) {
+                other.append(key)
+                notes.append("\(source): outside \(customPrefixes.joined(separator: ", ")): another store's position")
+                continue
+            }
+            if let parsed {
                 records.append(MergeRecord(actor: parsed.actor, position: position(value, format: format, source: source),
                                            source: source, keyFormat: parsed.format))
-            } else if let json = jsonBytes(value) {
-                switch jsonPosition(json, key: key, source: source, storeUUID: storeUUID) {
-                case .success(let position):
-                    records.append(MergeRecord(actor: key, position: position, source: source, keyFormat: .jsonToken))
-                case .failure(let why):
-                    ignored += 1
-                    notes.append("\(why)")
-                }
-            } else if let bytes = value.dataValue, let token = tokenPosition(bytes, key: key, source: source) {
-                records.append(MergeRecord(actor: key, position: token, source: source, keyFormat: .tokenKey))
-            } else {
+                continue
+            }
+            let found = tokens(in: value, path: key, path: path, storeUUID: storeUUID)
+            records += found.records
+            notes += found.notes
+            if found.records.isEmpty {
                 ignored += 1
+                if found.notes.isEmpty && Self.looksLikeMergeState(key) {
+                    notes.append("\(source): holds \(value.kindName), not a date or a history token")
+                }
             }
         }
         records.sort { ($0.actor, $0.source) < ($1.actor, $1.source) }
         return DefaultsMergeState(path: path, format: format, records: records, otherStoreKeys: other, ignoredKeyCount: ignored, notes: notes)
+    }
+
+    /// The tokens `value` holds under an arbitrary key (`name`, or the key path to it): itself a
+    /// JSON token or an archived one, or tokens inside a dictionary or an array (Unwatched's
+    /// `historyTokens`, a dictionary of JSON tokens; StudApp's arrays of archives in 2017), each
+    /// named by its key path. `notes` say what looked like a token and was not one.
+    private static func tokens(in value: PlistValue, path name: String, path: String, storeUUID: String?, depth: Int = 0)
+        -> (records: [MergeRecord], notes: [String]) {
+        let source = "\(path) [\(name)]"
+        if let json = jsonBytes(value) {
+            switch jsonPosition(json, key: name, source: source, storeUUID: storeUUID) {
+            case .success(let position): return ([MergeRecord(actor: name, position: position, source: source, keyFormat: .jsonToken)], [])
+            case .failure(let why): return ([], ["\(why)"])
+            }
+        }
+        if let bytes = value.dataValue {
+            guard let token = tokenPosition(bytes, key: name, source: source) else { return ([], []) }
+            return ([MergeRecord(actor: name, position: token, source: source, keyFormat: .tokenKey)], [])
+        }
+        // Containers a level or two deep; deeper is an app's data, not its merge state.
+        guard depth < 2 else { return ([], []) }
+        var found: (records: [MergeRecord], notes: [String]) = ([], [])
+        if let dict = value.dictionaryValue {
+            for key in dict.keys.sorted() {
+                guard let inner = dict[key] else { continue }
+                let more = tokens(in: inner, path: "\(name)/\(key)", path: path, storeUUID: storeUUID, depth: depth + 1)
+                found.records += more.records
+                found.notes += more.notes
+            }
+        } else if case .array(let items) = value {
+            for (i, inner) in items.enumerated() {
+                let more = tokens(in: inner, path: "\(name)[\(i)]", path: path, storeUUID: storeUUID, depth: depth + 1)
+                found.records += more.records
+                found.notes += more.notes
+            }
+        }
+        return found
+    }
+
+    /// The store UUID a key names (`HistoryToken<storeUUID>`), if it names one.
+    static func storeUUID(in key: String) -> String? {
+        guard let range = key.range(of: "[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}", options: .regularExpression) else {
+            return nil
+        }
+        return String(key[range])
+    }
+
+    /// Whether a key's name says it keeps a merge position (worth a note when its value is none).
+    private static func looksLikeMergeState(_ key: String) -> Bool {
+        let lower = key.lowercased()
+        return ["history", "token", "lasttransaction", "merge"].contains { lower.contains($0) }
     }
 
     /// The top-level dictionary of the plist at `path`, and its format.

@@ -4,7 +4,8 @@ public enum MergeKeyFormat: Equatable, Hashable, Sendable, CustomStringConvertib
     case persistentHistoryTrackingKit
     /// `PersistentHistoryTracker.lastToken.<actor>` (fatbobman's article and demo).
     case persistentHistoryTracker
-    /// `lastHistoryTransactionTimestamp-<actor>` (StudApp) or `…TimeStamp-<actor>` (SwiftLee).
+    /// `lastHistoryTransactionTimestamp-<actor>` (StudApp), `…TimeStamp-<actor>` (SwiftLee; HalloApp's
+    /// `…-<dataStore>-<target>`), or the bare `lastHistoryTransactionTimestamp` (SwiftDataChangeMonitor).
     case lastHistoryTransactionTimestamp
     /// `persistent-history-tracking:<storeUUID>-<actor>` (AppwiseCore).
     case appwiseCore
@@ -34,10 +35,24 @@ public enum MergeKeyFormat: Equatable, Hashable, Sendable, CustomStringConvertib
         ("lasthistorytransactiontimestamp-", .lastHistoryTransactionTimestamp),
     ]
 
+    /// Keys that are a known format's prefix without its separator and actor: one position for
+    /// the whole app, named after the key (`lastHistoryTransactionTimestamp`: SwiftDataChangeMonitor).
+    private static let bareKeys: [(String, MergeKeyFormat)] = [
+        ("lasthistorytransactiontimestamp", .lastHistoryTransactionTimestamp),
+    ]
+
+    /// The known format `customPrefix` qualifies: it starts with that format's prefix and goes on
+    /// (`lastHistoryTransactionTimeStamp-mainDataStore-`, one of several stores' keys in one suite).
+    public static func qualified(by customPrefix: String) -> MergeKeyFormat? {
+        let lower = customPrefix.lowercased()
+        return fixedPrefixes.first { lower.hasPrefix($0.0) && lower.count > $0.0.count }?.1
+    }
+
     /// Recognises `key` (prefixes compared case-insensitively) and returns the
     /// format, the actor name, and — for AppwiseCore — the store UUID it is scoped to.
     public static func parse(_ key: String, customPrefixes: [String] = []) -> (format: MergeKeyFormat, actor: String, storeUUID: String?)? {
         let lower = key.lowercased()
+        if let bare = bareKeys.first(where: { $0.0 == lower }) { return (bare.1, key, nil) }
         for prefix in customPrefixes where !prefix.isEmpty && lower.hasPrefix(prefix.lowercased()) && key.count > prefix.count {
             return (.customPrefix(prefix), String(key.dropFirst(prefix.count)), nil)
         }

@@ -99,7 +99,8 @@ public enum Checker {
     /// Every rule, in the order they run.
     public static let rules: [any CheckRule] = [
         ActorExpiredRule(), ActorMissedChangesRule(), ForeignTokenRule(), CorruptTokenRule(),
-        ActorBehindRule(), StaleActorRule(), AuthorMismatchRule(), CloudKitExpiredRule(), CloudKitTokenUnreadableRule(),
+        ActorBehindRule(), StaleActorRule(), PositionAfterNewestRule(), AuthorMismatchRule(), NoMergePositionRule(),
+        CloudKitExpiredRule(), CloudKitTokenUnreadableRule(),
         CloudKitExportBehindRule(), CloudKitRecordsPendingRule(), HistoryTooLargeRule(), MissingAttributionRule(),
         CloudKitPurgeRule(), MigrationTruncationRule(), WALMissingRule(), OrphanChangesRule(), UnknownEntityRule(),
         ColumnsMismatchRule(), WrongTypeRule(), FreePagesRule(),

@@ -1,0 +1,18 @@
+/// `position-after-newest`: an actor's date is later than the newest transaction and names
+/// none: it was set to the time of a launch, not of a merge (HalloApp writes `Date()` when a
+/// store opens), so what was written between its last merge and that launch is never merged.
+struct PositionAfterNewestRule: CheckRule {
+    let id = "position-after-newest"
+    let severity = Severity.warning
+    let summary = "a merge date later than every transaction (set at launch, not after a merge)"
+
+    func evaluate(_ c: CheckContext) throws -> [Finding] {
+        guard let newest = c.statistics.timestamps?.upperBound else { return [] }
+        return (c.mergeState?.actors ?? []).filter { $0.kind == .app }.compactMap { a in
+            // A whole-second date (an XML plist) may round up past the newest by less than a second.
+            guard let date = a.positionDate, date > newest + 1 else { return nil }
+            return finding("\(a.name)'s position is \(days((date - newest) / 86400)) after the newest transaction and names none: it was set when the app started, not after a merge, so whatever was written between \(a.name)'s last merge and that moment is never merged. Write the position from the newest merged transaction's timestamp (or keep its token).",
+                           ["actor": .string(a.name), "positionDate": .real(date), "newestTimestamp": .real(newest)])
+        }
+    }
+}
