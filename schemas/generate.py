@@ -19,7 +19,7 @@ import json, os
 # 1.3: a purge preview's cut-off (cutoff, cutoffTransaction); info's purgeTraces.migrationAtCut.
 # 1.4: what a stopped purge left, in a purge's result (earlierPurgeStopped, unfinishedBackups).
 # 1.5: the cleaners phtk-1.0.0-manual, phtk-2-manual, fatbobman-demo and studapp; each cleaner's source and
-#      notes; a purge preview's ruleNotes.
+#      notes; a purge preview's ruleNotes; transactionsToDeleteAtMost (a cut-off from a whole-second date).
 VERSION = "1.5"
 
 def nullable(t): return {"type": [t, "null"]} if isinstance(t, str) else {"anyOf": [t, {"type": "null"}]}
@@ -114,6 +114,7 @@ defs["actors"] = doc("actors", {
                                                "fatbobman", "fatbobman-demo", "swiftlee", "studapp", "appwise"]},
         "title": S, "source": S, "cutoff": nullable(TS), "cocoaCutoff": nullable("number"), "reason": S, "heldBackBy": nullable("string"),
         "authorFilter": nullable(arr(S)), "resetsKeysAfterPurge": B, "notes": arr(S), "transactionsToDelete": nullable("integer"),
+        "transactionsToDeleteAtMost": nullable("integer"),
         "breaks": arr(ref("consequence"))})),
 })
 defs["token"] = defs["token"]

@@ -162,4 +162,28 @@ import Testing
         let none = try run([], [])
         #expect(none["phtk-1.0.4"]?.count == nil && none["apple"]?.count == 484)
     }
+
+    /// Dates kept in whole seconds (an XML plist): the cut-off may be up to a second later, and
+    /// what falls in that second is said as a range, in `actors` and in the purge preview.
+    @Test(.enabled(if: RealStores.available)) func wholeSecondDatesGiveARange() throws {
+        let queue = try LogicalDump.readOnlyQueue(RealStores.photos)
+        defer { try? queue.close() }
+        let (date, exact, later) = try queue.read { db -> (Double, Int, Int) in
+            // #489's timestamp, as an XML plist keeps it; the count before it and a second later.
+            let t = try Double.fetchOne(db, sql: "SELECT ZTIMESTAMP FROM ATRANSACTION WHERE Z_PK = 489") ?? 0
+            let whole = t.rounded(.down)
+            func count(_ cut: Double) throws -> Int { try Self.count(db, cut: cut, authors: nil) }
+            return (whole, try count(whole), try count(whole + 1))
+        }
+        try #require(later > exact, "no transaction in the second after #489's")
+        let dir = try TemporaryDirectory()
+        try Data(try PropertyList.encodeXML(.dictionary(["lastHistoryTransactionTimestamp-app": .date(date)])))
+            .write(to: URL(fileURLWithPath: dir.file("xml.plist")))
+        let args = [RealStores.photos, "--defaults", dir.file("xml.plist"), "--now", "2022-02-05T00:00:00Z"]
+        let doc = try CLI.run(["actors"] + args).json()
+        let studapp = try #require((doc["cleaners"] as? [[String: Any]])?.first { $0["strategy"] as? String == "studapp" })
+        #expect(studapp["transactionsToDelete"] as? Int == exact && studapp["transactionsToDeleteAtMost"] as? Int == later)
+        let preview = try CLI.run(["purge", "--strategy", "studapp", "--format", "table"] + args, environment: ["COLUMNS": "200"])
+        #expect(preview.stdout.contains("so the cleaner deletes \(exact)–\(later) transactions"), "\(preview.stdout)")
+    }
 }

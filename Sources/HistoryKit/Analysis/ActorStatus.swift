@@ -103,6 +103,9 @@ public struct MergeStateReport: Sendable {
     public var cutoffs: [CleanerCutoff]
     /// Transactions each strategy's cut-off would delete (same order as ``cutoffs``).
     public var cutoffDeleteCounts: [Int]
+    /// For a cut-off from a whole-second date, what it deletes when a second later (the cleaner's own
+    /// may be); nil for the others (same order as ``cutoffs``).
+    public var cutoffDeleteCountsAtMost: [Int?]
     /// The actors each strategy's cut-off would expire or make miss changes (same order as ``cutoffs``).
     public var cutoffBreaks: [[PurgePreview.Consequence]]
 

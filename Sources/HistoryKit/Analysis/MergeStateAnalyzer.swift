@@ -51,14 +51,17 @@ public struct MergeStateAnalyzer {
         // actors count for. CloudKit's exporter is no actor of the app's cleaners: they neither
         // wait for it nor purge its authors.
         let appActors = names.filter { $0 != exporter && (declared.contains($0) || batch.contains($0) || !(located[$0]?.records ?? []).isEmpty) }
-        let input = CleanerInput(actors: appActors.map { CleanerInput.Actor(name: $0, date: located[$0]?.effectiveDate, isBatch: batch.contains($0)) },
+        let input = CleanerInput(actors: appActors.map { CleanerInput.Actor(name: $0, date: located[$0]?.effectiveDate, isBatch: batch.contains($0),
+                                                                             wholeSeconds: (located[$0]?.tolerance ?? 0) > 0) },
                                  now: now, settings: cleaners)
         let cutoffs = CleanerStrategy.allCases.map { $0.cutoff(input) }
 
         // Every count comes from one pass through the transactions.
         let pendingBounds = names.map { located[$0]?.pendingFrom }
         let cutoffBounds = cutoffs.map { c in c.cutoff.map { ScanBound.beforeDate($0) } }
-        let bounds = pendingBounds + cutoffBounds
+        // A cut-off from a whole-second date may be up to a second later: counted there too.
+        let laterBounds = cutoffs.map { c in c.cutoff.flatMap { c.wholeSecondDate ? ScanBound.beforeDate($0 + 1) : nil } }
+        let bounds = pendingBounds + cutoffBounds + laterBounds
         let tokenNumbers = names.map { located[$0]?.tokenNumber }
         var everyone = AuthorTallies()
         var within = Array(repeating: AuthorTallies(), count: bounds.count)
@@ -107,13 +110,14 @@ public struct MergeStateAnalyzer {
                 : evaluate(name, position: position, pending: pending, authoredCount: authored[name] ?? 0,
                            knownAuthors: knownAuthors, purged: purged, first: first, history: history))
         }
-        let counts = cutoffs.enumerated().map { j, c -> Int in
-            guard c.cutoff != nil else { return 0 }
+        func count(_ c: CleanerCutoff, _ tallies: AuthorTallies) -> Int {
             let filter = c.authorFilter.map(Set.init)
-            return zip(authorNames, within[names.count + j].tallies)
+            return zip(authorNames, tallies.tallies)
                 .filter { author, _ in filter.map { f in author.map(f.contains) ?? false } ?? true }
                 .reduce(0) { $0 + $1.1.count }
         }
+        let counts = cutoffs.enumerated().map { j, c in c.cutoff == nil ? 0 : count(c, within[names.count + j]) }
+        let countsAtMost = cutoffs.enumerated().map { j, c in laterBounds[j] == nil ? nil : count(c, within[names.count + cutoffs.count + j]) }
         // A cut-off that deletes the transaction an actor's token names expires that token; one that
         // deletes what others wrote after an actor's position makes it miss those changes.
         let breaks = cutoffs.enumerated().map { j, c -> [PurgePreview.Consequence] in
@@ -132,7 +136,7 @@ public struct MergeStateAnalyzer {
             }
         }
         return MergeStateReport(storeUUID: store.storeUUID, now: now, actors: reports, writers: writers, cutoffs: cutoffs,
-                                cutoffDeleteCounts: counts, cutoffBreaks: breaks)
+                                cutoffDeleteCounts: counts, cutoffDeleteCountsAtMost: countsAtMost, cutoffBreaks: breaks)
     }
 
     /// What others wrote, from the tallies of the transactions after an actor's position;

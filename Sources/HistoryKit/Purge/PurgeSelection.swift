@@ -28,16 +28,21 @@ public struct PurgeSelection: Sendable {
     /// What `strategy` would purge now, from the cut-off `report` computed for it (its author
     /// filter too, unless `query` names authors); nothing when it would not purge.
     public static func strategy(_ strategy: CleanerStrategy, report: MergeStateReport, narrowing query: HistoryQuery) throws -> PurgeSelection {
-        guard let cutoff = report.cutoffs.first(where: { $0.strategy == strategy }) else {
+        guard let j = report.cutoffs.firstIndex(where: { $0.strategy == strategy }) else {
             throw PurgeSelectionError.noCutoff(strategy)
         }
+        let cutoff = report.cutoffs[j]
         var query = query
         if query.authors.isEmpty, let filter = cutoff.authorFilter { query.authors = filter.map { HistoryQuery.NameFilter.value($0) } }
         // No cut-off: nothing is selected (a transaction number below every real one).
         query.before = cutoff.cutoff.map { HistoryQuery.Bound.date($0) } ?? .transaction(Int64.min)
-        let resets = cutoff.resetsKeysAfterPurge ? ["then it sets every actor's key to nil, so each one reads again all the history that is left"] : []
+        var notes = cutoff.notes
+        if cutoff.resetsKeysAfterPurge { notes.append("then it sets every actor's key to nil, so each one reads again all the history that is left") }
+        if let most = report.cutoffDeleteCountsAtMost[j], most > report.cutoffDeleteCounts[j] {
+            notes.append("its cut-off is a date kept in whole seconds (an XML plist): the app's own is up to a second later, so the cleaner deletes \(report.cutoffDeleteCounts[j])–\(most) transactions; this purge cuts at the date kept")
+        }
         return PurgeSelection(query: query, rule: "\(strategy.title): \(cutoff.reason)",
-                              cutoff: cutoff.cutoff.map { .bound(.date($0)) } ?? .none(cutoff.reason), notes: cutoff.notes + resets)
+                              cutoff: cutoff.cutoff.map { .bound(.date($0)) } ?? .none(cutoff.reason), notes: notes)
     }
 
     /// The cut on the time axis (Cocoa seconds): the date, or the timestamp of

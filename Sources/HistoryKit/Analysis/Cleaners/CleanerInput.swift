@@ -9,11 +9,14 @@ public struct CleanerInput: Sendable {
         public var date: Double?
         /// Declared as an author that only writes (`batchAuthors` in PersistentHistoryTrackingKit).
         public var isBatch: Bool
+        /// Its date was kept in whole seconds (an XML plist): the app's own was up to a second later.
+        public var wholeSeconds: Bool
 
-        public init(name: String, date: Double?, isBatch: Bool = false) {
+        public init(name: String, date: Double?, isBatch: Bool = false, wholeSeconds: Bool = false) {
             self.name = name
             self.date = date
             self.isBatch = isBatch
+            self.wholeSeconds = wholeSeconds
         }
     }
 

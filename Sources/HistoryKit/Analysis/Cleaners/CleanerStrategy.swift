@@ -47,9 +47,11 @@ public enum CleanerStrategy: String, CaseIterable, Sendable {
         if rule.narrowsToActors && input.actors.isEmpty {
             decision = .none("no actor known: it deletes only what its actors wrote, so nothing")
         }
+        let wholeSeconds = decision.heldBackBy.flatMap { name in input.actors.first { $0.name == name }?.wholeSeconds } ?? false
         return CleanerCutoff(strategy: self, cutoff: decision.cutoff, reason: decision.reason, heldBackBy: decision.heldBackBy,
                              authorFilter: rule.narrowsToActors ? input.actors.map(\.name) : nil,
-                             resetsKeysAfterPurge: rule.resetsKeys && decision.cutoff != nil, notes: rule.notes)
+                             resetsKeysAfterPurge: rule.resetsKeys && decision.cutoff != nil, notes: rule.notes,
+                             wholeSecondDate: wholeSeconds && decision.cutoff != nil)
     }
 }
 
@@ -68,4 +70,7 @@ public struct CleanerCutoff: Equatable, Sendable {
     public var resetsKeysAfterPurge: Bool
     /// What the library does besides the cut-off (when it cleans at all).
     public var notes: [String]
+    /// The cut-off is a date kept in whole seconds (an XML plist): the cleaner's own is up to a
+    /// second later, and what falls in that second may go too.
+    public var wholeSecondDate: Bool = false
 }

@@ -29,7 +29,8 @@ struct MergeStatePresenter {
             let c = report.cutoffs[j]
             let breaks = report.cutoffBreaks[j]
             let count = report.cutoffDeleteCounts[j]
-            let deletes = c.cutoff == nil ? "-" : plural(count, "transaction")
+            let most = report.cutoffDeleteCountsAtMost[j].flatMap { $0 > count ? $0 : nil }
+            let deletes = c.cutoff == nil ? "-" : (most.map { "\(count)–\($0) transactions" } ?? plural(count, "transaction"))
                 + (c.authorFilter.map { " (it deletes only what \($0.joined(separator: ", ")) wrote)" } ?? "")
             let broken = breaks.map { "\($0.actor) (\($0.status.rawValue))" }.joined(separator: ", ")
             // The rules of the strategies folded into the row: the same words once.
@@ -76,6 +77,7 @@ struct MergeStatePresenter {
                 let o = report.cutoffs[g[0]]
                 return o.cutoff == c.cutoff && o.authorFilter == c.authorFilter && o.heldBackBy == c.heldBackBy
                     && report.cutoffDeleteCounts[g[0]] == report.cutoffDeleteCounts[j] && report.cutoffBreaks[g[0]] == report.cutoffBreaks[j]
+                    && report.cutoffDeleteCountsAtMost[g[0]] == report.cutoffDeleteCountsAtMost[j]
             }) {
                 groups[g].append(j)
             } else {
@@ -179,6 +181,7 @@ struct MergeStatePresenter {
                 ("resetsKeysAfterPurge", .bool(c.resetsKeysAfterPurge)),
                 ("notes", .array(c.notes.map { .string($0) })),
                 ("transactionsToDelete", c.cutoff == nil ? .null : .int(Int64(n))),
+                ("transactionsToDeleteAtMost", report.cutoffDeleteCountsAtMost[j].map { .int(Int64($0)) } ?? .null),
                 ("breaks", .array(breaks)),
             ]) })),
         ]
