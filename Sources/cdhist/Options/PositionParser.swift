@@ -56,9 +56,10 @@ struct PositionParser {
 
     /// Seconds of a duration such as `7d`, `36h`, `90m`, `30s` or `2w` (more than none).
     static func duration(_ text: String, option: String) throws -> Double {
-        guard let seconds = relativeSeconds(text.lowercased()), seconds > 0 else {
+        guard let seconds = relativeSeconds(text.lowercased()) else {
             throw CLIError.invalidValue(option: option, value: text, reason: "not a duration (use 7d, 36h, 90m, 30s or 2w)")
         }
+        guard seconds > 0 else { throw CLIError.invalidValue(option: option, value: text, reason: "a duration longer than none is needed") }
         return seconds
     }
 
