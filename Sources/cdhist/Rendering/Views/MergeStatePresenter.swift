@@ -33,15 +33,19 @@ struct MergeStatePresenter {
             let deletes = c.cutoff == nil ? "-" : (most.map { "\(count)–\($0) transactions" } ?? plural(count, "transaction"))
                 + (c.authorFilter.map { " (it deletes only what \($0.joined(separator: ", ")) wrote)" } ?? "")
             let broken = breaks.map { "\($0.actor) (\($0.status.rawValue))" }.joined(separator: ", ")
-            // The rules of the strategies folded into the row: the same words once.
+            // The rules of the strategies folded into the row: the same words once, and once who resets the keys.
             var rules: [(rule: String, names: [String])] = []
             for k in group {
-                let rule = report.cutoffs[k].reason + (report.cutoffs[k].resetsKeysAfterPurge ? "; then resets every key" : "")
+                let rule = report.cutoffs[k].reason
                 if let i = rules.firstIndex(where: { $0.rule == rule }) { rules[i].names.append(report.cutoffs[k].strategy.rawValue) } else {
                     rules.append((rule, [report.cutoffs[k].strategy.rawValue]))
                 }
             }
-            let rule = rules.count == 1 ? rules[0].rule : rules.map { "\($0.names.joined(separator: ", ")): \($0.rule)" }.joined(separator: "; ")
+            let resetting = group.filter { report.cutoffs[$0].resetsKeysAfterPurge }.map { report.cutoffs[$0].strategy.rawValue }
+            let resets = resetting.isEmpty ? ""
+                : resetting.count == group.count ? "; then resets every key"
+                : "; \(resetting.joined(separator: ", ")) then \(resetting.count == 1 ? "resets" : "reset") every key"
+            let rule = (rules.count == 1 ? rules[0].rule : rules.map { "\($0.names.joined(separator: ", ")): \($0.rule)" }.joined(separator: "; ")) + resets
             return [Cell(group.map { report.cutoffs[$0].strategy.rawValue }.joined(separator: ", ")), Cell(c.cutoff.map { time.display($0) } ?? "no purge"),
                     Cell(deletes + (breaks.isEmpty ? "" : "; breaks \(broken)"), breaks.isEmpty ? nil : .red),
                     Cell((c.heldBackBy.map { "held back by \($0); " } ?? "") + rule)]
