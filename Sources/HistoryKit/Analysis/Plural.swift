@@ -7,3 +7,14 @@ public func days(_ value: Double) -> String {
     let whole = value.wholeDescription
     return "\(whole) day\(whole == "1" ? "" : "s")"
 }
+
+/// A length of time as messages give it: "40 minutes", "3 hours", "2 days" (the largest unit
+/// it holds a whole one of, rounded down), "12 seconds".
+public func span(_ seconds: Double) -> String {
+    guard seconds.isFinite, seconds < 1e15 else { return "\(seconds) seconds" }
+    let s = Int(max(0, seconds))
+    if s >= 86400 { return plural(s / 86400, "day") }
+    if s >= 3600 { return plural(s / 3600, "hour") }
+    if s >= 60 { return plural(s / 60, "minute") }
+    return plural(s, "second")
+}

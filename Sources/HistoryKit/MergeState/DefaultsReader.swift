@@ -68,7 +68,7 @@ public enum DefaultsReader {
             guard let value = dict[key] else { continue }
             let source = "\(path) [\(key)]"
             let parsed = MergeKeyFormat.parse(key, customPrefixes: customPrefixes)
-            if let uuid = parsed?.storeUUID ?? Self.storeUUID(in: key), let storeUUID, uuid.caseInsensitiveCompare(storeUUID) != .orderedSame {
+            if let uuid = parsed?.storeUUID, let storeUUID, uuid.caseInsensitiveCompare(storeUUID) != .orderedSame {
                 other.append(key)
                 notes.append("\(source): the position of another store (\(uuid)), not of this one")
                 continue
@@ -84,6 +84,14 @@ public enum DefaultsReader {
                 continue
             }
             let found = tokens(in: value, path: key, path: path, storeUUID: storeUUID)
+            // A token of the store a key names, another than this one (Apple's sharing sample keeps
+            // `HistoryToken<storeUUID>` for its private and its shared store): that store's position.
+            if let uuid = Self.storeUUID(in: key), let storeUUID, uuid.caseInsensitiveCompare(storeUUID) != .orderedSame,
+               !found.records.isEmpty, found.records.allSatisfy({ Self.isTokenOfOtherStore($0.position, storeUUID: storeUUID) }) {
+                other.append(key)
+                notes.append("\(source): the position of another store (\(uuid)), not of this one")
+                continue
+            }
             records += found.records
             notes += found.notes
             if found.records.isEmpty {
@@ -97,21 +105,32 @@ public enum DefaultsReader {
         return DefaultsMergeState(path: path, format: format, records: records, otherStoreKeys: other, ignoredKeyCount: ignored, notes: notes)
     }
 
+    /// Whether `position` is a token that gives this store no transaction.
+    private static func isTokenOfOtherStore(_ position: MergePosition, storeUUID: String) -> Bool {
+        if case .token(let token) = position { return token.transactionNumber(forStore: storeUUID) == nil }
+        return false
+    }
+
     /// The tokens `value` holds under an arbitrary key (`name`, or the key path to it): itself a
     /// JSON token or an archived one, or tokens inside a dictionary or an array (Unwatched's
     /// `historyTokens`, a dictionary of JSON tokens; StudApp's arrays of archives in 2017), each
-    /// named by its key path. `notes` say what looked like a token and was not one.
-    private static func tokens(in value: PlistValue, path name: String, path: String, storeUUID: String?, depth: Int = 0)
+    /// named by its key path. `notes` say what looked like a token and was not one. Inside a
+    /// container only what decodes as a token counts (a dictionary of device or login tokens is
+    /// no merge state), and the entry's own key decides whether it says it holds one.
+    private static func tokens(in value: PlistValue, path name: String, path: String, storeUUID: String?, depth: Int = 0, leaf: String? = nil)
         -> (records: [MergeRecord], notes: [String]) {
         let source = "\(path) [\(name)]"
+        let key = leaf ?? name
         if let json = jsonBytes(value) {
-            switch jsonPosition(json, key: name, source: source, storeUUID: storeUUID) {
-            case .success(let position): return ([MergeRecord(actor: name, position: position, source: source, keyFormat: .jsonToken)], [])
-            case .failure(let why): return ([], ["\(why)"])
+            switch jsonPosition(json, key: key, source: source, storeUUID: storeUUID) {
+            case .success(let position):
+                if depth > 0, case .unreadable = position { return ([], []) }
+                return ([MergeRecord(actor: name, position: position, source: source, keyFormat: .jsonToken)], [])
+            case .failure(let why): return ([], depth > 0 ? [] : ["\(why)"])
             }
         }
         if let bytes = value.dataValue {
-            guard let token = tokenPosition(bytes, key: name, source: source) else { return ([], []) }
+            guard depth == 0 || HistoryTokenDecoder.isTokenArchive(bytes), let token = tokenPosition(bytes, key: key, source: source) else { return ([], []) }
             return ([MergeRecord(actor: name, position: token, source: source, keyFormat: .tokenKey)], [])
         }
         // Containers a level or two deep; deeper is an app's data, not its merge state.
@@ -120,13 +139,13 @@ public enum DefaultsReader {
         if let dict = value.dictionaryValue {
             for key in dict.keys.sorted() {
                 guard let inner = dict[key] else { continue }
-                let more = tokens(in: inner, path: "\(name)/\(key)", path: path, storeUUID: storeUUID, depth: depth + 1)
+                let more = tokens(in: inner, path: "\(name)/\(key)", path: path, storeUUID: storeUUID, depth: depth + 1, leaf: key)
                 found.records += more.records
                 found.notes += more.notes
             }
         } else if case .array(let items) = value {
             for (i, inner) in items.enumerated() {
-                let more = tokens(in: inner, path: "\(name)[\(i)]", path: path, storeUUID: storeUUID, depth: depth + 1)
+                let more = tokens(in: inner, path: "\(name)[\(i)]", path: path, storeUUID: storeUUID, depth: depth + 1, leaf: "")
                 found.records += more.records
                 found.notes += more.notes
             }

@@ -32,6 +32,7 @@ public struct PurgeSelection: Sendable {
             throw PurgeSelectionError.noCutoff(strategy)
         }
         let cutoff = report.cutoffs[j]
+        let narrowed = query != HistoryQuery()
         var query = query
         if query.authors.isEmpty, let filter = cutoff.authorFilter { query.authors = filter.map { HistoryQuery.NameFilter.value($0) } }
         // No cut-off: nothing is selected (a transaction number below every real one).
@@ -39,7 +40,9 @@ public struct PurgeSelection: Sendable {
         var notes = cutoff.notes
         if cutoff.resetsKeysAfterPurge { notes.append("then it sets every actor's key to nil, so each one reads again all the history that is left") }
         if let most = report.cutoffDeleteCountsAtMost[j], most > report.cutoffDeleteCounts[j] {
-            notes.append("its cut-off is a date kept in whole seconds (an XML plist): the app's own is up to a second later, so the cleaner deletes \(report.cutoffDeleteCounts[j])–\(most) transactions; this purge cuts at the date kept")
+            // The counts are the cleaner's own; a selection narrowed further has counts of its own.
+            let counts = narrowed ? "" : ", so the cleaner deletes \(report.cutoffDeleteCounts[j])–\(most) transactions"
+            notes.append("its cut-off is a date kept in whole seconds (an XML plist): the app's own is up to a second later\(counts); this purge cuts at the date kept")
         }
         return PurgeSelection(query: query, rule: "\(strategy.title): \(cutoff.reason)",
                               cutoff: cutoff.cutoff.map { .bound(.date($0)) } ?? .none(cutoff.reason), notes: notes)

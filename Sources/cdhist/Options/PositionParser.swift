@@ -60,6 +60,7 @@ struct PositionParser {
             throw CLIError.invalidValue(option: option, value: text, reason: "not a duration (use 7d, 36h, 90m, 30s or 2w)")
         }
         guard seconds > 0 else { throw CLIError.invalidValue(option: option, value: text, reason: "a duration longer than none is needed") }
+        guard seconds <= 100 * 365 * 86400 else { throw CLIError.invalidValue(option: option, value: text, reason: "more than a hundred years") }
         return seconds
     }
 
