@@ -92,8 +92,71 @@ import Testing
         let state = try read(["lastHistoryFetch": .string("yesterday"), "theme": .string("dark"),
                               "HistoryToken" + other: .data(MirroringFixture.token(7, store: other))])
         #expect(state.records.isEmpty)
-        #expect(state.notes.contains("defaults.plist [lastHistoryFetch]: holds a string, not a date or a history token"), "\(state.notes)")
-        #expect(state.notes.contains("defaults.plist [HistoryToken\(other)]: the position of another store (\(other)), not of this one"))
-        #expect(!state.notes.contains { $0.contains("theme") })
+        let notes = state.notes.map(\.description)
+        #expect(notes.contains("defaults.plist [lastHistoryFetch]: holds a string, not a date or a history token"), "\(notes)")
+        #expect(notes.contains("defaults.plist [HistoryToken\(other)]: the position of another store (\(other)), not of this one"))
+        #expect(!notes.contains { $0.contains("theme") })
+    }
+
+    /// Archived tokens under an app's own key, each read as that key's actor: Trio
+    /// (nightscout/Trio, `Model/Helper/UserDefaultsExtension.swift`: `lastHistoryToken`), CloudCore
+    /// (deeje/CloudCore, `Push/CoreDataObserver.swift`: `lastPersistentHistoryTokenKey`), TweetNest
+    /// (`TweetNestKit/TweetNestKitUserDefaults.swift`: `TWNKLastPersistentHistoryTokenData`), FNote
+    /// (bdaralan/FNote, `CoreDataStack+HistoryTracker.swift`: `CoreDataStack.HistoryTracker`, beside its
+    /// purge date `CoreDataStackHistoryTracker.kDeleteDate`, which is no position), Hexagon
+    /// (kieranjlynch/Hexagon, `Data/PersistenceController.swift`: `PersistentHistoryTracker.lastToken`).
+    @Test func appsKeepArchivedTokensUnderTheirOwnKeys() throws {
+        let keys = ["lastHistoryToken", "lastPersistentHistoryTokenKey", "TWNKLastPersistentHistoryTokenData", "CoreDataStack.HistoryTracker",
+                    "PersistentHistoryTracker.lastToken"]
+        var plist = Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, PlistValue.data(MirroringFixture.token(Int64(10 + $0), store: store))) })
+        plist["CoreDataStackHistoryTracker.kDeleteDate"] = .date(6 * day)
+        let state = try read(plist)
+        #expect(actors(state) == keys.sorted())
+        for (i, key) in keys.enumerated() {
+            #expect(state.records.first { $0.actor == key }?.position == .token(HistoryToken(storeUUID: store, transactionNumber: Int64(10 + i))), "\(key)")
+        }
+        #expect(state.ignoredKeyCount == 1)
+        #expect(state.notes.map(\.description).contains { $0.contains("[CoreDataStackHistoryTracker.kDeleteDate]: a date under a key of no known format") })
+    }
+
+    /// SwiftLee's key as Proton Drive's macOS app writes it (ProtonDriveApps/ios-drive,
+    /// `PDCore/.../UserDefaults+HistoryTransaction.swift`: `lastHistoryTransactionTimeStamp-main`,
+    /// `-fileProviderExtension`) and StudApp's spelling as Injector writes it (tsbehlman/injector-native,
+    /// `Shared/InjectorContext.swift`: `lastHistoryTransactionTimestamp-manager`, `-safariExtension`): Dates.
+    @Test func protonDriveAndInjectorKeepDatesPerTarget() throws {
+        let proton = try read(["lastHistoryTransactionTimeStamp-main": .date(3 * day), "lastHistoryTransactionTimeStamp-fileProviderExtension": .date(2 * day)])
+        #expect(actors(proton) == ["fileProviderExtension", "main"] && proton.records.allSatisfy { $0.keyFormat == .lastHistoryTransactionTimestamp })
+        let injector = try read(["lastHistoryTransactionTimestamp-manager": .date(3 * day), "lastHistoryTransactionTimestamp-safariExtension": .date(day)])
+        #expect(actors(injector) == ["manager", "safariExtension"])
+        #expect(injector.records.first { $0.actor == "safariExtension" }?.position == .date(day, wholeSeconds: false))
+    }
+
+    /// Apple's SwiftData sample "Adopting SwiftData for a Core Data app" (Trips,
+    /// `Shared/DataModel+UnreadTrips.swift`): `historyToken`, a JSONEncoder-encoded token, as data.
+    @Test func appleTripsKeepsAJSONToken() throws {
+        let state = try read(["historyToken": .data(CloudKitFixtures.jsonToken(21, store: store))])
+        #expect(actors(state) == ["historyToken"] && state.records.first?.keyFormat == .jsonToken)
+        #expect(state.records.first?.position == .token(HistoryToken(storeUUID: store, transactionNumber: 21)))
+    }
+
+    /// Token files: Crush (ezoushen/Crush, `DataContainer/UiContextNotifier.swift`: `<store>.sqlite.tokendata`
+    /// beside the store), Mimeo (`Store/PersistentHistoryTokenStore.swift`: `Application Support/Mimeo/history-token.data`),
+    /// PersistenceSwift (`Sources/Persistence/HistoryToken.swift`: `Application Support/<name>/token.data`), Apple's
+    /// CoreDataCloudKitDemo (`token.data`): an archived token each, found in a group container by what it holds.
+    @Test func tokenFilesAreFoundByWhatTheyHold() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("cdhist-formats-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let support = root.appendingPathComponent("Library/Application Support")
+        for dir in ["Mimeo", "Notes"] { try FileManager.default.createDirectory(at: support.appendingPathComponent(dir), withIntermediateDirectories: true) }
+        let files = [("Store.sqlite.tokendata", 5), ("Mimeo/history-token.data", 6), ("Notes/token.data", 7)]
+        for (name, n) in files {
+            try Data(MirroringFixture.token(Int64(n), store: store)).write(to: support.appendingPathComponent(name))
+        }
+        let container = try GroupContainer.discover(root.path)
+        #expect(container.tokenFiles.map { URL(fileURLWithPath: $0).lastPathComponent }.sorted() == ["Store.sqlite.tokendata", "history-token.data", "token.data"])
+        for (name, n) in files {
+            let record = try TokenFileReader.read(path: support.appendingPathComponent(name).path, actor: name)
+            #expect(record.position == .token(HistoryToken(storeUUID: store, transactionNumber: Int64(n))), "\(name)")
+        }
     }
 }

@@ -91,7 +91,7 @@ import Testing
                                                       .token(HistoryToken(storeUUID: uuid, transactionNumber: 20))])
         #expect(defaults.ignoredKeyCount == 5)
         #expect(defaults.notes.count == 1)
-        #expect(defaults.notes.first?.contains("[filterSettings]: not a history token") == true)
+        #expect(defaults.notes.first?.description.contains("[filterSettings]: not a history token") == true)
         // A key prefix names the actors.
         let prefixed = try DefaultsReader.read(path: dir.file("swiftdata.plist"), storeUUID: uuid, customPrefixes: ["historyToken."])
         #expect(prefixed.records.map(\.actor) == ["app", "widget"])
@@ -110,7 +110,7 @@ import Testing
         let state = try DefaultsReader.read(path: dir.file("settings.plist"), storeUUID: uuid)
         // Under a key that says token, a map of another store is a foreign token; this store's is a token anywhere.
         #expect(state.records.map(\.actor) == ["listState", "syncToken"])
-        #expect(state.notes.count == 1 && state.notes.first?.contains("[unreadCountsByList]") == true)
+        #expect(state.notes.count == 1 && state.notes.first?.description.contains("[unreadCountsByList]") == true)
     }
 
     /// JSON that is no readable token is never rewritten into another format.

@@ -40,7 +40,7 @@ public struct DefaultsMergeState: Equatable, Sendable {
     public var ignoredKeyCount: Int
     /// Values that looked like a position but are not one (JSON that maps no
     /// store to a transaction), each naming its key: worth a note when asked.
-    public var notes: [String] = []
+    public var notes: [Message] = []
 }
 
 /// Reads shared defaults (binary or XML plists) and finds merge positions:
@@ -61,7 +61,7 @@ public enum DefaultsReader {
         var records: [MergeRecord] = []
         var other: [String] = []
         var ignored = 0
-        var notes: [String] = []
+        var notes: [Message] = []
         // Formats a --key-prefix qualifies: their keys outside it are other stores'.
         let qualified = customPrefixes.compactMap(MergeKeyFormat.qualified(by:))
         for key in dict.keys.sorted() {
@@ -97,7 +97,11 @@ public enum DefaultsReader {
             if found.records.isEmpty {
                 ignored += 1
                 if found.notes.isEmpty && Self.looksLikeMergeState(key) {
-                    notes.append("\(source): holds \(value.kindName), not a date or a history token")
+                    let isDate: Bool
+                    if case .date = value { isDate = true } else { isDate = false }
+                    notes.append(isDate
+                        ? "\(source): a date under a key of no known format (if it is a merge position, give the part before the actor's name with \(Control.keyPrefix))"
+                        : "\(source): holds \(value.kindName), not a date or a history token")
                 }
             }
         }
@@ -118,7 +122,7 @@ public enum DefaultsReader {
     /// container only what decodes as a token counts (a dictionary of device or login tokens is
     /// no merge state), and the entry's own key decides whether it says it holds one.
     private static func tokens(in value: PlistValue, path name: String, path: String, storeUUID: String?, depth: Int = 0, leaf: String? = nil)
-        -> (records: [MergeRecord], notes: [String]) {
+        -> (records: [MergeRecord], notes: [Message]) {
         let source = "\(path) [\(name)]"
         let key = leaf ?? name
         if let json = jsonBytes(value) {
@@ -135,7 +139,7 @@ public enum DefaultsReader {
         }
         // Containers a level or two deep; deeper is an app's data, not its merge state.
         guard depth < 2 else { return ([], []) }
-        var found: (records: [MergeRecord], notes: [String]) = ([], [])
+        var found: (records: [MergeRecord], notes: [Message]) = ([], [])
         if let dict = value.dictionaryValue {
             for key in dict.keys.sorted() {
                 guard let inner = dict[key] else { continue }

@@ -36,6 +36,8 @@ public enum Control: String, CaseIterable, Sendable, CustomStringConvertible {
     case token
     /// Declare an author that merges.
     case declareActor
+    /// Another defaults key prefix, followed by the actor's name.
+    case keyPrefix
     /// Where watching history starts.
     case startAfter
     /// Purge, then give the freed pages back to the file system.

@@ -21,6 +21,7 @@ enum ControlNames {
         case .defaults: return "--defaults"
         case .token: return "--token"
         case .declareActor: return "--actor"
+        case .keyPrefix: return "--key-prefix"
         case .startAfter: return "--since"
         case .purgeAndVacuum: return "cdhist purge … --vacuum"
         case .removePositionFromDefaults: return "cdhist repair-defaults --remove"

@@ -92,7 +92,7 @@ struct MergeStateOptions: ParsableArguments {
             records += state.records
             sources.append(MergeSource(path: path, kind: "defaults (\(state.format.rawValue))", positions: state.records.count,
                                        ignoredKeys: state.ignoredKeyCount, otherStoreKeys: state.otherStoreKeys))
-            if verbose { for note in state.notes { printError("cdhist: note: \(note); ignored") } }
+            if verbose { for note in state.notes { printError("cdhist: note: \(note.text); ignored") } }
         }
         for spec in tokens {
             let (name, path) = Self.split(spec)
