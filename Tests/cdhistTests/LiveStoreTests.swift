@@ -85,7 +85,7 @@ import Testing
         #expect(result.transactions == transactions)
         #expect(result.lastTransaction == Int64(Self.fixtureHistory.count + transactions))
         // cdhist never held a lock the app had to wait for long.
-        #expect(result.maxLockWaitMilliseconds < LockWait.boundMilliseconds, "the writer waited \(result.maxLockWaitMilliseconds) ms for a lock")
+        #expect(result.maxLockWaitMilliseconds < 100, "the writer waited \(result.maxLockWaitMilliseconds) ms for a lock")
         // Several rounds, even in a ThreadSanitizer build (where 4 ran: every process is slower).
         #expect(iterations >= 3, "only \(iterations) rounds ran while the writer wrote")
 

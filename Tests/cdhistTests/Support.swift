@@ -81,13 +81,6 @@ enum LogicalDump {
     }
 }
 
-/// The longest an app's writer may wait, in milliseconds, for a lock while cdhist reads: a
-/// moment, never a stall. A sanitizer's build runs every process several times slower, on CI's
-/// two cores beside the other tests, so there the bound is ten times as long.
-enum LockWait {
-    static let boundMilliseconds: Double = ProcessInfo.processInfo.environment["CDHIST_SANITIZER"] == nil ? 100 : 1000
-}
-
 /// The peak resident memory of a run of cdhist, measured from outside it: a
 /// small python3 parent runs it and reads getrusage(RUSAGE_CHILDREN). (The
 /// ru_maxrss that wait4 reports for a child of the test process counts the
