@@ -374,4 +374,35 @@ private func quote(_ word: String) -> String {
         try s.send("C-c")
         try s.waitFor("EXIT=0")
     }
+
+    /// Ctrl-C while a purge writes, in a session (which owns Ctrl-C): the purge stops at its next
+    /// safe point as it does for the signal outside a session, and the prompt comes back.
+    @Test func ctrlCStopsAPurgeInASession() throws {
+        let dir = try TemporaryDirectory()
+        let big = dir.file("Big.sqlite")
+        let write = try CLI.run(["--transactions", "100000", "--changes-per-transaction", "5", "--out", big], executable: "cdhist-fixtures")
+        #expect(write.status == 0)
+        let s = try Screen(store: big, state: dir)
+        try s.type("purge --before tx:75000 --execute --allow-expire --vacuum --format json")
+        try s.send("Enter")
+        try s.waitFor("[y/N]")
+        try s.type("y")
+        try s.send("Enter")
+        try s.waitFor("backing up to")
+        try s.send("C-c")
+        try s.waitFor("interrupted by SIGINT (Ctrl-C)")
+        // The prompt again, with the store as the purge left it: as it was, or purged.
+        var screen = try s.waitFor("transactions)>", count: 2)
+        // Before the commit nothing was deleted and the backup was removed; after it, VACUUM was left out.
+        // Wrapped at the terminal's width: compared without white space.
+        screen = screen.filter { !$0.isWhitespace }
+        func shows(_ text: String) -> Bool { screen.contains(text.filter { !$0.isWhitespace }) }
+        let unchanged = shows("nothing was deleted: the store is as it was and the backup was removed") && shows("Big.sqlite (100000 transactions)>")
+        let purged = shows("VACUUM was not run") && shows("Big.sqlite (25001 transactions)>")
+        #expect(unchanged || purged, "\(screen)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: dir.path)
+        #expect(!names.contains { $0.hasSuffix(".partial") || $0.hasSuffix("-journal") || $0.hasSuffix(".cdhist-purging") }, "\(names)")
+        try s.send("C-d")
+        try s.waitFor("EXIT=0")
+    }
 }

@@ -8,20 +8,27 @@ import Glibc
 /// While a repair writes, Ctrl-C, SIGTERM and SIGHUP no longer end the process mid-write: the
 /// signal is noted (and `onSignal` called, to interrupt what is running), and the writer stops at
 /// its next safe point, rolls back or finishes, removes what it made and says so. Only signals
-/// nobody else handles are taken (in a session, Ctrl-C is the session's).
+/// nobody else handles are taken; where another owns Ctrl-C (an interactive session), its
+/// ``StopRequests`` stand for it.
 public final class WriteInterruption: @unchecked Sendable {
     private let lock = NSLock()
     private var signal: Int32?
     private var watches: [SignalWatch] = []
+    private let onSignal: @Sendable () -> Void
+    private var stopWatch: (@Sendable () -> Void)?
 
-    public init(onSignal: @escaping @Sendable () -> Void = {}) {
+    public init(stops: StopRequests? = nil, onSignal: @escaping @Sendable () -> Void = {}) {
+        self.onSignal = onSignal
         for sig in [SIGINT, SIGTERM, SIGHUP] where SignalWatch.hasDefaultAction(sig) {
-            watches.append(SignalWatch(sig) { [weak self] in
-                guard let self else { return }
-                self.lock.withLock { if self.signal == nil { self.signal = sig } }
-                onSignal()
-            })
+            watches.append(SignalWatch(sig) { [weak self] in self?.request(sig) })
         }
+        stopWatch = stops?.onRequest { [weak self] in self?.request(SIGINT) }
+    }
+
+    /// Notes `signal` (the first one counts) and interrupts what is running.
+    private func request(_ signal: Int32) {
+        lock.withLock { if self.signal == nil { self.signal = signal } }
+        onSignal()
     }
 
     /// The first signal received, if any.
@@ -36,6 +43,8 @@ public final class WriteInterruption: @unchecked Sendable {
     public func cancel() {
         for watch in watches { watch.cancel() }
         watches = []
+        stopWatch?()
+        stopWatch = nil
     }
 
     deinit { cancel() }
@@ -49,4 +58,11 @@ public final class WriteInterruption: @unchecked Sendable {
         default: return "signal \(signal)"
         }
     }
+}
+
+/// Requests to stop a write at its next safe point that do not come as a signal to the process:
+/// an interactive session owns Ctrl-C, and says so through this.
+public protocol StopRequests: AnyObject, Sendable {
+    /// Calls `body` (from any thread) on each request from now on; the returned function stops that.
+    func onRequest(_ body: @escaping @Sendable () -> Void) -> @Sendable () -> Void
 }

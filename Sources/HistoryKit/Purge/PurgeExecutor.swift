@@ -7,14 +7,15 @@ import Foundation
 public enum PurgeExecutor {
     /// Executes `plan` on the store it was planned on. That store is closed first, and
     /// with it this process's read-only connection to the files (it would share a read-only
-    /// `-shm` mapping with the writer); open it again to read it afterwards. `progress`
-    /// receives status lines.
-    public static func execute(_ plan: PurgePlan, options: PurgeOptions, progress: (String) -> Void = { _ in }) throws -> PurgeResult {
+    /// `-shm` mapping with the writer); open it again to read it afterwards. `stops` stand
+    /// for Ctrl-C where the caller owns it (a session). `progress` receives status lines.
+    public static func execute(_ plan: PurgePlan, options: PurgeOptions, stops: StopRequests? = nil,
+                               progress: (String) -> Void = { _ in }) throws -> PurgeResult {
         plan.store.close()
-        // From here Ctrl-C, SIGTERM and SIGHUP stop the purge at its next safe point (armed before
-        // the purge's lock file exists, so that a signal never leaves it behind).
+        // From here Ctrl-C (or `stops`), SIGTERM and SIGHUP stop the purge at its next safe point
+        // (armed before the purge's lock file exists, so that a signal never leaves it behind).
         let running = RunningPurge()
-        let stop = WriteInterruption { running.interrupt() }
+        let stop = WriteInterruption(stops: stops) { running.interrupt() }
         defer { stop.cancel() }
         // 1. One writer of its own, once the files are known to be writable and no other purge runs.
         let run = try PurgeRun(plan: plan, options: options)

@@ -82,9 +82,10 @@ public enum DefaultsRepair {
     /// own format, after copying the original to `backupPath` (default:
     /// beside it with a timestamp). Returns the backup's path. Refuses a plist
     /// that changed since the plan read it; when a write fails, the plist is
-    /// unchanged and neither the backup nor a temporary file is left.
+    /// unchanged and neither the backup nor a temporary file is left. `stops` stand for Ctrl-C
+    /// where the caller owns it (a session).
     @discardableResult
-    public static func write(_ plan: DefaultsRepairPlan, backupPath: String? = nil) throws -> String {
+    public static func write(_ plan: DefaultsRepairPlan, backupPath: String? = nil, stops: StopRequests? = nil) throws -> String {
         let fm = FileManager.default
         // Through a link, the file it names is rewritten and the link kept.
         let target = FileStatus.resolvedPath(plan.path)
@@ -103,7 +104,7 @@ public enum DefaultsRepair {
         guard let current = FileContents.read(plan.path), current == plan.bytesRead else { throw RepairError.changedSinceRead(path: plan.path) }
         let bytes = try encode(plan.updated, format: plan.format, path: plan.path)
         // From here Ctrl-C, SIGTERM and SIGHUP stop the write at the next step: unchanged, or finished.
-        let stop = WriteInterruption()
+        let stop = WriteInterruption(stops: stops)
         defer { stop.cancel() }
         // The backup is the bytes read, written under a name of this process's and given its name
         // when complete: never over another's backup (a repair of the same second takes the next name).

@@ -86,7 +86,7 @@ struct PurgeCommand: ParsableCommand, SessionInputs {
         REPLEnvironment.current?.closeStore()
         let policy: BackupPolicy = noBackup ? .skip : backup.map { .at($0) } ?? .besideStore
         let options = PurgeOptions(backup: policy, pruneStrings: pruneStrings, vacuum: vacuum, busyTimeout: storeOptions.lockTimeout)
-        let result = try PurgeExecutor.execute(plan, options: options) { line in
+        let result = try PurgeExecutor.execute(plan, options: options, stops: REPLEnvironment.current?.freshStop()) { line in
             if render.terminal.stderrIsTerminal { printError("cdhist: \(line)…") }
         }
         DocumentRenderer.render(presenter.result(result, store: path), context: render)

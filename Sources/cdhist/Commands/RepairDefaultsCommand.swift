@@ -73,7 +73,7 @@ struct RepairDefaultsCommand: ParsableCommand, SessionInputs {
         let format = try keyFormat.map(Self.parseFormat)
         let plan = try DefaultsRepair.plan(path: plist, actor: actor, target: target, store: opened, keyFormat: format,
                                            customPrefixes: keyPrefix)
-        let backupPath = execute ? try DefaultsRepair.write(plan, backupPath: backup) : nil
+        let backupPath = execute ? try DefaultsRepair.write(plan, backupPath: backup, stops: REPLEnvironment.current?.freshStop()) : nil
         let presenter = RepairDefaultsPresenter(time: context.time, plist: plist, actor: actor)
         DocumentRenderer.render(presenter.document(plan, executed: execute, backup: backupPath), context: context)
     }

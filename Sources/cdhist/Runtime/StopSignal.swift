@@ -1,11 +1,15 @@
 import Foundation
 import HistoryKit
 
-/// A request to stop a command that runs until told to (`watch`): made from
-/// another thread (Ctrl-C's), waited for with a timeout between polls.
-final class StopSignal: @unchecked Sendable {
+/// A request to stop a command that runs until told to (`watch`), or a write at its next
+/// safe point (`purge --execute` in a session): made from another thread (Ctrl-C's), waited
+/// for with a timeout between polls, or watched.
+final class StopSignal: StopRequests, @unchecked Sendable {
     private let lock = NSLock()
     private var requested = false
+    /// Who is told of each request, by a number of theirs.
+    private var watchers: [Int: @Sendable () -> Void] = [:]
+    private var nextWatcher = 0
     /// Written on each request, so a wait wakes at once.
     private var fds: [Int32] = [-1, -1]
 
@@ -20,9 +24,25 @@ final class StopSignal: @unchecked Sendable {
     var isRequested: Bool { lock.withLock { requested } }
 
     func request() {
-        lock.withLock { requested = true }
+        let told = lock.withLock { () -> [@Sendable () -> Void] in
+            requested = true
+            return Array(watchers.values)
+        }
         var byte: UInt8 = 1
         _ = write(fds[1], &byte, 1)
+        for watcher in told { watcher() }
+    }
+
+    func onRequest(_ body: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
+        let id = lock.withLock { () -> Int in
+            nextWatcher += 1
+            watchers[nextWatcher] = body
+            return nextWatcher
+        }
+        return { [weak self] in
+            guard let self else { return }
+            _ = self.lock.withLock { self.watchers.removeValue(forKey: id) }
+        }
     }
 
     /// Forgets earlier requests (a session's Ctrl-C at the prompt), before a new command.
