@@ -338,12 +338,17 @@ private func quote(_ word: String) -> String {
         try s.waitFor("EXIT=0")
     }
 
+    /// A session on a generated store of `transactions` transactions (5 changes each), `Big.sqlite` in `dir`.
+    private func bigStoreSession(_ transactions: Int, in dir: TemporaryDirectory) throws -> Screen {
+        let big = dir.file("Big.sqlite")
+        let write = try CLI.run(["--transactions", String(transactions), "--changes-per-transaction", "5", "--out", big], executable: "cdhist-fixtures")
+        #expect(write.status == 0)
+        return try Screen(store: big, state: dir)
+    }
+
     @Test func ctrlCInterruptsALongExportAndCtrlDExits() throws {
         let dir = try TemporaryDirectory()
-        let big = dir.file("Big.sqlite")
-        let write = try CLI.run(["--transactions", "60000", "--changes-per-transaction", "5", "--out", big], executable: "cdhist-fixtures")
-        #expect(write.status == 0)
-        let s = try Screen(store: big, state: dir)
+        let s = try bigStoreSession(60_000, in: dir)
         try s.type("export")
             try s.send("Enter")
         try s.waitFor("changedObjectID")
@@ -379,10 +384,7 @@ private func quote(_ word: String) -> String {
     /// safe point as it does for the signal outside a session, and the prompt comes back.
     @Test func ctrlCStopsAPurgeInASession() throws {
         let dir = try TemporaryDirectory()
-        let big = dir.file("Big.sqlite")
-        let write = try CLI.run(["--transactions", "100000", "--changes-per-transaction", "5", "--out", big], executable: "cdhist-fixtures")
-        #expect(write.status == 0)
-        let s = try Screen(store: big, state: dir)
+        let s = try bigStoreSession(100_000, in: dir)
         try s.type("purge --before tx:75000 --execute --allow-expire --vacuum --format json")
         try s.send("Enter")
         try s.waitFor("[y/N]")
