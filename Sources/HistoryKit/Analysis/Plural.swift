@@ -8,13 +8,14 @@ public func days(_ value: Double) -> String {
     return "\(whole) day\(whole == "1" ? "" : "s")"
 }
 
-/// A length of time as messages give it: "40 minutes", "3 hours", "2 days" (the largest unit
-/// it holds a whole one of, rounded down), "12 seconds".
-public func span(_ seconds: Double) -> String {
+/// A length of time as messages give it: "40 minutes", "3 hours", "2 days": the largest unit
+/// it holds a whole one of, rounded down; with `exact`, the largest unit it is a whole number
+/// of ("36 hours", not "1 day"). "12 seconds" below a minute.
+public func span(_ seconds: Double, exact: Bool = false) -> String {
     guard seconds.isFinite, seconds < 1e15 else { return "\(seconds) seconds" }
     let s = Int(max(0, seconds))
-    if s >= 86400 { return plural(s / 86400, "day") }
-    if s >= 3600 { return plural(s / 3600, "hour") }
-    if s >= 60 { return plural(s / 60, "minute") }
+    for (unit, noun) in [(86400, "day"), (3600, "hour"), (60, "minute")] where s >= unit && (!exact || s % unit == 0) {
+        return plural(s / unit, noun)
+    }
     return plural(s, "second")
 }

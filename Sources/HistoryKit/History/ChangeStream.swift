@@ -33,15 +33,20 @@ public struct ChangeStream {
 
     /// Calls `body` with each change, by change ID.
     public func forEach(_ body: (Change) throws -> Void) throws {
-        while let change = try next() { try body(change) }
+        if case .pages(let pages) = source {
+            while let change = try pages.next() { try body(change) }
+            return
+        }
+        guard let rows else { return }
+        try eachRow { try body(rows.change($0)) }
     }
 
     /// Calls `plain` with each change that decodes without a warning, read in place,
     /// and `decoded` with each other one, by change ID: what ``forEach(_:)`` hands out,
     /// without building the plain ones.
     public func forEach(plain: (PlainChange) throws -> Void, decoded: (Change) throws -> Void) throws {
-        guard let rows, let cursor else { return try forEach(decoded) }
-        while try advance() {
+        guard let rows else { return try forEach(decoded) }
+        try eachRow { cursor in
             if let change = rows.plainChange(cursor) {
                 try plain(change)
             } else {
@@ -52,33 +57,33 @@ public struct ChangeStream {
 
     /// The next change; nil after the last.
     func next() throws -> Change? {
-        if case .pages(let pages) = source { return try pages.next() }
-        guard let rows, let cursor else { return nil }
-        return try advance() ? rows.change(cursor) : nil
-    }
-
-    /// The cursor the rows are read from (none for pages, which hold no read between them).
-    private var cursor: RawCursor? {
+        var found: Change?
         switch source {
-        case .cursor(let cursor, _): return cursor
-        case .merged(let changes, _): return changes.cursor
-        case .pages: return nil
-        }
-    }
-
-    /// Moves the cursor to the next change: false after the last.
-    private func advance() throws -> Bool {
-        switch source {
+        case .pages(let pages): return try pages.next()
         case .cursor(let cursor, let keep):
-            while try cursor.next() {
-                if let keep, !keep.contains(cursor.int64(0)) { continue }
-                return true
+            while found == nil, try cursor.next() {
+                if keep?.contains(cursor.int64(0)) ?? true { found = rows?.change(cursor) }
             }
-            return false
         case .merged(let changes, let number):
-            return try changes.next(of: number)
+            if try changes.next(of: number) { found = rows?.change(changes.cursor) }
+        }
+        return found
+    }
+
+    /// Calls `body` with the cursor on each of the transaction's rows (the source looked at once,
+    /// not per row: this is the export's inner loop). Pages have no cursor.
+    private func eachRow(_ body: (RawCursor) throws -> Void) throws {
+        switch source {
+        case .cursor(let cursor, let keep?):
+            while try cursor.next() {
+                if keep.contains(cursor.int64(0)) { try body(cursor) }
+            }
+        case .cursor(let cursor, nil):
+            while try cursor.next() { try body(cursor) }
+        case .merged(let changes, let number):
+            while try changes.next(of: number) { try body(changes.cursor) }
         case .pages:
-            return false
+            break
         }
     }
 

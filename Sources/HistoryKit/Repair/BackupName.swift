@@ -31,31 +31,25 @@ public enum BackupName {
     /// name atomically; a file system without them (FAT) gets a rename after a check.
     static func place(_ temporary: String, at backup: String, nextFree: Bool) throws -> String {
         var name = backup
-        var n = 2
-        while true {
+        for n in 2... {
+            let claimed: Bool
             if link(temporary, name) == 0 {
                 unlink(temporary)
                 return name
             }
-            let failure = errno
-            switch failure {
-            case EEXIST:
-                guard nextFree else { throw POSIXError(.EEXIST) }
-                name = "\(backup)-\(n)"
-                n += 1
-            case EPERM, ENOTSUP, EOPNOTSUPP, EXDEV, EMLINK:
-                guard !exists(name) else {
-                    guard nextFree else { throw POSIXError(.EEXIST) }
-                    name = "\(backup)-\(n)"
-                    n += 1
-                    continue
-                }
+            switch errno {
+            case EEXIST: claimed = true
+            case EPERM, ENOTSUP, EOPNOTSUPP, EXDEV, EMLINK: claimed = exists(name)
+            case let failure: throw POSIXError(POSIXErrorCode(rawValue: failure) ?? .EIO)
+            }
+            if !claimed {
                 guard rename(temporary, name) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
                 return name
-            default:
-                throw POSIXError(POSIXErrorCode(rawValue: failure) ?? .EIO)
             }
+            guard nextFree else { throw POSIXError(.EEXIST) }
+            name = "\(backup)-\(n)"
         }
+        throw POSIXError(.EEXIST)
     }
 
     private static func stamp(_ date: Date) -> String {

@@ -71,14 +71,7 @@ public struct CleanerSettings: Equatable, Sendable {
     }
 
     /// The retention in words: `7 days`, `36 hours`, `90 minutes`, `45 seconds`.
-    var retentionText: String {
-        let r = retention
-        guard r.isFinite, r < 1e15 else { return "\(r) seconds" }
-        if r >= 86400, r.truncatingRemainder(dividingBy: 86400) == 0 { return plural(Int(r / 86400), "day") }
-        if r >= 3600, r.truncatingRemainder(dividingBy: 3600) == 0 { return plural(Int(r / 3600), "hour") }
-        if r >= 60, r.truncatingRemainder(dividingBy: 60) == 0 { return plural(Int(r / 60), "minute") }
-        return plural(Int(r.rounded()), "second")
-    }
+    var retentionText: String { span(retention, exact: true) }
 }
 
 /// A cleaner's decision: where it cuts and why.
