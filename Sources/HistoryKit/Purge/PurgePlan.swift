@@ -1,7 +1,7 @@
 import GRDB
 
 /// A purge ready to execute: its preview, the SQL selecting its transactions, and
-/// the store it was planned on (``PurgeExecutor/execute(_:options:progress:)``
+/// the store it was planned on (``PurgeExecutor/execute(_:options:stops:progress:)``
 /// closes it before writing).
 public struct PurgePlan {
     public let preview: PurgePreview

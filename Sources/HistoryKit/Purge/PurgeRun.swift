@@ -3,7 +3,7 @@ import Foundation
 import GRDB
 import GRDBSQLite
 
-/// One purge being carried out (``PurgeExecutor/execute(_:options:progress:)`` runs its
+/// One purge being carried out (``PurgeExecutor/execute(_:options:stops:progress:)`` runs its
 /// phases): its own writer on the store, what was beside the store before, and what it
 /// has done so far.
 final class PurgeRun: @unchecked Sendable {

@@ -62,7 +62,7 @@ final class InteractiveSession {
         // write fails (EPIPE) and stops the command, instead of SIGPIPE ending the session.
         signal(SIGPIPE, SIG_IGN)
         signals.install { [weak self] in self?.interruptRunningCommand() ?? false }
-        print("cdhist \(CDHist.version) — type help for commands, Ctrl-D to quit")
+        print("cdhist \(ToolVersion.number) — type help for commands, Ctrl-D to quit")
         while let text = readLine(prompt: prompt()) {
             let trimmed = text.trimmingCharacters(in: .whitespaces)
             guard !trimmed.isEmpty else { continue }

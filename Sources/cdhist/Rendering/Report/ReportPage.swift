@@ -39,7 +39,7 @@ struct ReportPage {
     func html(_ c: Content) -> String {
         let name = URL(fileURLWithPath: c.storePath).lastPathComponent
         var body = "<header>\n<h1>History report: \(HTML.escape(name))</h1>\n"
-        body += "<p class=\"subtitle\">\(HTML.escape(c.storePath)) · as of \(HTML.escape(time.display(c.now))) · cdhist \(CDHist.version)</p>\n"
+        body += "<p class=\"subtitle\">\(HTML.escape(c.storePath)) · as of \(HTML.escape(time.display(c.now))) · cdhist \(ToolVersion.number)</p>\n"
         body += "</header>\n"
         // The picture first, the details after.
         body += section("glance", "At a glance", HTML.sections([.fields(title: nil, glance(c))]))
@@ -66,7 +66,7 @@ struct ReportPage {
             </head>
             <body>
             <main>
-            \(body)<footer><p class="note">Made by cdhist \(CDHist.version) without changing the store.</p></footer>
+            \(body)<footer><p class="note">Made by cdhist \(ToolVersion.number) without changing the store.</p></footer>
             </main>
             </body>
             </html>

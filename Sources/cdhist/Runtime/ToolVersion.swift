@@ -1,0 +1,16 @@
+import CBuildInfo
+import CLineEditor
+import HistoryKit
+
+/// What cdhist is: its version, and what `--version` says of its build.
+enum ToolVersion {
+    static let number = "0.1.0"
+
+    /// `cdhist --version`: the version, the commit it was built from (scripts/install and
+    /// scripts/package compile it in), the SQLite library in use and the session's line editor.
+    static var line: String {
+        let commit = String(cString: cdhist_build_commit())
+        let editor = String(cString: cdhist_line_editor_name())
+        return "cdhist \(number) (commit \(commit.isEmpty ? "unknown" : commit), SQLite \(SQLiteLibrary.version), \(editor))"
+    }
+}
