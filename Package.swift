@@ -49,10 +49,13 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     ],
     targets: [
         .systemLibrary(
-            name: "CZlib",
+            // Named apart from ZIPFoundation's own "CZLib": the two would share a build folder on a
+            // case-insensitive disk (macOS).
+            name: "CSystemZlib",
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
         ),
@@ -76,13 +79,15 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 "CSQLiteConfig",
-                "CZlib",
+                "CSystemZlib",
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
         ),
         .target(
             name: "HistoryFixtures",
             dependencies: [
                 "HistoryKit",
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
@@ -109,6 +114,7 @@ let package = Package(
             dependencies: [
                 "cdhist", "cdhist-fixtures", "HistoryKit", "HistoryFixtures", "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
         ),
         .testTarget(

@@ -1,4 +1,4 @@
-import CZlib
+import CSystemZlib
 
 /// Raw DEFLATE (RFC 1951, no zlib header), as `Z_MODELCACHE` stores the model.
 public enum RawDeflate {
@@ -35,7 +35,7 @@ public enum RawDeflate {
                 let rc: Int32 = chunk.withUnsafeMutableBufferPointer { outBuf in
                     stream.next_out = outBuf.baseAddress
                     stream.avail_out = UInt32(outBuf.count)
-                    return CZlib.inflate(&stream, Z_NO_FLUSH)
+                    return CSystemZlib.inflate(&stream, Z_NO_FLUSH)
                 }
                 let produced = chunk.count - Int(stream.avail_out)
                 output += chunk[0..<produced]
@@ -69,7 +69,7 @@ public enum RawDeflate {
                 stream.avail_in = UInt32(inBuf.count)
                 stream.next_out = outBuf.baseAddress
                 stream.avail_out = UInt32(outBuf.count)
-                let rc = CZlib.deflate(&stream, Z_FINISH)
+                let rc = CSystemZlib.deflate(&stream, Z_FINISH)
                 return rc == Z_STREAM_END ? outBuf.count - Int(stream.avail_out) : 0
             }
         }

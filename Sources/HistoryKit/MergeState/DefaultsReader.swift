@@ -278,9 +278,14 @@ public enum TokenFileReader {
         guard let data = FileContents.read(path) else {
             throw MergeStateError.unreadable(path: path)
         }
+        return try read(bytes: [UInt8](data), path: path, actor: actor)
+    }
+
+    /// The record for the token in `bytes`, read from the file `path` names (a backup's or an archive's).
+    public static func read(bytes: [UInt8], path: String, actor: String) throws -> MergeRecord {
         let position: MergePosition
         do {
-            position = .token(try HistoryTokenDecoder.decode(fileBytes: [UInt8](data), source: path))
+            position = .token(try HistoryTokenDecoder.decode(fileBytes: bytes, source: path))
         } catch let error as TokenError {
             if case .notAToken = error { throw error }
             position = .unreadable("\(error)")

@@ -11,6 +11,7 @@ public enum PurgeExecutor {
     /// for Ctrl-C where the caller owns it (a session). `progress` receives status lines.
     public static func execute(_ plan: PurgePlan, options: PurgeOptions, stops: StopRequests? = nil,
                                progress: (String) -> Void = { _ in }) throws -> PurgeResult {
+        if plan.store.packedIn != nil { throw PlaceError.readOnlyPlace(name: plan.store.path) }
         plan.store.close()
         // From here Ctrl-C (or `stops`), SIGTERM and SIGHUP stop the purge at its next safe point
         // (armed before the purge's lock file exists, so that a signal never leaves it behind).

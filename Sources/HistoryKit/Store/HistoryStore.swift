@@ -8,7 +8,8 @@ import GRDB
 /// tables. Reading never changes the store, its `-wal`/`-shm`, or the folder
 /// (see `StoreConnection` for how).
 public final class HistoryStore {
-    /// The path given to ``open(_:options:)``.
+    /// The path given to ``open(_:options:)``: a file's, or a name inside a backup or an
+    /// archive (``PackedReference``), whose files are read where they lie or from a private copy.
     public let path: String
     /// `Z_METADATA`.
     public let metadata: StoreMetadata
@@ -26,7 +27,11 @@ public final class HistoryStore {
     /// committed, checkpointed or purged. A store opened without its `-wal`, or from a
     /// private copy, does not see such changes until it is opened again.
     /// (`stat` only: this connection is open, so `-shm` is not opened beside it.)
-    public var changedOnDisk: Bool { StoreFileState.read(path, walIndex: false) != openedFiles }
+    public var changedOnDisk: Bool { StoreFileState.read(readPath, walIndex: false) != openedFiles }
+    /// The backup or archive the store is read from, when its name goes through one.
+    public let packedIn: PackedReference?
+    /// The main file SQLite reads: `path`, or a backup's hashed file or private copy.
+    private let readPath: String
 
     /// File sizes of the main file, `-wal`, `-shm` and `-journal`.
     public var files: StoreFiles { connection.files }
@@ -44,9 +49,17 @@ public final class HistoryStore {
 
     private init(path: String, options: OpenOptions) throws {
         self.path = path
+        packedIn = PackedReference.resolve(path)
+        let packed = try packedIn.map(PackedStoreFiles.locate)
+        readPath = packed?.path ?? path
         // Taken before opening: a commit after it shows as a change, never the other way round.
-        openedFiles = StoreFileState.read(path, walIndex: false)
-        connection = try StoreConnection(path: path, options: options)
+        openedFiles = StoreFileState.read(readPath, walIndex: false)
+        do {
+            connection = try StoreConnection(path: path, options: options, files: packed)
+        } catch {
+            if let dir = packed?.assembledIn { try? FileManager.default.removeItem(at: dir) }
+            throw error
+        }
         let loaded = try connection.read { db -> (StoreMetadata, EntityCatalog, HistorySchema, [String]) in
             let tables = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'"))
             let missingCoreData = ["Z_METADATA", "Z_PRIMARYKEY"].filter { !tables.contains($0) }

@@ -65,13 +65,33 @@ final class StoreConnection {
     /// SQLite set up once, before its first connection, for reads on several cores.
     private static let sqliteConfigured: Void = { _ = cdhist_sqlite_no_memory_statistics() }()
 
-    init(path: String, options: OpenOptions) throws {
+    /// Opens the store `path` names. A store inside a backup or an archive (`files`) is read
+    /// where it lies when it has no `-wal` (a backup's file, under its hashed name, has nothing
+    /// beside it), or from the private folder it was assembled in, which this connection then owns.
+    init(path: String, options: OpenOptions, files packed: PackedStoreFiles? = nil) throws {
         Self.sqliteConfigured
         let interruption = SharedFlag()
         self.interruption = interruption
-        let (files, header) = try StoreFiles.inspect(path)
+        var (files, header) = try StoreFiles.inspect(packed?.path ?? path, name: path)
+        files.path = path
         self.path = path
         self.files = files
+        if let dir = packed?.assembledIn {
+            usesWAL = header.isWAL
+            busyTimeout = OpenOptions.clampedBusyTimeout(options.busyTimeout)
+            do {
+                uri = Self.uri(files.location, "mode=rw")
+                readonly = false
+                queue = try Self.openQueue(uri: uri, readonly: false, options: options, reportedPath: path, interruption: interruption)
+                try queue.inDatabase { try $0.execute(sql: "PRAGMA query_only = 1") }
+            } catch {
+                try? FileManager.default.removeItem(at: dir)
+                throw error
+            }
+            snapshotDirectory = dir
+            notices = []
+            return
+        }
         usesWAL = header.isWAL
         busyTimeout = OpenOptions.clampedBusyTimeout(options.busyTimeout)
         var notices: [StoreNotice] = []
@@ -92,7 +112,7 @@ final class StoreConnection {
         if snapshotReason == nil {
             let mode = header.isWAL ? (files.walSize == nil || walHoldsNothing ? "immutable=1" : "mode=ro&readonly_shm=1") : "mode=ro"
             do {
-                let uri = Self.uri(path, mode)
+                let uri = Self.uri(files.location, mode)
                 queue = try Self.openQueue(uri: uri, readonly: true, options: options, reportedPath: path, interruption: interruption)
                 self.uri = uri
                 readonly = true
@@ -245,7 +265,7 @@ final class StoreConnection {
         interruption.set(false)
     }
 
-    private static func uri(_ path: String, _ query: String) -> String {
+    static func uri(_ path: String, _ query: String) -> String {
         let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
         var escaped = ""
         for ch in absolute.unicodeScalars {

@@ -106,3 +106,17 @@ public enum StoreNotice: Equatable, Sendable, CustomStringConvertible {
         }
     }
 }
+
+extension StoreError {
+    /// The same error about `name`, for a file read under another path (a backup's hashed file).
+    func renamed(from readPath: String, to name: String) -> StoreError {
+        switch self {
+        case .fileNotFound(let p) where p == readPath: return .fileNotFound(path: name)
+        case .isDirectory(let p) where p == readPath: return .isDirectory(path: name)
+        case .unreadable(let p, let why) where p == readPath: return .unreadable(path: name, reason: why)
+        case .notSQLite(let p, let why) where p == readPath: return .notSQLite(path: name, reason: why)
+        case .truncated(let p, let e, let a) where p == readPath: return .truncated(path: name, expectedBytes: e, actualBytes: a)
+        default: return self
+        }
+    }
+}

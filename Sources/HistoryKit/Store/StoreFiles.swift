@@ -20,7 +20,16 @@ public struct StoreFiles: Equatable, Sendable {
     /// Inspects the files around `path` (through a link, around the file it names) without
     /// opening them with SQLite. Only a regular file is read: a FIFO or a device would block
     /// or never end.
-    static func inspect(_ path: String) throws -> (files: StoreFiles, header: SQLiteHeader) {
+    /// `name` is how errors name the file (a store inside a backup is read under another path).
+    static func inspect(_ readPath: String, name: String? = nil) throws -> (files: StoreFiles, header: SQLiteHeader) {
+        do {
+            return try inspect(readPath)
+        } catch let error as StoreError where name != nil && name != readPath {
+            throw error.renamed(from: readPath, to: name ?? readPath)
+        }
+    }
+
+    private static func inspect(_ path: String) throws -> (files: StoreFiles, header: SQLiteHeader) {
         guard let status = FileStatus(path) else { throw StoreError.fileNotFound(path: path) }
         switch status.kind {
         case .regular: break

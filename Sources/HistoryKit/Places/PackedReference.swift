@@ -1,0 +1,139 @@
+import Foundation
+
+/// A name for a file inside a backup or a zip archive: the place's path followed by the file's
+/// path inside it, as if the place were a folder (`BACKUP/AppDomainGroup-group.x/Library/x.sqlite`,
+/// `dump.zip/private/var/…/x.sqlite`). `stores` prints such names; every command takes them.
+public struct PackedReference: Equatable, Sendable {
+    public enum Kind: String, Sendable {
+        case backup, archive
+    }
+
+    public var kind: Kind
+    /// The backup folder or the zip file.
+    public var place: String
+    /// The path inside it: for a backup, the domain, a slash and the relative path.
+    public var inner: String
+
+    /// The name every command takes.
+    public var name: String { (place as NSString).appendingPathComponent(inner) }
+
+    /// What `name` refers to when it goes through a backup folder or a zip file; nil when it is
+    /// a plain path (whether or not a file is there). Only the path's existing beginning is looked at.
+    public static func resolve(_ name: String) -> PackedReference? {
+        guard !name.isEmpty, FileStatus(name) == nil else { return nil }
+        var place = name
+        var inner: [String] = []
+        while true {
+            let parent = (place as NSString).deletingLastPathComponent
+            let last = (place as NSString).lastPathComponent
+            guard !last.isEmpty, parent != place else { return nil }
+            inner.insert(last, at: 0)
+            place = parent
+            guard let status = FileStatus(place.isEmpty ? "." : place) else { continue }
+            let rest = inner.joined(separator: "/")
+            switch status.kind {
+            case .directory where DeviceBackup.isBackup(place):
+                return inner.count >= 2 ? PackedReference(kind: .backup, place: place, inner: rest) : nil
+            case .regular where ZipStoreArchive.isArchive(place):
+                return PackedReference(kind: .archive, place: place, inner: rest)
+            default:
+                return nil
+            }
+        }
+    }
+
+    /// For a backup: the domain and the relative path.
+    var backupPath: (domain: String, relativePath: String) {
+        let parts = inner.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
+        return (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
+    }
+}
+
+/// Where a packed store's files are read: the backup's own file, when it has no `-wal`, or a
+/// private folder the main file and its `-wal` were copied to (which the connection owns).
+struct PackedStoreFiles {
+    var path: String
+    var assembledIn: URL?
+
+    /// Finds the files of the store `reference` names, copying them privately when they must sit together.
+    static func locate(_ reference: PackedReference) throws -> PackedStoreFiles {
+        switch reference.kind {
+        case .backup:
+            let backup = try DeviceBackup(root: reference.place)
+            let (domain, relative) = reference.backupPath
+            guard let main = try backup.entry(domain: domain, relativePath: relative) else {
+                throw PlaceError.notInPlace(name: reference.name, place: "the backup \(reference.place)")
+            }
+            guard let wal = try backup.entry(domain: domain, relativePath: relative + "-wal") else {
+                return PackedStoreFiles(path: backup.storedPath(main), assembledIn: nil)
+            }
+            return try assemble { target in
+                try FileManager.default.copyItem(atPath: backup.storedPath(main), toPath: target)
+                try FileManager.default.copyItem(atPath: backup.storedPath(wal), toPath: target + "-wal")
+            }
+        case .archive:
+            let archive = try ZipStoreArchive(path: reference.place)
+            guard archive.contains(reference.inner) else {
+                throw PlaceError.notInPlace(name: reference.name, place: "the archive \(reference.place)")
+            }
+            return try assemble { target in
+                try archive.extract(reference.inner, to: target)
+                if archive.contains(reference.inner + "-wal") { try archive.extract(reference.inner + "-wal", to: target + "-wal") }
+            }
+        }
+    }
+
+    /// A private folder (mode 700) with the store written into it by `write`.
+    private static func assemble(_ write: (String) throws -> Void) throws -> PackedStoreFiles {
+        let fm = FileManager.default
+        let dir = fm.temporaryDirectory.appendingPathComponent("cdhist-packed-\(UUID().uuidString)")
+        try fm.createDirectory(at: dir, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        let target = dir.appendingPathComponent("store.sqlite").path
+        do {
+            try write(target)
+            for suffix in ["", "-wal"] where fm.fileExists(atPath: target + suffix) {
+                try fm.setAttributes([.posixPermissions: 0o600], ofItemAtPath: target + suffix)
+            }
+        } catch {
+            try? fm.removeItem(at: dir)
+            throw error
+        }
+        return PackedStoreFiles(path: target, assembledIn: dir)
+    }
+}
+
+extension PackedReference {
+    /// Completions of `typed` when it goes into a backup folder or a zip archive: the names of the
+    /// files there that begin with it, cut after the next folder (`…/AppDomainGroup-group.x/`);
+    /// nil when `typed` does not go into one (a plain path: the caller completes files).
+    public static func completions(_ typed: String) -> [String]? {
+        var components = typed.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        let leading = typed.hasPrefix("/") ? "/" : ""
+        if leading == "/" { components.removeFirst() }
+        for count in stride(from: components.count, through: 1, by: -1) {
+            let place = leading + components[0..<count].joined(separator: "/")
+            guard !place.isEmpty, place != "/", let status = FileStatus(place) else { continue }
+            let inner = count == components.count ? nil : components[count...].joined(separator: "/")
+            let paths: [String]
+            if status.kind == .directory, DeviceBackup.isBackup(place), let backup = try? BackupPlace(DeviceBackup(root: place)) {
+                paths = backup.paths
+            } else if status.kind == .regular, ZipStoreArchive.isArchive(place), let archive = try? ZipStoreArchive(path: place) {
+                paths = ArchivePlace(archive).paths
+            } else {
+                return nil
+            }
+            guard let inner else { return [place + "/"] }
+            var found: [String] = []
+            var seen = Set<String>()
+            for path in paths where path.hasPrefix(inner) {
+                let name = (path as NSString).lastPathComponent
+                if name.hasSuffix("-wal") || name.hasSuffix("-shm") || name.hasSuffix("-journal") { continue }
+                let rest = path.dropFirst(inner.count)
+                let shown = rest.firstIndex(of: "/").map { inner + rest[...$0] } ?? path
+                if seen.insert(shown).inserted { found.append(place + "/" + shown) }
+            }
+            return found
+        }
+        return nil
+    }
+}
