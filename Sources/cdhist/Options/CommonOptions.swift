@@ -4,7 +4,8 @@ import HistoryKit
 
 /// The store argument and how to decode it.
 struct StoreOptions: ParsableArguments {
-    @Argument(help: ArgumentHelp("The Core Data store file (.sqlite, .store).", valueName: "store"))
+    @Argument(help: ArgumentHelp("The Core Data store file (.sqlite, .store), or a name cdhist stores prints (a file inside a backup or a zip).",
+                                 valueName: "store"), completion: .custom(StoreNameCompletion.shell))
     var store: String
 
     @Option(help: ArgumentHelp("Model to decode with instead of the store's cache: a .mom, .momd, .xcdatamodel or .xcdatamodeld.",

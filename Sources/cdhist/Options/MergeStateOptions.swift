@@ -53,7 +53,7 @@ struct MergeStateOptions: ParsableArguments {
     /// is nil when there is nothing to analyse and `always` is false.
     func analyze(_ store: HistoryStore, declared: [String] = [], batch: [String] = [], now: Double,
                  always: Bool = false) throws -> MergeStateAnalysis {
-        var (records, sources) = try records(storeUUID: store.storeUUID)
+        var (records, sources) = try records(storeUUID: store.storeUUID, storeName: store.path)
         let mirroring = try store.mirroringState()
         if let mirroring {
             let detail = mirroring.tables.isEmpty ? "kept in Z_METADATA (the first release's layout)" : plural(mirroring.tables.count, "ANSCK table")
@@ -76,8 +76,11 @@ struct MergeStateOptions: ParsableArguments {
         try CleanerSettings(retention: retention.map { try PositionParser.duration($0, option: "--retention") } ?? CleanerSettings.defaultRetention)
     }
 
-    /// Every position recorded in files, with the sources read.
-    func records(storeUUID: String) throws -> (records: [MergeRecord], sources: [MergeSource]) {
+    /// Every position recorded in files, with the sources read. Without `--defaults`, `--token`
+    /// or `--group-container`, those of the container holding `storeName` (its App Group's shared
+    /// defaults and token files, the standard defaults of the apps using the group), read where
+    /// they lie, also inside a backup or an archive.
+    func records(storeUUID: String, storeName: String? = nil) throws -> (records: [MergeRecord], sources: [MergeSource]) {
         var plists = defaults
         var tokens = token
         if let dir = groupContainer {
@@ -85,12 +88,18 @@ struct MergeStateOptions: ParsableArguments {
             plists += container.defaultsPlists.filter { !plists.contains($0) }
             tokens += container.tokenFiles.filter { !tokens.contains($0) }
         }
+        var found: [String: [UInt8]] = [:]
+        if plists.isEmpty, tokens.isEmpty, let storeName, let near = try? StoreSurroundings.files(of: storeName) {
+            (plists, tokens, found) = (near.surroundings.defaultsPlists, near.surroundings.tokenFiles, near.contents)
+        }
+        let beside = found.isEmpty ? "" : ", found beside the store"
         var records: [MergeRecord] = []
         var sources: [MergeSource] = []
         for path in plists {
-            let state = try DefaultsReader.read(path: path, storeUUID: storeUUID, customPrefixes: keyPrefix)
+            let state = try found[path].map { try DefaultsReader.read(bytes: $0, path: path, storeUUID: storeUUID, customPrefixes: keyPrefix) }
+                ?? DefaultsReader.read(path: path, storeUUID: storeUUID, customPrefixes: keyPrefix)
             records += state.records
-            sources.append(MergeSource(path: path, kind: "defaults (\(state.format.rawValue))", positions: state.records.count,
+            sources.append(MergeSource(path: path, kind: "defaults (\(state.format.rawValue))\(beside)", positions: state.records.count,
                                        ignoredKeys: state.ignoredKeyCount, otherStoreKeys: state.otherStoreKeys))
             if verbose { for note in state.notes { printError("cdhist: note: \(note.text); ignored") } }
         }
@@ -107,8 +116,8 @@ struct MergeStateOptions: ParsableArguments {
                 continue
             }
             do {
-                records.append(try TokenFileReader.read(path: path, actor: name))
-                sources.append(MergeSource(path: path, kind: "token file", positions: 1, ignoredKeys: 0, otherStoreKeys: []))
+                records.append(try found[path].map { try TokenFileReader.read(bytes: $0, path: path, actor: name) } ?? TokenFileReader.read(path: path, actor: name))
+                sources.append(MergeSource(path: path, kind: "token file\(beside)", positions: 1, ignoredKeys: 0, otherStoreKeys: []))
             } catch let error as TokenError {
                 // Readable, but no token (JSON that maps no store): said, not fatal.
                 printError("cdhist: note: \(describe(error)); ignored")

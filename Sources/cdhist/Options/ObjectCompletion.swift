@@ -29,7 +29,7 @@ enum ObjectCompletion {
         guard words.count > 2 else { return nil }
         let word = words[2].trimmingCharacters(in: CharacterSet(charactersIn: "'\""))
         let path = word.hasPrefix("~/") ? NSHomeDirectory() + word.dropFirst() : word
-        guard !path.hasPrefix("-"), FileManager.default.fileExists(atPath: path) else { return nil }
+        guard !path.hasPrefix("-"), FileManager.default.fileExists(atPath: path) || PackedReference.resolve(path) != nil else { return nil }
         return try? HistoryStore.open(path)
     }
 

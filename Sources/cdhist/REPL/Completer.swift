@@ -35,6 +35,10 @@ final class Completer {
            uuid.hasPrefix(text.uppercased()) || text.uppercased().hasPrefix(uuid) {
             return matches(text.uppercased() == text ? text : text.uppercased(), recent { $0.token.description })
         }
+        if command == "open" && words.count == 1, let inside = PackedReference.completions(text) {
+            // The files of a backup or an archive the name goes into; a folder there is typed on.
+            return matches(text, inside, append: inside.count == 1 && inside[0].hasSuffix("/") ? 0 : 32, quoting: true)
+        }
         if Self.fileCommands.contains(command) && words.count == 1 || Self.fileOptions.contains(previous) {
             return nil // the line editor's own file-name completion
         }

@@ -1,0 +1,38 @@
+import ArgumentParser
+import Foundation
+import HistoryKit
+
+/// `cdhist stores [PLACE…]`: the history stores under folders, simulators, containers, Xcode
+/// downloads, iOS backups and zip archives, each with the name every command takes.
+struct StoresCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stores",
+        abstract: "Find Core Data stores with history: in folders, simulators, Mac containers, .xcappdata downloads, iOS backups and zip archives.",
+        discussion: """
+        Each row names a store the way every other command takes it: a path, or, inside a backup or an archive, the backup folder \
+        or the .zip followed by the file's path in it. Only headers, schemas and indexes are read; nothing is written. Without a \
+        place: on macOS the simulators' device sets and the Mac's Containers and Group Containers, elsewhere the current folder. \
+        Exit status: 0 when a store was found, 1 when none was, 2 on a usage error.
+        """)
+
+    @Argument(help: ArgumentHelp("Folders (searched through), simulator device sets or devices, .xcappdata downloads, backup folders, .zip archives.",
+                                 valueName: "place"))
+    var places: [String] = []
+
+    @Flag(help: "Also list the problems found on the way (stores without history, damaged files, encrypted backups), not only their count.")
+    var all = false
+
+    @OptionGroup var outputOptions: OutputOptions
+
+    func run() throws {
+        let context = outputOptions.context()
+        let places = places.isEmpty ? StoreFinder.defaultPlaces() : places
+        let progress = ProgressLine(enabled: context.terminal.stderrIsTerminal, every: 256, quietFirst: true)
+        let listing = StoreFinder.find(in: places) { examined in
+            progress.advance(by: examined - progress.steps) { "looked at \(examined) files…" }
+        }
+        progress.finish(leaving: nil)
+        DocumentRenderer.render(StoresPresenter(time: context.time, all: all).document(listing, places: places), context: context)
+        if listing.stores.isEmpty { throw ExitCode(1) }
+    }
+}

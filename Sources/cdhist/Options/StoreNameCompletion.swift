@@ -1,0 +1,32 @@
+import Foundation
+import HistoryKit
+
+/// Completion of a store's name, in the shells' scripts and the session's `open`: paths, and
+/// the files inside a backup folder or a zip archive once the name goes into one.
+enum StoreNameCompletion {
+    /// The names beginning with `typed`: inside a backup or an archive its files, else the files
+    /// and folders of the folder typed (folders, backups and archives end in `/`).
+    static func names(_ typed: String) -> [String] {
+        let home = NSHomeDirectory()
+        let tilde = typed.hasPrefix("~/")
+        let expanded = tilde ? home + typed.dropFirst() : typed
+        let found = PackedReference.completions(expanded) ?? files(expanded)
+        return tilde ? found.map { "~" + $0.dropFirst(home.count) } : found
+    }
+
+    /// The shells' completion of the store argument.
+    @Sendable static func shell(_ words: [String], _ index: Int, _ prefix: String) -> [String] {
+        names(prefix)
+    }
+
+    private static func files(_ typed: String) -> [String] {
+        let folder = typed.hasSuffix("/") ? typed : (typed as NSString).deletingLastPathComponent
+        let start = typed.hasSuffix("/") ? "" : (typed as NSString).lastPathComponent
+        let listed = (try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder)) ?? []
+        return listed.filter { $0.hasPrefix(start) && (start.hasPrefix(".") || !$0.hasPrefix(".")) }.sorted().map { entry in
+            let path = folder.isEmpty ? entry : (folder as NSString).appendingPathComponent(entry)
+            let goesIn = FileStatus(path)?.kind == .directory || ZipStoreArchive.isArchiveFile(path)
+            return goesIn ? path + "/" : path
+        }
+    }
+}

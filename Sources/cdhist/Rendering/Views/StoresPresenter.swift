@@ -1,0 +1,66 @@
+import Foundation
+import HistoryKit
+
+/// `stores`: one row per store, newest activity first, its name under it; problems counted
+/// (listed with `all`).
+struct StoresPresenter {
+    let time: TimeFormatter
+    let all: Bool
+
+    func document(_ listing: StoreListing, places: [String]) -> Document {
+        let rows: [[Cell]] = listing.stores.map { s in
+            [HistoryPresenter.optional(s.surroundings.identifier), Cell(s.surroundings.location),
+             Cell(String(s.glance.transactionCount)), Cell(s.newest.map { String(time.display($0).prefix(16)) } ?? "-"),
+             Cell(ByteCount.short(s.size + (s.walSize ?? 0))), Cell(s.health.rawValue),
+             Cell(s.surroundings.defaultsPlists.isEmpty && s.surroundings.tokenFiles.isEmpty ? "none" : "found"), Cell(s.name)]
+        }
+        var sections: [Document.Section] = []
+        if rows.isEmpty {
+            sections.append(.note("no Core Data store with history under \(places.joined(separator: ", "))"))
+        } else {
+            sections.append(.table(title: nil, columns: [
+                Column("Identifier", fit: .wrap(min: 12), importance: .key), Column("Where", fit: .wrap(min: 8)),
+                Column("Transactions", alignRight: true), Column("Newest"), Column("Size", alignRight: true),
+                Column("Health"), Column("State"), Column("Name", fit: .below),
+            ], rows: rows))
+        }
+        if !listing.problems.isEmpty {
+            if all {
+                sections.append(.table(title: "Problems", columns: [Column("File", fit: .wrap(min: 20), importance: .key),
+                                                                    Column("Problem", fit: .wrap(min: 20))],
+                                       rows: listing.problems.map { [Cell($0.name), Cell($0.problem)] }))
+            } else {
+                sections.append(.note("\(plural(listing.problems.count, "problem")) found on the way (stores without history, damaged files, encrypted backups): --all lists them"))
+            }
+        }
+        let json: [(String, JSONValue)] = [
+            ("places", .array(places.map { .string($0) })),
+            ("filesExamined", .int(Int64(listing.filesExamined))),
+            ("stores", .array(listing.stores.map(storeJSON))),
+            ("problems", .array(listing.problems.map { .object([("name", .string($0.name)), ("problem", .string($0.problem))]) })),
+        ]
+        return Document(kind: "stores", json: json, sections: sections)
+    }
+
+    private func storeJSON(_ s: FoundStore) -> JSONValue {
+        let g = s.glance
+        return .object([
+            ("name", .string(s.name)),
+            ("identifier", .optional(s.surroundings.identifier)),
+            ("container", .optional(s.surroundings.containerKind?.rawValue)),
+            ("location", .string(s.surroundings.location)),
+            ("file", .string(s.fileName)),
+            ("size", .int(s.size)),
+            ("walSize", .optional(s.walSize)),
+            ("transactionCount", .int(Int64(g.transactionCount))),
+            ("firstTransaction", .optional(g.transactionNumbers?.lowerBound)),
+            ("lastTransaction", .optional(g.transactionNumbers?.upperBound)),
+            ("oldest", .optional(time.iso(g.timestamps?.lowerBound))),
+            ("newest", .optional(time.iso(g.timestamps?.upperBound))),
+            ("purged", .bool(g.wasPurged)),
+            ("health", .string(s.health.rawValue)),
+            ("defaults", .array(s.surroundings.defaultsPlists.map { .string($0) })),
+            ("tokenFiles", .array(s.surroundings.tokenFiles.map { .string($0) })),
+        ])
+    }
+}
