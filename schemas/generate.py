@@ -20,7 +20,8 @@ import json, os
 # 1.4: what a stopped purge left, in a purge's result (earlierPurgeStopped, unfinishedBackups).
 # 1.5: the cleaners phtk-1.0.0-manual, phtk-2-manual, fatbobman-demo and studapp; each cleaner's source and
 #      notes; a purge preview's ruleNotes; transactionsToDeleteAtMost (a cut-off from a whole-second date).
-VERSION = "1.5"
+# 1.6: the stores document (stores found under places, and the problems met on the way).
+VERSION = "1.6"
 
 def nullable(t): return {"type": [t, "null"]} if isinstance(t, str) else {"anyOf": [t, {"type": "null"}]}
 S, I, N, B = {"type": "string"}, {"type": "integer"}, {"type": "number"}, {"type": "boolean"}
@@ -192,6 +193,13 @@ defs["diff"] = doc("diff", {"identical": B, "old": side, "new": side, "unchanged
     "removed": obj(part), "rewritten": obj(part),
     "added": obj({**part, "net": arr(obj({"entity": S, "inserted": I, "updated": I, "deleted": I, "insertedAndDeleted": I,
                                           "properties": arr(obj({"name": S, "objects": I}))}))})})
+defs["stores"] = doc("stores", {"places": arr(S), "filesExamined": I,
+    "stores": arr(obj({"name": S, "identifier": nullable("string"), "container": nullable({"enum": ["app", "app-group", "extension"]}),
+                       "location": S, "file": S, "size": I, "walSize": nullable("integer"), "transactionCount": I,
+                       "firstTransaction": nullable("integer"), "lastTransaction": nullable("integer"),
+                       "oldest": nullable(TS), "newest": nullable(TS), "purged": B,
+                       "health": {"enum": ["empty", "big-wal", "growing", "ok"]}, "defaults": arr(S), "tokenFiles": arr(S)})),
+    "problems": arr(obj({"name": S, "problem": S}))})
 event = lambda name, props: obj({"format": {"const": "cdhist/1"}, "event": {"const": name}, **props})
 defs["purgedEvent"] = event("purged", {"firstTransaction": I, "lastTransaction": I, "transactions": nullable("integer")})
 defs["checkpointEvent"] = event("checkpoint", {"walBytes": nullable("integer")})
@@ -199,7 +207,7 @@ defs["checkpointEvent"] = event("checkpoint", {"walBytes": nullable("integer")})
 kinds = {"info": "info", "transactions": "transactions", "changes": "changes", "transaction": "show", "entities": "entities",
          "authors": "authors", "actors": "actors", "token": "tokenCheck", "purge-preview": "purgePreview",
          "purge-result": "purgeResult", "repair-defaults": "repairDefaults", "check": "check", "cloudkit": "cloudkit", "timeline": "timeline",
-         "object": "object", "diff": "diff"}
+         "object": "object", "diff": "diff", "stores": "stores"}
 schema = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "$id": "https://cdhist.invalid/schemas/cdhist.schema.json",

@@ -10,7 +10,7 @@ struct FixturesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cdhist-fixtures",
         abstract: "Write deterministic Core Data stores for tests, the README and benchmarks.",
-        subcommands: [WriteCommand.self, LimitsCommand.self, LiveWriterCommand.self, MirrorCommand.self],
+        subcommands: [WriteCommand.self, LimitsCommand.self, LiveWriterCommand.self, MirrorCommand.self, PlacesCommand.self],
         defaultSubcommand: WriteCommand.self)
 }
 
@@ -157,5 +157,26 @@ struct MirrorCommand: ParsableCommand {
         let uuid = try HistoryStore.open(store).storeUUID
         let records = try MirroringWriter.mirror(store, storeUUID: uuid, position: position)
         print("mirrored \(store): the exporter at #\(position), \(records.count) records")
+    }
+}
+
+/// Stores where users keep them, for `cdhist stores`.
+struct PlacesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "places",
+        abstract: "Write stores in the places users keep them: a simulator device set, a Mac group container, an .xcappdata, an iOS backup, a zip archive (with decoys).")
+
+    @Option(help: ArgumentHelp("Folder to write the layouts into.", valueName: "dir"))
+    var out: String
+
+    @Option(help: ArgumentHelp("Write only this layout (repeatable): simulator, mac, xcappdata, backup, archive.", valueName: "name"))
+    var layout: [String] = []
+
+    func run() throws {
+        for name in layout.isEmpty ? PlaceFixtures.layouts : layout {
+            guard PlaceFixtures.layouts.contains(name) else { throw ValidationError("no layout \(name); known: \(PlaceFixtures.layouts.joined(separator: ", "))") }
+            let (place, planted) = try PlaceFixtures.write(name, into: out)
+            print("wrote \(place): \(planted.map(\.name).joined(separator: ", "))")
+        }
     }
 }

@@ -24,7 +24,9 @@ import Testing
         let path = try script("bash", in: dir)
         let bash = try #require(shell("bash"))
         // What bash does on Tab after `cdhist pu` and after `cdhist purge STORE --bef`.
+        // The script calls cdhist back for the store's names: cdhist is on the PATH, as for a user.
         let probe = """
+            export PATH="\(CLI.products.path):$PATH"
             source "$1" || exit 3
             complete -p cdhist
             words() { COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); COMP_LINE="$*"; COMP_POINT=${#COMP_LINE}; COMPREPLY=()

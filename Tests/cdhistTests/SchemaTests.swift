@@ -32,6 +32,10 @@ import Testing
             try save(["purge", store, "--before", "tx:25"], "purge")
             try save(["actors", store], "actors")
         }
+        for layout in PlaceFixtures.layouts {
+            let (place, _) = try PlaceFixtures.write(layout, into: dir.file("places"))
+            try save(["stores", place, "--format", "json"], "stores-\(layout)")
+        }
         try save(["actors", m + "/Tasks.sqlite", "--defaults", m + "/tokens.plist", "--defaults", m + "/phtk.plist",
                   "--token", "x=" + m + "/corrupt-token.data", "--actor", "never", "--batch-actor", "importer"], "actors-all")
         try save(["timeline", m + "/Tasks.sqlite", "--defaults", m + "/tokens.plist", "--defaults", m + "/phtk.plist",
