@@ -4,7 +4,8 @@ import HistoryKit
 import ZIPFoundation
 
 /// Stores where users keep them, for `stores`: a simulator device set with an app and its App
-/// Group, a Mac group container, an Xcode `.xcappdata` download, an iOS backup (the store's
+/// Group, a Mac group container, an Xcode `.xcappdata` download, a group container copied with
+/// `devicectl`, an iOS backup (the store's
 /// `-wal` stored apart under its own hashed name), an encrypted backup and a zip of a file
 /// system, each with decoys that are not history stores: a plain SQLite file, a Core Data store
 /// without history, a truncated store, and a store inside an app's Bundle container.
@@ -17,7 +18,7 @@ public enum PlaceFixtures {
         public var transactionCount: Int
     }
 
-    public static let layouts = ["simulator", "mac", "xcappdata", "backup", "archive"]
+    public static let layouts = ["simulator", "mac", "xcappdata", "devicectl", "backup", "archive"]
     static let groupID = "group.com.example.tasks"
     static let bundleID = "com.example.tasks"
     static let deviceUDID = "0D3C9A5E-1F2B-4C6D-8E7F-9A0B1C2D3E4F"
@@ -36,6 +37,7 @@ public enum PlaceFixtures {
         case "simulator": return try simulator(dir)
         case "mac": return try mac(dir)
         case "xcappdata": return try xcappdata(dir)
+        case "devicectl": return try devicectl(dir)
         case "backup": return try backup(dir)
         case "archive": return try archive(dir)
         default: throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: layout])
@@ -90,6 +92,18 @@ public enum PlaceFixtures {
         try store(local, walPending: true)
         try decoys("\(download)/AppData/Library/Caches")
         return (dir, [Planted(name: local, identifier: bundleID, transactionCount: 34)])
+    }
+
+    /// A group container as `xcrun devicectl device copy from --domain-type appGroupDataContainer`
+    /// copies it: no metadata plist, the shared defaults name the group.
+    private static func devicectl(_ dir: String) throws -> (String, [Planted]) {
+        let copied = "\(dir)/Shared Group Copy"
+        try file("\(copied)/Library/Preferences/\(groupID).plist", MergeStateFixtures.plist([
+            "PersistentHistoryTrackingKit.lastToken.app": MergeStateFixtures.date(34)]))
+        let shared = "\(copied)/Library/Application Support/Tasks.sqlite"
+        try store(shared, walPending: true)
+        try decoys("\(copied)/Library/Caches")
+        return (dir, [Planted(name: shared, identifier: groupID, transactionCount: 34)])
     }
 
     private static func backup(_ dir: String) throws -> (String, [Planted]) {

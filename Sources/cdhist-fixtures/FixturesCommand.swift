@@ -164,12 +164,12 @@ struct MirrorCommand: ParsableCommand {
 struct PlacesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "places",
-        abstract: "Write stores in the places users keep them: a simulator device set, a Mac group container, an .xcappdata, an iOS backup, a zip archive (with decoys).")
+        abstract: "Write stores in the places users keep them: a simulator device set, a Mac group container, an .xcappdata, a devicectl copy, an iOS backup, a zip archive (with decoys).")
 
     @Option(help: ArgumentHelp("Folder to write the layouts into.", valueName: "dir"))
     var out: String
 
-    @Option(help: ArgumentHelp("Write only this layout (repeatable): simulator, mac, xcappdata, backup, archive.", valueName: "name"))
+    @Option(help: ArgumentHelp("Write only this layout (repeatable): simulator, mac, xcappdata, devicectl, backup, archive.", valueName: "name"))
     var layout: [String] = []
 
     func run() throws {

@@ -59,6 +59,15 @@ struct ContainerIdentity {
         if (parent as NSString).lastPathComponent == "Group Containers" {
             return ContainerIdentity(identifier: name, kind: .appGroup, root: dir, location: "Mac", appsUsingGroup: [])
         }
+        // A group container copied off a device (`devicectl device copy from --domain-type
+        // appGroupDataContainer`) keeps no metadata plist: its shared defaults name the group.
+        if place is DiskPlace, dir != NSHomeDirectory() {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: dir + "/Library/Preferences")) ?? []
+            let groups = names.filter { $0.hasPrefix("group.") && $0.hasSuffix(".plist") }
+            if groups.count == 1, let plist = groups.first {
+                return ContainerIdentity(identifier: String(plist.dropLast(6)), kind: .appGroup, root: dir, location: nil, appsUsingGroup: [])
+            }
+        }
         return nil
     }
 
