@@ -141,11 +141,11 @@ char **cdhist_line_matches(const char *text, int append, cdhist_generator genera
     rl_attempted_completion_over = 1;
     rl_completion_append_character = append;
     char **matches = rl_completion_matches(text, generator);
-    /* Both editors insert matches[0] (the common prefix, malloc'ed) in place of `text`. After it,
-       GNU Readline lists a single match only when there are several; libedit lists it always. */
-    int listed = 0;
-    while (matches && matches[0] && matches[listed + 1]) listed++;
-    if (listed > 1 && common) {
+    /* Both editors insert matches[0] (the common prefix, malloc'ed) in place of `text`; `common`
+       replaces it when given (the caller gives it for several matches, or for one it wants typed
+       on). After it, GNU Readline lists a single match only when there are several; libedit
+       lists it always. */
+    if (matches && matches[0] && common) {
         char *replacement = strdup(common);
         if (replacement) {
             free(matches[0]);

@@ -37,7 +37,8 @@ final class Completer {
         }
         if command == "open" && words.count == 1, let inside = PackedReference.completions(text) {
             // The files of a backup or an archive the name goes into; a folder there is typed on.
-            return matches(text, inside, append: inside.count == 1 && inside[0].hasSuffix("/") ? 0 : 32, quoting: true)
+            let folder = inside.count == 1 && inside[0].hasSuffix("/")
+            return matches(text, inside, append: folder ? 0 : 32, quoting: true, typedOn: folder)
         }
         if Self.fileCommands.contains(command) && words.count == 1 || Self.fileOptions.contains(previous) {
             return nil // the line editor's own file-name completion
@@ -113,8 +114,10 @@ final class Completer {
     }
 
     /// The candidates beginning with `text`; with `quoting`, values are inserted as the line
-    /// reads them back (a value with a space or beginning with `-` in single quotes).
-    private func matches(_ text: String, _ all: [String], append: Int32 = 32, quoting: Bool = false) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? {
+    /// reads them back (a value with a space or beginning with `-` in single quotes). `typedOn`:
+    /// a single candidate is a folder to type on into, its quote left open.
+    private func matches(_ text: String, _ all: [String], append: Int32 = 32, quoting: Bool = false,
+                         typedOn: Bool = false) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? {
         // Inside a quote the user opened, GNU Readline passes the word without it and closes it itself.
         let opened = quoting && cdhist_line_open_quote() != 0
         // libedit passes the quote: the value is matched without it and inserted quoted again.
@@ -127,7 +130,7 @@ final class Completer {
             guard Completer.nextIndex < Completer.candidates.count else { return nil }
             defer { Completer.nextIndex += 1 }
             return strdup(Completer.candidates[Completer.nextIndex])
-        }, quoting && !opened ? Self.commonStart(of: raw, keepsQuotedWords: cdhist_line_keeps_quoted_words() != 0) : nil)
+        }, quoting && !opened && (raw.count > 1 || typedOn) ? Self.commonStart(of: raw, keepsQuotedWords: cdhist_line_keeps_quoted_words() != 0) : nil)
     }
 
     /// What several values needing quotes have in common, as far as it can be typed on: an open
