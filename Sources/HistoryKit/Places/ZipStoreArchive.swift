@@ -21,7 +21,7 @@ public struct ZipStoreArchive {
         do {
             archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .read)
         } catch {
-            throw PlaceError.unreadableArchive(path: path, reason: "\(error)")
+            throw PlaceError.unreadableArchive(path: path, reason: Self.reason(error))
         }
     }
 
@@ -43,7 +43,7 @@ public struct ZipStoreArchive {
             }
         } catch is EnoughRead {
         } catch {
-            throw PlaceError.unreadableArchive(path: path, reason: "\(inner): \(error)")
+            throw PlaceError.unreadableArchive(path: path, reason: "\(inner): \(Self.reason(error))")
         }
         return bytes
     }
@@ -59,7 +59,7 @@ public struct ZipStoreArchive {
         do {
             _ = try archive.extract(entry) { chunk in try handle.write(contentsOf: chunk) }
         } catch {
-            throw PlaceError.unreadableArchive(path: path, reason: "\(inner): \(error)")
+            throw PlaceError.unreadableArchive(path: path, reason: "\(inner): \(Self.reason(error))")
         }
     }
 
@@ -79,6 +79,20 @@ public struct ZipStoreArchive {
     }
 
     private struct EnoughRead: Error {}
+
+    /// ZIPFoundation's errors in words.
+    private static func reason(_ error: Error) -> String {
+        switch error as? Archive.ArchiveError {
+        case .missingEndOfCentralDirectoryRecord?: return "no end-of-central-directory record (a damaged or incomplete zip)"
+        case .unreadableArchive?: return "it cannot be opened for reading"
+        case .invalidCRC32?: return "a checksum does not match (damaged data)"
+        case .invalidCompressionMethod?: return "an entry is compressed with a method other than deflate"
+        case .invalidEntrySize?, .invalidLocalHeaderSize?, .invalidLocalHeaderDataOffset?: return "an entry's header is damaged"
+        case .invalidCentralDirectoryOffset?, .invalidCentralDirectorySize?, .invalidCentralDirectoryEntryCount?:
+            return "its central directory is damaged"
+        default: return "\(error)"
+        }
+    }
 }
 
 extension ZipStoreArchive {

@@ -26,6 +26,9 @@ struct StoresCommand: ParsableCommand {
 
     func run() throws {
         let context = outputOptions.context()
+        for place in places where !FileManager.default.fileExists(atPath: place) {
+            throw CLIError.notFound(path: place, what: "no such file or folder")
+        }
         let places = places.isEmpty ? StoreFinder.defaultPlaces() : places
         let progress = ProgressLine(enabled: context.terminal.stderrIsTerminal, every: 256, quietFirst: true)
         let listing = StoreFinder.find(in: places) { examined in
