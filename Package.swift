@@ -53,8 +53,8 @@ let package = Package(
     ],
     targets: [
         .systemLibrary(
-            // Named apart from ZIPFoundation's own "CZLib": the two would share a build folder on a
-            // case-insensitive disk (macOS).
+            // Named apart from the "CZLib" ZIPFoundation declares on Linux: two module names that
+            // differ only in case would share a build folder on a case-insensitive disk.
             name: "CSystemZlib",
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]

@@ -209,3 +209,76 @@ import ZIPFoundation
         }
     }
 }
+
+/// Names and places that once trapped, hung or listed a store twice.
+@Suite struct StorePlaceInputTests {
+    @Test func oneCharacterNamesAreFilesNotCrashes() throws {
+        let dir = try TemporaryDirectory()
+        for name in ["a", "a/x.sqlite", "q/x.sqlite"] {
+            let r = try CLI.run(["info", dir.file(".") + "/../" + PathText.last(dir.path) + "/" + name])
+            #expect(r.status == 2 && r.stderr.contains("no such file"), "\(name): \(r.status) \(r.stderr)")
+            let bare = try CLI.run(["info", name])
+            #expect(bare.status == 2 && bare.stderr.contains("no such file"), "\(name): \(bare.status) \(bare.stderr)")
+        }
+        for typed in ["a", ".", "~", "a/"] {
+            let r = try CLI.run(["---completion", "info", "--", "positional@0", "2", String(typed.count), "cdhist", "info", typed])
+            #expect(r.status == 0, "\(typed): \(r.stderr)")
+        }
+    }
+
+    @Test func aZipWithOddPathsListsNamesThatOpen() throws {
+        let dir = try TemporaryDirectory()
+        let (zip, planted) = try PlaceFixtures.write("archive", into: dir.path)
+        let store = try #require(planted.first?.name)
+        // The same store again under a one-letter folder and under a doubled slash.
+        let archive = try Archive(url: URL(fileURLWithPath: zip), accessMode: .update)
+        let inner = String(store.dropFirst(zip.count + 1))
+        let copy = dir.file("store.sqlite")
+        _ = try archive.extract(try #require(archive[inner]), to: URL(fileURLWithPath: copy))
+        for odd in ["a/Local.sqlite", "c/./d//Local.sqlite"] {
+            try archive.addEntry(with: odd, fileURL: URL(fileURLWithPath: copy))
+        }
+        let r = try CLI.run(["stores", zip, "--format", "json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let names = try #require(try r.json()["stores"] as? [[String: Any]]).compactMap { $0["name"] as? String }
+        #expect(names.count == 3, "\(names)")
+        for name in names {
+            let info = try CLI.run(["info", name, "--format", "json"])
+            #expect(info.status == 0, "\(name): \(info.stderr)")
+        }
+    }
+
+    @Test func aDamagedManifestAndAFIFOInABackupAreProblemsNotCrashesOrHangs() throws {
+        let dir = try TemporaryDirectory()
+        let (place, planted) = try PlaceFixtures.write("backup", into: dir.path)
+        let root = try #require(planted.first?.name.components(separatedBy: "/AppDomainGroup-").first)
+        let manifest = try DatabaseQueue(path: root + "/Manifest.db")
+        try manifest.write { db in
+            try db.execute(sql: "INSERT INTO Files VALUES ('abcdef', X'FF', 'x', 1, NULL)")
+            try db.execute(sql: "INSERT INTO Files VALUES ('ff0011', 'HomeDomain', 'Library/pipe.sqlite', 1, NULL)")
+        }
+        try manifest.close()
+        try FileManager.default.createDirectory(atPath: root + "/ff", withIntermediateDirectories: true)
+        #expect(mkfifo(root + "/ff/ff0011", 0o600) == 0)
+        let r = try CLI.run(["stores", place, "--format", "json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let names = try #require(try r.json()["stores"] as? [[String: Any]]).compactMap { $0["name"] as? String }
+        #expect(names == planted.map(\.name))
+        let pipe = try CLI.run(["info", root + "/HomeDomain/Library/pipe.sqlite"])
+        #expect(pipe.status == 2 && pipe.stderr.contains("not a regular file"), "\(pipe.stderr)")
+    }
+
+    @Test func aBackupFolderCompletesToItsDomainsAndALinkedStoreIsListedOnce() throws {
+        let dir = try TemporaryDirectory()
+        let (_, planted) = try PlaceFixtures.write("backup", into: dir.path)
+        let root = try #require(planted.first?.name.components(separatedBy: "/AppDomainGroup-").first)
+        let typed = root + "/"
+        let r = try CLI.run(["---completion", "info", "--", "positional@0", "2", String(typed.count), "cdhist", "info", typed])
+        #expect(r.lines == [root + "/AppDomain-com.example.tasks/", root + "/AppDomainGroup-group.com.example.tasks/"], "\(r.stdout)")
+        let (_, xc) = try PlaceFixtures.write("xcappdata", into: dir.path)
+        let store = try #require(xc.first?.name)
+        try FileManager.default.createSymbolicLink(atPath: dir.file("xcappdata/link.sqlite"), withDestinationPath: store)
+        let listed = try CLI.run(["stores", dir.file("xcappdata"), "--format", "json"])
+        #expect((try listed.json()["stores"] as? [Any])?.count == 1, "\(listed.stdout.prefix(300))")
+    }
+}

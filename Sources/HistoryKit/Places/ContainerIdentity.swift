@@ -25,19 +25,25 @@ struct ContainerIdentity {
 
     static func find(_ path: String, in place: PlaceFiles) -> ContainerIdentity? {
         if let backup = place as? BackupPlace { return inBackup(path, backup) }
-        var dir = (path as NSString).deletingLastPathComponent
-        while !dir.isEmpty && dir != "/" {
-            let parent = (dir as NSString).deletingLastPathComponent
-            if let found = container(at: dir, parent: parent, in: place) { return found }
-            if parent == dir { break }
-            dir = parent
+        var folders: [String] = []
+        var dir = PathText.parent(path)
+        while !dir.isEmpty && dir != "/" && dir != "." {
+            folders.append(dir)
+            dir = PathText.parent(dir)
+        }
+        for dir in folders {
+            if let found = container(at: dir, parent: PathText.parent(dir), in: place) { return found }
+        }
+        // Nothing names a container: a group container copied off a device, perhaps.
+        for dir in folders {
+            if let found = copiedGroup(at: dir, in: place) { return found }
         }
         return nil
     }
 
     /// The container whose folder is `dir`, if it is one.
     private static func container(at dir: String, parent: String, in place: PlaceFiles) -> ContainerIdentity? {
-        let name = (dir as NSString).lastPathComponent
+        let name = PathText.last(dir)
         if name.hasSuffix(".xcappdata") {
             let info = place.plist(dir + "/AppDataInfo.plist")
             let id = ["AppIdentifier", "BundleIdentifier", "CFBundleIdentifier"].lazy.compactMap { info?[$0]?.stringValue }.first
@@ -47,36 +53,40 @@ struct ContainerIdentity {
         for metadataName in [simulatorMetadata, macMetadata] {
             guard let metadata = place.plist(dir + "/" + metadataName) else { continue }
             let id = metadata["MCMMetadataIdentifier"]?.stringValue
-            let kind: StoreSurroundings.ContainerKind = dir.contains("/Shared/AppGroup/") || (parent as NSString).lastPathComponent == "Group Containers"
+            let kind: StoreSurroundings.ContainerKind = dir.contains("/Shared/AppGroup/") || PathText.last(parent) == "Group Containers"
                 ? .appGroup : dir.contains("/PluginKitPlugin/") ? .appExtension : .app
             let mac = metadataName == macMetadata
             let root = mac && kind != .appGroup && place.isDirectory(dir + "/Data") ? dir + "/Data" : dir
             var found = ContainerIdentity(identifier: id, kind: kind, root: root, location: deviceLocation(above: dir, in: place) ?? (mac ? "Mac" : nil),
                                           appsUsingGroup: [])
-            if kind == .appGroup, let id { found.appsUsingGroup = apps(using: id, group: dir, mac: mac, in: place) }
+            if kind == .appGroup, let id { found.appsUsingGroup = apps(using: id, folder: dir, mac: mac, in: place) }
             return found
         }
-        if (parent as NSString).lastPathComponent == "Group Containers" {
+        if PathText.last(parent) == "Group Containers" {
             return ContainerIdentity(identifier: name, kind: .appGroup, root: dir, location: "Mac", appsUsingGroup: [])
-        }
-        // A group container copied off a device (`devicectl device copy from --domain-type
-        // appGroupDataContainer`) keeps no metadata plist: its shared defaults name the group.
-        if place is DiskPlace, dir != NSHomeDirectory() {
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: dir + "/Library/Preferences")) ?? []
-            let groups = names.filter { $0.hasPrefix("group.") && $0.hasSuffix(".plist") }
-            if groups.count == 1, let plist = groups.first {
-                return ContainerIdentity(identifier: String(plist.dropLast(6)), kind: .appGroup, root: dir, location: nil, appsUsingGroup: [])
-            }
         }
         return nil
     }
 
+    /// A group container copied off a device (`devicectl device copy from --domain-type
+    /// appGroupDataContainer`) keeps no metadata plist: its one `group.*.plist` names the group.
+    /// A home folder (it has `Library/Containers`) is none, whatever its preferences hold.
+    private static func copiedGroup(at dir: String, in place: PlaceFiles) -> ContainerIdentity? {
+        guard place is DiskPlace, dir != NSHomeDirectory(),
+              !["Library/Containers", "Library/Group Containers", "Library/Application Support/MobileSync"].contains(where: {
+                  FileStatus(dir + "/" + $0)?.kind == .directory }) else { return nil }
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: dir + "/Library/Preferences")) ?? []
+        let groups = names.filter { $0.hasPrefix("group.") && $0.hasSuffix(".plist") }
+        guard groups.count == 1, let plist = groups.first else { return nil }
+        return ContainerIdentity(identifier: String(plist.dropLast(6)), kind: .appGroup, root: dir, location: nil, appsUsingGroup: [])
+    }
+
     /// The app (and extension) containers beside a group's that name it among their groups.
-    private static func apps(using group: String, group dir: String, mac: Bool, in place: PlaceFiles) -> [App] {
+    private static func apps(using group: String, folder dir: String, mac: Bool, in place: PlaceFiles) -> [App] {
         // Simulator: Containers/Shared/AppGroup/<UUID> beside Containers/Data/{Application,PluginKitPlugin}/<UUID>.
         // Mac: Library/Group Containers/<id> beside Library/Containers/<bundle>.
         func up(_ path: String, _ levels: Int) -> String {
-            (0..<levels).reduce(path) { p, _ in (p as NSString).deletingLastPathComponent }
+            (0..<levels).reduce(path) { p, _ in PathText.parent(p) }
         }
         let folders = mac ? place.folders(in: up(dir, 2) + "/Containers")
             : ["Application", "PluginKitPlugin"].flatMap { place.folders(in: up(dir, 3) + "/Data/" + $0) }
@@ -102,7 +112,7 @@ struct ContainerIdentity {
             if let device = place.plist(current + "/device.plist") {
                 return SimulatorDevice(plist: device, folder: current).description
             }
-            current = (current as NSString).deletingLastPathComponent
+            current = PathText.parent(current)
         }
         return nil
     }

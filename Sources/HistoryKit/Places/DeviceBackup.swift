@@ -26,7 +26,7 @@ public struct DeviceBackup {
     /// Whether `folder` is a backup: it holds `Manifest.plist` or `Manifest.db`, and `Info.plist`
     /// or `Status.plist`.
     public static func isBackup(_ folder: String) -> Bool {
-        let has = { FileManager.default.fileExists(atPath: (folder as NSString).appendingPathComponent($0)) }
+        let has = { FileManager.default.fileExists(atPath: PathText.join(folder, $0)) }
         return (has("Manifest.db") || has("Manifest.plist")) && (has("Info.plist") || has("Status.plist"))
     }
 
@@ -34,15 +34,15 @@ public struct DeviceBackup {
     /// journal, nothing created beside it).
     public init(root: String) throws {
         self.root = root
-        let manifestPlist = (root as NSString).appendingPathComponent("Manifest.plist")
+        let manifestPlist = PathText.join(root, "Manifest.plist")
         if let data = FileContents.read(manifestPlist), let plist = try? PropertyList.decode(data),
            plist["IsEncrypted"]?.boolValue == true {
             throw PlaceError.encryptedBackup(path: root)
         }
-        let info = FileContents.read((root as NSString).appendingPathComponent("Info.plist")).flatMap { try? PropertyList.decode($0) }
+        let info = FileContents.read(PathText.join(root, "Info.plist")).flatMap { try? PropertyList.decode($0) }
         deviceName = info?["Device Name"]?.stringValue ?? info?["Display Name"]?.stringValue
         productVersion = info?["Product Version"]?.stringValue
-        let manifest = (root as NSString).appendingPathComponent("Manifest.db")
+        let manifest = PathText.join(root, "Manifest.db")
         guard FileManager.default.fileExists(atPath: manifest) else {
             throw PlaceError.unreadableBackup(path: root, reason: "it has no Manifest.db (a backup made before iOS 10 keeps Manifest.mbdb, which cdhist does not read)")
         }
@@ -59,24 +59,19 @@ public struct DeviceBackup {
 
     /// Every regular file of the backup (`flags` 1), in the manifest's order.
     public func files() throws -> [Entry] {
-        try fetch("SELECT fileID, domain, relativePath FROM Files WHERE flags = 1", arguments: [])
+        try fetch("SELECT fileID, domain, relativePath FROM Files WHERE flags = 1 AND \(Self.textColumns)", arguments: [])
     }
 
     /// The regular file `relativePath` of `domain`, when the backup holds it.
     public func entry(domain: String, relativePath: String) throws -> Entry? {
-        try fetch("SELECT fileID, domain, relativePath FROM Files WHERE flags = 1 AND domain = ? AND relativePath = ? LIMIT 1",
+        try fetch("SELECT fileID, domain, relativePath FROM Files WHERE flags = 1 AND \(Self.textColumns) AND domain = ? AND relativePath = ? LIMIT 1",
                   arguments: [domain, relativePath]).first
     }
 
     /// Where the content of `entry` is stored.
     public func storedPath(_ entry: Entry) -> String {
         let prefix = String(entry.fileID.prefix(2))
-        return ((root as NSString).appendingPathComponent(prefix) as NSString).appendingPathComponent(entry.fileID)
-    }
-
-    /// The name cdhist gives a file of the backup: the folder, the domain, the relative path.
-    public func name(of entry: Entry) -> String {
-        (root as NSString).appendingPathComponent(entry.domain + "/" + entry.relativePath)
+        return PathText.join(PathText.join(root, prefix), entry.fileID)
     }
 
     /// The bundle or group identifier a domain names: `AppDomainGroup-group.x` → `group.x`,
@@ -90,12 +85,16 @@ public struct DeviceBackup {
         return nil
     }
 
+    /// Rows whose names are text (a damaged manifest may hold anything).
+    private static let textColumns = "typeof(fileID) = 'text' AND typeof(domain) = 'text' AND typeof(relativePath) = 'text'"
+
     private func fetch(_ sql: String, arguments: StatementArguments) throws -> [Entry] {
         do {
             return try queue.read { db in
                 try Row.fetchAll(db, sql: sql, arguments: arguments).compactMap { row -> Entry? in
-                    guard let id = row[0] as String?, let domain = row[1] as String?, let path = row[2] as String?,
-                          id.count >= 3, id.allSatisfy({ $0.isHexDigit }) else { return nil }
+                    guard let id = String.fromDatabaseValue(row[0] as DatabaseValue), let domain = String.fromDatabaseValue(row[1] as DatabaseValue),
+                          let path = String.fromDatabaseValue(row[2] as DatabaseValue),
+                          id.count >= 3, id.allSatisfy({ $0.isASCII && $0.isHexDigit }) else { return nil }
                     return Entry(domain: domain, relativePath: path, fileID: id.lowercased())
                 }
             }

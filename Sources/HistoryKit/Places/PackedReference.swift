@@ -15,31 +15,28 @@ public struct PackedReference: Equatable, Sendable {
     public var inner: String
 
     /// The name every command takes.
-    public var name: String { (place as NSString).appendingPathComponent(inner) }
+    public var name: String { place + "/" + inner }
 
     /// What `name` refers to when it goes through a backup folder or a zip file; nil when it is
-    /// a plain path (whether or not a file is there). Only the path's existing beginning is looked at.
+    /// a plain path (whether or not a file is there). Only the path's existing beginning is
+    /// looked at, and the rest is kept as written (the path inside the place).
     public static func resolve(_ name: String) -> PackedReference? {
         guard !name.isEmpty, FileStatus(name) == nil else { return nil }
-        var place = name
-        var inner: [String] = []
-        while true {
-            let parent = (place as NSString).deletingLastPathComponent
-            let last = (place as NSString).lastPathComponent
-            guard !last.isEmpty, parent != place else { return nil }
-            inner.insert(last, at: 0)
-            place = parent
-            guard let status = FileStatus(place.isEmpty ? "." : place) else { continue }
-            let rest = inner.joined(separator: "/")
+        var end = name.endIndex
+        while let slash = name[..<end].lastIndex(of: "/") {
+            end = slash
+            let place = String(name[..<slash]), inner = String(name[name.index(after: slash)...])
+            guard !place.isEmpty, let status = FileStatus(place) else { continue }
             switch status.kind {
             case .directory where DeviceBackup.isBackup(place):
-                return inner.count >= 2 ? PackedReference(kind: .backup, place: place, inner: rest) : nil
-            case .regular where ZipStoreArchive.isArchive(place):
-                return PackedReference(kind: .archive, place: place, inner: rest)
+                return inner.contains("/") ? PackedReference(kind: .backup, place: place, inner: inner) : nil
+            case .regular where ZipStoreArchive.isArchive(place) && !inner.isEmpty:
+                return PackedReference(kind: .archive, place: place, inner: inner)
             default:
                 return nil
             }
         }
+        return nil
     }
 
     /// For a backup: the domain and the relative path.
@@ -55,48 +52,55 @@ struct PackedStoreFiles {
     var path: String
     var assembledIn: URL?
 
-    /// Finds the files of the store `reference` names, copying them privately when they must sit together.
-    static func locate(_ reference: PackedReference) throws -> PackedStoreFiles {
+    /// Finds the files of the store `reference` names, copying them privately when they must sit
+    /// together; `backup` or `archive`, when given, is the place already open.
+    static func locate(_ reference: PackedReference, backup: DeviceBackup? = nil, archive: ZipStoreArchive? = nil) throws -> PackedStoreFiles {
         switch reference.kind {
         case .backup:
-            let backup = try DeviceBackup(root: reference.place)
+            let backup = try backup ?? DeviceBackup(root: reference.place)
             let (domain, relative) = reference.backupPath
             guard let main = try backup.entry(domain: domain, relativePath: relative) else {
                 throw PlaceError.notInPlace(name: reference.name, place: "the backup \(reference.place)")
             }
-            guard let wal = try backup.entry(domain: domain, relativePath: relative + "-wal") else {
-                return PackedStoreFiles(path: backup.storedPath(main), assembledIn: nil)
+            let wal = try backup.entry(domain: domain, relativePath: relative + "-wal")
+            for entry in [main, wal].compactMap({ $0 }) where FileStatus(backup.storedPath(entry))?.kind != .regular {
+                throw PlaceError.unreadableBackup(path: reference.place, reason: "\(domain)/\(entry.relativePath) is listed in Manifest.db, but \(backup.storedPath(entry)) is not a regular file")
             }
-            return try assemble { target in
+            guard let wal else { return PackedStoreFiles(path: backup.storedPath(main), assembledIn: nil) }
+            return try assemble(reference) { target in
                 try FileManager.default.copyItem(atPath: backup.storedPath(main), toPath: target)
                 try FileManager.default.copyItem(atPath: backup.storedPath(wal), toPath: target + "-wal")
             }
         case .archive:
-            let archive = try ZipStoreArchive(path: reference.place)
+            let archive = try archive ?? ZipStoreArchive(path: reference.place)
             guard archive.contains(reference.inner) else {
                 throw PlaceError.notInPlace(name: reference.name, place: "the archive \(reference.place)")
             }
-            return try assemble { target in
+            return try assemble(reference) { target in
                 try archive.extract(reference.inner, to: target)
                 if archive.contains(reference.inner + "-wal") { try archive.extract(reference.inner + "-wal", to: target + "-wal") }
             }
         }
     }
 
-    /// A private folder (mode 700) with the store written into it by `write`.
-    private static func assemble(_ write: (String) throws -> Void) throws -> PackedStoreFiles {
+    /// A private folder (mode 700) with the store written into it by `write`; a failure names
+    /// the store and what could not be written.
+    private static func assemble(_ reference: PackedReference, _ write: (String) throws -> Void) throws -> PackedStoreFiles {
         let fm = FileManager.default
         let dir = fm.temporaryDirectory.appendingPathComponent("cdhist-packed-\(UUID().uuidString)")
-        try fm.createDirectory(at: dir, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
         let target = dir.appendingPathComponent("store.sqlite").path
         do {
+            try fm.createDirectory(at: dir, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
             try write(target)
             for suffix in ["", "-wal"] where fm.fileExists(atPath: target + suffix) {
                 try fm.setAttributes([.posixPermissions: 0o600], ofItemAtPath: target + suffix)
             }
-        } catch {
+        } catch let error as PlaceError {
             try? fm.removeItem(at: dir)
             throw error
+        } catch {
+            try? fm.removeItem(at: dir)
+            throw PlaceError.copyFailed(name: reference.name, folder: dir.path, reason: error.localizedDescription)
         }
         return PackedStoreFiles(path: target, assembledIn: dir)
     }
@@ -111,6 +115,8 @@ extension PackedReference {
         let leading = typed.hasPrefix("/") ? "/" : ""
         if leading == "/" { components.removeFirst() }
         for count in stride(from: components.count, through: 1, by: -1) {
+            // "PLACE/" is typed into the place: its files, not the place again.
+            if count == components.count && components[count - 1].isEmpty { continue }
             let place = leading + components[0..<count].joined(separator: "/")
             guard !place.isEmpty, place != "/", let status = FileStatus(place) else { continue }
             let inner = count == components.count ? nil : components[count...].joined(separator: "/")
@@ -126,8 +132,7 @@ extension PackedReference {
             var found: [String] = []
             var seen = Set<String>()
             for path in paths where path.hasPrefix(inner) {
-                let name = (path as NSString).lastPathComponent
-                if name.hasSuffix("-wal") || name.hasSuffix("-shm") || name.hasSuffix("-journal") { continue }
+                if PathText.isCompanion(PathText.last(path)) { continue }
                 let rest = path.dropFirst(inner.count)
                 let shown = rest.firstIndex(of: "/").map { inner + rest[...$0] } ?? path
                 if seen.insert(shown).inserted { found.append(place + "/" + shown) }

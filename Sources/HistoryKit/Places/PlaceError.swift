@@ -12,6 +12,8 @@ public enum PlaceError: Error, Equatable, Sendable, CustomStringConvertible {
     case notInPlace(name: String, place: String)
     /// A store inside a backup or an archive, which cdhist only reads.
     case readOnlyPlace(name: String)
+    /// The private copy of a store inside a backup or an archive could not be written.
+    case copyFailed(name: String, folder: String, reason: String)
 
     public var description: String {
         switch self {
@@ -23,6 +25,8 @@ public enum PlaceError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(p): not a readable zip archive: \(reason)"
         case .notInPlace(let name, let place):
             return "\(name): no such file in \(place)"
+        case .copyFailed(let name, let folder, let reason):
+            return "\(name): cannot copy the store to read it into \(folder): \(reason)"
         case .readOnlyPlace(let name):
             return "\(name): the store is inside a backup or an archive, which cdhist never writes into; copy the store (with its -wal) out first"
         }

@@ -14,7 +14,7 @@ struct SimulatorDevice {
     }
 
     var description: String {
-        let base = name ?? "simulator \((folder as NSString).lastPathComponent)"
+        let base = name ?? "simulator \(PathText.last(folder))"
         return runtime.map { "\(base) (\($0))" } ?? base
     }
 

@@ -10,7 +10,7 @@ public enum StoreFinder {
         #if os(macOS)
         return ["Library/Developer/CoreSimulator/Devices", "Library/Developer/Xcode/UserData/Previews/Simulator Devices",
                 "Library/Containers", "Library/Group Containers"]
-            .map { (home as NSString).appendingPathComponent($0) }
+            .map { PathText.join(home, $0) }
             .filter { FileStatus($0)?.kind == .directory }
         #else
         return ["."]
@@ -32,6 +32,7 @@ public enum StoreFinder {
         var stores: [FoundStore] = []
         var problems: [PlaceProblem] = []
         var examined = 0
+        /// Stores seen: a file on disk by device and inode (a link is the same store), else by name.
         private var seen = Set<String>()
 
         init(progress: @escaping (Int) -> Void) { self.progress = progress }
@@ -42,7 +43,7 @@ public enum StoreFinder {
                 return
             }
             if status.kind == .regular {
-                if ZipStoreArchive.isArchive(place) { lookInArchive(place) } else { consider(place) }
+                if ZipStoreArchive.isArchive(place) { lookInArchive(place) } else { consider(place, size: status.size) }
             } else if status.kind == .directory {
                 if DeviceBackup.isBackup(place) { lookInBackup(place) } else { walk(place) }
             } else {
@@ -51,19 +52,28 @@ public enum StoreFinder {
         }
 
         private mutating func walk(_ root: String) {
-            let base = root == "." ? "" : root
-            guard let enumerator = FileManager.default.enumerator(atPath: root) else {
+            var unreadable: [PlaceProblem] = []
+            let base = URL(fileURLWithPath: root)
+            // Folders that cannot be listed (permissions; on macOS, other apps' data) are said, not skipped silently.
+            guard let enumerator = FileManager.default.enumerator(at: base, includingPropertiesForKeys: nil, options: [], errorHandler: { url, error in
+                unreadable.append(PlaceProblem(name: url.path, problem: "cannot be listed (\(FileAccess.whyUnreadable(url.path) ?? error.localizedDescription))"))
+                return true
+            }) else {
                 problems.append(PlaceProblem(name: root, problem: FileAccess.whyUnreadable(root) ?? "cannot be listed"))
                 return
             }
-            while let relative = enumerator.nextObject() as? String {
-                let path = base.isEmpty ? relative : (base as NSString).appendingPathComponent(relative)
-                let name = (relative as NSString).lastPathComponent
+            // The enumerator may give the folder's real path (macOS: /private/tmp for /tmp).
+            let bases = Set([base.path, base.resolvingSymlinksInPath().path]).map { $0.hasSuffix("/") ? $0 : $0 + "/" }
+            while let url = enumerator.nextObject() as? URL {
+                guard let start = bases.first(where: { url.path.hasPrefix($0) }) else { continue }
+                let relative = String(url.path.dropFirst(start.count))
+                let path = root == "." ? relative : PathText.join(root, relative)
+                let name = PathText.last(relative)
                 guard let status = FileStatus(path) else { continue }
                 if status.kind == .directory {
                     // An app's bundle (and a simulator's Bundle containers) holds what the app
                     // shipped, not what it wrote.
-                    if name.hasSuffix(".app") || (name == "Bundle" && (relative as NSString).deletingLastPathComponent.hasSuffix("Containers")) {
+                    if name.hasSuffix(".app") || (name == "Bundle" && PathText.last(PathText.parent(relative)) == "Containers") {
                         enumerator.skipDescendants()
                     } else if DeviceBackup.isBackup(path) {
                         enumerator.skipDescendants()
@@ -73,21 +83,24 @@ public enum StoreFinder {
                 }
                 if status.kind == .regular { consider(path, size: status.size) }
             }
+            problems += unreadable
         }
 
         /// A file on disk: a store when its header says SQLite and it has history tables.
-        private mutating func consider(_ path: String, size: Int64? = nil) {
+        private mutating func consider(_ path: String, size: Int64) {
             tick()
-            let name = (path as NSString).lastPathComponent
-            guard !Self.isCompanion(name) else { return }
-            let size = size ?? FileStatus(path)?.size ?? 0
-            guard let head = DiskPlace().prefix(path, count: 16) else { return }
-            guard Self.isSQLite(head) else {
-                if size > 0, Self.looksLikeStore(name) { problems.append(PlaceProblem(name: path, problem: "named like a store, but not an SQLite file")) }
+            let name = PathText.last(path)
+            guard !PathText.isCompanion(name), let head = DiskPlace().head(path, count: 16) else { return }
+            guard PathText.isSQLite(head) else {
+                if size > 0, ["sqlite", "store", "sqlite3"].contains(PathText.fileExtension(name)) {
+                    problems.append(PlaceProblem(name: path, problem: "named like a store, but not an SQLite file"))
+                }
                 return
             }
-            open(name: path, place: DiskPlace(), path: URL(fileURLWithPath: path).standardizedFileURL.path, location: nil,
-                 size: size, walSize: FileStatus(path + "-wal")?.size)
+            let key = FileStatus(path).map { "\($0.device):\($0.inode)" } ?? path
+            guard seen.insert(key).inserted else { return }
+            glance(name: path, size: size, walSize: FileStatus(path + "-wal")?.size, open: { try HistoryStore.open(path, options: Self.options) },
+                   surroundings: { StoreSurroundings.lookUp(URL(fileURLWithPath: path).standardizedFileURL.path, in: DiskPlace(), location: nil) })
         }
 
         private mutating func lookInBackup(_ root: String) {
@@ -95,18 +108,18 @@ public enum StoreFinder {
             do {
                 place = try BackupPlace(DeviceBackup(root: root))
             } catch {
-                problems.append(PlaceProblem(name: root, problem: "\(error)".replacingOccurrences(of: "\(root): ", with: "")))
+                problems.append(PlaceProblem(name: root, problem: Self.withoutName("\(error)", root)))
                 return
             }
             let location = BackupPlace.location(place.backup)
             for path in place.paths {
                 tick()
-                let fileName = (path as NSString).lastPathComponent
-                guard !Self.isCompanion(fileName), let entry = place.entry(path) else { continue }
-                let stored = place.backup.storedPath(entry)
-                guard let head = DiskPlace().prefix(stored, count: 16), Self.isSQLite(head) else { continue }
-                open(name: place.name(path), place: place, path: path, location: location,
-                     size: FileStatus(stored)?.size ?? 0, walSize: place.size(path + "-wal"))
+                guard !PathText.isCompanion(PathText.last(path)), let head = place.head(path, count: 16), PathText.isSQLite(head) else { continue }
+                let reference = PackedReference(kind: .backup, place: root, inner: path)
+                guard seen.insert(reference.name).inserted else { continue }
+                glance(name: reference.name, size: place.size(path) ?? 0, walSize: place.size(path + "-wal"),
+                       open: { try HistoryStore.open(reference, located: PackedStoreFiles.locate(reference, backup: place.backup), options: Self.options) },
+                       surroundings: { StoreSurroundings.lookUp(path, in: place, location: location) })
             }
         }
 
@@ -115,27 +128,30 @@ public enum StoreFinder {
             do {
                 place = ArchivePlace(try ZipStoreArchive(path: zip))
             } catch {
-                problems.append(PlaceProblem(name: zip, problem: "\(error)".replacingOccurrences(of: "\(zip): ", with: "")))
+                problems.append(PlaceProblem(name: zip, problem: Self.withoutName("\(error)", zip)))
                 return
             }
             for path in place.paths {
                 tick()
-                let fileName = (path as NSString).lastPathComponent
-                guard !Self.isCompanion(fileName), let size = place.size(path), size >= 512,
-                      let head = try? place.archive.prefix(path, count: 16), Self.isSQLite(head) else { continue }
-                open(name: place.name(path), place: place, path: path, location: (zip as NSString).lastPathComponent,
-                     size: size, walSize: place.size(path + "-wal"))
+                guard !PathText.isCompanion(PathText.last(path)), let size = place.size(path), size >= 512,
+                      let head = place.head(path, count: 16), PathText.isSQLite(head) else { continue }
+                // Unpacked whole to read its schema: its first pages need not hold it (Photos'
+                // Z_METADATA is named past its first MiB), and an inflated stream cannot be read
+                // out of order.
+                let reference = PackedReference(kind: .archive, place: zip, inner: path)
+                guard seen.insert(reference.name).inserted else { continue }
+                glance(name: reference.name, size: size, walSize: place.size(path + "-wal"),
+                       open: { try HistoryStore.open(reference, located: PackedStoreFiles.locate(reference, archive: place.archive), options: Self.options) },
+                       surroundings: { StoreSurroundings.lookUp(path, in: place, location: PathText.last(zip)) })
             }
         }
 
         /// Opens a candidate as every command would, and glances at its history.
-        private mutating func open(name: String, place: PlaceFiles, path: String, location: String?, size: Int64, walSize: Int64?) {
-            let key = place is DiskPlace ? path : name
-            guard seen.insert(key).inserted else { return }
+        private mutating func glance(name: String, size: Int64, walSize: Int64?, open: () throws -> HistoryStore,
+                                     surroundings: () -> (surroundings: StoreSurroundings, contents: [String: [UInt8]])) {
             let glance: StoreGlance
             do {
-                let store = try HistoryStore.open(name, options: OpenOptions(busyTimeout: 0.5))
-                glance = try store.glance()
+                glance = try open().glance()
             } catch StoreError.notCoreData {
                 return
             } catch StoreError.historyNotEnabled {
@@ -145,8 +161,7 @@ public enum StoreFinder {
                 problems.append(PlaceProblem(name: name, problem: Self.withoutName("\(error)", name)))
                 return
             }
-            let surroundings = StoreSurroundings.lookUp(path, in: place, location: location).surroundings
-            stores.append(FoundStore(name: name, fileName: (name as NSString).lastPathComponent, surroundings: surroundings,
+            stores.append(FoundStore(name: name, fileName: PathText.last(name), surroundings: surroundings().surroundings,
                                      size: size, walSize: walSize, glance: glance,
                                      health: StoreHealth.judge(glance, size: size, walSize: walSize)))
         }
@@ -156,29 +171,11 @@ public enum StoreFinder {
             if examined % 256 == 0 { progress(examined) }
         }
 
-        static func isCompanion(_ name: String) -> Bool {
-            name.hasSuffix("-wal") || name.hasSuffix("-shm") || name.hasSuffix("-journal")
-        }
-
-        static func isSQLite(_ head: [UInt8]) -> Bool { head == Array("SQLite format 3\0".utf8) }
-
-        static func looksLikeStore(_ name: String) -> Bool {
-            let ext = (name as NSString).pathExtension.lowercased()
-            return ["sqlite", "store", "sqlite3"].contains(ext)
-        }
+        static let options = OpenOptions(busyTimeout: 0.5)
 
         /// An error's text without the file's name at its start (the listing names the file).
         static func withoutName(_ text: String, _ name: String) -> String {
             text.hasPrefix(name + ": ") ? String(text.dropFirst(name.count + 2)) : text
         }
-    }
-}
-
-extension DiskPlace {
-    /// The first `count` bytes of the regular file `path`.
-    func prefix(_ path: String, count: Int) -> [UInt8]? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        return [UInt8]((try? handle.read(upToCount: count)) ?? Data())
     }
 }

@@ -18,14 +18,9 @@ public struct StoreSurroundings: Equatable, Sendable {
     public var defaultsPlists: [String]
     public var tokenFiles: [String]
 
-    /// The surroundings of the store `name` names (a path, or a name inside a backup or an archive).
-    public static func of(_ name: String) throws -> StoreSurroundings {
-        try files(of: name).surroundings
-    }
-
     /// The surroundings of `name`, with the contents of its merge-state files (read where they
     /// lie: a backup's hashed files, an archive's entries inflated in memory).
-    public static func files(of name: String) throws -> (surroundings: StoreSurroundings, contents: [String: [UInt8]]) {
+    public static func withFiles(of name: String) throws -> (surroundings: StoreSurroundings, contents: [String: [UInt8]]) {
         if let reference = PackedReference.resolve(name) {
             switch reference.kind {
             case .backup:
@@ -33,7 +28,7 @@ public struct StoreSurroundings: Equatable, Sendable {
                 return lookUp(reference.inner, in: place, location: BackupPlace.location(place.backup))
             case .archive:
                 let place = ArchivePlace(try ZipStoreArchive(path: reference.place))
-                return lookUp(reference.inner, in: place, location: (reference.place as NSString).lastPathComponent)
+                return lookUp(reference.inner, in: place, location: PathText.last(reference.place))
             }
         }
         let path = URL(fileURLWithPath: name).standardizedFileURL.path
@@ -44,28 +39,33 @@ public struct StoreSurroundings: Equatable, Sendable {
     static func lookUp(_ path: String, in place: PlaceFiles, location: String?) -> (surroundings: StoreSurroundings, contents: [String: [UInt8]]) {
         let container = ContainerIdentity.find(path, in: place)
         var surroundings = StoreSurroundings(identifier: container?.identifier, containerKind: container?.kind,
-                                             location: location ?? container?.location ?? (path as NSString).deletingLastPathComponent,
+                                             location: location ?? container?.location ?? PathText.parent(path),
                                              defaultsPlists: [], tokenFiles: [])
         var contents: [String: [UInt8]] = [:]
         guard let container else { return (surroundings, contents) }
         var plists: [String] = []
         var tokens: [String] = []
+        let root = container.root.hasSuffix("/") ? container.root : container.root + "/"
         for file in place.files(under: container.root) where file.size > 0 && file.size < 1 << 20 {
-            let fileName = (file.path as NSString).lastPathComponent
-            guard !fileName.hasSuffix("-wal"), !fileName.hasSuffix("-shm"), !fileName.hasSuffix("-journal"),
+            let fileName = PathText.last(file.path)
+            let relative = file.path.hasPrefix(root) ? String(file.path.dropFirst(root.count)) : file.path
+            // Caches and temporary files keep no merge state.
+            guard !PathText.isCompanion(fileName), !relative.hasPrefix("Library/Caches/"), !relative.hasPrefix("tmp/") else { continue }
+            let isPlist = relative.hasPrefix("Library/Preferences/") && fileName.hasSuffix(".plist")
+            // A token is an archive or a plist holding one (bplist, XML) or SwiftData's JSON: the first bytes tell.
+            guard isPlist || Self.mayHoldToken(place.head(file.path, count: 8) ?? []),
                   let bytes = place.read(file.path, limit: 1 << 20) else { continue }
-            if file.path.contains("/Library/Preferences/") && fileName.hasSuffix(".plist") {
+            if isPlist {
                 plists.append(file.path)
                 contents[place.name(file.path)] = bytes
-            } else if !bytes.starts(with: Array("SQLite format 3".utf8)),
-                      (try? HistoryTokenDecoder.decode(fileBytes: bytes, source: file.path)) != nil {
+            } else if (try? HistoryTokenDecoder.decode(fileBytes: bytes, source: file.path)) != nil {
                 tokens.append(file.path)
                 contents[place.name(file.path)] = bytes
             }
         }
         // The group's own plist first, as `--group-container` orders them.
-        plists.sort { ((($0 as NSString).lastPathComponent == "\(container.identifier ?? "").plist") ? 0 : 1, $0)
-            < ((($1 as NSString).lastPathComponent == "\(container.identifier ?? "").plist") ? 0 : 1, $1) }
+        plists.sort { ((PathText.last($0) == "\(container.identifier ?? "").plist") ? 0 : 1, $0)
+            < ((PathText.last($1) == "\(container.identifier ?? "").plist") ? 0 : 1, $1) }
         // An app keeping its token in its standard defaults while the store is in its group (Hexagon).
         for app in container.appsUsingGroup {
             let plist = app.root + "/Library/Preferences/\(app.identifier).plist"
@@ -80,10 +80,18 @@ public struct StoreSurroundings: Equatable, Sendable {
     }
 }
 
+extension StoreSurroundings {
+    /// Whether a file beginning with `head` may be a token file: a binary or XML plist, or JSON.
+    static func mayHoldToken<C: Collection>(_ head: C) -> Bool where C.Element == UInt8 {
+        head.starts(with: Array("bplist".utf8)) || head.starts(with: Array("<?xml".utf8)) || head.starts(with: Array("<plist".utf8))
+            || head.first == UInt8(ascii: "{") || head.first == UInt8(ascii: "[")
+    }
+}
+
 extension BackupPlace {
     /// "backup of NAME (iOS V)".
     static func location(_ backup: DeviceBackup) -> String {
-        let device = backup.deviceName.map { "backup of \($0)" } ?? "backup \((backup.root as NSString).lastPathComponent)"
+        let device = backup.deviceName.map { "backup of \($0)" } ?? "backup \(PathText.last(backup.root))"
         return backup.productVersion.map { "\(device) (iOS \($0))" } ?? device
     }
 }

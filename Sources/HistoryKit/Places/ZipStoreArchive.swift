@@ -4,9 +4,14 @@ import ZIPFoundation
 /// A zip archive of a file system (a device's extraction, a zipped container), read in place
 /// with ZIPFoundation: entries are listed from the central directory, and the few files
 /// cdhist needs are inflated into a private folder.
-public struct ZipStoreArchive {
+struct ZipStoreArchive {
     let path: String
     private let archive: Archive
+    /// Every regular file by its path (without a leading `/` or `./`), read once from the
+    /// central directory: ZIPFoundation's lookup by path reads the directory again each time.
+    private let entries: [String: Entry]
+    /// The paths in the archive's order.
+    let paths: [String]
 
     /// Whether `path` starts as a zip archive does (a local file header or an empty archive's end record).
     static func isArchive(_ path: String) -> Bool {
@@ -23,18 +28,26 @@ public struct ZipStoreArchive {
         } catch {
             throw PlaceError.unreadableArchive(path: path, reason: Self.reason(error))
         }
+        var entries: [String: Entry] = [:]
+        var paths: [String] = []
+        for entry in archive where entry.type == .file {
+            let inner = Self.normalized(entry.path)
+            guard !inner.isEmpty, entries[inner] == nil else { continue }
+            entries[inner] = entry
+            paths.append(inner)
+        }
+        self.entries = entries
+        self.paths = paths
     }
 
-    /// Every regular file's path (without a leading `/` or `./`) and size.
-    func files() -> [(path: String, size: UInt64)] {
-        archive.compactMap { entry in
-            entry.type == .file ? (Self.normalized(entry.path), entry.uncompressedSize) : nil
-        }
+    /// The uncompressed size the archive declares for `inner` (at most `Int64.max`).
+    func size(_ inner: String) -> Int64? {
+        entries[inner].map { Int64(clamping: $0.uncompressedSize) }
     }
 
     /// The first `count` bytes of the file `inner` (fewer when it is shorter).
     func prefix(_ inner: String, count: Int) throws -> [UInt8] {
-        guard let entry = self.entry(inner) else { throw PlaceError.notInPlace(name: inner, place: path) }
+        guard let entry = entries[inner] else { throw PlaceError.notInPlace(name: inner, place: path) }
         var bytes: [UInt8] = []
         do {
             _ = try archive.extract(entry, bufferSize: max(count, 512), skipCRC32: true) { chunk in
@@ -48,28 +61,28 @@ public struct ZipStoreArchive {
         return bytes
     }
 
-    /// Inflates the file `inner` to `target`, which must not exist.
+    /// Inflates the file `inner` to `target`, which must not exist. A damaged entry is the
+    /// archive's fault; a failed write (a full disk) is thrown as it came.
     func extract(_ inner: String, to target: String) throws {
-        guard let entry = self.entry(inner) else { throw PlaceError.notInPlace(name: inner, place: path) }
+        guard let entry = entries[inner] else { throw PlaceError.notInPlace(name: inner, place: path) }
         guard FileManager.default.createFile(atPath: target, contents: nil, attributes: [.posixPermissions: 0o600]),
               let handle = FileHandle(forWritingAtPath: target) else {
-            throw PlaceError.unreadableArchive(path: path, reason: "\(target) cannot be written")
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: target])
         }
         defer { try? handle.close() }
+        var writeError: Error?
         do {
-            _ = try archive.extract(entry) { chunk in try handle.write(contentsOf: chunk) }
+            _ = try archive.extract(entry) { chunk in
+                do { try handle.write(contentsOf: chunk) } catch { writeError = error; throw error }
+            }
         } catch {
+            if let writeError { throw writeError }
             throw PlaceError.unreadableArchive(path: path, reason: "\(inner): \(Self.reason(error))")
         }
     }
 
     /// Whether the archive holds the regular file `inner`.
-    func contains(_ inner: String) -> Bool { entry(inner) != nil }
-
-    private func entry(_ inner: String) -> Entry? {
-        if let entry = archive[inner], entry.type == .file { return entry }
-        return archive.first { $0.type == .file && Self.normalized($0.path) == inner }
-    }
+    func contains(_ inner: String) -> Bool { entries[inner] != nil }
 
     private static func normalized(_ path: String) -> String {
         var p = Substring(path)
@@ -95,9 +108,9 @@ public struct ZipStoreArchive {
     }
 }
 
-extension ZipStoreArchive {
+extension PackedReference {
     /// Whether `path` is a regular file that starts as a zip archive does.
-    public static func isArchiveFile(_ path: String) -> Bool {
-        FileStatus(path)?.kind == .regular && isArchive(path)
+    public static func isZipArchive(_ path: String) -> Bool {
+        FileStatus(path)?.kind == .regular && ZipStoreArchive.isArchive(path)
     }
 }

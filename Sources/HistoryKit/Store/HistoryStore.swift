@@ -47,10 +47,15 @@ public final class HistoryStore {
         try HistoryStore(path: path, options: options)
     }
 
-    private init(path: String, options: OpenOptions) throws {
+    /// Opens the store `reference` names in a backup or an archive the caller has open already.
+    static func open(_ reference: PackedReference, located files: PackedStoreFiles, options: OpenOptions) throws -> HistoryStore {
+        try HistoryStore(path: reference.name, options: options, packed: (reference, files))
+    }
+
+    private init(path: String, options: OpenOptions, packed given: (PackedReference, PackedStoreFiles)? = nil) throws {
         self.path = path
-        packedIn = PackedReference.resolve(path)
-        let packed = try packedIn.map(PackedStoreFiles.locate)
+        packedIn = given?.0 ?? PackedReference.resolve(path)
+        let packed = try given?.1 ?? packedIn.map { try PackedStoreFiles.locate($0) }
         readPath = packed?.path ?? path
         // Taken before opening: a commit after it shows as a change, never the other way round.
         openedFiles = StoreFileState.read(readPath, walIndex: false)

@@ -170,7 +170,7 @@ final class StoreConnection {
                 return try body(db)
             }
         } catch let error as DatabaseError {
-            throw Self.storeError(error, path: path, timeout: busyTimeout)
+            throw Self.storeError(error, path: path, timeout: busyTimeout, readPath: files.location)
         }
     }
 
@@ -237,7 +237,7 @@ final class StoreConnection {
     private func result<B>(of job: BesideJob<B>) throws -> B? {
         switch job.result {
         case .success(let b)?: return b
-        case .failure(let error as DatabaseError)?: throw Self.storeError(error, path: path, timeout: busyTimeout)
+        case .failure(let error as DatabaseError)?: throw Self.storeError(error, path: path, timeout: busyTimeout, readPath: files.location)
         case .failure(let error)?: throw error
         case nil: return nil
         }
@@ -356,10 +356,11 @@ final class StoreConnection {
 
     /// `error` as this connection's reads throw it: an SQLite failure as a ``StoreError`` naming the store.
     func storeError(_ error: Error) -> Error {
-        (error as? DatabaseError).map { Self.storeError($0, path: path, timeout: busyTimeout) } ?? error
+        (error as? DatabaseError).map { Self.storeError($0, path: path, timeout: busyTimeout, readPath: files.location) } ?? error
     }
 
-    static func storeError(_ error: DatabaseError, path: String, timeout: Double) -> StoreError {
+    /// `readPath`: the file SQLite read, when `path` names it otherwise (a store in a backup).
+    static func storeError(_ error: DatabaseError, path: String, timeout: Double, readPath: String? = nil) -> StoreError {
         let message = error.message ?? "\(error.resultCode)"
         switch error.resultCode {
         case .SQLITE_BUSY, .SQLITE_LOCKED: return .locked(path: path, seconds: timeout)
@@ -368,7 +369,7 @@ final class StoreConnection {
              .SQLITE_IOERR where error.extendedResultCode == .SQLITE_IOERR_SHORT_READ:
             // A WAL store is opened without comparing the file to its header (a checkpoint in
             // progress makes them differ): a truncated copy shows here.
-            if let short = StoreFiles.shortOfHeader(path) {
+            if let short = StoreFiles.shortOfHeader(readPath ?? path) {
                 return .truncated(path: path, expectedBytes: short.declared, actualBytes: short.actual)
             }
             if error.resultCode == .SQLITE_CORRUPT { return .corrupt(path: path, reason: message) }

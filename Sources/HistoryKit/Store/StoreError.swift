@@ -116,6 +116,7 @@ extension StoreError {
         case .unreadable(let p, let why) where p == readPath: return .unreadable(path: name, reason: why)
         case .notSQLite(let p, let why) where p == readPath: return .notSQLite(path: name, reason: why)
         case .truncated(let p, let e, let a) where p == readPath: return .truncated(path: name, expectedBytes: e, actualBytes: a)
+        case .corrupt(let p, let why) where p == readPath: return .corrupt(path: name, reason: why)
         default: return self
         }
     }

@@ -89,7 +89,7 @@ struct MergeStateOptions: ParsableArguments {
             tokens += container.tokenFiles.filter { !tokens.contains($0) }
         }
         var found: [String: [UInt8]] = [:]
-        if plists.isEmpty, tokens.isEmpty, let storeName, let near = try? StoreSurroundings.files(of: storeName) {
+        if plists.isEmpty, tokens.isEmpty, let storeName, let near = try? StoreSurroundings.withFiles(of: storeName) {
             (plists, tokens, found) = (near.surroundings.defaultsPlists, near.surroundings.tokenFiles, near.contents)
         }
         let beside = found.isEmpty ? "" : ", found beside the store"

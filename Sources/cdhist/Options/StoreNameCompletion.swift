@@ -10,7 +10,8 @@ enum StoreNameCompletion {
         let home = NSHomeDirectory()
         let tilde = typed.hasPrefix("~/")
         let expanded = tilde ? home + typed.dropFirst() : typed
-        let found = PackedReference.completions(expanded) ?? files(expanded)
+        // A name with a control character is not offered: the shell would send it to the terminal.
+        let found = (PackedReference.completions(expanded) ?? files(expanded)).filter { !$0.unicodeScalars.contains { TerminalText.escape($0) != nil } }
         return tilde ? found.map { "~" + $0.dropFirst(home.count) } : found
     }
 
@@ -20,12 +21,12 @@ enum StoreNameCompletion {
     }
 
     private static func files(_ typed: String) -> [String] {
-        let folder = typed.hasSuffix("/") ? typed : (typed as NSString).deletingLastPathComponent
-        let start = typed.hasSuffix("/") ? "" : (typed as NSString).lastPathComponent
+        let folder = typed.hasSuffix("/") ? typed : PathText.parent(typed)
+        let start = typed.hasSuffix("/") ? "" : PathText.last(typed)
         let listed = (try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder)) ?? []
         return listed.filter { $0.hasPrefix(start) && (start.hasPrefix(".") || !$0.hasPrefix(".")) }.sorted().map { entry in
-            let path = folder.isEmpty ? entry : (folder as NSString).appendingPathComponent(entry)
-            let goesIn = FileStatus(path)?.kind == .directory || ZipStoreArchive.isArchiveFile(path)
+            let path = folder.isEmpty ? entry : PathText.join(folder, entry)
+            let goesIn = FileStatus(path)?.kind == .directory || PackedReference.isZipArchive(path)
             return goesIn ? path + "/" : path
         }
     }

@@ -11,7 +11,7 @@ struct StoresPresenter {
         let rows: [[Cell]] = listing.stores.map { s in
             [HistoryPresenter.optional(s.surroundings.identifier), Cell(s.surroundings.location),
              Cell(String(s.glance.transactionCount)), Cell(s.newest.map { String(time.display($0).prefix(16)) } ?? "-"),
-             Cell(ByteCount.short(s.size + (s.walSize ?? 0))), Cell(s.health.rawValue),
+             Cell(ByteCount.short(s.size.addingReportingOverflow(s.walSize ?? 0).overflow ? .max : s.size + (s.walSize ?? 0))), Cell(s.health.rawValue),
              Cell(s.surroundings.defaultsPlists.isEmpty && s.surroundings.tokenFiles.isEmpty ? "none" : "found"), Cell(s.name)]
         }
         var sections: [Document.Section] = []
