@@ -79,15 +79,8 @@ final class StoreConnection {
         if let dir = packed?.assembledIn {
             usesWAL = header.isWAL
             busyTimeout = OpenOptions.clampedBusyTimeout(options.busyTimeout)
-            do {
-                uri = Self.uri(files.location, "mode=rw")
-                readonly = false
-                queue = try Self.openQueue(uri: uri, readonly: false, options: options, reportedPath: path, interruption: interruption)
-                try queue.inDatabase { try $0.execute(sql: "PRAGMA query_only = 1") }
-            } catch {
-                try? FileManager.default.removeItem(at: dir)
-                throw error
-            }
+            (queue, uri) = try Self.openPrivateCopy(files.location, in: dir, options: options, reportedPath: path, interruption: interruption)
+            readonly = false
             snapshotDirectory = dir
             notices = []
             return
@@ -125,19 +118,27 @@ final class StoreConnection {
         }
         let reason = snapshotReason ?? ""
         let dir = try Self.makeSnapshot(of: files)
+        (queue, uri) = try Self.openPrivateCopy(dir.appendingPathComponent("store.sqlite").path, in: dir, options: options,
+                                                 reportedPath: path, interruption: interruption)
+        readonly = false
+        snapshotDirectory = dir
+        notices.append(.readFromSnapshot(path: path, reason: reason))
+        self.notices = notices
+    }
+
+    /// Opens the copy `copy` in the private folder `dir` (SQLite may write beside it there, and
+    /// `query_only` keeps it from writing to it); the folder is removed when opening fails.
+    private static func openPrivateCopy(_ copy: String, in dir: URL, options: OpenOptions, reportedPath: String,
+                                        interruption: SharedFlag) throws -> (DatabaseQueue, String) {
         do {
-            let copy = dir.appendingPathComponent("store.sqlite").path
-            uri = Self.uri(copy, "mode=rw")
-            readonly = false
-            queue = try Self.openQueue(uri: uri, readonly: false, options: options, reportedPath: path, interruption: interruption)
+            let uri = Self.uri(copy, "mode=rw")
+            let queue = try Self.openQueue(uri: uri, readonly: false, options: options, reportedPath: reportedPath, interruption: interruption)
             try queue.inDatabase { try $0.execute(sql: "PRAGMA query_only = 1") }
+            return (queue, uri)
         } catch {
             try? FileManager.default.removeItem(at: dir)
             throw error
         }
-        snapshotDirectory = dir
-        notices.append(.readFromSnapshot(path: path, reason: reason))
-        self.notices = notices
     }
 
     deinit {
