@@ -100,7 +100,7 @@ public enum StoreFinder {
             let key = FileStatus(path).map { "\($0.device):\($0.inode)" } ?? path
             guard seen.insert(key).inserted else { return }
             glance(name: path, size: size, walSize: FileStatus(path + "-wal")?.size, open: { try HistoryStore.open(path, options: Self.options) },
-                   surroundings: { StoreSurroundings.lookUp(URL(fileURLWithPath: path).standardizedFileURL.path, in: DiskPlace(), location: nil) })
+                   surroundings: { StoreSurroundings.onDisk(path) })
         }
 
         private mutating func lookInBackup(_ root: String) {

@@ -31,8 +31,21 @@ public struct StoreSurroundings: Equatable, Sendable {
                 return lookUp(reference.inner, in: place, location: PathText.last(reference.place))
             }
         }
-        let path = URL(fileURLWithPath: name).standardizedFileURL.path
-        return lookUp(path, in: DiskPlace(), location: nil)
+        return onDisk(name)
+    }
+
+    /// The surroundings of the file `name` on disk, looked up from its absolute path and told
+    /// relative to the current folder when `name` is relative (as the user wrote it).
+    static func onDisk(_ name: String) -> (surroundings: StoreSurroundings, contents: [String: [UInt8]]) {
+        var (found, contents) = lookUp(URL(fileURLWithPath: name).standardizedFileURL.path, in: DiskPlace(), location: nil)
+        guard !name.hasPrefix("/") else { return (found, contents) }
+        let here = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).standardizedFileURL.path + "/"
+        func relative(_ path: String) -> String { path.hasPrefix(here) ? String(path.dropFirst(here.count)) : path }
+        found.location = relative(found.location)
+        found.defaultsPlists = found.defaultsPlists.map(relative)
+        found.tokenFiles = found.tokenFiles.map(relative)
+        contents = Dictionary(contents.map { (relative($0.key), $0.value) }, uniquingKeysWith: { a, _ in a })
+        return (found, contents)
     }
 
     /// Looks around `path` in `place`; `location` names the place when it is a backup or an archive.
