@@ -103,11 +103,16 @@ import ZIPFoundation
         let (place, planted) = try PlaceFixtures.write("backup", into: dir.path)
         let name = try #require(planted.first?.name)
         let before = try Self.snapshot(place)
-        for command in [["info"], ["transactions", "--limit", "3"], ["changes", "--limit", "3"], ["entities"], ["authors"], ["actors"],
-                        ["check"], ["timeline"], ["export", "--format", "ndjson"], ["object", "Task/p1"], ["cloudkit"], ["report", "--out", dir.file("r.html")]] {
+        for command in [["info"], ["transactions", "--limit", "3"], ["changes", "--limit", "3"], ["show", "34"], ["entities"], ["authors"],
+                        ["actors"], ["check"], ["timeline"], ["export", "--format", "ndjson"], ["object", "Task/p1"], ["cloudkit"],
+                        ["purge", "--before", "tx:10"], ["watch", "--since", "tx:30", "--limit", "2"], ["report", "--out", dir.file("r.html")]] {
             let r = try CLI.run([command[0], name] + command.dropFirst())
             #expect(r.status == 0 || (command[0] == "check" && r.status == 1), "\(command): \(r.stderr)")
         }
+        let watched = try CLI.run(["watch", name, "--since", "tx:30", "--limit", "2"])
+        #expect(watched.lines.count == 2, "\(watched.stdout)")
+        let token = try CLI.run(["token", "\(Scenarios.appGroupUUID):20", "--store", name])
+        #expect(token.status == 0, "\(token.stdout)\(token.stderr)")
         let export = try CLI.run(["export", name, "--format", "ndjson"])
         #expect(export.lines.count == planted.first?.transactionCount, "one line per transaction")
         let session = try CLI.run([name, "-c", "info"])
@@ -121,6 +126,19 @@ import ZIPFoundation
         #expect(purge.status == 2)
         #expect(purge.stderr.contains("inside a backup or an archive"), "\(purge.stderr)")
         #expect(try Self.snapshot(place) == before, "the backup changed")
+    }
+
+    @Test func oneDeviceAndASetWithoutItsPlistListTheSameStores() throws {
+        let dir = try TemporaryDirectory()
+        let (place, planted) = try PlaceFixtures.write("simulator", into: dir.path)
+        try FileManager.default.removeItem(atPath: place + "/device_set.plist")
+        let device = try #require(try FileManager.default.contentsOfDirectory(atPath: place).first)
+        for where_ in [place, place + "/" + device] {
+            let r = try CLI.run(["stores", where_, "--format", "json"])
+            let stores = try #require(try r.json()["stores"] as? [[String: Any]])
+            #expect(Set(stores.compactMap { $0["name"] as? String }) == Set(planted.map(\.name)), "\(where_)")
+            #expect(stores.allSatisfy { $0["location"] as? String == "iPhone 16 (iOS 18.2)" }, "\(stores.map { $0["location"] ?? "" })")
+        }
     }
 
     @Test func mergeStateComesAlongFromTheContainers() throws {

@@ -36,12 +36,12 @@ public struct GroupContainer: Equatable, Sendable {
             let values = try? url.resourceValues(forKeys: [.isRegularFileKey, .fileSizeKey])
             guard values?.isRegularFile == true else { continue }
             let name = url.lastPathComponent
-            if name.hasSuffix("-wal") || name.hasSuffix("-shm") || name.hasSuffix("-journal") { continue }
+            if PathText.isCompanion(name) { continue }
             let relative = String(url.standardizedFileURL.path.dropFirst(root.path.count))
             let size = values?.fileSize ?? 0
             if relative.contains("/Library/Preferences/") && name.hasSuffix(".plist") {
                 plists.append(url.path)
-            } else if Self.hasSQLiteMagic(url.path) {
+            } else if PathText.isSQLite(DiskPlace().head(url.path, count: 16) ?? []) {
                 stores.append(url.path)
             } else if size > 0 && size < 1 << 20, let data = FileContents.read(url.path),
                       (try? HistoryTokenDecoder.decode(fileBytes: [UInt8](data), source: url.path)) != nil {
@@ -52,12 +52,5 @@ public struct GroupContainer: Equatable, Sendable {
         plists.sort { (URL(fileURLWithPath: $0).deletingPathExtension().lastPathComponent == groupID ? 0 : 1, $0)
             < (URL(fileURLWithPath: $1).deletingPathExtension().lastPathComponent == groupID ? 0 : 1, $1) }
         return GroupContainer(root: root.path, groupID: groupID, stores: stores, defaultsPlists: plists, tokenFiles: tokens.sorted())
-    }
-
-    private static func hasSQLiteMagic(_ path: String) -> Bool {
-        guard let h = FileHandle(forReadingAtPath: path) else { return false }
-        defer { try? h.close() }
-        let head = (try? h.read(upToCount: 16)) ?? Data()
-        return head == Data("SQLite format 3\0".utf8)
     }
 }

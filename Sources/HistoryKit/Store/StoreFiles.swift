@@ -89,8 +89,7 @@ struct SQLiteHeader: Equatable, Sendable {
 
     init(bytes: [UInt8], path: String) throws {
         guard !bytes.isEmpty else { throw StoreError.notSQLite(path: path, reason: "empty file") }
-        let magic = Array("SQLite format 3\0".utf8)
-        guard bytes.count >= magic.count, Array(bytes[0..<magic.count]) == magic else {
+        guard PathText.isSQLite(bytes) else {
             throw StoreError.notSQLite(path: path, reason: "no SQLite header")
         }
         guard bytes.count == 100 else {

@@ -24,6 +24,9 @@ public final class StoreWatcher {
     }
 
     public let path: String
+    /// The file whose changes are watched: the store's, or for a store inside a backup or an
+    /// archive, the backup's `Manifest.db` or the zip (a backup is rewritten as a whole).
+    private let watchedPath: String
     /// The store while a poll reads it (for reads beside the events, such as labels); nil between polls.
     public private(set) var store: HistoryStore?
     public let storeUUID: String
@@ -69,7 +72,8 @@ public final class StoreWatcher {
         filter.order = .ascending
         self.filter = filter
         resolveModel = model
-        guard let files = StoreFileState.read(path) else { throw StoreError.fileNotFound(path: path) }
+        watchedPath = PackedReference.resolve(path).map { $0.kind == .backup ? $0.place + "/Manifest.db" : $0.place } ?? path
+        guard let files = StoreFileState.read(watchedPath) else { throw StoreError.fileNotFound(path: path) }
         self.files = files
         let store = try HistoryStore.open(path, options: options)
         storeUUID = store.storeUUID
@@ -112,7 +116,7 @@ public final class StoreWatcher {
     /// is gone or another took its place.
     @discardableResult
     public func poll(_ body: (Event) throws -> Bool) throws -> Bool {
-        guard let now = StoreFileState.read(path) else { throw WatchError.deleted(path: path) }
+        guard let now = StoreFileState.read(watchedPath) else { throw WatchError.deleted(path: path) }
         guard now.isSameFile(as: files) else { throw WatchError.replaced(path: path, reason: "another file took its place") }
         guard now != files || unread else { return true }
         let checkpointed = usesWAL && (now.main.size != files.main.size || now.main.modified != files.main.modified)
