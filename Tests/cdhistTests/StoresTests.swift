@@ -300,3 +300,27 @@ import ZIPFoundation
         #expect((try listed.json()["stores"] as? [Any])?.count == 1, "\(listed.stdout.prefix(300))")
     }
 }
+
+/// A private copy a killed cdhist left behind is removed by the next one.
+@Suite struct PrivateCopyTests {
+    @Test func aCopyLeftByAKilledProcessIsRemovedByTheNext() throws {
+        let dir = try TemporaryDirectory()
+        let tmp = dir.file("tmp")
+        try FileManager.default.createDirectory(atPath: tmp, withIntermediateDirectories: true)
+        let (_, planted) = try PlaceFixtures.write("archive", into: dir.path)
+        let name = try #require(planted.first?.name)
+        let environment = ["TMPDIR": tmp]
+        // A process that has ended: what a cdhist killed by a signal leaves is a folder named with it.
+        let ended = try CLI.start(["--version"])
+        _ = try ended.wait()
+        let abandoned = ["cdhist-packed-\(ended.pid)-left", "cdhist-snapshot-\(ended.pid)-left"]
+        let kept = ["cdhist-packed-\(getpid())-alive", "cdhist-packed-notapid"]
+        for folder in abandoned + kept {
+            try FileManager.default.createDirectory(atPath: tmp + "/" + folder + "/x", withIntermediateDirectories: true)
+        }
+        let info = try CLI.run(["info", name], environment: environment)
+        #expect(info.status == 0, "\(info.stderr)")
+        let after = try FileManager.default.contentsOfDirectory(atPath: tmp).sorted()
+        #expect(after == kept.sorted(), "\(after)")
+    }
+}

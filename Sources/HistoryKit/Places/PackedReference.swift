@@ -87,10 +87,14 @@ struct PackedStoreFiles {
     /// the store and what could not be written.
     private static func assemble(_ reference: PackedReference, _ write: (String) throws -> Void) throws -> PackedStoreFiles {
         let fm = FileManager.default
-        let dir = fm.temporaryDirectory.appendingPathComponent("cdhist-packed-\(UUID().uuidString)")
+        let dir: URL
+        do {
+            dir = try PrivateFolder.make("cdhist-packed-")
+        } catch {
+            throw PlaceError.copyFailed(name: reference.name, folder: fm.temporaryDirectory.path, reason: error.localizedDescription)
+        }
         let target = dir.appendingPathComponent("store.sqlite").path
         do {
-            try fm.createDirectory(at: dir, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
             try write(target)
             for suffix in ["", "-wal"] where fm.fileExists(atPath: target + suffix) {
                 try fm.setAttributes([.posixPermissions: 0o600], ofItemAtPath: target + suffix)

@@ -382,9 +382,13 @@ final class StoreConnection {
 
     private static func makeSnapshot(of files: StoreFiles) throws -> URL {
         let fm = FileManager.default
-        let dir = fm.temporaryDirectory.appendingPathComponent("cdhist-snapshot-\(UUID().uuidString)")
+        let dir: URL
         do {
-            try fm.createDirectory(at: dir, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+            dir = try PrivateFolder.make("cdhist-snapshot-")
+        } catch {
+            throw StoreError.snapshotFailed(path: files.path, reason: "\(error.localizedDescription)")
+        }
+        do {
             let target = dir.appendingPathComponent("store.sqlite").path
             try fm.copyItem(atPath: files.location, toPath: target)
             if files.walSize != nil { try fm.copyItem(atPath: files.walPath, toPath: target + "-wal") }
