@@ -43,7 +43,7 @@ public enum StoreFinder {
                 return
             }
             if status.kind == .regular {
-                if ZipStoreArchive.isArchive(place) { lookInArchive(place) } else { consider(place, size: status.size) }
+                if ZipStoreArchive.isArchive(place) { lookInArchive(place) } else { consider(place, status: status) }
             } else if status.kind == .directory {
                 if DeviceBackup.isBackup(place) { lookInBackup(place) } else { walk(place) }
             } else {
@@ -81,13 +81,14 @@ public enum StoreFinder {
                     }
                     continue
                 }
-                if status.kind == .regular { consider(path, size: status.size) }
+                if status.kind == .regular { consider(path, status: status) }
             }
             problems += unreadable
         }
 
         /// A file on disk: a store when its header says SQLite and it has history tables.
-        private mutating func consider(_ path: String, size: Int64) {
+        private mutating func consider(_ path: String, status: FileStatus) {
+            let size = status.size
             tick()
             let name = PathText.last(path)
             guard !PathText.isCompanion(name), let head = DiskPlace().head(path, count: 16) else { return }
@@ -97,8 +98,7 @@ public enum StoreFinder {
                 }
                 return
             }
-            let key = FileStatus(path).map { "\($0.device):\($0.inode)" } ?? path
-            guard seen.insert(key).inserted else { return }
+            guard seen.insert("\(status.device):\(status.inode)").inserted else { return }
             glance(name: path, size: size, walSize: FileStatus(path + "-wal")?.size, open: { try HistoryStore.open(path, options: Self.options) },
                    surroundings: { StoreSurroundings.onDisk(path) })
         }

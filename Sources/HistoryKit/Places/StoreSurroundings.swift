@@ -77,8 +77,9 @@ public struct StoreSurroundings: Equatable, Sendable {
             }
         }
         // The group's own plist first, as `--group-container` orders them.
-        plists.sort { ((PathText.last($0) == "\(container.identifier ?? "").plist") ? 0 : 1, $0)
-            < ((PathText.last($1) == "\(container.identifier ?? "").plist") ? 0 : 1, $1) }
+        let own = "\(container.identifier ?? "").plist"
+        func order(_ path: String) -> (Int, String) { (PathText.last(path) == own ? 0 : 1, path) }
+        plists.sort { order($0) < order($1) }
         // An app keeping its token in its standard defaults while the store is in its group (Hexagon).
         for app in container.appsUsingGroup {
             let plist = app.root + "/Library/Preferences/\(app.identifier).plist"

@@ -76,17 +76,15 @@ final class StoreConnection {
         files.path = path
         self.path = path
         self.files = files
+        usesWAL = header.isWAL
+        busyTimeout = OpenOptions.clampedBusyTimeout(options.busyTimeout)
         if let dir = packed?.assembledIn {
-            usesWAL = header.isWAL
-            busyTimeout = OpenOptions.clampedBusyTimeout(options.busyTimeout)
             (queue, uri) = try Self.openPrivateCopy(files.location, in: dir, options: options, reportedPath: path, interruption: interruption)
             readonly = false
             snapshotDirectory = dir
             notices = []
             return
         }
-        usesWAL = header.isWAL
-        busyTimeout = OpenOptions.clampedBusyTimeout(options.busyTimeout)
         var notices: [StoreNotice] = []
         if files.walSize != nil && files.shmSize == nil { notices.append(.walWithoutShm(path: path)) }
         if files.walSize == nil && files.shmSize != nil { notices.append(.shmWithoutWal(path: path)) }

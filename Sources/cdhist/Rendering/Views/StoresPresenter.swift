@@ -11,7 +11,7 @@ struct StoresPresenter {
         let rows: [[Cell]] = listing.stores.map { s in
             [HistoryPresenter.optional(s.surroundings.identifier), Cell(s.surroundings.location),
              Cell(String(s.glance.transactionCount)), Cell(s.newest.map { String(time.display($0).prefix(16)) } ?? "-"),
-             Cell(ByteCount.short(s.size.addingReportingOverflow(s.walSize ?? 0).overflow ? .max : s.size + (s.walSize ?? 0))), Cell(s.health.rawValue),
+             Cell(ByteCount.short(Self.total(s))), Cell(s.health.rawValue),
              Cell(s.surroundings.defaultsPlists.isEmpty && s.surroundings.tokenFiles.isEmpty ? "none" : "found"), Cell(s.name)]
         }
         var sections: [Document.Section] = []
@@ -40,6 +40,12 @@ struct StoresPresenter {
             ("problems", .array(listing.problems.map { .object([("name", .string($0.name)), ("problem", .string($0.problem))]) })),
         ]
         return Document(kind: "stores", json: json, sections: sections)
+    }
+
+    /// The main file's and the `-wal`'s bytes together (an archive's declared sizes may be anything).
+    private static func total(_ s: FoundStore) -> Int64 {
+        let (sum, overflow) = s.size.addingReportingOverflow(s.walSize ?? 0)
+        return overflow ? .max : sum
     }
 
     private func storeJSON(_ s: FoundStore) -> JSONValue {
