@@ -21,7 +21,8 @@ import json, os
 # 1.5: the cleaners phtk-1.0.0-manual, phtk-2-manual, fatbobman-demo and studapp; each cleaner's source and
 #      notes; a purge preview's ruleNotes; transactionsToDeleteAtMost (a cut-off from a whole-second date).
 # 1.6: the stores document (stores found under places, and the problems met on the way).
-VERSION = "1.6"
+# 1.7: info's evidence (with --hash), the deleted document, Timesketch's event lines (export --format timesketch).
+VERSION = "1.7"
 
 def nullable(t): return {"type": [t, "null"]} if isinstance(t, str) else {"anyOf": [t, {"type": "null"}]}
 S, I, N, B = {"type": "string"}, {"type": "integer"}, {"type": "number"}, {"type": "boolean"}
@@ -77,7 +78,14 @@ defs["info"] = doc("info", {
                         # The migration author of the first remaining transaction, when history starts after #1.
                         "migrationAtCut": nullable("string")}),
     "notices": arr(S),
-})
+    # With --hash: each input's SHA-256 before and after reading.
+    "evidence": ref("evidence"),
+}, optional=("evidence",))
+digest = nullable(obj({"size": I, "modified": nullable(TS), "sha256": {"type": "string", "pattern": "^[0-9a-f]{64}$"}}))
+defs["evidence"] = obj({"examined": TS, "ended": nullable(TS), "version": S, "commit": nullable("string"), "sqliteVersion": S,
+    "access": nullable("string"), "unchanged": B,
+    "files": arr(obj({"role": {"enum": ["store", "wal", "shm", "journal", "defaults", "token", "model", "config", "backup manifest", "archive"]},
+                      "path": S, "before": digest, "after": digest, "unchanged": B}))})
 defs["transactions"] = doc("transactions", {"storeID": S, "transactions": arr(ref("transaction"))})
 defs["changes"] = doc("changes", {"storeID": S, "changes": arr(ref("change"))})
 defs["show"] = doc("transaction", {"transaction": ref("transaction")})
@@ -200,6 +208,22 @@ defs["stores"] = doc("stores", {"places": arr(S), "filesExamined": I,
                        "oldest": nullable(TS), "newest": nullable(TS), "purged": B,
                        "health": {"enum": ["empty", "big-wal", "growing", "ok"]}, "defaults": arr(S), "tokenFiles": arr(S)})),
     "problems": arr(obj({"name": S, "problem": S}))})
+defs["deleted"] = doc("deleted", {"storeID": S, "deleted": arr(obj({
+    "status": {"enum": ["deleted", "gone-without-delete"]}, "entity": S, "entityNumber": I, "entityPK": I, "changedObjectID": S,
+    "label": nullable("string"), "transactionNumber": I, "timestamp": nullable(TS), "cocoaTimestamp": nullable("number"),
+    "author": nullable("string"), "contextName": nullable("string"), "bundleID": nullable("string"), "processID": nullable("string"),
+    # A delete's change and tombstone; null for an object gone without a recorded delete.
+    "changeID": nullable("integer"), "tombstone": defs["change"]["properties"]["tombstone"],
+    "changeCount": I, "firstTransactionNumber": I}))})
+# export --format timesketch: one event per change, Timesketch's fields first.
+defs["timesketchEvent"] = obj({
+    "message": S, "datetime": {"type": "string", "pattern": r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$"}, "timestamp": I,
+    "timestamp_desc": {"enum": ["Core Data change recorded", "Core Data change recorded (transaction time unreadable)"]},
+    "data_type": {"const": "coredata:history:change"}, "format": {"const": "cdhist/1"},
+    "transactionNumber": I, "cocoaTimestamp": nullable("number"), "author": nullable("string"), "contextName": nullable("string"),
+    "bundleID": nullable("string"), "processID": nullable("string"), "storeID": S,
+    **{k: v for k, v in defs["change"]["properties"].items() if k != "transactionNumber"},
+}, optional=("label", "warnings"))
 event = lambda name, props: obj({"format": {"const": "cdhist/1"}, "event": {"const": name}, **props})
 defs["purgedEvent"] = event("purged", {"firstTransaction": I, "lastTransaction": I, "transactions": nullable("integer")})
 defs["checkpointEvent"] = event("checkpoint", {"walBytes": nullable("integer")})
@@ -207,16 +231,17 @@ defs["checkpointEvent"] = event("checkpoint", {"walBytes": nullable("integer")})
 kinds = {"info": "info", "transactions": "transactions", "changes": "changes", "transaction": "show", "entities": "entities",
          "authors": "authors", "actors": "actors", "token": "tokenCheck", "purge-preview": "purgePreview",
          "purge-result": "purgeResult", "repair-defaults": "repairDefaults", "check": "check", "cloudkit": "cloudkit", "timeline": "timeline",
-         "object": "object", "diff": "diff", "stores": "stores"}
+         "object": "object", "diff": "diff", "stores": "stores", "deleted": "deleted"}
 schema = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "$id": "https://cdhist.invalid/schemas/cdhist.schema.json",
     "title": "cdhist JSON output (format cdhist/1)",
     "version": VERSION,
     "description": "A JSON document (it has a kind) or an NDJSON line (a transaction, possibly with its changes, a change, "
-                   "or an event watch saw).",
+                   "an event watch saw, or a Timesketch event of export --format timesketch).",
     "oneOf": [{"if": {"required": ["kind"]}, "then": {"oneOf": [ref(v) for v in kinds.values()]},
-               "else": {"oneOf": [ref("transactionLine"), ref("changeLine"), ref("purgedEvent"), ref("checkpointEvent")]}}],
+               "else": {"oneOf": [ref("transactionLine"), ref("changeLine"), ref("purgedEvent"), ref("checkpointEvent"),
+                                 ref("timesketchEvent")]}}],
     "$defs": defs,
 }
 here = os.path.dirname(os.path.abspath(__file__))

@@ -11,10 +11,14 @@ struct Session {
 
     /// Opens the store of `options`; notices go to stderr.
     static func open(_ options: StoreOptions, output: OutputOptions, fallback: OutputFormat = .json) throws -> Session {
+        try open(options, context: output.context(fallback: fallback))
+    }
+
+    /// Opens the store of `options`, to write in `context`.
+    static func open(_ options: StoreOptions, context: RenderContext) throws -> Session {
         let store = try openStore(options.store, lockTimeout: options.lockTimeout)
         let model = try store.resolveModel(userModelPath: options.model)
-        return Session(store: store, model: model, context: output.context(fallback: fallback),
-                       decoder: store.makeDecoder(model: model))
+        return Session(store: store, model: model, context: context, decoder: store.makeDecoder(model: model))
     }
 
     /// Says once on stderr why changes cannot be fully named, for commands that decode them.

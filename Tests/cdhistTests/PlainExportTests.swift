@@ -28,24 +28,6 @@ import TestSupport
                           userInfo: e.userInfo.mapValues { $0.split(separator: ",").map { odd(String($0)) }.joined(separator: ",") })
     }, versionIdentifiers: ["odd"])
 
-    /// Quoted CSV fields of one record per line (no field here holds a line break).
-    private func csvRecords(_ text: String) -> [[String]] {
-        text.split(separator: "\n").map { line in
-            var fields: [String] = [], field = "", quoted = false, chars = Array(line), i = 0
-            while i < chars.count {
-                let c = chars[i]
-                if quoted {
-                    if c == "\"" {
-                        if i + 1 < chars.count && chars[i + 1] == "\"" { field.append("\""); i += 1 } else { quoted = false }
-                    } else { field.append(c) }
-                } else if c == "\"" { quoted = true } else if c == "," { fields.append(field); field = "" } else { field.append(c) }
-                i += 1
-            }
-            fields.append(field)
-            return fields
-        }
-    }
-
     @Test func plainChangesAreWrittenAsDecodedOnes() throws {
         let dir = try TemporaryDirectory()
         let store = dir.file("Odd.sqlite")
@@ -107,7 +89,7 @@ import TestSupport
 
         let csv = try CLI.run(["export", store, "--model", model, "--format", "csv"])
         #expect(csv.status == 0, "\(csv.stderr)")
-        let rows = csvRecords(csv.stdout).dropFirst().filter { !$0[7].isEmpty }
+        let rows = CSVRows.parse(csv.stdout).dropFirst().filter { !$0[7].isEmpty }
         #expect(rows.count == expected.count)
         for (row, change) in zip(rows, expected) {
             #expect(row.count == 14, "\(row)")

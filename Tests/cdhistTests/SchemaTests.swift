@@ -26,6 +26,9 @@ import Testing
             try save(["transactions", store, "--format", "ndjson"], "transactions-nd")
             try save(["changes", store, "--format", "ndjson"], "changes-nd")
             try save(["export", store], "export")
+            try save(["export", store, "--format", "timesketch", "--labels"], "timesketch")
+            try save(["info", store, "--hash"], "info-hash")
+            try save(["deleted", store], "deleted")
             try save(["show", store, String(try CLI.run(["info", store]).json()["lastTransactionNumber"] as? Int ?? 1)], "show")
             let entity = store.hasSuffix("Photos.sqlite") ? "Album" : store.hasSuffix("default.store") ? "Item" : "Task"
             try save(["entities", store, "--entity", entity], "entity")

@@ -115,3 +115,24 @@ enum PeakMemory {
         return (Int32(fields.first ?? -1), r.stderr, (fields.count > 1 ? fields[1] : -1) * 1024)
     }
 }
+
+/// CSV as cdhist writes it, parsed.
+enum CSVRows {
+    /// Quoted CSV fields of one record per line (no field here holds a line break).
+    static func parse(_ text: String) -> [[String]] {
+        text.split(separator: "\n").map { line in
+            var fields: [String] = [], field = "", quoted = false, chars = Array(line), i = 0
+            while i < chars.count {
+                let c = chars[i]
+                if quoted {
+                    if c == "\"" {
+                        if i + 1 < chars.count && chars[i + 1] == "\"" { field.append("\""); i += 1 } else { quoted = false }
+                    } else { field.append(c) }
+                } else if c == "\"" { quoted = true } else if c == "," { fields.append(field); field = "" } else { field.append(c) }
+                i += 1
+            }
+            fields.append(field)
+            return fields
+        }
+    }
+}

@@ -22,13 +22,30 @@ public final class ObjectLabeler {
     /// before any other string attribute whose name has "title" or "name" in it.
     public static let preferredNames = ["title", "name", "displayname", "label", "subject", "headline", "caption", "filename"]
 
+    /// The same store as it was earlier (a backup taken before a deletion): labels of objects
+    /// whose rows are gone now come from their rows there.
+    private let earlier: ObjectLabeler?
+
     /// Labels for `store`'s objects; `given` maps entity names to the attribute
-    /// to use (for the entity and its subentities). Throws when a given entity or
-    /// attribute does not exist.
-    public init(store: HistoryStore, model: ManagedObjectModel?, given: [String: String] = [:]) throws {
+    /// to use (for the entity and its subentities); `earlier`, a snapshot of the same store from
+    /// before, names objects deleted since. Throws when a given entity or attribute does not exist.
+    public init(store: HistoryStore, model: ManagedObjectModel?, given: [String: String] = [:], earlier: HistoryStore? = nil) throws {
         self.store = store
         self.model = model
         self.given = given
+        self.earlier = earlier.map { ObjectLabeler(snapshot: $0, model: model, given: given) }
+        try Self.check(given, store: store, model: model)
+    }
+
+    /// A labeler for an earlier snapshot, unchecked: a given entity it does not have labels nothing there.
+    private init(snapshot: HistoryStore, model: ManagedObjectModel?, given: [String: String]) {
+        store = snapshot
+        self.model = model
+        self.given = given
+        earlier = nil
+    }
+
+    private static func check(_ given: [String: String], store: HistoryStore, model: ManagedObjectModel?) throws {
         for (entity, attribute) in given {
             guard store.catalog.entity(named: entity) != nil else {
                 throw StoreQueryError(path: store.path, .unknownEntity(name: entity, known: store.catalog.entities.map(\.name)))
@@ -41,14 +58,22 @@ public final class ObjectLabeler {
         }
     }
 
-    /// The label of the changed object: its row's value, else the tombstone's of a delete.
+    /// The label of the changed object: its row's value, else the tombstone's of a delete, else
+    /// its row's in the earlier snapshot.
     public func label(_ change: Change) throws -> String? {
-        guard let column = try labelColumn(change.entityNumber) else { return nil }
-        if let text = try read(column.table, column.column, change.entityPK) { return text }
-        if change.changeType == .delete, let entry = change.tombstone.first(where: { $0.name == column.name }), case .text(let text) = entry.value {
-            return Self.clean(text)
+        if let column = try labelColumn(change.entityNumber) {
+            if let text = try read(column.table, column.column, change.entityPK) { return text }
+            if change.changeType == .delete, let entry = change.tombstone.first(where: { $0.name == column.name }), case .text(let text) = entry.value {
+                return Self.clean(text)
+            }
         }
-        return nil
+        return try earlierLabel(entity: change.entityName, primaryKey: change.entityPK)
+    }
+
+    /// The label the object had in the earlier snapshot (its entity found there by name).
+    public func earlierLabel(entity name: String?, primaryKey pk: Int64) throws -> String? {
+        guard let earlier, let name, let number = earlier.store.catalog.entity(named: name)?.number else { return nil }
+        return try earlier.label(entityNumber: number, primaryKey: pk)
     }
 
     /// The label of the object with key `pk` of entity `number`, from its current row.

@@ -37,6 +37,8 @@ public final class HistoryStore {
     public var files: StoreFiles { connection.files }
     /// What is worth telling about how the store was opened and its bookkeeping tables read.
     public var notices: [StoreNotice] { connection.notices + valueNotices }
+    /// How the store's files were opened (never for writing).
+    public var access: StoreAccess { connection.access }
     /// Whether the store is in WAL mode (else it uses a rollback journal).
     public var usesWAL: Bool { connection.usesWAL }
     /// `storeID` of every transaction: the store UUID.

@@ -43,6 +43,8 @@ final class StoreConnection {
     let notices: [StoreNotice]
     /// Whether the header says WAL mode (commits go to the `-wal`, checkpoints to the main file).
     let usesWAL: Bool
+    /// How the files were opened.
+    let access: StoreAccess
     private let busyTimeout: Double
     private let snapshotDirectory: URL?
     /// How `queue` was opened, for a second connection (``read(_:beside:)``).
@@ -80,6 +82,7 @@ final class StoreConnection {
         busyTimeout = OpenOptions.clampedBusyTimeout(options.busyTimeout)
         if let dir = packed?.assembledIn {
             (queue, uri) = try Self.openPrivateCopy(files.location, in: dir, options: options, reportedPath: path, interruption: interruption)
+            access = .packed(copied: true)
             readonly = false
             snapshotDirectory = dir
             notices = []
@@ -106,6 +109,7 @@ final class StoreConnection {
                 let uri = Self.uri(files.location, mode)
                 queue = try Self.openQueue(uri: uri, readonly: true, options: options, reportedPath: path, interruption: interruption)
                 self.uri = uri
+                access = packed != nil ? .packed(copied: false) : !header.isWAL ? .readOnly : mode == "immutable=1" ? .immutable : .readOnlyWithWAL
                 readonly = true
                 snapshotDirectory = nil
                 self.notices = notices
@@ -118,6 +122,7 @@ final class StoreConnection {
         let dir = try Self.makeSnapshot(of: files)
         (queue, uri) = try Self.openPrivateCopy(dir.appendingPathComponent("store.sqlite").path, in: dir, options: options,
                                                  reportedPath: path, interruption: interruption)
+        access = .privateCopy(reason: reason)
         readonly = false
         snapshotDirectory = dir
         notices.append(.readFromSnapshot(path: path, reason: reason))

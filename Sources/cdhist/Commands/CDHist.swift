@@ -14,7 +14,7 @@ struct CDHist: ParsableCommand {
         version: ToolVersion.line,
         subcommands: [
             InfoCommand.self, TransactionsCommand.self, ChangesCommand.self, ShowCommand.self,
-            EntitiesCommand.self, AuthorsCommand.self, ObjectCommand.self, ExportCommand.self, WatchCommand.self, DiffCommand.self, ActorsCommand.self, TokenCommand.self,
+            EntitiesCommand.self, AuthorsCommand.self, ObjectCommand.self, DeletedCommand.self, ExportCommand.self, WatchCommand.self, DiffCommand.self, ActorsCommand.self, TokenCommand.self,
             PurgeCommand.self, RepairDefaultsCommand.self, CheckCommand.self, CloudKitCommand.self, TimelineCommand.self, ReportCommand.self,
             StoresCommand.self, ReplCommand.self,
         ]

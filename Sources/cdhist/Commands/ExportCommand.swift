@@ -7,7 +7,7 @@ import HistoryKit
 struct ExportCommand: ParsableCommand, SessionInputs {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Stream transactions with their decoded changes as NDJSON (one transaction per line), JSON, or CSV (one row per change).")
+        abstract: "Stream transactions with their decoded changes as NDJSON (one transaction per line), JSON, CSV (one row per change), or Timesketch events (one per change).")
 
     static let sessionStore = SessionStorePlacement.first, takesSessionModel = true
     // Lines of JSON only: a session's table or CSV format is not an export's.
@@ -15,40 +15,37 @@ struct ExportCommand: ParsableCommand, SessionInputs {
 
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var filters: FilterOptions
+    @OptionGroup var labelOptions: LabelOptions
 
     @Option(help: ArgumentHelp("Write to this file instead of stdout (atomically: it appears only when complete; nothing is left when interrupted).", valueName: "file"))
     var out: String?
 
-    @OptionGroup var outputOptions: OutputOptions
-
-    func validate() throws {
-        if let format = outputOptions.format, format == .table {
-            throw ValidationError("export writes ndjson, json or csv, not table")
-        }
-    }
+    @OptionGroup var outputOptions: ExportOutputOptions
 
     func run() throws {
-        var opts = outputOptions
-        opts.format = opts.format ?? .ndjson
-        let session = try Session.open(storeOptions, output: opts)
+        let session = try Session.open(storeOptions, context: outputOptions.context())
         let target = try out.map { try OutputFile($0, reading: OutputFile.storeFiles(session.store.path) + [storeOptions.model].compactMap { $0 }) }
         let output = target.map { Output(handle: $0.handle) } ?? Output()
-        let context = RenderContext(format: opts.format ?? .ndjson, terminal: session.context.terminal,
-                                    time: session.context.time, output: output, csvRaw: opts.csvRaw)
+        let context = RenderContext(format: session.context.format, terminal: session.context.terminal,
+                                    time: session.context.time, output: output, csvRaw: outputOptions.csvRaw)
         session.noteModelProblem()
         let query = try filters.query(utc: outputOptions.utc)
+        let presenter = try labelOptions.presenter(session)
         let showProgress = session.context.terminal.stderrIsTerminal
         // The query's transactions when they can be counted without reading changes.
         let total = showProgress ? try session.store.transactionCount(query) : nil
         let progressText = { (steps: Int) in total.map { "\(steps)/\($0) transactions" } ?? "\(steps) transactions" }
         let progress = ProgressLine(enabled: showProgress, every: 256)
         let warnings = ValueWarnings(store: session.store.path)
-        let writer = ExportWriter(context: context, presenter: session.presenter, plain: PlainChangeWriter(decoder: session.decoder, csvRaw: context.csvRaw),
+        // Labels are looked up on one connection, in order: read in one go then.
+        let labelled = presenter.label != nil
+        let writer = ExportWriter(context: context, events: outputOptions.format == .timesketch, presenter: presenter,
+                                  plain: labelled ? nil : PlainChangeWriter(decoder: session.decoder, csvRaw: context.csvRaw),
                                   storeUUID: session.store.storeUUID, progress: progress, progressText: progressText, warnings: warnings)
         do {
             let store = session.store, decoder = session.decoder
             try writer.write(bounds: try store.numberBounds(),
-                             inChunks: { body in try store.readInChunks(query, decoder: decoder) { try body($0.index, $0.forEach) } },
+                             inChunks: { body in try !labelled && store.readInChunks(query, decoder: decoder) { try body($0.index, $0.forEach) } },
                              inOneGo: { try store.forEachTransactionWithChanges(query, decoder: decoder, $0) })
             progress.finish(leaving: progressText(progress.steps))
             try target?.commit(output)

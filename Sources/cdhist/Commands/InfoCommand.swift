@@ -16,12 +16,22 @@ struct InfoCommand: ParsableCommand, SessionInputs {
     @Flag(name: .customLong("change-types"), help: "Also count changes by type (reads every change: seconds on millions).")
     var changeTypes = false
 
+    @OptionGroup var evidence: EvidenceOptions
+
     @OptionGroup var outputOptions: OutputOptions
 
     func run() throws {
+        // Hashed before anything is read, and again once everything is.
+        var exam = try evidence.inputs(store: storeOptions.store, model: storeOptions.model).map { try Examination.begin($0) }
         let session = try Session.open(storeOptions, output: outputOptions)
         let stats = try session.store.statistics(countingChangeTypes: changeTypes)
-        DocumentRenderer.render(InfoPresenter(time: session.context.time).document(store: session.store, stats: stats, model: session.model),
-                                context: session.context)
+        var document = InfoPresenter(time: session.context.time).document(store: session.store, stats: stats, model: session.model)
+        if var taken = exam {
+            try taken.finish()
+            EvidencePresenter(time: session.context.time).add(taken, access: session.store.access, to: &document)
+            exam = taken
+        }
+        DocumentRenderer.render(document, context: session.context)
+        try exam?.verify()
     }
 }

@@ -49,6 +49,8 @@ struct ReportCommand: ParsableCommand, SessionInputs {
         var settings = try config.map { try CheckConfig.load(path: $0) } ?? CheckConfig()
         if let name = cutoff.strategy { settings.strategy = CleanerStrategy(rawValue: name) }
         let path = try mergeState.storePath(store)
+        // Every input hashed before it is read, and again once the page is made (the evidence section).
+        var exam = try Examination.begin(try mergeState.evidenceInputs(storeName: path, others: [(.model, model), (.config, config)]))
         let historyStore = try openStore(path, lockTimeout: lock.lockTimeout)
         let time = TimeFormatter(utc: utc)
         let now = try mergeState.evaluationTime(utc: utc)
@@ -86,11 +88,13 @@ struct ReportCommand: ParsableCommand, SessionInputs {
             cloudKit: try CloudKitPresenter.Content.read(historyStore, now: now, objects: ReportPage.topCount, events: ReportPage.topCount),
             authors: try historyStore.fieldSummaries(.author),
             entities: ReportPage.entityRows(try historyStore.entityChangeCounts(), catalog: historyStore.catalog))
-        let html = ReportPage(time: time, svg: TimelineSVG(time: time, utc: utc, top: top)).html(content)
+        try exam.finish()
+        let html = ReportPage(time: time, svg: TimelineSVG(time: time, utc: utc, top: top)).html(content, evidence: (exam, historyStore.access))
         let file = try OutputFile(out, reading: inputs)
         let output = Output(handle: file.handle)
         output.write(html)
         try file.commit(output)
         if Terminal.current(noColor: true).stderrIsTerminal { printError("cdhist: wrote \(out) (\(ByteCount.text(Int64(html.utf8.count))))") }
+        try exam.verify()
     }
 }

@@ -45,10 +45,45 @@ struct OutputOptions: ParsableArguments {
     var csvRaw = false
 
     func context(fallback: OutputFormat = .json, output: Output = Output()) -> RenderContext {
-        // In a session its terminal (output through the pager is still for a person), else the process's.
+        RenderContext.make(format: format, fallback: fallback, utc: utc, noColor: noColor, csvRaw: csvRaw, output: output)
+    }
+}
+
+extension RenderContext {
+    /// The context of a command's output options: in a session its terminal (output through the
+    /// pager is still for a person), else the process's; `format`, else `fallback` off a terminal.
+    static func make(format: OutputFormat?, fallback: OutputFormat, utc: Bool, noColor: Bool, csvRaw: Bool, output: Output) -> RenderContext {
         let terminal = REPLEnvironment.current?.terminal?.insideSession(noColor: noColor) ?? Terminal.current(noColor: noColor)
         return RenderContext(format: OutputFormat.resolve(format, terminal: terminal, fallback: fallback),
                              terminal: terminal, time: TimeFormatter(utc: utc), output: output, csvRaw: csvRaw)
+    }
+}
+
+/// `export`'s formats: the lines and the document other commands write, and Timesketch's events.
+enum ExportFormat: String, CaseIterable, ExpressibleByArgument {
+    case ndjson, json, csv, timesketch
+
+    /// The output mode of the rest of cdhist (Timesketch's events are lines of JSON).
+    var outputFormat: OutputFormat { self == .csv ? .csv : self == .json ? .json : .ndjson }
+}
+
+/// How `export` writes: ``OutputOptions`` with Timesketch's events among its formats.
+struct ExportOutputOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Output format: ndjson (a transaction per line; the default), json, csv (a row per change) or timesketch (an event per change, JSON Lines for Timesketch).",
+                               valueName: "format"))
+    var format: ExportFormat?
+
+    @Flag(help: "Show times in UTC instead of local time (and read dates without a zone as UTC).")
+    var utc = false
+
+    @Flag(name: .customLong("no-color"), help: "Never colour the output (also: the NO_COLOR environment variable).")
+    var noColor = false
+
+    @Flag(name: .customLong("csv-raw"), help: "With --format csv, write text exactly, even cells a spreadsheet would run as a formula (first =, +, -, @).")
+    var csvRaw = false
+
+    func context(output: Output = Output()) -> RenderContext {
+        RenderContext.make(format: (format ?? .ndjson).outputFormat, fallback: .ndjson, utc: utc, noColor: noColor, csvRaw: csvRaw, output: output)
     }
 }
 

@@ -10,14 +10,24 @@ struct LabelOptions: ParsableArguments {
                                valueName: "entity=attribute"))
     var label: [String] = []
 
-    /// The labeler these options ask for; nil without --labels or --label.
+    @Option(name: .customLong("labels-from"),
+            help: ArgumentHelp("Label objects whose rows are gone with their rows in this earlier copy of the store (a backup from before the deletion; implies --labels).",
+                               valueName: "store"), completion: .file())
+    var labelsFrom: String?
+
+    /// The labeler these options ask for; nil without --labels, --label or --labels-from.
     func labeler(_ session: Session) throws -> ObjectLabeler? {
         try labeler(for: session.store, model: session.model.model)
     }
 
     /// The labeler for `store`'s objects, named through `model`.
     func labeler(for store: HistoryStore, model: ManagedObjectModel?) throws -> ObjectLabeler? {
-        guard labels || !label.isEmpty else { return nil }
+        guard labels || !label.isEmpty || labelsFrom != nil else { return nil }
+        let earlier = try labelsFrom.map { try openStore($0, lockTimeout: OpenOptions().busyTimeout) }
+        if let earlier, earlier.storeUUID != store.storeUUID {
+            throw CLIError.invalidValue(option: "--labels-from", value: earlier.path,
+                                        reason: "its store UUID is \(earlier.storeUUID), not \(store.storeUUID): a copy of another store")
+        }
         var given: [String: String] = [:]
         for pair in label {
             let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
@@ -27,7 +37,7 @@ struct LabelOptions: ParsableArguments {
             given[parts[0]] = parts[1]
         }
         do {
-            return try ObjectLabeler(store: store, model: model, given: given)
+            return try ObjectLabeler(store: store, model: model, given: given, earlier: earlier)
         } catch let error as LabelError {
             throw CLIError.invalidValue(option: "--label", value: label.joined(separator: " "), reason: describe(error))
         }

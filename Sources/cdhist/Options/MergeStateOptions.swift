@@ -81,17 +81,7 @@ struct MergeStateOptions: ParsableArguments {
     /// defaults and token files, the standard defaults of the apps using the group), read where
     /// they lie, also inside a backup or an archive.
     func records(storeUUID: String, storeName: String? = nil) throws -> (records: [MergeRecord], sources: [MergeSource]) {
-        var plists = defaults
-        var tokens = token
-        if let dir = groupContainer {
-            let container = try GroupContainer.discover(dir)
-            plists += container.defaultsPlists.filter { !plists.contains($0) }
-            tokens += container.tokenFiles.filter { !tokens.contains($0) }
-        }
-        var found: [String: [UInt8]] = [:]
-        if plists.isEmpty, tokens.isEmpty, let storeName, let near = try? StoreSurroundings.withFiles(of: storeName) {
-            (plists, tokens, found) = (near.surroundings.defaultsPlists, near.surroundings.tokenFiles, near.contents)
-        }
+        let (plists, tokens, found) = try files(storeName: storeName)
         let beside = found.isEmpty ? "" : ", found beside the store"
         var records: [MergeRecord] = []
         var sources: [MergeSource] = []
@@ -125,6 +115,31 @@ struct MergeStateOptions: ParsableArguments {
             }
         }
         return (records, sources)
+    }
+
+    /// The defaults plists and token specs to read: those given, the group container's, else
+    /// those beside `storeName` (with their contents, read from a backup or an archive).
+    private func files(storeName: String?) throws -> (plists: [String], tokens: [String], found: [String: [UInt8]]) {
+        var plists = defaults
+        var tokens = token
+        if let dir = groupContainer {
+            let container = try GroupContainer.discover(dir)
+            plists += container.defaultsPlists.filter { !plists.contains($0) }
+            tokens += container.tokenFiles.filter { !tokens.contains($0) }
+        }
+        if plists.isEmpty, tokens.isEmpty, let storeName, let near = try? StoreSurroundings.withFiles(of: storeName) {
+            return (near.surroundings.defaultsPlists, near.surroundings.tokenFiles, near.contents)
+        }
+        return (plists, tokens, [:])
+    }
+
+    /// The files an examination of `storeName` reads, to hash before and after: the store's, the
+    /// merge-state files ``records(storeUUID:storeName:)`` reads, and `others`.
+    func evidenceInputs(storeName: String, others: [(EvidenceInput.Role, String?)]) throws -> [EvidenceInput] {
+        let (plists, tokens, _) = try files(storeName: storeName)
+        return EvidenceInput.store(storeName) + plists.flatMap { EvidenceInput.other(.defaults, $0) }
+            + tokens.flatMap { EvidenceInput.other(.token, Self.split($0).path) }
+            + others.flatMap { role, path in path.map { EvidenceInput.other(role, $0) } ?? [] }
     }
 
     /// `ACTOR=FILE` or `FILE` (the actor is then the file name without extension),

@@ -17,7 +17,11 @@ struct CSVExport {
 
     static let transactionColumns = ["transactionNumber", "timestamp", "cocoaTimestamp", "author", "contextName", "bundleID", "processID"]
     static let changeColumns = ["changeID", "changeType", "entity", "entityPK", "changedObjectID", "updatedProperties", "tombstone"]
-    static let header = Array((CSV.row(transactionColumns + changeColumns, raw: true) + "\n").utf8)
+    /// The change's columns, with `label` after the object's ID when objects are labelled.
+    var changeColumns: [String] {
+        presenter.label == nil ? Self.changeColumns : Self.changeColumns.prefix(5) + ["label"] + Self.changeColumns.suffix(2)
+    }
+    var header: [UInt8] { Array((CSV.row(Self.transactionColumns + changeColumns, raw: true) + "\n").utf8) }
 
     init(presenter: HistoryPresenter, plain: PlainChangeWriter? = nil, raw: Bool) {
         self.presenter = presenter
@@ -72,7 +76,7 @@ struct CSVExport {
         }
         if !written {
             bytes += transactionFields
-            bytes += repeatElement(comma, count: Self.changeColumns.count)
+            bytes += repeatElement(comma, count: changeColumns.count)
             bytes.append(0x0A)
             try spill(&bytes)
         }
@@ -91,6 +95,10 @@ struct CSVExport {
         bytes.append(comma)
         if let id = c.changedObjectID { CSV.field(id, to: &bytes, raw: raw) }
         bytes.append(comma)
+        if let label = presenter.label {
+            if let text = label(c) { CSV.field(text, to: &bytes, raw: raw) }
+            bytes.append(comma)
+        }
         if let names = c.updatedProperties { CSV.field(joining: names, separator: UInt8(ascii: " "), to: &bytes, raw: raw) }
         bytes.append(comma)
         if c.changeType == .delete {

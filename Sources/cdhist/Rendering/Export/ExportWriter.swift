@@ -5,8 +5,11 @@ import HistoryKit
 /// order, or one JSON document; progress on the terminal, warnings gathered per chunk.
 struct ExportWriter {
     let context: RenderContext
+    /// Timesketch's events (one line per change) rather than the format's lines.
+    let events: Bool
     let presenter: HistoryPresenter
-    let plain: PlainChangeWriter
+    /// Writes plain changes without decoding them; nil decodes every change (labels need it).
+    let plain: PlainChangeWriter?
     let storeUUID: String
     let progress: ProgressLine
     let progressText: (Int) -> String
@@ -54,9 +57,17 @@ struct ExportWriter {
             }
             let offer = { (bytes: inout [UInt8]) in try ordered.offer(&bytes, chunk: index) }
             var bytes: [UInt8]
-            if csv {
+            if events {
+                var writer = TimesketchExport(presenter: presenter)
+                try forEach { tx, changes in
+                    local.add(tx.warnings)
+                    try writer.write(tx, changes, seen: { local.add($0.warnings) }, spill: offer)
+                    counted()
+                }
+                bytes = writer.bytes
+            } else if csv {
                 var writer = CSVExport(presenter: presenter, plain: plain, raw: context.csvRaw)
-                if index == 0 { writer.bytes = CSVExport.header }
+                if index == 0 { writer.bytes = writer.header }
                 try forEach { tx, changes in
                     local.add(tx.warnings)
                     try writer.write(tx, changes, seen: { local.add($0.warnings) }, spill: offer)

@@ -36,7 +36,8 @@ struct ReportPage {
     /// Rows of the author and entity tables.
     static let topCount = 10
 
-    func html(_ c: Content) -> String {
+    /// The page of `c`, ending with the examination's record (`evidence`: its hashes, and how the store was opened).
+    func html(_ c: Content, evidence: (exam: Examination, access: StoreAccess)) -> String {
         let name = URL(fileURLWithPath: c.storePath).lastPathComponent
         var body = "<header>\n<h1>History report: \(HTML.escape(name))</h1>\n"
         body += "<p class=\"subtitle\">\(HTML.escape(c.storePath)) · as of \(HTML.escape(time.display(c.now))) · cdhist \(ToolVersion.number)</p>\n"
@@ -53,6 +54,7 @@ struct ReportPage {
         body += section("check", "Health check", HTML.sections(c.check.sections))
         body += section("busiest", "Busiest authors and entities", busiest(c))
         body += section("store", "Store", HTML.sections(c.summary.sections))
+        body += section("evidence", "Evidence", HTML.sections(EvidencePresenter(time: time).sections(evidence.exam, access: evidence.access)))
         return """
             <!DOCTYPE html>
             <html lang="en">

@@ -152,6 +152,13 @@ struct HistoryPresenter {
         if let format { s.member("format", format) }
         s.member("changeID", change.changeID)
         s.member("transactionNumber", change.transactionNumber)
+        writeMembers(change, to: &s)
+        s.endObject()
+    }
+
+    /// A change's members after its ID and transaction number: type, entity, object, label,
+    /// updated properties, tombstone and warnings.
+    func writeMembers<S: JSONSink>(_ change: Change, to s: inout S) {
         s.member("changeType", change.changeType.description)
         s.member("entity", change.entityName)
         s.member("entityNumber", change.entityNumber)
@@ -181,7 +188,6 @@ struct HistoryPresenter {
             s.null()
         }
         Self.write(change.warnings, to: &s)
-        s.endObject()
     }
 
     /// A `"warnings"` member, only when there are any.

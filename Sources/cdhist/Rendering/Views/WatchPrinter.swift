@@ -24,8 +24,9 @@ final class WatchPrinter {
             list = ListRenderer(context: context, kind: "transactions", columns: [], header: [("storeID", .string(storeUUID))])
         case .csv:
             list = nil
-            csv = CSVExport(presenter: presenter, raw: context.csvRaw)
-            context.output.write(bytes: CSVExport.header)
+            let writer = CSVExport(presenter: presenter, raw: context.csvRaw)
+            csv = writer
+            context.output.write(bytes: writer.header)
             context.output.flush()
         case .table:
             list = nil

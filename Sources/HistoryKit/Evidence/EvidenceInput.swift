@@ -1,0 +1,72 @@
+import Foundation
+
+/// A file an examination reads, and what it is to the store.
+public struct EvidenceInput: Equatable, Sendable {
+    public enum Role: String, Sendable {
+        case store, wal, shm, journal, defaults, token, model, config
+        /// A backup's `Manifest.db`, through which a store inside the backup is found.
+        case backupManifest = "backup manifest"
+        /// The zip a store inside an archive is unpacked from.
+        case archive
+    }
+
+    public var role: Role
+    /// The file on disk (for a name inside a backup, the backup's file under its hashed name).
+    public var path: String
+
+    public init(role: Role, path: String) {
+        self.role = role
+        self.path = path
+    }
+
+    /// The files the store `name` is read from: the main file and whichever of `-wal`, `-shm`
+    /// and `-journal` exist (links resolved as SQLite resolves them); for a name inside a backup,
+    /// its `Manifest.db` and the backup's files of the store; inside a zip, the zip.
+    public static func store(_ name: String) -> [EvidenceInput] {
+        if let packed = PackedReference.resolve(name) {
+            switch packed.kind {
+            case .archive:
+                return [EvidenceInput(role: .archive, path: packed.place)]
+            case .backup:
+                var inputs = [EvidenceInput(role: .backupManifest, path: packed.place + "/Manifest.db")]
+                if let backup = try? DeviceBackup(root: packed.place) {
+                    let (domain, relative) = packed.backupPath
+                    for (role, suffix) in [(Role.store, ""), (.wal, "-wal")] {
+                        if let entry = try? backup.entry(domain: domain, relativePath: relative + suffix) {
+                            inputs.append(EvidenceInput(role: role, path: backup.storedPath(entry)))
+                        }
+                    }
+                }
+                return inputs
+            }
+        }
+        // SQLite keeps them beside the main file, links resolved: named as given when that is the same.
+        let location = FileStatus(name) == nil ? name : FileStatus.resolvedPath(name)
+        var inputs = [EvidenceInput(role: .store, path: name)]
+        for (role, suffix) in [(Role.wal, "-wal"), (.shm, "-shm"), (.journal, "-journal")] where FileStatus(location + suffix) != nil {
+            let given = name + suffix
+            inputs.append(EvidenceInput(role: role, path: FileStatus.sameFile(given, location + suffix) ? given : location + suffix))
+        }
+        return inputs
+    }
+
+    /// `path` as an input of `role`: the file itself, every regular file inside a folder (a
+    /// `.momd`), or for a name inside a backup or a zip, the file it is stored as.
+    public static func other(_ role: Role, _ path: String) -> [EvidenceInput] {
+        if let packed = PackedReference.resolve(path) {
+            switch packed.kind {
+            case .archive: return [EvidenceInput(role: .archive, path: packed.place)]
+            case .backup:
+                let (domain, relative) = packed.backupPath
+                guard let backup = try? DeviceBackup(root: packed.place), let entry = try? backup.entry(domain: domain, relativePath: relative) else { return [] }
+                return [EvidenceInput(role: role, path: backup.storedPath(entry))]
+            }
+        }
+        guard FileStatus(path)?.kind == .directory else { return FileStatus(path) == nil ? [] : [EvidenceInput(role: role, path: path)] }
+        let files = (FileManager.default.enumerator(atPath: path)?.compactMap { $0 as? String } ?? [])
+            .map { path + "/" + $0 }
+            .filter { FileStatus($0)?.kind == .regular }
+            .sorted()
+        return files.map { EvidenceInput(role: role, path: $0) }
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import GRDB
+
+/// An object that history shows gone: deleted by a recorded delete (with its tombstone), or
+/// changed in history while its row is no longer in its table and no delete is recorded
+/// (the delete's transaction purged since, or the row deleted outside Core Data).
+public struct DeletedObject: Sendable {
+    public enum Kind: String, Sendable {
+        case deleted
+        case goneWithoutDelete = "gone-without-delete"
+    }
+
+    public var kind: Kind
+    public var entityName: String
+    public var entityNumber: Int64
+    public var entityPK: Int64
+    /// A delete: the delete's transaction. Gone without one: the last transaction that changed it.
+    public var transaction: Transaction
+    /// A delete: the change, with its tombstone (nil for an object gone without a delete).
+    public var change: Change?
+    /// Gone without a delete: how many changes history holds of it, and the first one's transaction.
+    public var changeCount: Int
+    public var firstTransactionNumber: Int64
+}
+
+extension HistoryStore {
+    /// Calls `body` with every object history shows deleted, entity by entity (by name), each
+    /// entity's deletes in transaction order; then with every object gone without a recorded
+    /// delete, entity by entity, by key. `entities` (names; empty: all) narrows both.
+    public func forEachDeletedObject(entities: [String] = [], includeSubentities: Bool = false, decoder: ChangeDecoder,
+                                     _ body: (DeletedObject) throws -> Void) throws {
+        let chosen = try entityNumbers(entities, includeSubentities: includeSubentities)
+        let named = catalog.entities.filter { chosen?.contains($0.number) ?? true }.sorted { $0.name < $1.name }
+        try read { db in
+            let deleting = Set(try Int64.fetchAll(db, sql: "SELECT DISTINCT ZENTITY FROM ACHANGE WHERE ZCHANGETYPE = 2"))
+            for entity in named where deleting.contains(entity.number) {
+                let query = HistoryQuery(entities: [entity.name], changeTypes: [.delete])
+                try forEachTransactionWithChanges(query, decoder: decoder) { tx, changes in
+                    try changes.forEach { change in
+                        try body(DeletedObject(kind: .deleted, entityName: entity.name, entityNumber: entity.number, entityPK: change.entityPK,
+                                               transaction: tx, change: change, changeCount: 1, firstTransactionNumber: tx.number))
+                    }
+                }
+            }
+            try forEachObjectGoneWithoutDelete(named, db, body)
+        }
+    }
+
+    /// The numbers `names` select (with their subentities when asked); nil for all.
+    private func entityNumbers(_ names: [String], includeSubentities: Bool) throws -> Set<Int64>? {
+        guard !names.isEmpty else { return nil }
+        var numbers: Set<Int64> = []
+        for name in names {
+            guard let entity = catalog.entity(named: name) else {
+                throw StoreQueryError(path: path, .unknownEntity(name: name, known: catalog.entities.map(\.name)))
+            }
+            numbers.formUnion(includeSubentities ? catalog.descendants(of: entity.number) : [entity.number])
+        }
+        return numbers
+    }
+
+    /// One scan of `ACHANGE`: the objects of `entities` changed in history whose rows are not in
+    /// their tables and that no delete names.
+    private func forEachObjectGoneWithoutDelete(_ entities: [CatalogEntity], _ db: Database, _ body: (DeletedObject) throws -> Void) throws {
+        let tables = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'"))
+        var byTable: [String: [CatalogEntity]] = [:]
+        for entity in entities {
+            guard let table = catalog.rootTableName(of: entity.number), tables.contains(table) else { continue }
+            byTable[table, default: []].append(entity)
+        }
+        guard !byTable.isEmpty else { return }
+        let conditions = byTable.sorted { $0.key < $1.key }.map { table, members in
+            "(c.ZENTITY IN (\(members.map { String($0.number) }.joined(separator: ","))) AND NOT EXISTS (SELECT 1 FROM \"\(table)\" t WHERE t.Z_PK = c.ZENTITYPK))"
+        }
+        // By entity name, then key.
+        let rank = entities.enumerated().map { "WHEN \($0.element.number) THEN \($0.offset)" }.joined(separator: " ")
+        let sql = """
+            SELECT c.ZENTITY, c.ZENTITYPK, COUNT(*), MIN(c.ZTRANSACTIONID), MAX(c.ZTRANSACTIONID) FROM ACHANGE c
+            WHERE \(conditions.joined(separator: " OR "))
+            GROUP BY c.ZENTITY, c.ZENTITYPK HAVING MAX(c.ZCHANGETYPE = 2) = 0
+            ORDER BY CASE c.ZENTITY \(rank) END, c.ZENTITYPK
+            """
+        let names = Dictionary(entities.map { ($0.number, $0.name) }, uniquingKeysWith: { a, _ in a })
+        let cursor = try RawCursor(db.makeStatement(sql: sql), arguments: [])
+        defer { cursor.finish() }
+        while try cursor.next() {
+            let number = cursor.int64(0)
+            // A change whose transaction is gone (an orphan) has no time or author to show.
+            guard let name = names[number], let tx = try transaction(number: cursor.int64(4)) else { continue }
+            try body(DeletedObject(kind: .goneWithoutDelete, entityName: name, entityNumber: number, entityPK: cursor.int64(1), transaction: tx,
+                                   change: nil, changeCount: Int(cursor.int64(2)), firstTransactionNumber: cursor.int64(3)))
+        }
+    }
+}

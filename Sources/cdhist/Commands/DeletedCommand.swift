@@ -1,0 +1,47 @@
+import ArgumentParser
+import HistoryKit
+
+/// `cdhist deleted STORE`: what history shows deleted, for an analyst to read first.
+struct DeletedCommand: ParsableCommand, SessionInputs {
+    static let configuration = CommandConfiguration(
+        commandName: "deleted",
+        abstract: "List deleted objects per entity: when, by whom, tombstone values, label; and objects gone without a recorded delete.",
+        discussion: """
+        Deletes come from history with their tombstones. An object history shows inserted or changed whose row is no \
+        longer in its table and that no delete names is listed after them, marked: its delete was purged since (a purge \
+        of one author's transactions), or it was deleted outside Core Data. Objects are labelled from the tombstone, \
+        or with --labels-from from an earlier copy of the store.
+        """)
+
+    static let sessionStore = SessionStorePlacement.first, takesSessionModel = true
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    @Option(help: ArgumentHelp("Only objects of this entity (repeatable).", valueName: "name"), completion: .custom(ObjectCompletion.shellEntities))
+    var entity: [String] = []
+
+    @Flag(name: .customLong("include-subentities"), help: "With --entity, also its subentities.")
+    var includeSubentities = false
+
+    @OptionGroup var labelOptions: LabelOptions
+    @OptionGroup var outputOptions: OutputOptions
+
+    func run() throws {
+        let session = try Session.open(storeOptions, output: outputOptions)
+        session.noteModelProblem()
+        // Labels always: a deleted object is named by its tombstone (or the earlier copy).
+        var labels = labelOptions
+        labels.labels = true
+        let presenter = DeletedPresenter(history: session.presenter, labeler: try labels.labeler(session))
+        let list = ListRenderer(context: session.context, kind: "deleted", columns: presenter.columns(try session.store.numberBounds()),
+                                header: [("storeID", .string(session.store.storeUUID))])
+        let warnings = ValueWarnings(store: session.store.path)
+        try session.store.forEachDeletedObject(entities: entity, includeSubentities: includeSubentities, decoder: session.decoder) { object in
+            if let change = object.change { warnings.add(change.warnings) }
+            let label = presenter.label(object)
+            list.add(cells: presenter.cells(object, label: label), record: presenter.record(object, label: label))
+        }
+        list.finish()
+        warnings.report()
+    }
+}

@@ -1,0 +1,74 @@
+import HistoryKit
+
+/// `deleted`: each deleted object with when and by whom, its tombstone and label; then the
+/// objects gone without a recorded delete, marked as such.
+struct DeletedPresenter {
+    let history: HistoryPresenter
+    /// Labels objects (from their tombstone, or an earlier copy of the store); nil: none.
+    let labeler: ObjectLabeler?
+
+    func columns(_ bounds: NumberBounds) -> [Column] {
+        [
+            Column("Entity", fit: .wrap(min: 8), importance: .key), Column("PK", alignRight: true, minWidth: bounds.objectWidth),
+            Column("Time", minWidth: history.time.display(0).cells), Column("Tx", alignRight: true, minWidth: bounds.transactionWidth),
+            Column("By", fit: .wrap(min: 8)),
+        ] + (labeler == nil ? [] : [Column("Label", fit: .wrap(min: 10))]) + [Column("Tombstone", fit: .wrap(min: 20))]
+    }
+
+    /// Who made the transaction: its author, else its bundle, else its process.
+    private static func by(_ tx: Transaction) -> String? { tx.author ?? tx.bundleID ?? tx.processID }
+
+    func label(_ object: DeletedObject) -> String? {
+        guard let labeler else { return nil }
+        if let change = object.change { return try? labeler.label(change) }
+        return try? labeler.earlierLabel(entity: object.entityName, primaryKey: object.entityPK)
+    }
+
+    func cells(_ object: DeletedObject, label: String?) -> [Cell] {
+        let tx = object.transaction
+        var cells = [Cell(object.entityName), Cell(String(object.entityPK)), Cell(history.time.display(tx.timestamp)), Cell(String(tx.number)),
+                     HistoryPresenter.optional(Self.by(tx))]
+        if labeler != nil { cells.append(label.map { Cell(HistoryPresenter.quoted($0)) } ?? Cell("-", .dim)) }
+        if let change = object.change {
+            cells.append(history.detailsCell(change))
+        } else {
+            cells.append(Cell("none: no delete recorded, the row is gone (\(object.changeCount) change\(object.changeCount == 1 ? "" : "s") in history, #\(object.firstTransactionNumber)…#\(tx.number))", .yellow))
+        }
+        return cells
+    }
+
+    /// An object as a JSON record.
+    struct Record: JSONRecord {
+        let presenter: DeletedPresenter
+        let object: DeletedObject
+        let label: String?
+
+        func write<S: JSONSink>(format: String?, to s: inout S) {
+            let tx = object.transaction
+            s.beginObject()
+            if let format { s.member("format", format) }
+            s.member("status", object.kind.rawValue)
+            s.member("entity", object.entityName)
+            s.member("entityNumber", object.entityNumber)
+            s.member("entityPK", object.entityPK)
+            s.member("changedObjectID", object.change?.changedObjectID ?? "x-coredata://\(tx.storeUUID)/\(object.entityName)/p\(object.entityPK)")
+            s.member("label", label)
+            s.member("transactionNumber", tx.number)
+            s.key("timestamp")
+            if let iso = presenter.history.time.iso(tx.timestamp) { s.string(iso) } else { s.null() }
+            s.member("cocoaTimestamp", tx.timestamp.flatMap { $0.isFinite ? $0 : nil })
+            s.member("author", tx.author)
+            s.member("contextName", tx.contextName)
+            s.member("bundleID", tx.bundleID)
+            s.member("processID", tx.processID)
+            s.member("changeID", object.change?.changeID)
+            s.key("tombstone")
+            if let change = object.change { presenter.history.writeTombstone(change.tombstone, to: &s) } else { s.null() }
+            s.member("changeCount", object.changeCount)
+            s.member("firstTransactionNumber", object.firstTransactionNumber)
+            s.endObject()
+        }
+    }
+
+    func record(_ object: DeletedObject, label: String?) -> Record { Record(presenter: self, object: object, label: label) }
+}

@@ -1,0 +1,257 @@
+import Foundation
+import GRDB
+import TestSupport
+import Testing
+
+/// What an examiner relies on: hashes before and after, Timesketch's events, labels in every
+/// export format, the deleted-objects view, and no byte of the evidence changed by any of them.
+@Suite struct EvidenceTests {
+    /// The stores to examine: fixtures always, the shared real stores when they are there.
+    static let stores: [String] = [Repository.fixtures + "/WALPending/Tasks.sqlite", Repository.fixtures + "/Later/Tasks.sqlite"]
+        + (RealStores.available ? [RealStores.photos, RealStores.photos15, RealStores.swiftData] : [])
+
+    /// A writable copy of `store` and its companion files, alone in a folder.
+    static func copy(_ store: String, into dir: TemporaryDirectory) throws -> String {
+        let url = URL(fileURLWithPath: store)
+        try dir.copy(from: url.deletingLastPathComponent().path, prefix: url.lastPathComponent)
+        return dir.file(url.lastPathComponent)
+    }
+
+    /// `sha256sum`'s (or `shasum -a 256`'s) digest of `path`.
+    static func sha256sum(_ path: String) throws -> String {
+        var r = try CLI.run(["sha256sum", path], executable: "/usr/bin/env")
+        if r.status != 0 { r = try CLI.run(["shasum", "-a", "256", path], executable: "/usr/bin/env") }
+        return String(r.stdout.prefix(64))
+    }
+
+    /// SQLite's own count of `ACHANGE` rows, WAL included, read from a copy.
+    static func changeCount(_ store: String) throws -> Int {
+        let dir = try TemporaryDirectory()
+        let queue = try DatabaseQueue(path: try copy(store, into: dir))
+        defer { try? queue.close() }
+        return try queue.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM ACHANGE") ?? -1 }
+    }
+
+    @Test(arguments: stores)
+    func infoHashGivesWhatSha256sumGivesAndChangesNothing(store: String) throws {
+        let dir = try TemporaryDirectory()
+        let path = try Self.copy(store, into: dir)
+        let before = try StoresTests.snapshot(dir.path)
+        let r = try CLI.run(["info", path, "--hash", "--format", "json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let evidence = try #require(try r.json()["evidence"] as? [String: Any])
+        let files = try #require(evidence["files"] as? [[String: Any]])
+        #expect(evidence["unchanged"] as? Bool == true)
+        #expect(evidence["access"] as? String != nil)
+        // Every file of the store is hashed, each as sha256sum hashes it, the same before and after.
+        let names = Set(files.compactMap { ($0["path"] as? String).map { URL(fileURLWithPath: $0).lastPathComponent } })
+        #expect(names == Set(before.keys))
+        for file in files {
+            let filePath = try #require(file["path"] as? String)
+            let expected = try Self.sha256sum(filePath)
+            let b = try #require(file["before"] as? [String: Any]), a = try #require(file["after"] as? [String: Any])
+            #expect(b["sha256"] as? String == expected, "\(filePath)")
+            #expect(a["sha256"] as? String == expected, "\(filePath)")
+            #expect(b["size"] as? Int == before[URL(fileURLWithPath: filePath).lastPathComponent]?.count)
+        }
+        #expect(try StoresTests.snapshot(dir.path) == before)
+    }
+
+    @Test func infoHashesTheMergeStateFilesGiven() throws {
+        let m = Repository.fixtures + "/MergeState"
+        let r = try CLI.run(["info", m + "/Tasks.sqlite", "--hash", "--defaults", m + "/phtk.plist", "--token", "x=" + m + "/token.data", "--format", "json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let files = try #require((try r.json()["evidence"] as? [String: Any])?["files"] as? [[String: Any]])
+        let byRole = Dictionary(files.map { ($0["role"] as? String ?? "", ($0["before"] as? [String: Any])?["sha256"] as? String) }, uniquingKeysWith: { a, _ in a })
+        #expect(byRole["defaults"] == .some(try Self.sha256sum(m + "/phtk.plist")))
+        #expect(byRole["token"] == .some(try Self.sha256sum(m + "/token.data")))
+        // --defaults without --hash is a usage error.
+        #expect(try CLI.run(["info", m + "/Tasks.sqlite", "--defaults", m + "/phtk.plist"]).status == 2)
+    }
+
+    @Test func theReportsEvidenceSectionCarriesEachFilesHash() throws {
+        let stores = RealStores.available ? [RealStores.photos, RealStores.photos15, RealStores.swiftData] : [Repository.fixtures + "/WALPending/Tasks.sqlite"]
+        for store in stores {
+            let dir = try TemporaryDirectory(), out = try TemporaryDirectory()
+            let path = try Self.copy(store, into: dir)
+            let before = try StoresTests.snapshot(dir.path)
+            let r = try CLI.run(["report", path, "--out", out.file("report.html")])
+            #expect(r.status == 0, "\(r.stderr)")
+            let html = try String(contentsOfFile: out.file("report.html"), encoding: .utf8).replacingOccurrences(of: "<wbr>", with: "")
+            let evidence = try #require(html.range(of: "<section id=\"evidence\">").map { String(html[$0.lowerBound...]) })
+            for name in before.keys {
+                #expect(evidence.contains(try Self.sha256sum(dir.file(name))), "\(store): \(name)")
+                #expect(evidence.contains("\(before[name]?.count ?? -1) bytes"))
+            }
+            for text in ["Examined", "SQLite", "read-only", "every file the same before and after reading", "cdhist"] {
+                #expect(evidence.contains(text), "\(text)")
+            }
+            #expect(try StoresTests.snapshot(dir.path) == before)
+        }
+    }
+
+    @Test(arguments: stores)
+    func timesketchGivesOneValidEventPerChange(store: String) throws {
+        let r = try CLI.run(["export", store, "--format", "timesketch"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let lines = r.lines
+        #expect(lines.count == (try Self.changeCount(store)))
+        var previous = Int64.min
+        for line in lines {
+            let event = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            let micro = try #require((event["timestamp"] as? NSNumber)?.int64Value)
+            let datetime = try #require(event["datetime"] as? String)
+            // The instant datetime names, to the microsecond.
+            let seconds = try #require(ISO8601DateFormatter().date(from: String(datetime.prefix(19)) + "Z")).timeIntervalSince1970
+            #expect(Int64(seconds) * 1_000_000 + (Int64(datetime.dropFirst(20).prefix(6)) ?? -1) == micro, "\(datetime) \(micro)")
+            #expect(event["timestamp_desc"] as? String == "Core Data change recorded")
+            let message = try #require(event["message"] as? String)
+            #expect(message.hasPrefix("\(event["entity"] as? String ?? "?") p\(event["entityPK"] as? Int ?? -1) "), "\(message)")
+            // Transactions in order: the events of a store replay its history.
+            #expect((event["transactionNumber"] as? NSNumber)?.int64Value ?? 0 >= previous)
+            previous = (event["transactionNumber"] as? NSNumber)?.int64Value ?? 0
+        }
+        if SchemaValidator.available {
+            let dir = try TemporaryDirectory()
+            try r.stdout.write(toFile: dir.file("events.jsonl"), atomically: true, encoding: .utf8)
+            let v = try SchemaValidator.validate([dir.file("events.jsonl")])
+            #expect(v.status == 0 && v.stdout.hasPrefix("ok \(lines.count) "), "\(v.stdout)")
+        }
+    }
+
+    @Test(arguments: stores)
+    func exportLabelsAsChangesDoesInEveryFormat(store: String) throws {
+        let changes = try CLI.run(["changes", store, "--labels", "--format", "ndjson"])
+        #expect(changes.status == 0, "\(changes.stderr)")
+        var expected: [Int: String] = [:]
+        for line in changes.lines {
+            let change = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            if let label = change["label"] as? String { expected[change["changeID"] as? Int ?? -1] = label }
+        }
+        func labels(_ changes: [[String: Any]]) -> [Int: String] {
+            Dictionary(changes.compactMap { c in (c["label"] as? String).map { (c["changeID"] as? Int ?? -1, $0) } }, uniquingKeysWith: { a, _ in a })
+        }
+        let nd = try CLI.run(["export", store, "--labels"])
+        let ndChanges = try nd.lines.flatMap { line in
+            (try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["changes"] as? [[String: Any]] ?? []
+        }
+        #expect(labels(ndChanges) == expected, "\(labels(ndChanges).count) of \(expected.count)")
+        let json = try CLI.run(["export", store, "--labels", "--format", "json"])
+        let transactions = try #require(try json.json()["transactions"] as? [[String: Any]])
+        #expect(labels(transactions.flatMap { $0["changes"] as? [[String: Any]] ?? [] }) == expected, "JSON")
+        let csv = try CLI.run(["export", store, "--labels", "--format", "csv", "--csv-raw"])
+        let rows = CSVRows.parse(csv.stdout)
+        let header = try #require(rows.first)
+        let id = try #require(header.firstIndex(of: "changeID")), label = try #require(header.firstIndex(of: "label"))
+        let csvLabels = Dictionary(rows.dropFirst().compactMap { row -> (Int, String)? in
+            guard row.count == header.count, let n = Int(row[id]), !row[label].isEmpty else { return nil }
+            return (n, row[label])
+        }, uniquingKeysWith: { a, _ in a })
+        // An empty label is an empty cell, as no label is.
+        let nonEmpty = expected.filter { !$0.value.isEmpty }
+        #expect(csvLabels == nonEmpty, "\(csvLabels.filter { nonEmpty[$0.key] != $0.value }.prefix(3)) \(nonEmpty.filter { csvLabels[$0.key] != $0.value }.prefix(3))")
+        if RealStores.available, store == RealStores.photos15 { #expect(expected.count > 100) }
+    }
+
+    @Test func labelsFromAnEarlierCopyNameObjectsWhoseRowsAreGone() throws {
+        let old = try TemporaryDirectory(), new = try TemporaryDirectory()
+        let oldPath = try Self.copy(Repository.fixtures + "/Later/Tasks.sqlite", into: old)
+        let newPath = try Self.copy(Repository.fixtures + "/Later/Tasks.sqlite", into: new)
+        let title = try CLI.run(["object", oldPath, "Task/p26", "--labels", "--format", "json"]).json()["label"] as? String
+        #expect(title != nil)
+        // Deleted outside Core Data: the row is gone, and history records no delete.
+        let queue = try DatabaseQueue(path: newPath)
+        try queue.write { try $0.execute(sql: "DELETE FROM ZTASK WHERE Z_PK = 26") }
+        try queue.close()
+        func gone(_ extra: [String]) throws -> [String: Any]? {
+            let r = try CLI.run(["deleted", newPath, "--format", "json"] + extra)
+            #expect(r.status == 0, "\(r.stderr)")
+            let objects = try #require(try r.json()["deleted"] as? [[String: Any]])
+            return objects.first { $0["entity"] as? String == "Task" && $0["entityPK"] as? Int == 26 }
+        }
+        let without = try #require(try gone([]))
+        #expect(without["status"] as? String == "gone-without-delete")
+        #expect(without["label"] is NSNull)
+        #expect(try gone(["--labels-from", oldPath])?["label"] as? String == title)
+        let changes = try CLI.run(["changes", newPath, "--object", "Task/p26", "--labels-from", oldPath, "--format", "ndjson"])
+        #expect(!changes.lines.isEmpty && changes.lines.allSatisfy { $0.contains("\"label\":\"\(title ?? "")\"") }, "\(changes.stdout)")
+        // A copy of another store is refused.
+        let other = try CLI.run(["changes", newPath, "--labels-from", Repository.fixtures + "/Purged/Tasks.sqlite"])
+        #expect(other.status == 2 && other.stderr.contains("--labels-from"), "\(other.stderr)")
+    }
+
+    @Test(.enabled(if: RealStores.available), arguments: RealStores.available ? [RealStores.photos, RealStores.photos15] : [])
+    func deletedListsTheDeletesSQLiteFindsWithTheirTombstones(store: String) throws {
+        let dir = try TemporaryDirectory()
+        let queue = try DatabaseQueue(path: try Self.copy(store, into: dir))
+        defer { try? queue.close() }
+        // SQLite's own answer: every delete with the text of its tombstone columns; every object
+        // changed in history whose row is gone and that no delete names.
+        let (deletes, gone) = try queue.read { db -> ([String: Set<String>], Set<String>) in
+            let tombstones = try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info('ACHANGE') WHERE name LIKE 'ZTOMBSTONE%'")
+            var deletes: [String: Set<String>] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT * FROM ACHANGE WHERE ZCHANGETYPE = 2") {
+                let key = "\(row["ZENTITY"] as Int64)/\(row["ZENTITYPK"] as Int64)/\(row["ZTRANSACTIONID"] as Int64)"
+                deletes[key] = Set(tombstones.compactMap { column -> String? in
+                    if case .string(let text) = (row[column] as DatabaseValue).storage { return text }
+                    return nil
+                })
+            }
+            var supers: [Int64: Int64] = [:], names: [Int64: String] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT Z_ENT, Z_NAME, Z_SUPER FROM Z_PRIMARYKEY") {
+                supers[row[0]] = row[2]
+                names[row[0]] = row[1]
+            }
+            let tables = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'"))
+            var gone: Set<String> = []
+            for row in try Row.fetchAll(db, sql: "SELECT ZENTITY, ZENTITYPK FROM ACHANGE GROUP BY 1, 2 HAVING MAX(ZCHANGETYPE = 2) = 0") {
+                var root: Int64 = row[0]
+                while let s = supers[root], s != 0 { root = s }
+                let table = "Z" + (names[root] ?? "").uppercased()
+                guard tables.contains(table), try Int.fetchOne(db, sql: "SELECT 1 FROM \"\(table)\" WHERE Z_PK = ?", arguments: [row[1] as Int64]) == nil else { continue }
+                gone.insert("\(row[0] as Int64)/\(row[1] as Int64)")
+            }
+            return (deletes, gone)
+        }
+        let r = try CLI.run(["deleted", store, "--format", "json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let objects = try #require(try r.json()["deleted"] as? [[String: Any]])
+        var listedDeletes: [String: Set<String>] = [:]
+        var listedGone: Set<String> = []
+        for object in objects {
+            let key = "\(object["entityNumber"] as? Int ?? -1)/\(object["entityPK"] as? Int ?? -1)"
+            if object["status"] as? String == "deleted" {
+                let tombstone = object["tombstone"] as? [String: Any] ?? [:]
+                listedDeletes[key + "/\(object["transactionNumber"] as? Int ?? -1)"] = Set(tombstone.values.compactMap { $0 as? String })
+            } else {
+                listedGone.insert(key)
+            }
+        }
+        #expect(!deletes.isEmpty)
+        #expect(listedDeletes == deletes)
+        #expect(listedGone == gone)
+        // Entity by entity, by name.
+        let entities = objects.filter { $0["status"] as? String == "deleted" }.compactMap { $0["entity"] as? String }
+        #expect(entities == entities.sorted())
+    }
+
+    @Test(.enabled(if: RealStores.available), arguments: RealStores.available ? [RealStores.photos, RealStores.photos15, RealStores.swiftData] : [])
+    func noEvidenceCommandChangesAByteOfARealStore(store: String) throws {
+        let dir = try TemporaryDirectory(), out = try TemporaryDirectory()
+        let path = try Self.copy(store, into: dir)
+        let earlier = try TemporaryDirectory()
+        let earlierPath = try Self.copy(store, into: earlier)
+        let before = try StoresTests.snapshot(dir.path)
+        let runs: [[String]] = [
+            ["info", path, "--hash"], ["export", path, "--format", "timesketch"], ["export", path, "--labels"],
+            ["export", path, "--labels", "--format", "json"], ["export", path, "--labels", "--format", "csv"],
+            ["export", path, "--format", "timesketch", "--labels-from", earlierPath], ["deleted", path],
+            ["deleted", path, "--labels-from", earlierPath, "--format", "table"], ["report", path, "--out", out.file("r.html")],
+        ]
+        for args in runs {
+            let r = try CLI.run(args)
+            #expect(r.status == 0, "\(args): \(r.stderr)")
+            #expect(try StoresTests.snapshot(dir.path) == before, "\(args) changed \(store)")
+        }
+    }
+}
