@@ -26,7 +26,7 @@ public enum StoreAccess: Equatable, Sendable {
             return "copied to a private folder and read there with query_only (\(reason)); the originals only read"
         case .packed(let copied):
             return copied ? "copied out of the backup or archive to a private folder and read there with query_only; the backup or archive only read"
-                : "read-only where it lies in the backup (SQLite immutable=1)"
+                : "read-only where it lies in the backup (it has no -wal)"
         }
     }
 }

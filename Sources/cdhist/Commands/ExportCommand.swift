@@ -27,9 +27,9 @@ struct ExportCommand: ParsableCommand, SessionInputs {
         let target = try out.map { try OutputFile($0, reading: OutputFile.storeFiles(session.store.path) + [storeOptions.model].compactMap { $0 }) }
         let output = target.map { Output(handle: $0.handle) } ?? Output()
         let context = RenderContext(format: session.context.format, terminal: session.context.terminal,
-                                    time: session.context.time, output: output, csvRaw: outputOptions.csvRaw)
+                                    time: session.context.time, output: output, csvRaw: outputOptions.flags.csvRaw)
         session.noteModelProblem()
-        let query = try filters.query(utc: outputOptions.utc)
+        let query = try filters.query(utc: outputOptions.flags.utc)
         let presenter = try labelOptions.presenter(session)
         let showProgress = session.context.terminal.stderrIsTerminal
         // The query's transactions when they can be counted without reading changes.

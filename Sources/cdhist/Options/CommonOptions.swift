@@ -35,6 +35,18 @@ struct OutputOptions: ParsableArguments {
                                valueName: "format"))
     var format: OutputFormat?
 
+    @OptionGroup var flags: OutputFlags
+
+    var utc: Bool { flags.utc }
+    var csvRaw: Bool { flags.csvRaw }
+
+    func context(fallback: OutputFormat = .json, output: Output = Output()) -> RenderContext {
+        RenderContext.make(format: format, fallback: fallback, flags: flags, output: output)
+    }
+}
+
+/// Time zone, colour and CSV formulas: how every command writes, whatever its format.
+struct OutputFlags: ParsableArguments {
     @Flag(help: "Show times in UTC instead of local time (and read dates without a zone as UTC).")
     var utc = false
 
@@ -43,19 +55,15 @@ struct OutputOptions: ParsableArguments {
 
     @Flag(name: .customLong("csv-raw"), help: "With --format csv, write text exactly, even cells a spreadsheet would run as a formula (first =, +, -, @).")
     var csvRaw = false
-
-    func context(fallback: OutputFormat = .json, output: Output = Output()) -> RenderContext {
-        RenderContext.make(format: format, fallback: fallback, utc: utc, noColor: noColor, csvRaw: csvRaw, output: output)
-    }
 }
 
 extension RenderContext {
     /// The context of a command's output options: in a session its terminal (output through the
     /// pager is still for a person), else the process's; `format`, else `fallback` off a terminal.
-    static func make(format: OutputFormat?, fallback: OutputFormat, utc: Bool, noColor: Bool, csvRaw: Bool, output: Output) -> RenderContext {
-        let terminal = REPLEnvironment.current?.terminal?.insideSession(noColor: noColor) ?? Terminal.current(noColor: noColor)
+    static func make(format: OutputFormat?, fallback: OutputFormat, flags: OutputFlags, output: Output) -> RenderContext {
+        let terminal = REPLEnvironment.current?.terminal?.insideSession(noColor: flags.noColor) ?? Terminal.current(noColor: flags.noColor)
         return RenderContext(format: OutputFormat.resolve(format, terminal: terminal, fallback: fallback),
-                             terminal: terminal, time: TimeFormatter(utc: utc), output: output, csvRaw: csvRaw)
+                             terminal: terminal, time: TimeFormatter(utc: flags.utc), output: output, csvRaw: flags.csvRaw)
     }
 }
 
@@ -73,17 +81,10 @@ struct ExportOutputOptions: ParsableArguments {
                                valueName: "format"))
     var format: ExportFormat?
 
-    @Flag(help: "Show times in UTC instead of local time (and read dates without a zone as UTC).")
-    var utc = false
-
-    @Flag(name: .customLong("no-color"), help: "Never colour the output (also: the NO_COLOR environment variable).")
-    var noColor = false
-
-    @Flag(name: .customLong("csv-raw"), help: "With --format csv, write text exactly, even cells a spreadsheet would run as a formula (first =, +, -, @).")
-    var csvRaw = false
+    @OptionGroup var flags: OutputFlags
 
     func context(output: Output = Output()) -> RenderContext {
-        RenderContext.make(format: (format ?? .ndjson).outputFormat, fallback: .ndjson, utc: utc, noColor: noColor, csvRaw: csvRaw, output: output)
+        RenderContext.make(format: (format ?? .ndjson).outputFormat, fallback: .ndjson, flags: flags, output: output)
     }
 }
 

@@ -112,12 +112,7 @@ struct HistoryPresenter {
         s.member("transactionNumber", tx.number)
         s.key("timestamp")
         if time.iso(tx.timestamp, { s.asciiString($0) }) == nil { s.null() }
-        s.member("cocoaTimestamp", tx.timestamp)
-        s.member("author", tx.author)
-        s.member("contextName", tx.contextName)
-        s.member("bundleID", tx.bundleID)
-        s.member("processID", tx.processID)
-        s.member("storeID", tx.storeUUID)
+        writeOrigin(tx, to: &s)
         // The transaction's token (as `write(tx.token)` writes it, without building one per transaction).
         s.key("token")
         s.beginObject()
@@ -127,6 +122,16 @@ struct HistoryPresenter {
         s.member("changeCount", tx.changeCount)
         s.member("queryGenerationLength", tx.queryGenerationLength)
         Self.write(tx.warnings, to: &s)
+    }
+
+    /// A transaction's Cocoa time and where it came from: author, context, bundle, process, store.
+    func writeOrigin<S: JSONSink>(_ tx: Transaction, to s: inout S) {
+        s.member("cocoaTimestamp", tx.timestamp)
+        s.member("author", tx.author)
+        s.member("contextName", tx.contextName)
+        s.member("bundleID", tx.bundleID)
+        s.member("processID", tx.processID)
+        s.member("storeID", tx.storeUUID)
     }
 
     static func json(_ token: HistoryToken) -> JSONValue {
