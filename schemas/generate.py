@@ -21,7 +21,7 @@ import json, os
 # 1.5: the cleaners phtk-1.0.0-manual, phtk-2-manual, fatbobman-demo and studapp; each cleaner's source and
 #      notes; a purge preview's ruleNotes; transactionsToDeleteAtMost (a cut-off from a whole-second date).
 # 1.6: the stores document (stores found under places, and the problems met on the way).
-# 1.7: info's evidence (with --hash), the deleted document, Timesketch's event lines (export --format timesketch).
+# 1.7: info's evidence (with --hash), the deleted document and its lines, Timesketch's event lines (export --format timesketch).
 VERSION = "1.7"
 
 def nullable(t): return {"type": [t, "null"]} if isinstance(t, str) else {"anyOf": [t, {"type": "null"}]}
@@ -215,6 +215,7 @@ defs["deleted"] = doc("deleted", {"storeID": S, "deleted": arr(obj({
     # A delete's change and tombstone; null for an object gone without a recorded delete.
     "changeID": nullable("integer"), "tombstone": defs["change"]["properties"]["tombstone"],
     "changeCount": I, "firstTransactionNumber": I}))})
+defs["deletedLine"] = line(defs["deleted"]["properties"]["deleted"]["items"])
 # export --format timesketch: one event per change, Timesketch's fields first.
 defs["timesketchEvent"] = obj({
     "message": S, "datetime": {"type": "string", "pattern": r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$"}, "timestamp": I,
@@ -238,10 +239,10 @@ schema = {
     "title": "cdhist JSON output (format cdhist/1)",
     "version": VERSION,
     "description": "A JSON document (it has a kind) or an NDJSON line (a transaction, possibly with its changes, a change, "
-                   "an event watch saw, or a Timesketch event of export --format timesketch).",
+                   "an event watch saw, a Timesketch event of export --format timesketch, or an object deleted lists).",
     "oneOf": [{"if": {"required": ["kind"]}, "then": {"oneOf": [ref(v) for v in kinds.values()]},
                "else": {"oneOf": [ref("transactionLine"), ref("changeLine"), ref("purgedEvent"), ref("checkpointEvent"),
-                                 ref("timesketchEvent")]}}],
+                                 ref("timesketchEvent"), ref("deletedLine")]}}],
     "$defs": defs,
 }
 here = os.path.dirname(os.path.abspath(__file__))

@@ -84,17 +84,22 @@ public enum LimitStores {
     /// 1,000 entities; every tenth (`Entity0009`, `Entity0019`, …) is a
     /// subentity of the first of its ten, so Core Data's numbering (roots in
     /// name order, each followed by its subentities) differs from name order.
-    public static let manyEntitiesModel = ManagedObjectModel(entities: (0..<entityCount).map { i in
-        i % 10 == 9
-            ? EntityDescription(name: entityName(i), superentityName: entityName(i - 9), properties: [attribute("extra", .integer32)])
-            : EntityDescription(name: entityName(i), properties: [attribute("key", .string, preserve: true), attribute("value", .integer64)])
-    }, versionIdentifiers: ["Many 1"])
+    public static let manyEntitiesModel = manyEntitiesModel(count: entityCount)
 
-    /// Ten transactions, one per hundred entities: each entity's object 1
-    /// inserted, its `value` updated, and deleted with its `key` preserved.
-    public static func writeManyEntities(to path: String) throws {
+    /// `count` entities (a multiple of 100) named and related as ``manyEntitiesModel``'s.
+    public static func manyEntitiesModel(count: Int) -> ManagedObjectModel {
+        ManagedObjectModel(entities: (0..<count).map { i in
+            i % 10 == 9
+                ? EntityDescription(name: entityName(i), superentityName: entityName(i - 9), properties: [attribute("extra", .integer32)])
+                : EntityDescription(name: entityName(i), properties: [attribute("key", .string, preserve: true), attribute("value", .integer64)])
+        }, versionIdentifiers: ["Many 1"])
+    }
+
+    /// One transaction per hundred entities: each entity's object 1 inserted, its `value`
+    /// updated, and deleted with its `key` preserved (`count` entities, a multiple of 100).
+    public static func writeManyEntities(to path: String, count: Int = entityCount) throws {
         var transactions: [FixtureStore.Transaction] = []
-        for t in 0..<entityCount / 100 {
+        for t in 0..<count / 100 {
             var changes: [FixtureStore.Change] = []
             for i in t * 100..<(t + 1) * 100 {
                 let name = entityName(i)
@@ -105,7 +110,7 @@ public enum LimitStores {
             }
             transactions.append(FixtureStore.Transaction(timestamp: Scenarios.baseTime + Double(t) * 60, author: "importer", changes: changes))
         }
-        try StoreWriter.write(FixtureStore(model: manyEntitiesModel, storeUUID: "A1D3E000-0000-4000-8000-000000001000",
+        try StoreWriter.write(FixtureStore(model: count == entityCount ? manyEntitiesModel : manyEntitiesModel(count: count), storeUUID: "A1D3E000-0000-4000-8000-000000001000",
                                            tombstoneColumnCount: 1, transactions: transactions), to: path)
     }
 

@@ -9,8 +9,11 @@ import TestSupport
         let dir = try TemporaryDirectory()
         try Data("store".utf8).write(to: URL(fileURLWithPath: dir.file("a.sqlite")))
         try Data("wal".utf8).write(to: URL(fileURLWithPath: dir.file("a.sqlite-wal")))
+        // A token file that is not there is not an input.
         var exam = try Examination.begin(EvidenceInput.store(dir.file("a.sqlite")) + EvidenceInput.other(.token, dir.file("token.data")))
-        #expect(exam.files.map(\.input.role) == [.store, .wal])
+        // The companions are listed whether or not they are there (one that appears is a change).
+        #expect(exam.files.map(\.input.role) == [.store, .wal, .shm, .journal])
+        #expect(exam.files.map(\.wasPresent) == [true, true, false, false])
         try exam.finish()
         #expect(exam.unchanged)
         try exam.verify()
@@ -22,7 +25,7 @@ import TestSupport
         #expect(throws: EvidenceError.changedWhileReading(path: dir.file("a.sqlite-wal"), before: written.files[1].before?.sha256,
                                                           after: written.files[1].after?.sha256)) { try written.verify() }
 
-        var appearing = try Examination.begin(EvidenceInput.store(dir.file("a.sqlite")) + [EvidenceInput(role: .shm, path: dir.file("a.sqlite-shm"))])
+        var appearing = try Examination.begin(EvidenceInput.store(dir.file("a.sqlite")))
         try Data("shm".utf8).write(to: URL(fileURLWithPath: dir.file("a.sqlite-shm")))
         try appearing.finish()
         #expect(throws: EvidenceError.changedWhileReading(path: dir.file("a.sqlite-shm"), before: nil, after: appearing.files[2].after?.sha256)) {

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import HistoryFixtures
 import TestSupport
 import Testing
 
@@ -65,8 +66,10 @@ import Testing
         let byRole = Dictionary(files.map { ($0["role"] as? String ?? "", ($0["before"] as? [String: Any])?["sha256"] as? String) }, uniquingKeysWith: { a, _ in a })
         #expect(byRole["defaults"] == .some(try Self.sha256sum(m + "/phtk.plist")))
         #expect(byRole["token"] == .some(try Self.sha256sum(m + "/token.data")))
-        // --defaults without --hash is a usage error.
+        // --defaults without --hash is a usage error; a file to hash that is not there, an error naming it.
         #expect(try CLI.run(["info", m + "/Tasks.sqlite", "--defaults", m + "/phtk.plist"]).status == 2)
+        let missing = try CLI.run(["info", m + "/Tasks.sqlite", "--hash", "--defaults", m + "/nosuch.plist"])
+        #expect(missing.status == 2 && missing.stderr.contains("nosuch.plist: no such file"), "\(missing.stderr)")
     }
 
     @Test func theReportsEvidenceSectionCarriesEachFilesHash() throws {
@@ -175,6 +178,11 @@ import Testing
         #expect(try gone(["--labels-from", oldPath])?["label"] as? String == title)
         let changes = try CLI.run(["changes", newPath, "--object", "Task/p26", "--labels-from", oldPath, "--format", "ndjson"])
         #expect(!changes.lines.isEmpty && changes.lines.allSatisfy { $0.contains("\"label\":\"\(title ?? "")\"") }, "\(changes.stdout)")
+        // The earlier copy is an input: --out never replaces it.
+        let oldBytes = try StoresTests.snapshot(old.path)
+        let replacing = try CLI.run(["export", newPath, "--labels-from", oldPath, "--out", oldPath])
+        #expect(replacing.status == 2 && replacing.stderr.contains(oldPath), "\(replacing.stderr)")
+        #expect(try StoresTests.snapshot(old.path) == oldBytes)
         // A copy of another store is refused.
         let other = try CLI.run(["changes", newPath, "--labels-from", Repository.fixtures + "/Purged/Tasks.sqlite"])
         #expect(other.status == 2 && other.stderr.contains("--labels-from"), "\(other.stderr)")
@@ -233,6 +241,17 @@ import Testing
         // Entity by entity, by name.
         let entities = objects.filter { $0["status"] as? String == "deleted" }.compactMap { $0["entity"] as? String }
         #expect(entities == entities.sorted())
+    }
+
+    @Test func deletedReadsAStoreOfMoreTablesThanSQLiteNestsExpressions() throws {
+        // 1,200 entities in 1,080 tables: one condition per table, past SQLite's depth of 1,000.
+        let dir = try TemporaryDirectory()
+        try LimitStores.writeManyEntities(to: dir.file("Many.sqlite"), count: 1200)
+        let r = try CLI.run(["deleted", dir.file("Many.sqlite"), "--format", "json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let objects = try #require(try r.json()["deleted"] as? [[String: Any]])
+        #expect(objects.count == 1200 && objects.allSatisfy { $0["status"] as? String == "deleted" })
+        #expect(objects.first?["entity"] as? String == "Entity0000" && objects.last?["entity"] as? String == "Entity1199")
     }
 
     @Test(.enabled(if: RealStores.available), arguments: RealStores.available ? [RealStores.photos, RealStores.photos15, RealStores.swiftData] : [])

@@ -29,6 +29,7 @@ import Testing
             try save(["export", store, "--format", "timesketch", "--labels"], "timesketch")
             try save(["info", store, "--hash"], "info-hash")
             try save(["deleted", store], "deleted")
+            try save(["deleted", store, "--format", "ndjson"], "deleted-nd")
             try save(["show", store, String(try CLI.run(["info", store]).json()["lastTransactionNumber"] as? Int ?? 1)], "show")
             let entity = store.hasSuffix("Photos.sqlite") ? "Album" : store.hasSuffix("default.store") ? "Item" : "Task"
             try save(["entities", store, "--entity", entity], "entity")

@@ -19,8 +19,9 @@ public struct EvidenceInput: Equatable, Sendable {
         self.path = path
     }
 
-    /// The files the store `name` is read from: the main file and whichever of `-wal`, `-shm`
-    /// and `-journal` exist (links resolved as SQLite resolves them); for a name inside a backup,
+    /// The files the store `name` is read from: the main file, its `-wal`, `-shm` and `-journal`
+    /// (also when absent: one that appears while it is read is a change; links resolved as
+    /// SQLite resolves them); for a name inside a backup,
     /// its `Manifest.db` and the backup's files of the store; inside a zip, the zip.
     public static func store(_ name: String) -> [EvidenceInput] {
         if let packed = PackedReference.resolve(name) {
@@ -43,9 +44,9 @@ public struct EvidenceInput: Equatable, Sendable {
         // SQLite keeps them beside the main file, links resolved: named as given when that is the same.
         let location = FileStatus(name) == nil ? name : FileStatus.resolvedPath(name)
         var inputs = [EvidenceInput(role: .store, path: name)]
-        for (role, suffix) in [(Role.wal, "-wal"), (.shm, "-shm"), (.journal, "-journal")] where FileStatus(location + suffix) != nil {
+        for (role, suffix) in [(Role.wal, "-wal"), (.shm, "-shm"), (.journal, "-journal")] {
             let given = name + suffix
-            inputs.append(EvidenceInput(role: role, path: FileStatus.sameFile(given, location + suffix) ? given : location + suffix))
+            inputs.append(EvidenceInput(role: role, path: location == name || FileStatus.sameFile(given, location + suffix) ? given : location + suffix))
         }
         return inputs
     }

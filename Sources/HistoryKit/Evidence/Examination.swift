@@ -12,6 +12,8 @@ public struct Examination: Sendable {
 
         /// The same bytes (or absent both times) at the start and the end.
         public var unchanged: Bool { before?.sha256 == after?.sha256 && before?.size == after?.size }
+        /// Present at the start or at the end (a companion file absent both times is not shown).
+        public var wasPresent: Bool { before != nil || after != nil }
     }
 
     /// When reading began, in seconds since 1970.

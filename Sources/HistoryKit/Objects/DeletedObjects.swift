@@ -72,11 +72,17 @@ extension HistoryStore {
         let conditions = byTable.sorted { $0.key < $1.key }.map { table, members in
             "(c.ZENTITY IN (\(members.map { String($0.number) }.joined(separator: ","))) AND NOT EXISTS (SELECT 1 FROM \"\(table)\" t WHERE t.Z_PK = c.ZENTITYPK))"
         }
+        // Joined as a balanced tree: SQLite refuses an expression nested 1,000 deep (a chain of ORs is).
+        func balanced(_ terms: ArraySlice<String>) -> String {
+            guard terms.count > 1 else { return terms.first ?? "0" }
+            let middle = terms.startIndex + terms.count / 2
+            return "(\(balanced(terms[..<middle])) OR \(balanced(terms[middle...])))"
+        }
         // By entity name, then key.
         let rank = entities.enumerated().map { "WHEN \($0.element.number) THEN \($0.offset)" }.joined(separator: " ")
         let sql = """
             SELECT c.ZENTITY, c.ZENTITYPK, COUNT(*), MIN(c.ZTRANSACTIONID), MAX(c.ZTRANSACTIONID) FROM ACHANGE c
-            WHERE \(conditions.joined(separator: " OR "))
+            WHERE \(balanced(conditions[...]))
             GROUP BY c.ZENTITY, c.ZENTITYPK HAVING MAX(c.ZCHANGETYPE = 2) = 0
             ORDER BY CASE c.ZENTITY \(rank) END, c.ZENTITYPK
             """

@@ -11,8 +11,8 @@ public final class ObjectLabeler {
     private let given: [String: String]
     /// The attribute and column used per entity number (nil: none).
     private var attributes: [Int64: (name: String, table: String, column: String)?] = [:]
-    /// Labels read, by root table and key (cleared past ``cacheLimit``, so memory stays bounded).
-    private var cache: [String: [Int64: String?]] = [:]
+    /// Labels read, by entity number and key (cleared past ``cacheLimit``, so memory stays bounded).
+    private var cache: [Int64: [Int64: String?]] = [:]
     private var cached = 0
     private static let cacheLimit = 50_000
     /// The columns of the model's properties, computed on first use.
@@ -58,14 +58,14 @@ public final class ObjectLabeler {
         }
     }
 
-    /// The label of the changed object: its row's value, else the tombstone's of a delete, else
-    /// its row's in the earlier snapshot.
+    /// The label of the changed object: a delete's tombstone value, else its row's, else its
+    /// row's in the earlier snapshot.
     public func label(_ change: Change) throws -> String? {
         if let column = try labelColumn(change.entityNumber) {
-            if let text = try read(column.table, column.column, change.entityPK) { return text }
             if change.changeType == .delete, let entry = change.tombstone.first(where: { $0.name == column.name }), case .text(let text) = entry.value {
                 return Self.clean(text)
             }
+            if let text = try read(column, entity: change.entityNumber, change.entityPK) { return text }
         }
         return try earlierLabel(entity: change.entityName, primaryKey: change.entityPK)
     }
@@ -79,7 +79,7 @@ public final class ObjectLabeler {
     /// The label of the object with key `pk` of entity `number`, from its current row.
     public func label(entityNumber number: Int64, primaryKey pk: Int64) throws -> String? {
         guard let column = try labelColumn(number) else { return nil }
-        return try read(column.table, column.column, pk)
+        return try read(column, entity: number, pk)
     }
 
     private func labelColumn(_ number: Int64) throws -> (name: String, table: String, column: String)? {
@@ -92,7 +92,10 @@ public final class ObjectLabeler {
             let declaring = model?.inheritanceChain(of: entity.name).last { $0.property(named: name) != nil }?.name
             let named = declaring.flatMap { columnNames?.column(entity: $0, property: name) }
             // The model's column when the table has it, else `Z` + the name (a store the model does not quite fit).
-            if let column = [named, ColumnNames.base(name)].compactMap({ $0 }).first(where: columns.contains) { found = (name, table, column) }
+            // Z_ENT tells the table's entities apart: a table without it is not Core Data's, and gives no label.
+            if columns.contains("Z_ENT"), let column = [named, ColumnNames.base(name)].compactMap({ $0 }).first(where: columns.contains) {
+                found = (name, table, column)
+            }
         }
         attributes[number] = .some(found)
         return found
@@ -111,10 +114,13 @@ public final class ObjectLabeler {
         return strings.first { $0.lowercased().contains("title") || $0.lowercased().contains("name") }
     }
 
-    private func read(_ table: String, _ column: String, _ pk: Int64) throws -> String? {
-        if let hit = cache[table]?[pk] { return hit }
+    /// The label column's value in the row of entity `number` with key `pk` (a row of another
+    /// entity of the same table under that key is not this object).
+    private func read(_ column: (name: String, table: String, column: String), entity number: Int64, _ pk: Int64) throws -> String? {
+        if let hit = cache[number]?[pk] { return hit }
         let value = try store.read { db -> String? in
-            let cursor = try RawCursor(db.cachedStatement(sql: "SELECT \"\(column)\" FROM \"\(table)\" WHERE Z_PK = ?"), arguments: [pk])
+            let sql = "SELECT \"\(column.column)\" FROM \"\(column.table)\" WHERE Z_PK = ? AND Z_ENT = ?"
+            let cursor = try RawCursor(db.cachedStatement(sql: sql), arguments: [pk, number])
             defer { cursor.finish() }
             guard try cursor.next() else { return nil }
             // Text as it is, a number as digits; a blob is no label.
@@ -129,7 +135,7 @@ public final class ObjectLabeler {
             cache = [:]
             cached = 0
         }
-        cache[table, default: [:]][pk] = .some(value)
+        cache[number, default: [:]][pk] = .some(value)
         cached += 1
         return value
     }

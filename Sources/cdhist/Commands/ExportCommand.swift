@@ -24,7 +24,8 @@ struct ExportCommand: ParsableCommand, SessionInputs {
 
     func run() throws {
         let session = try Session.open(storeOptions, context: outputOptions.context())
-        let target = try out.map { try OutputFile($0, reading: OutputFile.storeFiles(session.store.path) + [storeOptions.model].compactMap { $0 }) }
+        let inputs = OutputFile.storeFiles(session.store.path) + (labelOptions.labelsFrom.map(OutputFile.storeFiles) ?? []) + [storeOptions.model].compactMap { $0 }
+        let target = try out.map { try OutputFile($0, reading: inputs) }
         let output = target.map { Output(handle: $0.handle) } ?? Output()
         let context = RenderContext(format: session.context.format, terminal: session.context.terminal,
                                     time: session.context.time, output: output, csvRaw: outputOptions.flags.csvRaw)

@@ -18,9 +18,12 @@ struct EvidenceOptions: ParsableArguments {
     }
 
     /// The files to hash for the store `name` (and the model, when a path is given); nil without --hash.
-    func inputs(store name: String, model: String?) -> [EvidenceInput]? {
+    func inputs(store name: String, model: String?) throws -> [EvidenceInput]? {
         guard hash else { return nil }
         var plists = defaults, tokens = token.map { MergeStateOptions.split($0).path }
+        for path in plists + tokens where FileStatus(path) == nil && PackedReference.resolve(path) == nil {
+            throw CLIError.notFound(path: path, what: "no such file to hash")
+        }
         if plists.isEmpty, tokens.isEmpty, let near = try? StoreSurroundings.withFiles(of: name) {
             (plists, tokens) = (near.surroundings.defaultsPlists, near.surroundings.tokenFiles)
         }

@@ -23,7 +23,7 @@ struct TimesketchExport {
         guard let cocoa, cocoa.isFinite else { return nil }
         let micro = ((cocoa + Date.timeIntervalBetween1970AndReferenceDate) * 1_000_000).rounded()
         // Years 1 to 9999.
-        guard micro > -62_135_596_800_000_000, micro < 253_402_300_800_000_000 else { return nil }
+        guard micro >= -62_135_596_800_000_000, micro < 253_402_300_800_000_000 else { return nil }
         return Int64(micro)
     }
 

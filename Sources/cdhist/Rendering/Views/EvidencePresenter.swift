@@ -31,7 +31,7 @@ struct EvidencePresenter {
     /// (on a line of its own: 64 characters fit beside these short names at 80 columns).
     func fields(_ exam: Examination, access: StoreAccess?) -> [(String, String)] {
         var fields = summary(exam, access: access)
-        for file in exam.files {
+        for file in exam.files where file.wasPresent {
             fields.append((Self.roleTitle(file.input.role), "\(file.input.path) (\(detail(file)))"))
             if let before = file.before?.sha256 { fields.append(("SHA-256", before)) }
             if let after = file.after?.sha256, after != file.before?.sha256 { fields.append(("after", after)) }
@@ -44,7 +44,7 @@ struct EvidencePresenter {
         let changed = exam.files.contains { !$0.unchanged }
         let columns = [Column("File"), Column("Path", fit: .wrap(min: 20)), Column("Size, modified", fit: .wrap(min: 20)),
                        Column("SHA-256", minWidth: 64)] + (changed ? [Column("SHA-256 after", minWidth: 64)] : [])
-        let rows = exam.files.map { file in
+        let rows = exam.files.filter(\.wasPresent).map { file in
             [Cell(Self.roleTitle(file.input.role)), Cell(file.input.path), Cell(detail(file)), Cell(file.before?.sha256 ?? "-")]
                 + (changed ? [Cell(file.after?.sha256 ?? "-", file.unchanged ? nil : .red)] : [])
         }
@@ -75,7 +75,7 @@ struct EvidencePresenter {
             ("sqliteVersion", .string(SQLiteLibrary.version)),
             ("access", .optional(access?.description)),
             ("unchanged", .bool(exam.unchanged)),
-            ("files", .array(exam.files.map { file in
+            ("files", .array(exam.files.filter(\.wasPresent).map { file in
                 .object([("role", .string(file.input.role.rawValue)), ("path", .string(file.input.path)),
                          ("before", digest(file.before)), ("after", digest(file.after)), ("unchanged", .bool(file.unchanged))])
             })),
