@@ -95,6 +95,6 @@ struct ReportCommand: ParsableCommand, SessionInputs {
         output.write(html)
         try file.commit(output)
         if Terminal.current(noColor: true).stderrIsTerminal { printError("cdhist: wrote \(out) (\(ByteCount.text(Int64(html.utf8.count))))") }
-        try exam.verify()
+        do { try exam.verify() } catch { printError("cdhist: warning: \(describe(error)); the report's Evidence section shows both hashes") }
     }
 }
