@@ -107,8 +107,9 @@ enum CSV {
 
 extension String {
     func trimmingTrailingSpaces() -> String {
-        var s = Substring(self)
-        while s.last == " " { s = s.dropLast() }
-        return String(s)
+        // By bytes: dropping one character at a time counts the rest each time (a row padded
+        // to a wide last column took seconds). A space ends whatever character precedes it.
+        guard let last = utf8.lastIndex(where: { $0 != UInt8(ascii: " ") }) else { return "" }
+        return String(decoding: utf8[...last], as: UTF8.self)
     }
 }

@@ -24,10 +24,15 @@ extension Character {
 
 extension StringProtocol {
     /// Terminal cells of the whole text.
-    var cells: Int { reduce(0) { $0 + $1.cells } }
+    var cells: Int { isPlainASCII ? utf8.count : reduce(0) { $0 + $1.cells } }
+
+    /// ASCII without a carriage return: a cell per byte (a CR LF is one character, of one cell),
+    /// counted without breaking the text into characters, which costs tens of times more.
+    var isPlainASCII: Bool { !utf8.contains { $0 >= 0x80 || $0 == 0x0D } }
 
     /// The longest prefix that takes at most `width` cells.
     func prefix(cells width: Int) -> SubSequence {
+        if isPlainASCII { return self[startIndex..<utf8.index(startIndex, offsetBy: Swift.max(0, Swift.min(width, utf8.count)))] }
         var used = 0
         var end = startIndex
         for i in indices {

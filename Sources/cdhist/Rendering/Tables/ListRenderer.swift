@@ -12,6 +12,8 @@ final class ListRenderer {
     private var layout: TableLayout?
     private var count = 0
     private var line: JSONBytes
+    /// A table row's lines, as bytes (reused from row to row).
+    private var rowBytes: [UInt8] = []
     private static let sampleRows = 200
 
     /// `kind` names the JSON array (`transactions`, `changes`, …); `header`
@@ -117,6 +119,8 @@ final class ListRenderer {
 
     private func writeRow(_ cells: [Cell]) {
         guard let layout else { return }
-        for line in layout.lines(cells, columns: columns, style: context.style) { context.output.line(line) }
+        rowBytes.removeAll(keepingCapacity: true)
+        layout.write(cells, columns: columns, style: context.style, to: &rowBytes)
+        context.output.write(bytes: rowBytes)
     }
 }

@@ -131,9 +131,10 @@ struct TableLayout {
         return (cost, widths)
     }
 
-    /// The lines of one row: the grid lines (a cell wraps within its column), then
-    /// each column moved under the row, indented; styled by `style`.
-    func lines(_ cells: [Cell], columns: [Column], style: (String, Style) -> String) -> [String] {
+    /// Appends the lines of one row to `out`, each ended by a line feed: the grid lines (a cell
+    /// wraps within its column), then each column moved under the row, indented; styled by
+    /// `style`. Written as bytes: a table of millions of rows builds no string per line.
+    func write(_ cells: [Cell], columns: [Column], style: (String, Style) -> String, to out: inout [UInt8]) {
         func text(_ i: Int) -> String { i < cells.count ? Self.clean(cells[i].text) : "" }
         var grid: [[String]] = []
         for i in inline {
@@ -143,21 +144,32 @@ struct TableLayout {
             grid.append(total == nil ? [text(i)] : TextWrap.lines(text(i), width: widths[i], keepingDatesWhole: !whole, hardBreak: !whole))
         }
         let height = grid.map(\.count).max() ?? 1
-        var out: [String] = []
+        let space = UInt8(ascii: " ")
         for k in 0..<height {
-            var parts: [String] = []
+            let start = out.count
             for (n, i) in inline.enumerated() {
+                if n > 0 { out.append(contentsOf: repeatElement(space, count: Self.gap)) }
                 let piece = k < grid[n].count ? grid[n][k] : ""
-                let padded = Self.pad(piece, to: widths[i], right: columns[i].alignRight)
-                parts.append(i < cells.count ? cells[i].style.map { style(padded, $0) } ?? padded : padded)
+                if i < cells.count, let cellStyle = cells[i].style {
+                    out += style(Self.pad(piece, to: widths[i], right: columns[i].alignRight), cellStyle).utf8
+                } else {
+                    let padding = repeatElement(space, count: max(0, widths[i] - piece.cells))
+                    if columns[i].alignRight { out += padding }
+                    out += piece.utf8
+                    if !columns[i].alignRight { out += padding }
+                }
             }
-            out.append(parts.joined(separator: String(repeating: " ", count: Self.gap)).trimmingTrailingSpaces())
+            // No trailing spaces (a style's escape ends what it pads).
+            while out.count > start, out.last == space { out.removeLast() }
+            out.append(0x0A)
         }
         // Under the row: each explanation as a paragraph, the other columns together as "Title: value; …".
         let room = (total ?? Int.max) - Self.belowIndent
         func paragraph(_ text: String, style cellStyle: Style?) {
             for line in TextWrap.lines(text, width: room) {
-                out.append(String(repeating: " ", count: Self.belowIndent) + (cellStyle.map { style(line, $0) } ?? line))
+                out.append(contentsOf: repeatElement(space, count: Self.belowIndent))
+                out += (cellStyle.map { style(line, $0) } ?? line).utf8
+                out.append(0x0A)
             }
         }
         let labelled = below.filter { columns[$0].fit != .below }.compactMap { i -> String? in
@@ -168,7 +180,6 @@ struct TableLayout {
         for i in below where columns[i].fit == .below && !text(i).isEmpty {
             paragraph(text(i), style: i < cells.count ? cells[i].style : nil)
         }
-        return out
     }
 
     /// The header line: the titles of the grid columns.
@@ -184,7 +195,7 @@ struct TableLayout {
     /// `digest { 9H63MTM4MlsZ3c8d…88 characters }` (Core Data's migration authors) as `digest { 9H63MTM4… }`:
     /// a run of 24 or more base64 characters inside braces keeps its first 8.
     static func abbreviatingDigests(_ text: String) -> String {
-        guard text.contains("{") else { return text }
+        guard text.utf8.contains(UInt8(ascii: "{")) else { return text }
         var out = ""
         var rest = Substring(text)
         while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
@@ -205,8 +216,9 @@ struct TableLayout {
     /// characters are made visible (``TerminalText``), so a row stays one line and a
     /// store's text sends nothing to the terminal.
     static func truncate(_ text: String, to width: Int) -> String {
-        // Only what can be shown is looked at (a cell may hold megabytes).
-        let shown = width == Int.max ? Substring(text) : text.prefix(width)
+        // Only what can be shown is looked at (a cell may hold megabytes); no more bytes than
+        // that is never cut, and is not walked character by character.
+        let shown = width == Int.max || text.utf8.count <= width ? Substring(text) : text.prefix(width)
         let cut = shown.endIndex < text.endIndex
         let visible = cut ? shown.dropLast() : shown
         let clean = TerminalText.visible(String(visible), newline: "↵", tab: " ")

@@ -7,12 +7,17 @@
 enum TextWrap {
     static func lines(_ text: String, width: Int, keepingDatesWhole: Bool = true, hardBreak: Bool = true) -> [String] {
         guard width > 0, text.cells > width else { return [text] }
+        if let lines = plainLines(text, width: width) { return lines }
         var lines: [String] = []
         var current = ""
+        // The cells of `current`, kept as it grows (measuring it again per word is quadratic).
+        var used = 0
         for unit in units(text, keepingDatesWhole: keepingDatesWhole) {
             var unit = Substring(unit)
-            if !current.isEmpty && current.cells + 1 + unit.cells <= width {
+            var unitCells = unit.cells
+            if !current.isEmpty && used + 1 + unitCells <= width {
                 current += " " + unit
+                used += 1 + unitCells
                 continue
             }
             if !current.isEmpty {
@@ -20,14 +25,58 @@ enum TextWrap {
                 current = ""
             }
             // A unit wider than a line fills whole lines first.
-            while hardBreak && unit.cells > width {
+            while hardBreak && unitCells > width {
                 let piece = breakPoint(unit, width: width)
                 lines.append(String(piece))
                 unit = unit[piece.endIndex...]
+                unitCells = unit.cells
             }
             current = String(unit)
+            used = unitCells
         }
         lines.append(current)
+        return lines
+    }
+
+    /// ``lines(_:width:keepingDatesWhole:hardBreak:)`` of ASCII text without a time (no colon
+    /// after two digits: no time or zone to keep with its neighbour) whose every word fits a
+    /// line, worked out on its bytes: each line is a slice of `text` (its words and the single
+    /// spaces between them). Nil for any other text. A table wraps a cell of every row: this
+    /// is most of them.
+    private static func plainLines(_ text: String, width: Int) -> [String]? {
+        guard text.isPlainASCII else { return nil }
+        let bytes = text.utf8
+        var digitsBefore = 0
+        for b in bytes {
+            if b == UInt8(ascii: ":") && digitsBefore >= 2 { return nil }
+            digitsBefore = (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(b) ? digitsBefore + 1 : 0
+        }
+        var lines: [String] = []
+        var start = bytes.startIndex, end = bytes.startIndex
+        var used = 0
+        var wordStart = bytes.startIndex
+        func take(_ wordEnd: String.Index) -> Bool {
+            let length = bytes.distance(from: wordStart, to: wordEnd)
+            guard length <= width else { return false }
+            if used > 0 && used + 1 + length <= width {
+                end = wordEnd
+                used += 1 + length
+                return true
+            }
+            if used > 0 { lines.append(String(decoding: bytes[start..<end], as: UTF8.self)) }
+            (start, end, used) = (wordStart, wordEnd, length)
+            return true
+        }
+        var i = bytes.startIndex
+        while i < bytes.endIndex {
+            if bytes[i] == UInt8(ascii: " ") {
+                guard take(i) else { return nil }
+                wordStart = bytes.index(after: i)
+            }
+            i = bytes.index(after: i)
+        }
+        guard take(bytes.endIndex) else { return nil }
+        lines.append(String(decoding: bytes[start..<end], as: UTF8.self))
         return lines
     }
 
@@ -49,7 +98,10 @@ enum TextWrap {
     /// The words of `text`, a zone joined to the time before it and (when `keepingDatesWhole`) a time to its date.
     static func units(_ text: String, keepingDatesWhole: Bool = true) -> [String] {
         var units: [String] = []
-        for word in text.split(separator: " ", omittingEmptySubsequences: false) {
+        // ASCII splits at its spaces' bytes, without breaking the text into characters.
+        let words = text.isPlainASCII ? text.utf8.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false).map { Substring($0) }
+            : text.split(separator: " ", omittingEmptySubsequences: false)
+        for word in words {
             if let last = units.last, (keepingDatesWhole && isTime(word) && endsWithDate(last)) || (isZone(word) && endsWithTime(last)) {
                 units[units.count - 1] = last + " " + word
             } else {
@@ -68,10 +120,14 @@ enum TextWrap {
         return tail.count == 10 && parts.count == 3 && parts[0].count == 4 && parts.allSatisfy(digits)
     }
 
-    /// `HH:MM…` at the start of a word.
+    /// `HH:MM…` at the start of a word (its bytes looked at: every word of a table's text is).
     private static func isTime(_ word: Substring) -> Bool {
-        let head = word.prefix(5)
-        return head.count == 5 && digits(head.prefix(2)) && head.dropFirst(2).first == ":" && digits(head.suffix(2))
+        var bytes = word.utf8.makeIterator()
+        for k in 0..<5 {
+            guard let b = bytes.next(), k == 2 ? b == UInt8(ascii: ":") : (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(b) else { return false }
+        }
+        // The fifth character ends there (no combining mark on the last digit).
+        return bytes.next().map { $0 < 0x80 } ?? true
     }
 
     private static func endsWithTime(_ unit: String) -> Bool {
@@ -81,6 +137,6 @@ enum TextWrap {
 
     /// `+HH:MM` or `-HH:MM`.
     private static func isZone(_ word: Substring) -> Bool {
-        word.count >= 6 && (word.first == "+" || word.first == "-") && isTime(word.dropFirst())
+        (word.utf8.first == UInt8(ascii: "+") || word.utf8.first == UInt8(ascii: "-")) && isTime(word.dropFirst())
     }
 }
