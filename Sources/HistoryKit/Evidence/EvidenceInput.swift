@@ -25,21 +25,8 @@ public struct EvidenceInput: Equatable, Sendable {
     /// its `Manifest.db` and the backup's files of the store; inside a zip, the zip.
     public static func store(_ name: String) -> [EvidenceInput] {
         if let packed = PackedReference.resolve(name) {
-            switch packed.kind {
-            case .archive:
-                return [EvidenceInput(role: .archive, path: packed.place)]
-            case .backup:
-                var inputs = [EvidenceInput(role: .backupManifest, path: packed.place + "/Manifest.db")]
-                if let backup = try? DeviceBackup(root: packed.place) {
-                    let (domain, relative) = packed.backupPath
-                    for (role, suffix) in [(Role.store, ""), (.wal, "-wal")] {
-                        if let entry = try? backup.entry(domain: domain, relativePath: relative + suffix) {
-                            inputs.append(EvidenceInput(role: role, path: backup.storedPath(entry)))
-                        }
-                    }
-                }
-                return inputs
-            }
+            let manifest = packed.kind == .backup ? [EvidenceInput(role: .backupManifest, path: packed.place + "/Manifest.db")] : []
+            return manifest + stored(packed, [(.store, ""), (.wal, "-wal")])
         }
         // SQLite keeps them beside the main file, links resolved: named as given when that is the same.
         let location = FileStatus(name) == nil ? name : FileStatus.resolvedPath(name)
@@ -54,20 +41,34 @@ public struct EvidenceInput: Equatable, Sendable {
     /// `path` as an input of `role`: the file itself, every regular file inside a folder (a
     /// `.momd`), or for a name inside a backup or a zip, the file it is stored as.
     public static func other(_ role: Role, _ path: String) -> [EvidenceInput] {
-        if let packed = PackedReference.resolve(path) {
-            switch packed.kind {
-            case .archive: return [EvidenceInput(role: .archive, path: packed.place)]
-            case .backup:
-                let (domain, relative) = packed.backupPath
-                guard let backup = try? DeviceBackup(root: packed.place), let entry = try? backup.entry(domain: domain, relativePath: relative) else { return [] }
-                return [EvidenceInput(role: role, path: backup.storedPath(entry))]
-            }
-        }
+        if let packed = PackedReference.resolve(path) { return stored(packed, [(role, "")]) }
         guard FileStatus(path)?.kind == .directory else { return FileStatus(path) == nil ? [] : [EvidenceInput(role: role, path: path)] }
         let files = (FileManager.default.enumerator(atPath: path)?.compactMap { $0 as? String } ?? [])
             .map { path + "/" + $0 }
             .filter { FileStatus($0)?.kind == .regular }
             .sorted()
         return files.map { EvidenceInput(role: role, path: $0) }
+    }
+
+    /// The files on disk that hold `packed` (with each suffix, as its role): the zip, or the
+    /// backup's files under their hashed names (those the backup lists).
+    private static func stored(_ packed: PackedReference, _ files: [(Role, String)]) -> [EvidenceInput] {
+        switch packed.kind {
+        case .archive:
+            return [EvidenceInput(role: .archive, path: packed.place)]
+        case .backup:
+            guard let backup = try? DeviceBackup(root: packed.place) else { return [] }
+            let (domain, relative) = packed.backupPath
+            return files.compactMap { role, suffix in
+                (try? backup.entry(domain: domain, relativePath: relative + suffix)).map { EvidenceInput(role: role, path: backup.storedPath($0)) }
+            }
+        }
+    }
+
+    /// What an examination of the store `name` reads: its files, the defaults plists and token
+    /// files, and `others` (a model, a configuration; nil: none given).
+    public static func examination(store name: String, defaults: [String], tokens: [String], others: [(Role, String?)] = []) -> [EvidenceInput] {
+        store(name) + defaults.flatMap { other(.defaults, $0) } + tokens.flatMap { other(.token, $0) }
+            + others.flatMap { role, path in path.map { other(role, $0) } ?? [] }
     }
 }

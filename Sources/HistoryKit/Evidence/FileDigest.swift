@@ -30,10 +30,6 @@ public struct FileDigest: Equatable, Sendable {
         } catch {
             throw EvidenceError.unreadable(path: path, reason: error.localizedDescription)
         }
-        let hex = hasher.finalize().map { byte -> String in
-            let text = String(byte, radix: 16)
-            return byte < 16 ? "0" + text : text
-        }.joined()
-        return FileDigest(path: path, size: size, modified: Double(status.modifiedNanoseconds) / 1e9, sha256: hex)
+        return FileDigest(path: path, size: size, modified: Double(status.modifiedNanoseconds) / 1e9, sha256: Array(hasher.finalize()).hexString)
     }
 }

@@ -148,13 +148,7 @@ struct HistorySQL {
             chConditions.append(alternatives.count == 1 ? alternatives[0] : "(" + alternatives.joined(separator: " OR ") + ")")
         }
         if matches == nil, !query.entities.isEmpty {
-            var numbers: [Int64] = []
-            for name in query.entities {
-                guard let e = store.catalog.entity(named: name) else {
-                    throw QueryError.unknownEntity(name: name, known: store.catalog.entities.map(\.name))
-                }
-                numbers += query.includeSubentities ? store.catalog.descendants(of: e.number) : [e.number]
-            }
+            let numbers = try store.catalog.numbers(of: query.entities, includingSubentities: query.includeSubentities)
             chConditions.append("c.ZENTITY IN (\(Array(repeating: "?", count: numbers.count).joined(separator: ", ")))")
             chArgs += numbers.map { $0 as DatabaseValueConvertible? }
         }

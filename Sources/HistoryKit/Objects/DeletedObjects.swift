@@ -29,8 +29,13 @@ extension HistoryStore {
     /// delete, entity by entity, by key. `entities` (names; empty: all) narrows both.
     public func forEachDeletedObject(entities: [String] = [], includeSubentities: Bool = false, decoder: ChangeDecoder,
                                      _ body: (DeletedObject) throws -> Void) throws {
-        let chosen = try entityNumbers(entities, includeSubentities: includeSubentities)
-        let named = catalog.entities.filter { chosen?.contains($0.number) ?? true }.sorted { $0.name < $1.name }
+        let chosen: Set<Int64>
+        do {
+            chosen = Set(try catalog.numbers(of: entities, includingSubentities: includeSubentities))
+        } catch let error as QueryError {
+            throw StoreQueryError(path: path, error)
+        }
+        let named = catalog.entities.filter { entities.isEmpty || chosen.contains($0.number) }.sorted { $0.name < $1.name }
         try read { db in
             let deleting = Set(try Int64.fetchAll(db, sql: "SELECT DISTINCT ZENTITY FROM ACHANGE WHERE ZCHANGETYPE = 2"))
             for entity in named where deleting.contains(entity.number) {
@@ -44,19 +49,6 @@ extension HistoryStore {
             }
             try forEachObjectGoneWithoutDelete(named, db, body)
         }
-    }
-
-    /// The numbers `names` select (with their subentities when asked); nil for all.
-    private func entityNumbers(_ names: [String], includeSubentities: Bool) throws -> Set<Int64>? {
-        guard !names.isEmpty else { return nil }
-        var numbers: Set<Int64> = []
-        for name in names {
-            guard let entity = catalog.entity(named: name) else {
-                throw StoreQueryError(path: path, .unknownEntity(name: name, known: catalog.entities.map(\.name)))
-            }
-            numbers.formUnion(includeSubentities ? catalog.descendants(of: entity.number) : [entity.number])
-        }
-        return numbers
     }
 
     /// One scan of `ACHANGE`: the objects of `entities` changed in history whose rows are not in

@@ -104,12 +104,13 @@ final class StoreConnection {
             snapshotReason = "SQLite cannot read the WAL without creating -shm"
         }
         if snapshotReason == nil {
-            let mode = header.isWAL ? (files.walSize == nil || walHoldsNothing ? "immutable=1" : "mode=ro&readonly_shm=1") : "mode=ro"
+            let (mode, how): (String, StoreAccess) = !header.isWAL ? ("mode=ro", .readOnly)
+                : files.walSize == nil || walHoldsNothing ? ("immutable=1", .immutable) : ("mode=ro&readonly_shm=1", .readOnlyWithWAL)
             do {
                 let uri = Self.uri(files.location, mode)
                 queue = try Self.openQueue(uri: uri, readonly: true, options: options, reportedPath: path, interruption: interruption)
                 self.uri = uri
-                access = packed != nil ? .packed(copied: false) : !header.isWAL ? .readOnly : mode == "immutable=1" ? .immutable : .readOnlyWithWAL
+                access = packed != nil ? .packed(copied: false) : how
                 readonly = true
                 snapshotDirectory = nil
                 self.notices = notices

@@ -27,7 +27,6 @@ struct EvidenceOptions: ParsableArguments {
         if plists.isEmpty, tokens.isEmpty, let near = try? StoreSurroundings.withFiles(of: name) {
             (plists, tokens) = (near.surroundings.defaultsPlists, near.surroundings.tokenFiles)
         }
-        return EvidenceInput.store(name) + plists.flatMap { EvidenceInput.other(.defaults, $0) }
-            + tokens.flatMap { EvidenceInput.other(.token, $0) } + (model.map { EvidenceInput.other(.model, $0) } ?? [])
+        return EvidenceInput.examination(store: name, defaults: plists, tokens: tokens, others: [(.model, model)])
     }
 }

@@ -137,9 +137,7 @@ struct MergeStateOptions: ParsableArguments {
     /// merge-state files ``records(storeUUID:storeName:)`` reads, and `others`.
     func evidenceInputs(storeName: String, others: [(EvidenceInput.Role, String?)]) throws -> [EvidenceInput] {
         let (plists, tokens, _) = try files(storeName: storeName)
-        return EvidenceInput.store(storeName) + plists.flatMap { EvidenceInput.other(.defaults, $0) }
-            + tokens.flatMap { EvidenceInput.other(.token, Self.split($0).path) }
-            + others.flatMap { role, path in path.map { EvidenceInput.other(role, $0) } ?? [] }
+        return EvidenceInput.examination(store: storeName, defaults: plists, tokens: tokens.map { Self.split($0).path }, others: others)
     }
 
     /// `ACTOR=FILE` or `FILE` (the actor is then the file name without extension),

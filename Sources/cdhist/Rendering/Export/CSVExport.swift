@@ -18,13 +18,12 @@ struct CSVExport {
     static let transactionColumns = ["transactionNumber", "timestamp", "cocoaTimestamp", "author", "contextName", "bundleID", "processID"]
     static let changeColumns = ["changeID", "changeType", "entity", "entityPK", "changedObjectID", "updatedProperties", "tombstone"]
     /// The change's columns, with `label` after the object's ID when objects are labelled.
-    var changeColumns: [String] {
-        presenter.label == nil ? Self.changeColumns : Self.changeColumns.prefix(5) + ["label"] + Self.changeColumns.suffix(2)
-    }
+    let changeColumns: [String]
     var header: [UInt8] { Array((CSV.row(Self.transactionColumns + changeColumns, raw: true) + "\n").utf8) }
 
     init(presenter: HistoryPresenter, plain: PlainChangeWriter? = nil, raw: Bool) {
         self.presenter = presenter
+        changeColumns = presenter.label == nil ? Self.changeColumns : Self.changeColumns.prefix(5) + ["label"] + Self.changeColumns.suffix(2)
         self.plain = plain
         self.raw = raw
         bytes.reserveCapacity(OrderedOutput.writeThreshold * 2)

@@ -51,7 +51,9 @@ struct TimesketchExport {
             line.member("data_type", Self.dataType)
             line.member("format", jsonFormatTag)
             line.member("transactionNumber", tx.number)
-            presenter.writeOrigin(tx, to: &line)
+            line.member("cocoaTimestamp", tx.timestamp)
+            presenter.writeNames(tx, to: &line)
+            line.member("storeID", tx.storeUUID)
             line.member("changeID", change.changeID)
             presenter.writeMembers(change, to: &line)
             line.endObject()
@@ -69,18 +71,14 @@ struct TimesketchExport {
         case .insert: text += " inserted"
         case .update:
             text += " updated"
-            if let names = change.updatedProperties ?? change.updatedSlots.map({ $0.map { "slot \($0)" } }), !names.isEmpty {
-                text += ": " + names.joined(separator: ", ")
-            }
+            let names = HistoryPresenter.updatedNames(change)
+            if !names.isEmpty { text += ": " + names.joined(separator: ", ") }
         case .delete:
             text += " deleted"
-            if !change.tombstone.isEmpty {
-                text += " (tombstone " + change.tombstone.map { "\($0.name)=\(presenter.text($0.value, type: $0.attributeType, textLimit: 60, blobLimit: 16))" }
-                    .joined(separator: ", ") + ")"
-            }
+            if !change.tombstone.isEmpty { text += " (tombstone " + presenter.tombstoneText(change.tombstone, textLimit: 60, blobLimit: 16) + ")" }
         case .unknown: text += " changed (type \(change.changeType.description))"
         }
-        if let who = tx.author ?? tx.bundleID ?? tx.processID { text += " by " + who }
+        if let who = HistoryPresenter.who(tx) { text += " by " + who }
         return text
     }
 }

@@ -135,7 +135,9 @@ struct TableLayout {
     /// wraps within its column), then each column moved under the row, indented; styled by
     /// `style`. Written as bytes: a table of millions of rows builds no string per line.
     func write(_ cells: [Cell], columns: [Column], style: (String, Style) -> String, to out: inout [UInt8]) {
-        func text(_ i: Int) -> String { i < cells.count ? Self.clean(cells[i].text) : "" }
+        // Each cell cleaned once (a column under the row is looked at twice).
+        let texts = columns.indices.map { i in i < cells.count ? Self.clean(cells[i].text) : "" }
+        func text(_ i: Int) -> String { texts[i] }
         var grid: [[String]] = []
         for i in inline {
             // Not on a terminal nothing wraps; a whole value breaks only at its spaces, when it must,

@@ -15,9 +15,6 @@ struct DeletedPresenter {
         ] + (labeler == nil ? [] : [Column("Label", fit: .wrap(min: 10))]) + [Column("Tombstone", fit: .wrap(min: 20))]
     }
 
-    /// Who made the transaction: its author, else its bundle, else its process.
-    private static func by(_ tx: Transaction) -> String? { tx.author ?? tx.bundleID ?? tx.processID }
-
     func label(_ object: DeletedObject) -> String? {
         guard let labeler else { return nil }
         if let change = object.change { return try? labeler.label(change) }
@@ -27,7 +24,7 @@ struct DeletedPresenter {
     func cells(_ object: DeletedObject, label: String?) -> [Cell] {
         let tx = object.transaction
         var cells = [Cell(object.entityName), Cell(String(object.entityPK)), Cell(history.time.display(tx.timestamp)), Cell(String(tx.number)),
-                     HistoryPresenter.optional(Self.by(tx))]
+                     HistoryPresenter.optional(HistoryPresenter.who(tx))]
         if labeler != nil { cells.append(label.map { Cell(HistoryPresenter.quoted($0)) } ?? Cell("-", .dim)) }
         if let change = object.change {
             cells.append(history.detailsCell(change))
@@ -51,16 +48,12 @@ struct DeletedPresenter {
             s.member("entity", object.entityName)
             s.member("entityNumber", object.entityNumber)
             s.member("entityPK", object.entityPK)
-            s.member("changedObjectID", object.change?.changedObjectID ?? "x-coredata://\(tx.storeUUID)/\(object.entityName)/p\(object.entityPK)")
+            s.member("changedObjectID", object.change?.changedObjectID
+                     ?? ObjectReference(entityName: object.entityName, primaryKey: object.entityPK).uri(storeUUID: tx.storeUUID))
             s.member("label", label)
             s.member("transactionNumber", tx.number)
-            s.key("timestamp")
-            if let iso = presenter.history.time.iso(tx.timestamp) { s.string(iso) } else { s.null() }
-            s.member("cocoaTimestamp", tx.timestamp.flatMap { $0.isFinite ? $0 : nil })
-            s.member("author", tx.author)
-            s.member("contextName", tx.contextName)
-            s.member("bundleID", tx.bundleID)
-            s.member("processID", tx.processID)
+            presenter.history.writeTime(tx, to: &s)
+            presenter.history.writeNames(tx, to: &s)
             s.member("changeID", object.change?.changeID)
             s.key("tombstone")
             if let change = object.change { presenter.history.writeTombstone(change.tombstone, to: &s) } else { s.null() }

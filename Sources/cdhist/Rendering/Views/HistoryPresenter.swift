@@ -110,9 +110,9 @@ struct HistoryPresenter {
         s.beginObject()
         if let format { s.member("format", format) }
         s.member("transactionNumber", tx.number)
-        s.key("timestamp")
-        if time.iso(tx.timestamp, { s.asciiString($0) }) == nil { s.null() }
-        writeOrigin(tx, to: &s)
+        writeTime(tx, to: &s)
+        writeNames(tx, to: &s)
+        s.member("storeID", tx.storeUUID)
         // The transaction's token (as `write(tx.token)` writes it, without building one per transaction).
         s.key("token")
         s.beginObject()
@@ -124,15 +124,23 @@ struct HistoryPresenter {
         Self.write(tx.warnings, to: &s)
     }
 
-    /// A transaction's Cocoa time and where it came from: author, context, bundle, process, store.
-    func writeOrigin<S: JSONSink>(_ tx: Transaction, to s: inout S) {
+    /// A transaction's time: ISO 8601 (null outside the years 1–9999) and Cocoa seconds.
+    func writeTime<S: JSONSink>(_ tx: Transaction, to s: inout S) {
+        s.key("timestamp")
+        if time.iso(tx.timestamp, { s.asciiString($0) }) == nil { s.null() }
         s.member("cocoaTimestamp", tx.timestamp)
+    }
+
+    /// Where a transaction came from: author, context, bundle, process.
+    func writeNames<S: JSONSink>(_ tx: Transaction, to s: inout S) {
         s.member("author", tx.author)
         s.member("contextName", tx.contextName)
         s.member("bundleID", tx.bundleID)
         s.member("processID", tx.processID)
-        s.member("storeID", tx.storeUUID)
     }
+
+    /// Who made a transaction, in one name: its author, else its bundle, else its process.
+    static func who(_ tx: Transaction) -> String? { tx.author ?? tx.bundleID ?? tx.processID }
 
     static func json(_ token: HistoryToken) -> JSONValue {
         JSONTree.build { write(token, to: &$0) }
@@ -230,10 +238,9 @@ struct HistoryPresenter {
         var details: String
         switch change.changeType {
         case .update:
-            details = change.updatedProperties?.joined(separator: ", ")
-                ?? (change.updatedSlots ?? []).map { "slot \($0)" }.joined(separator: ", ")
+            details = Self.updatedNames(change).joined(separator: ", ")
         case .delete:
-            details = change.tombstone.isEmpty ? "(no tombstone values)" : change.tombstone.map { "\($0.name)=\(tombstoneText($0))" }.joined(separator: ", ")
+            details = change.tombstone.isEmpty ? "(no tombstone values)" : tombstoneText(change.tombstone)
         default:
             details = ""
         }
@@ -290,8 +297,14 @@ struct HistoryPresenter {
         }
     }
 
-    private func tombstoneText(_ entry: TombstoneEntry) -> String {
-        text(entry.value, type: entry.attributeType)
+    /// What an update set: its properties' names, else its slots' numbers.
+    static func updatedNames(_ change: Change) -> [String] {
+        change.updatedProperties ?? (change.updatedSlots ?? []).map { "slot \($0)" }
+    }
+
+    /// A tombstone's values as `name=value, …` (``text(_:type:textLimit:blobLimit:)`` each).
+    func tombstoneText(_ entries: [TombstoneEntry], textLimit: Int? = nil, blobLimit: Int? = nil) -> String {
+        entries.map { "\($0.name)=\(text($0.value, type: $0.attributeType, textLimit: textLimit, blobLimit: blobLimit))" }.joined(separator: ", ")
     }
 
     /// A stored value as text shows it: strings in double quotes (cut past `textLimit` characters),
