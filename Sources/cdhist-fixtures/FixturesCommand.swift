@@ -126,18 +126,21 @@ struct LiveWriterCommand: ParsableCommand {
     @Option(name: .customLong("checkpoint-pages"), help: ArgumentHelp("SQLite's wal_autocheckpoint.", valueName: "pages"))
     var checkpointPages: Int = 1000
 
-    @Option(help: ArgumentHelp("Write the JSON report here instead of stdout.", valueName: "file"))
+    @Option(help: ArgumentHelp("Write the JSON report here instead of stdout (before the store is closed).", valueName: "file"))
     var report: String?
 
     func run() throws {
         guard transactions > 0, intervalMilliseconds >= 0, checkpointPages >= 0 else { throw ValidationError("counts must be positive") }
         let writer = try LiveWriter(path: store, checkpointPages: checkpointPages)
         let result = try writer.run(transactions: transactions, interval: intervalMilliseconds / 1000, startTime: Date().timeIntervalSinceReferenceDate)
-        try writer.close()
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let json = try encoder.encode(result)
-        if let report { try json.write(to: URL(fileURLWithPath: report)) } else { print(String(decoding: json, as: UTF8.self)) }
+        // The report is written before the store is closed, so a reader that
+        // finds it knows the app may be closing: SQLite then removes -shm
+        // before -wal, and a reader in between sees a WAL without its index.
+        if let report { try json.write(to: URL(fileURLWithPath: report), options: .atomic) } else { print(String(decoding: json, as: UTF8.self)) }
+        try writer.close()
     }
 }
 

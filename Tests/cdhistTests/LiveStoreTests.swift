@@ -37,6 +37,13 @@ import Testing
         return (export.count, changeID)
     }
 
+    /// The notes cdhist prints when it reads a private copy of a store whose WAL has no index.
+    private static func isSnapshotNote(_ line: Substring) -> Bool {
+        line.hasPrefix("cdhist: note: ")
+            && ((line.contains("-wal is present without ") && line.hasSuffix("-shm"))
+                || line.contains(": read from a private snapshot copy in a temporary directory ("))
+    }
+
     @Test func readingWhileAnAppCommits() throws {
         let dir = try TemporaryDirectory()
         let store = dir.file("Tasks.sqlite")
@@ -56,8 +63,12 @@ import Testing
             let info = try CLI.run(["info", store])
             let export = try CLI.run(["export", store])
             let actors = try CLI.run(["actors", store, "--defaults", defaults, "--actor", "app", "--actor", "widget"])
-            for (name, r) in [("info", info), ("export", export), ("actors", actors)] where r.status != 0 || !r.stderr.isEmpty {
-                failures.append("\(name) #\(iterations): status \(r.status): \(r.stderr)")
+            // Once the report exists the app is closing the store: SQLite removes
+            // -shm, then -wal, and a reader in between reads a private copy and says so.
+            let closing = FileManager.default.fileExists(atPath: report)
+            for (name, r) in [("info", info), ("export", export), ("actors", actors)] {
+                let unexpected = r.stderr.split(separator: "\n").filter { !(closing && Self.isSnapshotNote($0)) }
+                if r.status != 0 || !unexpected.isEmpty { failures.append("\(name) #\(iterations): status \(r.status): \(r.stderr)") }
             }
             guard export.status == 0, info.status == 0, actors.status == 0 else { continue }
             // info reads one snapshot: its counts agree with each other.
