@@ -44,18 +44,20 @@ public struct HistoryDiff: Equatable, Sendable {
             byEntity.map { EntityCount(entity: $0.key, changes: $0.value) }.sorted { ($0.changes, $1.entity) > ($1.changes, $0.entity) }
         }
 
-        mutating func add(_ tx: Transaction) {
+        /// Adds `tx`, after those held, with its number of changes (their entities are added apart).
+        mutating func add(_ tx: Transaction, changes count: Int) {
             transactions += 1
+            changes += count
             let end = End(transactionNumber: tx.number, timestamp: tx.timestamp)
             if first == nil { first = end }
             last = end
             byAuthor[tx.author, default: (0, 0)].transactions += 1
+            byAuthor[tx.author, default: (0, 0)].changes += count
         }
 
-        mutating func add(_ change: Change, of tx: Transaction) {
-            changes += 1
-            byAuthor[tx.author, default: (0, 0)].changes += 1
-            byEntity[change.entityName ?? "Z_ENT \(change.entityNumber)", default: 0] += 1
+        /// Adds `count` changes to entity `entity`'s tally (their transactions are added apart).
+        mutating func add(changes count: Int, of entity: String) {
+            byEntity[entity, default: 0] += count
         }
 
         /// Adds `other`, which comes after what this part holds (its tallies as they are: no sorting).
@@ -103,11 +105,17 @@ public struct HistoryDiff: Equatable, Sendable {
         }
     }
 
+    /// Transactions identical in both, counted.
+    public struct Counts: Equatable, Sendable {
+        public var transactions = 0
+        public var changes = 0
+    }
+
     /// The stores compared.
     public var oldStoreUUID: String
     public var newStoreUUID: String
     /// Transactions identical in both.
-    public var unchanged = Part()
+    public var unchanged = Counts()
     public var removed = Part()
     public var added = Part()
     /// Transactions in both under the same number with other content: the new content.

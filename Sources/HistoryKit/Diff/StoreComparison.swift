@@ -1,78 +1,63 @@
+import Foundation
 import GRDB
 
 extension HistoryDiff {
     /// Compares the history of `old` and `new` (two snapshots of one store) as
     /// far as `query` selects (its bounds, names, entities, types, objects):
-    /// both read in step by transaction number, each transaction's changes
-    /// compared one by one, so nothing but the counts is held. `progress` is
-    /// told of each transaction number read and returns false to stop
-    /// (``HistoryDiffError/stopped`` is thrown then).
+    /// both read in step by transaction number, range by range on one pair of
+    /// connections per core, each transaction's change rows compared in place, so
+    /// nothing but the counts is held. Transactions committed after the comparison
+    /// began are left out. `progress` is told, in order, the last number of each
+    /// range compared and returns false to stop (``HistoryDiffError/stopped`` is
+    /// thrown then).
     public static func compare(old: HistoryStore, oldDecoder: ChangeDecoder, new: HistoryStore, newDecoder: ChangeDecoder,
                                query: HistoryQuery = HistoryQuery(), progress: (Int64) -> Bool = { _ in true }) throws -> HistoryDiff {
+        var query = query
+        query.limit = nil
+        query.order = .ascending
         var diff = HistoryDiff(oldStoreUUID: old.storeUUID, newStoreUUID: new.storeUUID)
-        /// The runs of consecutive added transactions, for their net effect.
-        var addedRuns: [ClosedRange<Int64>] = []
-        try old.read { oldDB in
-            try new.read { newDB in
-                let a = try TransactionStream(old, query: query, decoder: oldDecoder, db: oldDB)
-                defer { a.finish() }
-                let b = try TransactionStream(new, query: query, decoder: newDecoder, db: newDB)
-                defer { b.finish() }
-                var x = try a.next(), y = try b.next()
-                var lastWasAdded = false
-                while x != nil || y != nil {
-                    guard progress(min(x?.number ?? .max, y?.number ?? .max)) else { throw HistoryDiffError.stopped }
-                    if let tx = x, y.map({ tx.number < $0.number }) ?? true {
-                        diff.removed.add(tx)
-                        while let change = try a.nextChange() { diff.removed.add(change, of: tx) }
-                        x = try a.next()
-                        lastWasAdded = false
-                    } else if let tx = y, x.map({ tx.number < $0.number }) ?? true {
-                        diff.added.add(tx)
-                        while let change = try b.nextChange() { diff.added.add(change, of: tx) }
-                        if lastWasAdded, let run = addedRuns.popLast() {
-                            // A damaged store can return numbers out of order: the run still holds both ends.
-                            addedRuns.append(Swift.min(run.lowerBound, tx.number)...Swift.max(run.upperBound, tx.number))
-                        } else {
-                            addedRuns.append(tx.number...tx.number)
-                        }
-                        lastWasAdded = true
-                        y = try b.next()
-                    } else if let before = x, let after = y {
-                        var part = Part()
-                        part.add(after)
-                        var same = sameContent(before, after)
-                        while true {
-                            let (c1, c2) = (try a.nextChange(), try b.nextChange())
-                            if c1 == nil && c2 == nil { break }
-                            if let c2 { part.add(c2, of: after) }
-                            if same, let c1, let c2, sameContent(c1, c2) { continue }
-                            same = false
-                        }
-                        if same { diff.unchanged.merge(part) } else { diff.rewritten.merge(part) }
-                        x = try a.next()
-                        y = try b.next()
-                        lastWasAdded = false
+        let (oldSQL, oldSpan) = try old.read { db in (try old.historySQL(query, in: db), try old.numberSpan(query, db)) }
+        let (newSQL, newSpan) = try new.read { db in (try new.historySQL(query, in: db), try new.numberSpan(query, db)) }
+        guard let low = [oldSpan?.lowerBound, newSpan?.lowerBound].compactMap({ $0 }).min(),
+              let high = [oldSpan?.upperBound, newSpan?.upperBound].compactMap({ $0 }).max() else { return diff }
+        let cores = Cores.usable
+        // In unsigned arithmetic: a damaged store's numbers may span all of Int64.
+        let span = UInt64(bitPattern: high &- low)
+        let parts = cores > 1 && span >= UInt64(HistoryStore.chunkedReadMinimum)
+            ? Int(min(span / UInt64(HistoryStore.chunkSpan) + 1, 1 << 16)) : 1
+        let ranges = HistoryStore.split(low, high, parts: parts)
+        let entities = EntityMatch(old: oldDecoder, new: newDecoder)
+        let queue = ChunkQueue(count: ranges.count)
+        let total = try withoutActuallyEscaping(progress) { progress in
+            let merger = RangeMerger { progress(ranges[$0].upperBound) }
+            _ = try old.connection.readInParallel(min(cores, ranges.count), pairedWith: new.connection) { oldDB, newDB, _ in
+                let (oldStatements, newStatements) = (try TransactionStream.Statements(old, oldSQL, oldDB), try TransactionStream.Statements(new, newSQL, newDB))
+                while let i = queue.take() {
+                    let a = try TransactionStream(old, sql: oldSQL, statements: oldStatements, numbers: ranges[i])
+                    defer { a.finish() }
+                    let b = try TransactionStream(new, sql: newSQL, statements: newStatements, numbers: ranges[i])
+                    defer { b.finish() }
+                    let range: RangeComparison
+                    do {
+                        range = try compare(a, b, entities: entities)
+                    } catch {
+                        queue.stop()
+                        throw error
+                    }
+                    guard merger.add(range, at: i) else {
+                        queue.stop()
+                        throw HistoryDiffError.stopped
                     }
                 }
-                diff.effects = try effects(of: addedRuns, in: new, decoder: newDecoder, sql: b.sql, db: newDB)
             }
+            return merger.total
         }
+        diff.removed = total.removed
+        diff.added = total.added
+        diff.rewritten = total.rewritten
+        diff.unchanged = total.unchanged
+        diff.effects = try new.read { db in try effects(of: total.addedRuns, in: new, decoder: newDecoder, sql: newSQL, db: db) }
         return diff
-    }
-
-    /// What Core Data records of a save, compared: its time and names.
-    private static func sameContent(_ a: Transaction, _ b: Transaction) -> Bool {
-        a.timestamp?.bitPattern == b.timestamp?.bitPattern && a.author == b.author && a.contextName == b.contextName
-            && a.bundleID == b.bundleID && a.processID == b.processID
-    }
-
-    /// A change compared by its number, type, entity (by name: a migration may renumber entities),
-    /// object, updated columns and tombstone values.
-    private static func sameContent(_ a: Change, _ b: Change) -> Bool {
-        a.changeID == b.changeID && a.changeType == b.changeType && a.entityPK == b.entityPK
-            && (a.entityName ?? "#\(a.entityNumber)") == (b.entityName ?? "#\(b.entityNumber)")
-            && a.rawColumns == b.rawColumns && a.tombstone.map(\.value) == b.tombstone.map(\.value)
     }
 
     /// The net effect of the transactions in `runs` on each object they changed,
@@ -138,6 +123,36 @@ extension HistoryDiff {
             if number < runs[mid].lowerBound { high = mid - 1 } else { low = mid + 1 }
         }
         return false
+    }
+}
+
+/// The ranges of a comparison added up in order as threads finish them (a range
+/// finished early waits for those before it).
+private final class RangeMerger: @unchecked Sendable {
+    private let lock = NSLock()
+    private var pending: [Int: HistoryDiff.RangeComparison] = [:]
+    private var next = 0
+    private var stopped = false
+    private let done: (Int) -> Bool
+    private(set) var total = HistoryDiff.RangeComparison()
+
+    /// `done` is told each range's index once it and every earlier one are added (under
+    /// the lock, in order) and returns false to stop.
+    init(done: @escaping (Int) -> Bool) {
+        self.done = done
+    }
+
+    /// Adds range `index`; false once the comparison is to stop.
+    func add(_ range: HistoryDiff.RangeComparison, at index: Int) -> Bool {
+        lock.withLock {
+            pending[index] = range
+            while !stopped, let ready = pending.removeValue(forKey: next) {
+                total.merge(ready)
+                stopped = !done(next)
+                next += 1
+            }
+            return !stopped
+        }
     }
 }
 

@@ -104,7 +104,7 @@ extension HistoryStore {
 }
 
 /// Hands out chunk indexes in order to the threads reading them.
-private final class ChunkQueue: @unchecked Sendable {
+final class ChunkQueue: @unchecked Sendable {
     private let lock = NSLock()
     private var next = 0
     private let count: Int

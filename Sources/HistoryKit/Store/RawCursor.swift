@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 import GRDBSQLite
 
@@ -136,6 +137,26 @@ struct RawCursor {
         let count = Int(sqlite3_column_bytes(handle, column))
         guard let pointer, count > 0 else { return (0, nil) }
         return (count, pointer.load(fromByteOffset: count - 1, as: UInt8.self))
+    }
+
+    /// The number of columns of the statement's rows.
+    var columnCount: Int32 { sqlite3_column_count(handle) }
+
+    /// Whether `column` holds what `other`'s `otherColumn` holds: the same storage class and
+    /// the same value, a REAL by its bits and TEXT or a BLOB by its bytes, compared in place.
+    func holdsSame(_ column: Int32, as other: RawCursor, _ otherColumn: Int32) -> Bool {
+        let type = sqlite3_column_type(handle, column)
+        guard type == sqlite3_column_type(other.handle, otherColumn) else { return false }
+        switch type {
+        case SQLITE_INTEGER: return int64(column) == other.int64(otherColumn)
+        case SQLITE_FLOAT: return double(column).bitPattern == other.double(otherColumn).bitPattern
+        case SQLITE_TEXT, SQLITE_BLOB:
+            let (a, b) = (blob(column), other.blob(otherColumn))
+            guard a.count == b.count else { return false }
+            guard let pa = a.baseAddress, let pb = b.baseAddress else { return true }
+            return memcmp(pa, pb, a.count) == 0
+        default: return true
+        }
     }
 
     /// A column's value with its SQLite type; nil for NULL.

@@ -220,6 +220,26 @@ final class StoreConnection {
         return results
     }
 
+    /// ``readInParallel(_:_:)`` over this store and `other` at once: part `i` reads
+    /// this store on `body`'s first database and `other` on its second, part 0 on
+    /// both stores' own connections (joining reads they are called from), the others
+    /// on connections of their own; a part without one for `other` reads it on
+    /// `other`'s own connection, in turn. An SQLite error is named after this store
+    /// unless `body` names it (``storeError(_:)``).
+    func readInParallel<T>(_ parts: Int, pairedWith other: StoreConnection, _ body: @escaping (Database, Database, Int) throws -> T) throws -> [T] {
+        var others: [DatabaseQueue] = []
+        for _ in 1..<max(parts, 1) {
+            guard let queue = other.openBeside() else { break }
+            others.append(queue)
+        }
+        defer { for queue in others { other.closeBeside(queue) } }
+        let queues = others
+        return try readInParallel(parts) { db, part in
+            guard part > 0, part <= queues.count else { return try other.read { try body(db, $0, part) } }
+            return try queues[part - 1].inDatabase { try body(db, $0, part) }
+        }
+    }
+
     /// Another connection opened as this one was (registered for ``interrupt()``), or nil.
     private func openBeside() -> DatabaseQueue? {
         do {
