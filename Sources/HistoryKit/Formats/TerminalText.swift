@@ -8,7 +8,8 @@ public enum TerminalText {
     /// `text` with its control characters made visible; `newline` and `tab` replace a line
     /// break (CR LF as one) and a tab (a table shows them as `↵` and a space).
     public static func visible(_ text: String, newline: String = "\\n", tab: String = "\\t") -> String {
-        guard text.utf8.contains(where: mayStartControl) else { return text }
+        guard text.utf8.withContiguousStorageIfAvailable({ $0.contains(where: mayStartControl) }) ?? text.utf8.contains(where: mayStartControl)
+        else { return text }
         var out = ""
         out.reserveCapacity(text.utf8.count + 8)
         var previousWasCR = false

@@ -28,7 +28,10 @@ extension StringProtocol {
 
     /// ASCII without a carriage return: a cell per byte (a CR LF is one character, of one cell),
     /// counted without breaking the text into characters, which costs tens of times more.
-    var isPlainASCII: Bool { !utf8.contains { $0 >= 0x80 || $0 == 0x0D } }
+    var isPlainASCII: Bool {
+        utf8.withContiguousStorageIfAvailable { bytes in !bytes.contains { $0 >= 0x80 || $0 == 0x0D } }
+            ?? !utf8.contains { $0 >= 0x80 || $0 == 0x0D }
+    }
 
     /// The longest prefix that takes at most `width` cells.
     func prefix(cells width: Int) -> SubSequence {

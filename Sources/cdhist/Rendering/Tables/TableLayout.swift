@@ -138,6 +138,11 @@ struct TableLayout {
         // Each cell cleaned once (a column under the row is looked at twice).
         let texts = columns.indices.map { i in i < cells.count ? Self.clean(cells[i].text) : "" }
         func text(_ i: Int) -> String { texts[i] }
+        let space = UInt8(ascii: " ")
+        if writeOneLine(texts, cells: cells, columns: columns, style: style, to: &out) {
+            writeBelow(texts, cells: cells, columns: columns, style: style, to: &out)
+            return
+        }
         var grid: [[String]] = []
         for i in inline {
             // Not on a terminal nothing wraps; a whole value breaks only at its spaces, when it must,
@@ -146,7 +151,6 @@ struct TableLayout {
             grid.append(total == nil ? [text(i)] : TextWrap.lines(text(i), width: widths[i], keepingDatesWhole: !whole, hardBreak: !whole))
         }
         let height = grid.map(\.count).max() ?? 1
-        let space = UInt8(ascii: " ")
         for k in 0..<height {
             let start = out.count
             for (n, i) in inline.enumerated() {
@@ -165,7 +169,43 @@ struct TableLayout {
             while out.count > start, out.last == space { out.removeLast() }
             out.append(0x0A)
         }
-        // Under the row: each explanation as a paragraph, the other columns together as "Title: value; …".
+        writeBelow(texts, cells: cells, columns: columns, style: style, to: &out)
+    }
+
+    /// The row's grid line when every cell fits its column as it is (no cell wraps: what
+    /// ``TextWrap/lines(_:width:keepingDatesWhole:hardBreak:)`` leaves whole), written
+    /// without breaking cells into lines; false, writing nothing, otherwise.
+    private func writeOneLine(_ texts: [String], cells: [Cell], columns: [Column], style: (String, Style) -> String,
+                              to out: inout [UInt8]) -> Bool {
+        var used: [Int] = []
+        used.reserveCapacity(inline.count)
+        for i in inline {
+            let cells = texts[i].cells
+            guard total == nil || widths[i] <= 0 || cells <= widths[i] else { return false }
+            used.append(cells)
+        }
+        let space = UInt8(ascii: " ")
+        let start = out.count
+        for (n, i) in inline.enumerated() {
+            if n > 0 { out.append(contentsOf: repeatElement(space, count: Self.gap)) }
+            if i < cells.count, let cellStyle = cells[i].style {
+                out += style(Self.pad(texts[i], to: widths[i], right: columns[i].alignRight), cellStyle).utf8
+            } else {
+                let padding = repeatElement(space, count: max(0, widths[i] - used[n]))
+                if columns[i].alignRight { out += padding }
+                out += texts[i].utf8
+                if !columns[i].alignRight { out += padding }
+            }
+        }
+        while out.count > start, out.last == space { out.removeLast() }
+        out.append(0x0A)
+        return true
+    }
+
+    /// Under the row: each explanation as a paragraph, the other columns together as "Title: value; …".
+    private func writeBelow(_ texts: [String], cells: [Cell], columns: [Column], style: (String, Style) -> String, to out: inout [UInt8]) {
+        func text(_ i: Int) -> String { texts[i] }
+        let space = UInt8(ascii: " ")
         let room = (total ?? Int.max) - Self.belowIndent
         func paragraph(_ text: String, style cellStyle: Style?) {
             for line in TextWrap.lines(text, width: room) {
@@ -220,7 +260,8 @@ struct TableLayout {
     static func truncate(_ text: String, to width: Int) -> String {
         // Only what can be shown is looked at (a cell may hold megabytes); no more bytes than
         // that is never cut, and is not walked character by character.
-        let shown = width == Int.max || text.utf8.count <= width ? Substring(text) : text.prefix(width)
+        guard width != Int.max && text.utf8.count > width else { return TerminalText.visible(text, newline: "↵", tab: " ") }
+        let shown = text.prefix(width)
         let cut = shown.endIndex < text.endIndex
         let visible = cut ? shown.dropLast() : shown
         let clean = TerminalText.visible(String(visible), newline: "↵", tab: " ")
