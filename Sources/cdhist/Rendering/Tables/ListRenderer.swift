@@ -120,7 +120,7 @@ final class ListRenderer {
     private func writeRow(_ cells: [Cell]) {
         guard let layout else { return }
         rowBytes.removeAll(keepingCapacity: true)
-        layout.write(cells, columns: columns, style: context.style, to: &rowBytes)
+        layout.write(cells, columns: columns, style: context.color ? context.style : nil, to: &rowBytes)
         context.output.write(bytes: rowBytes)
     }
 }

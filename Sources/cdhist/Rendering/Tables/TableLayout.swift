@@ -133,8 +133,8 @@ struct TableLayout {
 
     /// Appends the lines of one row to `out`, each ended by a line feed: the grid lines (a cell
     /// wraps within its column), then each column moved under the row, indented; styled by
-    /// `style`. Written as bytes: a table of millions of rows builds no string per line.
-    func write(_ cells: [Cell], columns: [Column], style: (String, Style) -> String, to out: inout [UInt8]) {
+    /// `style` (nil: no colour). Written as bytes: a table of millions of rows builds no string per line.
+    func write(_ cells: [Cell], columns: [Column], style: ((String, Style) -> String)?, to out: inout [UInt8]) {
         // Each cell cleaned once (a column under the row is looked at twice).
         let texts = columns.indices.map { i in i < cells.count ? Self.clean(cells[i].text) : "" }
         func text(_ i: Int) -> String { texts[i] }
@@ -156,7 +156,7 @@ struct TableLayout {
             for (n, i) in inline.enumerated() {
                 if n > 0 { out.append(contentsOf: repeatElement(space, count: Self.gap)) }
                 let piece = k < grid[n].count ? grid[n][k] : ""
-                if i < cells.count, let cellStyle = cells[i].style {
+                if let style, i < cells.count, let cellStyle = cells[i].style {
                     out += style(Self.pad(piece, to: widths[i], right: columns[i].alignRight), cellStyle).utf8
                 } else {
                     let padding = repeatElement(space, count: max(0, widths[i] - piece.cells))
@@ -175,7 +175,7 @@ struct TableLayout {
     /// The row's grid line when every cell fits its column as it is (no cell wraps: what
     /// ``TextWrap/lines(_:width:keepingDatesWhole:hardBreak:)`` leaves whole), written
     /// without breaking cells into lines; false, writing nothing, otherwise.
-    private func writeOneLine(_ texts: [String], cells: [Cell], columns: [Column], style: (String, Style) -> String,
+    private func writeOneLine(_ texts: [String], cells: [Cell], columns: [Column], style: ((String, Style) -> String)?,
                               to out: inout [UInt8]) -> Bool {
         var used: [Int] = []
         used.reserveCapacity(inline.count)
@@ -188,7 +188,7 @@ struct TableLayout {
         let start = out.count
         for (n, i) in inline.enumerated() {
             if n > 0 { out.append(contentsOf: repeatElement(space, count: Self.gap)) }
-            if i < cells.count, let cellStyle = cells[i].style {
+            if let style, i < cells.count, let cellStyle = cells[i].style {
                 out += style(Self.pad(texts[i], to: widths[i], right: columns[i].alignRight), cellStyle).utf8
             } else {
                 let padding = repeatElement(space, count: max(0, widths[i] - used[n]))
@@ -203,22 +203,33 @@ struct TableLayout {
     }
 
     /// Under the row: each explanation as a paragraph, the other columns together as "Title: value; …".
-    private func writeBelow(_ texts: [String], cells: [Cell], columns: [Column], style: (String, Style) -> String, to out: inout [UInt8]) {
+    private func writeBelow(_ texts: [String], cells: [Cell], columns: [Column], style: ((String, Style) -> String)?, to out: inout [UInt8]) {
         func text(_ i: Int) -> String { texts[i] }
         let space = UInt8(ascii: " ")
         let room = (total ?? Int.max) - Self.belowIndent
         func paragraph(_ text: String, style cellStyle: Style?) {
             for line in TextWrap.lines(text, width: room) {
                 out.append(contentsOf: repeatElement(space, count: Self.belowIndent))
-                out += (cellStyle.map { style(line, $0) } ?? line).utf8
+                if let style, let cellStyle { out += style(line, cellStyle).utf8 } else { out += line.utf8 }
                 out.append(0x0A)
             }
         }
-        let labelled = below.filter { columns[$0].fit != .below }.compactMap { i -> String? in
-            let t = text(i)
-            return t.isEmpty || t == "-" ? nil : "\(columns[i].shownTitle): \(t)"
+        let labelled = below.filter { i in columns[i].fit != .below && !text(i).isEmpty && text(i) != "-" }
+        let titles = labelled.map { columns[$0].shownTitle }
+        // ASCII that fits one line is written in place (what wrapping the joined text would give).
+        if room <= 0 || labelled.indices.allSatisfy({ titles[$0].isPlainASCII && text(labelled[$0]).isPlainASCII })
+            && labelled.indices.reduce(2 * (labelled.count - 1), { $0 + titles[$1].utf8.count + 2 + text(labelled[$1]).utf8.count }) <= room {
+            if !labelled.isEmpty { out.append(contentsOf: repeatElement(space, count: Self.belowIndent)) }
+            for (n, i) in labelled.enumerated() {
+                if n > 0 { out += "; ".utf8 }
+                out += titles[n].utf8
+                out += ": ".utf8
+                out += text(i).utf8
+            }
+            if !labelled.isEmpty { out.append(0x0A) }
+        } else {
+            paragraph(labelled.indices.map { "\(titles[$0]): \(text(labelled[$0]))" }.joined(separator: "; "), style: nil)
         }
-        if !labelled.isEmpty { paragraph(labelled.joined(separator: "; "), style: nil) }
         for i in below where columns[i].fit == .below && !text(i).isEmpty {
             paragraph(text(i), style: i < cells.count ? cells[i].style : nil)
         }
