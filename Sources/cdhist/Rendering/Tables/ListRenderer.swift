@@ -1,4 +1,5 @@
 import Foundation
+import HistoryKit
 
 /// Streams a list of records in the chosen format. Tables size their columns
 /// from the first rows (then keep those widths), so memory stays bounded.
@@ -15,6 +16,11 @@ final class ListRenderer {
     /// A table row's lines, as bytes (reused from row to row).
     private var rowBytes: [UInt8] = []
     private static let sampleRows = 200
+    /// Rows after the laid-out ones, gathered for ``formatter``, and the bytes of their text.
+    private var batch: [[Cell]] = []
+    private var batchBytes = 0
+    /// Writes the rows of a long table on another core, once a batch is full.
+    private var formatter: RowFormatter?
 
     /// `kind` names the JSON array (`transactions`, `changes`, …); `header`
     /// adds fields before it in the JSON document. A table is laid out from its
@@ -93,9 +99,26 @@ final class ListRenderer {
             if count == 0 { out.line(CSV.row(columns.map(\.title), raw: context.csvRaw)) }
         case .table:
             flushPending()
+            endBatches()
             if count == 0 { out.line(context.style("(none)", .dim)) }
         }
         out.flush()
+    }
+
+    /// A renderer left without ``finish()`` (its command failed) still writes the rows it was given.
+    deinit { endBatches() }
+
+    /// Writes the rows gathered, and waits for the formatter to write what it holds.
+    private func endBatches() {
+        if let formatter {
+            if !batch.isEmpty { formatter.submit(batch) }
+            formatter.end()
+            self.formatter = nil
+        } else {
+            for row in batch { writeRowNow(row) }
+        }
+        batch = []
+        batchBytes = 0
     }
 
     private func beginJSON() {
@@ -113,11 +136,25 @@ final class ListRenderer {
         let layout = TableLayout(columns: columns, rows: pending, totalWidth: context.terminal.width)
         self.layout = layout
         context.output.line(context.style(layout.header(columns), .bold))
-        for row in pending { writeRow(row) }
+        for row in pending { writeRowNow(row) }
         pending = []
     }
 
+    /// Writes a row, or on several cores gathers it into a batch for the formatter.
     private func writeRow(_ cells: [Cell]) {
+        guard let layout, Cores.usable > 1 else { return writeRowNow(cells) }
+        batch.append(cells)
+        for cell in cells { batchBytes += cell.text.utf8.count }
+        guard batch.count >= RowFormatter.batchSize || batchBytes >= RowFormatter.batchBytes else { return }
+        if formatter == nil {
+            formatter = RowFormatter(layout: layout, columns: columns, style: context.color ? context.style : nil, output: context.output)
+        }
+        formatter?.submit(batch)
+        batch = []
+        batchBytes = 0
+    }
+
+    private func writeRowNow(_ cells: [Cell]) {
         guard let layout else { return }
         rowBytes.removeAll(keepingCapacity: true)
         layout.write(cells, columns: columns, style: context.color ? context.style : nil, to: &rowBytes)
