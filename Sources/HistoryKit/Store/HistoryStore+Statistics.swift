@@ -98,12 +98,6 @@ extension HistoryStore {
     /// adds the counts by change type, which reads every change.
     public func statistics(countingChangeTypes: Bool = false) throws -> HistoryStatistics {
         try read { db in
-            let (count, minPK, maxPK) = try db.firstRow("SELECT COUNT(*), MIN(Z_PK), MAX(Z_PK) FROM ATRANSACTION") {
-                (Int($0.int64(0)), $0.optionalInt64(1), $0.optionalInt64(2))
-            } ?? (0, nil, nil)
-            let timestamps = try timestampRange(db)
-            // TEXT and BLOB sort after every number: the timestamp index finds them.
-            let unreadable = try db.firstRow("SELECT COUNT(*) FROM ATRANSACTION WHERE ZTIMESTAMP >= ''") { Int($0.int64(0)) } ?? 0
             var byType: [Int64?: Int]?
             if countingChangeTypes {
                 var counts: [Int64?: Int] = [:]
@@ -113,30 +107,47 @@ extension HistoryStore {
                 }
                 byType = counts
             }
-            let changeCount = try db.firstRow("SELECT COUNT(*) FROM ACHANGE") { Int($0.int64(0)) } ?? 0
-            let orphans = try orphanChangeCount(db, numbers: minPK.flatMap { lo in maxPK.map { lo...max(lo, $0) } },
-                                                transactionCount: count, changeCount: changeCount)
-            let strings = schema.hasStringTable ? try db.firstRow("SELECT COUNT(*) FROM ATRANSACTIONSTRING") { Int($0.int64(0)) } ?? 0 : 0
-            let highWater = catalog.historyMax("TRANSACTION")
-            let traces = PurgeTraces(
-                startsAfterFirst: (minPK ?? 1) > 1,
-                transactionHighWaterMark: highWater,
-                highWaterMarkAboveLast: highWater.map { $0 > (maxPK ?? 0) } ?? false,
-                transactionGaps: minPK.flatMap { lo in maxPK.map { hi in Self.numberCount(lo...max(lo, hi)) - Int64(count) } } ?? 0)
-            var traced = traces
-            if traces.startsAfterFirst, let first = minPK, let author = try transaction(number: first)?.author,
-               AuthorFamily.of(author) == .coreDataMigration {
-                traced.migrationAtCut = author
-            }
-            let typed = byType.map { counts in [Int64(0), 1, 2].reduce(0) { $0 + (counts[$1] ?? 0) } }
-            return HistoryStatistics(
-                transactionCount: count, changeCount: changeCount, stringCount: strings,
-                transactionNumbers: minPK.flatMap { lo in maxPK.map { lo...max(lo, $0) } },
-                timestamps: timestamps, unreadableTimestampCount: unreadable,
-                insertCount: byType.map { $0[0] ?? 0 }, updateCount: byType.map { $0[1] ?? 0 }, deleteCount: byType.map { $0[2] ?? 0 },
-                otherTypeCount: typed.map { changeCount - $0 },
-                orphanChangeCount: orphans, purgeTraces: traced, space: try space(db))
+            return try statistics(db, byType: byType)
         }
+    }
+
+    /// ``statistics(countingChangeTypes:)`` with the counts by change type of `tally`
+    /// (``entityChangeCounts()``, read once for both, in a read of its own).
+    public func statistics(changeTypes tally: EntityChangeTally) throws -> HistoryStatistics {
+        let all = tally.byEntity.values.reduce(tally.withoutEntityNumber) { $0.adding($1) }
+        return try read { db in try statistics(db, byType: [0: all.inserts, 1: all.updates, 2: all.deletes, nil: all.other]) }
+    }
+
+    private func statistics(_ db: Database, byType: [Int64?: Int]?) throws -> HistoryStatistics {
+        let (count, minPK, maxPK) = try db.firstRow("SELECT COUNT(*), MIN(Z_PK), MAX(Z_PK) FROM ATRANSACTION") {
+            (Int($0.int64(0)), $0.optionalInt64(1), $0.optionalInt64(2))
+        } ?? (0, nil, nil)
+        let timestamps = try timestampRange(db)
+        // TEXT and BLOB sort after every number: the timestamp index finds them.
+        let unreadable = try db.firstRow("SELECT COUNT(*) FROM ATRANSACTION WHERE ZTIMESTAMP >= ''") { Int($0.int64(0)) } ?? 0
+        let changeCount = try db.firstRow("SELECT COUNT(*) FROM ACHANGE") { Int($0.int64(0)) } ?? 0
+        let orphans = try orphanChangeCount(db, numbers: minPK.flatMap { lo in maxPK.map { lo...max(lo, $0) } },
+                                            transactionCount: count, changeCount: changeCount)
+        let strings = schema.hasStringTable ? try db.firstRow("SELECT COUNT(*) FROM ATRANSACTIONSTRING") { Int($0.int64(0)) } ?? 0 : 0
+        let highWater = catalog.historyMax("TRANSACTION")
+        let traces = PurgeTraces(
+            startsAfterFirst: (minPK ?? 1) > 1,
+            transactionHighWaterMark: highWater,
+            highWaterMarkAboveLast: highWater.map { $0 > (maxPK ?? 0) } ?? false,
+            transactionGaps: minPK.flatMap { lo in maxPK.map { hi in Self.numberCount(lo...max(lo, hi)) - Int64(count) } } ?? 0)
+        var traced = traces
+        if traces.startsAfterFirst, let first = minPK, let author = try transaction(number: first)?.author,
+           AuthorFamily.of(author) == .coreDataMigration {
+            traced.migrationAtCut = author
+        }
+        let typed = byType.map { counts in [Int64(0), 1, 2].reduce(0) { $0 + (counts[$1] ?? 0) } }
+        return HistoryStatistics(
+            transactionCount: count, changeCount: changeCount, stringCount: strings,
+            transactionNumbers: minPK.flatMap { lo in maxPK.map { lo...max(lo, $0) } },
+            timestamps: timestamps, unreadableTimestampCount: unreadable,
+            insertCount: byType.map { $0[0] ?? 0 }, updateCount: byType.map { $0[1] ?? 0 }, deleteCount: byType.map { $0[2] ?? 0 },
+            otherTypeCount: typed.map { max(0, changeCount - $0) },
+            orphanChangeCount: orphans, purgeTraces: traced, space: try space(db))
     }
 
     /// Earliest and latest numeric `ZTIMESTAMP`, through the timestamp index.

@@ -72,7 +72,7 @@ struct ReportCommand: ParsableCommand, SessionInputs {
             return (s.rule, preview, PurgePresenter(time: time).preview(preview, store: path, rule: s.rule, executing: false,
                                                                          actors: positioned == 0 ? nil : positioned))
         }
-        let statistics = try historyStore.statistics(countingChangeTypes: true)
+        let entities = try historyStore.entityChangeCounts(), statistics = try historyStore.statistics(changeTypes: entities)
         let content = ReportPage.Content(
             storePath: path, now: now, statistics: statistics,
             summary: InfoPresenter(time: time).document(store: historyStore, stats: statistics, model: modelResolution),
@@ -87,7 +87,7 @@ struct ReportCommand: ParsableCommand, SessionInputs {
                                          failing: findings.filter { $0.severity >= threshold }.count),
             cloudKit: try CloudKitPresenter.Content.read(historyStore, now: now, objects: ReportPage.topCount, events: ReportPage.topCount),
             authors: try historyStore.fieldSummaries(.author),
-            entities: ReportPage.entityRows(try historyStore.entityChangeCounts(), catalog: historyStore.catalog))
+            entities: ReportPage.entityRows(entities, catalog: historyStore.catalog))
         try exam.finish()
         let html = ReportPage(time: time, svg: TimelineSVG(time: time, utc: utc, top: top)).html(content, evidence: (exam, historyStore.access))
         let file = try OutputFile(out, reading: inputs)
