@@ -62,7 +62,7 @@ extension HistoryDiff {
 
     /// The net effect of the transactions in `runs` on each object they changed,
     /// read by object from a sort SQLite makes (no map of objects in memory).
-    /// `sql` is the new store's query (its stream's, in the same read).
+    /// `sql` is the new store's query (as its ranges were read with).
     private static func effects(of runs: [ClosedRange<Int64>], in store: HistoryStore, decoder: ChangeDecoder,
                                 sql: HistorySQL, db: Database) throws -> [EntityEffect] {
         guard let low = runs.first?.lowerBound, let high = runs.last?.upperBound else { return [] }

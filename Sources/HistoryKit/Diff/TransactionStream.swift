@@ -23,7 +23,7 @@ final class TransactionStream {
         }
     }
 
-    let store: HistoryStore
+    private let store: HistoryStore
     private let sql: HistorySQL
     private let statements: Statements
     private let transactions: RawCursor

@@ -137,69 +137,43 @@ struct TableLayout {
     func write(_ cells: [Cell], columns: [Column], style: ((String, Style) -> String)?, to out: inout [UInt8]) {
         // Each cell cleaned once (a column under the row is looked at twice).
         let texts = columns.indices.map { i in i < cells.count ? Self.clean(cells[i].text) : "" }
-        func text(_ i: Int) -> String { texts[i] }
-        let space = UInt8(ascii: " ")
-        if writeOneLine(texts, cells: cells, columns: columns, style: style, to: &out) {
-            writeBelow(texts, cells: cells, columns: columns, style: style, to: &out)
-            return
-        }
-        var grid: [[String]] = []
-        for i in inline {
-            // Not on a terminal nothing wraps; a whole value breaks only at its spaces, when it must,
-            // and is never cut (a value wider than the rows the table was sized from stays whole).
-            let whole = columns[i].fit == .whole
-            grid.append(total == nil ? [text(i)] : TextWrap.lines(text(i), width: widths[i], keepingDatesWhole: !whole, hardBreak: !whole))
-        }
-        let height = grid.map(\.count).max() ?? 1
-        for k in 0..<height {
-            let start = out.count
-            for (n, i) in inline.enumerated() {
-                if n > 0 { out.append(contentsOf: repeatElement(space, count: Self.gap)) }
-                let piece = k < grid[n].count ? grid[n][k] : ""
-                if let style, i < cells.count, let cellStyle = cells[i].style {
-                    out += style(Self.pad(piece, to: widths[i], right: columns[i].alignRight), cellStyle).utf8
-                } else {
-                    let padding = repeatElement(space, count: max(0, widths[i] - piece.cells))
-                    if columns[i].alignRight { out += padding }
-                    out += piece.utf8
-                    if !columns[i].alignRight { out += padding }
-                }
+        // Not on a terminal nothing wraps, and a row whose every cell fits its column as it is
+        // (what TextWrap leaves whole) is one line: most rows, written without breaking cells.
+        if total == nil || inline.allSatisfy({ widths[$0] <= 0 || texts[$0].cells <= widths[$0] }) {
+            writeLine({ texts[inline[$0]] }, cells: cells, columns: columns, style: style, to: &out)
+        } else {
+            // A whole value breaks only at its spaces, when it must, and is never cut (a value
+            // wider than the rows the table was sized from stays whole).
+            let grid = inline.map { i in
+                TextWrap.lines(texts[i], width: widths[i], keepingDatesWhole: columns[i].fit != .whole, hardBreak: columns[i].fit != .whole)
             }
-            // No trailing spaces (a style's escape ends what it pads).
-            while out.count > start, out.last == space { out.removeLast() }
-            out.append(0x0A)
+            for k in 0..<(grid.map(\.count).max() ?? 1) {
+                writeLine({ k < grid[$0].count ? grid[$0][k] : "" }, cells: cells, columns: columns, style: style, to: &out)
+            }
         }
         writeBelow(texts, cells: cells, columns: columns, style: style, to: &out)
     }
 
-    /// The row's grid line when every cell fits its column as it is (no cell wraps: what
-    /// ``TextWrap/lines(_:width:keepingDatesWhole:hardBreak:)`` leaves whole), written
-    /// without breaking cells into lines; false, writing nothing, otherwise.
-    private func writeOneLine(_ texts: [String], cells: [Cell], columns: [Column], style: ((String, Style) -> String)?,
-                              to out: inout [UInt8]) -> Bool {
-        var used: [Int] = []
-        used.reserveCapacity(inline.count)
-        for i in inline {
-            let cells = texts[i].cells
-            guard total == nil || widths[i] <= 0 || cells <= widths[i] else { return false }
-            used.append(cells)
-        }
+    /// One grid line: `piece(n)` in the `n`th grid column, padded to its width, without trailing spaces.
+    private func writeLine(_ piece: (Int) -> String, cells: [Cell], columns: [Column], style: ((String, Style) -> String)?,
+                           to out: inout [UInt8]) {
         let space = UInt8(ascii: " ")
         let start = out.count
         for (n, i) in inline.enumerated() {
             if n > 0 { out.append(contentsOf: repeatElement(space, count: Self.gap)) }
+            let piece = piece(n)
             if let style, i < cells.count, let cellStyle = cells[i].style {
-                out += style(Self.pad(texts[i], to: widths[i], right: columns[i].alignRight), cellStyle).utf8
+                out += style(Self.pad(piece, to: widths[i], right: columns[i].alignRight), cellStyle).utf8
             } else {
-                let padding = repeatElement(space, count: max(0, widths[i] - used[n]))
+                let padding = repeatElement(space, count: max(0, widths[i] - piece.cells))
                 if columns[i].alignRight { out += padding }
-                out += texts[i].utf8
+                out += piece.utf8
                 if !columns[i].alignRight { out += padding }
             }
         }
+        // No trailing spaces (a style's escape ends what it pads).
         while out.count > start, out.last == space { out.removeLast() }
         out.append(0x0A)
-        return true
     }
 
     /// Under the row: each explanation as a paragraph, the other columns together as "Title: value; …".

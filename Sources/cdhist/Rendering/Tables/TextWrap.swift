@@ -7,7 +7,7 @@
 enum TextWrap {
     static func lines(_ text: String, width: Int, keepingDatesWhole: Bool = true, hardBreak: Bool = true) -> [String] {
         guard width > 0, text.cells > width else { return [text] }
-        if let lines = plainLines(text, width: width) { return lines }
+        if let lines = plainLines(text, width: width, keepingDatesWhole: keepingDatesWhole) { return lines }
         var lines: [String] = []
         var current = ""
         // The cells of `current`, kept as it grows (measuring it again per word is quadratic).
@@ -38,46 +38,69 @@ enum TextWrap {
         return lines
     }
 
-    /// ``lines(_:width:keepingDatesWhole:hardBreak:)`` of ASCII text without a time (no colon
-    /// after two digits: no time or zone to keep with its neighbour) whose every word fits a
-    /// line, worked out on its bytes: each line is a slice of `text` (its words and the single
-    /// spaces between them). Nil for any other text. A table wraps a cell of every row: this
-    /// is most of them.
-    private static func plainLines(_ text: String, width: Int) -> [String]? {
+    /// ``lines(_:width:keepingDatesWhole:hardBreak:)`` of ASCII text whose every unit fits a
+    /// line, worked out on its bytes: the units are found as ``units(_:keepingDatesWhole:)``
+    /// finds them, and each line is a slice of `text` (its units and the single spaces between
+    /// them). Nil for any other text. A table wraps a cell of every row: this is most of them.
+    private static func plainLines(_ text: String, width: Int, keepingDatesWhole: Bool) -> [String]? {
         guard text.isPlainASCII else { return nil }
-        let bytes = text.utf8
-        var digitsBefore = 0
-        for b in bytes {
-            if b == UInt8(ascii: ":") && digitsBefore >= 2 { return nil }
-            digitsBefore = (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(b) ? digitsBefore + 1 : 0
-        }
-        var lines: [String] = []
-        var start = bytes.startIndex, end = bytes.startIndex
-        var used = 0
-        var wordStart = bytes.startIndex
-        func take(_ wordEnd: String.Index) -> Bool {
-            let length = bytes.distance(from: wordStart, to: wordEnd)
-            guard length <= width else { return false }
-            if used > 0 && used + 1 + length <= width {
-                end = wordEnd
-                used += 1 + length
+        return text.utf8.withContiguousStorageIfAvailable { bytes -> [String]? in
+            var lines: [String] = []
+            // The line being filled, and the unit being gathered (its last word apart).
+            var line = 0..<0, used = 0
+            var unit = 0..<0, lastWord = 0..<0, haveUnit = false
+            func place() -> Bool {
+                guard unit.count <= width else { return false }
+                if used > 0 && used + 1 + unit.count <= width {
+                    line = line.lowerBound..<unit.upperBound
+                    used += 1 + unit.count
+                    return true
+                }
+                if used > 0 { lines.append(String(decoding: bytes[line], as: UTF8.self)) }
+                (line, used) = (unit, unit.count)
                 return true
             }
-            if used > 0 { lines.append(String(decoding: bytes[start..<end], as: UTF8.self)) }
-            (start, end, used) = (wordStart, wordEnd, length)
-            return true
-        }
-        var i = bytes.startIndex
-        while i < bytes.endIndex {
-            if bytes[i] == UInt8(ascii: " ") {
-                guard take(i) else { return nil }
-                wordStart = bytes.index(after: i)
+            var wordStart = 0
+            for i in 0...bytes.count where i == bytes.count || bytes[i] == UInt8(ascii: " ") {
+                let word = wordStart..<i
+                wordStart = i + 1
+                if haveUnit, (keepingDatesWhole && isTime(bytes, word) && endsWithDate(bytes, unit)) || (isZone(bytes, word) && isTime(bytes, lastWord)) {
+                    unit = unit.lowerBound..<word.upperBound
+                    lastWord = word
+                    continue
+                }
+                if haveUnit { guard place() else { return nil } }
+                (unit, lastWord, haveUnit) = (word, word, true)
             }
-            i = bytes.index(after: i)
+            guard place() else { return nil }
+            lines.append(String(decoding: bytes[line], as: UTF8.self))
+            return lines
+        } ?? nil
+    }
+
+    /// ``isTime(_:)`` of the ASCII bytes in `range`.
+    private static func isTime(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+        guard range.count >= 5 else { return false }
+        return (0..<5).allSatisfy { k in
+            let b = bytes[range.lowerBound + k]
+            return k == 2 ? b == UInt8(ascii: ":") : (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(b)
         }
-        guard take(bytes.endIndex) else { return nil }
-        lines.append(String(decoding: bytes[start..<end], as: UTF8.self))
-        return lines
+    }
+
+    /// ``isZone(_:)`` of the ASCII bytes in `range`.
+    private static func isZone(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+        guard let sign = range.first.map({ bytes[$0] }), sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") else { return false }
+        return isTime(bytes, range.dropFirst())
+    }
+
+    /// ``endsWithDate(_:)`` of the ASCII bytes in `range`: its last ten are three runs of
+    /// digits, the first of four, joined by two hyphens.
+    private static func endsWithDate(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+        guard range.count >= 10 else { return false }
+        let tail = bytes[(range.upperBound - 10)..<range.upperBound]
+        let parts = tail.split(separator: UInt8(ascii: "-"), omittingEmptySubsequences: false)
+        return parts.count == 3 && parts[0].count == 4
+            && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) } }
     }
 
     /// The part of `unit` that goes on a line: up to the last punctuation mark that
