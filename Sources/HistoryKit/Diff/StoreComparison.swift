@@ -21,11 +21,7 @@ extension HistoryDiff {
         guard let low = [oldSpan?.lowerBound, newSpan?.lowerBound].compactMap({ $0 }).min(),
               let high = [oldSpan?.upperBound, newSpan?.upperBound].compactMap({ $0 }).max() else { return diff }
         let cores = Cores.usable
-        // In unsigned arithmetic: a damaged store's numbers may span all of Int64.
-        let span = UInt64(bitPattern: high &- low)
-        let parts = cores > 1 && span >= UInt64(HistoryStore.chunkedReadMinimum)
-            ? Int(min(span / UInt64(HistoryStore.chunkSpan) + 1, 1 << 16)) : 1
-        let ranges = HistoryStore.split(low, high, parts: parts)
+        let ranges = (cores > 1 ? HistoryStore.chunks(of: low...high) : nil) ?? [low...high]
         let entities = EntityMatch(old: oldDecoder, new: newDecoder)
         let queue = ChunkQueue(count: ranges.count)
         let total = try withoutActuallyEscaping(progress) { progress in

@@ -58,6 +58,15 @@ extension HistoryStore {
     /// its turn rarely fills what it may hold (see the caller) and waits.
     public static let chunkSpan: Int64 = 512
 
+    /// `span` cut into consecutive chunks of about `chunkSpan` numbers, at most 65,536 (sparse
+    /// numbers make large but light chunks); nil when it spans fewer than `minimum` numbers.
+    static func chunks(of span: ClosedRange<Int64>, minimum: Int64 = chunkedReadMinimum, span chunkSpan: Int64 = chunkSpan) -> [ClosedRange<Int64>]? {
+        // In unsigned arithmetic: a damaged store's numbers may span all of Int64.
+        let numbers = UInt64(bitPattern: span.upperBound &- span.lowerBound)
+        guard numbers >= UInt64(max(minimum, 0)) else { return nil }
+        return split(span.lowerBound, span.upperBound, parts: Int(min(numbers / UInt64(max(chunkSpan, 1)) + 1, 1 << 16)))
+    }
+
     /// Reads what ``forEachTransactionWithChanges(_:decoder:_:)`` reads, in chunks of
     /// consecutive transaction numbers on one connection per core at once: `body` is
     /// called with each chunk on one of several threads, chunks taken in order (a chunk
@@ -74,13 +83,7 @@ extension HistoryStore {
         guard query.limit == nil, query.order == .ascending, cores > 1 else { return false }
         return try read { db in
             let sql = try historySQL(query, in: db)
-            guard let span = try numberSpan(query, db) else { return false }
-            // In unsigned arithmetic: a damaged store's numbers may span all of Int64.
-            let numbers = UInt64(bitPattern: span.upperBound &- span.lowerBound)
-            guard numbers >= UInt64(max(minimum, 0)) else { return false }
-            // At most 65,536 chunks (sparse numbers make large but light chunks).
-            let parts = Int(min(numbers / UInt64(max(chunkSpan, 1)) + 1, 1 << 16))
-            let ranges = Self.split(span.lowerBound, span.upperBound, parts: parts)
+            guard let span = try numberSpan(query, db), let ranges = Self.chunks(of: span, minimum: minimum, span: chunkSpan) else { return false }
             let queue = ChunkQueue(count: ranges.count)
             _ = try connection.readInParallel(cores) { db, _ in
                 let walk = sql.selectsNumberRange

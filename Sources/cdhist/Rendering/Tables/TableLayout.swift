@@ -178,7 +178,6 @@ struct TableLayout {
 
     /// Under the row: each explanation as a paragraph, the other columns together as "Title: value; …".
     private func writeBelow(_ texts: [String], cells: [Cell], columns: [Column], style: ((String, Style) -> String)?, to out: inout [UInt8]) {
-        func text(_ i: Int) -> String { texts[i] }
         let space = UInt8(ascii: " ")
         let room = (total ?? Int.max) - Self.belowIndent
         func paragraph(_ text: String, style cellStyle: Style?) {
@@ -188,24 +187,26 @@ struct TableLayout {
                 out.append(0x0A)
             }
         }
-        let labelled = below.filter { i in columns[i].fit != .below && !text(i).isEmpty && text(i) != "-" }
-        let titles = labelled.map { columns[$0].shownTitle }
-        // ASCII that fits one line is written in place (what wrapping the joined text would give).
-        if room <= 0 || labelled.indices.allSatisfy({ titles[$0].isPlainASCII && text(labelled[$0]).isPlainASCII })
-            && labelled.indices.reduce(2 * (labelled.count - 1), { $0 + titles[$1].utf8.count + 2 + text(labelled[$1]).utf8.count }) <= room {
-            if !labelled.isEmpty { out.append(contentsOf: repeatElement(space, count: Self.belowIndent)) }
-            for (n, i) in labelled.enumerated() {
-                if n > 0 { out += "; ".utf8 }
-                out += titles[n].utf8
-                out += ": ".utf8
-                out += text(i).utf8
+        let labelled = below.filter { columns[$0].fit != .below && !texts[$0].isEmpty && texts[$0] != "-" }
+            .map { (title: columns[$0].shownTitle, text: texts[$0]) }
+        if !labelled.isEmpty {
+            // ASCII that fits one line is written in place (what wrapping the joined text would give).
+            if room <= 0 || labelled.allSatisfy({ $0.title.isPlainASCII && $0.text.isPlainASCII })
+                && labelled.reduce(2 * (labelled.count - 1), { $0 + $1.title.utf8.count + 2 + $1.text.utf8.count }) <= room {
+                out.append(contentsOf: repeatElement(space, count: Self.belowIndent))
+                for (n, pair) in labelled.enumerated() {
+                    if n > 0 { out += "; ".utf8 }
+                    out += pair.title.utf8
+                    out += ": ".utf8
+                    out += pair.text.utf8
+                }
+                out.append(0x0A)
+            } else {
+                paragraph(labelled.map { "\($0.title): \($0.text)" }.joined(separator: "; "), style: nil)
             }
-            if !labelled.isEmpty { out.append(0x0A) }
-        } else {
-            paragraph(labelled.indices.map { "\(titles[$0]): \(text(labelled[$0]))" }.joined(separator: "; "), style: nil)
         }
-        for i in below where columns[i].fit == .below && !text(i).isEmpty {
-            paragraph(text(i), style: i < cells.count ? cells[i].style : nil)
+        for i in below where columns[i].fit == .below && !texts[i].isEmpty {
+            paragraph(texts[i], style: i < cells.count ? cells[i].style : nil)
         }
     }
 

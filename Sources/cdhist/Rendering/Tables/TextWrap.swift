@@ -64,7 +64,7 @@ enum TextWrap {
             for i in 0...bytes.count where i == bytes.count || bytes[i] == UInt8(ascii: " ") {
                 let word = wordStart..<i
                 wordStart = i + 1
-                if haveUnit, (keepingDatesWhole && isTime(bytes, word) && endsWithDate(bytes, unit)) || (isZone(bytes, word) && isTime(bytes, lastWord)) {
+                if haveUnit, (keepingDatesWhole && isTime(bytes[word]) && endsWithDate(bytes, unit)) || (isZone(bytes, word) && isTime(bytes[lastWord])) {
                     unit = unit.lowerBound..<word.upperBound
                     lastWord = word
                     continue
@@ -78,19 +78,10 @@ enum TextWrap {
         } ?? nil
     }
 
-    /// ``isTime(_:)`` of the ASCII bytes in `range`.
-    private static func isTime(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
-        guard range.count >= 5 else { return false }
-        return (0..<5).allSatisfy { k in
-            let b = bytes[range.lowerBound + k]
-            return k == 2 ? b == UInt8(ascii: ":") : (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(b)
-        }
-    }
-
     /// ``isZone(_:)`` of the ASCII bytes in `range`.
     private static func isZone(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
         guard let sign = range.first.map({ bytes[$0] }), sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") else { return false }
-        return isTime(bytes, range.dropFirst())
+        return isTime(bytes[range].dropFirst())
     }
 
     /// ``endsWithDate(_:)`` of the ASCII bytes in `range`: its last ten are three runs of
@@ -125,7 +116,7 @@ enum TextWrap {
         let words = text.isPlainASCII ? text.utf8.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false).map { Substring($0) }
             : text.split(separator: " ", omittingEmptySubsequences: false)
         for word in words {
-            if let last = units.last, (keepingDatesWhole && isTime(word) && endsWithDate(last)) || (isZone(word) && endsWithTime(last)) {
+            if let last = units.last, (keepingDatesWhole && isTime(word.utf8) && endsWithDate(last)) || (isZone(word) && endsWithTime(last)) {
                 units[units.count - 1] = last + " " + word
             } else {
                 units.append(String(word))
@@ -143,9 +134,9 @@ enum TextWrap {
         return tail.count == 10 && parts.count == 3 && parts[0].count == 4 && parts.allSatisfy(digits)
     }
 
-    /// `HH:MM…` at the start of a word (its bytes looked at: every word of a table's text is).
-    private static func isTime(_ word: Substring) -> Bool {
-        var bytes = word.utf8.makeIterator()
+    /// `HH:MM…` at the start of a word's bytes (every word of a table's text is looked at).
+    private static func isTime(_ word: some Collection<UInt8>) -> Bool {
+        var bytes = word.makeIterator()
         for k in 0..<5 {
             guard let b = bytes.next(), k == 2 ? b == UInt8(ascii: ":") : (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(b) else { return false }
         }
@@ -155,11 +146,11 @@ enum TextWrap {
 
     private static func endsWithTime(_ unit: String) -> Bool {
         guard let last = unit.split(separator: " ").last else { return false }
-        return isTime(last)
+        return isTime(last.utf8)
     }
 
     /// `+HH:MM` or `-HH:MM`.
     private static func isZone(_ word: Substring) -> Bool {
-        (word.utf8.first == UInt8(ascii: "+") || word.utf8.first == UInt8(ascii: "-")) && isTime(word.dropFirst())
+        (word.utf8.first == UInt8(ascii: "+") || word.utf8.first == UInt8(ascii: "-")) && isTime(word.dropFirst().utf8)
     }
 }
