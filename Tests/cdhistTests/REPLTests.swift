@@ -90,6 +90,7 @@ private func quote(_ word: String) -> String {
     final class Screen {
         let name = "cdhist-test-\(UUID().uuidString.prefix(8))"
         let state: TemporaryDirectory
+        private var socket = ""
 
         /// A session on `store`; `pager` nil runs it without PAGER (its default pager).
         init(store: String, state: TemporaryDirectory, pager: String? = "cat", rows: Int = 50) throws {
@@ -98,22 +99,31 @@ private func quote(_ word: String) -> String {
             let pagerSetting = pager.map { "PAGER='\($0)'" } ?? "-u PAGER"
             let command = "env \(pagerSetting) XDG_STATE_HOME=\(state.path) \(binary) \(store); echo EXIT=$?; sleep 60"
             // Through Subprocess, not Process: the tmux server this starts outlives the call.
-            try CLI.run(["new-session", "-d", "-s", name, "-x", "160", "-y", String(rows), command], executable: "/usr/bin/tmux")
+            let started = try tmux(["new-session", "-d", "-s", name, "-x", "160", "-y", String(rows), command])
+            #expect(started.status == 0, "tmux new-session: \(started.stderr)")
+            socket = try tmux(["display-message", "-p", "#{socket_path}"]).stdout.trimmingCharacters(in: .newlines)
             try waitFor("transactions)>")
+        }
+
+        /// Runs tmux on this screen's own server (`-L`): one server per screen, so the server a
+        /// finished screen's kill takes down is never the one the next screen starts in.
+        @discardableResult
+        func tmux(_ arguments: [String]) throws -> CLI.Result {
+            try CLI.run(["-L", name] + arguments, executable: "/usr/bin/tmux")
         }
 
         /// Sends key names (Enter, Tab, Up, C-c, C-d, C-u).
         func send(_ keys: String...) throws {
-            try CLI.run(["send-keys", "-t", name] + keys, executable: "/usr/bin/tmux")
+            try tmux(["send-keys", "-t", name] + keys)
         }
 
         /// Types `text` literally.
         func type(_ text: String) throws {
-            try CLI.run(["send-keys", "-t", name, "-l", "--", text], executable: "/usr/bin/tmux")
+            try tmux(["send-keys", "-t", name, "-l", "--", text])
         }
 
         func text() throws -> String {
-            try CLI.run(["capture-pane", "-p", "-S", "-200", "-t", name], executable: "/usr/bin/tmux").stdout
+            try tmux(["capture-pane", "-p", "-S", "-200", "-t", name]).stdout
         }
 
         /// Waits until the screen contains `needle` (at most 20 s).
@@ -138,7 +148,10 @@ private func quote(_ word: String) -> String {
             Issue.record("timed out waiting for a last line \(line.debugDescription); screen:\n\(try text())")
         }
 
-        deinit { _ = try? CLI.run(["kill-session", "-t", name], executable: "/usr/bin/tmux") }
+        deinit {
+            _ = try? tmux(["kill-server"])
+            if !socket.isEmpty { try? FileManager.default.removeItem(atPath: socket) }
+        }
     }
 
     let store = Repository.fixtures + "/AppGroup/Tasks.sqlite"
@@ -372,7 +385,7 @@ private func quote(_ word: String) -> String {
         // Ctrl-L clears the screen, leaving the prompt.
         try s.send("C-l")
         try s.waitForLastLine("Big.sqlite (60000 transactions)>")
-        let visible = try CLI.run(["capture-pane", "-p", "-t", s.name], executable: "/usr/bin/tmux").stdout
+        let visible = try s.tmux(["capture-pane", "-p", "-t", s.name]).stdout
         #expect(!visible.contains("Transactions,60000"), "\(visible)")
         try s.send("C-c")
         try s.waitFor("(Ctrl-C again to quit, or Ctrl-D)")
