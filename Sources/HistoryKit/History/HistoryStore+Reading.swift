@@ -119,6 +119,21 @@ extension HistoryStore {
                            warnings: warnings)
     }
 
+    /// The row of ``transaction(_:changeCount:names:)`` in place when it reads without a
+    /// warning, with a dated timestamp, and names by reference (``TransactionNames/places(in:)``); nil otherwise.
+    func plainTransaction(_ row: RawCursor, changeCount: Int? = nil, names: TransactionNames) throws -> PlainTransaction? {
+        switch row.storageClass(1) {
+        case .integer, .real: break
+        case .null, .text, .blob: return nil
+        }
+        let timestamp = row.double(1)
+        guard Transaction.datedTimestamps.contains(timestamp), row.storageClass(0) == .integer,
+              changeCount != nil || row.storageClass(11) == .integer, let places = try names.places(in: row) else { return nil }
+        return PlainTransaction(number: row.int64(0), timestamp: timestamp, names: places,
+                                queryGenerationLength: row.optionalInt64(6).map { Int($0) },
+                                changeCount: changeCount ?? Int(row.int64(11)), table: names)
+    }
+
     func change(_ row: RawCursor, decoder: ChangeDecoder) -> Change {
         let changeID = row.int64(0)
         var warnings: [DecodingWarning] = []

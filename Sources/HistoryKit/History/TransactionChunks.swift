@@ -24,14 +24,20 @@ public struct TransactionChunk {
     /// changes, as ``HistoryStore/forEachTransactionWithChanges(_:decoder:_:)`` does
     /// (and with its errors: an SQLite failure names the store).
     public func forEach(_ body: (Transaction, ChangeStream) throws -> Void) throws {
+        try forEach(plain: { try body($0.transaction(storeUUID: store.storeUUID), $1) }, decoded: body)
+    }
+
+    /// As ``forEach(_:)``, calling `plain` with each transaction that reads as a
+    /// ``PlainTransaction`` (not building a ``Transaction``), and `decoded` with the others.
+    public func forEach(plain: (PlainTransaction, ChangeStream) throws -> Void, decoded: (Transaction, ChangeStream) throws -> Void) throws {
         do {
-            try read(body)
+            try read(plain: plain, decoded: decoded)
         } catch {
             throw store.connection.storeError(error)
         }
     }
 
-    private func read(_ body: (Transaction, ChangeStream) throws -> Void) throws {
+    private func read(plain: (PlainTransaction, ChangeStream) throws -> Void, decoded: (Transaction, ChangeStream) throws -> Void) throws {
         let cursor = try RawCursor(transactions, arguments: sql.arguments + [numbers.lowerBound, numbers.upperBound])
         defer { cursor.finish() }
         let merge = sql.selectsNumberRange
@@ -41,12 +47,22 @@ public struct TransactionChunk {
         defer { changeCounts?.finish() }
         let rows = ChangeRows(store: store, decoder: decoder)
         let names = TransactionNames(sql, lookup: self.names)
+        func changesOf(_ number: Int64) throws -> ChangeStream {
+            try merge.map { ChangeStream($0, transaction: number, rows: rows) }
+                ?? store.changeStream(of: number, sql: sql, statement: changes, rows: rows)
+        }
         while try cursor.next() {
-            let tx = try store.transaction(cursor, changeCount: changeCounts?.count(of: cursor.int64(0)), names: names)
-            let stream = try merge.map { ChangeStream($0, transaction: tx.number, rows: rows) }
-                ?? store.changeStream(of: tx.number, sql: sql, statement: changes, rows: rows)
-            defer { stream.finish() }
-            try body(tx, stream)
+            let count = try changeCounts?.count(of: cursor.int64(0))
+            if let tx = try store.plainTransaction(cursor, changeCount: count, names: names) {
+                let stream = try changesOf(tx.number)
+                defer { stream.finish() }
+                try plain(tx, stream)
+            } else {
+                let tx = try store.transaction(cursor, changeCount: count, names: names)
+                let stream = try changesOf(tx.number)
+                defer { stream.finish() }
+                try decoded(tx, stream)
+            }
         }
     }
 }

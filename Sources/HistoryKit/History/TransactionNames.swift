@@ -9,10 +9,12 @@ import GRDB
 final class TransactionNames {
     /// A string-table row's name as read: its text, or what it held instead; `found` is
     /// false when no row has the reference or its name is NULL (the inline column counts then).
+    /// `place`: the name's place in ``interned`` when it was read without a problem, else -1.
     private struct Read {
         var found = false
         var value: String?
         var problem: String?
+        var place: Int32 = -1
     }
 
     /// Per name field (author, context, bundle, process): names by reference, for the fields
@@ -22,6 +24,21 @@ final class TransactionNames {
     private let lookup: Statement?
     /// Names kept per field at most: a store's strings are few, but nothing forbids many.
     private static let limit = 4_096
+    /// The names read without a problem, each once, in the order first read: what a
+    /// ``PlainTransaction`` refers to by place. At most four times ``limit``.
+    private var interned: [String] = []
+    /// The last plain row's references and its names' places (most rows repeat the one before).
+    private var lastReferences: References?
+    private var lastPlaces = PlainTransaction.NamePlaces()
+
+    /// A row's four string references (nil: NULL).
+    private struct References: Equatable {
+        var values: (Int64?, Int64?, Int64?, Int64?) = (nil, nil, nil, nil)
+        subscript(field: Int) -> Int64? {
+            get { [values.0, values.1, values.2, values.3][field] }
+        }
+        static func == (a: Self, b: Self) -> Bool { a.values == b.values }
+    }
 
     /// Names of `sql`'s transaction select, read on `db`.
     convenience init(_ sql: HistorySQL, _ db: Database) throws {
@@ -42,13 +59,7 @@ final class TransactionNames {
         guard let lookup, byReference[field] != nil else { return row.text(column, problem: &problem) }
         var read = Read()
         if let reference {
-            if let kept = byReference[field]?[reference] {
-                read = kept
-            } else {
-                read = try look(up: reference.databaseValue, with: lookup)
-                if byReference[field]?.count ?? 0 >= Self.limit { byReference[field]?.removeAll() }
-                byReference[field]?[reference] = read
-            }
+            read = try self.read(field, reference, with: lookup)
         } else if let value = row.value(column + 5) {
             // A reference of another type joins the row SQLite compares equal, if any.
             switch value {
@@ -69,6 +80,54 @@ final class TransactionNames {
         guard try cursor.next(), !cursor.isNull(0) else { return Read() }
         var read = Read(found: true)
         read.value = cursor.text(0, problem: &read.problem)
+        if read.problem == nil, let value = read.value, interned.count < 4 * Self.limit {
+            read.place = Int32(interned.count)
+            interned.append(value)
+        }
         return read
+    }
+
+    /// The name at `place` of ``PlainTransaction/NamePlaces`` (nil for -1).
+    func name(at place: Int32) -> String? { place < 0 ? nil : interned[Int(place)] }
+
+    /// Field `field`'s name by integer `reference`, kept per field once read.
+    private func read(_ field: Int, _ reference: Int64, with lookup: Statement) throws -> Read {
+        if let kept = byReference[field]?[reference] { return kept }
+        let read = try look(up: reference.databaseValue, with: lookup)
+        if byReference[field]?.count ?? 0 >= Self.limit { byReference[field]?.removeAll() }
+        byReference[field]?[reference] = read
+        return read
+    }
+
+    /// The places of a transaction `row`'s names when each is looked up by an integer reference
+    /// (or has none) and reads without a problem, as ``name(_:in:column:reference:problem:)``
+    /// would read it; nil otherwise (the row is read as a ``Transaction`` then).
+    func places(in row: RawCursor) throws -> PlainTransaction.NamePlaces? {
+        guard let lookup else { return nil }
+        func reference(_ column: Int32) -> Int64?? {
+            switch row.storageClass(column) {
+            case .integer: return .some(row.int64(column))
+            case .null: return .some(nil)
+            case .real, .text, .blob: return nil
+            }
+        }
+        guard let author = reference(7), let context = reference(8), let bundle = reference(9), let process = reference(10) else { return nil }
+        let references = References(values: (author, context, bundle, process))
+        if references == lastReferences { return lastPlaces }
+        var places = PlainTransaction.NamePlaces()
+        for field in 0..<4 {
+            guard byReference[field] != nil else { return nil }
+            let read = try references[field].map { try self.read(field, $0, with: lookup) } ?? Read()
+            if read.found {
+                guard read.place >= 0 else { return nil }
+                places[field] = read.place
+            } else if !row.isNull(Int32(field) + 2) {
+                // The inline column counts: not a plain row.
+                return nil
+            }
+        }
+        lastReferences = references
+        lastPlaces = places
+        return places
     }
 }

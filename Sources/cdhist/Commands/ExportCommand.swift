@@ -47,7 +47,7 @@ struct ExportCommand: ParsableCommand, SessionInputs {
             let store = session.store, decoder = session.decoder
             try writer.write(bounds: try store.numberBounds(),
                              inChunks: { body in try !labelled && store.readInChunks(query, decoder: decoder) { try body($0.index, $0.forEach) } },
-                             inOneGo: { try store.forEachTransactionWithChanges(query, decoder: decoder, $0) })
+                             inOneGo: { try store.forEachTransactionWithChanges(query, decoder: decoder, $1) })
             progress.finish(leaving: progressText(progress.steps))
             try target?.commit(output)
         } catch {

@@ -29,6 +29,14 @@ struct CSVExport {
         bytes.reserveCapacity(OrderedOutput.writeThreshold * 2)
     }
 
+    /// Adds the rows of one plain transaction, as ``write(_:_:seen:spill:)`` does for it decoded.
+    mutating func write(_ tx: PlainTransaction, fields: inout PlainTransactionFields, _ changes: ChangeStream,
+                        seen: (Change) -> Void, spill: (inout [UInt8]) throws -> Void) throws {
+        transactionFields.removeAll(keepingCapacity: true)
+        fields.writeCSV(tx, to: &transactionFields)
+        try writeRows(changes, seen: seen, spill: spill)
+    }
+
     /// Adds the rows of one transaction; `seen` is told of each change, and `spill` is
     /// handed ``bytes`` after each row (it may write them out and empty them).
     mutating func write(_ tx: Transaction, _ changes: ChangeStream, seen: (Change) -> Void,
@@ -50,6 +58,12 @@ struct CSVExport {
         add(tx.contextName)
         add(tx.bundleID)
         add(tx.processID)
+        try writeRows(changes, seen: seen, spill: spill)
+    }
+
+    /// A row per change of `changes` after ``transactionFields`` (one without change fields when none).
+    private mutating func writeRows(_ changes: ChangeStream, seen: (Change) -> Void, spill: (inout [UInt8]) throws -> Void) throws {
+        let comma = UInt8(ascii: ",")
         var written = false
         func decoded(_ c: Change) throws {
             seen(c)

@@ -15,8 +15,9 @@ struct ExportWriter {
     let progressText: (Int) -> String
     let warnings: ValueWarnings
 
-    /// Walks transactions with their changes, on this thread.
-    typealias Walk = ((Transaction, ChangeStream) throws -> Void) throws -> Void
+    /// Walks transactions with their changes, on this thread: to `plain` those the read hands
+    /// out as plain transactions (a chunked read does), to `decoded` the others.
+    typealias Walk = (_ plain: (PlainTransaction, ChangeStream) throws -> Void, _ decoded: (Transaction, ChangeStream) throws -> Void) throws -> Void
     /// Reads the transactions in numbered chunks on several threads, each handed to the body
     /// with its own walk; false when the read is not worth splitting (read it in one go then).
     typealias ChunkedRead = (@escaping (Int, Walk) throws -> Void) throws -> Bool
@@ -57,33 +58,46 @@ struct ExportWriter {
             }
             let offer = { (bytes: inout [UInt8]) in try ordered.offer(&bytes, chunk: index) }
             var bytes: [UInt8]
+            let seen = { (change: Change) in local.add(change.warnings) }
+            var fields = PlainTransactionFields(storeUUID: storeUUID, time: presenter.time, csvRaw: context.csvRaw)
             if events {
                 var writer = TimesketchExport(presenter: presenter)
-                try forEach { tx, changes in
+                func event(_ tx: Transaction, _ changes: ChangeStream) throws {
                     local.add(tx.warnings)
-                    try writer.write(tx, changes, seen: { local.add($0.warnings) }, spill: offer)
+                    try writer.write(tx, changes, seen: seen, spill: offer)
                     counted()
                 }
+                try forEach({ try event($0.transaction(storeUUID: storeUUID), $1) }, event)
                 bytes = writer.bytes
             } else if csv {
                 var writer = CSVExport(presenter: presenter, plain: plain, raw: context.csvRaw)
                 if index == 0 { writer.bytes = writer.header }
-                try forEach { tx, changes in
-                    local.add(tx.warnings)
-                    try writer.write(tx, changes, seen: { local.add($0.warnings) }, spill: offer)
+                try forEach({ tx, changes in
+                    try writer.write(tx, fields: &fields, changes, seen: seen, spill: offer)
                     counted()
-                }
+                }, { tx, changes in
+                    local.add(tx.warnings)
+                    try writer.write(tx, changes, seen: seen, spill: offer)
+                    counted()
+                })
                 bytes = writer.bytes
             } else {
                 var line = JSONBytes(capacity: OrderedOutput.writeThreshold * 2)
-                try forEach { tx, changes in
-                    local.add(tx.warnings)
-                    try presenter.writeTransaction(tx, changes: changes, format: jsonFormatTag, to: &line, plain: plain, spill: offer) { local.add($0.warnings) }
+                func ended() throws {
                     line.bytes.append(0x0A)
                     line.endRecord()
                     try offer(&line.bytes)
                     counted()
                 }
+                try forEach({ tx, changes in
+                    try presenter.writeTransaction(tx, fields: &fields, changes: changes, format: jsonFormatTag, to: &line, plain: plain,
+                                                   spill: offer, each: seen)
+                    try ended()
+                }, { tx, changes in
+                    local.add(tx.warnings)
+                    try presenter.writeTransaction(tx, changes: changes, format: jsonFormatTag, to: &line, plain: plain, spill: offer, each: seen)
+                    try ended()
+                })
                 bytes = line.bytes
             }
             try ordered.finish(&bytes, chunk: index) {
@@ -107,13 +121,14 @@ struct ExportWriter {
     private func document(bounds: NumberBounds, inOneGo: Walk) throws {
         let list = ListRenderer(context: context, kind: "transactions", columns: presenter.transactionColumns(bounds),
                                 header: [("storeID", .string(storeUUID))])
-        try inOneGo { tx, changes in
+        func add(_ tx: Transaction, _ changes: ChangeStream) throws {
             warnings.add(tx.warnings)
             try list.addStreaming { line in
                 try presenter.writeTransaction(tx, changes: changes, format: nil, to: &line, spill: context.output.spill) { warnings.add($0.warnings) }
             }
             progress.step { progressText(progress.steps) }
         }
+        try inOneGo({ try add($0.transaction(storeUUID: storeUUID), $1) }, add)
         list.finish()
     }
 }

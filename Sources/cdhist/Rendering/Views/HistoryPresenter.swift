@@ -85,6 +85,20 @@ struct HistoryPresenter {
     func writeTransaction(_ tx: Transaction, changes: ChangeStream, format: String?, to s: inout JSONBytes,
                           plain: PlainChangeWriter? = nil, spill: (inout [UInt8]) throws -> Void, each: (Change) -> Void) throws {
         writeMembers(tx, format: format, to: &s)
+        try writeChanges(changes, to: &s, plain: plain, spill: spill, each: each)
+    }
+
+    /// A plain transaction's object, as ``writeTransaction(_:changes:format:to:plain:spill:each:)``
+    /// writes it decoded; `fields` formats its members.
+    func writeTransaction(_ tx: PlainTransaction, fields: inout PlainTransactionFields, changes: ChangeStream, format: String?,
+                          to s: inout JSONBytes, plain: PlainChangeWriter?, spill: (inout [UInt8]) throws -> Void, each: (Change) -> Void) throws {
+        fields.writeJSON(tx, format: format, to: &s)
+        try writeChanges(changes, to: &s, plain: plain, spill: spill, each: each)
+    }
+
+    /// The `changes` member, and the end of the transaction's object.
+    private func writeChanges(_ changes: ChangeStream, to s: inout JSONBytes, plain: PlainChangeWriter?,
+                              spill: (inout [UInt8]) throws -> Void, each: (Change) -> Void) throws {
         s.key("changes")
         s.beginArray()
         func decoded(_ change: Change) throws {
