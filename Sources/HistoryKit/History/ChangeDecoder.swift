@@ -55,7 +55,7 @@ public struct ChangeDecoder: Sendable {
     }
 
     /// Entity `number`; nil when the catalog lacks it.
-    public func entity(_ number: Int64) -> DecodedEntity? {
+    @inline(__always) public func entity(_ number: Int64) -> DecodedEntity? {
         if number >= 0 && number < Int64(entitiesByNumber.count) { return entitiesByNumber[Int(number)] }
         return number > Self.denseLimit || number < 0 ? entitiesByLargeNumber[number] : nil
     }

@@ -121,10 +121,7 @@ final class ChangeRows {
         case .null: columns = nil
         case .integer, .real, .text: return nil
         }
-        if type == 1 {
-            guard entity.updatesDecodePlainly, let layout = entity.layout, let columns,
-                  layout.fits(length: columns.count, lastByte: columns.last) else { return nil }
-        }
+        if type == 1 && !entity.decodesPlainly(update: columns) { return nil }
         return PlainChange(changeID: row.int64(0), transactionNumber: row.int64(1), isUpdate: type == 1, entity: entity,
                            entityPK: row.int64(4), columns: columns)
     }

@@ -17,7 +17,11 @@ public final class DecodedEntity: Sendable {
     let tombstoneTypes: [AttributeType?]
     /// Whether an update's ZCOLUMNS decodes without a warning when it is
     /// ``layout``'s length with no bit past its last slot (there is a layout, and it is certain).
-    let updatesDecodePlainly: Bool
+    private let updatesDecodePlainly: Bool
+    /// ``layout``'s byte length and slot count: what ``decodesPlainly(update:)`` checks per
+    /// change, kept here so that no layout (its arrays) is copied per change.
+    private let byteLength: Int
+    private let slotCount: Int
 
     init(number: Int64, index: Int, name: String, objectIDPrefix: String, layout: SlotLayout?,
          missingLayout: DecodingWarning?, tombstoneTypes: [AttributeType?]) {
@@ -29,5 +33,14 @@ public final class DecodedEntity: Sendable {
         self.missingLayout = missingLayout
         self.tombstoneTypes = tombstoneTypes
         updatesDecodePlainly = layout.map { $0.notes.isEmpty && $0.byteLength > 0 } ?? false
+        byteLength = layout?.byteLength ?? 0
+        slotCount = layout?.slots.count ?? 0
+    }
+
+    /// Whether an update of this entity with ZCOLUMNS `columns` decodes without a warning
+    /// (``updatesDecodePlainly``, and the columns fit the layout: ``SlotLayout/fits(length:lastByte:)``).
+    func decodesPlainly(update columns: UnsafeRawBufferPointer?) -> Bool {
+        guard updatesDecodePlainly, let columns else { return false }
+        return SlotLayout.fits(length: columns.count, lastByte: columns.last, byteLength: byteLength, slotCount: slotCount)
     }
 }

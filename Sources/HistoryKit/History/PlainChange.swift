@@ -7,7 +7,8 @@ public struct PlainChange {
     public let transactionNumber: Int64
     /// True for an update, false for an insert.
     public let isUpdate: Bool
-    public let entity: DecodedEntity
+    /// Not retained: the decoder that owns it outlives the call that hands this out.
+    public unowned(unsafe) let entity: DecodedEntity
     public let entityPK: Int64
     /// ZCOLUMNS in place (nil for NULL). An update's is as long as its entity's layout
     /// says, with no bit past the last slot.

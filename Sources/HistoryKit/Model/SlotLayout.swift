@@ -39,11 +39,16 @@ public struct SlotLayout: Equatable, Sendable {
     /// Core Data writes for this entity: ``byteLength`` long, no bit past the last slot
     /// (only the last byte can hold such bits).
     func fits(length: Int, lastByte: UInt8?) -> Bool {
+        Self.fits(length: length, lastByte: lastByte, byteLength: byteLength, slotCount: slots.count)
+    }
+
+    /// ``fits(length:lastByte:)`` for a layout of `byteLength` bytes and `slotCount` slots.
+    static func fits(length: Int, lastByte: UInt8?, byteLength: Int, slotCount: Int) -> Bool {
         guard length == byteLength else { return false }
         guard let lastByte, length > 0 else { return true }
         // Bit b of the last byte (b = 0 is 0x80) is slot 8 × (length − 1) + b.
         let firstSlot = 8 * (length - 1)
-        return !(0..<8).contains { firstSlot + $0 >= slots.count && lastByte & (0x80 >> UInt8($0)) != 0 }
+        return !(0..<8).contains { firstSlot + $0 >= slotCount && lastByte & (0x80 >> UInt8($0)) != 0 }
     }
 
     /// Computes the layout of `entityName`; nil when the model lacks it.

@@ -135,7 +135,7 @@ final class PlainChangeWriter: Sendable {
 
     /// The change's JSON object, as ``HistoryPresenter`` writes a change without a label.
     func json(_ change: PlainChange, to out: inout [UInt8]) {
-        let entity = entities[change.entity.index]
+        unowned(unsafe) let entity = entities[change.entity.index]
         let p = Self.jsonPieces
         Self.append(to: &out, room: entity.room(change)) { w in
             w.bytes(p[0])
@@ -172,7 +172,7 @@ final class PlainChangeWriter: Sendable {
     /// The change's fields of a CSV row (after the transaction's and their comma, up to the
     /// line's end), as ``CSVExport`` writes a change, when ``writesCSV(_:)``.
     func csv(_ change: PlainChange, to out: inout [UInt8]) {
-        let entity = entities[change.entity.index]
+        unowned(unsafe) let entity = entities[change.entity.index]
         Self.append(to: &out, room: entity.room(change)) { w in
             let comma = UInt8(ascii: ",")
             w.int(change.changeID)

@@ -46,15 +46,14 @@ struct PlainTransactionFields {
             jsonNames = Array(members.bytes.dropFirst())
             jsonPlaces = tx.names
         }
-        s.compactValue { out in
-            out += jsonNames
-            out += storeAndToken
-            JSONValue.writeInt(tx.number, to: &out)
-            out += #"},"changeCount":"#.utf8
-            JSONValue.writeInt(Int64(tx.changeCount), to: &out)
-            out += #","queryGenerationLength":"#.utf8
-            if let length = tx.queryGenerationLength { JSONValue.writeInt(Int64(length), to: &out) } else { out += JSONValue.nullBytes }
-        }
+        // The members from the names on, appended as they are (not through a closure, which would hold the buffers).
+        s.compactValue(jsonNames)
+        s.bytes += storeAndToken
+        JSONValue.writeInt(tx.number, to: &s.bytes)
+        s.bytes += #"},"changeCount":"#.utf8
+        JSONValue.writeInt(Int64(tx.changeCount), to: &s.bytes)
+        s.bytes += #","queryGenerationLength":"#.utf8
+        if let length = tx.queryGenerationLength { JSONValue.writeInt(Int64(length), to: &s.bytes) } else { s.bytes += JSONValue.nullBytes }
     }
 
     /// The transaction's CSV cells, as ``CSVExport`` writes them before a change's.

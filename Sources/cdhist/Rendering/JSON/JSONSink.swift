@@ -143,6 +143,13 @@ struct JSONBytes: JSONSink {
         needsComma = true
     }
 
+    /// Compact JSON `value` as it is (one value, or members inside an object).
+    mutating func compactValue(_ value: [UInt8]) {
+        separate()
+        bytes += value
+        needsComma = true
+    }
+
     mutating func null() { separate(); bytes += JSONValue.nullBytes; needsComma = true }
     mutating func bool(_ value: Bool) { separate(); bytes += value ? JSONValue.trueBytes : JSONValue.falseBytes; needsComma = true }
     mutating func int(_ value: Int64) { separate(); JSONValue.writeInt(value, to: &bytes); needsComma = true }
