@@ -16,7 +16,8 @@ import Testing
 
     /// The AppGroup store with authors of every kind: a NULL reference beside an inline name (2),
     /// references of other types (3–5), a dangling one (6), names that are a BLOB (7, 8), an
-    /// INTEGER (9) and NULL (10), each with an inline name.
+    /// INTEGER (9) and NULL (10), each with an inline name; then the dangling reference again
+    /// without an inline name (11), and with one (12) in a row otherwise naming what 11 names.
     private func damagedAuthors(in dir: TemporaryDirectory) throws -> String {
         try editedTasksStore(in: dir) { db in
             try db.execute(sql: "INSERT INTO ATRANSACTIONSTRING (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES (900, 16003, 1, x'0102'), (901, 16003, 1, 7), (902, 16003, 1, NULL)")
@@ -25,6 +26,13 @@ import Testing
                                         (10, 902.databaseValue)] {
                 try db.execute(sql: "UPDATE ATRANSACTION SET ZAUTHORTS = ?, ZAUTHOR = ? WHERE Z_PK = ?", arguments: [reference, "inline \(number)", number])
             }
+            try db.execute(sql: "UPDATE ATRANSACTION SET ZAUTHORTS = 999999, ZAUTHOR = NULL WHERE Z_PK = 11")
+            try db.execute(sql: """
+                UPDATE ATRANSACTION SET ZAUTHORTS = 999999, ZAUTHOR = 'inline 12',
+                    ZCONTEXTNAMETS = (SELECT ZCONTEXTNAMETS FROM ATRANSACTION WHERE Z_PK = 11),
+                    ZBUNDLEIDTS = (SELECT ZBUNDLEIDTS FROM ATRANSACTION WHERE Z_PK = 11),
+                    ZPROCESSIDTS = (SELECT ZPROCESSIDTS FROM ATRANSACTION WHERE Z_PK = 11) WHERE Z_PK = 12
+                """)
         }
     }
 
@@ -51,16 +59,17 @@ import Testing
             }
         }
         #expect(read[3]?.author == "inline 3" && read[6]?.author == "inline 6" && read[10]?.author == "inline 10")
-        #expect(read[9]?.author == "7")
+        #expect(read[9]?.author == "7" && read[11]?.author == nil && read[12]?.author == "inline 12")
         // A name filter joins the string table: the same transactions, warnings and all.
         let filtered = try transactions(store, HistoryQuery(authors: [.none] + Set(read.values.compactMap(\.author)).map { .value($0) }))
         #expect(filtered.count >= read.count - 2)
         for (number, tx) in filtered { #expect(tx == read[number], "transaction \(number)") }
     }
 
-    /// A chunked read hands out as plain (``PlainTransaction``) exactly the transactions whose
-    /// names all come from the string table by an integer reference, or are none, and read
-    /// without a problem; each is the transaction a read of it decoded gives.
+    /// A chunked read (here in one chunk, so that 12 follows 11 on one reader) hands out as plain
+    /// (``PlainTransaction``) exactly the transactions whose names all come from the string
+    /// table by an integer reference, or are none, and read without a problem; each is the
+    /// transaction a read of it decoded gives.
     @Test func plainTransactionsAreTheDecodedOnes() throws {
         let dir = try TemporaryDirectory()
         let store = try HistoryStore.open(try damagedAuthors(in: dir))
@@ -70,7 +79,7 @@ import Testing
             var read: [Int64: (Transaction, plain: Bool)] = [:]
         }
         let collected = Collected()
-        let split = try store.readInChunks(HistoryQuery(), decoder: try store.makeDecoder(model: store.resolveModel()), minimum: 0, span: 3) { chunk in
+        let split = try store.readInChunks(HistoryQuery(), decoder: try store.makeDecoder(model: store.resolveModel()), minimum: 0, span: 1_000) { chunk in
             try chunk.forEach(plain: { tx, _ in
                 let uuid = store.storeUUID
                 collected.lock.withLock { collected.read[tx.number] = (tx.transaction(storeUUID: uuid), true) }
@@ -85,6 +94,6 @@ import Testing
         #expect(collected.read.count == decoded.count)
         for (number, tx) in decoded { #expect(collected.read[number]?.0 == tx, "transaction \(number)") }
         let notPlain = collected.read.filter { !$0.value.plain }.keys.sorted()
-        #expect(notPlain == [2, 3, 4, 5, 6, 7, 8, 10])
+        #expect(notPlain == [2, 3, 4, 5, 6, 7, 8, 10, 12])
     }
 }

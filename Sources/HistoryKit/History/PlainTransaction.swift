@@ -13,7 +13,14 @@ public struct PlainTransaction {
 
         /// Field 0…3: author, context name, bundle ID, process ID.
         subscript(field: Int) -> Int32 {
-            get { [author, contextName, bundleID, processID][field] }
+            get {
+                switch field {
+                case 0: author
+                case 1: contextName
+                case 2: bundleID
+                default: processID
+                }
+            }
             set {
                 switch field {
                 case 0: author = newValue

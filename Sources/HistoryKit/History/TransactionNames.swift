@@ -35,7 +35,12 @@ final class TransactionNames {
     private struct References: Equatable {
         var values: (Int64?, Int64?, Int64?, Int64?) = (nil, nil, nil, nil)
         subscript(field: Int) -> Int64? {
-            get { [values.0, values.1, values.2, values.3][field] }
+            switch field {
+            case 0: values.0
+            case 1: values.1
+            case 2: values.2
+            default: values.3
+            }
         }
         static func == (a: Self, b: Self) -> Bool { a.values == b.values }
     }
@@ -113,7 +118,11 @@ final class TransactionNames {
         }
         guard let author = reference(7), let context = reference(8), let bundle = reference(9), let process = reference(10) else { return nil }
         let references = References(values: (author, context, bundle, process))
-        if references == lastReferences { return lastPlaces }
+        if references == lastReferences {
+            // A name the string table lacks is the inline column's, which may differ from the row's before.
+            for field in 0..<4 where lastPlaces[field] < 0 && !row.isNull(Int32(field) + 2) { return nil }
+            return lastPlaces
+        }
         var places = PlainTransaction.NamePlaces()
         for field in 0..<4 {
             guard byReference[field] != nil else { return nil }
