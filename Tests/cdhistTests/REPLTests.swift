@@ -123,7 +123,13 @@ private func quote(_ word: String) -> String {
         }
 
         func text() throws -> String {
-            try tmux(["capture-pane", "-p", "-S", "-200", "-t", name]).stdout
+            // -J: a line the pane wrapped comes back whole, so that a message printed after output
+            // cut mid-line (an interrupted export) is found wherever the wrap falls. -J keeps
+            // trailing blanks, which are dropped as the plain capture drops them.
+            let joined = try tmux(["capture-pane", "-p", "-J", "-S", "-200", "-t", name]).stdout
+            return joined.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+                line.lastIndex { $0 != " " }.map { line[...$0] } ?? ""
+            }.joined(separator: "\n")
         }
 
         /// Waits until the screen contains `needle` (at most 20 s).
