@@ -81,7 +81,9 @@ public struct ChangeStream {
         case .cursor(let cursor, nil):
             while try cursor.next() { try body(cursor) }
         case .merged(let changes, let number):
-            while try changes.next(of: number) { try body(changes.cursor) }
+            // The cursor taken once (each read of the property would retain its statement).
+            let cursor = changes.cursor
+            while try changes.next(of: number) { try body(cursor) }
         case .pages:
             break
         }
@@ -98,10 +100,26 @@ public struct ChangeStream {
 final class ChangeRows {
     private let store: HistoryStore
     private let decoder: ChangeDecoder
+    /// The decoder's entities by number up to its largest small one, unretained: what
+    /// ``plainChange(_:)`` looks up per change without retaining the entity (the decoder,
+    /// held here, keeps them).
+    private let entities: UnsafeMutableBufferPointer<Unmanaged<DecodedEntity>?>
 
     init(store: HistoryStore, decoder: ChangeDecoder) {
         self.store = store
         self.decoder = decoder
+        let small = decoder.entities.map(\.number).filter { (0..<4_096).contains($0) }
+        entities = .allocate(capacity: Int(small.max() ?? 0) + 1)
+        entities.initialize(repeating: nil)
+        for number in small { entities[Int(number)] = decoder.entity(number).map { Unmanaged.passUnretained($0) } }
+    }
+
+    deinit { entities.deallocate() }
+
+    /// Entity `number`, unretained.
+    private func entity(_ number: Int64) -> Unmanaged<DecodedEntity>? {
+        if number >= 0 && number < Int64(entities.count) { return entities[Int(number)] }
+        return decoder.entity(number).map { Unmanaged.passUnretained($0) }
     }
 
     func change(_ row: RawCursor) -> Change { store.change(row, decoder: decoder) }
@@ -114,7 +132,7 @@ final class ChangeRows {
         guard row.storageClass(0) == .integer, row.storageClass(1) == .integer, row.storageClass(2) == .integer,
               row.storageClass(3) == .integer, row.storageClass(4) == .integer else { return nil }
         let type = row.int64(2)
-        guard type == 0 || type == 1, let entity = decoder.entity(row.int64(3)) else { return nil }
+        guard type == 0 || type == 1, let entity = entity(row.int64(3))?.takeUnretainedValue() else { return nil }
         let columns: UnsafeRawBufferPointer?
         switch row.storageClass(5) {
         case .blob: columns = row.blob(5)
@@ -123,6 +141,6 @@ final class ChangeRows {
         }
         if type == 1 && !entity.decodesPlainly(update: columns) { return nil }
         return PlainChange(changeID: row.int64(0), transactionNumber: row.int64(1), isUpdate: type == 1, entity: entity,
-                           entityPK: row.int64(4), columns: columns)
+                           entityIndex: entity.index, entityPK: row.int64(4), columns: columns)
     }
 }

@@ -9,6 +9,8 @@ public struct PlainChange {
     public let isUpdate: Bool
     /// Not retained: the decoder that owns it outlives the call that hands this out.
     public unowned(unsafe) let entity: DecodedEntity
+    /// `entity.index`, kept here: a writer's per-entity data is found without touching the entity.
+    public let entityIndex: Int
     public let entityPK: Int64
     /// ZCOLUMNS in place (nil for NULL). An update's is as long as its entity's layout
     /// says, with no bit past the last slot.

@@ -68,7 +68,7 @@ struct CSVExport {
         func decoded(_ c: Change) throws {
             seen(c)
             written = true
-            bytes += transactionFields
+            appendTransactionFields()
             bytes.append(comma)
             writeFields(c)
             bytes.append(0x0A)
@@ -77,7 +77,7 @@ struct CSVExport {
         if let plain {
             try changes.forEach(plain: { c in
                 guard plain.writesCSV(c) else { return try decoded(c.change) }
-                bytes += transactionFields
+                appendTransactionFields()
                 bytes.append(comma)
                 plain.csv(c, to: &bytes)
                 written = true
@@ -88,11 +88,17 @@ struct CSVExport {
             try changes.forEach(decoded)
         }
         if !written {
-            bytes += transactionFields
+            appendTransactionFields()
             bytes += repeatElement(comma, count: changeColumns.count)
             bytes.append(0x0A)
             try spill(&bytes)
         }
+    }
+
+    /// ``transactionFields`` at the end of ``bytes`` (through their storage: appending the array
+    /// itself would retain it, once per row).
+    private mutating func appendTransactionFields() {
+        transactionFields.withUnsafeBufferPointer { bytes.append(contentsOf: $0) }
     }
 
     /// A decoded change's fields, after its transaction's.

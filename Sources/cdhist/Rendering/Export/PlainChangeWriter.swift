@@ -5,8 +5,8 @@ import HistoryKit
 /// once: its name, object-ID prefix and property names are copied, not escaped, per
 /// change, and no ``Change`` is built. A change is written through a ``ByteCursor``
 /// into room on the stack and appended in one copy. Made once per export and shared
-/// by its threads.
-final class PlainChangeWriter: Sendable {
+/// by its threads (unchecked: nothing changes after init).
+final class PlainChangeWriter: @unchecked Sendable {
     /// One entity's constant bytes.
     private final class EntityBytes: Sendable {
         /// The pieces below, by index.
@@ -111,12 +111,21 @@ final class PlainChangeWriter: Sendable {
         }
     }
 
+    /// Each entity's bytes, by ``DecodedEntity/index``; `unretained` the same, read per change
+    /// without retaining (`entities` keeps them).
     private let entities: [EntityBytes]
+    private let unretained: UnsafeMutableBufferPointer<Unmanaged<EntityBytes>>
 
     /// `csvRaw`: CSV names exactly as they are, formulas included (``CSV``).
     init(decoder: ChangeDecoder, csvRaw: Bool) {
         entities = decoder.entities.map { EntityBytes($0, csvRaw: csvRaw) }
+        unretained = .allocate(capacity: entities.count)
+        _ = unretained.initialize(from: entities.map { Unmanaged.passUnretained($0) })
     }
+
+    deinit { unretained.deallocate() }
+
+    private func entity(_ change: PlainChange) -> EntityBytes { unretained[change.entityIndex].takeUnretainedValue() }
 
     private static let jsonPieces = PackedStrings([
         "{\"changeID\":", ",\"transactionNumber\":",
@@ -135,7 +144,7 @@ final class PlainChangeWriter: Sendable {
 
     /// The change's JSON object, as ``HistoryPresenter`` writes a change without a label.
     func json(_ change: PlainChange, to out: inout [UInt8]) {
-        unowned(unsafe) let entity = entities[change.entity.index]
+        let entity = entity(change)
         let p = Self.jsonPieces
         Self.append(to: &out, room: entity.room(change)) { w in
             w.bytes(p[0])
@@ -166,13 +175,13 @@ final class PlainChangeWriter: Sendable {
     /// Whether ``csv(_:to:)`` writes the change: not an update whose property names need
     /// CSV quoting (it is written as a decoded change).
     func writesCSV(_ change: PlainChange) -> Bool {
-        !change.isUpdate || entities[change.entity.index].csvNamesPlain
+        !change.isUpdate || entity(change).csvNamesPlain
     }
 
     /// The change's fields of a CSV row (after the transaction's and their comma, up to the
     /// line's end), as ``CSVExport`` writes a change, when ``writesCSV(_:)``.
     func csv(_ change: PlainChange, to out: inout [UInt8]) {
-        unowned(unsafe) let entity = entities[change.entity.index]
+        let entity = entity(change)
         Self.append(to: &out, room: entity.room(change)) { w in
             let comma = UInt8(ascii: ",")
             w.int(change.changeID)
