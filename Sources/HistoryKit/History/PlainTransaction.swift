@@ -1,7 +1,7 @@
 /// A transaction row that decodes without a warning, with a dated timestamp and names read
 /// from the string table by reference: what an export formats without building a
 /// ``Transaction`` (its strings, per transaction). Its names are places in the read's
-/// names, equal places meaning equal names, so a writer formats each set of names once.
+/// names, equal places meaning equal names, so a writer formats names again only when they change.
 /// Valid only inside the call that hands it out.
 public struct PlainTransaction {
     /// Where each name is in the read's names; -1 for none.

@@ -2,9 +2,9 @@ import HistoryKit
 
 /// A plain transaction's fields (``PlainTransaction``), as NDJSON members and as CSV cells,
 /// byte for byte what ``HistoryPresenter`` and ``CSVExport`` write for the same
-/// ``Transaction``. Its names are formatted once per set of names (consecutive
-/// transactions mostly share one), the store's ID once: per transaction only its number,
-/// time and counts are. One per chunk of an export.
+/// ``Transaction``. Its names are formatted again only when they differ from the
+/// transaction's before (consecutive transactions mostly share them), the store's ID once:
+/// per transaction only its number, time and counts are. One per chunk of an export.
 struct PlainTransactionFields {
     let time: TimeFormatter
     let csvRaw: Bool
