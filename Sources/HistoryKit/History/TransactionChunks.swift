@@ -47,21 +47,16 @@ public struct TransactionChunk {
         defer { changeCounts?.finish() }
         let rows = ChangeRows(store: store, decoder: decoder)
         let names = TransactionNames(sql, lookup: self.names)
-        func changesOf(_ number: Int64) throws -> ChangeStream {
-            try merge.map { ChangeStream($0, transaction: number, rows: rows) }
-                ?? store.changeStream(of: number, sql: sql, statement: changes, rows: rows)
-        }
         while try cursor.next() {
-            let count = try changeCounts?.count(of: cursor.int64(0))
+            let number = cursor.int64(0)
+            let count = try changeCounts?.count(of: number)
+            let stream = try merge.map { ChangeStream($0, transaction: number, rows: rows) }
+                ?? store.changeStream(of: number, sql: sql, statement: changes, rows: rows)
+            defer { stream.finish() }
             if let tx = try store.plainTransaction(cursor, changeCount: count, names: names) {
-                let stream = try changesOf(tx.number)
-                defer { stream.finish() }
                 try plain(tx, stream)
             } else {
-                let tx = try store.transaction(cursor, changeCount: count, names: names)
-                let stream = try changesOf(tx.number)
-                defer { stream.finish() }
-                try decoded(tx, stream)
+                try decoded(try store.transaction(cursor, changeCount: count, names: names), stream)
             }
         }
     }

@@ -115,7 +115,7 @@ extension HistoryStore {
     /// (``entityChangeCounts()``, read once for both, in a read of its own).
     public func statistics(changeTypes tally: EntityChangeTally) throws -> HistoryStatistics {
         let all = tally.byEntity.values.reduce(tally.withoutEntityNumber) { $0.adding($1) }
-        return try read { db in try statistics(db, byType: [0: all.inserts, 1: all.updates, 2: all.deletes, nil: all.other]) }
+        return try read { db in try statistics(db, byType: [0: all.inserts, 1: all.updates, 2: all.deletes]) }
     }
 
     private func statistics(_ db: Database, byType: [Int64?: Int]?) throws -> HistoryStatistics {

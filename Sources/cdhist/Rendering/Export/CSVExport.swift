@@ -41,24 +41,30 @@ struct CSVExport {
     /// handed ``bytes`` after each row (it may write them out and empty them).
     mutating func write(_ tx: Transaction, _ changes: ChangeStream, seen: (Change) -> Void,
                         spill: (inout [UInt8]) throws -> Void) throws {
-        let comma = UInt8(ascii: ",")
         transactionFields.removeAll(keepingCapacity: true)
-        JSONValue.writeInt(tx.number, to: &transactionFields)
-        transactionFields.append(comma)
-        // ISO 8601 needs no quoting.
-        presenter.time.iso(tx.timestamp) { transactionFields.append(contentsOf: $0) }
-        transactionFields.append(comma)
-        // Empty for NULL and for ±infinity (as in JSON, where they are null).
-        if let ts = tx.timestamp, ts.isFinite { JSONValue.writeDouble(ts, to: &transactionFields) }
-        func add(_ field: String?) {
-            transactionFields.append(comma)
-            if let field { CSV.field(field, to: &transactionFields, raw: raw) }
-        }
-        add(tx.author)
-        add(tx.contextName)
-        add(tx.bundleID)
-        add(tx.processID)
+        Self.writeNumberAndTime(tx.number, tx.timestamp, time: presenter.time, to: &transactionFields)
+        Self.writeNames([tx.author, tx.contextName, tx.bundleID, tx.processID], raw: raw, to: &transactionFields)
         try writeRows(changes, seen: seen, spill: spill)
+    }
+
+    /// A transaction's first cells: its number, ISO time and Cocoa seconds.
+    static func writeNumberAndTime(_ number: Int64, _ timestamp: Double?, time: TimeFormatter, to out: inout [UInt8]) {
+        let comma = UInt8(ascii: ",")
+        JSONValue.writeInt(number, to: &out)
+        out.append(comma)
+        // ISO 8601 needs no quoting.
+        time.iso(timestamp) { out.append(contentsOf: $0) }
+        out.append(comma)
+        // Empty for NULL and for ±infinity (as in JSON, where they are null).
+        if let timestamp, timestamp.isFinite { JSONValue.writeDouble(timestamp, to: &out) }
+    }
+
+    /// A transaction's names (author, context, bundle, process), each cell after a comma.
+    static func writeNames(_ names: [String?], raw: Bool, to out: inout [UInt8]) {
+        for name in names {
+            out.append(UInt8(ascii: ","))
+            if let name { CSV.field(name, to: &out, raw: raw) }
+        }
     }
 
     /// A row per change of `changes` after ``transactionFields`` (one without change fields when none).

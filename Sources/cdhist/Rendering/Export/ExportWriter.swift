@@ -59,7 +59,7 @@ struct ExportWriter {
             let offer = { (bytes: inout [UInt8]) in try ordered.offer(&bytes, chunk: index) }
             var bytes: [UInt8]
             let seen = { (change: Change) in local.add(change.warnings) }
-            var fields = PlainTransactionFields(storeUUID: storeUUID, time: presenter.time, csvRaw: context.csvRaw)
+            var fields = PlainTransactionFields(storeUUID: storeUUID, presenter: presenter, csvRaw: context.csvRaw)
             if events {
                 var writer = TimesketchExport(presenter: presenter)
                 func event(_ tx: Transaction, _ changes: ChangeStream) throws {

@@ -6,7 +6,7 @@ import HistoryKit
 /// transaction's before (consecutive transactions mostly share them), the store's ID once:
 /// per transaction only its number, time and counts are. One per chunk of an export.
 struct PlainTransactionFields {
-    let time: TimeFormatter
+    let presenter: HistoryPresenter
     let csvRaw: Bool
     /// `,"storeID":"…","token":{"…":` (the number and the rest follow).
     private let storeAndToken: [UInt8]
@@ -16,8 +16,8 @@ struct PlainTransactionFields {
     private var csvPlaces: PlainTransaction.NamePlaces?
     private var csvNames: [UInt8] = []
 
-    init(storeUUID: String, time: TimeFormatter, csvRaw: Bool) {
-        self.time = time
+    init(storeUUID: String, presenter: HistoryPresenter, csvRaw: Bool) {
+        self.presenter = presenter
         self.csvRaw = csvRaw
         var s = JSONBytes()
         s.beginObject()
@@ -33,16 +33,11 @@ struct PlainTransactionFields {
         s.beginObject()
         if let format { s.member("format", format) }
         s.member("transactionNumber", tx.number)
-        s.key("timestamp")
-        time.iso(tx.timestamp) { s.asciiString($0) }
-        s.member("cocoaTimestamp", tx.timestamp)
+        presenter.writeTime(tx.timestamp, to: &s)
         if jsonPlaces != tx.names {
             var members = JSONBytes()
             members.beginObject()
-            members.member("author", tx.author)
-            members.member("contextName", tx.contextName)
-            members.member("bundleID", tx.bundleID)
-            members.member("processID", tx.processID)
+            presenter.writeNames(author: tx.author, contextName: tx.contextName, bundleID: tx.bundleID, processID: tx.processID, to: &members)
             jsonNames = Array(members.bytes.dropFirst())
             jsonPlaces = tx.names
         }
@@ -58,18 +53,10 @@ struct PlainTransactionFields {
 
     /// The transaction's CSV cells, as ``CSVExport`` writes them before a change's.
     mutating func writeCSV(_ tx: PlainTransaction, to out: inout [UInt8]) {
-        let comma = UInt8(ascii: ",")
-        JSONValue.writeInt(tx.number, to: &out)
-        out.append(comma)
-        time.iso(tx.timestamp) { out.append(contentsOf: $0) }
-        out.append(comma)
-        JSONValue.writeDouble(tx.timestamp, to: &out)
+        CSVExport.writeNumberAndTime(tx.number, tx.timestamp, time: presenter.time, to: &out)
         if csvPlaces != tx.names {
             csvNames.removeAll(keepingCapacity: true)
-            for name in [tx.author, tx.contextName, tx.bundleID, tx.processID] {
-                csvNames.append(comma)
-                if let name { CSV.field(name, to: &csvNames, raw: csvRaw) }
-            }
+            CSVExport.writeNames([tx.author, tx.contextName, tx.bundleID, tx.processID], raw: csvRaw, to: &csvNames)
             csvPlaces = tx.names
         }
         out += csvNames

@@ -140,17 +140,27 @@ struct HistoryPresenter {
 
     /// A transaction's time: ISO 8601 (null outside the years 1–9999) and Cocoa seconds.
     func writeTime<S: JSONSink>(_ tx: Transaction, to s: inout S) {
+        writeTime(tx.timestamp, to: &s)
+    }
+
+    /// ``writeTime(_:to:)`` of a transaction whose timestamp is `timestamp`.
+    func writeTime<S: JSONSink>(_ timestamp: Double?, to s: inout S) {
         s.key("timestamp")
-        if time.iso(tx.timestamp, { s.asciiString($0) }) == nil { s.null() }
-        s.member("cocoaTimestamp", tx.timestamp)
+        if time.iso(timestamp, { s.asciiString($0) }) == nil { s.null() }
+        s.member("cocoaTimestamp", timestamp)
     }
 
     /// Where a transaction came from: author, context, bundle, process.
     func writeNames<S: JSONSink>(_ tx: Transaction, to s: inout S) {
-        s.member("author", tx.author)
-        s.member("contextName", tx.contextName)
-        s.member("bundleID", tx.bundleID)
-        s.member("processID", tx.processID)
+        writeNames(author: tx.author, contextName: tx.contextName, bundleID: tx.bundleID, processID: tx.processID, to: &s)
+    }
+
+    /// ``writeNames(_:to:)`` of a transaction with these names.
+    func writeNames<S: JSONSink>(author: String?, contextName: String?, bundleID: String?, processID: String?, to s: inout S) {
+        s.member("author", author)
+        s.member("contextName", contextName)
+        s.member("bundleID", bundleID)
+        s.member("processID", processID)
     }
 
     /// Who made a transaction, in one name: its author, else its bundle, else its process.
