@@ -84,4 +84,25 @@ import Glibc
         #expect(abs(Double(status.modifiedNanoseconds) / 1e9 - date.timeIntervalSince1970) < 0.001)
         #expect(try FileManager.default.attributesOfItem(atPath: dir.file("a"))[.systemFileNumber] as? UInt64 == status.inode)
     }
+    /// A path resolves as the system resolves it, and where it would lead when the file is not there yet.
+    @Test func resolvedPathFollowsDanglingLinksAndDotDotThroughLinks() throws {
+        let dir = try TemporaryDirectory()
+        let fm = FileManager.default
+        let base = FileStatus.resolvedPath(dir.path)
+        try fm.createDirectory(atPath: dir.file("a/b"), withIntermediateDirectories: true)
+        try fm.createSymbolicLink(atPath: dir.file("dangling"), withDestinationPath: "a/store-wal")
+        try fm.createSymbolicLink(atPath: dir.file("chain"), withDestinationPath: dir.file("dangling"))
+        try fm.createSymbolicLink(atPath: dir.file("to-b"), withDestinationPath: "a/b")
+        try fm.createSymbolicLink(atPath: dir.file("loop"), withDestinationPath: "loop")
+        #expect(FileStatus.resolvedPath(dir.file("dangling")) == base + "/a/store-wal")
+        #expect(FileStatus.resolvedPath(dir.file("chain")) == base + "/a/store-wal")
+        // `..` after a link goes up from where the link led, not from the link's folder.
+        #expect(FileStatus.resolvedPath(dir.file("to-b/../x")) == base + "/a/x")
+        #expect(FileStatus.resolvedPath(dir.file("a/./b/../../missing/../a")) == base + "/a")
+        // A loop stops after the system's limit instead of running on.
+        #expect(FileStatus.resolvedPath(dir.file("loop")) == base + "/loop")
+        let cwd = fm.currentDirectoryPath
+        #expect(FileStatus.resolvedPath("relative") == FileStatus.resolvedPath(cwd) + "/relative")
+        #expect(FileStatus.sameFile(dir.file("chain"), dir.file("a/b/../store-wal")))
+    }
 }

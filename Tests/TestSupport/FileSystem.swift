@@ -36,6 +36,11 @@ public struct DirectoryState: Equatable {
         var files: [String: Data] = [:]
         let enumerator = FileManager.default.enumerator(atPath: directory)
         while let name = enumerator?.nextObject() as? String {
+            // A link is its text (a dangling one too), so replacing it by a file is a change.
+            if let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: directory + "/" + name) {
+                files[name] = Data(("link to " + destination).utf8)
+                continue
+            }
             var isDir: ObjCBool = false
             _ = FileManager.default.fileExists(atPath: directory + "/" + name, isDirectory: &isDir)
             files[name] = isDir.boolValue ? Data() : (FileContents.read(directory + "/" + name) ?? Data())

@@ -10,6 +10,10 @@ import Testing
     private func storeCopy(in dir: TemporaryDirectory) throws -> String {
         let source = RealStores.available ? RealStores.photos15 : Repository.fixtures + "/AppGroup/Tasks.sqlite"
         if !RealStores.available { print("NOTICE: shared real stores not found; --out targets are tried on the demo store") }
+        return try copy(source, into: dir)
+    }
+
+    private func copy(_ source: String, into dir: TemporaryDirectory) throws -> String {
         let name = URL(fileURLWithPath: source).lastPathComponent
         for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: source + suffix) {
             try FileManager.default.copyItem(atPath: source + suffix, toPath: dir.file(name + suffix))
@@ -17,18 +21,70 @@ import Testing
         return dir.file(name)
     }
 
-    @Test func exportRefusesEveryFileOfTheStoreItReads() throws {
+    /// Names of `store`'s files made in `dir`: a hard link, links to its `-wal`, `-shm` and
+    /// `-journal` (dangling when those do not exist), a chain of two links, a link to a link
+    /// in another folder, and `..` through a folder and through a link to one.
+    private func aliases(of store: String, in dir: TemporaryDirectory) throws -> [String] {
+        let fm = FileManager.default, name = URL(fileURLWithPath: store).lastPathComponent
+        try fm.linkItem(atPath: store, toPath: dir.file("hard-link"))
+        for suffix in ["-wal", "-shm", "-journal"] {
+            try fm.createSymbolicLink(atPath: dir.file("link" + suffix), withDestinationPath: store + suffix)
+        }
+        try fm.createSymbolicLink(atPath: dir.file("chain-2"), withDestinationPath: "link-wal")
+        try fm.createSymbolicLink(atPath: dir.file("chain-1"), withDestinationPath: dir.file("chain-2"))
+        try fm.createDirectory(atPath: dir.file("sub/deeper"), withIntermediateDirectories: true)
+        try fm.createSymbolicLink(atPath: dir.file("sub/deeper/up"), withDestinationPath: "../../" + name + "-journal")
+        try fm.createSymbolicLink(atPath: dir.file("sub/to-sub"), withDestinationPath: dir.file("sub/deeper"))
+        return [name, name + "-wal", name + "-shm", name + "-journal", "sub/../" + name, "sub/to-sub/../../" + name + "-wal",
+                "hard-link", "link-wal", "link-shm", "link-journal", "chain-1", "sub/deeper/up", "sub/to-sub/up"]
+    }
+
+    /// On the demo store (no `-wal`, `-shm` or `-journal`: each link dangles) and on a real
+    /// store (its `-wal` and `-shm` exist), every name of one of its files is refused.
+    @Test func exportAndReportRefuseEveryFileOfTheStoreTheyRead() throws {
+        var sources = [Repository.fixtures + "/AppGroup/Tasks.sqlite"]
+        if RealStores.available { sources.append(RealStores.photos15) }
+        for source in sources {
+            let dir = try TemporaryDirectory()
+            let store = try copy(source, into: dir)
+            let targets = try aliases(of: store, in: dir)
+            let before = try DirectoryState(dir.path)
+            for target in targets {
+                for command in [["export", store, "--limit", "1"], ["report", store]] {
+                    let r = try CLI.run(command + ["--out", dir.file(target)])
+                    #expect(r.status == 2, "\(command[0]) --out \(target): \(r.stderr)")
+                    #expect(r.stderr.hasPrefix("cdhist: \(dir.file(target)): cannot write ("), "\(command[0]) --out \(target): \(r.stderr)")
+                    #expect(try DirectoryState(dir.path) == before, "\(command[0]) --out \(target) changed or created a file")
+                }
+            }
+        }
+    }
+
+    /// The files a command reads besides the store: the `--labels-from` store (and its
+    /// `-wal`'s place), defaults plists, token files of `--token` and of `--after token:FILE`.
+    @Test func outRefusesTheOtherFilesACommandReads() throws {
         let dir = try TemporaryDirectory()
-        let store = try storeCopy(in: dir)
-        try FileManager.default.linkItem(atPath: store, toPath: dir.file("hard-link"))
-        try FileManager.default.createSymbolicLink(atPath: dir.file("wal-link"), withDestinationPath: store + "-wal")
+        let store = try copy(Repository.fixtures + "/MergeState/Tasks.sqlite", into: dir)
+        let fm = FileManager.default
+        try fm.createDirectory(atPath: dir.file("old"), withIntermediateDirectories: false)
+        try fm.copyItem(atPath: store, toPath: dir.file("old/Tasks.sqlite"))
+        try fm.copyItem(atPath: Repository.fixtures + "/MergeState/phtk.plist", toPath: dir.file("defaults.plist"))
+        try fm.copyItem(atPath: Repository.fixtures + "/MergeState/token.data", toPath: dir.file("app.token"))
+        try fm.createSymbolicLink(atPath: dir.file("old-wal"), withDestinationPath: "old/Tasks.sqlite-wal")
+        try fm.createSymbolicLink(atPath: dir.file("token-link"), withDestinationPath: "app.token")
         let before = try DirectoryState(dir.path)
-        let name = URL(fileURLWithPath: store).lastPathComponent
-        for target in [name, name + "-wal", name + "-shm", name + "-journal", "sub/../" + name, "hard-link", "wal-link"] {
-            let r = try CLI.run(["export", store, "--out", dir.file(target), "--limit", "1"])
-            #expect(r.status == 2, "\(target)")
-            #expect(r.stderr.hasPrefix("cdhist: \(dir.file(target)): cannot write ("), "\(target): \(r.stderr)")
-            #expect(try DirectoryState(dir.path) == before, "\(target) changed a file")
+        let cases: [([String], String)] = [
+            (["export", store, "--labels-from", dir.file("old/Tasks.sqlite")], "old/Tasks.sqlite"),
+            (["export", store, "--labels-from", dir.file("old/Tasks.sqlite")], "old-wal"),
+            (["export", store, "--after", "token:" + dir.file("app.token")], "token-link"),
+            (["report", store, "--defaults", dir.file("defaults.plist")], "defaults.plist"),
+            (["report", store, "--token", dir.file("app.token")], "token-link"),
+            (["report", store, "--before", "token:" + dir.file("app.token")], "app.token"),
+        ]
+        for (command, target) in cases {
+            let r = try CLI.run(command + ["--out", dir.file(target)])
+            #expect(r.status == 2 && r.stderr.hasPrefix("cdhist: \(dir.file(target)): cannot write ("), "\(command) --out \(target): \(r.stderr)")
+            #expect(try DirectoryState(dir.path) == before, "\(command) --out \(target) changed or created a file")
         }
     }
 

@@ -79,10 +79,40 @@ public struct FileStatus: Equatable, Sendable {
         return x.isSameFile(as: y)
     }
 
-    /// `path` with links and `..` resolved; for a file that does not exist, its folder's.
+    /// `path` made absolute, with every link followed and `.` and `..` resolved, component
+    /// by component as the system resolves a path: a link's text replaces it (from `/`, or
+    /// from the link's folder), a chain of links is followed to its end even when the last
+    /// names nothing (a dangling link resolves to where it points), and `..` goes up from
+    /// where the links before it led. Components that do not exist are kept as written. After
+    /// 40 links (the system's own limit) the rest is taken as written.
     public static func resolvedPath(_ path: String) -> String {
-        let url = URL(fileURLWithPath: path).standardizedFileURL
-        if FileStatus(url.path) != nil { return url.resolvingSymlinksInPath().path }
-        return url.deletingLastPathComponent().resolvingSymlinksInPath().appendingPathComponent(url.lastPathComponent).path
+        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        var pending = Array(absolute.split(separator: "/", omittingEmptySubsequences: true).reversed())
+        var resolved: [Substring] = []
+        var links = 0
+        while let part = pending.popLast() {
+            if part == "." { continue }
+            if part == ".." {
+                _ = resolved.popLast()
+                continue
+            }
+            let candidate = "/" + (resolved + [part]).joined(separator: "/")
+            guard links < 40, let text = linkText(candidate) else {
+                resolved.append(part)
+                continue
+            }
+            links += 1
+            if text.hasPrefix("/") { resolved = [] }
+            pending.append(contentsOf: text.split(separator: "/", omittingEmptySubsequences: true).reversed())
+        }
+        return "/" + resolved.joined(separator: "/")
+    }
+
+    /// What the link `path` holds; nil when `path` is not a link.
+    private static func linkText(_ path: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink(path, &buffer, buffer.count - 1)
+        guard count > 0 else { return nil }
+        return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

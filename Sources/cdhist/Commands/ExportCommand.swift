@@ -25,6 +25,7 @@ struct ExportCommand: ParsableCommand, SessionInputs {
     func run() throws {
         let session = try Session.open(storeOptions, context: outputOptions.context())
         let inputs = OutputFile.storeFiles(session.store.path) + (labelOptions.labelsFrom.map(OutputFile.storeFiles) ?? []) + [storeOptions.model].compactMap { $0 }
+            + filters.range.tokenFiles
         let target = try out.map { try OutputFile($0, reading: inputs) }
         let output = target.map { Output(handle: $0.handle) } ?? Output()
         let context = RenderContext(format: session.context.format, terminal: session.context.terminal,

@@ -57,7 +57,7 @@ struct ReportCommand: ParsableCommand, SessionInputs {
         let analysis = try mergeState.analyze(historyStore, declared: settings.actors, batch: settings.batchActors, now: now, always: true)
         let sources = analysis.sources
         // Refused before the work, and again when it is written (the files may have moved meanwhile).
-        let inputs = OutputFile.storeFiles(path) + sources.map(\.path) + [config, model].compactMap { $0 }
+        let inputs = OutputFile.storeFiles(path) + sources.map(\.path) + [config, model].compactMap { $0 } + cutoff.tokenFiles
         try OutputFile.refuseToReplace(out, inputs: inputs)
         guard let mergeReport = analysis.report else { return }
         let modelResolution = try historyStore.resolveModel(userModelPath: model)

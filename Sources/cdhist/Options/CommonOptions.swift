@@ -117,6 +117,9 @@ struct RangeOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Only transactions before this date, tx:N, token:FILE or token:STOREUUID:N (timestamp < date, number < N).", valueName: "position"))
     var before: String?
 
+    /// The token files the bounds read.
+    var tokenFiles: [String] { [after, before].compactMap { $0.flatMap(PositionParser.tokenFile) } }
+
     func apply(to query: inout HistoryQuery, utc: Bool) throws {
         let parser = PositionParser(utc: utc)
         query.after = try after.map { try parser.bound($0, option: "--after") }

@@ -20,6 +20,9 @@ struct CutoffOptions: ParsableArguments {
 
     var isGiven: Bool { before != nil || strategy != nil }
 
+    /// The token file `--before token:FILE` reads.
+    var tokenFiles: [String] { before.flatMap(PositionParser.tokenFile).map { [$0] } ?? [] }
+
     /// The transactions the purge selects: `query` (its name filters and `after`)
     /// bounded by `--before` or the strategy's cut-off from `report`; nil when
     /// neither option is given.

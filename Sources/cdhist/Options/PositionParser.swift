@@ -35,6 +35,14 @@ struct PositionParser {
         throw CLIError.notFound(path: value, what: "no such token file")
     }
 
+    /// The file a `token:FILE` value reads (nil for any other value): a command that writes
+    /// must not replace it.
+    static func tokenFile(_ text: String) -> String? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard trimmed.lowercased().hasPrefix("token:") else { return nil }
+        return String(trimmed.dropFirst(6))
+    }
+
     /// `bound` as an option value that parses back to it: an ISO 8601 date, `tx:N`, `token:STOREUUID:N`.
     static func text(_ bound: HistoryQuery.Bound, time: TimeFormatter) -> String {
         switch bound {

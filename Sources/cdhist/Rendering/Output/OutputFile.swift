@@ -6,8 +6,10 @@ import HistoryKit
 /// the temporary takes the replaced file's permissions and owner, and is removed when the
 /// write fails, and when Ctrl-C, SIGTERM or SIGHUP ends the process. A character device,
 /// a FIFO or a socket (`/dev/null`, `/dev/stdout`, a named pipe) is written through, never
-/// replaced; through a link, the file it names is replaced. A file the command reads (the store, its `-wal`, `-shm` and `-journal`, under
-/// any name) is refused.
+/// replaced; through a link, the file it names is replaced (or created). A file the command
+/// reads (the store, its `-wal`, `-shm` and `-journal`, whether they exist yet or not, and the
+/// merge-state files, model and config given) is refused under any name: through a chain of
+/// links, dangling or not, through `..`, or as a hard link.
 final class OutputFile {
     let path: String
     /// The file replaced: `path`, or the file a link at `path` names (the link is kept).
@@ -23,7 +25,8 @@ final class OutputFile {
         self.path = path
         try Self.refuseToReplace(path, inputs: inputs)
         let existing = FileStatus(path)
-        target = existing == nil ? path : FileStatus.resolvedPath(path)
+        // Through a link (even one that names nothing yet), the file it leads to.
+        target = FileStatus.resolvedPath(path)
         switch existing?.kind {
         case .directory?:
             throw CLIError.cannotWrite(path: path, reason: "it is a folder")
