@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import HistoryFixtures
+import HistoryKit
 import TestSupport
 import Testing
 
@@ -80,11 +81,58 @@ import Testing
         #expect(table.stdout.replacingOccurrences(of: "\n", with: " ")
             .contains("6 authors write without a merge position ([0,0] 271, [0,1] 180, [1,0] 33, Core Data migration (3 authors) 3 transactions)"))
         #expect(lines.allSatisfy { $0.count <= 80 })
-        // Eleven strategies in five rows (those with the same cut-off and effect share one), the whole in 36 lines.
-        #expect(lines.count <= 36, "\(lines.count) lines:\n\(table.stdout)")
-        #expect(lines.contains { $0.hasPrefix("phtk-1.0.0, ") } && lines.contains { $0.hasPrefix("apple, appwise ") }, "\(table.stdout)")
-        #expect(table.stdout.contains("fatbobman then\n    resets every key") || table.stdout.contains("fatbobman then resets every key"), "\(table.stdout)")
-        #expect(table.stdout.contains("0 transactions (it"), "\(table.stdout)")
+    }
+
+    /// `--all` lists each strategy on its own row with its rule, and every writer by name.
+    @Test func allShowsEveryStrategyAndWriter() throws {
+        let arguments = ["actors", Repository.fixtures + "/MergeState/Tasks.sqlite", "--defaults", Repository.fixtures + "/MergeState/phtk.plist",
+                         "--format", "table"]
+        let grouped = try CLI.run(arguments, environment: ["COLUMNS": "80"])
+        let all = try CLI.run(arguments + ["--all"], environment: ["COLUMNS": "80"])
+        #expect(grouped.status == 0 && all.status == 0, "\(grouped.stderr) \(all.stderr)")
+        #expect(!grouped.lines.contains { $0.hasPrefix("    rule: ") })
+        #expect(grouped.stdout.replacingOccurrences(of: "\n", with: " ").contains("--all shows each strategy on its own row, with its rule."))
+        let rules = all.lines.filter { $0.hasPrefix("    rule: ") }
+        #expect(rules.count == CleanerStrategy.allCases.count, "\(all.stdout)")
+        for strategy in CleanerStrategy.allCases {
+            #expect(all.lines.contains { $0.range(of: "  \(NSRegularExpression.escapedPattern(for: strategy.rawValue))[¹²³⁴⁵]*$", options: .regularExpression) != nil },
+                    "\(strategy.rawValue):\n\(all.stdout)")
+        }
+        #expect(!all.stdout.contains("--all shows"))
+    }
+
+    /// At 80 columns, `actors` with the Photos token fits 30 lines on each real store: the
+    /// strategies that agree share a row, every strategy and count is in the table, and each
+    /// note is said once. `--all` gives each strategy its own row, with its rule.
+    @Test(.enabled(if: RealStores.available), arguments: [RealStores.photos, RealStores.photos15, RealStores.swiftData])
+    func theCleanersTableSaysEachNoteOnce(store: String) throws {
+        let arguments = ["actors", store, "--token", RealStores.photosToken]
+        let table = try CLI.run(arguments + ["--format", "table"], environment: ["COLUMNS": "80"])
+        let lines = table.lines
+        #expect(table.status == 0 && lines.allSatisfy { $0.count <= 80 })
+        #expect(lines.count <= 30, "\(lines.count) lines:\n\(table.stdout)")
+        let start = try #require(lines.firstIndex(of: "Cleaner cut-offs now"))
+        let cleaners = lines[start...].joined(separator: "\n")
+        let flat = lines[start...].joined(separator: " ")
+        let json = try #require(try CLI.run(arguments).json()["cleaners"] as? [[String: Any]])
+        #expect(json.count == CleanerStrategy.allCases.count)
+        for c in json {
+            let name = try #require(c["strategy"] as? String)
+            // Each strategy named in a row (followed by a comma, a mark or the line's end).
+            #expect(lines[start...].contains { $0.range(of: "\\b\(NSRegularExpression.escapedPattern(for: name))(,|[¹²³⁴⁵]|$)", options: .regularExpression) != nil },
+                    "\(name) missing:\n\(cleaners)")
+            if let n = c["transactionsToDelete"] as? Int {
+                #expect(lines[start...].contains { $0.range(of: " \(n)[¹²³⁴⁵–]* ", options: .regularExpression) != nil }, "\(name): \(n) missing:\n\(cleaners)")
+            }
+        }
+        for note in ["then resets every actor's key", "deletes only what HistoryToken wrote", "held back by HistoryToken"] {
+            #expect(flat.components(separatedBy: note).count <= 2, "\(note) said more than once:\n\(cleaners)")
+        }
+        #expect(flat.contains("then resets every actor's key"))
+        // --all: a row and a rule per strategy.
+        let all = try CLI.run(arguments + ["--format", "table", "--all"], environment: ["COLUMNS": "80"])
+        #expect(all.lines.filter { $0.hasPrefix("    rule: ") }.count == CleanerStrategy.allCases.count, "\(all.stdout)")
+        #expect(all.lines.allSatisfy { $0.count <= 80 })
     }
 
     @Test(.enabled(if: RealStores.available)) func familiesShareARowUnlessAll() throws {

@@ -12,7 +12,9 @@ struct ActorsCommand: ParsableCommand, SessionInputs {
         CloudKit has its exporter as an actor (CloudKit export), with no option needed.
 
         Cleaner strategies, each as the code it follows computes it: \
-        \(CleanerStrategy.allCases.map { "\($0.rawValue) (\($0.source))" }.joined(separator: "; ")).
+        \(CleanerStrategy.allCases.map { "\($0.rawValue) (\($0.source))" }.joined(separator: "; ")). \
+        In the table, strategies with the same cut-off and effect share a row, and what rows have in common is said \
+        once under it; --all gives each strategy its own row with its rule.
         """)
 
     static let sessionStore = SessionStorePlacement.firstUnlessGroupContainer, readsSessionDefaults = true
@@ -34,7 +36,7 @@ struct ActorsCommand: ParsableCommand, SessionInputs {
         let context = outputOptions.context()
         let analysis = try mergeState.analyze(historyStore, now: try mergeState.evaluationTime(utc: outputOptions.utc), always: true)
         guard let report = analysis.report else { return }
-        let presenter = MergeStatePresenter(time: context.time, now: report.now, inSession: context.terminal.inSession)
+        let presenter = MergeStatePresenter(time: context.time, now: report.now, inSession: context.terminal.inSession, all: summary.all)
         DocumentRenderer.render(presenter.document(report, store: historyStore, sources: analysis.sources), context: context)
     }
 }

@@ -80,7 +80,7 @@ struct ReportCommand: ParsableCommand, SessionInputs {
             markers: TimelineMarker.all(actors: mergeReport.actors, cutoff: try selection.map { ($0.rule, try $0.timestamp(in: historyStore)) },
                                         time: time, now: now),
             mergeState: mergeReport,
-            actors: MergeStatePresenter(time: time, now: now).document(mergeReport, store: historyStore, sources: sources),
+            actors: MergeStatePresenter(time: time, now: now, all: true).document(mergeReport, store: historyStore, sources: sources),
             purge: purge,
             findings: findings,
             check: CheckPresenter.document(findings, store: historyStore, threshold: threshold,

@@ -7,6 +7,8 @@ struct MergeStatePresenter {
     let now: Double
     /// For a command of an interactive session: advice names the session's `defaults` command.
     var inSession = false
+    /// Every writer named, and each cleaner strategy on its own row with its rule.
+    var all = false
 
     func document(_ report: MergeStateReport, store: HistoryStore, sources: [MergeSource]) -> Document {
         var fields: [(String, String)] = [
@@ -24,32 +26,6 @@ struct MergeStatePresenter {
             [Cell(a.name), Cell(a.status.rawValue, Self.style(a.status)), Cell(merged(a)), Cell(pendingText(a)),
              Cell("\(a.explanation); \(a.advice.text)")]
         }
-        let cutoffRows = cleanerGroups(report).map { group -> [Cell] in
-            let j = group[0]
-            let c = report.cutoffs[j]
-            let breaks = report.cutoffBreaks[j]
-            let count = report.cutoffDeleteCounts[j]
-            let most = report.cutoffDeleteCountsAtMost[j].flatMap { $0 > count ? $0 : nil }
-            let deletes = c.cutoff == nil ? "-" : (most.map { "\(count)–\($0) transactions" } ?? plural(count, "transaction"))
-                + (c.authorFilter.map { " (it deletes only what \($0.joined(separator: ", ")) wrote)" } ?? "")
-            let broken = breaks.map { "\($0.actor) (\($0.status.rawValue))" }.joined(separator: ", ")
-            // The rules of the strategies folded into the row: the same words once, and once who resets the keys.
-            var rules: [(rule: String, names: [String])] = []
-            for k in group {
-                let rule = report.cutoffs[k].reason
-                if let i = rules.firstIndex(where: { $0.rule == rule }) { rules[i].names.append(report.cutoffs[k].strategy.rawValue) } else {
-                    rules.append((rule, [report.cutoffs[k].strategy.rawValue]))
-                }
-            }
-            let resetting = group.filter { report.cutoffs[$0].resetsKeysAfterPurge }.map { report.cutoffs[$0].strategy.rawValue }
-            let resets = resetting.isEmpty ? ""
-                : resetting.count == group.count ? "; then resets every key"
-                : "; \(resetting.joined(separator: ", ")) then \(resetting.count == 1 ? "resets" : "reset") every key"
-            let rule = (rules.count == 1 ? rules[0].rule : rules.map { "\($0.names.joined(separator: ", ")): \($0.rule)" }.joined(separator: "; ")) + resets
-            return [Cell(group.map { report.cutoffs[$0].strategy.rawValue }.joined(separator: ", ")), Cell(c.cutoff.map { time.display($0) } ?? "no purge"),
-                    Cell(deletes + (breaks.isEmpty ? "" : "; breaks \(broken)"), breaks.isEmpty ? nil : .red),
-                    Cell((c.heldBackBy.map { "held back by \($0); " } ?? "") + rule)]
-        }
         var sections: [Document.Section] = [
             .fields(title: nil, fields),
             report.actors.isEmpty
@@ -62,33 +38,8 @@ struct MergeStatePresenter {
                 ], rows: actorRows),
         ]
         if let writers = writersSummary(report.writers) { sections.append(.note(writers)) }
-        sections.append(
-            .table(title: "Cleaner cut-offs now", columns: [
-                Column("Strategy", fit: .wrap(min: 10)), Column("Cut-off"), Column("Would delete", fit: .wrap(min: 14)),
-                Column("Rule", fit: .below),
-            ], rows: cutoffRows))
+        sections += CleanerTable(time: time, all: all).sections(report)
         return Document(kind: "actors", json: json(report, sources: sources), sections: sections)
-    }
-
-    /// The cleaners' strategies in groups with the same cut-off and effect (what they delete,
-    /// whom they break, who holds them back), each group in the order of its first strategy:
-    /// most strategies agree, and one row says so.
-    func cleanerGroups(_ report: MergeStateReport) -> [[Int]] {
-        var groups: [[Int]] = []
-        for j in report.cutoffs.indices {
-            let c = report.cutoffs[j]
-            if let g = groups.firstIndex(where: { g in
-                let o = report.cutoffs[g[0]]
-                return o.cutoff == c.cutoff && o.authorFilter == c.authorFilter && o.heldBackBy == c.heldBackBy
-                    && report.cutoffDeleteCounts[g[0]] == report.cutoffDeleteCounts[j] && report.cutoffBreaks[g[0]] == report.cutoffBreaks[j]
-                    && report.cutoffDeleteCountsAtMost[g[0]] == report.cutoffDeleteCountsAtMost[j]
-            }) {
-                groups[g].append(j)
-            } else {
-                groups.append([j])
-            }
-        }
-        return groups
     }
 
     /// One line for every author without a merge position: the busiest by name, a
@@ -98,8 +49,8 @@ struct MergeStatePresenter {
         let anonymous = writers.first { $0.author == nil }?.transactions ?? 0
         let without = anonymous == 0 ? "" : "\(anonymous) transaction\(anonymous == 1 ? " has" : "s have") no author: set transactionAuthor on every context that saves."
         guard !named.isEmpty else { return without.isEmpty ? nil : without }
-        let groups = ListSummary.grouped(named, author: \.author, families: Set(AuthorFamily.allCases))
-        let (shown, more) = ListSummary.limited(groups, to: ListSummary.inline)
+        let groups = ListSummary.grouped(named, author: \.author, families: all ? [] : Set(AuthorFamily.allCases))
+        let (shown, more) = ListSummary.limited(groups, to: all ? nil : ListSummary.inline)
         let parts = shown.map { g in "\(g.label) \(g.members.reduce(0) { $0 + $1.transactions })" }
         return "\(named.count) author\(named.count == 1 ? " writes" : "s write") without a merge position"
             + " (\(parts.joined(separator: ", "))\(more > 0 ? " and \(more) more" : "") transactions); "
@@ -134,8 +85,8 @@ struct MergeStatePresenter {
     private func pendingText(_ a: ActorReport) -> String {
         if a.status == .writesOnly || a.status == .corruptToken || a.status == .foreignToken { return "-" }
         guard a.pending.count > 0 else { return a.kind == .cloudKit && a.pending.ownCount > 0 ? "none (\(a.pending.ownCount) by CloudKit itself)" : "none" }
-        let groups = ListSummary.grouped(a.pending.byAuthor, author: \.author, families: Set(AuthorFamily.allCases))
-        let (shown, left) = ListSummary.limited(groups, to: 3)
+        let groups = ListSummary.grouped(a.pending.byAuthor, author: \.author, families: all ? [] : Set(AuthorFamily.allCases))
+        let (shown, left) = ListSummary.limited(groups, to: all ? nil : 3)
         let parts = shown.map { g in "\(g.family?.title ?? g.label) \(g.members.reduce(0) { $0 + $1.count })" }
         let more = left > 0 ? " and \(left) more" : ""
         let age = a.lag.map { ", oldest \(Self.age($0)) old" } ?? ""
