@@ -289,14 +289,14 @@ import Testing
         let store = try HistoryStore.open(Repository.fixtures + "/MergeState/Tasks.sqlite")
         let records = try DefaultsReader.read(path: Repository.fixtures + "/MergeState/phtk.plist", storeUUID: store.storeUUID).records
         let report = try MergeStateAnalyzer(store: store, declared: [], batch: [], records: records, now: now).report()
-        let phtk = try #require(report.cutoffs.first { $0.strategy == .phtk2 })
+        let effect = try #require(report.cleaner(.phtk2))
+        let phtk = effect.cutoff
         #expect(phtk.cutoff == Scenarios.appGroupTime(20))
         #expect(phtk.heldBackBy == "widget")
-        let index = try #require(report.cutoffs.firstIndex { $0.strategy == .phtk2 })
         // Transactions before #20's time, by app, shareExtension or widget.
         let expected = try store.countTransactions(HistoryQuery(before: .date(Scenarios.appGroupTime(20)),
                                                                 authors: [.value("app"), .value("shareExtension"), .value("widget")]))
-        #expect(report.cutoffDeleteCounts[index] == expected)
+        #expect(effect.transactionsToDelete == expected)
         #expect(expected == 14)
     }
 }

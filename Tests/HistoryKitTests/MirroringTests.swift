@@ -79,7 +79,7 @@ import Testing
         #expect(e.mirroredRecordCount == 20)
         #expect(e.explanation == "has 5 transactions to export (and 1 written by CloudKit itself, which it does not export)")
         // The exporter holds back no app cleaner and is in no cleaner's author filter.
-        #expect(report.cutoffs.allSatisfy { $0.heldBackBy != e.name && !($0.authorFilter ?? []).contains(e.name) })
+        #expect(report.cleaners.map(\.cutoff).allSatisfy { $0.heldBackBy != e.name && !($0.authorFilter ?? []).contains(e.name) })
     }
 
     @Test func everyVariantHasItsStatus() throws {
@@ -196,7 +196,7 @@ import Testing
             MergeRecord(actor: "app", position: .date(Scenarios.appGroupTime(34), wholeSeconds: false), source: "test", keyFormat: nil),
             MergeRecord(actor: "widget", position: .date(Scenarios.appGroupTime(20), wholeSeconds: false), source: "test", keyFormat: nil),
         ], mirroring: try store.mirroringState(), now: Scenarios.appGroupTime(34) + 8 * 86400).report()
-        let breaks = Dictionary(uniqueKeysWithValues: zip(report.cutoffs.map(\.strategy), report.cutoffBreaks))
+        let breaks = Dictionary(uniqueKeysWithValues: report.cleaners.map { ($0.strategy, $0.breaks) })
         #expect(breaks[.apple]?.map(\.actor) == ["widget", MirroringState.exportActorName])
         #expect(breaks[.apple]?.map(\.status) == [.missedChanges, .expired])
         // PersistentHistoryTrackingKit 2 stops at widget's #20, before the position, and deletes only the app's actors' transactions.
@@ -205,9 +205,9 @@ import Testing
         let later = try MergeStateAnalyzer(store: store, declared: [], batch: [], records: [
             MergeRecord(actor: "app", position: .token(HistoryToken(storeUUID: Scenarios.appGroupUUID, transactionNumber: 33)), source: "test", keyFormat: nil),
         ], mirroring: try store.mirroringState(), now: Scenarios.appGroupTime(34)).report()
-        let phtk = try #require(later.cutoffs.firstIndex { $0.strategy == .phtk100 })
-        #expect(later.cutoffBreaks[phtk].map(\.actor) == [MirroringState.exportActorName])
-        #expect(later.cutoffBreaks[phtk].first?.status == .missedChanges)
+        let phtk = try #require(later.cleaner(.phtk100))
+        #expect(phtk.breaks.map(\.actor) == [MirroringState.exportActorName])
+        #expect(phtk.breaks.first?.status == .missedChanges)
     }
 
     @Test func theExportBacklogListsObjectsChangedSinceTheirExport() throws {

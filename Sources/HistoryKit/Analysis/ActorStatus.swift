@@ -49,6 +49,11 @@ public struct ActorReport: Sendable {
     public var positionDate: Double?
     /// An actor that merges (not batch-only) and has a position a purge can break: a token or a date.
     public var hasBreakablePosition: Bool { !isBatch && (tokenNumber != nil || positionDate != nil) }
+    /// Its position is a date kept in whole seconds (an XML plist): the app's own may be up to a second later.
+    public var positionKeepsWholeSeconds: Bool {
+        if case .date(_, let wholeSeconds)? = records.first?.position { return wholeSeconds }
+        return false
+    }
     /// What it still has to merge.
     public var pending: PendingSummary
     /// Seconds between the oldest pending transaction and now.
@@ -91,6 +96,22 @@ public struct WriterSummary: Equatable, Sendable {
     public var lastTimestamp: Double?
 }
 
+/// What a cleaner strategy would do now: its cut-off, how many transactions it deletes, and
+/// whom that breaks.
+public struct CleanerEffect: Sendable {
+    public var cutoff: CleanerCutoff
+    /// Transactions the cut-off deletes (0 when it does not purge).
+    public var transactionsToDelete: Int
+    /// For a cut-off from a whole-second date, what it deletes when a second later (the
+    /// cleaner's own may be); nil for the others.
+    public var transactionsToDeleteAtMost: Int?
+    /// The actors the cut-off would expire or make miss changes (as the purge preview of the
+    /// same cut-off says).
+    public var breaks: [Consequence]
+
+    public var strategy: CleanerStrategy { cutoff.strategy }
+}
+
 /// The merge state of every actor of a store, and what each cleaner would purge now.
 public struct MergeStateReport: Sendable {
     public var storeUUID: String
@@ -100,15 +121,12 @@ public struct MergeStateReport: Sendable {
     public var actors: [ActorReport]
     /// Authors without a position, most transactions first.
     public var writers: [WriterSummary]
-    public var cutoffs: [CleanerCutoff]
-    /// Transactions each strategy's cut-off would delete (same order as ``cutoffs``).
-    public var cutoffDeleteCounts: [Int]
-    /// For a cut-off from a whole-second date, what it deletes when a second later (the cleaner's own
-    /// may be); nil for the others (same order as ``cutoffs``).
-    public var cutoffDeleteCountsAtMost: [Int?]
-    /// The actors each strategy's cut-off would expire or make miss changes (same order as ``cutoffs``).
-    public var cutoffBreaks: [[PurgePreview.Consequence]]
+    /// Every cleaner strategy's effect, in the order of ``CleanerStrategy/allCases``.
+    public var cleaners: [CleanerEffect]
 
     /// CloudKit's exporter, when the store is mirrored.
     public var exporter: ActorReport? { actors.first { $0.kind == .cloudKit } }
+
+    /// The effect of `strategy`.
+    public func cleaner(_ strategy: CleanerStrategy) -> CleanerEffect? { cleaners.first { $0.strategy == strategy } }
 }

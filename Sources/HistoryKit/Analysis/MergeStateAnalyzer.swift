@@ -56,29 +56,31 @@ public struct MergeStateAnalyzer {
                                  now: now, settings: cleaners)
         let cutoffs = CleanerStrategy.allCases.map { $0.cutoff(input) }
 
-        // Every count comes from one pass through the transactions.
+        // Every count comes from one pass through the transactions: what is pending after each
+        // actor's position (surely, and for a whole-second date what may be), what each cut-off
+        // deletes (and a second later for a whole-second cut-off), and whom each cut-off breaks.
+        let n = names.count, m = cutoffs.count
         let pendingBounds = names.map { located[$0]?.pendingFrom }
+        let perhapsBounds = names.map { located[$0]?.perhapsPendingFrom }
         let cutoffBounds = cutoffs.map { c in c.cutoff.map { ScanBound.beforeDate($0) } }
         // A cut-off from a whole-second date may be up to a second later: counted there too.
         let laterBounds = cutoffs.map { c in c.cutoff.flatMap { c.wholeSecondDate ? ScanBound.beforeDate($0 + 1) : nil } }
-        let bounds = pendingBounds + cutoffBounds + laterBounds
-        let tokenNumbers = names.map { located[$0]?.tokenNumber }
+        let bounds = pendingBounds + perhapsBounds + cutoffBounds + laterBounds
         var everyone = AuthorTallies()
         var within = Array(repeating: AuthorTallies(), count: bounds.count)
-        // The transaction each token names, and what each cut-off deletes after each actor's
-        // position (of actors with a position): to tell which cut-offs break whom.
-        var tokenTransactions = Array<ScannedTransaction?>(repeating: nil, count: names.count)
-        let positioned = names.indices.filter { located[names[$0]]?.tokenNumber != nil || located[names[$0]]?.positionDate != nil }
-        var deletedAfter = Array(repeating: Array(repeating: AuthorTallies(), count: names.count), count: cutoffs.count)
+        let positions = names.compactMap { name in
+            located[name].flatMap { l in
+                Breakage.Position(name: name, kind: name == exporter ? .cloudKit : .app, tokenNumber: l.tokenNumber, date: l.positionDate,
+                                  wholeSeconds: l.tolerance > 0)
+            }
+        }
+        var breakages = cutoffs.map { Breakage(positions, onlyBy: $0.authorFilter.map(Set.init)) }
         let authorNames = try store.read { db -> [String?] in
             var scan = try TransactionScan(store: store, db: db)
             try scan.run(db) { t in
                 everyone.add(t)
                 for i in bounds.indices where bounds[i]?.holds(t) == true { within[i].add(t) }
-                for i in tokenNumbers.indices where tokenNumbers[i] == t.number { tokenTransactions[i] = t }
-                for j in cutoffBounds.indices where cutoffBounds[j]?.holds(t) == true {
-                    for i in positioned where pendingBounds[i]?.holds(t) == true { deletedAfter[j][i].add(t) }
-                }
+                for j in cutoffBounds.indices where cutoffBounds[j]?.holds(t) == true { breakages[j].delete(t) }
             }
             return scan.authorNames
         }
@@ -103,7 +105,8 @@ public struct MergeStateAnalyzer {
             let position = located[name] ?? Located()
             let kind: ActorKind = name == exporter ? .cloudKit : .app
             let pending = position.pendingFrom != nil
-                ? Self.pending(within[i].sorted(names: authorNames), isOwn: { ActorReport.isOwn($0, actor: name, kind: kind) })
+                ? Self.pending(within[i].sorted(names: authorNames), perhaps: perhapsBounds[i] == nil ? nil : within[n + i].sorted(names: authorNames),
+                               isOwn: { ActorReport.isOwn($0, actor: name, kind: kind) })
                 : PendingSummary(byAuthor: [], oldestTimestamp: nil, oldestNumber: nil)
             reports.append(kind == .cloudKit
                 ? evaluateExporter(position: position, pending: pending, history: history)
@@ -116,37 +119,28 @@ public struct MergeStateAnalyzer {
                 .filter { author, _ in filter.map { f in author.map(f.contains) ?? false } ?? true }
                 .reduce(0) { $0 + $1.1.count }
         }
-        let counts = cutoffs.enumerated().map { j, c in c.cutoff == nil ? 0 : count(c, within[names.count + j]) }
-        let countsAtMost = cutoffs.enumerated().map { j, c in laterBounds[j] == nil ? nil : count(c, within[names.count + cutoffs.count + j]) }
-        // A cut-off that deletes the transaction an actor's token names expires that token; one that
-        // deletes what others wrote after an actor's position makes it miss those changes.
-        let breaks = cutoffs.enumerated().map { j, c -> [PurgePreview.Consequence] in
-            guard let bound = cutoffBounds[j] else { return [] }
-            let filter = c.authorFilter.map(Set.init)
-            func deletes(_ author: String?) -> Bool { filter.map { f in author.map(f.contains) ?? false } ?? true }
-            return positioned.compactMap { i -> PurgePreview.Consequence? in
-                let actor = reports[i]
-                guard !actor.status.isBroken, !actor.isBatch else { return nil }
-                if let t = tokenTransactions[i], bound.holds(t), deletes(t.author < authorNames.count ? authorNames[t.author] : nil) {
-                    return .expired(actor)
-                }
-                let missed = deletedAfter[j][i].sorted(names: authorNames).filter { deletes($0.author) && !actor.isOwn($0.author) }
-                    .reduce(0) { $0 + $1.tally.count }
-                return missed > 0 ? .missedChanges(actor, transactions: missed) : nil
-            }
+        let cleaners = cutoffs.enumerated().map { j, c in
+            CleanerEffect(cutoff: c, transactionsToDelete: c.cutoff == nil ? 0 : count(c, within[2 * n + j]),
+                          transactionsToDeleteAtMost: laterBounds[j] == nil ? nil : count(c, within[2 * n + m + j]),
+                          breaks: c.cutoff == nil ? [] : breakages[j].consequences(reports, authorNames: authorNames))
         }
-        return MergeStateReport(storeUUID: store.storeUUID, now: now, actors: reports, writers: writers, cutoffs: cutoffs,
-                                cutoffDeleteCounts: counts, cutoffDeleteCountsAtMost: countsAtMost, cutoffBreaks: breaks)
+        return MergeStateReport(storeUUID: store.storeUUID, now: now, actors: reports, writers: writers, cleaners: cleaners)
     }
 
     /// What others wrote, from the tallies of the transactions after an actor's position;
     /// what the actor wrote itself is counted apart.
-    private static func pending(_ tallies: [(author: String?, tally: AuthorTally)], isOwn: (String?) -> Bool) -> PendingSummary {
+    /// `perhaps`: the tallies after a whole-second date itself, where what falls within the
+    /// second after it may or may not be merged.
+    private static func pending(_ tallies: [(author: String?, tally: AuthorTally)], perhaps: [(author: String?, tally: AuthorTally)]?,
+                                isOwn: (String?) -> Bool) -> PendingSummary {
         let others = tallies.filter { !isOwn($0.author) }
+        let count = others.reduce(0) { $0 + $1.tally.count }
+        let perhapsCount = perhaps.map { $0.filter { !isOwn($0.author) }.reduce(0) { $0 + $1.tally.count } } ?? count
         return PendingSummary(byAuthor: others.map { (author: $0.author, count: $0.tally.count) },
                               oldestTimestamp: others.compactMap(\.tally.firstTimestamp).min(),
                               oldestNumber: others.map(\.tally.firstNumber).min(),
-                              ownCount: tallies.filter { isOwn($0.author) }.reduce(0) { $0 + $1.tally.count })
+                              ownCount: tallies.filter { isOwn($0.author) }.reduce(0) { $0 + $1.tally.count },
+                              uncertainCount: max(0, perhapsCount - count))
     }
 
     /// Unreadable first (it is the problem), then tokens, then dates.
@@ -171,6 +165,8 @@ public struct MergeStateAnalyzer {
         var tolerance: Double = 0
         /// Its pending transactions are those after this bound; nil: not counted.
         var pendingFrom: ScanBound?
+        /// For a date kept in whole seconds: transactions after this bound may be pending too.
+        var perhapsPendingFrom: ScanBound?
         /// The position used for cut-offs (as ``ActorReport/effectiveDate``).
         var effectiveDate: Double? { positionDate ?? (tokenNumber != nil ? lastMerged?.timestamp : nil) }
     }
@@ -194,8 +190,10 @@ public struct MergeStateAnalyzer {
             l.positionDate = date
             // XML plists keep whole seconds.
             l.tolerance = wholeSeconds ? 1.0 : 0
-            l.lastMerged = try store.lastTransaction(atOrBefore: date, tolerance: l.tolerance)
-            l.pendingFrom = .afterDate(date + l.tolerance)
+            // What it surely merged; within the second after a whole-second date, it may have merged more.
+            l.lastMerged = try store.lastTransaction(atOrBefore: date)
+            l.pendingFrom = wholeSeconds ? .fromDate(date + 1) : .afterDate(date)
+            l.perhapsPendingFrom = wholeSeconds ? .afterDate(date) : nil
         }
         return l
     }
@@ -261,12 +259,16 @@ public struct MergeStateAnalyzer {
                 return r
             }
         }
+        // A whole-second date (an XML plist) cannot tell what within the second after it was merged.
+        let uncertain = r.pending.uncertainCount
         if r.pending.count == 0 {
-            r.conclude(.upToDate, "has merged everything others wrote",
+            r.conclude(.upToDate, uncertain == 0 ? "has merged everything others wrote"
+                           : "has merged everything others wrote up to its date; its date is kept in whole seconds, so \(plural(uncertain, "transaction")) within the second after it may not be merged",
                        "nothing to do")
         } else {
             r.status = .behind
-            r.explanation = "has \(plural(r.pending.count, "transaction")) by others to merge"
+            r.explanation = uncertain == 0 ? "has \(plural(r.pending.count, "transaction")) by others to merge"
+                : "has \(r.pending.count)–\(r.pending.count + uncertain) transactions by others to merge: its date is kept in whole seconds, so \(uncertain) within the second after it may be merged already"
             if let lag = r.lag, lag > CleanerInput.week {
                 r.advice = "has not merged for \(days(lag / 86400)) and holds back purges; if this target no longer runs, remove its key"
             } else {

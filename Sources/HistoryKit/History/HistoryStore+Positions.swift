@@ -12,9 +12,14 @@ public struct PendingSummary: Sendable {
     /// Transactions after the position that the actor wrote itself (for
     /// CloudKit's exporter: CloudKit's own authors), which it does not merge.
     public var ownCount: Int = 0
+    /// For a position kept in whole seconds (an XML plist): transactions by others within
+    /// the second after it, which may or may not be merged (not in ``count``).
+    public var uncertainCount: Int = 0
 
-    /// All pending transactions.
+    /// All pending transactions (at least).
     public var count: Int { byAuthor.reduce(0) { $0 + $1.count } }
+    /// With those that may be pending, for a position kept in whole seconds; nil otherwise.
+    public var countAtMost: Int? { uncertainCount > 0 ? count + uncertainCount : nil }
 }
 
 /// The largest numbers a listing of the store can show (for column widths).

@@ -170,6 +170,8 @@ enum ScanBound {
     case all
     case afterNumber(Int64)
     case afterDate(Double)
+    /// At or after the date.
+    case fromDate(Double)
     case beforeDate(Double)
 
     func holds(_ t: ScannedTransaction) -> Bool {
@@ -177,6 +179,7 @@ enum ScanBound {
         case .all: return true
         case .afterNumber(let n): return t.number > n
         case .afterDate(let d): return t.timestamp.map { $0 > d } ?? t.timestampSortsLast
+        case .fromDate(let d): return t.timestamp.map { $0 >= d } ?? t.timestampSortsLast
         case .beforeDate(let d): return t.timestamp.map { $0 < d } ?? false
         }
     }

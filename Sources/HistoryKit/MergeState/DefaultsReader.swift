@@ -7,6 +7,16 @@ public enum MergeStateError: MessageError, Equatable, Sendable {
     case cannotRead(path: String, reason: String)
     case notAPlist(path: String, reason: Message)
     case notADictionary(path: String)
+    /// A token value that is neither a file nor a `STOREUUID:N` literal.
+    case noTokenFile(path: String)
+    /// A token file that is there but cannot be read.
+    case unreadableToken(path: String, reason: String)
+    /// A token given as `ACTOR=…` that cannot name an actor.
+    case invalidTokenSpec(spec: String, reason: Message)
+    /// An App Group folder without exactly one store to read.
+    case noSingleStore(path: String, reason: String)
+    /// A merge-state file named to be hashed is not there.
+    case noFileToHash(path: String)
 
     /// Why the file at `path`, which could not be read, could not be.
     static func unreadable(path: String) -> MergeStateError {
@@ -22,6 +32,11 @@ public enum MergeStateError: MessageError, Equatable, Sendable {
         case .cannotRead(let p, let why): return "\(p): cannot be read (\(why))"
         case .notAPlist(let p, let why): return "\(p): not a property list (\(why))"
         case .notADictionary(let p): return "\(p): the property list is not a dictionary (shared defaults are one)"
+        case .noTokenFile(let p): return "\(p): no such token file"
+        case .unreadableToken(let p, let why): return "\(p): \(why)"
+        case .invalidTokenSpec(let spec, let why): return "\(Control.token) '\(spec)': \(why)"
+        case .noSingleStore(let p, let why): return "\(p): \(why)"
+        case .noFileToHash(let p): return "\(p): no such file to hash"
         }
     }
 }
@@ -293,5 +308,14 @@ public enum TokenFileReader {
             position = .unreadable("\(error)")
         }
         return MergeRecord(actor: actor, position: position, source: path, keyFormat: nil)
+    }
+}
+
+extension PlistValue {
+    /// The history token this defaults value holds (an archive, or SwiftData's JSON as data or a
+    /// string), and whether it is an archive; nil for any other value.
+    public var heldToken: (token: HistoryToken, isArchive: Bool)? {
+        guard case .token(let token) = DefaultsReader.position(self, format: .binary, source: "") else { return nil }
+        return (token, dataValue.map(HistoryTokenDecoder.isTokenArchive) == true)
     }
 }

@@ -5,12 +5,21 @@ import Foundation
 /// transaction, `Z_PRIMARYKEY` and every other table untouched, then
 /// `PRAGMA quick_check` and the counts, restoring the backup on failure.
 public enum PurgeExecutor {
+    /// Throws when `plan` breaks actors (its preview's consequences) and `options` does not
+    /// allow it. ``execute(_:options:stops:progress:)`` asks first; a caller that confirms
+    /// with the user asks before that.
+    public static func permit(_ plan: PurgePlan, options: PurgeOptions) throws {
+        let broken = plan.preview.consequences.map { "\($0.actor) (\($0.status.rawValue))" }
+        if !broken.isEmpty && !options.allowBreakingActors { throw RepairError.wouldBreakActors(path: plan.store.path, actors: broken) }
+    }
+
     /// Executes `plan` on the store it was planned on. That store is closed first, and
     /// with it this process's read-only connection to the files (it would share a read-only
     /// `-shm` mapping with the writer); open it again to read it afterwards. `stops` stand
     /// for Ctrl-C where the caller owns it (a session). `progress` receives status lines.
     public static func execute(_ plan: PurgePlan, options: PurgeOptions, stops: StopRequests? = nil,
                                progress: (String) -> Void = { _ in }) throws -> PurgeResult {
+        try permit(plan, options: options)
         if plan.store.packedIn != nil { throw PlaceError.readOnlyPlace(name: plan.store.path) }
         plan.store.close()
         // From here Ctrl-C (or `stops`), SIGTERM and SIGHUP stop the purge at its next safe point

@@ -18,12 +18,16 @@ public struct PurgeOptions: Sendable {
     public var vacuum: Bool
     /// Seconds to wait for another process's lock.
     public var busyTimeout: Double
+    /// Execute even a plan that expires an actor or makes one miss changes.
+    public var allowBreakingActors: Bool
 
-    public init(backup: BackupPolicy = .besideStore, pruneStrings: Bool = false, vacuum: Bool = false, busyTimeout: Double = 2) {
+    public init(backup: BackupPolicy = .besideStore, pruneStrings: Bool = false, vacuum: Bool = false, busyTimeout: Double = 2,
+                allowBreakingActors: Bool = false) {
         self.backup = backup
         self.pruneStrings = pruneStrings
         self.vacuum = vacuum
         self.busyTimeout = busyTimeout
+        self.allowBreakingActors = allowBreakingActors
     }
 }
 

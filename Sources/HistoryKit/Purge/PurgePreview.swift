@@ -19,31 +19,6 @@ public struct PurgePreview: Sendable {
         public var counts: EntityChangeCounts
     }
 
-    /// An actor the purge would break.
-    public struct Consequence: Equatable, Sendable {
-        public var actor: String
-        /// An app's actor, or CloudKit's exporter.
-        public var kind: ActorKind
-        /// `expired` or `missed-changes`.
-        public var status: ActorStatus
-        public var message: String
-
-        /// The purge deletes the transaction `actor`'s token names.
-        static func expired(_ actor: ActorReport) -> Consequence {
-            let n = actor.tokenNumber.map { "#\($0)" } ?? "its transaction"
-            return Consequence(actor: actor.name, kind: actor.kind, status: .expired, message: actor.kind == .cloudKit
-                ? "CloudKit's export position (transaction \(n)) would be purged: on its next export the mirror finds its token expired, resets (reason: history expired) and re-uploads \(actor.everyRecord)"
-                : "its token names \(n), which this purge deletes: Core Data will fail with 134301")
-        }
-
-        /// The purge deletes `transactions` others wrote after `actor`'s position.
-        static func missedChanges(_ actor: ActorReport, transactions: Int) -> Consequence {
-            Consequence(actor: actor.name, kind: actor.kind, status: .missedChanges, message: actor.kind == .cloudKit
-                ? "the purge deletes \(plural(transactions, "transaction")) CloudKit has not exported yet: their changes never reach iCloud"
-                : "the purge deletes \(plural(transactions, "transaction")) it has not merged yet; it will never see them")
-        }
-    }
-
     /// Where a purge's `before` bound falls among the transactions.
     public struct Cut: Equatable, Sendable {
         /// The bound's date, or for a transaction number the timestamp of the
@@ -78,7 +53,7 @@ public struct PurgePreview: Sendable {
     public var stringsAlreadyUnused: Int
     /// Deleted transactions written by CloudKit mirroring.
     public var cloudKitTransactions: Int
-    /// Actors that would become `expired` or `missed-changes`.
+    /// Actors that would become `expired` or `missed-changes` (as ``Breakage`` decides).
     public var consequences: [Consequence]
     /// The selected transactions as runs of consecutive numbers, when they
     /// form few enough (nil: too scattered); the purge deletes by these ranges.
@@ -98,24 +73,20 @@ extension HistoryStore {
         var q = query
         q.limit = nil
         let sql = try HistorySQL(store: self, query: q)
-        // Actors whose position the purge could break: a token it deletes, or others' transactions after the position.
-        let watched = actors.filter { $0.hasBreakablePosition && !$0.status.isBroken }
-
         // The scan, the breakdown and the oldest survivor read one snapshot.
-        return try snapshot { try previewPurge(q, sql: sql, watched: watched, breakdown: breakdown) }
+        return try snapshot { try previewPurge(q, sql: sql, actors: actors, breakdown: breakdown) }
     }
 
-    private func previewPurge(_ q: HistoryQuery, sql: HistorySQL, watched: [ActorReport], breakdown: Bool) throws -> PurgePreview {
+    private func previewPurge(_ q: HistoryQuery, sql: HistorySQL, actors: [ActorReport], breakdown: Bool) throws -> PurgePreview {
         let matching = sql.matchingNumbers()
         let args = sql.arguments
-        let after = watched.map { a in a.tokenNumber.map { ScanBound.afterNumber($0) } ?? .afterDate((a.positionDate ?? 0) + 1) }
+        // Actors whose position the purge could break: a token it deletes, or others' transactions after the position.
+        var breakage = Breakage(actors.filter { $0.hasBreakablePosition && !$0.status.isBroken }.compactMap(Breakage.Position.init))
         var survivor: Int64?
         // The bytes of the history tables come from reading every page of them (dbstat): on a second
         // connection while the transactions are scanned here.
         var (preview, space) = try read({ db -> PurgePreview in
             var deleted = AuthorTallies()
-            var unmerged = Array(repeating: AuthorTallies(), count: watched.count)
-            var expiring = Set<Int>()
             var all = 0
             var numbers: ClosedRange<Int64>?
             var timestamps: ClosedRange<Double>?
@@ -136,10 +107,7 @@ extension HistoryStore {
                 if let ts = t.timestamp { timestamps = min(timestamps?.lowerBound ?? ts, ts)...max(timestamps?.upperBound ?? ts, ts) }
                 deletedStrings.insert(refs)
                 runs.add(t.number)
-                for (i, actor) in watched.enumerated() {
-                    if actor.tokenNumber == t.number { expiring.insert(i) }
-                    if after[i].holds(t) { unmerged[i].add(t) }
-                }
+                breakage.delete(t)
             }
             let names = scan.authorNames
             let byAuthor = deleted.sorted(names: names)
@@ -156,15 +124,6 @@ extension HistoryStore {
                 changes = try db.firstRow("SELECT COUNT(*) FROM ACHANGE c WHERE c.ZTRANSACTIONID IN (\(matching))", arguments: args) { Int($0.int64(0)) } ?? 0
             }
             let allChanges = try db.firstRow("SELECT COUNT(*) FROM ACHANGE") { Int($0.int64(0)) } ?? 0
-            var consequences: [PurgePreview.Consequence] = []
-            for (i, actor) in watched.enumerated() {
-                if expiring.contains(i) {
-                    consequences.append(.expired(actor))
-                    continue
-                }
-                let others = unmerged[i].sorted(names: names).filter { !actor.isOwn($0.author) }.reduce(0) { $0 + $1.tally.count }
-                if others > 0 { consequences.append(.missedChanges(actor, transactions: others)) }
-            }
             return PurgePreview(
                 query: q, cut: try cut(db, before: q.before), transactionCount: count, changeCount: changes,
                 byAuthor: byAuthor.map { PurgePreview.AuthorCount(author: $0.author, transactions: $0.tally.count, changes: nil) },
@@ -176,7 +135,7 @@ extension HistoryStore {
                     .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) },
                 stringsAlreadyUnused: scan.stringCount - deletedStrings.members.union(survivingStrings.members).filter { scan.string($0) != nil }.count,
                 cloudKitTransactions: byAuthor.filter { AuthorFamily.of($0.author) == .cloudKit }.reduce(0) { $0 + $1.tally.count },
-                consequences: consequences, ranges: runs.ranges)
+                consequences: breakage.consequences(actors, authorNames: names), ranges: runs.ranges)
         }, beside: { db in try self.space(db) })
         if breakdown { try countChanges(of: &preview, matching: matching, arguments: args, authorExpression: sql.expression(for: .author), joins: sql.joinClause) }
         preview.oldestSurvivor = try survivor.flatMap { try transaction(number: $0) }

@@ -28,10 +28,8 @@ public struct PurgeSelection: Sendable {
     /// What `strategy` would purge now, from the cut-off `report` computed for it (its author
     /// filter too, unless `query` names authors); nothing when it would not purge.
     public static func strategy(_ strategy: CleanerStrategy, report: MergeStateReport, narrowing query: HistoryQuery) throws -> PurgeSelection {
-        guard let j = report.cutoffs.firstIndex(where: { $0.strategy == strategy }) else {
-            throw PurgeSelectionError.noCutoff(strategy)
-        }
-        let cutoff = report.cutoffs[j]
+        guard let effect = report.cleaner(strategy) else { throw PurgeSelectionError.noCutoff(strategy) }
+        let cutoff = effect.cutoff
         let narrowed = query != HistoryQuery()
         var query = query
         if query.authors.isEmpty, let filter = cutoff.authorFilter { query.authors = filter.map { HistoryQuery.NameFilter.value($0) } }
@@ -39,9 +37,9 @@ public struct PurgeSelection: Sendable {
         query.before = cutoff.cutoff.map { HistoryQuery.Bound.date($0) } ?? .transaction(Int64.min)
         var notes = cutoff.notes
         if cutoff.resetsKeysAfterPurge { notes.append("then it sets every actor's key to nil, so each one reads again all the history that is left") }
-        if let most = report.cutoffDeleteCountsAtMost[j], most > report.cutoffDeleteCounts[j] {
+        if let most = effect.transactionsToDeleteAtMost, most > effect.transactionsToDelete {
             // The counts are the cleaner's own; a selection narrowed further has counts of its own.
-            let counts = narrowed ? "" : ", so the cleaner deletes \(report.cutoffDeleteCounts[j])–\(most) transactions"
+            let counts = narrowed ? "" : ", so the cleaner deletes \(effect.transactionsToDelete)–\(most) transactions"
             notes.append("its cut-off is a date kept in whole seconds (an XML plist): the app's own is up to a second later\(counts); this purge cuts at the date kept")
         }
         return PurgeSelection(query: query, rule: "\(strategy.title): \(cutoff.reason)",

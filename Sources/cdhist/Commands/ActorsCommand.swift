@@ -17,7 +17,7 @@ struct ActorsCommand: ParsableCommand, SessionInputs {
         once under it; --all gives each strategy its own row with its rule.
         """)
 
-    static let sessionStore = SessionStorePlacement.firstUnlessGroupContainer, readsSessionDefaults = true
+    static let sessionStore = SessionStorePlacement.firstUnlessAppGroupFolder, readsSessionDefaults = true
 
     @Argument(help: ArgumentHelp("The Core Data store file (optional with --group-container).", valueName: "store"))
     var store: String?

@@ -12,7 +12,7 @@ struct CheckCommand: ParsableCommand, SessionInputs {
         Rules: \(Checker.rules.map { "\($0.id) (\($0.severity.rawValue))" }.joined(separator: ", ")).
         """)
 
-    static let sessionStore = SessionStorePlacement.firstUnlessGroupContainer, readsSessionDefaults = true, takesSessionModel = true
+    static let sessionStore = SessionStorePlacement.firstUnlessAppGroupFolder, readsSessionDefaults = true, takesSessionModel = true
 
     @Argument(help: ArgumentHelp("The Core Data store file (optional with --group-container).", valueName: "store"))
     var store: String?

@@ -75,8 +75,10 @@ struct PurgeCommand: ParsableCommand, SessionInputs {
                                                   actors: plan.actorsChecked == 0 ? nil : plan.actorsChecked,
                                                   safeBefore: plan.safeBefore.map { PositionParser.text($0, time: render.time) }), context: render)
         guard execute else { return }
-        let broken = plan.preview.consequences.map { "\($0.actor) (\($0.status.rawValue))" }
-        if !broken.isEmpty && !allowExpire { throw RepairError.wouldBreakActors(path: path, actors: broken) }
+        let policy: BackupPolicy = noBackup ? .skip : backup.map { .at($0) } ?? .besideStore
+        let options = PurgeOptions(backup: policy, pruneStrings: pruneStrings, vacuum: vacuum, busyTimeout: storeOptions.lockTimeout,
+                                   allowBreakingActors: allowExpire)
+        try PurgeExecutor.permit(plan, options: options)
         guard plan.preview.transactionCount > 0 else { return printError("cdhist: nothing to delete; the store is unchanged") }
         if let confirm = REPLEnvironment.current?.confirm,
            !confirm("Delete \(plural(plan.preview.transactionCount, "transaction")) and \(plural(plan.preview.changeCount, "change")) from \(path)? [y/N] ") {
@@ -84,8 +86,6 @@ struct PurgeCommand: ParsableCommand, SessionInputs {
         }
         // The session's connection closes too (executing closes the plan's store; the session's may be another).
         REPLEnvironment.current?.closeStore()
-        let policy: BackupPolicy = noBackup ? .skip : backup.map { .at($0) } ?? .besideStore
-        let options = PurgeOptions(backup: policy, pruneStrings: pruneStrings, vacuum: vacuum, busyTimeout: storeOptions.lockTimeout)
         let result = try PurgeExecutor.execute(plan, options: options, stops: REPLEnvironment.current?.freshStop()) { line in
             if render.terminal.stderrIsTerminal { printError("cdhist: \(line)…") }
         }

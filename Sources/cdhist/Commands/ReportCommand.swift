@@ -13,7 +13,7 @@ struct ReportCommand: ParsableCommand, SessionInputs {
         merge-state files are only read. --strategy also names the app's cleaner for the check, as check --strategy does.
         """)
 
-    static let sessionStore = SessionStorePlacement.firstUnlessGroupContainer, readsSessionDefaults = true, takesSessionModel = true
+    static let sessionStore = SessionStorePlacement.firstUnlessAppGroupFolder, readsSessionDefaults = true, takesSessionModel = true
     // HTML whatever the session's format.
     static func takesSessionFormat(_ format: OutputFormat) -> Bool { false }
 

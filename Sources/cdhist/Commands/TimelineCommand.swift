@@ -14,7 +14,7 @@ struct TimelineCommand: ParsableCommand, SessionInputs {
         of --before or --strategy. JSON and CSV give every author's count per bucket.
         """)
 
-    static let sessionStore = SessionStorePlacement.firstUnlessGroupContainer, readsSessionDefaults = true
+    static let sessionStore = SessionStorePlacement.firstUnlessAppGroupFolder, readsSessionDefaults = true
 
     @Argument(help: ArgumentHelp("The Core Data store file (optional with --group-container).", valueName: "store"))
     var store: String?

@@ -25,7 +25,7 @@ struct TokenCommand: ParsableCommand, SessionInputs {
 
     func run() throws {
         let context = outputOptions.context()
-        let decoded = try PositionParser(utc: outputOptions.utc).token(token, option: "token")
+        let decoded = try TokenSpec.token(fileOrLiteral: token)
         var fields: [(String, String)] = [("Token", token)]
         for (uuid, n) in decoded.transactionNumbers.sorted(by: { $0.key < $1.key }) { fields.append(("Store \(uuid)", "transaction #\(n)")) }
         if decoded.transactionNumbers.count > 1 { fields.append(("Note", "this token names \(decoded.transactionNumbers.count) stores")) }

@@ -20,13 +20,7 @@ struct EvidenceOptions: ParsableArguments {
     /// The files to hash for the store `name` (and the model, when a path is given); nil without --hash.
     func inputs(store name: String, model: String?) throws -> [EvidenceInput]? {
         guard hash else { return nil }
-        var plists = defaults, tokens = token.map { MergeStateOptions.split($0).path }
-        for path in plists + tokens where FileStatus(path) == nil && PackedReference.resolve(path) == nil {
-            throw CLIError.notFound(path: path, what: "no such file to hash")
-        }
-        if plists.isEmpty, tokens.isEmpty, let near = try? StoreSurroundings.withFiles(of: name) {
-            (plists, tokens) = (near.surroundings.defaultsPlists, near.surroundings.tokenFiles)
-        }
-        return EvidenceInput.examination(store: name, defaults: plists, tokens: tokens, others: [(.model, model)])
+        return try MergeStateRequest(defaults: defaults, tokens: token, now: 0)
+            .evidenceInputs(storeName: name, others: [(.model, model)], requireGiven: true)
     }
 }

@@ -18,21 +18,9 @@ struct PositionParser {
             return .transaction(n)
         }
         if trimmed.lowercased().hasPrefix("token:") {
-            return .token(try token(String(trimmed.dropFirst(6)), option: option))
+            return .token(try TokenSpec.token(fileOrLiteral: String(trimmed.dropFirst(6))))
         }
         return .date(try date(trimmed, option: option))
-    }
-
-    /// A token from a file (an archive, or a plist holding one) or a `STOREUUID:N` literal.
-    func token(_ value: String, option: String) throws -> HistoryToken {
-        if FileManager.default.fileExists(atPath: value) {
-            guard let data = FileContents.read(value) else {
-                throw CLIError.notFound(path: value, what: FileContents.whyUnreadable(value) ?? "cannot be read")
-            }
-            return try HistoryTokenDecoder.decode(fileBytes: [UInt8](data), source: value)
-        }
-        if value.contains(":") { return try HistoryTokenDecoder.parseLiteral(value) }
-        throw CLIError.notFound(path: value, what: "no such token file")
     }
 
     /// The file a `token:FILE` value reads (nil for any other value): a command that writes

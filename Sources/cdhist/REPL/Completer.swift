@@ -70,9 +70,7 @@ final class Completer {
         case "--entity": return store?.catalog.entities.map(\.name) ?? []
         case "--author", "--actor", "--batch-actor":
             var names = field(.author)
-            for plist in env.defaults {
-                names += ((try? DefaultsReader.read(path: plist, storeUUID: store?.storeUUID))?.records ?? []).map(\.actor)
-            }
+            names += MergeStateRequest(defaults: env.defaults, now: 0).actorNames(storeUUID: store?.storeUUID)
             return Array(Set(names)).sorted()
         case "--context": return field(.contextName)
         case "--bundle": return field(.bundleID)

@@ -41,7 +41,7 @@ struct LineRunner {
             if rest == ["none"] {
                 env.defaults = []
             } else if !rest.isEmpty {
-                for path in rest { _ = try DefaultsReader.read(path: path, storeUUID: nil) }
+                try MergeStateRequest(defaults: rest, now: 0).checkDefaults()
                 env.defaults = rest
             }
             acknowledge(changed: !rest.isEmpty, env.defaults.isEmpty ? "no shared defaults attached" : "shared defaults: \(env.defaults.joined(separator: ", "))")
@@ -98,7 +98,7 @@ struct LineRunner {
         }
         switch inputs.sessionStore {
         case .first: args.insert(env.storePath, at: 0)
-        case .firstUnlessGroupContainer: if !given.contains("--group-container") { args.insert(env.storePath, at: 0) }
+        case .firstUnlessAppGroupFolder: if !given.contains("--group-container") { args.insert(env.storePath, at: 0) }
         case .storeOption: if !given.contains("--store") { args += ["--store", env.storePath] }
         }
         if inputs.readsSessionDefaults, !given.contains("--defaults"), !given.contains("--group-container") {

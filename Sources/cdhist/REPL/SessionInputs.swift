@@ -23,7 +23,7 @@ enum SessionStorePlacement {
     /// Its first argument.
     case first
     /// Its first argument, unless `--group-container` finds it.
-    case firstUnlessGroupContainer
+    case firstUnlessAppGroupFolder
     /// `--store`.
     case storeOption
 }

@@ -172,7 +172,7 @@ public enum StoreChecks {
     /// once, with the breakdown) and everything before the middle transaction.
     static func purgePreviews(_ store: HistoryStore, report: MergeStateReport?, middle: Int64) {
         var queries: [HistoryQuery] = []
-        for cutoff in report?.cutoffs ?? [] {
+        for cutoff in report?.cleaners.map(\.cutoff) ?? [] {
             let query = HistoryQuery(before: cutoff.cutoff.map { .date($0) } ?? .transaction(.min),
                                      authors: (cutoff.authorFilter ?? []).map { .value($0) })
             if !queries.contains(query) { queries.append(query) }
@@ -211,7 +211,7 @@ extension Touch {
             text(a.advice.description)
             text(a.status.rawValue)
         }
-        for c in r.cutoffs {
+        for c in r.cleaners.map(\.cutoff) {
             text(c.reason)
             text(c.heldBackBy)
         }

@@ -12,7 +12,7 @@ struct CleanerTable {
     var all = false
 
     func sections(_ report: MergeStateReport) -> [Document.Section] {
-        let entries = report.cutoffs.indices.map { Entry(report, $0, time: time) }
+        let entries = report.cleaners.map { Entry($0, time: time) }
         var groups: [[Entry]] = []
         for entry in entries {
             if !all, let g = groups.firstIndex(where: { $0[0].sharesRow(with: entry) }) { groups[g].append(entry) } else { groups.append([entry]) }
@@ -47,13 +47,13 @@ struct CleanerTable {
         var heldBackBy: String?, onlyBy: String?
         var resets: Bool
 
-        init(_ report: MergeStateReport, _ j: Int, time: TimeFormatter) {
-            let c = report.cutoffs[j], count = report.cutoffDeleteCounts[j]
-            let most = report.cutoffDeleteCountsAtMost[j].flatMap { $0 > count ? $0 : nil }
+        init(_ effect: CleanerEffect, time: TimeFormatter) {
+            let c = effect.cutoff, count = effect.transactionsToDelete
+            let most = effect.transactionsToDeleteAtMost.flatMap { $0 > count ? $0 : nil }
             strategy = c.strategy.rawValue
             cutoff = c.cutoff.map { time.display($0) } ?? "no purge"
             deletes = c.cutoff == nil ? "-" : most.map { "\(count)–\($0)" } ?? "\(count)"
-            let broken = report.cutoffBreaks[j].map { "\($0.actor) (\($0.status.rawValue))" }
+            let broken = effect.breaks.map { "\($0.actor) (\($0.status.rawValue))" }
             breaks = broken.isEmpty ? "" : "breaks " + broken.joined(separator: ", ")
             rule = c.reason
             heldBackBy = c.heldBackBy

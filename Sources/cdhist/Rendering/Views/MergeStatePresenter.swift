@@ -84,6 +84,7 @@ struct MergeStatePresenter {
 
     private func pendingText(_ a: ActorReport) -> String {
         if a.status == .writesOnly || a.status == .corruptToken || a.status == .foreignToken { return "-" }
+        if a.pending.count == 0, let most = a.pending.countAtMost { return "0–\(most) (within the second after its date)" }
         guard a.pending.count > 0 else { return a.kind == .cloudKit && a.pending.ownCount > 0 ? "none (\(a.pending.ownCount) by CloudKit itself)" : "none" }
         let groups = ListSummary.grouped(a.pending.byAuthor, author: \.author, families: all ? [] : Set(AuthorFamily.allCases))
         let (shown, left) = ListSummary.limited(groups, to: all ? nil : 3)
@@ -91,7 +92,8 @@ struct MergeStatePresenter {
         let more = left > 0 ? " and \(left) more" : ""
         let age = a.lag.map { ", oldest \(Self.age($0)) old" } ?? ""
         let own = a.kind == .cloudKit && a.pending.ownCount > 0 ? "; and \(a.pending.ownCount) by CloudKit itself, not exported" : ""
-        return "\(a.pending.count) (\(parts.joined(separator: ", "))\(more))\(age)\(own)"
+        let count = a.pending.countAtMost.map { "\(a.pending.count)–\($0)" } ?? "\(a.pending.count)"
+        return "\(count) (\(parts.joined(separator: ", "))\(more))\(age)\(own)"
     }
 
     /// `3d 4h`, `5h 12m`, `40m`, `12s`.
@@ -121,9 +123,8 @@ struct MergeStatePresenter {
                 ("firstTimestamp", .optional(w.firstTimestamp.flatMap { time.iso($0) })),
                 ("lastTimestamp", .optional(w.lastTimestamp.flatMap { time.iso($0) })),
             ]) })),
-            ("cleaners", .array(report.cutoffs.indices.map { j -> JSONValue in
-                let c = report.cutoffs[j], n = report.cutoffDeleteCounts[j]
-                let breaks: [JSONValue] = report.cutoffBreaks[j].map(PurgePresenter.json)
+            ("cleaners", .array(report.cleaners.map { e -> JSONValue in
+                let c = e.cutoff
                 return .object([
                 ("strategy", .string(c.strategy.rawValue)),
                 ("title", .string(c.strategy.title)),
@@ -135,9 +136,9 @@ struct MergeStatePresenter {
                 ("authorFilter", c.authorFilter.map { .array($0.map { .string($0) }) } ?? .null),
                 ("resetsKeysAfterPurge", .bool(c.resetsKeysAfterPurge)),
                 ("notes", .array(c.notes.map { .string($0) })),
-                ("transactionsToDelete", c.cutoff == nil ? .null : .int(Int64(n))),
-                ("transactionsToDeleteAtMost", report.cutoffDeleteCountsAtMost[j].map { .int(Int64($0)) } ?? .null),
-                ("breaks", .array(breaks)),
+                ("transactionsToDelete", c.cutoff == nil ? .null : .int(Int64(e.transactionsToDelete))),
+                ("transactionsToDeleteAtMost", e.transactionsToDeleteAtMost.map { .int(Int64($0)) } ?? .null),
+                ("breaks", .array(e.breaks.map(PurgePresenter.json))),
             ]) })),
         ]
     }
@@ -155,6 +156,7 @@ struct MergeStatePresenter {
             ("lastMergedTimestamp", .optional(a.lastMerged.flatMap { time.iso($0.timestamp) })),
             ("tokenTransactionNumber", .optional(a.tokenNumber)),
             ("pendingCount", .int(Int64(a.pending.count))),
+        ] + (a.pending.countAtMost.map { [("pendingCountAtMost", JSONValue.int(Int64($0)))] } ?? []) + [
             ("ownTransactionsAfterPosition", .int(Int64(a.pending.ownCount))),
             ("mirroredRecords", .optional(a.mirroredRecordCount.map(Int64.init))),
             ("pendingByAuthor", .array(a.pending.byAuthor.map { .object([("author", .optional($0.author)), ("count", .int(Int64($0.count)))]) })),

@@ -107,7 +107,7 @@ struct PurgePresenter {
     }
 
     /// An actor a purge would break, as JSON (purge previews, and each cleaner of `actors`).
-    static func json(_ c: PurgePreview.Consequence) -> JSONValue {
+    static func json(_ c: Consequence) -> JSONValue {
         .object([("actor", .string(c.actor)), ("kind", .string(c.kind.rawValue)), ("status", .string(c.status.rawValue)), ("message", .string(c.message))])
     }
 

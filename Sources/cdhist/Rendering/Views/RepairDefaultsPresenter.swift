@@ -33,16 +33,10 @@ struct RepairDefaultsPresenter {
         switch value {
         case .date(let d): return "date \(time.display(d))"
         case .data, .string:
-            if let token = token(value) { return (value.dataValue.map(HistoryTokenDecoder.isTokenArchive) == true ? "token " : "JSON token ") + "\(token)" }
+            if let held = value.heldToken { return (held.isArchive ? "token " : "JSON token ") + "\(held.token)" }
             return value.dataValue.map { "\($0.count) bytes of data" } ?? "\(value)"
         default: return "\(value)"
         }
-    }
-
-    /// The token a value holds: an archive, or JSON as data or a string.
-    private func token(_ value: PlistValue) -> HistoryToken? {
-        if case .token(let token) = DefaultsReader.position(value, format: .binary, source: plist) { return token }
-        return nil
     }
 
     private func jsonValue(_ value: PlistValue?) -> JSONValue {
@@ -50,7 +44,7 @@ struct RepairDefaultsPresenter {
         switch value {
         case .date(let d): return .object([("date", .optional(time.iso(d))), ("cocoaDate", .double(d))])
         case .data, .string:
-            if let token = token(value) { return .object([("token", HistoryPresenter.json(token))]) }
+            if let held = value.heldToken { return .object([("token", HistoryPresenter.json(held.token))]) }
             return value.dataValue.map { .object([("bytes", .int(Int64($0.count)))]) } ?? .string("\(value)")
         default: return .string("\(value)")
         }

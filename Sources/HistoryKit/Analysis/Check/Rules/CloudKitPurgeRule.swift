@@ -7,7 +7,7 @@ struct CloudKitPurgeRule: CheckRule {
 
     func evaluate(_ c: CheckContext) throws -> [Finding] {
         guard let strategy = c.config.strategy, let report = c.mergeState,
-              let cutoff = report.cutoffs.first(where: { $0.strategy == strategy }), let date = cutoff.cutoff else { return [] }
+              let cutoff = report.cleaner(strategy)?.cutoff, let date = cutoff.cutoff else { return [] }
         let preview = try c.store.previewPurge(HistoryQuery(before: .date(date), authors: (cutoff.authorFilter ?? []).map { .value($0) }))
         guard preview.cloudKitTransactions > 0 else { return [] }
         return [finding("The \(strategy.title) cleaner would delete \(plural(preview.cloudKitTransactions, "transaction")) written by NSCloudKitMirroringDelegate. Apple advises against purging history of a store mirrored with CloudKit: it can make the mirror re-sync or miss changes. Narrow the purge to your own authors, or do not purge.",

@@ -7,7 +7,7 @@ struct StaleActorRule: CheckRule {
 
     func evaluate(_ c: CheckContext) throws -> [Finding] {
         guard let report = c.mergeState else { return [] }
-        let holders = Set(report.cutoffs.compactMap(\.heldBackBy))
+        let holders = Set(report.cleaners.compactMap(\.cutoff.heldBackBy))
         // An actor with nothing to merge is not stale, however old its position: nothing newer was written.
         return report.actors.filter { holders.contains($0.name) && $0.pending.count > 0 }.compactMap { a in
             guard let date = a.effectiveDate else { return nil }

@@ -1,0 +1,79 @@
+import Foundation
+import HistoryKit
+import TestSupport
+import Testing
+
+/// `actors` and `purge` answer "whom does this purge break" with one function: for every
+/// cleaner strategy, on every shared store and fixture scenario, the breaks `actors` gives a
+/// strategy are the consequences `purge --strategy` gives.
+@Suite struct OneTruthTests {
+    /// A store and the merge-state options that go with it.
+    struct Scenario: CustomTestStringConvertible, Sendable {
+        var name: String
+        var arguments: [String]
+        var testDescription: String { name }
+    }
+
+    static let now = ["--now", "2025-03-06T09:00:00Z"]
+
+    static var scenarios: [Scenario] {
+        let f = Repository.fixtures, m = f + "/MergeState"
+        var all = ["phtk", "xml", "tracker", "studapp", "swiftlee", "appwise", "stale", "tokens"].map {
+            Scenario(name: "MergeState \($0).plist", arguments: [m + "/Tasks.sqlite", "--defaults", m + "/\($0).plist", "--actor", "app"])
+        }
+        all += ["token", "corrupt-token", "foreign-token", "multi-store-token"].map {
+            Scenario(name: "MergeState \($0).data", arguments: [m + "/Tasks.sqlite", "--token", m + "/\($0).data", "--defaults", m + "/phtk.plist"])
+        }
+        all += [
+            Scenario(name: "Purged", arguments: [f + "/Purged/Tasks.sqlite", "--defaults", f + "/Purged/defaults.plist", "--token", f + "/Purged/widget-token.data"]),
+            Scenario(name: "CloudKit", arguments: [f + "/CloudKit/Tasks.sqlite", "--defaults", f + "/CloudKit/swiftdata.plist",
+                                                   "--token", f + "/CloudKit/swiftdata-token.json"]),
+            Scenario(name: "GroupContainer", arguments: [f + "/GroupContainer/3C9A1E57-8B2D-4F60-9E14-A7D5C2B8F031/Library/Application Support/Tasks.sqlite",
+                                                         "--group-container", f + "/GroupContainer/3C9A1E57-8B2D-4F60-9E14-A7D5C2B8F031"]),
+            Scenario(name: "AppGroup declared", arguments: [f + "/AppGroup/Tasks.sqlite", "--actor", "app", "--actor", "widget"]),
+            Scenario(name: "WALPending declared", arguments: [f + "/WALPending/Tasks.sqlite", "--actor", "app", "--batch-actor", "widget"]),
+        ]
+        if RealStores.available {
+            all += [RealStores.photos, RealStores.photos15, RealStores.swiftData].map {
+                Scenario(name: URL(fileURLWithPath: $0).deletingLastPathComponent().lastPathComponent, arguments: [$0, "--token", RealStores.photosToken])
+            }
+        }
+        return all
+    }
+
+    @Test(arguments: scenarios)
+    func actorsBreaksAreThePurgePreviewsConsequences(_ scenario: Scenario) throws {
+        let actors = try CLI.run(["actors"] + scenario.arguments + Self.now + ["--format", "json"])
+        #expect(actors.status == 0, "\(actors.stderr)")
+        let cleaners = try #require(try actors.json()["cleaners"] as? [[String: Any]])
+        #expect(cleaners.count == CleanerStrategy.allCases.count)
+        var compared = 0
+        for cleaner in cleaners where cleaner["cutoff"] is String {
+            let strategy = try #require(cleaner["strategy"] as? String)
+            let purge = try CLI.run(["purge"] + scenario.arguments + Self.now + ["--strategy", strategy, "--format", "json"])
+            #expect(purge.status == 0, "\(strategy): \(purge.stderr)")
+            let consequences = try #require(try purge.json()["consequences"] as? [[String: Any]])
+            let breaks = try #require(cleaner["breaks"] as? [[String: Any]])
+            #expect(NSArray(array: consequences).isEqual(to: breaks), "\(scenario.name) \(strategy): purge \(consequences), actors \(breaks)")
+            compared += 1
+        }
+        #expect(compared > 0, "\(scenario.name): no strategy purges")
+    }
+
+    /// The case that showed two answers: a binary plist's date half a second before a
+    /// transaction; `purge` used to add a second to every date and miss it.
+    @Test(.enabled(if: RealStores.available)) func aPurgeThroughTheSecondAfterABinaryDateBreaksTheActor() throws {
+        let dir = try TemporaryDirectory()
+        try dir.copy(from: URL(fileURLWithPath: RealStores.photos).deletingLastPathComponent().path, prefix: "Photos.sqlite")
+        let plist: PlistValue = .dictionary(["PersistentHistoryTrackingKit.lastToken.[1,0]": .date(624_666_897.5)])
+        try Data(PropertyList.encodeBinary(plist)).write(to: URL(fileURLWithPath: dir.file("d.plist")))
+        let store = dir.file("Photos.sqlite")
+        let actor = try #require((try CLI.run(["actors", store, "--defaults", dir.file("d.plist")]).json()["actors"] as? [[String: Any]])?.first)
+        #expect(actor["lastMergedTransaction"] as? Int == 299 && actor["pendingCount"] as? Int == 197 && actor["oldestPendingTransaction"] as? Int == 300)
+        let purge = try CLI.run(["purge", store, "--before", "tx:302", "--defaults", dir.file("d.plist")]).json()
+        let consequences = try #require(purge["consequences"] as? [[String: Any]])
+        #expect(consequences.map { $0["actor"] as? String } == ["[1,0]"])
+        #expect(consequences.first?["status"] as? String == "missed-changes")
+        #expect((consequences.first?["message"] as? String)?.hasPrefix("the purge deletes 2 transactions it has not merged yet") == true, "\(consequences)")
+    }
+}
