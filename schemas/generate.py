@@ -22,7 +22,8 @@ import json, os
 #      notes; a purge preview's ruleNotes; transactionsToDeleteAtMost (a cut-off from a whole-second date).
 # 1.6: the stores document (stores found under places, and the problems met on the way).
 # 1.7: info's evidence (with --hash), the deleted document and its lines, Timesketch's event lines (export --format timesketch).
-VERSION = "1.7"
+# 1.8: an actor's pendingCountAtMost (a position kept in whole seconds: what may be pending too).
+VERSION = "1.8"
 
 def nullable(t): return {"type": [t, "null"]} if isinstance(t, str) else {"anyOf": [t, {"type": "null"}]}
 S, I, N, B = {"type": "string"}, {"type": "integer"}, {"type": "number"}, {"type": "boolean"}
@@ -108,11 +109,11 @@ kind = {"enum": ["app", "cloudkit"]}
 defs["consequence"] = obj({"actor": S, "kind": kind, "status": status, "message": S})
 defs["actor"] = obj({"actor": S, "kind": kind, "status": status, "declared": B, "batch": B, "authoredTransactions": I,
     "positions": arr(position), "lastMergedTransaction": nullable("integer"), "lastMergedTimestamp": nullable(TS),
-    "tokenTransactionNumber": nullable("integer"), "pendingCount": I, "ownTransactionsAfterPosition": I,
+    "tokenTransactionNumber": nullable("integer"), "pendingCount": I, "pendingCountAtMost": I, "ownTransactionsAfterPosition": I,
     "mirroredRecords": nullable("integer"),
     "pendingByAuthor": arr(obj({"author": nullable("string"), "count": I})),
     "oldestPendingTransaction": nullable("integer"), "oldestPendingTimestamp": nullable(TS),
-    "lagSeconds": nullable("number"), "explanation": S, "advice": S})
+    "lagSeconds": nullable("number"), "explanation": S, "advice": S}, optional=("pendingCountAtMost",))
 defs["actors"] = doc("actors", {
     "storeID": S, "now": nullable(TS), "cocoaNow": N,
     "sources": arr(obj({"path": S, "kind": S, "positions": I, "ignoredKeys": I, "otherStoreKeys": arr(S)})),
