@@ -90,14 +90,6 @@ public enum ChangeType: Equatable, Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-/// A value as SQLite stores it (a tombstone's, an object's attribute), in its storage class.
-public enum StoredValue: Equatable, Sendable {
-    case integer(Int64)
-    case real(Double)
-    case text(String)
-    case blob([UInt8])
-}
-
 /// One preserved attribute of a deleted object.
 public struct TombstoneEntry: Equatable, Sendable {
     /// The attribute name, or `ZTOMBSTONEn` when no model names the slot.
@@ -175,18 +167,4 @@ public struct DecodingWarning: Equatable, Sendable, CustomStringConvertible {
     }
 
     public var description: String { worded(\.description) }
-}
-
-extension Array where Element == UInt8 {
-    /// Lowercase hex of the bytes.
-    public var hexString: String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out = [UInt8]()
-        out.reserveCapacity(count * 2)
-        for b in self {
-            out.append(digits[Int(b >> 4)])
-            out.append(digits[Int(b & 0x0F)])
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
 }

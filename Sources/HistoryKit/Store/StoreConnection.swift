@@ -107,7 +107,7 @@ final class StoreConnection {
             let (mode, how): (String, StoreAccess) = !header.isWAL ? ("mode=ro", .readOnly)
                 : files.walSize == nil || walHoldsNothing ? ("immutable=1", .immutable) : ("mode=ro&readonly_shm=1", .readOnlyWithWAL)
             do {
-                let uri = Self.uri(files.location, mode)
+                let uri = SQLiteURI.file(files.location, mode)
                 queue = try Self.openQueue(uri: uri, readonly: true, options: options, reportedPath: path, interruption: interruption)
                 self.uri = uri
                 access = packed != nil ? .packed(copied: false) : how
@@ -135,7 +135,7 @@ final class StoreConnection {
     private static func openPrivateCopy(_ copy: String, in dir: URL, options: OpenOptions, reportedPath: String,
                                         interruption: SharedFlag) throws -> (DatabaseQueue, String) {
         do {
-            let uri = Self.uri(copy, "mode=rw")
+            let uri = SQLiteURI.file(copy, "mode=rw")
             let queue = try Self.openQueue(uri: uri, readonly: false, options: options, reportedPath: reportedPath, interruption: interruption)
             try queue.inDatabase { try $0.execute(sql: "PRAGMA query_only = 1") }
             return (queue, uri)
@@ -288,20 +288,6 @@ final class StoreConnection {
     /// Lets statements run again after ``interrupt()`` (the next command of a session).
     func clearInterrupt() {
         interruption.set(false)
-    }
-
-    static func uri(_ path: String, _ query: String) -> String {
-        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
-        var escaped = ""
-        for ch in absolute.unicodeScalars {
-            switch ch {
-            case "%": escaped += "%25"
-            case "?": escaped += "%3f"
-            case "#": escaped += "%23"
-            default: escaped.unicodeScalars.append(ch)
-            }
-        }
-        return "file:\(escaped)?\(query)"
     }
 
     private static func openQueue(uri: String, readonly: Bool, options: OpenOptions, reportedPath: String,

@@ -102,15 +102,6 @@ public struct EntityCatalog: Equatable, Sendable {
         root(of: number).map { ColumnNames.base($0.name) }
     }
 
-    /// The numbers of the entities `names` name, each with every entity below it when
-    /// `includingSubentities`; throws for a name the store has no entity of.
-    public func numbers(of names: [String], includingSubentities: Bool) throws -> [Int64] {
-        try names.flatMap { name -> [Int64] in
-            guard let entity = entity(named: name) else { throw QueryError.unknownEntity(name: name, known: entities.map(\.name)) }
-            return includingSubentities ? descendants(of: entity.number) : [entity.number]
-        }
-    }
-
     /// `number` and every entity below it.
     public func descendants(of number: Int64) -> [Int64] {
         var result: [Int64] = [number]

@@ -50,7 +50,7 @@ public struct DeviceBackup {
         config.readonly = true
         config.label = "cdhist-backup"
         do {
-            queue = try DatabaseQueue(path: StoreConnection.uri(manifest, "immutable=1"), configuration: config)
+            queue = try DatabaseQueue(path: SQLiteURI.file(manifest, "immutable=1"), configuration: config)
             _ = try queue.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM sqlite_master WHERE name = 'Files'") }
         } catch {
             throw PlaceError.unreadableBackup(path: root, reason: "Manifest.db cannot be read (\(Self.reason(error)))")

@@ -1,0 +1,141 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// HistoryKit's folders form layers: a file uses its own folder and the folders below it,
+/// never one above. Read bottom-up, each folder needs only what came before it. The README's
+/// layout map lists the folders in this order.
+@Suite struct LayerTests {
+    /// HistoryKit's folders, lowest first.
+    static let layers = [
+        "Messages", "Platform", "Formats", "Packed", "Model", "Store", "History", "Objects", "Diff", "Watch",
+        "MergeState", "CloudKit", "Analysis", "Repair", "Purge", "Check", "Places", "Evidence", "Gathering",
+    ]
+
+    /// A use of a name declared in a folder above the user's.
+    struct Violation: CustomStringConvertible {
+        var file: String, name: String, declaredIn: String
+        var description: String { "\(file) uses \(name) of \(declaredIn)/" }
+    }
+
+    /// The Swift files of HistoryKit, as (path below Sources/HistoryKit, text).
+    static func sources() throws -> [(path: String, text: String)] {
+        let root = Repository.root.appendingPathComponent("Sources/HistoryKit")
+        return try (FileManager.default.enumerator(atPath: root.path)?.compactMap { $0 as? String } ?? [])
+            .filter { $0.hasSuffix(".swift") }.sorted()
+            .map { ($0, try String(contentsOf: root.appendingPathComponent($0), encoding: .utf8)) }
+    }
+
+    /// The code of `text` without comments and string literals (whose words are no uses).
+    static func code(_ text: String) -> String {
+        var s = text
+        for pattern in [#"(?s)/\*.*?\*/"#, #"//[^\n]*"#, #"(?s)""".*?""""#, #""(?:\\.|[^"\\\n])*""#] {
+            s = s.replacingOccurrences(of: pattern, with: "\"\"", options: .regularExpression)
+        }
+        return s
+    }
+
+    private static func matches(_ pattern: String, in text: String, group: Int = 1) -> [String] {
+        guard let regex = try? NSRegularExpression(pattern: pattern, options: [.anchorsMatchLines]) else { return [] }
+        return regex.matches(in: text, range: NSRange(text.startIndex..., in: text)).compactMap {
+            Range($0.range(at: group), in: text).map { String(text[$0]) }
+        }
+    }
+
+    /// Every use in `files` of a name declared in a folder above the using file's: top-level types
+    /// (a nested type is reached through its parent) and the instance methods and properties of
+    /// extensions (`store.previewPurge(…)`), each name counted only where a single folder declares
+    /// it and no enum case shares it.
+    static func violations(_ files: [(path: String, text: String)]) -> [Violation] {
+        let coded = files.map { (path: $0.path, folder: String($0.path.split(separator: "/")[0]), code: code($0.text)) }
+        var types: [String: Set<String>] = [:], members: [String: Set<String>] = [:], declared: [String: Set<String>] = [:]
+        var cases = Set<String>()
+        for file in coded {
+            for name in matches(#"^(?:(?:public|internal|final|indirect)\s+)*(?:struct|enum|class|protocol|actor|typealias)\s+([A-Z]\w*)"#, in: file.code) {
+                types[name, default: []].insert(file.folder)
+            }
+            cases.formUnion(matches(#"\bcase\s+([a-z]\w*)"#, in: file.code))
+            // Every member, property and function declared, at any depth: a name several folders declare is ambiguous.
+            for name in matches(#"\b(?:func|var|let)\s+([a-z]\w*)"#, in: file.code) { declared[name, default: []].insert(file.folder) }
+            // Members at the first level of an extension's body (four spaces in), neither static nor private.
+            for body in extensionBodies(file.code) {
+                for line in body.split(separator: "\n") where line.hasPrefix("    ") && !line.hasPrefix("     ") {
+                    let text = String(line)
+                    guard !text.contains("static "), !text.contains("private "), !text.contains("class func") else { continue }
+                    for name in matches(#"\b(?:func|var|let)\s+([a-z]\w*)"#, in: text) { members[name, default: []].insert(file.folder) }
+                }
+            }
+        }
+        var found: [Violation] = []
+        for file in coded {
+            guard let rank = layers.firstIndex(of: file.folder) else { continue }
+            func check(_ name: String, _ folders: Set<String>?) {
+                guard let folders, folders.count == 1, let folder = folders.first, let above = layers.firstIndex(of: folder), above > rank else { return }
+                found.append(Violation(file: file.path, name: name, declaredIn: folder))
+            }
+            for name in Set(matches(#"\b([A-Z]\w*)\b"#, in: file.code)) { check(name, types[name]) }
+            // A member used through a value (`store.previewPurge`) or, inside another extension, bare (`previewPurge(`).
+            let used = matches(#"\.([a-z]\w*)\b"#, in: file.code) + matches(#"(?<![.\w])([a-z]\w*)\("#, in: file.code)
+            for name in Set(used) where !cases.contains(name) && types[name] == nil && declared[name]?.count == 1 { check("." + name, members[name]) }
+        }
+        return found.sorted { ($0.file, $0.name) < ($1.file, $1.name) }
+    }
+
+    /// The bodies of the extensions declared at the top of `code`.
+    private static func extensionBodies(_ code: String) -> [String] {
+        var bodies: [String] = []
+        var rest = code[...]
+        while let start = rest.range(of: "\nextension ") ?? (rest.hasPrefix("extension ") ? rest.startIndex..<rest.startIndex : nil),
+              let open = rest[start.upperBound...].firstIndex(of: "{") {
+            var depth = 1, i = rest.index(after: open)
+            while depth > 0 && i < rest.endIndex {
+                if rest[i] == "{" { depth += 1 } else if rest[i] == "}" { depth -= 1 }
+                i = rest.index(after: i)
+            }
+            bodies.append(String(rest[rest.index(after: open)..<i]))
+            rest = rest[i...]
+        }
+        return bodies
+    }
+
+    @Test func noFolderReachesAbove() throws {
+        let files = try Self.sources()
+        let folders = Set(files.compactMap { $0.path.contains("/") ? String($0.path.split(separator: "/")[0]) : nil })
+        #expect(folders == Set(Self.layers), "folders not in the layers: \(folders.subtracting(Self.layers)); layers without a folder: \(Set(Self.layers).subtracting(folders))")
+        let violations = Self.violations(files)
+        #expect(violations.isEmpty, "\(violations.map(\.description).joined(separator: "\n"))")
+    }
+
+    /// The check finds what it is for: a Store file that names a purge plan and a query and calls
+    /// a preview (of Purge/ and History/, above Store/) is three violations; a History file that
+    /// calls a preview through a value, one; the same in Check/ (above Purge/), none.
+    @Test func aPlantedUpwardUseIsFound() throws {
+        let planted = """
+            extension HistoryStore {
+                func plantedPreview() throws -> PurgePlan { try planned(previewPurge(HistoryQuery())) }
+            }
+            """
+        var files = try Self.sources()
+        files.append(("Store/Planted.swift", planted))
+        let found = Self.violations(files).filter { $0.file == "Store/Planted.swift" }.map(\.description)
+        #expect(found == ["Store/Planted.swift uses .previewPurge of Purge/", "Store/Planted.swift uses HistoryQuery of History/",
+                          "Store/Planted.swift uses PurgePlan of Purge/"], "\(found)")
+        files[files.count - 1] = ("History/Planted.swift", "func planted(_ store: HistoryStore) throws { _ = try store.previewPurge(HistoryQuery()) }")
+        #expect(Self.violations(files).filter { $0.file == "History/Planted.swift" }.map(\.description) == ["History/Planted.swift uses .previewPurge of Purge/"])
+        files[files.count - 1] = ("Check/Planted.swift", planted)
+        #expect(Self.violations(files).filter { $0.file == "Check/Planted.swift" }.isEmpty)
+    }
+
+    /// The README's layout map names every folder of HistoryKit, in the order of the layers.
+    @Test func theReadmeMapsTheLayers() throws {
+        let readme = try String(contentsOf: Repository.root.appendingPathComponent("README.md"), encoding: .utf8)
+        // The indented lines under "Sources/HistoryKit/": a folder and what it holds, or what it holds continued.
+        let map = try #require(readme.range(of: "\nSources/HistoryKit/").map { readme[$0.upperBound...] })
+        let lines = map.split(separator: "\n").dropFirst().prefix { $0.hasPrefix("  ") }
+        let listed = lines.compactMap { line -> String? in
+            let word = line.drop { $0 == " " }.prefix { $0 != " " }
+            return word.hasSuffix("/") ? String(word.dropLast()) : nil
+        }
+        #expect(listed == Self.layers, "README lists \(listed)")
+    }
+}
