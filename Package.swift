@@ -94,15 +94,19 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
-        .executableTarget(
-            name: "cdhist",
+        // The command line: commands, the interactive session, renderers. A library, so that tests
+        // run a command in-process (``Entry/run(_:console:)``); the executable is its entry point.
+        .target(
+            name: "CDHistCLI",
             dependencies: [
                 "HistoryKit",
                 "CBuildInfo",
                 "CLineEditor",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            path: "Sources/cdhist"
         ),
+        .executableTarget(name: "cdhist", dependencies: ["CDHistCLI"], path: "Sources/cdhist-main"),
         .executableTarget(
             name: "cdhist-fixtures",
             dependencies: [
@@ -115,7 +119,7 @@ let package = Package(
         .testTarget(
             name: "cdhistTests",
             dependencies: [
-                "cdhist", "cdhist-fixtures", "HistoryKit", "HistoryFixtures", "TestSupport",
+                "cdhist", "CDHistCLI", "cdhist-fixtures", "HistoryKit", "HistoryFixtures", "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]

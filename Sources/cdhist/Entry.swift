@@ -4,30 +4,38 @@ import HistoryKit
 
 /// Runs the command line: usage and file errors print one line on stderr
 /// and exit with status 2; help and version exit 0.
-@main
-enum Entry {
-    static func main() {
+public enum Entry {
+    /// Runs the process's arguments and ends the process with the command's status.
+    public static func main() -> Never {
         // A write past a file-size limit (ulimit -f, what a nearly full disk looks like to a
         // process) returns EFBIG to SQLite and Foundation, which fail cleanly and remove their
         // partial files; the default action of SIGXFSZ would kill the process mid-write.
         signal(SIGXFSZ, SIG_IGN)
-        var command: ParsableCommand
-        do {
-            var arguments = Array(CommandLine.arguments.dropFirst())
+        exit(run(Array(CommandLine.arguments.dropFirst())))
+    }
+
+    /// Runs `arguments` (without the program's name) as the command line would, writing to
+    /// `console`, and returns the exit status.
+    public static func run(_ arguments: [String], console: Console = .process) -> Int32 {
+        Console.$current.withValue(console) {
+            var arguments = arguments
             let commands = CDHist.configuration.subcommands.compactMap { $0.configuration.commandName }
             // `cdhist STORE …` is `cdhist repl STORE …`; a word that names no file and is like a command is a typo.
             if let first = arguments.first, !first.hasPrefix("-"), first != "help", !commands.contains(first) {
                 if let typo = unknownCommand(first, commands: commands) {
                     printError(typo)
-                    exit(2)
+                    return 2
                 }
                 arguments.insert(ReplCommand.configuration.commandName ?? "repl", at: 0)
             }
-            command = try CDHist.parseAsRoot(arguments)
-        } catch {
-            exit(reportParserError(error))
+            let command: ParsableCommand
+            do {
+                command = try CDHist.parseAsRoot(arguments)
+            } catch {
+                return reportParserError(error)
+            }
+            return status(running: command)
         }
-        exit(status(running: command))
     }
 
     /// Runs `command` and returns its exit status, having reported its error. The error is
@@ -65,7 +73,9 @@ enum Entry {
     static func reportParserError(_ error: Error) -> Int32 {
         let message = CDHist.fullMessage(for: error)
         if CDHist.exitCode(for: error) == .success {
-            print(message)
+            let output = Output()
+            output.line(message)
+            output.flush()
             return 0
         }
         // ArgumentParser's message is several lines (the error, then the usage).

@@ -1,6 +1,8 @@
+import CDHistCLI
 import Foundation
-import TestSupport
 import GRDB
+import HistoryKit
+import TestSupport
 
 /// Runs the built executables and finds the repository's files.
 enum CLI {
@@ -30,11 +32,55 @@ enum CLI {
         }
     }
 
-    /// Runs `executable` with `arguments`; stdin is empty. A run longer than
-    /// five minutes is killed and throws, so a hang fails the test instead of CI.
+    /// Runs `executable` with `arguments`; stdin is empty. A one-shot command of cdhist whose
+    /// output is all a test needs runs in this process (``runsInProcess(_:environment:)``);
+    /// anything else is launched, and a run longer than five minutes is killed and throws, so
+    /// a hang fails the test instead of CI.
     @discardableResult
     static func run(_ arguments: [String], executable: String = "cdhist", environment: [String: String] = [:]) throws -> Result {
+        if executable == "cdhist" && runsInProcess(arguments, environment: environment) {
+            return try runInProcess(arguments, environment: environment)
+        }
+        return try launch(arguments, executable: executable, environment: environment)
+    }
+
+    /// Runs the binary `executable` with `arguments`, whatever they are.
+    @discardableResult
+    static func launch(_ arguments: [String], executable: String = "cdhist", environment: [String: String] = [:]) throws -> Result {
         try result(start(arguments, executable: executable, environment: environment).wait())
+    }
+
+    /// Commands whose run in this process is the binary's: each one-shot command that neither
+    /// opens a session, nor waits for a signal (`watch`), nor writes a store or a plist
+    /// (`--execute`: locks, signals, fault injection), with no environment but the width and
+    /// colour settings. Everything else needs a process of its own.
+    static func runsInProcess(_ arguments: [String], environment: [String: String]) -> Bool {
+        let oneShot: Set = ["info", "transactions", "changes", "show", "entities", "authors", "object", "deleted", "export", "diff",
+                            "actors", "token", "purge", "repair-defaults", "check", "cloudkit", "timeline", "report", "stores", "help"]
+        guard Set(environment.keys).isSubset(of: ["COLUMNS", "NO_COLOR"]), let first = arguments.first else { return false }
+        guard oneShot.contains(first) || ["--help", "-h", "--version"].contains(first) else { return false }
+        return !arguments.contains("--execute")
+    }
+
+    /// Runs `arguments` as cdhist would, in this process, its output and errors written to files
+    /// of its own (never a terminal), with this process's environment but for `COLUMNS` and
+    /// `NO_COLOR`, which `environment` gives.
+    static func runInProcess(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
+        let dir = try TemporaryDirectory()
+        let out = dir.file("stdout"), err = dir.file("stderr")
+        for file in [out, err] { FileManager.default.createFile(atPath: file, contents: nil) }
+        guard let outHandle = FileHandle(forWritingAtPath: out), let errHandle = FileHandle(forWritingAtPath: err) else {
+            throw CocoaError(.fileWriteUnknown)
+        }
+        var env = ProcessInfo.processInfo.environment
+        env["NO_COLOR"] = nil
+        env["COLUMNS"] = nil
+        for (k, v) in environment { env[k] = v }
+        let status = Entry.run(arguments, console: Console(standardOutput: outHandle, standardError: errHandle, environment: env))
+        try outHandle.close()
+        try errHandle.close()
+        return Result(status: status, stdout: String(decoding: FileContents.read(out) ?? Data(), as: UTF8.self),
+                      stderr: String(decoding: FileContents.read(err) ?? Data(), as: UTF8.self))
     }
 
     /// Starts `executable` with `arguments` without waiting; ``result(_:)`` reads what it did.

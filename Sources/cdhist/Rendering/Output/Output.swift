@@ -14,10 +14,11 @@ final class Output {
     /// Without it, a reader that went away (`| head`) ends the process quietly.
     nonisolated(unsafe) static var closedStandardOutput: (() -> Void)?
 
-    /// Output to stdout: a failed write (not a closed pipe) prints its cause and exits with status 2.
+    /// Output to the console's standard output: a failed write (not a closed pipe) prints its
+    /// cause and, on this process's own, exits with status 2.
     init() {
-        handle = .standardOutput
-        isStandardOutput = true
+        handle = Console.current.standardOutput
+        isStandardOutput = Console.current.isProcess
         buffer.reserveCapacity(flushThreshold + 4096)
     }
 
@@ -82,5 +83,5 @@ final class Output {
 /// nothing to the terminal.
 func printError(_ message: String) {
     // Never a trap: with stderr unwritable there is no one left to tell.
-    try? FileHandle.standardError.write(contentsOf: Data((TerminalText.visible(message) + "\n").utf8))
+    try? Console.current.standardError.write(contentsOf: Data((TerminalText.visible(message) + "\n").utf8))
 }

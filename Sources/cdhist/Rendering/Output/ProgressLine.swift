@@ -10,6 +10,8 @@ final class ProgressLine {
     private var wrote = false
     /// Steps counted so far.
     private(set) var steps = 0
+    /// The console's standard error, taken when made: steps may be counted on another thread.
+    private let standardError = Console.current.standardError
 
     /// `quietFirst`: nothing during the first 0.2 s (work that is usually quick).
     init(enabled: Bool, every: Int, quietFirst: Bool = false) {
@@ -42,6 +44,6 @@ final class ProgressLine {
     }
 
     private func write(_ text: String) {
-        try? FileHandle.standardError.write(contentsOf: Data(text.utf8))
+        try? standardError.write(contentsOf: Data(text.utf8))
     }
 }

@@ -19,17 +19,20 @@ struct Terminal {
 
     /// Reads the environment; `noColor` is the `--no-color` flag.
     static func current(noColor: Bool) -> Terminal {
-        let out = isatty(STDOUT_FILENO) == 1
-        let err = isatty(STDERR_FILENO) == 1
+        let console = Console.current
+        let outFD = console.standardOutput.fileDescriptor
+        let out = isatty(outFD) == 1
+        let err = isatty(console.standardError.fileDescriptor) == 1
         var width: Int?
+        let env = console.environment
         // Tables are made for 60 columns and up; nothing below 20 is taken literally.
-        let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init).flatMap { $0 > 0 ? max($0, 20) : nil }
+        let columns = env["COLUMNS"].flatMap(Int.init).flatMap { $0 > 0 ? max($0, 20) : nil }
         if !out {
             // Asked for explicitly (as `ls` reads it): fit a table written to a pipe or file.
             width = columns
         } else {
             var size = winsize()
-            if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 {
+            if ioctl(outFD, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 {
                 width = Int(size.ws_col)
             } else if let columns {
                 width = columns
@@ -37,7 +40,6 @@ struct Terminal {
                 width = 80
             }
         }
-        let env = ProcessInfo.processInfo.environment
         let color = out && !noColor && env["NO_COLOR"] == nil && env["TERM"] != "dumb"
         return Terminal(stdoutIsTerminal: out, stderrIsTerminal: err, width: width, colorEnabled: color)
     }
