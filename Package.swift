@@ -84,7 +84,8 @@ let package = Package(
                 "CSystemZlib",
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .product(name: "Crypto", package: "swift-crypto"),
-            ]
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .target(
             name: "HistoryFixtures",
@@ -104,9 +105,10 @@ let package = Package(
                 "CLineEditor",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            path: "Sources/cdhist"
+            path: "Sources/cdhist",
+            swiftSettings: [.swiftLanguageMode(.v6)]
         ),
-        .executableTarget(name: "cdhist", dependencies: ["CDHistCLI"], path: "Sources/cdhist-main"),
+        .executableTarget(name: "cdhist", dependencies: ["CDHistCLI"], path: "Sources/cdhist-main", swiftSettings: [.swiftLanguageMode(.v6)]),
         .executableTarget(
             name: "cdhist-fixtures",
             dependencies: [
@@ -134,5 +136,7 @@ let package = Package(
             ]
         ),
     ],
+    // HistoryKit and the command line build in Swift 6 mode (their targets say so); the fixtures'
+    // generator, the tests and the C shims' Swift wrappers keep Swift 5.
     swiftLanguageModes: [.v5]
 )

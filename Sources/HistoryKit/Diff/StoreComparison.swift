@@ -124,6 +124,7 @@ extension HistoryDiff {
 
 /// The ranges of a comparison added up in order as threads finish them (a range
 /// finished early waits for those before it).
+// Unchecked Sendable: what waits to be added up, the next range and the stop are all under `lock`.
 private final class RangeMerger: @unchecked Sendable {
     private let lock = NSLock()
     private var pending: [Int: HistoryDiff.RangeComparison] = [:]

@@ -118,6 +118,7 @@ extension HistoryStore {
 }
 
 /// Hands out chunk indexes in order to the threads reading them.
+// Unchecked Sendable: the next index is read and advanced under `lock`; the count never changes.
 final class ChunkQueue: @unchecked Sendable {
     private let lock = NSLock()
     private var next = 0

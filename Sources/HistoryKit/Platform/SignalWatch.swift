@@ -10,6 +10,8 @@ import Glibc
 /// action: Dispatch's signal source, the same on Linux and macOS (no handler written against
 /// either system's `struct sigaction`). The signal is ignored while watched, so it neither ends
 /// the process nor interrupts a system call; ``cancel()`` gives it back its earlier action.
+// Unchecked Sendable: the Dispatch source runs the handler on its own queue; `cancelled` is
+// changed only by cancel(), which the watch's owner calls once, on its own thread.
 public final class SignalWatch: @unchecked Sendable {
     public let signal: Int32
     private let source: DispatchSourceSignal

@@ -60,6 +60,7 @@ public enum PurgeExecutor {
 
 /// The purge a signal interrupts, once there is one (held weakly: the signal's handler
 /// outlives it until the handler is cancelled).
+// Unchecked Sendable: the run is set and read under `lock`.
 private final class RunningPurge: @unchecked Sendable {
     private let lock = NSLock()
     private weak var current: PurgeRun?

@@ -6,6 +6,9 @@ import GRDBSQLite
 /// One purge being carried out (``PurgeExecutor/execute(_:options:stops:progress:)`` runs its
 /// phases): its own writer on the store, what was beside the store before, and what it
 /// has done so far.
+// Unchecked Sendable: its phases run on the purging thread; a signal's thread only calls
+// interrupt(), which reads `interruptible` under `interruptLock` and interrupts SQLite
+// (sqlite3_interrupt is safe from any thread).
 final class PurgeRun: @unchecked Sendable {
     private let path: String
     /// The store's real path (links resolved): SQLite writes -wal, -shm and -journal beside it.

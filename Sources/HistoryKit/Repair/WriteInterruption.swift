@@ -10,6 +10,8 @@ import Glibc
 /// its next safe point, rolls back or finishes, removes what it made and says so. Only signals
 /// nobody else handles are taken; where another owns Ctrl-C (an interactive session), its
 /// ``StopRequests`` stand for it.
+// Unchecked Sendable: the signal received and the watches are read and written under `lock`;
+// the closures it holds are @Sendable.
 public final class WriteInterruption: @unchecked Sendable {
     private let lock = NSLock()
     private var signal: Int32?

@@ -419,6 +419,8 @@ final class StoreConnection {
 /// as the store) before it signals: otherwise the thread could release the
 /// last reference after the caller moved on, closing a read-only connection
 /// while a writer opens the store (the writer then shares its read-only `-shm`).
+// Unchecked Sendable: `work` is taken by the second thread only, and `result` is written
+// before `finished` is signalled and read only after the wait (the semaphore orders them).
 private final class BesideJob<B>: @unchecked Sendable {
     private var work: (queue: DatabaseQueue, body: (Database) throws -> B)?
     /// Set before ``finished`` is signalled; read after the wait.
@@ -446,6 +448,7 @@ private final class BesideJob<B>: @unchecked Sendable {
 }
 
 /// A Boolean set and read from several threads (and from SQLite's progress handler).
+// Unchecked Sendable: its one value is read and written under `lock`.
 final class SharedFlag: @unchecked Sendable {
     private let lock = NSLock()
     private var value = false

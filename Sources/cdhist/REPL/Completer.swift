@@ -8,6 +8,8 @@ import HistoryKit
 final class Completer {
     private let env: REPLEnvironment
     private var optionCache: [String: [String]] = [:]
+    /// Safe unchecked: the line editor asks for completions on the session's thread only, one
+    /// call after another (the first fills them, the next ones read them in turn).
     nonisolated(unsafe) private static var candidates: [String] = []
     nonisolated(unsafe) private static var nextIndex = 0
 

@@ -8,7 +8,13 @@ import HistoryKit
 ///
 /// The line editor's callbacks are C functions, so the running session is reached
 /// through ``active``; there is only ever one.
-final class InteractiveSession {
+// @unchecked Sendable: Ctrl-C's signal thread reaches a session only through
+// interruptRunningCommand(), which reads `running` and `interrupted` under `runningLock` and
+// interrupts the environment's store under the environment's own lock; everything else runs on
+// the session's thread.
+final class InteractiveSession: @unchecked Sendable {
+    /// Safe unchecked: set and cleared by the session's thread around its loop, and read by the
+    /// line editor's completion callback, which the line editor calls on that same thread.
     nonisolated(unsafe) static var active: InteractiveSession?
 
     let env: REPLEnvironment
@@ -108,7 +114,7 @@ final class InteractiveSession {
             // Ctrl-C while the pager shows quits it (less -K), as q does: back to the prompt, no error.
             return .done
         } catch {
-            fflush(stdout)
+            fflush(nil)  // every C stream: Swift 6 cannot name C's `stdout`, a global variable
             printError("cdhist: \(ScriptRunner.message(for: error))")
             return .done
         }

@@ -35,7 +35,7 @@ enum Pager {
             return try body()
         }
         close(fds[0])
-        fflush(stdout)
+        fflush(nil)  // every C stream: Swift 6 cannot name C's `stdout`, a global variable
         let saved = dup(STDOUT_FILENO)
         dup2(fds[1], STDOUT_FILENO)
         close(fds[1])
@@ -45,7 +45,7 @@ enum Pager {
             onQuit()
         }
         defer {
-            fflush(stdout)
+            fflush(nil)  // every C stream: Swift 6 cannot name C's `stdout`, a global variable
             Output.closedStandardOutput = nil
             dup2(saved, STDOUT_FILENO)
             close(saved)
@@ -59,6 +59,7 @@ enum Pager {
     }
 
     /// Whether the pager was quit before the output ended; set from the writing thread.
+    // Unchecked Sendable: its one value is read and written under `lock`.
     private final class QuitFlag: @unchecked Sendable {
         private let lock = NSLock()
         private var value = false

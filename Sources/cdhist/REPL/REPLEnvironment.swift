@@ -4,7 +4,10 @@ import HistoryKit
 /// What commands run by the REPL (or a script) share: the open store, the
 /// attached defaults and model, the chosen format, and the terminal.
 /// Commands reach it through ``REPLEnvironment/current`` while a line runs.
-final class REPLEnvironment {
+// @unchecked Sendable: the store, which Ctrl-C's signal thread reaches (``interrupt()``), is only
+// touched under `storeLock`, and the stop signal is its own; everything else is set by the session's
+// thread between lines and read by the line's command on that same thread.
+final class REPLEnvironment: @unchecked Sendable {
     /// The environment of the line being run; nil in one-shot mode.
     @TaskLocal static var current: REPLEnvironment?
 

@@ -9,7 +9,7 @@ final class SignalPipe {
 
     var promptFD: Int32 { promptFDs[0] }
 
-    func install(onInterrupt: @escaping () -> Bool) {
+    func install(onInterrupt: @escaping @Sendable () -> Bool) {
         _ = pipe(&promptFDs)
         let wakeFD = promptFDs[1]
         watch = SignalWatch(SIGINT) {

@@ -4,6 +4,8 @@ import HistoryKit
 /// A request to stop a command that runs until told to (`watch`), or a write at its next
 /// safe point (`purge --execute` in a session): made from another thread (Ctrl-C's), waited
 /// for with a timeout between polls, or watched.
+// Unchecked Sendable: the request and the watchers are under `lock`; the pipe's descriptors
+// are made in init and only read and written through (write and poll are thread-safe).
 final class StopSignal: StopRequests, @unchecked Sendable {
     private let lock = NSLock()
     private var requested = false
@@ -68,5 +70,7 @@ final class StopSignal: StopRequests, @unchecked Sendable {
     }
 
     /// Kept so the watches stay in place.
+    /// Safe unchecked: appended to only by `onInterrupt()`, which `watch` calls once, on the
+    /// command's thread, before any other thread exists to read it.
     nonisolated(unsafe) private static var interruptWatches: [SignalWatch] = []
 }

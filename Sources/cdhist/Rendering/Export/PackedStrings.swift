@@ -1,5 +1,7 @@
 /// Byte strings packed end to end in one allocation, read without retaining anything.
 /// Owned by one object, which frees them (``free()``) when it goes.
+// Unchecked Sendable: the bytes are written once, when packed, and only read after; the owner
+// frees them when no thread reads any more.
 struct PackedStrings: @unchecked Sendable {
     private let bytes: UnsafeMutableBufferPointer<UInt8>
     /// String i is `bytes[ends[i - 1] ..< ends[i]]` (from 0 for the first).

@@ -7,6 +7,8 @@ import HistoryKit
 /// and wait once they hold ``heldLimit`` (so memory stays bounded whatever the
 /// store). Chunks must be taken in order (chunk `i` only after every earlier
 /// chunk was), so the chunk whose turn it is is always running.
+// Unchecked Sendable: the turn, the held bytes and the failure are under `condition`; only the
+// chunk whose turn it is writes to the output.
 final class OrderedOutput: @unchecked Sendable {
     private let output: Output
     private let condition = NSCondition()

@@ -12,6 +12,8 @@ final class Output {
     /// What a closed standard output means while a session pages a command's output: the
     /// pager was quit, so later writes are dropped and this is called (it stops the command).
     /// Without it, a reader that went away (`| head`) ends the process quietly.
+    /// Safe unchecked: set and cleared by the session's thread around a paged command, which
+    /// writes its output (and so reads this) on that same thread.
     nonisolated(unsafe) static var closedStandardOutput: (() -> Void)?
 
     /// Output to the console's standard output: a failed write (not a closed pipe) prints its

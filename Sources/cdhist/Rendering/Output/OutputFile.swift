@@ -108,9 +108,11 @@ final class OutputFile {
 private enum TemporaryFileGuard {
     static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
     private static let lock = NSLock()
+    /// Safe unchecked: read and written only under `lock` (the signal's handler takes it too).
     nonisolated(unsafe) private static var path: String?
     /// The signals whose default action this process has taken over, each watched until it
     /// ends (a signal that comes while no file is being written ends it all the same).
+    /// Safe unchecked: read and written only under `lock`.
     nonisolated(unsafe) private static var watches: [Int32: SignalWatch] = [:]
 
     /// Creates `file` (only if it does not exist: O_EXCL), guarded from then on; nil when it cannot.

@@ -5,6 +5,8 @@ import HistoryKit
 /// reads the next ones: rows are handed over in batches, written in the order given.
 /// At most ``queuedLimit`` batches of at most ``batchBytes`` wait, so memory stays
 /// bounded however many rows come; ``end()`` returns once every row is written.
+// Unchecked Sendable: the queued batches and the end are under `condition`; the layout and
+// columns never change; the output is written only by the formatting thread until end() returns.
 final class RowFormatter: @unchecked Sendable {
     /// Rows per batch handed over, at most (fewer wake the thread too often), or fewer
     /// rows whose text holds this many bytes (a store's values may be large).
