@@ -9,7 +9,7 @@ import Testing
 /// fixture and every shared real store, with the merge positions kept under each library's
 /// own key format, in five scenarios (all dated, one undated, one undated with the others
 /// recent, none dated, one batch author).
-@Suite(.serialized) struct CleanerScenarioTests {
+@Suite(.tags(.slow), .serialized) struct CleanerScenarioTests {
     static var stores: [String] {
         [Repository.fixtures + "/MergeState/Tasks.sqlite"] + (RealStores.available ? [RealStores.photos, RealStores.photos15, RealStores.swiftData] : [])
     }

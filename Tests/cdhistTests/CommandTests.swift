@@ -4,7 +4,7 @@ import HistoryFixtures
 import HistoryKit
 import Testing
 
-@Suite(.serialized) struct CommandTests {
+@Suite(.tags(.slow), .serialized) struct CommandTests {
     let appGroup = Repository.fixtures + "/AppGroup/Tasks.sqlite"
 
     /// A command's CSV is one table: several sections share it under a first column naming

@@ -4,7 +4,7 @@ import HistoryFixtures
 import Testing
 
 /// The man page and README stay in step with `--help`; the committed fixtures with the generator.
-@Suite struct DocumentationTests {
+@Suite(.tags(.slow), .tags(.slow)) struct DocumentationTests {
     static let subcommands = ["info", "transactions", "changes", "show", "entities", "authors", "object", "export", "watch", "diff", "actors", "token",
                               "purge", "repair-defaults", "check", "cloudkit", "timeline", "report", "repl"]
 

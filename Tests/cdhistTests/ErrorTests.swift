@@ -5,10 +5,11 @@ import HistoryFixtures
 import HistoryKit
 import Testing
 
-/// Every error of "safe opening" reaches the user as one line on stderr, exit status 2.
-@Suite struct ErrorTests {
+/// Every error of "safe opening" reaches the user as one line on stderr, exit status 2: from
+/// the binary, whose exit status and unhandled traps are the process's.
+@Suite(.tags(.slow)) struct ErrorTests {
     private func expectOneLineError(_ args: [String], startsWith prefix: String, contains text: String? = nil) throws {
-        let r = try CLI.run(args)
+        let r = try CLI.launch(args)
         #expect(r.status == 2, "\(args): status \(r.status)")
         #expect(r.stdout.isEmpty)
         let lines = r.stderr.split(separator: "\n")

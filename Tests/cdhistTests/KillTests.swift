@@ -7,7 +7,7 @@ import Testing
 /// at points spread over a whole run, 30 runs each: the store or plist holds its old
 /// content or its new content, never a mix, and once it holds the new content its
 /// backup is complete under its final name.
-@Suite struct KillTests {
+@Suite(.tags(.slow)) struct KillTests {
     static let runs = 30
 
     /// What one killed run left.

@@ -6,7 +6,7 @@ import Testing
 /// `actors` and `purge` answer "whom does this purge break" with one function: for every
 /// cleaner strategy, on every shared store and fixture scenario, the breaks `actors` gives a
 /// strategy are the consequences `purge --strategy` gives.
-@Suite struct OneTruthTests {
+@Suite(.tags(.slow)) struct OneTruthTests {
     /// A store and the merge-state options that go with it.
     struct Scenario: CustomTestStringConvertible, Sendable {
         var name: String

@@ -7,7 +7,7 @@ import Testing
 
 /// Purges executed on copies: the preview's numbers are what is removed, the
 /// store stays valid, other tables are untouched, crashes leave old or new content.
-@Suite(.serialized) struct PurgeTests {
+@Suite(.tags(.slow), .serialized) struct PurgeTests {
     /// Copies a fixture folder (or a real store's files) into a fresh directory.
     private func copy(_ folder: String, prefix: String = "") throws -> TemporaryDirectory {
         let dir = try TemporaryDirectory()

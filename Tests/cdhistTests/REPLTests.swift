@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// Script mode: `-c` and stdin, exit codes, line numbers, --keep-going.
-@Suite struct ScriptModeTests {
+@Suite(.tags(.slow), .tags(.slow)) struct ScriptModeTests {
     let store = Repository.fixtures + "/AppGroup/Tasks.sqlite"
 
     @Test func oneShotAndREPLGiveIdenticalOutput() throws {
@@ -86,7 +86,7 @@ private func quote(_ word: String) -> String {
 }
 
 /// The interactive REPL driven through a real pseudo-terminal (tmux).
-@Suite(.serialized, .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux"))) struct InteractiveTests {
+@Suite(.tags(.slow), .serialized, .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux"))) struct InteractiveTests {
     final class Screen {
         let name = "cdhist-test-\(UUID().uuidString.prefix(8))"
         let state: TemporaryDirectory

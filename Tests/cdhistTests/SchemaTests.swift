@@ -5,7 +5,7 @@ import Testing
 
 /// Every command's JSON and NDJSON output validates against schemas/cdhist.schema.json,
 /// and the schema rejects a field it does not describe.
-@Suite(.enabled(if: SchemaValidator.available)) struct SchemaTests {
+@Suite(.tags(.slow), .enabled(if: SchemaValidator.available)) struct SchemaTests {
     @Test func everyCommandsJSONMatchesTheSchema() throws {
         let dir = try TemporaryDirectory()
         var files: [String] = []

@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 import HistoryKit
 import TestSupport
+import Testing
 
 /// Runs the built executables and finds the repository's files.
 enum CLI {
@@ -181,4 +182,10 @@ enum CSVRows {
             return fields
         }
     }
+}
+
+extension Tag {
+    /// A suite that takes long (sessions in tmux, signals, installs, big stores, browsers):
+    /// `scripts/quick-test` leaves it out.
+    @Tag static var slow: Tag
 }

@@ -7,7 +7,7 @@ import Testing
 
 /// `cdhist watch` beside a process committing to the store: the live writer
 /// on a fixture and on copies of the real stores.
-@Suite(.serialized) struct WatchTests {
+@Suite(.tags(.slow), .serialized) struct WatchTests {
     /// A copy of a store to write to (its -wal too; not its -shm, which belongs to the app that had it open).
     static func copy(_ store: String, into dir: TemporaryDirectory) throws -> String {
         let target = dir.file(URL(fileURLWithPath: store).lastPathComponent)

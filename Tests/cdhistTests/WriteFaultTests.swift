@@ -6,7 +6,7 @@ import Testing
 /// Writing commands under a file-size limit (`ulimit -f`: what a nearly full disk
 /// looks like to a process): one line on stderr naming the file and the cause,
 /// status 2, and the folder exactly as it was, byte for byte.
-@Suite struct WriteFaultTests {
+@Suite(.tags(.slow)) struct WriteFaultTests {
     /// Runs cdhist with RLIMIT_FSIZE at `kib` KiB (bash's `ulimit -f` counts 1024-byte blocks;
     /// dash's, /bin/sh on Debian, 512). Its stdout and stderr, files of the test harness, must fit too.
     private func run(limitKiB kib: Int, _ arguments: [String]) throws -> CLI.Result {
