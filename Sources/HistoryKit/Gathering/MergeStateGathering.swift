@@ -51,7 +51,7 @@ extension MergeStateRequest {
     /// defaults, tokens or a group container, those of the container holding `storeName` (its App
     /// Group's shared defaults and token files, the standard defaults of the apps using the group),
     /// read where they lie, also inside a backup or an archive.
-    public func records(storeUUID: String, storeName: String? = nil) throws
+    func records(storeUUID: String, storeName: String? = nil) throws
         -> (records: [MergeRecord], sources: [MergeSource], notes: [MergeStateNote]) {
         let (plists, tokens, found) = try files(storeName: storeName)
         let beside = found.isEmpty ? "" : ", found beside the store"
