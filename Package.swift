@@ -75,12 +75,15 @@ let package = Package(
         .target(name: "CBuildInfo"),
         // sqlite3_db_config's settings, which Swift cannot call (a variadic C function).
         .target(name: "CSQLiteConfig", dependencies: [.product(name: "GRDBSQLite", package: "GRDB.swift")]),
+        // A read-only VFS that shows a store as it was after one commit of its -wal (saves, --at-save).
+        .target(name: "CWALView", dependencies: [.product(name: "GRDBSQLite", package: "GRDB.swift")]),
         .target(
             name: "HistoryKit",
             dependencies: [
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 "CSQLiteConfig",
+                "CWALView",
                 "CSystemZlib",
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -23,7 +23,8 @@ import json, os
 # 1.6: the stores document (stores found under places, and the problems met on the way).
 # 1.7: info's evidence (with --hash), the deleted document and its lines, Timesketch's event lines (export --format timesketch).
 # 1.8: an actor's pendingCountAtMost (a position kept in whole seconds: what may be pending too).
-VERSION = "1.8"
+# 1.9: the saves document (the commits still in the -wal, and what each changed).
+VERSION = "1.9"
 
 def nullable(t): return {"type": [t, "null"]} if isinstance(t, str) else {"anyOf": [t, {"type": "null"}]}
 S, I, N, B = {"type": "string"}, {"type": "integer"}, {"type": "number"}, {"type": "boolean"}
@@ -230,10 +231,20 @@ event = lambda name, props: obj({"format": {"const": "cdhist/1"}, "event": {"con
 defs["purgedEvent"] = event("purged", {"firstTransaction": I, "lastTransaction": I, "transactions": nullable("integer")})
 defs["checkpointEvent"] = event("checkpoint", {"walBytes": nullable("integer")})
 
+rowCounts = lambda key: obj({key: S, "inserted": I, "updated": I, "deleted": I})
+looseFrames = obj({"firstFrame": I, "lastFrame": I, "pages": I, "commits": I})
+defs["saves"] = doc("saves", {
+    "store": S, "wal": obj({"path": S, "pageSize": I, "frames": I, "damage": nullable("string")}), "backfilledFrames": I,
+    "saves": arr(obj({"save": I, "firstFrame": I, "lastFrame": I, "pages": I, "transactionNumbers": arr(I), "transactionsRemoved": arr(I),
+                      "changesAdded": I, "changesRemoved": I, "entities": arr(rowCounts("entity")), "otherTables": arr(rowCounts("table")),
+                      "withoutHistory": B, "exact": B, "why": nullable("string")})),
+    "unfinished": nullable(looseFrames), "olderGeneration": arr(looseFrames),
+})
+
 kinds = {"info": "info", "transactions": "transactions", "changes": "changes", "transaction": "show", "entities": "entities",
          "authors": "authors", "actors": "actors", "token": "tokenCheck", "purge-preview": "purgePreview",
          "purge-result": "purgeResult", "repair-defaults": "repairDefaults", "check": "check", "cloudkit": "cloudkit", "timeline": "timeline",
-         "object": "object", "diff": "diff", "stores": "stores", "deleted": "deleted"}
+         "object": "object", "diff": "diff", "stores": "stores", "deleted": "deleted", "saves": "saves"}
 schema = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "$id": "https://cdhist.invalid/schemas/cdhist.schema.json",

@@ -9,14 +9,14 @@ struct Session {
     let context: RenderContext
     let decoder: ChangeDecoder
 
-    /// Opens the store of `options`; notices go to stderr.
-    static func open(_ options: StoreOptions, output: OutputOptions, fallback: OutputFormat = .json) throws -> Session {
-        try open(options, context: output.context(fallback: fallback))
+    /// Opens the store of `options` (as after save `atSave` when given); notices go to stderr.
+    static func open(_ options: StoreOptions, atSave: Int? = nil, output: OutputOptions, fallback: OutputFormat = .json) throws -> Session {
+        try open(options, atSave: atSave, context: output.context(fallback: fallback))
     }
 
-    /// Opens the store of `options`, to write in `context`.
-    static func open(_ options: StoreOptions, context: RenderContext) throws -> Session {
-        let store = try openStore(options.store, lockTimeout: options.lockTimeout)
+    /// Opens the store of `options` (as after save `atSave` when given), to write in `context`.
+    static func open(_ options: StoreOptions, atSave: Int? = nil, context: RenderContext) throws -> Session {
+        let store = try openStore(options.store, lockTimeout: options.lockTimeout, atSave: atSave)
         let model = try store.resolveModel(userModelPath: options.model)
         return Session(store: store, model: model, context: context, decoder: store.makeDecoder(model: model))
     }
@@ -29,11 +29,11 @@ struct Session {
     var presenter: HistoryPresenter { HistoryPresenter(time: context.time) }
 }
 
-/// The store at `path`: the REPL's open one when it is the same file, else
-/// freshly opened (its notices printed on stderr).
-func openStore(_ path: String, lockTimeout: Double) throws -> HistoryStore {
-    if let shared = try REPLEnvironment.current?.store(for: path) { return shared }
-    let store = try HistoryStore.open(path, options: OpenOptions(busyTimeout: lockTimeout))
+/// The store at `path`: the REPL's open one when it is the same file (and no save is asked
+/// for), else freshly opened (its notices printed on stderr), as after save `atSave` when given.
+func openStore(_ path: String, lockTimeout: Double, atSave: Int? = nil) throws -> HistoryStore {
+    if atSave == nil, let shared = try REPLEnvironment.current?.store(for: path) { return shared }
+    let store = try HistoryStore.open(path, options: OpenOptions(busyTimeout: lockTimeout, atSave: atSave))
     for notice in store.notices { printError("cdhist: note: \(notice)") }
     return store
 }

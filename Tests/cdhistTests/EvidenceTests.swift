@@ -6,7 +6,7 @@ import Testing
 
 /// What an examiner relies on: hashes before and after, Timesketch's events, labels in every
 /// export format, the deleted-objects view, and no byte of the evidence changed by any of them.
-@Suite(.tags(.slow), .tags(.slow)) struct EvidenceTests {
+@Suite(.tags(.slow)) struct EvidenceTests {
     /// The stores to examine: fixtures always, the shared real stores when they are there.
     static let stores: [String] = [Repository.fixtures + "/WALPending/Tasks.sqlite", Repository.fixtures + "/Later/Tasks.sqlite"]
         + (RealStores.available ? [RealStores.photos, RealStores.photos15, RealStores.swiftData] : [])

@@ -8,7 +8,7 @@ import TestSupport
 /// transaction, rows read through GRDB), so any later fast path must write
 /// exactly the same output. The CSV hashes were taken from the build before
 /// the CSV writer stopped joining property names into a String per change.
-@Suite(.tags(.slow), .tags(.slow)) struct ExportStabilityTests {
+@Suite(.tags(.slow)) struct ExportStabilityTests {
     private func sha256(_ path: String) throws -> String {
         let r = try CLI.run([path], executable: "/usr/bin/sha256sum")
         return String(r.stdout.prefix(64))

@@ -8,7 +8,7 @@ import Testing
 @Suite struct LayerTests {
     /// HistoryKit's folders, lowest first.
     static let layers = [
-        "Messages", "Platform", "Formats", "Packed", "Model", "Store", "History", "Objects", "Diff", "Watch",
+        "Messages", "Platform", "Formats", "Packed", "WAL", "Model", "Store", "History", "Objects", "Diff", "Watch", "Saves",
         "MergeState", "CloudKit", "Analysis", "Repair", "Purge", "Check", "Places", "Evidence", "Gathering",
     ]
 

@@ -7,7 +7,7 @@ import Testing
 
 /// Stores at the limits (``LimitStores``): every command reads them with
 /// correct output, valid JSON and bounded memory.
-@Suite(.tags(.slow), .tags(.slow)) struct LimitTests {
+@Suite(.tags(.slow)) struct LimitTests {
     private func run(_ args: [String], status: Int32 = 0) throws -> CLI.Result {
         let r = try CLI.run(args)
         #expect(r.status == status, "\(args): \(r.status) \(r.stderr)")

@@ -8,7 +8,7 @@ import Testing
 /// cdhist against a store an app is writing: a `cdhist-fixtures live-writer`
 /// process commits transactions (WAL, one SQLite transaction per save, as
 /// Core Data does) while `info`, `export` and `actors` run in a loop.
-@Suite(.tags(.slow), .tags(.slow)) struct LiveStoreTests {
+@Suite(.tags(.slow)) struct LiveStoreTests {
     /// Changes of transaction `number`: the App Group history's own, then the writer's.
     private static let fixtureHistory = Scenarios.appGroupHistory()
     private static func expectedChanges(_ number: Int) -> Int {

@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// Script mode: `-c` and stdin, exit codes, line numbers, --keep-going.
-@Suite(.tags(.slow), .tags(.slow)) struct ScriptModeTests {
+@Suite(.tags(.slow)) struct ScriptModeTests {
     let store = Repository.fixtures + "/AppGroup/Tasks.sqlite"
 
     @Test func oneShotAndREPLGiveIdenticalOutput() throws {

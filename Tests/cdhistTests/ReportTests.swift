@@ -6,7 +6,7 @@ import Testing
 
 /// `cdhist report`: one self-contained HTML file whose every number, name and
 /// status is the one the other commands report, and that a browser shows.
-@Suite(.tags(.slow), .tags(.slow)) struct ReportTests {
+@Suite(.tags(.slow)) struct ReportTests {
     static let mergeState = Repository.fixtures + "/MergeState"
     static let appGroup = Repository.fixtures + "/AppGroup/Tasks.sqlite"
     /// The App Group store with PersistentHistoryTrackingKit's positions of its three actors.

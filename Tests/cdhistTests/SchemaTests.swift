@@ -35,6 +35,10 @@ import Testing
             try save(["entities", store, "--entity", entity], "entity")
             try save(["purge", store, "--before", "tx:25"], "purge")
             try save(["actors", store], "actors")
+            if FileManager.default.fileExists(atPath: store + "-wal") {
+                try save(["saves", store], "saves")
+                try save(["info", store, "--at-save", "1"], "info-at-save")
+            }
         }
         for layout in PlaceFixtures.layouts {
             let (place, _) = try PlaceFixtures.write(layout, into: dir.file("places"))

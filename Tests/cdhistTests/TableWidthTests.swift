@@ -5,7 +5,7 @@ import Testing
 
 /// Every table command at 60, 80 and 120 columns (COLUMNS, as a terminal sets it) on the fixtures and the
 /// real stores: no line is wider than the width, no number is cut, and every number of the JSON is in the table.
-@Suite(.tags(.slow), .tags(.slow)) struct TableWidthTests {
+@Suite(.tags(.slow)) struct TableWidthTests {
     struct Store {
         var path: String
         /// Merge state for actors, purge, check and timeline.

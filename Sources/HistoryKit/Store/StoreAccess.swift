@@ -12,6 +12,9 @@ public enum StoreAccess: Equatable, Sendable {
     case privateCopy(reason: String)
     /// Inside a backup or a zip: its files copied to a private folder, or read where they lie.
     case packed(copied: Bool)
+    /// As it was after save `save` of the `saves` its `-wal` holds: the main file and the frames
+    /// through that commit, through a read-only view (the WAL index in memory, nothing written).
+    case atSave(Int, of: Int)
 
     /// A sentence for the examination record.
     public var description: String {
@@ -24,6 +27,8 @@ public enum StoreAccess: Equatable, Sendable {
             return "read-only (SQLite mode=ro), rollback journal"
         case .privateCopy(let reason):
             return "copied to a private folder and read there with query_only (\(reason)); the originals only read"
+        case .atSave(let n, let count):
+            return "as after save \(n) of the \(count) its -wal holds: the main file and the -wal through that commit, read through a read-only view (the WAL index kept in memory; no -shm opened, nothing written or checkpointed)"
         case .packed(let copied):
             return copied ? "copied out of the backup or archive to a private folder and read there with query_only; the backup or archive only read"
                 : "read-only where it lies in the backup (it has no -wal)"

@@ -1,4 +1,5 @@
 import CSQLiteConfig
+import CWALView
 import Foundation
 import GRDB
 import GRDBSQLite
@@ -7,10 +8,13 @@ import GRDBSQLite
 public struct OpenOptions: Equatable, Sendable {
     /// How long to wait for another process's lock before giving up.
     public var busyTimeout: Double
+    /// Read the store as it was after this save (a commit of its `-wal`, from 1); nil: as it is.
+    public var atSave: Int?
 
-    /// Options with a lock timeout in seconds.
-    public init(busyTimeout: Double = 2) {
+    /// Options with a lock timeout in seconds, and the save to read the store at.
+    public init(busyTimeout: Double = 2, atSave: Int? = nil) {
         self.busyTimeout = busyTimeout
+        self.atSave = atSave
     }
 
     /// The lock timeouts SQLite takes (milliseconds in an Int32, which GRDB
@@ -88,6 +92,14 @@ final class StoreConnection {
             notices = []
             return
         }
+        if let save = options.atSave {
+            (queue, uri, access) = try Self.openAtSave(save, files: files, header: header, options: options, reportedPath: path,
+                                                     interruption: interruption, packed: packed != nil)
+            readonly = true
+            snapshotDirectory = packed?.assembledIn
+            notices = []
+            return
+        }
         var notices: [StoreNotice] = []
         if files.walSize != nil && files.shmSize == nil { notices.append(.walWithoutShm(path: path)) }
         if files.walSize == nil && files.shmSize != nil { notices.append(.shmWithoutWal(path: path)) }
@@ -128,6 +140,28 @@ final class StoreConnection {
         snapshotDirectory = dir
         notices.append(.readFromSnapshot(path: path, reason: reason))
         self.notices = notices
+    }
+
+    /// Opens the store as it was after save `save`: through the read-only view of CWALView, which
+    /// shows the `-wal` through that commit and keeps the WAL index in memory.
+    private static func openAtSave(_ save: Int, files: StoreFiles, header: SQLiteHeader, options: OpenOptions, reportedPath: String,
+                                   interruption: SharedFlag, packed: Bool) throws -> (DatabaseQueue, String, StoreAccess) {
+        guard header.isWAL else { throw WALError.noSaves(path: reportedPath, reason: "it is not in WAL mode, so it keeps no saves to go back to") }
+        guard files.walSize != nil else {
+            throw WALError.noSaves(path: reportedPath, reason: "it has no -wal: the main file alone is the store, with no save to go back to")
+        }
+        let log = try WALLog.read(files.walPath, pageSize: header.pageSize)
+        guard (1...max(1, log.commits.count)).contains(save), !log.commits.isEmpty else {
+            throw WALError.noSuchSave(path: reportedPath, save: save, count: log.commits.count)
+        }
+        guard cdhist_wal_view_register() == SQLITE_OK else {
+            throw StoreError.unreadable(path: reportedPath, reason: "SQLite refused the read-only view of its saves")
+        }
+        let uri = SQLiteURI.file(files.location, "vfs=cdhist-wal-view&mode=ro&walsize=\(log.length(throughCommit: save))")
+        let queue = try openQueue(uri: uri, readonly: true, options: options, reportedPath: reportedPath, interruption: interruption)
+        // The view never grants the lock a checkpoint needs; closing is told not to try either.
+        queue.inDatabase { _ = cdhist_sqlite_no_checkpoint_on_close(UnsafeMutableRawPointer($0.sqliteConnection)) }
+        return (queue, uri, .atSave(save, of: log.commits.count))
     }
 
     /// Opens the copy `copy` in the private folder `dir` (SQLite may write beside it there, and

@@ -26,13 +26,15 @@ struct ActorsCommand: ParsableCommand, SessionInputs {
 
     @OptionGroup var lock: LockOptions
 
+    @OptionGroup var save: SaveOptions
+
     @OptionGroup var summary: SummaryOptions
 
     @OptionGroup var outputOptions: OutputOptions
 
     func run() throws {
         let path = try mergeState.storePath(store)
-        let historyStore = try openStore(path, lockTimeout: lock.lockTimeout)
+        let historyStore = try openStore(path, lockTimeout: lock.lockTimeout, atSave: save.atSave)
         let context = outputOptions.context()
         let analysis = try mergeState.analyze(historyStore, now: try mergeState.evaluationTime(utc: outputOptions.utc), always: true)
         guard let report = analysis.report else { return }

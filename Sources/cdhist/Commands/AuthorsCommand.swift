@@ -45,6 +45,8 @@ struct AuthorsCommand: ParsableCommand, SessionInputs {
 
     @OptionGroup var storeOptions: StoreOptions
 
+    @OptionGroup var save: SaveOptions
+
     @Option(help: ArgumentHelp("Only this field: author, context, bundle or process (repeatable; default: all).", valueName: "field"))
     var by: [Field] = []
 
@@ -53,7 +55,7 @@ struct AuthorsCommand: ParsableCommand, SessionInputs {
     @OptionGroup var outputOptions: OutputOptions
 
     func run() throws {
-        let session = try Session.open(storeOptions, output: outputOptions)
+        let session = try Session.open(storeOptions, atSave: save.atSave, output: outputOptions)
         let time = session.context.time
         // Core Data's migrations and Apple's frameworks as one row each in tables (CloudKit's authors stay apart: they differ).
         let families: Set<AuthorFamily> = summary.groupsFamilies(session.context) ? ListSummary.frameworkFamilies : []

@@ -10,12 +10,14 @@ struct ChangesCommand: ParsableCommand, SessionInputs {
     static let sessionStore = SessionStorePlacement.first, takesSessionModel = true
 
     @OptionGroup var storeOptions: StoreOptions
+
+    @OptionGroup var save: SaveOptions
     @OptionGroup var filters: FilterOptions
     @OptionGroup var labelOptions: LabelOptions
     @OptionGroup var outputOptions: OutputOptions
 
     func run() throws {
-        let session = try Session.open(storeOptions, output: outputOptions)
+        let session = try Session.open(storeOptions, atSave: save.atSave, output: outputOptions)
         session.noteModelProblem()
         let query = try filters.query(utc: outputOptions.utc)
         let presenter = try labelOptions.presenter(session)

@@ -47,6 +47,8 @@ struct CheckCommand: ParsableCommand, SessionInputs {
 
     @OptionGroup var lock: LockOptions
 
+    @OptionGroup var save: SaveOptions
+
     @OptionGroup var outputOptions: OutputOptions
 
     func validate() throws {
@@ -65,7 +67,7 @@ struct CheckCommand: ParsableCommand, SessionInputs {
         if let maxExportPending { settings.maxExportPendingTransactions = maxExportPending }
         let threshold = failOn.flatMap(Severity.init(rawValue:)) ?? settings.failOn ?? .error
         let path = try mergeState.storePath(store)
-        let historyStore = try openStore(path, lockTimeout: lock.lockTimeout)
+        let historyStore = try openStore(path, lockTimeout: lock.lockTimeout, atSave: save.atSave)
         let context = outputOptions.context()
         let now = try mergeState.evaluationTime(utc: outputOptions.utc)
         let analysis = try mergeState.analyze(historyStore, declared: settings.actors, batch: settings.batchActors, now: now)

@@ -31,6 +31,8 @@ struct CloudKitCommand: ParsableCommand, SessionInputs {
 
     @OptionGroup var lock: LockOptions
 
+    @OptionGroup var save: SaveOptions
+
     @OptionGroup var outputOptions: OutputOptions
 
     func validate() throws {
@@ -38,7 +40,7 @@ struct CloudKitCommand: ParsableCommand, SessionInputs {
     }
 
     func run() throws {
-        let store = try openStore(store, lockTimeout: lock.lockTimeout)
+        let store = try openStore(store, lockTimeout: lock.lockTimeout, atSave: save.atSave)
         let context = outputOptions.context()
         let at = try now.map { try PositionParser(utc: outputOptions.utc).date($0, option: "--now") } ?? Date().timeIntervalSinceReferenceDate
         let content = try CloudKitPresenter.Content.read(store, now: at, objects: objects, events: events)

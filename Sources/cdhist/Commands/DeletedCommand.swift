@@ -17,6 +17,8 @@ struct DeletedCommand: ParsableCommand, SessionInputs {
 
     @OptionGroup var storeOptions: StoreOptions
 
+    @OptionGroup var save: SaveOptions
+
     @Option(help: ArgumentHelp("Only objects of this entity (repeatable).", valueName: "name"), completion: .custom(ObjectCompletion.shellEntities))
     var entity: [String] = []
 
@@ -27,7 +29,7 @@ struct DeletedCommand: ParsableCommand, SessionInputs {
     @OptionGroup var outputOptions: OutputOptions
 
     func run() throws {
-        let session = try Session.open(storeOptions, output: outputOptions)
+        let session = try Session.open(storeOptions, atSave: save.atSave, output: outputOptions)
         session.noteModelProblem()
         // Labels always: a deleted object is named by its tombstone (or the earlier copy).
         var labels = labelOptions

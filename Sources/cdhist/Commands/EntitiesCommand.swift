@@ -13,13 +13,15 @@ struct EntitiesCommand: ParsableCommand, SessionInputs {
 
     @OptionGroup var storeOptions: StoreOptions
 
+    @OptionGroup var save: SaveOptions
+
     @Option(help: ArgumentHelp("Show the ZCOLUMNS slot layout of this entity.", valueName: "name"))
     var entity: String?
 
     @OptionGroup var outputOptions: OutputOptions
 
     func run() throws {
-        let session = try Session.open(storeOptions, output: outputOptions)
+        let session = try Session.open(storeOptions, atSave: save.atSave, output: outputOptions)
         session.noteModelProblem()
         let store = session.store
         let tally = try store.entityChangeCounts()

@@ -14,6 +14,8 @@ struct ExportCommand: ParsableCommand, SessionInputs {
     static func takesSessionFormat(_ format: OutputFormat) -> Bool { format == .json || format == .ndjson }
 
     @OptionGroup var storeOptions: StoreOptions
+
+    @OptionGroup var save: SaveOptions
     @OptionGroup var filters: FilterOptions
     @OptionGroup var labelOptions: LabelOptions
 
@@ -23,7 +25,7 @@ struct ExportCommand: ParsableCommand, SessionInputs {
     @OptionGroup var outputOptions: ExportOutputOptions
 
     func run() throws {
-        let session = try Session.open(storeOptions, context: outputOptions.context())
+        let session = try Session.open(storeOptions, atSave: save.atSave, context: outputOptions.context())
         let inputs = OutputFile.storeFiles(session.store.path) + (labelOptions.labelsFrom.map(OutputFile.storeFiles) ?? []) + [storeOptions.model].compactMap { $0 }
             + filters.range.tokenFiles
         let target = try out.map { try OutputFile($0, reading: inputs) }

@@ -13,6 +13,8 @@ struct InfoCommand: ParsableCommand, SessionInputs {
     static let sessionStore = SessionStorePlacement.first, takesSessionModel = true
 
     @OptionGroup var storeOptions: StoreOptions
+
+    @OptionGroup var save: SaveOptions
     @Flag(name: .customLong("change-types"), help: "Also count changes by type (reads every change: seconds on millions).")
     var changeTypes = false
 
@@ -23,7 +25,7 @@ struct InfoCommand: ParsableCommand, SessionInputs {
     func run() throws {
         // Hashed before anything is read, and again once everything is.
         var exam = try evidence.inputs(store: storeOptions.store, model: storeOptions.model).map { try Examination.begin($0) }
-        let session = try Session.open(storeOptions, output: outputOptions)
+        let session = try Session.open(storeOptions, atSave: save.atSave, output: outputOptions)
         let stats = try session.store.statistics(countingChangeTypes: changeTypes)
         var document = InfoPresenter(time: session.context.time).document(store: session.store, stats: stats, model: session.model)
         if var taken = exam {

@@ -19,6 +19,8 @@ struct ObjectCommand: ParsableCommand, SessionInputs {
 
     @OptionGroup var storeOptions: StoreOptions
 
+    @OptionGroup var save: SaveOptions
+
     @Argument(help: ArgumentHelp("The object: ENTITY/pN or x-coredata://STOREUUID/ENTITY/pN.", valueName: "id"),
               completion: .custom(ObjectCompletion.shellObjects))
     var id: String
@@ -27,7 +29,7 @@ struct ObjectCommand: ParsableCommand, SessionInputs {
     @OptionGroup var outputOptions: OutputOptions
 
     func run() throws {
-        let session = try Session.open(storeOptions, output: outputOptions)
+        let session = try Session.open(storeOptions, atSave: save.atSave, output: outputOptions)
         session.noteModelProblem()
         let object = try SelectionOptions.object(id, option: "object")
         let labeler = try labelOptions.labeler(session)

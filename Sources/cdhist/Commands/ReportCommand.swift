@@ -41,9 +41,9 @@ struct ReportCommand: ParsableCommand, SessionInputs {
 
     @OptionGroup var lock: LockOptions
 
-    func validate() throws {
-        guard (1...100).contains(top) else { throw ValidationError("--top takes 1 to 100 lanes") }
-    }
+    @OptionGroup var save: SaveOptions
+
+    func validate() throws { guard (1...100).contains(top) else { throw ValidationError("--top takes 1 to 100 lanes") } }
 
     func run() throws {
         var settings = try config.map { try CheckConfig.load(path: $0) } ?? CheckConfig()
@@ -51,7 +51,7 @@ struct ReportCommand: ParsableCommand, SessionInputs {
         let path = try mergeState.storePath(store)
         // Every input hashed before it is read, and again once the page is made (the evidence section).
         var exam = try Examination.begin(try mergeState.evidenceInputs(storeName: path, others: [(.model, model), (.config, config)]))
-        let historyStore = try openStore(path, lockTimeout: lock.lockTimeout)
+        let historyStore = try openStore(path, lockTimeout: lock.lockTimeout, atSave: save.atSave)
         let time = TimeFormatter(utc: utc)
         let now = try mergeState.evaluationTime(utc: utc)
         let analysis = try mergeState.analyze(historyStore, declared: settings.actors, batch: settings.batchActors, now: now, always: true)

@@ -13,6 +13,8 @@ struct ShowCommand: ParsableCommand, SessionInputs {
 
     @OptionGroup var storeOptions: StoreOptions
 
+    @OptionGroup var save: SaveOptions
+
     @Argument(help: ArgumentHelp("The transaction: a number, tx:N, token:FILE or token:STOREUUID:N.", valueName: "transaction"))
     var transaction: String
 
@@ -20,7 +22,7 @@ struct ShowCommand: ParsableCommand, SessionInputs {
     @OptionGroup var outputOptions: OutputOptions
 
     func run() throws {
-        let session = try Session.open(storeOptions, output: outputOptions)
+        let session = try Session.open(storeOptions, atSave: save.atSave, output: outputOptions)
         session.noteModelProblem()
         let number = try resolveNumber(session.store)
         // The transaction and its changes from one snapshot (its change count matches the rows shown).

@@ -8,6 +8,8 @@ struct StoresCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stores",
         abstract: "Find Core Data stores with history: in folders, simulators, Mac containers, .xcappdata downloads, iOS backups and zip archives.",
+        // The usage ArgumentParser writes lists every option: over 80 columns.
+        usage: "cdhist stores [<place> ...] [<options>]",
         discussion: """
         Each row names a store the way every other command takes it: a path, or, inside a backup or an archive, the backup folder \
         or the .zip followed by the file's path in it. Only headers, schemas and indexes are read; nothing is written. Without a \

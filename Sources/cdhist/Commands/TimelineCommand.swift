@@ -34,6 +34,8 @@ struct TimelineCommand: ParsableCommand, SessionInputs {
 
     @OptionGroup var lock: LockOptions
 
+    @OptionGroup var save: SaveOptions
+
     @OptionGroup var outputOptions: OutputOptions
 
     func validate() throws {
@@ -43,7 +45,7 @@ struct TimelineCommand: ParsableCommand, SessionInputs {
 
     func run() throws {
         let path = try mergeState.storePath(store)
-        let historyStore = try openStore(path, lockTimeout: lock.lockTimeout)
+        let historyStore = try openStore(path, lockTimeout: lock.lockTimeout, atSave: save.atSave)
         let context = outputOptions.context()
         let now = try mergeState.evaluationTime(utc: outputOptions.utc)
         // Actors are analysed only when there is something to show of them (or a strategy needs their dates).

@@ -10,11 +10,13 @@ struct TransactionsCommand: ParsableCommand, SessionInputs {
     static let sessionStore = SessionStorePlacement.first, takesSessionModel = true
 
     @OptionGroup var storeOptions: StoreOptions
+
+    @OptionGroup var save: SaveOptions
     @OptionGroup var filters: FilterOptions
     @OptionGroup var outputOptions: OutputOptions
 
     func run() throws {
-        let session = try Session.open(storeOptions, output: outputOptions)
+        let session = try Session.open(storeOptions, atSave: save.atSave, output: outputOptions)
         let query = try filters.query(utc: outputOptions.utc)
         let presenter = session.presenter
         let list = ListRenderer(context: session.context, kind: "transactions", columns: presenter.transactionColumns(try session.store.numberBounds()),

@@ -1,0 +1,18 @@
+#ifndef CWALVIEW_H
+#define CWALVIEW_H
+
+/// A read-only SQLite VFS, "cdhist-wal-view", that shows a store as it was after one commit of
+/// its -wal without changing a byte beside it, and without copying the main file:
+///
+/// - the -wal is shown only up to the byte the main file's URI gives as `walsize` (the end of the
+///   commit's last frame), so SQLite, rebuilding its WAL index, stops at that commit;
+/// - the WAL index (-shm) is kept in the connection's memory: no -shm is opened or created;
+/// - every write, truncation, sync and delete is refused, locks are taken on nothing, and an
+///   exclusive lock is never granted (SQLite never checkpoints through it).
+///
+/// Open a store with the URI `file:PATH?vfs=cdhist-wal-view&mode=ro&walsize=N`.
+
+/// Registers the VFS (once; later calls do nothing). Returns an SQLite result code.
+int cdhist_wal_view_register(void);
+
+#endif

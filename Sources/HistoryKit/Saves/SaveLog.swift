@@ -1,0 +1,140 @@
+import Foundation
+
+/// The saves a store's `-wal` still holds: each commit since the log was last reset, with what it
+/// changed, read from the pages themselves (the b-tree pages each commit wrote, before and after
+/// it), one commit at a time, so that memory does not grow with the log.
+public struct SaveLog: Sendable {
+    public let store: String
+    public let log: WALLog
+    public let exactness: SaveExactness
+    /// Valid frames after the last commit: a save that never finished (SQLite ignores them).
+    public var unfinished: LooseFrames? {
+        log.unfinished.map { range in
+            LooseFrames(firstFrame: range.lowerBound, lastFrame: range.upperBound,
+                        pages: Set(log.frames[(range.lowerBound - 1)..<range.upperBound].map(\.page)).count, commits: 0, salts: nil)
+        }
+    }
+
+    /// Frames of earlier generations of the log, left behind when it was reset.
+    public var olderGenerations: [LooseFrames] {
+        log.olderGenerations.map {
+            LooseFrames(firstFrame: $0.firstFrame, lastFrame: $0.lastFrame, pages: $0.pages, commits: $0.commits, salts: ($0.salt1, $0.salt2))
+        }
+    }
+
+    private let mainPath: String
+
+    /// The saves of `store`'s `-wal`; an error names the store when it has none to read.
+    public static func read(_ store: HistoryStore) throws -> SaveLog {
+        let files = store.files
+        guard files.walSize != nil else {
+            throw WALError.noSaves(path: store.path, reason: "it has no -wal: the main file alone is the store, with no save to list")
+        }
+        guard let pageSize = Self.pageSize(files.location) else {
+            throw WALError.noSaves(path: store.path, reason: "its main file has no readable header")
+        }
+        let log = try WALLog.read(files.walPath, pageSize: pageSize)
+        return SaveLog(store: store.path, log: log, exactness: SaveExactness.of(log, mainPath: files.location, shmPath: files.shmPath),
+                       mainPath: files.location)
+    }
+
+    /// The page size in the main file's header (nil when it cannot be read).
+    static func pageSize(_ path: String) -> Int? {
+        guard let handle = FileHandle(forReadingAtPath: path), let head = try? handle.read(upToCount: 100), head.count == 100 else { return nil }
+        try? handle.close()
+        let b = [UInt8](head)
+        let raw = Int(b[16]) << 8 | Int(b[17])
+        return raw == 1 ? 65536 : raw
+    }
+
+    /// Calls `body` with each save in order. `entityNames` names entities by their number
+    /// (`Z_ENT`); `stop` is asked between saves.
+    public func forEachSave(entityNames: [Int64: String], stop: () -> Bool = { false }, _ body: (SaveSummary) throws -> Void) throws {
+        let reader = try PageReader(mainPath: mainPath, log: log)
+        var owners = PageOwners(reader)
+        for commit in log.commits {
+            if stop() { return }
+            // Which table each page it writes belonged to, and the rows those pages held, before it.
+            var pages: [UInt32] = []
+            var seen = Set<UInt32>()
+            for frame in commit.firstFrame...commit.lastFrame where seen.insert(log.frames[frame - 1].page).inserted {
+                pages.append(log.frames[frame - 1].page)
+            }
+            var ownersBefore: [UInt32: PageOwners.Table] = [:]
+            for page in pages { ownersBefore[page] = owners.table(of: page) }
+            let before = Self.rows(on: pages, owners: { ownersBefore[$0] }, reader: reader)
+            reader.apply(commit)
+            owners.update(written: seen, ownersBefore: ownersBefore, reader: reader)
+            let after = Self.rows(on: pages, owners: { owners.table(of: $0) }, reader: reader)
+            try body(summary(commit, before: before, after: after, entityNames: entityNames))
+        }
+    }
+
+    /// The rows of the table leaves among `pages`, by table name and rowid, with their records.
+    private static func rows(on pages: [UInt32], owners: (UInt32) -> PageOwners.Table?,
+                             reader: PageReader) -> [String: [Int64: [UInt8]]] {
+        var rows: [String: [Int64: [UInt8]]] = [:]
+        for page in pages {
+            guard let table = owners(page), let bytes = reader.page(page),
+                  let node = BTreePage(bytes, number: page, usableSize: reader.usableSize), node.kind == .tableLeaf else { continue }
+            for row in node.rows {
+                rows[table.name, default: [:]][row.rowid] = RowRecord.payload(row, on: node, reader: reader) ?? []
+            }
+        }
+        return rows
+    }
+
+    private func summary(_ commit: WALLog.Commit, before: [String: [Int64: [UInt8]]], after: [String: [Int64: [UInt8]]],
+                         entityNames: [Int64: String]) -> SaveSummary {
+        var entities: [String: SaveSummary.RowCounts] = [:]
+        var others: [String: SaveSummary.RowCounts] = [:]
+        var added: [Int64] = [], removed: [Int64] = []
+        var changesAdded = 0, changesRemoved = 0
+        for table in Set(before.keys).union(after.keys) {
+            let old = before[table] ?? [:], new = after[table] ?? [:]
+            let inserted = new.keys.filter { old[$0] == nil }, deleted = old.keys.filter { new[$0] == nil }
+            let updated = new.keys.filter { key in old[key].map { $0 != new[key] } ?? false }
+            switch table {
+            case "ATRANSACTION":
+                added = inserted.sorted()
+                removed = deleted.sorted()
+            case "ACHANGE":
+                changesAdded = inserted.count
+                changesRemoved = deleted.count
+            case "ATRANSACTIONSTRING":
+                count(&others, table, inserted.count, updated.count, deleted.count)
+            default:
+                guard Self.isEntityTable(table) else {
+                    count(&others, table, inserted.count, updated.count, deleted.count)
+                    continue
+                }
+                // Rows of an entity table name their entity in Z_ENT, the record's second column.
+                func entity(_ record: [UInt8]?) -> String {
+                    let columns = record.map(RowRecord.columns) ?? []
+                    guard columns.count > 1, case .integer(let number)? = columns[1] else { return table }
+                    return entityNames[number] ?? "\(table) (Z_ENT \(number))"
+                }
+                for key in inserted { count(&entities, entity(new[key]), 1, 0, 0) }
+                for key in updated { count(&entities, entity(new[key]), 0, 1, 0) }
+                for key in deleted { count(&entities, entity(old[key]), 0, 0, 1) }
+            }
+        }
+        let why = exactness.partial[commit.number]
+        return SaveSummary(commit: commit, exact: why == nil, why: why, transactionsAdded: added, transactionsRemoved: removed,
+                           changesAdded: changesAdded, changesRemoved: changesRemoved,
+                           entities: entities.values.filter { $0.total > 0 }.sorted { $0.name < $1.name },
+                           otherTables: others.values.filter { $0.total > 0 }.sorted { $0.name < $1.name })
+    }
+
+    private func count(_ counts: inout [String: SaveSummary.RowCounts], _ name: String, _ inserted: Int, _ updated: Int, _ deleted: Int) {
+        counts[name, default: SaveSummary.RowCounts(name: name)].inserted += inserted
+        counts[name, default: SaveSummary.RowCounts(name: name)].updated += updated
+        counts[name, default: SaveSummary.RowCounts(name: name)].deleted += deleted
+    }
+
+    /// Core Data's tables of objects: `Z` and a letter (`ZTASK`), not its bookkeeping (`Z_PRIMARYKEY`,
+    /// `Z_4PROJECTS`, …).
+    static func isEntityTable(_ name: String) -> Bool {
+        name.count > 1 && name.hasPrefix("Z") && name.dropFirst().first.map { $0.isLetter } == true
+    }
+}

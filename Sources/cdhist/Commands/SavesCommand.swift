@@ -1,0 +1,37 @@
+import ArgumentParser
+import HistoryKit
+
+/// `cdhist saves STORE`: every commit still in the -wal, and what each changed.
+struct SavesCommand: ParsableCommand, SessionInputs {
+    static let configuration = CommandConfiguration(
+        commandName: "saves",
+        abstract: "List the saves still in the -wal: each commit's frames, pages, the history transactions it added, and the rows it changed per entity.",
+        usage: "cdhist saves [<options>] <store>",
+        discussion: """
+        A store in WAL mode keeps every page written since its -wal was last reset, commit by commit: the store as it \
+        was after each save. Any read command takes --at-save N to read it as it was after save N. A save is partial \
+        when a checkpoint has already copied later frames into the main file (known from the -shm when it indexes this \
+        -wal, else from the main file's pages). Frames after the last commit (a save that never finished) and frames of \
+        an earlier generation of the log are listed apart. Nothing is written.
+        """)
+
+    static let sessionStore = SessionStorePlacement.first
+
+    @Argument(help: ArgumentHelp("The Core Data store file.", valueName: "store"))
+    var store: String
+
+    @OptionGroup var lock: LockOptions
+
+    @OptionGroup var outputOptions: OutputOptions
+
+    func run() throws {
+        let historyStore = try openStore(store, lockTimeout: lock.lockTimeout)
+        let context = outputOptions.context()
+        let saves = try SaveLog.read(historyStore)
+        var summaries: [SaveSummary] = []
+        try saves.forEachSave(entityNames: Dictionary(historyStore.catalog.entities.map { ($0.number, $0.name) }, uniquingKeysWith: { a, _ in a })) {
+            summaries.append($0)
+        }
+        DocumentRenderer.render(SavesPresenter().document(saves, summaries: summaries, store: store), context: context)
+    }
+}

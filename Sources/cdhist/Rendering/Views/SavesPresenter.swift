@@ -1,0 +1,86 @@
+import HistoryKit
+
+/// Presents the saves of a store's `-wal`.
+struct SavesPresenter {
+    func document(_ log: SaveLog, summaries: [SaveSummary], store: String) -> Document {
+        // Why a save is partial, under its row, when one is.
+        let partial = summaries.contains { !$0.exact }
+        let rows = summaries.map { s -> [Cell] in
+            [Cell("\(s.commit.number)"), Cell("\(s.commit.firstFrame)–\(s.commit.lastFrame)"), Cell("\(s.commit.pages)"),
+             Cell(transactions(s)), Cell(rowText(s)), Cell(s.exact ? "exact" : "partial", s.exact ? nil : .yellow)] + (partial ? [Cell(s.why ?? "")] : [])
+        }
+        var sections: [Document.Section] = [
+            .fields(title: nil, [
+                ("Store", store),
+                ("WAL", "\(log.log.path): \(plural(log.log.frames.count, "valid frame")) of \(log.log.pageSize) bytes, \(plural(log.log.commits.count, "save"))"),
+                ("Checkpoint", log.exactness.backfilled == 0 ? "no frame copied into the main file, \(log.exactness.source)"
+                    : "frames 1–\(log.exactness.backfilled) copied into the main file, \(log.exactness.source)"),
+            ]),
+        ]
+        sections.append(log.log.commits.isEmpty ? .note("The -wal holds no commit: the main file alone is the store.")
+            : .table(title: "Saves", columns: [
+                Column("Save", alignRight: true), Column("Frames"), Column("Pages", alignRight: true), Column("Transactions", fit: .wrap(min: 12)),
+                Column("Rows", fit: .wrap(min: 16)), Column("State"),
+            ] + (partial ? [Column("Why", fit: .below)] : []), rows: rows))
+        let without = summaries.filter(\.changesEntitiesWithoutHistory).map { "\($0.commit.number)" }
+        if !without.isEmpty {
+            sections.append(.note("Saves \(without.joined(separator: ", ")) changed objects without recording a history transaction (a context without history tracking, a batch request or a migration)."))
+        }
+        if let u = log.unfinished {
+            sections.append(.note("Frames \(u.firstFrame)–\(u.lastFrame) come after the last commit: a save that never finished (\(plural(u.pages, "page"))); SQLite ignores them."))
+        }
+        for g in log.olderGenerations {
+            sections.append(.note("Frames \(g.firstFrame)–\(g.lastFrame) are of an earlier generation of the log (other salts): \(plural(g.pages, "page")), \(plural(g.commits, "commit")); left behind when the log was reset, they are not part of the store."))
+        }
+        if let damage = log.log.damage { sections.append(.note("The -wal is damaged: \(damage).")) }
+        return Document(kind: "saves", json: json(log, summaries: summaries, store: store), sections: sections)
+    }
+
+    private func transactions(_ s: SaveSummary) -> String {
+        var parts: [String] = []
+        if let first = s.transactionsAdded.first, let last = s.transactionsAdded.last {
+            parts.append(first == last ? "#\(first)" : s.transactionsAdded.count == Int(last - first) + 1 ? "#\(first)–#\(last)"
+                : s.transactionsAdded.map { "#\($0)" }.joined(separator: ", "))
+        }
+        if !s.transactionsRemoved.isEmpty { parts.append("\(plural(s.transactionsRemoved.count, "transaction")) removed") }
+        return parts.isEmpty ? "-" : parts.joined(separator: "; ")
+    }
+
+    private func rowText(_ s: SaveSummary) -> String {
+        let parts = s.entities.map { e in
+            "\(e.name) " + [e.inserted > 0 ? "+\(e.inserted)" : nil, e.updated > 0 ? "~\(e.updated)" : nil, e.deleted > 0 ? "−\(e.deleted)" : nil]
+                .compactMap { $0 }.joined(separator: " ")
+        }
+        return parts.isEmpty ? "-" : parts.joined(separator: ", ")
+    }
+
+    private func json(_ log: SaveLog, summaries: [SaveSummary], store: String) -> [(String, JSONValue)] {
+        func counts(_ c: SaveSummary.RowCounts, key: String) -> JSONValue {
+            .object([(key, .string(c.name)), ("inserted", .int(Int64(c.inserted))), ("updated", .int(Int64(c.updated))), ("deleted", .int(Int64(c.deleted)))])
+        }
+        func loose(_ f: LooseFrames) -> JSONValue {
+            .object([("firstFrame", .int(Int64(f.firstFrame))), ("lastFrame", .int(Int64(f.lastFrame))), ("pages", .int(Int64(f.pages))),
+                     ("commits", .int(Int64(f.commits)))])
+        }
+        return [
+            ("store", .string(store)),
+            ("wal", .object([("path", .string(log.log.path)), ("pageSize", .int(Int64(log.log.pageSize))),
+                             ("frames", .int(Int64(log.log.frames.count))), ("damage", .optional(log.log.damage))])),
+            ("backfilledFrames", .int(Int64(log.exactness.backfilled))),
+            ("saves", .array(summaries.map { s in
+                .object([
+                    ("save", .int(Int64(s.commit.number))), ("firstFrame", .int(Int64(s.commit.firstFrame))), ("lastFrame", .int(Int64(s.commit.lastFrame))),
+                    ("pages", .int(Int64(s.commit.pages))), ("transactionNumbers", .array(s.transactionsAdded.map { .int($0) })),
+                    ("transactionsRemoved", .array(s.transactionsRemoved.map { .int($0) })),
+                    ("changesAdded", .int(Int64(s.changesAdded))), ("changesRemoved", .int(Int64(s.changesRemoved))),
+                    ("entities", .array(s.entities.map { counts($0, key: "entity") })),
+                    ("otherTables", .array(s.otherTables.map { counts($0, key: "table") })),
+                    ("withoutHistory", .bool(s.changesEntitiesWithoutHistory)),
+                    ("exact", .bool(s.exact)), ("why", .optional(s.why)),
+                ])
+            })),
+            ("unfinished", log.unfinished.map(loose) ?? .null),
+            ("olderGeneration", .array(log.olderGenerations.map(loose))),
+        ]
+    }
+}

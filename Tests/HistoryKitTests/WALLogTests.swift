@@ -1,0 +1,106 @@
+import Foundation
+import TestSupport
+import Testing
+@testable import HistoryKit
+
+/// A `-wal` is read as SQLite reads it: up to its last valid commit, whatever follows named.
+@Suite struct WALLogTests {
+    let fixture = Repository.fixtures + "/WALPending/Tasks.sqlite"
+
+    private func log(_ bytes: [UInt8], in dir: TemporaryDirectory) throws -> WALLog {
+        try Data(bytes).write(to: URL(fileURLWithPath: dir.file("t.sqlite-wal")))
+        return try WALLog.read(dir.file("t.sqlite-wal"), pageSize: 4096)
+    }
+
+    private var wal: [UInt8] { [UInt8](FileContents.read(fixture + "-wal") ?? Data()) }
+    private let frameSize = 24 + 4096
+
+    @Test func theFixturesLogHasEightCommitsOfTenFrames() throws {
+        let log = try WALLog.read(fixture + "-wal", pageSize: 4096)
+        #expect(log.frames.count == 80 && log.commits.count == 8)
+        #expect(log.commits.map(\.firstFrame) == Array(stride(from: 1, through: 71, by: 10)))
+        #expect(log.commits.allSatisfy { $0.frames == 10 })
+        #expect(log.unfinished == nil && log.olderGenerations.isEmpty && log.damage == nil)
+        #expect(log.length(throughCommit: 3) == Int64(32 + 30 * frameSize))
+    }
+
+    @Test func aLogCutShortEndsAtItsLastWholeCommit() throws {
+        let dir = try TemporaryDirectory()
+        let log = try log(Array(wal.prefix(32 + 15 * frameSize + 100)), in: dir)
+        #expect(log.commits.count == 1 && log.frames.count == 15)
+        #expect(log.unfinished == 11...15)
+        #expect(log.damage == "100 bytes after the last whole frame (a write cut short)")
+    }
+
+    @Test func aFrameWhoseChecksumDoesNotChainEndsTheLog() throws {
+        let dir = try TemporaryDirectory()
+        var bytes = wal
+        bytes[32 + 14 * frameSize + 24 + 2000] ^= 0xFF
+        let log = try log(bytes, in: dir)
+        #expect(log.frames.count == 14 && log.commits.count == 1 && log.unfinished == 11...14)
+        #expect(log.damage == "frame 15's checksum does not match: SQLite reads the log only up to frame 14")
+    }
+
+    /// Frames after the valid ones with other salts: an earlier generation, left behind by a reset.
+    @Test func framesWithOtherSaltsAreAnEarlierGeneration() throws {
+        let dir = try TemporaryDirectory()
+        var bytes = wal
+        for frame in 40..<80 {
+            let at = 32 + frame * frameSize + 8
+            bytes[at + 3] &+= 1
+        }
+        let log = try log(bytes, in: dir)
+        #expect(log.commits.count == 4 && log.frames.count == 40 && log.damage == nil)
+        #expect(log.olderGenerations.count == 1)
+        let old = try #require(log.olderGenerations.first)
+        #expect(old.firstFrame == 41 && old.lastFrame == 80 && old.commits == 4)
+        // Each checksum chains from the frame before it; the first one's predecessor is not of its generation.
+        #expect(old.checkedFrames == 39)
+    }
+
+    @Test func whatIsNoLogOfThisStoreIsNamed() throws {
+        let dir = try TemporaryDirectory()
+        #expect(throws: WALError.notALog(path: dir.file("t.sqlite-wal"), reason: "20 bytes: shorter than a WAL header")) { try log(Array(wal.prefix(20)), in: dir) }
+        var random = wal
+        random[0] = 0
+        #expect(throws: WALError.notALog(path: dir.file("t.sqlite-wal"), reason: "no WAL header (magic 0x7f0682)")) { try log(random, in: dir) }
+        var checksum = wal
+        checksum[13] ^= 1
+        #expect(throws: WALError.notALog(path: dir.file("t.sqlite-wal"), reason: "its header's checksum does not match")) { try log(checksum, in: dir) }
+        try Data(wal).write(to: URL(fileURLWithPath: dir.file("t.sqlite-wal")))
+        #expect(throws: WALError.notALog(path: dir.file("t.sqlite-wal"), reason: "its pages are of 4096 bytes, the database's of 8192")) {
+            try WALLog.read(dir.file("t.sqlite-wal"), pageSize: 8192)
+        }
+    }
+
+    /// The -shm is trusted only when it indexes this log; a main-file page equal to a later copy
+    /// (after an earlier copy that differs) shows a checkpoint got that far, which makes partial the
+    /// saves before it that a page first written later would be read wrong for.
+    @Test func aCheckpointMakesEarlierCommitsPartial() throws {
+        let dir = try TemporaryDirectory()
+        try dir.copy(from: Repository.fixtures + "/WALPending", prefix: "Tasks.sqlite")
+        let log = try WALLog.read(dir.file("Tasks.sqlite-wal"), pageSize: 4096)
+        let shm = try #require(WALIndexHeader.read(dir.file("Tasks.sqlite-shm")))
+        #expect(shm.agrees(with: log) && shm.backfilled == 0)
+        #expect(SaveExactness.of(log, mainPath: dir.file("Tasks.sqlite"), shmPath: dir.file("Tasks.sqlite-shm")).partial.isEmpty)
+        // Copy frame 40's page (the last copy of a page written again and again) into the main file, as a checkpoint would.
+        let page = log.frames[39].page
+        let copies = log.frames.enumerated().filter { $0.element.page == page }
+        #expect(copies.count > 1)
+        let handle = try #require(FileHandle(forUpdatingAtPath: dir.file("Tasks.sqlite")))
+        let walHandle = try #require(FileHandle(forReadingAtPath: dir.file("Tasks.sqlite-wal")))
+        try walHandle.seek(toOffset: UInt64(log.pageOffset(ofFrame: 40)))
+        let data = try #require(try walHandle.read(upToCount: 4096))
+        try handle.seek(toOffset: UInt64(page - 1) * 4096)
+        try handle.write(contentsOf: data)
+        try handle.close()
+        try walHandle.close()
+        try FileManager.default.removeItem(atPath: dir.file("Tasks.sqlite-shm"))
+        let inferred = SaveExactness.of(log, mainPath: dir.file("Tasks.sqlite"), shmPath: dir.file("Tasks.sqlite-shm"))
+        #expect(inferred.backfilled == 40)
+        #expect(inferred.source.contains("its page \(page) is the copy of it in frame 40"))
+        // Every save writes the same ten pages, first written by save 1: each save still finds its own copies in the
+        // -wal, so none is partial.
+        #expect(Set(log.frames.map(\.page)).count == 10 && inferred.partial.isEmpty)
+    }
+}

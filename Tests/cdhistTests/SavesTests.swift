@@ -1,0 +1,133 @@
+import Foundation
+import GRDB
+import HistoryKit
+import TestSupport
+import Testing
+
+/// The saves of a `-wal`, and the store read as it was after each: what `saves` and `--at-save`
+/// say equals what SQLite itself reads from a copy whose `-wal` ends at that commit, and the
+/// files are left exactly as they were.
+@Suite struct SavesTests {
+    /// Where each commit of the `-wal` beside `store` ends, in bytes.
+    static func commitEnds(_ store: String) throws -> (wal: Data, ends: [Int]) {
+        let wal = try #require(FileContents.read(store + "-wal"))
+        let bytes = [UInt8](wal)
+        func word(_ at: Int) -> Int { Int(bytes[at]) << 24 | Int(bytes[at + 1]) << 16 | Int(bytes[at + 2]) << 8 | Int(bytes[at + 3]) }
+        let pageSize = word(8)
+        var ends: [Int] = [], at = 32
+        while at + 24 + pageSize <= bytes.count {
+            if word(at + 4) != 0 { ends.append(at + 24 + pageSize) }
+            at += 24 + pageSize
+        }
+        return (wal, ends)
+    }
+
+    /// Every table's rows (by rowid) of a copy of `store` whose `-wal` is `wal`'s first `end` bytes, as SQLite reads it.
+    static func tables(_ store: String, wal: Data, end: Int, in dir: TemporaryDirectory) throws -> [String: [Int64: [DatabaseValue]]] {
+        let copy = dir.file("copy-\(end).sqlite")
+        try? FileManager.default.removeItem(atPath: copy)
+        try FileManager.default.copyItem(atPath: store, toPath: copy)
+        if end > 0 { try wal.prefix(end).write(to: URL(fileURLWithPath: copy + "-wal")) }
+        let queue = try DatabaseQueue(path: copy)
+        defer { try? queue.close() }
+        return try queue.read { db in
+            var result: [String: [Int64: [DatabaseValue]]] = [:]
+            for table in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'") {
+                guard let rows = try? Row.fetchAll(db, sql: "SELECT rowid, * FROM \"\(table)\"") else { continue }
+                result[table] = Dictionary(rows.map { ($0[0] as Int64, Array($0.databaseValues.dropFirst())) }, uniquingKeysWith: { a, _ in a })
+            }
+            return result
+        }
+    }
+
+    /// Reading at a save changes no byte and makes no file, also beside a `-wal` that has no `-shm`
+    /// (where an ordinary read must copy the store, SQLite needing to create one).
+    @Test func readingAtASaveLeavesTheFilesAsTheyWere() throws {
+        var sources = [Repository.fixtures + "/WALPending/Tasks.sqlite"]
+        if RealStores.available { sources += [RealStores.photos15, RealStores.swiftData] }
+        for source in sources {
+            for keepSHM in [true, false] {
+                let dir = try TemporaryDirectory()
+                let name = URL(fileURLWithPath: source).lastPathComponent
+                for suffix in ["", "-wal"] + (keepSHM ? ["-shm"] : []) {
+                    try FileManager.default.copyItem(atPath: source + suffix, toPath: dir.file(name + suffix))
+                }
+                let store = dir.file(name)
+                let before = try DirectoryState(dir.path)
+                for arguments in [["saves", store], ["info", store, "--at-save", "1"], ["export", store, "--at-save", "2"],
+                                  ["changes", store, "--at-save", "3", "--format", "json"], ["check", store, "--at-save", "1", "--format", "json"]] {
+                    let r = try CLI.run(arguments)
+                    #expect(r.status == 0 || arguments[0] == "check", "\(arguments): \(r.stderr)")
+                    #expect(try DirectoryState(dir.path) == before, "\(arguments) on \(name) (\(keepSHM ? "with" : "without") -shm) changed a file")
+                }
+            }
+        }
+    }
+
+    /// The demo store copied while the app ran: its 8 newest transactions are in 8 saves.
+    @Test func theSavesOfTheWALPendingFixture() throws {
+        let store = Repository.fixtures + "/WALPending/Tasks.sqlite"
+        let saves = try #require(try CLI.run(["saves", store, "--format", "json"]).json()["saves"] as? [[String: Any]])
+        #expect(saves.map { $0["transactionNumbers"] as? [Int] } == (27...34).map { [$0] })
+        #expect(saves.allSatisfy { $0["exact"] as? Bool == true })
+        for k in 1...8 {
+            let info = try CLI.run(["info", store, "--at-save", "\(k)", "--format", "json"]).json()
+            #expect(info["transactionCount"] as? Int == 26 + k && info["lastTransactionNumber"] as? Int == 26 + k)
+        }
+        let beyond = try CLI.run(["info", store, "--at-save", "9"])
+        #expect(beyond.status == 2 && beyond.stderr == "cdhist: \(store): its -wal holds saves 1 to 8, not 9\n", "\(beyond.stderr)")
+        let none = try CLI.run(["info", Repository.fixtures + "/AppGroup/Tasks.sqlite", "--at-save", "1"])
+        #expect(none.status == 2 && none.stderr.contains("it has no -wal"), "\(none.stderr)")
+        let zero = try CLI.run(["info", store, "--at-save", "0"])
+        #expect(zero.status == 2 && zero.stderr.contains("--at-save takes a save from 1"), "\(zero.stderr)")
+    }
+}
+
+/// Each save of the real stores against SQLite's own reading of the `-wal` cut at that commit
+/// (every table of every state read in full: a few seconds).
+@Suite(.tags(.slow)) struct SavesOracleTests {
+    @Test(.enabled(if: RealStores.available), arguments: [(RealStores.photos15, 34), (RealStores.photos, 12), (RealStores.swiftData, 42)])
+    func eachSaveIsWhatSQLiteReadsFromTheLogCutThere(store: String, commits: Int) throws {
+        let dir = try TemporaryDirectory()
+        let (wal, ends) = try SavesTests.commitEnds(store)
+        #expect(ends.count == commits)
+        let saves = try #require(try CLI.run(["saves", store, "--format", "json"]).json()["saves"] as? [[String: Any]])
+        #expect(saves.count == commits)
+        var before = try SavesTests.tables(store, wal: wal, end: 0, in: dir)
+        for (k, end) in ends.enumerated() {
+            let after = try SavesTests.tables(store, wal: wal, end: end, in: dir)
+            let save = saves[k]
+            // What the commit added and removed, table by table, as SQLite reads the two states.
+            func diff(_ table: String) -> (inserted: [Int64], updated: [Int64], deleted: [Int64]) {
+                let old = before[table] ?? [:], new = after[table] ?? [:]
+                return (new.keys.filter { old[$0] == nil }.sorted(), new.keys.filter { old[$0] != nil && old[$0] != new[$0] }.sorted(),
+                        old.keys.filter { new[$0] == nil }.sorted())
+            }
+            #expect(save["transactionNumbers"] as? [Int64] == diff("ATRANSACTION").inserted, "save \(k + 1)")
+            #expect(save["transactionsRemoved"] as? [Int64] == diff("ATRANSACTION").deleted, "save \(k + 1)")
+            #expect(save["changesAdded"] as? Int == diff("ACHANGE").inserted.count && save["changesRemoved"] as? Int == diff("ACHANGE").deleted.count)
+            var expected: [String: [Int]] = [:]
+            let names = Dictionary((after["Z_PRIMARYKEY"] ?? [:]).values.compactMap { row -> (Int64, String)? in
+                guard let number = Int64.fromDatabaseValue(row[0]), let name = String.fromDatabaseValue(row[1]) else { return nil }
+                return (number, name)
+            }, uniquingKeysWith: { a, _ in a })
+            for table in Set(before.keys).union(after.keys) where table.count > 1 && table.hasPrefix("Z") && table.dropFirst().first!.isLetter {
+                let d = diff(table)
+                for (kind, keys, rows) in [(0, d.inserted, after[table]), (1, d.updated, after[table]), (2, d.deleted, before[table])] {
+                    for key in keys {
+                        let entity = (rows?[key]).flatMap { $0.count > 1 ? Int64.fromDatabaseValue($0[1]) : nil }.flatMap { names[$0] } ?? table
+                        expected[entity, default: [0, 0, 0]][kind] += 1
+                    }
+                }
+            }
+            let got = Dictionary(((save["entities"] as? [[String: Any]]) ?? []).map {
+                ($0["entity"] as? String ?? "", [$0["inserted"] as? Int ?? -1, $0["updated"] as? Int ?? -1, $0["deleted"] as? Int ?? -1])
+            }, uniquingKeysWith: { a, _ in a })
+            #expect(got == expected, "save \(k + 1)")
+            // Read as it was after the commit: SQLite's own counts of the copy cut there.
+            let info = try CLI.run(["info", store, "--at-save", "\(k + 1)", "--format", "json"]).json()
+            #expect(info["transactionCount"] as? Int == after["ATRANSACTION"]?.count && info["changeCount"] as? Int == after["ACHANGE"]?.count, "save \(k + 1)")
+            before = after
+        }
+    }
+}
