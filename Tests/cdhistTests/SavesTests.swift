@@ -64,6 +64,17 @@ import Testing
         }
     }
 
+    /// Two saves of one store compared: what the saves between them added.
+    @Test func diffComparesTwoSaves() throws {
+        let store = Repository.fixtures + "/WALPending/Tasks.sqlite"
+        let r = try CLI.run(["diff", store, store, "--old-save", "2", "--new-save", "5", "--format", "json"])
+        #expect(r.status == 1, "\(r.stderr)")
+        let added = try #require(try r.json()["added"] as? [String: Any])
+        #expect(added["transactions"] as? Int == 3, "\(added)")
+        #expect((added["first"] as? [String: Any])?["transactionNumber"] as? Int == 29 && (added["last"] as? [String: Any])?["transactionNumber"] as? Int == 31)
+        #expect(try CLI.run(["diff", store, store, "--old-save", "4", "--new-save", "4"]).status == 0)
+    }
+
     /// The demo store copied while the app ran: its 8 newest transactions are in 8 saves.
     @Test func theSavesOfTheWALPendingFixture() throws {
         let store = Repository.fixtures + "/WALPending/Tasks.sqlite"

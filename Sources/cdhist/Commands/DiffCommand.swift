@@ -10,6 +10,7 @@ struct DiffCommand: ParsableCommand, SessionInputs {
         discussion: """
         Reads both in step by transaction number (any size: only counts are kept). Rewritten transactions have the same number in both \
         but other content (a restored or replaced store). In a session, diff OTHER compares the open store (old) with OTHER (new). \
+        With --old-save and --new-save, two saves of one store's -wal: diff S S --old-save 3 --new-save 9. \
         Exit status: 0 when the histories are identical, 1 when they differ, 2 on an error (and for stores of different UUIDs, unless --force).
         """)
 
@@ -26,6 +27,7 @@ struct DiffCommand: ParsableCommand, SessionInputs {
     var model: String?
 
     @OptionGroup var lock: LockOptions
+    @OptionGroup var saves: SavePairOptions
     @OptionGroup var range: RangeOptions
     @OptionGroup var selection: SelectionOptions
 
@@ -37,8 +39,8 @@ struct DiffCommand: ParsableCommand, SessionInputs {
 
     func run() throws {
         let context = outputOptions.context()
-        let oldStore = try openStore(old, lockTimeout: lock.lockTimeout)
-        let newStore = try openStore(new, lockTimeout: lock.lockTimeout)
+        let oldStore = try openStore(old, lockTimeout: lock.lockTimeout, atSave: saves.old)
+        let newStore = try openStore(new, lockTimeout: lock.lockTimeout, atSave: saves.new)
         guard force || oldStore.storeUUID == newStore.storeUUID else {
             throw CLIError.invalidValue(option: "new", value: new,
                                         reason: "a different store from \(old) (UUID \(newStore.storeUUID), not \(oldStore.storeUUID)); --force compares them anyway")
@@ -65,9 +67,9 @@ struct DiffCommand: ParsableCommand, SessionInputs {
         }
         progress.finish(leaving: nil)
         let presenter = DiffPresenter(time: context.time, limit: summary.limit(context), groupsFamilies: summary.groupsFamilies(context))
-        let old = DiffPresenter.Side(path: self.old, storeUUID: oldStore.storeUUID,
+        let old = DiffPresenter.Side(path: SavePairOptions.label(self.old, save: saves.old), storeUUID: oldStore.storeUUID,
                                      transactions: diff.removed.transactions + diff.unchanged.transactions + diff.rewritten.transactions)
-        let new = DiffPresenter.Side(path: self.new, storeUUID: newStore.storeUUID,
+        let new = DiffPresenter.Side(path: SavePairOptions.label(self.new, save: saves.new), storeUUID: newStore.storeUUID,
                                      transactions: diff.added.transactions + diff.unchanged.transactions + diff.rewritten.transactions)
         DocumentRenderer.render(presenter.document(diff, old: old, new: new), context: context)
         if !diff.isIdentical { throw ExitCode(1) }

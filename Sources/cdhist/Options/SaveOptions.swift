@@ -11,3 +11,21 @@ struct SaveOptions: ParsableArguments {
         if let atSave, atSave < 1 { throw ValidationError("--at-save takes a save from 1 (cdhist saves lists them), not \(atSave)") }
     }
 }
+
+/// `--old-save N` and `--new-save N`: two saves of one store's `-wal` compared (`diff`).
+struct SavePairOptions: ParsableArguments {
+    @Option(name: .customLong("old-save"), help: ArgumentHelp("Read the old store as it was after this save of its -wal.", valueName: "n"))
+    var old: Int?
+
+    @Option(name: .customLong("new-save"), help: ArgumentHelp("Read the new store as it was after this save of its -wal.", valueName: "n"))
+    var new: Int?
+
+    func validate() throws {
+        for (name, save) in [("--old-save", old), ("--new-save", new)] {
+            if let save, save < 1 { throw ValidationError("\(name) takes a save from 1 (cdhist saves lists them), not \(save)") }
+        }
+    }
+
+    /// `path` and the save it is read at, for people.
+    static func label(_ path: String, save: Int?) -> String { save.map { "\(path) (save \($0))" } ?? path }
+}
