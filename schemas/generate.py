@@ -23,7 +23,8 @@ import json, os
 # 1.6: the stores document (stores found under places, and the problems met on the way).
 # 1.7: info's evidence (with --hash), the deleted document and its lines, Timesketch's event lines (export --format timesketch).
 # 1.8: an actor's pendingCountAtMost (a position kept in whole seconds: what may be pending too).
-# 1.9: the saves document (the commits still in the -wal, and what each changed).
+# 1.9: the saves document (the commits still in the -wal, and what each changed); a change's valuesBefore and
+#      valuesAfter (with --values).
 VERSION = "1.9"
 
 def nullable(t): return {"type": [t, "null"]} if isinstance(t, str) else {"anyOf": [t, {"type": "null"}]}
@@ -56,8 +57,9 @@ defs["change"] = obj({
     "entity": nullable("string"), "entityNumber": I, "entityPK": I, "changedObjectID": nullable("string"),
     "updatedProperties": nullable(arr(S)), "updatedSlots": nullable(arr(I)),
     "tombstone": nullable({"type": "object", "additionalProperties": {"type": ["string", "number", "boolean", "null"]}}),
-    "label": nullable("string"), "warnings": arr(ref("warning")),
-}, optional=("label", "warnings"))
+    "label": nullable("string"), "valuesBefore": nullable({"type": "object"}), "valuesAfter": nullable({"type": "object"}),
+    "warnings": arr(ref("warning")),
+}, optional=("label", "valuesBefore", "valuesAfter", "warnings"))
 line = lambda base: {**base, "properties": {"format": {"const": "cdhist/1"}, **base["properties"]},
                      "required": ["format"] + base["required"]}
 defs["transactionLine"] = line(defs["transaction"])
@@ -226,7 +228,7 @@ defs["timesketchEvent"] = obj({
     "transactionNumber": I, "cocoaTimestamp": nullable("number"), "author": nullable("string"), "contextName": nullable("string"),
     "bundleID": nullable("string"), "processID": nullable("string"), "storeID": S,
     **{k: v for k, v in defs["change"]["properties"].items() if k != "transactionNumber"},
-}, optional=("label", "warnings"))
+}, optional=("label", "valuesBefore", "valuesAfter", "warnings"))
 event = lambda name, props: obj({"format": {"const": "cdhist/1"}, "event": {"const": name}, **props})
 defs["purgedEvent"] = event("purged", {"firstTransaction": I, "lastTransaction": I, "transactions": nullable("integer")})
 defs["checkpointEvent"] = event("checkpoint", {"walBytes": nullable("integer")})

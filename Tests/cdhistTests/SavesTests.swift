@@ -141,4 +141,42 @@ import Testing
             before = after
         }
     }
+
+    /// Inside the window, every change shows the values its object had: an update's properties
+    /// before and after, an insert's values, a deleted object's whole row.
+    @Test(.enabled(if: RealStores.available), arguments: [(RealStores.photos15, "386", 48, 255, 40), (RealStores.photos, "506", 4, 31, 0),
+                                                           (RealStores.swiftData, "13", 14, 17, 5)])
+    func everyChangeInTheWindowHasItsValues(store: String, after: String, inserts: Int, updates: Int, deletes: Int) throws {
+        let r = try CLI.run(["changes", store, "--values", "--after", "tx:" + after, "--format", "ndjson"])
+        #expect(r.status == 0, "\(r.stderr)")
+        var seen = ["insert": 0, "update": 0, "delete": 0]
+        for line in r.lines {
+            let change = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            guard let type = change["changeType"] as? String else { continue }
+            let before = change["valuesBefore"] as? [String: Any], after = change["valuesAfter"] as? [String: Any]
+            switch type {
+            case "update":
+                let names = Set(change["updatedProperties"] as? [String] ?? [])
+                #expect(before.map { Set($0.keys) } == names && after.map { Set($0.keys) } == names, "\(change)")
+            case "insert": #expect(after != nil && change["valuesBefore"] is NSNull, "\(change)")
+            default: #expect(before != nil && change["valuesAfter"] is NSNull, "\(change)")
+            }
+            seen[type, default: 0] += 1
+        }
+        #expect(seen == ["insert": inserts, "update": updates, "delete": deletes])
+        if store == RealStores.photos15 {
+            // Transaction #390 moves Asset p3 out of Moment p1, which it deletes.
+            let show = try CLI.run(["show", store, "390", "--values", "--format", "json"]).json()
+            let changes = try #require((show["transaction"] as? [String: Any])?["changes"] as? [[String: Any]])
+            let asset = try #require(changes.first { $0["changeID"] as? Int == 1967 })
+            #expect((asset["valuesBefore"] as? [String: Any])?["moment"] as? String == "x-coredata://\(RealStores.photosUUID)/Moment/p1")
+            #expect((asset["valuesAfter"] as? [String: Any])?["moment"] is NSNull)
+            let moment = try #require(changes.first { $0["changeID"] as? Int == 1966 })
+            #expect((moment["valuesBefore"] as? [String: Any])?["uuid"] as? String == "A41DA77C-9523-4A85-BEC4-6538CB7D45B2")
+        }
+        // Before the window, the files do not hold the values: they are null, never guessed.
+        let old = try CLI.run(["show", store, "1", "--values", "--format", "json"]).json()
+        let first = ((old["transaction"] as? [String: Any])?["changes"] as? [[String: Any]])?.first
+        #expect(first == nil || (first?["valuesBefore"] is NSNull && first?["valuesAfter"] is NSNull))
+    }
 }

@@ -38,6 +38,8 @@ import Testing
             if FileManager.default.fileExists(atPath: store + "-wal") {
                 try save(["saves", store], "saves")
                 try save(["info", store, "--at-save", "1"], "info-at-save")
+                try save(["changes", store, "--values", "--format", "ndjson"], "changes-values")
+                try save(["show", store, String(try CLI.run(["info", store]).json()["lastTransactionNumber"] as? Int ?? 1), "--values"], "show-values")
             }
         }
         for layout in PlaceFixtures.layouts {

@@ -151,7 +151,8 @@ final class StoreConnection {
             throw WALError.noSaves(path: reportedPath, reason: "it has no -wal: the main file alone is the store, with no save to go back to")
         }
         let log = try WALLog.read(files.walPath, pageSize: header.pageSize)
-        guard (1...max(1, log.commits.count)).contains(save), !log.commits.isEmpty else {
+        // Save 0 is the main file as it was before the first (the log's header alone is shown).
+        guard (0...log.commits.count).contains(save), save > 0 || !log.commits.isEmpty else {
             throw WALError.noSuchSave(path: reportedPath, save: save, count: log.commits.count)
         }
         guard cdhist_wal_view_register() == SQLITE_OK else {

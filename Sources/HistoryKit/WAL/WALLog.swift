@@ -84,8 +84,10 @@ public struct WALLog: Sendable {
     public func pageOffset(ofFrame n: Int) -> Int64 { 32 + Int64(n - 1) * frameSize + 24 }
 
     /// The bytes of the log through commit `number`: what SQLite reads to see the store as it
-    /// was after that commit.
-    public func length(throughCommit number: Int) -> Int64 { 32 + Int64(commits[number - 1].lastFrame) * frameSize }
+    /// was after that commit (0: the header alone, the main file as it was before the first).
+    public func length(throughCommit number: Int) -> Int64 {
+        32 + (number > 0 && number <= commits.count ? Int64(commits[number - 1].lastFrame) * frameSize : 0)
+    }
 
     /// The commit a frame belongs to (nil for an unfinished one).
     public func commit(holdingFrame frame: Int) -> Commit? {

@@ -14,13 +14,15 @@ struct ChangesCommand: ParsableCommand, SessionInputs {
     @OptionGroup var save: SaveOptions
     @OptionGroup var filters: FilterOptions
     @OptionGroup var labelOptions: LabelOptions
+    @OptionGroup var valueOptions: ValueOptions
     @OptionGroup var outputOptions: OutputOptions
 
     func run() throws {
         let session = try Session.open(storeOptions, atSave: save.atSave, output: outputOptions)
         session.noteModelProblem()
         let query = try filters.query(utc: outputOptions.utc)
-        let presenter = try labelOptions.presenter(session)
+        var presenter = try labelOptions.presenter(session)
+        try valueOptions.apply(to: &presenter, session: session)
         let color = session.context.color
         let list = ListRenderer(context: session.context, kind: "changes", columns: presenter.changeColumns(try session.store.numberBounds()),
                                 header: [("storeID", .string(session.store.storeUUID))])

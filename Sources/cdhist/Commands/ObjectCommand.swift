@@ -26,6 +26,7 @@ struct ObjectCommand: ParsableCommand, SessionInputs {
     var id: String
 
     @OptionGroup var labelOptions: LabelOptions
+    @OptionGroup var valueOptions: ValueOptions
     @OptionGroup var outputOptions: OutputOptions
 
     func run() throws {
@@ -35,6 +36,7 @@ struct ObjectCommand: ParsableCommand, SessionInputs {
         let labeler = try labelOptions.labeler(session)
         var history = session.presenter
         history.label(with: labeler)
+        try valueOptions.apply(to: &history, session: session)
         let presenter = ObjectPresenter(history: history, store: session.store, labeler: labeler)
         let renderer = ObjectRenderer(presenter: presenter, context: session.context, warnings: ValueWarnings(store: session.store.path))
         // The row and the changes from one snapshot.

@@ -19,6 +19,7 @@ struct ShowCommand: ParsableCommand, SessionInputs {
     var transaction: String
 
     @OptionGroup var labelOptions: LabelOptions
+    @OptionGroup var valueOptions: ValueOptions
     @OptionGroup var outputOptions: OutputOptions
 
     func run() throws {
@@ -34,7 +35,8 @@ struct ShowCommand: ParsableCommand, SessionInputs {
             throw CLIError.notFound(path: session.store.path,
                                     what: "no transaction \(number)" + (range.map { " (the store has #\($0.lowerBound)…#\($0.upperBound))" } ?? " (the store has no transactions)"))
         }
-        let presenter = try labelOptions.presenter(session)
+        var presenter = try labelOptions.presenter(session)
+        try valueOptions.apply(to: &presenter, session: session)
         let time = session.context.time
         let fields: [(String, String)] = [
             ("Transaction", String(tx.number)),

@@ -7,6 +7,9 @@ struct HistoryPresenter {
     let time: TimeFormatter
     /// A short label for a changed object (`--labels`); nil leaves labels out.
     var label: ((Change) -> String?)?
+    /// The values before and after a change (`--values`): nil leaves them out; a lookup that
+    /// gives nil says they are not in the files.
+    var values: (storeUUID: String, lookup: (Change) -> SaveValues.Values?)?
 
     /// Labels changed objects with `labeler` (none when nil).
     mutating func label(with labeler: ObjectLabeler?) {
@@ -37,7 +40,7 @@ struct HistoryPresenter {
             Column("Type"), Column("Entity", fit: .wrap(min: 8), importance: .key), Column("PK", alignRight: true, minWidth: bounds.objectWidth),
         ] + (label == nil ? [] : [Column("Label", fit: .wrap(min: 10))]) + [
             Column("Details", fit: .wrap(min: 20)),
-        ]
+        ] + (values == nil ? [] : [Column("Values", fit: .below)])
     }
 
     /// A transaction (with its changes, when given) as a JSON record.
@@ -224,6 +227,7 @@ struct HistoryPresenter {
         } else {
             s.null()
         }
+        if let values { writeValues(values.lookup(change), storeUUID: values.storeUUID, to: &s) }
         Self.write(change.warnings, to: &s)
     }
 
@@ -245,7 +249,15 @@ struct HistoryPresenter {
     func cells(_ change: Change, color: Bool) -> [Cell] {
         [Cell(String(change.changeID)), Cell(String(change.transactionNumber)), typeCell(change),
          change.entityName.map { Cell($0) } ?? Cell("Z_ENT \(change.entityNumber)", .red),
-         Cell(String(change.entityPK))] + labelCells(change) + [detailsCell(change)]
+         Cell(String(change.entityPK))] + labelCells(change) + [detailsCell(change)] + valueCells(change)
+    }
+
+    /// With `--values`, the values before and after the change (or that the files do not hold them).
+    func valueCells(_ change: Change) -> [Cell] {
+        guard let values else { return [] }
+        guard let found = values.lookup(change) else { return [Cell("values: not in the -wal (before its saves)", .dim)] }
+        let lines = valueLines(found)
+        return [Cell("save \(found.save): " + (lines.isEmpty ? "no property read" : lines.joined(separator: "; ")))]
     }
 
     /// The change type, coloured.

@@ -7,23 +7,17 @@ struct ObjectPresenter {
     let store: HistoryStore
     let labeler: ObjectLabeler?
 
-    /// Strings longer than this are cut in tables (JSON keeps them whole).
-    static let textLimit = 200
-    /// Blobs longer than this are summarized: in tables by their first bytes, in JSON by more of them.
-    static let blobLimit = 8
-    static let jsonBlobLimit = 32
-
     /// The columns of the change table.
     func changeColumns(_ bounds: NumberBounds) -> [Column] {
         [
             Column("Tx", alignRight: true, minWidth: bounds.transactionWidth), Column("Time", minWidth: history.time.display(0).cells),
             Column("Author", fit: .wrap(min: 8), importance: .key), Column("Type"), Column("Details", fit: .wrap(min: 20)),
-        ]
+        ] + (history.values == nil ? [] : [Column("Values", fit: .below)])
     }
 
     func cells(_ tx: Transaction, _ change: Change) -> [Cell] {
         [Cell(String(tx.number)), Cell(history.time.display(tx.timestamp)), HistoryPresenter.optional(tx.author),
-         history.typeCell(change), history.detailsCell(change)]
+         history.typeCell(change), history.detailsCell(change)] + history.valueCells(change)
     }
 
     /// The fields above the changes: which object, its label, whether its row is there.
@@ -80,25 +74,8 @@ struct ObjectPresenter {
     }
 
     private func valueCell(_ content: PropertyValue.Content) -> Cell {
-        switch content {
-        case .attribute(let type, let value):
-            return storedCell(value, type: type)
-        case .column(let value):
-            return storedCell(value, type: nil)
-        case .toOne(let target):
-            return target.map { Cell(reference($0)) } ?? Cell("nil", .dim)
-        case .toMany(let count, let first):
-            guard count > 0 else { return Cell("none", .dim) }
-            let more = count > first.count ? ", … and \(count - first.count) more" : ""
-            return Cell("\(plural(count, "object")): " + first.map(reference).joined(separator: ", ") + more)
-        case .unread(let why):
-            return Cell("not read: \(why)", .dim)
-        }
-    }
-
-    private func storedCell(_ value: StoredValue?, type: AttributeType?) -> Cell {
-        guard let value else { return Cell("nil", .dim) }
-        return Cell(history.text(value, type: type, textLimit: Self.textLimit, blobLimit: Self.blobLimit))
+        let shown = history.text(content, reference: reference)
+        return Cell(shown.text, shown.style)
     }
 
     /// An object as text: `Entity/pN`, with its label when labels are on.
@@ -114,31 +91,7 @@ struct ObjectPresenter {
 
     /// The current values as a JSON object keyed by property name.
     func writeValues<S: JSONSink>(_ state: ObjectState, to s: inout S) {
-        s.beginObject()
-        for property in state.properties {
-            s.key(named: property.name)
-            switch property.content {
-            case .attribute(let type, let value):
-                if let value { history.write(value, type: type, blobLimit: Self.jsonBlobLimit, to: &s) } else { s.null() }
-            case .column(let value):
-                if let value { history.write(value, type: nil, blobLimit: Self.jsonBlobLimit, to: &s) } else { s.null() }
-            case .toOne(let target):
-                s.string(target?.uri(storeUUID: store.storeUUID))
-            case .toMany(let count, let first):
-                s.beginObject()
-                s.member("count", count)
-                s.key("first")
-                s.beginArray()
-                for object in first { s.string(object.uri(storeUUID: store.storeUUID)) }
-                s.endArray()
-                s.endObject()
-            case .unread(let why):
-                s.beginObject()
-                s.member("unread", why)
-                s.endObject()
-            }
-        }
-        s.endObject()
+        history.writeProperties(state.properties, storeUUID: store.storeUUID, to: &s)
     }
 
     /// A moment of the summary as JSON.

@@ -1,0 +1,72 @@
+/// The values of the objects a change touched, before and after it, for the history
+/// transactions inside the `-wal`'s window: each such transaction was added by one save, and
+/// the store as it was before that save and after it (``OpenOptions/atSave``) holds the object's
+/// row on each side. Outside the window the values are not in the files, and none is given.
+public final class SaveValues {
+    /// What a change's object held before and after the save that made it.
+    public struct Values: Sendable {
+        /// The save that made the change.
+        public var save: Int
+        /// The properties shown: those an update touched; every one for an insert (after) and a
+        /// delete (before). Nil on a side where the object had no row.
+        public var before: [PropertyValue]?
+        public var after: [PropertyValue]?
+    }
+
+    public let store: HistoryStore
+    private let model: ManagedObjectModel?
+    /// The save that added each transaction of the window.
+    private let saveOfTransaction: [Int64: Int]
+    private let saveCount: Int
+    /// The stores opened at a save, the last few (a change's two sides are consecutive saves).
+    private var opened: [(save: Int, store: HistoryStore)] = []
+
+    /// The window of `store`'s `-wal` (none when it has no `-wal` or no save); `model` names properties.
+    public init(_ store: HistoryStore, model: ManagedObjectModel?) throws {
+        self.store = store
+        self.model = model
+        var map: [Int64: Int] = [:]
+        var count = 0
+        if store.files.walSize != nil, let log = try? SaveLog.read(store) {
+            count = log.log.commits.count
+            try log.forEachSave(entityNames: [:]) { summary in
+                for number in summary.transactionsAdded { map[number] = summary.commit.number }
+            }
+        }
+        saveOfTransaction = map
+        saveCount = count
+    }
+
+    /// The transactions whose values the files hold, lowest and highest (nil: none).
+    public var window: ClosedRange<Int64>? {
+        guard let low = saveOfTransaction.keys.min(), let high = saveOfTransaction.keys.max() else { return nil }
+        return low...high
+    }
+
+    /// The values before and after `change`; nil when its transaction is outside the window.
+    public func values(_ change: Change) throws -> Values? {
+        guard let save = saveOfTransaction[change.transactionNumber], let entity = change.entityName else { return nil }
+        let object = ObjectReference(entityName: entity, primaryKey: change.entityPK)
+        func properties(at save: Int) throws -> [PropertyValue]? {
+            guard case .found(let state) = try opened(at: save).objectState(object, model: model) else { return nil }
+            guard change.changeType == .update, let names = change.updatedProperties else { return state.properties }
+            return state.properties.filter { names.contains($0.name) }
+        }
+        let before = change.changeType == .insert ? nil : try properties(at: save - 1)
+        let after = change.changeType == .delete ? nil : try properties(at: save)
+        return Values(save: save, before: before, after: after)
+    }
+
+    /// The store as it was after save `save` (0: before the first, the main file alone).
+    private func opened(at save: Int) throws -> HistoryStore {
+        if let found = opened.first(where: { $0.save == save }) { return found.store }
+        let store = try HistoryStore.open(self.store.path, options: OpenOptions(busyTimeout: 2, atSave: save))
+        opened.append((save, store))
+        if opened.count > 4 { opened.removeFirst().store.close() }
+        return store
+    }
+
+    deinit {
+        for entry in opened { entry.store.close() }
+    }
+}

@@ -1,0 +1,83 @@
+import HistoryKit
+
+/// Property values (an object's row, read through the model) as JSON and as text: for `object`'s
+/// current values, and for the values before and after a change (`--values`).
+extension HistoryPresenter {
+    /// Blobs longer than this are summarized: in tables by their first bytes, in JSON by more of them.
+    static let tableBlobLimit = 8
+    static let jsonBlobLimit = 32
+    /// Strings longer than this are cut in tables (JSON keeps them whole).
+    static let tableTextLimit = 200
+
+    /// `properties` as a JSON object keyed by name; objects named by their URIs in the store `storeUUID`.
+    func writeProperties<S: JSONSink>(_ properties: [PropertyValue], storeUUID: String, to s: inout S) {
+        s.beginObject()
+        for property in properties {
+            s.key(named: property.name)
+            switch property.content {
+            case .attribute(let type, let value):
+                if let value { write(value, type: type, blobLimit: Self.jsonBlobLimit, to: &s) } else { s.null() }
+            case .column(let value):
+                if let value { write(value, type: nil, blobLimit: Self.jsonBlobLimit, to: &s) } else { s.null() }
+            case .toOne(let target):
+                s.string(target?.uri(storeUUID: storeUUID))
+            case .toMany(let count, let first):
+                s.beginObject()
+                s.member("count", count)
+                s.key("first")
+                s.beginArray()
+                for object in first { s.string(object.uri(storeUUID: storeUUID)) }
+                s.endArray()
+                s.endObject()
+            case .unread(let why):
+                s.beginObject()
+                s.member("unread", why)
+                s.endObject()
+            }
+        }
+        s.endObject()
+    }
+
+    /// A property's value as a table shows it; `reference` names an object.
+    func text(_ content: PropertyValue.Content, reference: (ObjectReference) -> String = { $0.description }) -> (text: String, style: Style?) {
+        switch content {
+        case .attribute(let type, let value):
+            return value.map { (text($0, type: type, textLimit: Self.tableTextLimit, blobLimit: Self.tableBlobLimit), nil) } ?? ("nil", .dim)
+        case .column(let value):
+            return value.map { (text($0, type: nil, textLimit: Self.tableTextLimit, blobLimit: Self.tableBlobLimit), nil) } ?? ("nil", .dim)
+        case .toOne(let target):
+            return target.map { (reference($0), nil) } ?? ("nil", .dim)
+        case .toMany(let count, let first):
+            guard count > 0 else { return ("none", .dim) }
+            let more = count > first.count ? ", … and \(count - first.count) more" : ""
+            return ("\(plural(count, "object")): " + first.map(reference).joined(separator: ", ") + more, nil)
+        case .unread(let why):
+            return ("not read: \(why)", .dim)
+        }
+    }
+
+    /// The values before and after a change as JSON members (`valuesBefore`, `valuesAfter`);
+    /// null on a side without a row, and both null outside the saves of the -wal.
+    func writeValues<S: JSONSink>(_ values: SaveValues.Values?, storeUUID: String, to s: inout S) {
+        for (key, side) in [("valuesBefore", values?.before), ("valuesAfter", values?.after)] {
+            s.key(named: key)
+            if let side { writeProperties(side, storeUUID: storeUUID, to: &s) } else { s.null() }
+        }
+    }
+
+    /// The values before and after a change, one line per property: `name: old → new`.
+    func valueLines(_ values: SaveValues.Values) -> [String] {
+        let names = (values.after ?? values.before ?? []).map(\.name)
+        return names.map { name in
+            func side(_ properties: [PropertyValue]?) -> String? {
+                properties.map { list in list.first { $0.name == name }.map { text($0.content).text } ?? "-" }
+            }
+            switch (side(values.before), side(values.after)) {
+            case let (old?, new?): return "\(name): \(old) → \(new)"
+            case let (nil, new?): return "\(name): \(new)"
+            case let (old?, nil): return "\(name): \(old)"
+            default: return name
+            }
+        }
+    }
+}
