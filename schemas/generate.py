@@ -24,7 +24,7 @@ import json, os
 # 1.7: info's evidence (with --hash), the deleted document and its lines, Timesketch's event lines (export --format timesketch).
 # 1.8: an actor's pendingCountAtMost (a position kept in whole seconds: what may be pending too).
 # 1.9: the saves document (the commits still in the -wal, and what each changed); a change's valuesBefore and
-#      valuesAfter (with --values).
+#      valuesAfter (with --values); saves --slots' slotCheck.
 VERSION = "1.9"
 
 def nullable(t): return {"type": [t, "null"]} if isinstance(t, str) else {"anyOf": [t, {"type": "null"}]}
@@ -241,7 +241,10 @@ defs["saves"] = doc("saves", {
                       "changesAdded": I, "changesRemoved": I, "entities": arr(rowCounts("entity")), "otherTables": arr(rowCounts("table")),
                       "withoutHistory": B, "exact": B, "why": nullable("string")})),
     "unfinished": nullable(looseFrames), "olderGeneration": arr(looseFrames),
-})
+    "slotCheck": obj({"updates": I, "skipped": I, "changedProperties": I, "named": I, "unchangedBits": I,
+                      "withoutBit": arr(obj({"changeID": I, "transactionNumber": I, "entity": S, "property": S})),
+                      "uncertainLayouts": arr(obj({"entity": S, "property": S, "slot": I, "supporting": I, "refuting": I, "established": B}))}),
+}, optional=("slotCheck",))
 
 kinds = {"info": "info", "transactions": "transactions", "changes": "changes", "transaction": "show", "entities": "entities",
          "authors": "authors", "actors": "actors", "token": "tokenCheck", "purge-preview": "purgePreview",

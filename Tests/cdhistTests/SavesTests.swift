@@ -179,4 +179,21 @@ import Testing
         let first = ((old["transaction"] as? [String: Any])?["changes"] as? [[String: Any]])?.first
         #expect(first == nil || (first?["valuesBefore"] is NSNull && first?["valuesAfter"] is NSNull))
     }
+
+    /// Every property a save changed has its bit in its update's ZCOLUMNS, and Photos' derived
+    /// attribute is borne out as taking a slot by the changes at the slots after it.
+    @Test(.enabled(if: RealStores.available), arguments: [(RealStores.photos15, 255), (RealStores.photos, 31), (RealStores.swiftData, 17)])
+    func theSlotLayoutNamesEveryPropertyASaveChanged(store: String, updates: Int) throws {
+        let r = try CLI.run(["saves", store, "--slots", "--format", "json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let check = try #require(try r.json()["slotCheck"] as? [String: Any])
+        #expect(check["updates"] as? Int == updates)
+        #expect((check["withoutBit"] as? [Any])?.isEmpty == true, "\(check)")
+        #expect(check["changedProperties"] as? Int == check["named"] as? Int)
+        let layouts = check["uncertainLayouts"] as? [[String: Any]] ?? []
+        if store == RealStores.photos15 {
+            let derived = try #require(layouts.first { $0["property"] as? String == "derivedCameraCaptureDevice" })
+            #expect(derived["established"] as? Bool == true && (derived["supporting"] as? Int ?? 0) > 0 && derived["refuting"] as? Int == 0)
+        }
+    }
 }

@@ -36,7 +36,7 @@ import Testing
             try save(["purge", store, "--before", "tx:25"], "purge")
             try save(["actors", store], "actors")
             if FileManager.default.fileExists(atPath: store + "-wal") {
-                try save(["saves", store], "saves")
+                try save(["saves", store, "--slots"], "saves")
                 try save(["info", store, "--at-save", "1"], "info-at-save")
                 try save(["changes", store, "--values", "--format", "ndjson"], "changes-values")
                 try save(["show", store, String(try CLI.run(["info", store]).json()["lastTransactionNumber"] as? Int ?? 1), "--values"], "show-values")

@@ -14,7 +14,8 @@ public final class SaveValues {
     }
 
     public let store: HistoryStore
-    private let model: ManagedObjectModel?
+    /// The model properties are named with.
+    public let model: ManagedObjectModel?
     /// The save that added each transaction of the window.
     private let saveOfTransaction: [Int64: Int]
     private let saveCount: Int
@@ -55,6 +56,16 @@ public final class SaveValues {
         let before = change.changeType == .insert ? nil : try properties(at: save - 1)
         let after = change.changeType == .delete ? nil : try properties(at: save)
         return Values(save: save, before: before, after: after)
+    }
+
+    /// Every property of `change`'s object before and after the save that made it; nil outside
+    /// the window, or when the object has no row on a side.
+    public func rows(_ change: Change) throws -> (before: [PropertyValue], after: [PropertyValue])? {
+        guard let save = saveOfTransaction[change.transactionNumber], let entity = change.entityName else { return nil }
+        let object = ObjectReference(entityName: entity, primaryKey: change.entityPK)
+        guard case .found(let before) = try opened(at: save - 1).objectState(object, model: model),
+              case .found(let after) = try opened(at: save).objectState(object, model: model) else { return nil }
+        return (before.properties, after.properties)
     }
 
     /// The store as it was after save `save` (0: before the first, the main file alone).

@@ -20,6 +20,12 @@ struct SavesCommand: ParsableCommand, SessionInputs {
     @Argument(help: ArgumentHelp("The Core Data store file.", valueName: "store"))
     var store: String
 
+    @Option(help: ArgumentHelp("Model to decode with instead of the store's cache (for --slots).", valueName: "path"))
+    var model: String?
+
+    @Flag(help: "Also check the ZCOLUMNS slot layout against what each update in the saves really changed.")
+    var slots = false
+
     @OptionGroup var lock: LockOptions
 
     @OptionGroup var outputOptions: OutputOptions
@@ -32,6 +38,11 @@ struct SavesCommand: ParsableCommand, SessionInputs {
         try saves.forEachSave(entityNames: Dictionary(historyStore.catalog.entities.map { ($0.number, $0.name) }, uniquingKeysWith: { a, _ in a })) {
             summaries.append($0)
         }
-        DocumentRenderer.render(SavesPresenter().document(saves, summaries: summaries, store: store), context: context)
+        var check: SlotCheck?
+        if slots {
+            let resolution = try historyStore.resolveModel(userModelPath: model)
+            check = try SlotCheck.run(try SaveValues(historyStore, model: resolution.model), decoder: historyStore.makeDecoder(model: resolution))
+        }
+        DocumentRenderer.render(SavesPresenter().document(saves, summaries: summaries, slots: check, store: store), context: context)
     }
 }

@@ -2,7 +2,7 @@ import HistoryKit
 
 /// Presents the saves of a store's `-wal`.
 struct SavesPresenter {
-    func document(_ log: SaveLog, summaries: [SaveSummary], store: String) -> Document {
+    func document(_ log: SaveLog, summaries: [SaveSummary], slots: SlotCheck? = nil, store: String) -> Document {
         // Why a save is partial, under its row, when one is.
         let partial = summaries.contains { !$0.exact }
         let rows = summaries.map { s -> [Cell] in
@@ -33,7 +33,42 @@ struct SavesPresenter {
             sections.append(.note("Frames \(g.firstFrame)–\(g.lastFrame) are of an earlier generation of the log (other salts): \(plural(g.pages, "page")), \(plural(g.commits, "commit")); left behind when the log was reset, they are not part of the store."))
         }
         if let damage = log.log.damage { sections.append(.note("The -wal is damaged: \(damage).")) }
-        return Document(kind: "saves", json: json(log, summaries: summaries, store: store), sections: sections)
+        if let slots { sections.append(slotSection(slots)) }
+        return Document(kind: "saves", json: json(log, summaries: summaries, store: store) + (slots.map { [("slotCheck", slotJSON($0))] } ?? []),
+                        sections: sections)
+    }
+
+    private func slotSection(_ c: SlotCheck) -> Document.Section {
+        var fields: [(String, String)] = [
+            ("Updates", "\(c.updates) compared" + (c.skipped > 0 ? " (\(c.skipped) without a row on one side, left out)" : "")),
+            ("Changed", "\(plural(c.changedProperties, "property value")) changed, \(c.named) named by their bits"),
+            ("Without bit", c.misses.isEmpty ? "none: the slot layout names every property a save changed"
+                : "\(c.misses.count): " + c.misses.prefix(5).map { "#\($0.transactionNumber) change \($0.changeID) \($0.entity).\($0.property)" }.joined(separator: ", ")
+                    + (c.misses.count > 5 ? ", … and \(c.misses.count - 5) more" : "")),
+            ("Bits kept", "\(c.unchangedBits) bits name a property set to the value it had (normal)"),
+        ] + c.uncertainLayouts.map { e in
+            ("Layout", "\(e.entity).\(e.property) (derived or composite) counted as slot \(e.slot): "
+                + (e.refuting > 0 ? "refuted: \(e.refuting) changed properties at later slots lack their bits"
+                    : e.supporting > 0 ? "established: \(e.supporting) changed properties at later slots each have their bit"
+                    : "not tried: no save changed a property at a later slot"))
+        }
+        if c.updates == 0 { fields = [("Updates", "none in the saves to compare")] }
+        return .fields(title: "Slot layout against the saves", fields)
+    }
+
+    private func slotJSON(_ c: SlotCheck) -> JSONValue {
+        .object([
+            ("updates", .int(Int64(c.updates))), ("skipped", .int(Int64(c.skipped))), ("changedProperties", .int(Int64(c.changedProperties))),
+            ("named", .int(Int64(c.named))), ("unchangedBits", .int(Int64(c.unchangedBits))),
+            ("uncertainLayouts", .array(c.uncertainLayouts.map { e in
+                .object([("entity", .string(e.entity)), ("property", .string(e.property)), ("slot", .int(Int64(e.slot))),
+                         ("supporting", .int(Int64(e.supporting))), ("refuting", .int(Int64(e.refuting))), ("established", .bool(e.isEstablished))])
+            })),
+            ("withoutBit", .array(c.misses.map { m in
+                .object([("changeID", .int(m.changeID)), ("transactionNumber", .int(m.transactionNumber)), ("entity", .string(m.entity)),
+                         ("property", .string(m.property))])
+            })),
+        ])
     }
 
     private func transactions(_ s: SaveSummary) -> String {
