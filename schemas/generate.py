@@ -24,7 +24,7 @@ import json, os
 # 1.7: info's evidence (with --hash), the deleted document and its lines, Timesketch's event lines (export --format timesketch).
 # 1.8: an actor's pendingCountAtMost (a position kept in whole seconds: what may be pending too).
 # 1.9: the saves document (the commits still in the -wal, and what each changed); a change's valuesBefore and
-#      valuesAfter (with --values); saves --slots' slotCheck.
+#      valuesAfter (with --values); saves --slots' slotCheck; the recovered document.
 VERSION = "1.9"
 
 def nullable(t): return {"type": [t, "null"]} if isinstance(t, str) else {"anyOf": [t, {"type": "null"}]}
@@ -246,10 +246,19 @@ defs["saves"] = doc("saves", {
                       "uncertainLayouts": arr(obj({"entity": S, "property": S, "slot": I, "supporting": I, "refuting": I, "established": B}))}),
 }, optional=("slotCheck",))
 
+defs["recovered"] = doc("recovered", {
+    "store": S, "storeID": S,
+    "transactions": arr({**defs["transaction"], "properties": {**defs["transaction"]["properties"],
+                                                                 "recoveredFrom": obj({"save": I, "removedBy": I})},
+                         "required": defs["transaction"]["required"] + ["recoveredFrom"]}),
+    "objects": arr(obj({"entity": S, "objectID": S, "values": nullable({"type": "object"}), "deletedBy": I, "transactionNumbers": arr(I)})),
+    "olderGeneration": arr(looseFrames),
+})
+
 kinds = {"info": "info", "transactions": "transactions", "changes": "changes", "transaction": "show", "entities": "entities",
          "authors": "authors", "actors": "actors", "token": "tokenCheck", "purge-preview": "purgePreview",
          "purge-result": "purgeResult", "repair-defaults": "repairDefaults", "check": "check", "cloudkit": "cloudkit", "timeline": "timeline",
-         "object": "object", "diff": "diff", "stores": "stores", "deleted": "deleted", "saves": "saves"}
+         "object": "object", "diff": "diff", "stores": "stores", "deleted": "deleted", "saves": "saves", "recovered": "recovered"}
 schema = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "$id": "https://cdhist.invalid/schemas/cdhist.schema.json",

@@ -75,6 +75,41 @@ import Testing
         #expect(try CLI.run(["diff", store, store, "--old-save", "4", "--new-save", "4"]).status == 0)
     }
 
+    /// A purge run while the log held the saves is recovered whole, transaction for transaction and
+    /// change for change, as the store had them before it.
+    @Test func aPurgeInsideTheSavesIsRecoveredWhole() throws {
+        let dir = try TemporaryDirectory(), copy = try TemporaryDirectory()
+        try dir.copy(from: Repository.fixtures + "/WALPending", prefix: "Tasks.sqlite")
+        let store = dir.file("Tasks.sqlite")
+        let original = try CLI.run(["export", store, "--before", "tx:31"]).lines
+        #expect(original.count == 30)
+        // A reader keeps the log from being checkpointed while the purge commits; the files are copied then.
+        let reader = try DatabaseQueue(path: store)
+        try reader.read { _ = try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM ATRANSACTION") }
+        let writer = try DatabaseQueue(path: store)
+        try writer.write { db in
+            try db.execute(sql: "DELETE FROM ACHANGE WHERE ZTRANSACTIONID <= 30")
+            try db.execute(sql: "DELETE FROM ATRANSACTION WHERE Z_PK <= 30")
+        }
+        try writer.close()
+        for suffix in ["", "-wal", "-shm"] { try FileManager.default.copyItem(atPath: store + suffix, toPath: copy.file("Tasks.sqlite" + suffix)) }
+        try reader.close()
+        let purged = copy.file("Tasks.sqlite")
+        let saves = try #require(try CLI.run(["saves", purged, "--format", "json"]).json()["saves"] as? [[String: Any]])
+        #expect(saves.count == 9 && saves.last?["transactionsRemoved"] as? [Int] == Array(1...30))
+        let recovered = try CLI.run(["recover", purged, "--format", "json"])
+        #expect(recovered.status == 0, "\(recovered.stderr)")
+        let transactions = try #require(try recovered.json()["transactions"] as? [[String: Any]])
+        #expect(transactions.count == 30)
+        for (line, found) in zip(original, transactions) {
+            var expected = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            expected["format"] = nil
+            var got = found
+            #expect((got.removeValue(forKey: "recoveredFrom") as? [String: Any])?["removedBy"] as? Int == 9)
+            #expect(NSDictionary(dictionary: got).isEqual(to: expected), "#\(expected["transactionNumber"] ?? "?")")
+        }
+    }
+
     /// The demo store copied while the app ran: its 8 newest transactions are in 8 saves.
     @Test func theSavesOfTheWALPendingFixture() throws {
         let store = Repository.fixtures + "/WALPending/Tasks.sqlite"

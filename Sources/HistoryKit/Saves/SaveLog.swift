@@ -90,7 +90,8 @@ public struct SaveLog: Sendable {
         var others: [String: SaveSummary.RowCounts] = [:]
         var added: [Int64] = [], removed: [Int64] = []
         var changesAdded = 0, changesRemoved = 0
-        for table in Set(before.keys).union(after.keys) {
+        var deletedObjects: [ObjectReference] = []
+        for table in Set(before.keys).union(after.keys).sorted() {
             let old = before[table] ?? [:], new = after[table] ?? [:]
             let inserted = new.keys.filter { old[$0] == nil }, deleted = old.keys.filter { new[$0] == nil }
             let updated = new.keys.filter { key in old[key].map { $0 != new[key] } ?? false }
@@ -116,14 +117,17 @@ public struct SaveLog: Sendable {
                 }
                 for key in inserted { count(&entities, entity(new[key]), 1, 0, 0) }
                 for key in updated { count(&entities, entity(new[key]), 0, 1, 0) }
-                for key in deleted { count(&entities, entity(old[key]), 0, 0, 1) }
+                for key in deleted.sorted() {
+                    count(&entities, entity(old[key]), 0, 0, 1)
+                    deletedObjects.append(ObjectReference(entityName: entity(old[key]), primaryKey: key))
+                }
             }
         }
         let why = exactness.partial[commit.number]
         return SaveSummary(commit: commit, exact: why == nil, why: why, transactionsAdded: added, transactionsRemoved: removed,
                            changesAdded: changesAdded, changesRemoved: changesRemoved,
                            entities: entities.values.filter { $0.total > 0 }.sorted { $0.name < $1.name },
-                           otherTables: others.values.filter { $0.total > 0 }.sorted { $0.name < $1.name })
+                           otherTables: others.values.filter { $0.total > 0 }.sorted { $0.name < $1.name }, deletedObjects: deletedObjects)
     }
 
     private func count(_ counts: inout [String: SaveSummary.RowCounts], _ name: String, _ inserted: Int, _ updated: Int, _ deleted: Int) {

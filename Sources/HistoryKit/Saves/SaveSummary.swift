@@ -28,6 +28,8 @@ public struct SaveSummary: Sendable {
     /// Rows of other tables it changed (many-to-many links, Core Data's and CloudKit's own
     /// bookkeeping), by table name; the history tables are counted above.
     public var otherTables: [RowCounts]
+    /// The objects whose rows it deleted (their entity named as ``entities`` names it), in order.
+    public var deletedObjects: [ObjectReference] = []
 
     /// It changed rows of entities without recording a history transaction (a save without
     /// history tracking, a batch operation, a migration).

@@ -16,7 +16,7 @@ struct CDHist: ParsableCommand {
             InfoCommand.self, TransactionsCommand.self, ChangesCommand.self, ShowCommand.self,
             EntitiesCommand.self, AuthorsCommand.self, ObjectCommand.self, DeletedCommand.self, ExportCommand.self, WatchCommand.self, DiffCommand.self, ActorsCommand.self, TokenCommand.self,
             PurgeCommand.self, RepairDefaultsCommand.self, CheckCommand.self, CloudKitCommand.self, TimelineCommand.self, ReportCommand.self,
-            StoresCommand.self, SavesCommand.self, ReplCommand.self,
+            StoresCommand.self, SavesCommand.self, RecoverCommand.self, ReplCommand.self,
         ]
     )
 }

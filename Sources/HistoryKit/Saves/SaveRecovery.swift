@@ -1,0 +1,58 @@
+/// What the saves of a store's `-wal` hold that the store no longer does: the history
+/// transactions a later save removed (a purge run while the log held them), decoded as live ones
+/// from the store as it was before that save; and the objects a save deleted, with every value
+/// their rows had before it. Frames of an earlier generation of the log are not part of any
+/// save: what they hold is only listed (``SaveLog/olderGenerations``).
+public struct SaveRecovery {
+    /// A transaction a save removed.
+    public struct Transaction: Sendable {
+        public var transaction: HistoryKit.Transaction
+        public var changes: [Change]
+        /// The save that removed it; it is read as the store was after the save before.
+        public var removedBy: Int
+        public var readAt: Int { removedBy - 1 }
+    }
+
+    /// An object a save deleted.
+    public struct DeletedObject: Sendable {
+        public var object: ObjectReference
+        /// The save that deleted its row.
+        public var deletedBy: Int
+        /// The history transactions that save added (the delete's, when history recorded it).
+        public var transactionNumbers: [Int64]
+        /// Its row before the save; nil when it cannot be read there.
+        public var state: ObjectState?
+    }
+
+    /// Calls `transaction` with each transaction a save removed and `object` with each object a
+    /// save deleted, in the order of the saves. `model` is the user's model, when given (else each
+    /// state's cache).
+    public static func run(_ store: HistoryStore, log: SaveLog, userModel: String?,
+                           transaction: (Transaction) throws -> Void, object: (DeletedObject) throws -> Void) throws {
+        let names = Dictionary(store.catalog.entities.map { ($0.number, $0.name) }, uniquingKeysWith: { a, _ in a })
+        var summaries: [SaveSummary] = []
+        try log.forEachSave(entityNames: names) { summaries.append($0) }
+        for summary in summaries where !summary.transactionsRemoved.isEmpty || !summary.deletedObjects.isEmpty {
+            let before = try HistoryStore.open(store.path, options: OpenOptions(atSave: summary.commit.number - 1))
+            defer { before.close() }
+            let resolution = try before.resolveModel(userModelPath: userModel)
+            let removed = Set(summary.transactionsRemoved)
+            if let low = summary.transactionsRemoved.first, let high = summary.transactionsRemoved.last {
+                let decoder = before.makeDecoder(model: resolution)
+                var found: [(HistoryKit.Transaction, [Change])] = []
+                try before.forEachTransactionWithChanges(HistoryQuery(after: .transaction(low - 1), before: .transaction(high + 1)), decoder: decoder) { tx, changes in
+                    guard removed.contains(tx.number) else { return }
+                    var list: [Change] = []
+                    try changes.forEach { list.append($0) }
+                    found.append((tx, list))
+                }
+                for (tx, changes) in found { try transaction(Transaction(transaction: tx, changes: changes, removedBy: summary.commit.number)) }
+            }
+            for reference in summary.deletedObjects {
+                var state: ObjectState?
+                if case .found(let found)? = try? before.objectState(reference, model: resolution.model) { state = found }
+                try object(DeletedObject(object: reference, deletedBy: summary.commit.number, transactionNumbers: summary.transactionsAdded, state: state))
+            }
+        }
+    }
+}

@@ -1,0 +1,39 @@
+import ArgumentParser
+import HistoryKit
+
+/// `cdhist recover STORE`: what the saves still in the -wal hold that the store no longer does.
+struct RecoverCommand: ParsableCommand, SessionInputs {
+    static let configuration = CommandConfiguration(
+        commandName: "recover",
+        abstract: "List what the saves still in the -wal hold that the store no longer does: history a purge removed, and objects deleted with their values.",
+        usage: "cdhist recover [<options>] <store>",
+        discussion: """
+        Each history transaction a save removed (a purge run while the -wal held it) is read, with its changes, from the \
+        store as it was before that save, and each object a save deleted with every value its row had before. What a \
+        log reset took is gone: frames of an earlier generation of the log are only listed with what they hold. \
+        Nothing is written.
+        """)
+
+    static let sessionStore = SessionStorePlacement.first
+
+    @Argument(help: ArgumentHelp("The Core Data store file.", valueName: "store"))
+    var store: String
+
+    @Option(help: ArgumentHelp("Model to decode with instead of the store's cache.", valueName: "path"))
+    var model: String?
+
+    @OptionGroup var lock: LockOptions
+
+    @OptionGroup var outputOptions: OutputOptions
+
+    func run() throws {
+        let historyStore = try openStore(store, lockTimeout: lock.lockTimeout)
+        let context = outputOptions.context()
+        let log = try SaveLog.read(historyStore)
+        var transactions: [SaveRecovery.Transaction] = []
+        var objects: [SaveRecovery.DeletedObject] = []
+        try SaveRecovery.run(historyStore, log: log, userModel: model, transaction: { transactions.append($0) }, object: { objects.append($0) })
+        let presenter = RecoverPresenter(history: HistoryPresenter(time: context.time), storeUUID: historyStore.storeUUID)
+        DocumentRenderer.render(presenter.document(log, transactions: transactions, objects: objects, store: store), context: context)
+    }
+}
