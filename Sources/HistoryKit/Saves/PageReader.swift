@@ -17,8 +17,6 @@ final class PageReader {
     private let walFD: Int32
     /// The frame each page is read from at this state; a page not here is the main file's.
     private(set) var latest: [UInt32: Int] = [:]
-    /// The commits applied.
-    private(set) var applied = 0
 
     init(mainPath: String, log: WALLog) throws {
         let main = open(mainPath, O_RDONLY | O_CLOEXEC)
@@ -55,21 +53,8 @@ final class PageReader {
         return got == pageSize ? bytes : nil
     }
 
-    /// The frame page `n` is read from at this state (nil: the main file).
-    func frame(of n: UInt32) -> Int? { latest[n] }
-
-    /// Moves to the state after `commit`, the next one; returns the pages it wrote, each once,
-    /// with the frame each was read from before it (nil: the main file).
-    @discardableResult
-    func apply(_ commit: WALLog.Commit) -> [(page: UInt32, before: Int?)] {
-        var written: [(page: UInt32, before: Int?)] = []
-        var seen = Set<UInt32>()
-        for frame in commit.firstFrame...commit.lastFrame {
-            let page = log.frames[frame - 1].page
-            if seen.insert(page).inserted { written.append((page, latest[page])) }
-        }
+    /// Moves to the state after `commit`, the next one.
+    func apply(_ commit: WALLog.Commit) {
         for frame in commit.firstFrame...commit.lastFrame { latest[log.frames[frame - 1].page] = frame }
-        applied = commit.number
-        return written
     }
 }

@@ -16,8 +16,6 @@ public struct SaveExactness: Sendable {
     /// For each partial commit (by number), why.
     public let partial: [Int: String]
 
-    public func isExact(_ commit: Int) -> Bool { partial[commit] == nil }
-
     /// Works out which commits of `log` are exact, from the `-shm` at `shmPath` when it agrees, else
     /// by comparing the main file `mainPath`'s pages with the frames.
     public static func of(_ log: WALLog, mainPath: String, shmPath: String) -> SaveExactness {

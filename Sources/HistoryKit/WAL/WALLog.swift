@@ -30,7 +30,6 @@ public struct WALLog: Sendable {
         public var databaseSize: UInt32
         /// A hash of the page it holds (``PageHash``), to compare copies of a page.
         public var pageHash: UInt64
-        public var isCommit: Bool { databaseSize != 0 }
     }
 
     /// One commit: one save, frames `firstFrame` through `lastFrame`.
