@@ -54,7 +54,13 @@ public struct SlotCheck: Sendable {
         func uncertainSlots(_ change: Change) -> (layout: SlotLayout, slots: [(name: String, index: Int)])? {
             if let known = uncertain[change.entityNumber] { return known }
             guard let layout = decoder.layout(forEntity: change.entityNumber), let model = values.model else { return nil }
-            let flagged = Set(model.entities.flatMap(\.properties).filter { $0.attribute.map { $0.isDerived || $0.isComposite } ?? false }.map(\.name))
+            var flagged = Set<String>()
+            for entity in model.entities {
+                for property in entity.properties {
+                    guard case .attribute(let info) = property.kind, info.isDerived || info.isComposite else { continue }
+                    flagged.insert(property.name)
+                }
+            }
             let slots = layout.slots.filter { flagged.contains($0.propertyName) }.map { (name: $0.propertyName, index: $0.index) }
             uncertain[change.entityNumber] = (layout, slots)
             return (layout, slots)

@@ -59,10 +59,13 @@ extension HistoryPresenter {
     /// The values before and after a change as JSON members (`valuesBefore`, `valuesAfter`);
     /// null on a side without a row, and both null outside the saves of the -wal.
     func writeValues<S: JSONSink>(_ values: SaveValues.Values?, storeUUID: String, to s: inout S) {
-        for (key, side) in [("valuesBefore", values?.before), ("valuesAfter", values?.after)] {
-            s.key(named: key)
-            if let side { writeProperties(side, storeUUID: storeUUID, to: &s) } else { s.null() }
-        }
+        writeSide(values?.before, key: "valuesBefore", storeUUID: storeUUID, to: &s)
+        writeSide(values?.after, key: "valuesAfter", storeUUID: storeUUID, to: &s)
+    }
+
+    private func writeSide<S: JSONSink>(_ side: [PropertyValue]?, key: String, storeUUID: String, to s: inout S) {
+        s.key(named: key)
+        if let side { writeProperties(side, storeUUID: storeUUID, to: &s) } else { s.null() }
     }
 
     /// The values before and after a change, one line per property: `name: old → new`.

@@ -9,7 +9,13 @@ struct HistoryPresenter {
     var label: ((Change) -> String?)?
     /// The values before and after a change (`--values`): nil leaves them out; a lookup that
     /// gives nil says they are not in the files.
-    var values: (storeUUID: String, lookup: (Change) -> SaveValues.Values?)?
+    var values: ValueSource?
+
+    /// Where `--values` finds a change's values: the store (its objects' URIs) and a lookup.
+    struct ValueSource {
+        let storeUUID: String
+        let lookup: (Change) -> SaveValues.Values?
+    }
 
     /// Labels changed objects with `labeler` (none when nil).
     mutating func label(with labeler: ObjectLabeler?) {
