@@ -2,6 +2,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <pthread.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include "CWALView.h"
 
 /* The VFS this one wraps (the platform's default), found when registering. */
@@ -16,7 +18,40 @@ typedef struct ViewFile {
     /* For the main file: the WAL index, in this connection's memory. */
     void **regions;
     int region_count;
+    /* For the main file: its -wal's path, and the header and size it had when first read, so a
+       read that finds the log reset or cut (an app checkpointed meanwhile) fails instead of
+       mixing two logs. */
+    char *wal_path;
+    unsigned char wal_header[32];
+    sqlite3_int64 wal_limit;
+    int wal_known;
 } ViewFile;
+
+/* The -wal's first 32 bytes and its size; 0 when it cannot be read. */
+static int read_wal_header(const char *path, unsigned char header[32], sqlite3_int64 *size) {
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) return 0;
+    ssize_t got = pread(fd, header, 32, 0);
+    off_t end = lseek(fd, 0, SEEK_END);
+    close(fd);
+    if (got != 32 || end < 0) return 0;
+    *size = (sqlite3_int64)end;
+    return 1;
+}
+
+/* Whether the -wal is still the log the view was opened on: the same header, and at least as
+   long as the commit shown. */
+static int wal_unchanged(ViewFile *v) {
+    if (!v->wal_path) return 1;
+    unsigned char header[32];
+    sqlite3_int64 size = 0;
+    if (!read_wal_header(v->wal_path, header, &size)) return 0;
+    if (!v->wal_known) {
+        memcpy(v->wal_header, header, 32);
+        v->wal_known = 1;
+    }
+    return memcmp(header, v->wal_header, 32) == 0 && size >= v->wal_limit;
+}
 
 static int view_close(sqlite3_file *f) {
     ViewFile *v = (ViewFile *)f;
@@ -24,6 +59,8 @@ static int view_close(sqlite3_file *f) {
     free(v->regions);
     v->regions = 0;
     v->region_count = 0;
+    free(v->wal_path);
+    v->wal_path = 0;
     return v->real->pMethods ? v->real->pMethods->xClose(v->real) : SQLITE_OK;
 }
 
@@ -65,10 +102,13 @@ static int view_file_size(sqlite3_file *f, sqlite3_int64 *size) {
 }
 
 /* Locks are taken on nothing: the view reads files it never writes. An exclusive lock, which
-   SQLite takes to checkpoint or to remove the -wal, is never granted. */
+   SQLite takes to checkpoint or to remove the -wal, is never granted. Each read transaction
+   (a shared lock) first checks that the -wal is still the log the view was opened on. */
 static int view_lock(sqlite3_file *f, int level) {
-    (void)f;
-    return level >= SQLITE_LOCK_RESERVED ? SQLITE_BUSY : SQLITE_OK;
+    ViewFile *v = (ViewFile *)f;
+    if (level >= SQLITE_LOCK_RESERVED) return SQLITE_BUSY;
+    if (level == SQLITE_LOCK_SHARED && !wal_unchanged(v)) return SQLITE_IOERR_LOCK;
+    return SQLITE_OK;
 }
 
 static int view_unlock(sqlite3_file *f, int level) {
@@ -82,9 +122,11 @@ static int view_check_reserved(sqlite3_file *f, int *reserved) {
     return SQLITE_OK;
 }
 
+/* No file control reaches the real file (some act on the file by its path): SQLite treats each
+   as not supported. */
 static int view_file_control(sqlite3_file *f, int op, void *arg) {
-    ViewFile *v = (ViewFile *)f;
-    return v->real->pMethods->xFileControl(v->real, op, arg);
+    (void)f; (void)op; (void)arg;
+    return SQLITE_NOTFOUND;
 }
 
 static int view_sector_size(sqlite3_file *f) {
@@ -161,6 +203,30 @@ static int view_open(sqlite3_vfs *vfs, const char *name, sqlite3_file *f, int fl
     if (out_flags) *out_flags = (*out_flags & ~SQLITE_OPEN_READWRITE) | SQLITE_OPEN_READONLY;
     /* The main file's URI names how much of the -wal to show (the WAL's name leads to it). */
     if (flags & SQLITE_OPEN_WAL) v->limit = sqlite3_uri_int64(name, "walsize", -1);
+    if (flags & SQLITE_OPEN_MAIN_DB) {
+        size_t length = strlen(name);
+        v->wal_path = malloc(length + 5);
+        if (v->wal_path) {
+            memcpy(v->wal_path, name, length);
+            memcpy(v->wal_path + length, "-wal", 5);
+        }
+        v->wal_limit = sqlite3_uri_int64(name, "walsize", 0);
+        /* The header the log had when its commits were counted, as 64 hex digits. */
+        const char *hex = sqlite3_uri_parameter(name, "walheader");
+        if (hex && strlen(hex) == 64) {
+            int ok = 1;
+            for (int i = 0; i < 32 && ok; i++) {
+                unsigned int byte = 0;
+                for (int j = 0; j < 2; j++) {
+                    char c = hex[2 * i + j];
+                    int digit = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+                    if (digit < 0) ok = 0; else byte = byte * 16 + (unsigned int)digit;
+                }
+                v->wal_header[i] = (unsigned char)byte;
+            }
+            v->wal_known = ok;
+        }
+    }
     v->base.pMethods = &view_methods;
     return SQLITE_OK;
 }
@@ -172,9 +238,10 @@ static int view_delete(sqlite3_vfs *vfs, const char *name, int sync_dir) {
 
 static int view_access(sqlite3_vfs *vfs, const char *name, int flags, int *result) {
     (void)vfs;
-    /* Nothing is written: a file is never writable; a -shm is never looked for. */
+    /* Nothing is written: a file is never writable; a -shm is never looked for, nor a rollback
+       journal (a store in WAL mode has none to read, and a leftover one would be taken as hot). */
     size_t length = strlen(name);
-    if (length > 4 && strcmp(name + length - 4, "-shm") == 0) {
+    if ((length > 4 && strcmp(name + length - 4, "-shm") == 0) || (length > 8 && strcmp(name + length - 8, "-journal") == 0)) {
         *result = 0;
         return SQLITE_OK;
     }
@@ -219,6 +286,11 @@ static pthread_once_t registered = PTHREAD_ONCE_INIT;
 static int register_result = SQLITE_OK;
 
 static void register_once(void) {
+    /* The -wal's name leads to the main file's URI parameters from SQLite 3.31 on. */
+    if (sqlite3_libversion_number() < 3031000) {
+        register_result = SQLITE_ERROR;
+        return;
+    }
     base_vfs = sqlite3_vfs_find(0);
     if (!base_vfs) {
         register_result = SQLITE_ERROR;

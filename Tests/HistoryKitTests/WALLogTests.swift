@@ -38,7 +38,23 @@ import Testing
         bytes[32 + 14 * frameSize + 24 + 2000] ^= 0xFF
         let log = try log(bytes, in: dir)
         #expect(log.frames.count == 14 && log.commits.count == 1 && log.unfinished == 11...14)
-        #expect(log.damage == "frame 15's checksum does not match: SQLite reads the log only up to frame 14")
+        #expect(log.damage == "frame 15's checksum does not match: SQLite reads the log only up to frame 14, yet a commit of this generation follows")
+        #expect(log.inProgress == nil)
+    }
+
+    /// Frames of this generation that do not chain and that no commit follows are the rest of a
+    /// save in progress: SQLite zeroes the salts and checksums of a frame it rewrites and fixes
+    /// them only when the transaction commits.
+    @Test func framesThatNoCommitFollowsAreASaveInProgress() throws {
+        let dir = try TemporaryDirectory()
+        var bytes = Array(wal.prefix(32 + 18 * frameSize))
+        for at in (32 + 15 * frameSize + 8)..<(32 + 15 * frameSize + 24) { bytes[at] = 0 }
+        let log = try log(bytes, in: dir)
+        #expect(log.frames.count == 15 && log.commits.count == 1 && log.unfinished == 11...15)
+        let pages = Set((15..<18).map { frame in bytes[(32 + frame * frameSize)..<(32 + frame * frameSize + 4)].reduce(UInt32(0)) { $0 << 8 | UInt32($1) } })
+        #expect(pages.count > 1)
+        #expect(log.inProgress == WALLog.LooseRun(firstFrame: 16, lastFrame: 18, pages: pages.count))
+        #expect(log.damage == nil)
     }
 
     /// Frames after the valid ones with other salts: an earlier generation, left behind by a reset.

@@ -8,11 +8,16 @@
 ///   commit's last frame), so SQLite, rebuilding its WAL index, stops at that commit;
 /// - the WAL index (-shm) is kept in the connection's memory: no -shm is opened or created;
 /// - every write, truncation, sync and delete is refused, locks are taken on nothing, and an
-///   exclusive lock is never granted (SQLite never checkpoints through it).
+///   exclusive lock is never granted (SQLite never checkpoints through it);
+/// - each read transaction first checks that the -wal is still the log it was opened on (the
+///   same header, at least as long): an app that checkpointed and reset it meanwhile makes the
+///   read fail (SQLITE_IOERR_LOCK) rather than mix two logs;
+/// - no file control reaches the files, and a rollback journal is never looked for.
 ///
 /// Open a store with the URI `file:PATH?vfs=cdhist-wal-view&mode=ro&walsize=N`.
 
-/// Registers the VFS (once; later calls do nothing). Returns an SQLite result code.
+/// Registers the VFS (once; later calls do nothing). Returns an SQLite result code: an error
+/// with an SQLite older than 3.31, which cannot lead from the -wal's name to the URI.
 int cdhist_wal_view_register(void);
 
 #endif

@@ -33,7 +33,8 @@ struct PageOwners {
         schemaPages = []
         tables = []
         var schema: [Table] = []
-        for (_, record) in Self.rows(root: 1, reader: reader, pages: &schemaPages) {
+        var claimed = Set<UInt32>()
+        for (_, record) in Self.rows(root: 1, reader: reader, pages: &schemaPages, claimed: &claimed) {
             let columns = RowRecord.columns(record)
             guard columns.count >= 4, case .text(let type)? = columns[0], type == "table", case .text(let name)? = columns[1],
                   case .integer(let root)? = columns[3], root > 0, root <= Int64(UInt32.max) else { continue }
@@ -68,12 +69,12 @@ struct PageOwners {
     private mutating func walk(from start: UInt32, table: Int32, reader: PageReader, changed: Set<UInt32>?) {
         var queue: [UInt32] = [start]
         var seen = Set<UInt32>()
-        set(start, table)
+        set(start, table, limit: reader.pageLimit)
         while let page = queue.popLast() {
             guard seen.insert(page).inserted, seen.count < 10_000_000, let bytes = reader.page(page),
                   let node = BTreePage(bytes, number: page, usableSize: reader.usableSize), node.isInterior else { continue }
             let children = node.children
-            for child in children { set(child, table) }
+            for child in children { set(child, table, limit: reader.pageLimit) }
             guard let first = children.first else { continue }
             // All children are on one level: interior pages or leaves alike.
             guard let probe = reader.page(first), let firstNode = BTreePage(probe, number: first, usableSize: reader.usableSize),
@@ -82,15 +83,16 @@ struct PageOwners {
         }
     }
 
-    private mutating func set(_ page: UInt32, _ table: Int32) {
+    private mutating func set(_ page: UInt32, _ table: Int32, limit: UInt32) {
         let i = Int(page)
-        guard i < 1 << 28 else { return }
+        // A page number past every state's last page is damage, never a page.
+        guard page <= limit else { return }
         if i >= owner.count { owner += Array(repeating: 0, count: i - owner.count + 1) }
         owner[i] = table
     }
 
     /// Every row of the table b-tree rooted at `root` at `reader`'s state, with the pages of the tree.
-    static func rows(root: UInt32, reader: PageReader, pages: inout Set<UInt32>) -> [(rowid: Int64, record: [UInt8])] {
+    static func rows(root: UInt32, reader: PageReader, pages: inout Set<UInt32>, claimed: inout Set<UInt32>) -> [(rowid: Int64, record: [UInt8])] {
         var found: [(rowid: Int64, record: [UInt8])] = []
         var queue: [UInt32] = [root]
         while let page = queue.popLast() {
@@ -100,7 +102,7 @@ struct PageOwners {
             case .tableInterior: queue += node.children.reversed()
             case .tableLeaf:
                 for row in node.rows {
-                    if let record = RowRecord.payload(row, on: node, reader: reader) { found.append((row.rowid, record)) }
+                    if let record = RowRecord.payload(row, on: node, reader: reader, claimed: &claimed) { found.append((row.rowid, record)) }
                 }
             default: continue
             }

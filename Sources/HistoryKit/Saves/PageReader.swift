@@ -17,6 +17,10 @@ final class PageReader {
     private let walFD: Int32
     /// The frame each page is read from at this state; a page not here is the main file's.
     private(set) var latest: [UInt32: Int] = [:]
+    /// The highest page number any state has: the main file's pages, or a commit's database size.
+    let pageLimit: UInt32
+    /// Bytes of both files: no record is larger.
+    let fileBytes: Int
 
     init(mainPath: String, log: WALLog) throws {
         let main = open(mainPath, O_RDONLY | O_CLOEXEC)
@@ -34,6 +38,9 @@ final class PageReader {
         self.log = log
         pageSize = log.pageSize
         usableSize = log.pageSize - (n == 100 ? Int(header[20]) : 0)
+        let mainBytes = Int64(lseek(main, 0, SEEK_END))
+        pageLimit = UInt32(clamping: max(mainBytes / Int64(log.pageSize), Int64(log.commits.map(\.databaseSize).max() ?? 0)))
+        fileBytes = Int(clamping: mainBytes + log.size)
     }
 
     deinit {
@@ -46,7 +53,7 @@ final class PageReader {
 
     /// Page `n` from frame `frame`, or from the main file when `frame` is nil.
     func page(_ n: UInt32, frame: Int?) -> [UInt8]? {
-        guard n > 0 else { return nil }
+        guard n > 0, n <= pageLimit || frame != nil else { return nil }
         var bytes = [UInt8](repeating: 0, count: pageSize)
         let offset = frame.map { log.pageOffset(ofFrame: $0) } ?? Int64(n - 1) * Int64(pageSize)
         let got = bytes.withUnsafeMutableBytes { pread(frame == nil ? mainFD : walFD, $0.baseAddress, pageSize, off_t(offset)) }

@@ -3,17 +3,20 @@
 enum RowRecord {
     /// The largest record assembled (larger ones are damage, or far beyond what a Core Data row holds).
     static let limit = 256 << 20
+    /// The most columns a record has (SQLite's own limit).
+    static let columnLimit = 32767
 
     /// The whole record of `row` on `page`, its overflow pages read from `reader`'s state; nil
-    /// when a page of the chain is missing, loops, or the record is beyond ``limit``.
-    static func payload(_ row: BTreePage.Row, on page: BTreePage, reader: PageReader) -> [UInt8]? {
-        guard row.payloadSize <= limit else { return nil }
+    /// when a page of the chain is missing, loops, was already claimed by another record of the
+    /// same walk (`claimed`: an overflow page belongs to one record), or the record is larger than
+    /// ``limit`` or than the files.
+    static func payload(_ row: BTreePage.Row, on page: BTreePage, reader: PageReader, claimed: inout Set<UInt32>) -> [UInt8]? {
+        guard row.payloadSize <= min(limit, reader.fileBytes) else { return nil }
         var payload = Array(page.bytes[row.local])
         guard var next = row.overflow else { return payload }
-        var visited = Set<UInt32>()
         let chunk = reader.usableSize - 4
         while payload.count < row.payloadSize {
-            guard next != 0, visited.insert(next).inserted, let bytes = reader.page(next), chunk > 0 else { return nil }
+            guard next != 0, claimed.insert(next).inserted, let bytes = reader.page(next), chunk > 0 else { return nil }
             let take = min(chunk, row.payloadSize - payload.count)
             payload += bytes[4..<(4 + take)]
             next = BTreePage.u32(bytes, 0) ?? 0
@@ -27,7 +30,7 @@ enum RowRecord {
         var at = 0
         guard let headerSize = BTreePage.varint(record, &at, limit: record.count), headerSize > 0, headerSize <= record.count else { return [] }
         var types: [Int64] = []
-        while at < Int(headerSize), let type = BTreePage.varint(record, &at, limit: Int(headerSize)) { types.append(type) }
+        while at < Int(headerSize), types.count < columnLimit, let type = BTreePage.varint(record, &at, limit: Int(headerSize)) { types.append(type) }
         var body = Int(headerSize)
         var values: [StoredValue?] = []
         for type in types {
@@ -49,7 +52,7 @@ enum RowRecord {
         case 4: return 4
         case 5: return 6
         case 6, 7: return 8
-        default: return type > 1 << 40 ? -1 : Int((type - (type % 2 == 0 ? 12 : 13)) / 2)
+        default: return type < 12 || type > 1 << 40 ? -1 : Int((type - (type % 2 == 0 ? 12 : 13)) / 2)
         }
     }
 

@@ -7,12 +7,14 @@ public struct SaveLog: Sendable {
     public let store: String
     public let log: WALLog
     public let exactness: SaveExactness
-    /// Valid frames after the last commit: a save that never finished (SQLite ignores them).
+    /// Frames after the last commit: a save that never finished (SQLite ignores them). Valid
+    /// frames, and the rest of the save in progress that SQLite had not checksummed yet.
     public var unfinished: LooseFrames? {
-        log.unfinished.map { range in
-            LooseFrames(firstFrame: range.lowerBound, lastFrame: range.upperBound,
-                        pages: Set(log.frames[(range.lowerBound - 1)..<range.upperBound].map(\.page)).count, commits: 0, salts: nil)
-        }
+        let lastCommitted = log.commits.last?.lastFrame ?? 0
+        let valid = log.unfinished.map { Set(log.frames[($0.lowerBound - 1)..<$0.upperBound].map(\.page)) } ?? []
+        guard log.unfinished != nil || log.inProgress != nil else { return nil }
+        return LooseFrames(firstFrame: lastCommitted + 1, lastFrame: max(log.unfinished?.upperBound ?? 0, log.inProgress?.lastFrame ?? 0),
+                           pages: valid.count + (log.inProgress?.pages ?? 0), commits: 0, salts: nil)
     }
 
     /// Frames of earlier generations of the log, left behind when it was reset.
@@ -62,23 +64,59 @@ public struct SaveLog: Sendable {
             }
             var ownersBefore: [UInt32: PageOwners.Table] = [:]
             for page in pages { ownersBefore[page] = owners.table(of: page) }
-            let before = Self.rows(on: pages, owners: { ownersBefore[$0] }, reader: reader)
+            // The children of the interior pages it rewrites, with their tables: a subtree that leaves its
+            // tree without being written (a DELETE freeing whole pages) shows only as a child gone.
+            var childrenBefore: [UInt32: PageOwners.Table] = [:]
+            for page in pages {
+                guard let table = ownersBefore[page] else { continue }
+                for child in Self.children(of: page, reader: reader) { childrenBefore[child] = table }
+            }
+            var before = Self.rows(on: pages, owners: { ownersBefore[$0] }, reader: reader)
             reader.apply(commit)
             owners.update(written: seen, ownersBefore: ownersBefore, reader: reader)
+            var childrenAfter = Set<UInt32>()
+            for page in pages { childrenAfter.formUnion(Self.children(of: page, reader: reader)) }
+            // Pages it did not write read the same after it: the leaves below each subtree that left.
+            var gone: [UInt32: PageOwners.Table] = [:]
+            for (child, table) in childrenBefore where !childrenAfter.contains(child) && !seen.contains(child) {
+                for leaf in Self.leaves(below: child, reader: reader) where !seen.contains(leaf) { gone[leaf] = table }
+            }
+            for (table, rows) in Self.rows(on: Array(gone.keys), owners: { gone[$0] }, reader: reader) {
+                before[table, default: [:]].merge(rows) { current, _ in current }
+            }
             let after = Self.rows(on: pages, owners: { owners.table(of: $0) }, reader: reader)
             try body(summary(commit, before: before, after: after, entityNames: entityNames))
         }
+    }
+
+    /// The children of page `n` when it is an interior page, at `reader`'s state.
+    private static func children(of n: UInt32, reader: PageReader) -> [UInt32] {
+        guard let bytes = reader.page(n), let node = BTreePage(bytes, number: n, usableSize: reader.usableSize) else { return [] }
+        return node.children
+    }
+
+    /// The leaf pages of the subtree rooted at `n` (n itself when a leaf), at `reader`'s state.
+    private static func leaves(below n: UInt32, reader: PageReader) -> [UInt32] {
+        var found: [UInt32] = [], queue = [n]
+        var visited = Set<UInt32>()
+        while let page = queue.popLast() {
+            guard visited.insert(page).inserted, visited.count < 1_000_000, let bytes = reader.page(page),
+                  let node = BTreePage(bytes, number: page, usableSize: reader.usableSize) else { continue }
+            if node.isInterior { queue += node.children } else { found.append(page) }
+        }
+        return found
     }
 
     /// The rows of the table leaves among `pages`, by table name and rowid, with their records.
     private static func rows(on pages: [UInt32], owners: (UInt32) -> PageOwners.Table?,
                              reader: PageReader) -> [String: [Int64: [UInt8]]] {
         var rows: [String: [Int64: [UInt8]]] = [:]
+        var claimed = Set<UInt32>()
         for page in pages {
             guard let table = owners(page), let bytes = reader.page(page),
                   let node = BTreePage(bytes, number: page, usableSize: reader.usableSize), node.kind == .tableLeaf else { continue }
             for row in node.rows {
-                rows[table.name, default: [:]][row.rowid] = RowRecord.payload(row, on: node, reader: reader) ?? []
+                rows[table.name, default: [:]][row.rowid] = RowRecord.payload(row, on: node, reader: reader, claimed: &claimed) ?? []
             }
         }
         return rows
@@ -123,7 +161,8 @@ public struct SaveLog: Sendable {
                 }
             }
         }
-        let why = exactness.partial[commit.number]
+        // A save is rebuilt from the states before and after it: both must be exact.
+        let why = exactness.reason(ofState: commit.number) ?? exactness.reason(ofState: commit.number - 1)
         return SaveSummary(commit: commit, exact: why == nil, why: why, transactionsAdded: added, transactionsRemoved: removed,
                            changesAdded: changesAdded, changesRemoved: changesRemoved,
                            entities: entities.values.filter { $0.total > 0 }.sorted { $0.name < $1.name },

@@ -13,8 +13,15 @@ public struct SaveExactness: Sendable {
     public let backfilled: Int
     /// How ``backfilled`` is known.
     public let source: String
-    /// For each partial commit (by number), why.
+    /// For each partial commit (by number), why: the store as it was after it cannot be rebuilt.
     public let partial: [Int: String]
+
+    /// Why the store as it was after commit `state` (0: before the first, the main file alone)
+    /// cannot be rebuilt exactly; nil when it can.
+    public func reason(ofState state: Int) -> String? {
+        guard state == 0 else { return partial[state] }
+        return backfilled > 0 ? "a checkpoint copied frames 1–\(backfilled) into the main file, which no longer holds the store as it was before the first save" : nil
+    }
 
     /// Works out which commits of `log` are exact, from the `-shm` at `shmPath` when it agrees, else
     /// by comparing the main file `mainPath`'s pages with the frames.
@@ -24,11 +31,16 @@ public struct SaveExactness: Sendable {
         let backfilled: Int
         let source: String
         var evidence: (page: UInt32, frame: Int)?
-        if let shm = WALIndexHeader.read(shmPath), shm.agrees(with: log) {
-            backfilled = min(shm.backfilled, log.frames.count)
-            source = "as its -shm says, which indexes this -wal (the same salts, \(log.frames.count) frames)"
+        // The -shm when it indexes this log; the main file's own pages in any case (recovering a log
+        // resets the -shm's count to 0 while the pages copied stay in the main file).
+        evidence = copiedPage(log, mainPath: mainPath)
+        let shm = WALIndexHeader.read(shmPath).flatMap { $0.agrees(with: log) ? $0 : nil }
+        let fromSHM = min(shm?.backfilled ?? 0, log.frames.count)
+        if let shm, fromSHM >= (evidence?.frame ?? 0) {
+            backfilled = fromSHM
+            evidence = nil
+            source = "as its -shm says, which indexes this -wal (the same salts, \(shm.frames) frames committed)"
         } else {
-            evidence = copiedPage(log, mainPath: mainPath)
             backfilled = evidence?.frame ?? 0
             source = evidence.map { "as the main file shows: its page \($0.page) is the copy of it in frame \($0.frame), an earlier copy differing" }
                 ?? "as the main file shows: none of its pages is a later copy from the -wal (its -shm does not index this -wal)"

@@ -6,7 +6,7 @@ import Foundation
 public struct WALIndexHeader: Equatable, Sendable {
     /// The salts as the `-wal`'s header holds them (SQLite copies those bytes).
     public var saltBytes: [UInt8]
-    /// The last valid frame it indexes (`mxFrame`).
+    /// The last committed frame it indexes (`mxFrame`: SQLite updates it at each commit).
     public var frames: Int
     /// Frames a checkpoint has copied into the main file (`nBackfill`).
     public var backfilled: Int
@@ -24,8 +24,8 @@ public struct WALIndexHeader: Equatable, Sendable {
         return WALIndexHeader(saltBytes: Array(b[32..<40]), frames: word(16), backfilled: word(96))
     }
 
-    /// Whether it indexes exactly `log`: the same salts, and as many frames as are valid.
+    /// Whether it indexes exactly `log`: the same salts, and its last commit.
     public func agrees(with log: WALLog) -> Bool {
-        saltBytes == log.header.saltBytes && frames == log.frames.count
+        saltBytes == log.header.saltBytes && frames == (log.commits.last?.lastFrame ?? 0)
     }
 }

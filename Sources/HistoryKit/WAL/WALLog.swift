@@ -21,6 +21,8 @@ public struct WALLog: Sendable {
         var checksum2: UInt32
         /// The salts as the file holds them (the -shm keeps these bytes).
         public var saltBytes: [UInt8]
+        /// The 32 bytes as the file holds them.
+        public var bytes: [UInt8]
     }
 
     /// One frame: the copy of one page a commit wrote.
@@ -42,6 +44,13 @@ public struct WALLog: Sendable {
         /// The database's size in pages after it.
         public var databaseSize: UInt32
         public var frames: Int { lastFrame - firstFrame + 1 }
+    }
+
+    /// A run of frames: their places in the file, as frame numbers, and the pages they hold.
+    public struct LooseRun: Equatable, Sendable {
+        public var firstFrame: Int
+        public var lastFrame: Int
+        public var pages: Int
     }
 
     /// Frames beyond the valid ones that carry other salts: an earlier generation of the log.
@@ -70,6 +79,9 @@ public struct WALLog: Sendable {
     public let commits: [Commit]
     /// Valid frames after the last commit: a save that had not finished (SQLite ignores them).
     public let unfinished: ClosedRange<Int>?
+    /// Frames of this generation after the valid ones that no commit follows: the rest of a save
+    /// in progress (SQLite checksums a transaction's frames only when it commits).
+    public let inProgress: LooseRun?
     /// Frames of earlier generations, in file order.
     public let olderGenerations: [Generation]
     /// What stopped the valid frames before the end of the file, other than an earlier generation.
@@ -147,7 +159,7 @@ public struct WALLog: Sendable {
         }
         return Header(pageSize: pageSize, checkpointSequence: word(b, 12, bigEndian: true), salt1: word(b, 16, bigEndian: true),
                       salt2: word(b, 20, bigEndian: true), bigEndianChecksum: bigEndian, checksum1: c1, checksum2: c2,
-                      saltBytes: Array(b[16..<24]))
+                      saltBytes: Array(b[16..<24]), bytes: Array(b[0..<32]))
     }
 
     /// SQLite's WAL checksum of `bytes` (a multiple of 8), continuing from `s1`, `s2`.
@@ -187,7 +199,13 @@ public struct WALLog: Sendable {
         /// Whether the valid frames have ended (a frame that does not chain, or other salts).
         var ended = false
         var position = 0
-        var damage: String?
+        /// The first frame after the valid ones, and what is wrong with it.
+        var breakFrame: Int?
+        var breakWhy = ""
+        /// A commit of this generation after the break: the break is damage, not a save in progress.
+        var committedAfterBreak = false
+        var inProgressPages = Set<UInt32>()
+        var inProgressLast: Int?
         var generations: [Generation] = []
         var pagesSinceCommit = Set<UInt32>()
         var generationPages = Set<UInt32>()
@@ -221,13 +239,17 @@ public struct WALLog: Sendable {
                     return
                 }
                 ended = true
-                if sameSalts {
-                    damage = page == 0 ? "frame \(position) names no page: SQLite reads the log only up to frame \(position - 1)"
-                        : "frame \(position)'s checksum does not match: SQLite reads the log only up to frame \(position - 1)"
-                }
+                breakFrame = position
+                breakWhy = page == 0 ? "frame \(position) names no page" : "frame \(position)'s checksum does not match"
             }
-            // Beyond the valid frames: runs of frames with one pair of salts.
-            if sameSalts {
+            // Beyond the valid frames, frames of this generation (its salts, or the zero salts SQLite
+            // writes before a commit fixes them up) are a save in progress, unless a commit of this
+            // generation follows: then the frames that broke the chain are damage.
+            let zeroed = salt1 == 0 && salt2 == 0 && stored == (0, 0)
+            if sameSalts || zeroed {
+                if sameSalts && databaseSize != 0 { committedAfterBreak = true }
+                inProgressPages.insert(page)
+                inProgressLast = position
                 previousChecksum = stored
                 return
             }
@@ -255,14 +277,20 @@ public struct WALLog: Sendable {
         func log(path: String) -> WALLog {
             let wholeFrames = (size - 32) / (24 + Int64(header.pageSize))
             let leftOver = size - 32 - wholeFrames * (24 + Int64(header.pageSize))
-            var damage = self.damage
+            var damage: String?
+            var inProgress: LooseRun?
+            if let breakFrame, committedAfterBreak {
+                damage = "\(breakWhy): SQLite reads the log only up to frame \(breakFrame - 1), yet a commit of this generation follows"
+            } else if let last = inProgressLast {
+                inProgress = LooseRun(firstFrame: breakFrame ?? last, lastFrame: last, pages: inProgressPages.count)
+            }
             if damage == nil, leftOver > 0 {
                 damage = "\(leftOver) bytes after the last whole frame (a write cut short)"
             }
             let lastCommitted = commits.last?.lastFrame ?? 0
             return WALLog(path: path, header: header, size: size, frames: frames, commits: commits,
                           unfinished: frames.count > lastCommitted ? (lastCommitted + 1)...frames.count : nil,
-                          olderGenerations: generations, damage: damage)
+                          inProgress: inProgress, olderGenerations: generations, damage: damage)
         }
     }
 }
