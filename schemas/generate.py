@@ -249,9 +249,10 @@ defs["saves"] = doc("saves", {
 defs["recovered"] = doc("recovered", {
     "store": S, "storeID": S,
     "transactions": arr({**defs["transaction"], "properties": {**defs["transaction"]["properties"],
-                                                                 "recoveredFrom": obj({"save": I, "removedBy": I})},
+                                                                 "recoveredFrom": obj({"save": I, "removedBy": I, "exact": B, "why": nullable("string")})},
                          "required": defs["transaction"]["required"] + ["recoveredFrom"]}),
-    "objects": arr(obj({"entity": S, "objectID": S, "values": nullable({"type": "object"}), "deletedBy": I, "transactionNumbers": arr(I)})),
+    "objects": arr(obj({"entity": S, "objectID": S, "values": nullable({"type": "object"}), "deletedBy": I, "exact": B,
+                     "why": nullable("string"), "transactionNumbers": arr(I)})),
     "olderGeneration": arr(looseFrames),
 })
 

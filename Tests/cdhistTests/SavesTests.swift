@@ -84,7 +84,10 @@ import Testing
         let original = try CLI.run(["export", store, "--before", "tx:31"]).lines
         #expect(original.count == 30)
         // A reader keeps the log from being checkpointed while the purge commits; the files are copied then.
-        let reader = try DatabaseQueue(path: store)
+        // A reader that keeps its snapshot (save 6) across calls holds the checkpoint back there.
+        var unsafe = Configuration()
+        unsafe.allowsUnsafeTransactions = true
+        let reader = try DatabaseQueue(path: store, configuration: unsafe)
         try reader.read { _ = try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM ATRANSACTION") }
         let writer = try DatabaseQueue(path: store)
         try writer.write { db in
@@ -108,6 +111,85 @@ import Testing
             #expect((got.removeValue(forKey: "recoveredFrom") as? [String: Any])?["removedBy"] as? Int == 9)
             #expect(NSDictionary(dictionary: got).isEqual(to: expected), "#\(expected["transactionNumber"] ?? "?")")
         }
+    }
+
+    /// Saves whose truth is known, written here: four saves that each add three rows too large for
+    /// a page (so each writes pages no save wrote before), a reader holding the log open at the
+    /// second of them while a checkpoint copies every frame so far into the main file. The main
+    /// file then holds the pages of saves 9 and 10 as save 10 left them: the states before that
+    /// (0 to 9) cannot be rebuilt, those from 10 on can. A reset after that (the log restarted
+    /// from its first frame, shorter than before) leaves the old frames behind as an earlier
+    /// generation, and its one save is read whole.
+    @Test func aCheckpointInsideTheSavesAndALogResetHaveKnownResults() throws {
+        let dir = try TemporaryDirectory(), copy = try TemporaryDirectory(), reset = try TemporaryDirectory()
+        try dir.copy(from: Repository.fixtures + "/WALPending", prefix: "Tasks.sqlite")
+        let store = dir.file("Tasks.sqlite")
+        let writer = try DatabaseQueue(path: store)
+        try writer.inDatabase { try $0.execute(sql: "PRAGMA wal_autocheckpoint = 0") }
+        func save(_ first: Int) throws {
+            try writer.write { db in
+                try db.execute(sql: "CREATE TABLE IF NOT EXISTS SAVETEST (Z_PK INTEGER PRIMARY KEY, ZDATA BLOB)")
+                for key in first..<(first + 3) {
+                    try db.execute(sql: "INSERT INTO SAVETEST VALUES (?, zeroblob(6000))", arguments: [key])
+                }
+            }
+        }
+        func copyFiles(to target: TemporaryDirectory) throws {
+            for suffix in ["", "-wal", "-shm"] { try FileManager.default.copyItem(atPath: store + suffix, toPath: target.file("Tasks.sqlite" + suffix)) }
+        }
+        try save(1)
+        try save(4)
+        // A reader that keeps its snapshot (save 6) across calls holds the checkpoint back there.
+        var unsafe = Configuration()
+        unsafe.allowsUnsafeTransactions = true
+        let reader = try DatabaseQueue(path: store, configuration: unsafe)
+        try reader.inDatabase { db in
+            try db.execute(sql: "BEGIN")
+            _ = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM SAVETEST")
+        }
+        try writer.inDatabase { _ = try Row.fetchOne($0, sql: "PRAGMA wal_checkpoint(PASSIVE)") }
+        try save(7)
+        try save(10)
+        try copyFiles(to: copy)
+        try reader.inDatabase { try $0.execute(sql: "COMMIT") }
+        try reader.close()
+
+        let checkpointed = copy.file("Tasks.sqlite")
+        let saves = try #require(try CLI.run(["saves", checkpointed, "--format", "json"]).json()["saves"] as? [[String: Any]])
+        #expect(saves.count == 12)
+        #expect(saves.map { $0["exact"] as? Bool } == Array(repeating: false, count: 10) + [true, true])
+        // The checkpoint wrote save 10's pages over what save 9 read: its rows read wrong (3
+        // deleted, not inserted), and it says why.
+        #expect((saves[8]["why"] as? String)?.hasPrefix("a checkpoint copied frames 1–94 into the main file") == true, "\(saves[8])")
+        for summary in saves.suffix(2) {
+            let added = (summary["otherTables"] as? [[String: Any]])?.first { $0["table"] as? String == "SAVETEST" }
+            #expect(added?["inserted"] as? Int == 3, "\(summary)")
+        }
+        let partial = try CLI.run(["info", checkpointed, "--at-save", "9"])
+        #expect(partial.status == 0 && partial.stderr.contains("as after save 9 is partial: a checkpoint copied frames 1–"), "\(partial.stderr)")
+        let exact = try CLI.run(["info", checkpointed, "--at-save", "11"])
+        #expect(exact.status == 0 && !exact.stderr.contains("partial"), "\(exact.stderr)")
+        // SQLite reading the log cut at each exact save sees the rows those saves left.
+        let (wal, ends) = try Self.commitEnds(checkpointed)
+        for (at, rows) in [(11, 9), (12, 12)] {
+            #expect(try Self.tables(checkpointed, wal: wal, end: ends[at - 1], in: try TemporaryDirectory())["SAVETEST"]?.count == rows)
+        }
+
+        // Every frame copied and no reader left: the next save starts the log over.
+        try writer.inDatabase { _ = try Row.fetchOne($0, sql: "PRAGMA wal_checkpoint(PASSIVE)") }
+        try writer.write { try $0.execute(sql: "DELETE FROM SAVETEST WHERE Z_PK = 1") }
+        try copyFiles(to: reset)
+        try writer.close()
+        let restarted = reset.file("Tasks.sqlite")
+        let json = try CLI.run(["saves", restarted, "--format", "json"]).json()
+        let after = try #require(json["saves"] as? [[String: Any]])
+        let older = try #require(json["olderGeneration"] as? [[String: Any]])
+        #expect(after.count == 1 && after.first?["exact"] as? Bool == true)
+        #expect(older.count == 1 && older.first?["firstFrame"] as? Int == (after.first?["lastFrame"] as? Int).map { $0 + 1 })
+        let deleted = (after.first?["otherTables"] as? [[String: Any]])?.first { $0["table"] as? String == "SAVETEST" }
+        #expect(deleted?["deleted"] as? Int == 1, "\(after)")
+        let recovered = try CLI.run(["recover", restarted, "--format", "json"]).json()
+        #expect((recovered["olderGeneration"] as? [[String: Any]])?.count == 1)
     }
 
     /// The demo store copied while the app ran: its 8 newest transactions are in 8 saves.

@@ -10,6 +10,13 @@ public struct HistoryQuery: Equatable, Sendable {
         case transaction(Int64)
         /// A token; its number for this store is used.
         case token(HistoryToken)
+
+        /// The bounds that keep exactly the transactions numbered in `range` (none at an end of
+        /// the number range, where there is nothing beyond to exclude).
+        public static func around(_ range: ClosedRange<Int64>) -> (after: Bound?, before: Bound?) {
+            (range.lowerBound == .min ? nil : .transaction(range.lowerBound - 1),
+             range.upperBound == .max ? nil : .transaction(range.upperBound + 1))
+        }
     }
 
     /// Matches a transaction string field.

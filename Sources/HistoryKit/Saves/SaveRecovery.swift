@@ -11,6 +11,9 @@ public struct SaveRecovery {
         /// The save that removed it; it is read as the store was after the save before.
         public var removedBy: Int
         public var readAt: Int { removedBy - 1 }
+        /// Why the states around that save may not be the ones SQLite wrote (``SaveSummary/why``);
+        /// nil when both are exact.
+        public var inexact: String?
     }
 
     /// An object a save deleted.
@@ -22,11 +25,13 @@ public struct SaveRecovery {
         public var transactionNumbers: [Int64]
         /// Its row before the save; nil when it cannot be read there.
         public var state: ObjectState?
+        /// Why the states around that save may not be the ones SQLite wrote; nil when both are exact.
+        public var inexact: String?
     }
 
     /// Calls `transaction` with each transaction a save removed and `object` with each object a
-    /// save deleted, in the order of the saves. `model` is the user's model, when given (else each
-    /// state's cache).
+    /// save deleted, in the order of the saves; what the store still holds (a later save put it
+    /// back) is left out. `model` is the user's model, when given (else each state's cache).
     public static func run(_ store: HistoryStore, log: SaveLog, userModel: String?,
                            transaction: (Transaction) throws -> Void, object: (DeletedObject) throws -> Void) throws {
         let names = Dictionary(store.catalog.entities.map { ($0.number, $0.name) }, uniquingKeysWith: { a, _ in a })
@@ -37,21 +42,26 @@ public struct SaveRecovery {
             defer { before.close() }
             let resolution = try before.resolveModel(userModelPath: userModel)
             let removed = Set(summary.transactionsRemoved)
-            if let low = summary.transactionsRemoved.first, let high = summary.transactionsRemoved.last {
+            if let low = summary.transactionsRemoved.first, let high = summary.transactionsRemoved.last, low <= high {
                 let decoder = before.makeDecoder(model: resolution)
                 var found: [(HistoryKit.Transaction, [Change])] = []
-                try before.forEachTransactionWithChanges(HistoryQuery(after: .transaction(low - 1), before: .transaction(high + 1)), decoder: decoder) { tx, changes in
+                let bounds = HistoryQuery.Bound.around(low...high)
+                try before.forEachTransactionWithChanges(HistoryQuery(after: bounds.after, before: bounds.before), decoder: decoder) { tx, changes in
                     guard removed.contains(tx.number) else { return }
                     var list: [Change] = []
                     try changes.forEach { list.append($0) }
                     found.append((tx, list))
                 }
-                for (tx, changes) in found { try transaction(Transaction(transaction: tx, changes: changes, removedBy: summary.commit.number)) }
+                for (tx, changes) in found where try store.transaction(number: tx.number) == nil {
+                    try transaction(Transaction(transaction: tx, changes: changes, removedBy: summary.commit.number, inexact: summary.why))
+                }
             }
             for reference in summary.deletedObjects {
+                if case .found? = try? store.objectState(reference, model: nil) { continue }
                 var state: ObjectState?
                 if case .found(let found)? = try? before.objectState(reference, model: resolution.model) { state = found }
-                try object(DeletedObject(object: reference, deletedBy: summary.commit.number, transactionNumbers: summary.transactionsAdded, state: state))
+                try object(DeletedObject(object: reference, deletedBy: summary.commit.number, transactionNumbers: summary.transactionsAdded,
+                                         state: state, inexact: summary.why))
             }
         }
     }

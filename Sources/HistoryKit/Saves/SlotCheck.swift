@@ -65,8 +65,8 @@ public struct SlotCheck: Sendable {
             uncertain[change.entityNumber] = (layout, slots)
             return (layout, slots)
         }
-        try values.store.forEachChange(HistoryQuery(after: .transaction(window.lowerBound - 1), before: .transaction(window.upperBound + 1),
-                                                    changeTypes: [.update]), decoder: decoder) { change in
+        let bounds = HistoryQuery.Bound.around(window)
+        try values.store.forEachChange(HistoryQuery(after: bounds.after, before: bounds.before, changeTypes: [.update]), decoder: decoder) { change in
             guard let named = change.updatedProperties, let sides = try values.rows(change) else {
                 check.skipped += 1
                 return

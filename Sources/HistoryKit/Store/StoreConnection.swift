@@ -93,11 +93,12 @@ final class StoreConnection {
             return
         }
         if let save = options.atSave {
-            (queue, uri, access) = try Self.openAtSave(save, files: files, header: header, options: options, reportedPath: path,
-                                                     interruption: interruption, packed: packed != nil)
+            let partial: String?
+            (queue, uri, access, partial) = try Self.openAtSave(save, files: files, header: header, options: options, reportedPath: path,
+                                                              interruption: interruption, packed: packed != nil)
             readonly = true
             snapshotDirectory = packed?.assembledIn
-            notices = []
+            notices = partial.map { [.partialSave(path: path, save: save, reason: $0)] } ?? []
             return
         }
         var notices: [StoreNotice] = []
@@ -143,9 +144,10 @@ final class StoreConnection {
     }
 
     /// Opens the store as it was after save `save`: through the read-only view of CWALView, which
-    /// shows the `-wal` through that commit and keeps the WAL index in memory.
+    /// shows the `-wal` through that commit and keeps the WAL index in memory; with why that state
+    /// cannot be rebuilt exactly, when it cannot.
     private static func openAtSave(_ save: Int, files: StoreFiles, header: SQLiteHeader, options: OpenOptions, reportedPath: String,
-                                   interruption: SharedFlag, packed: Bool) throws -> (DatabaseQueue, String, StoreAccess) {
+                                   interruption: SharedFlag, packed: Bool) throws -> (DatabaseQueue, String, StoreAccess, String?) {
         guard header.isWAL else { throw WALError.noSaves(path: reportedPath, reason: "it is not in WAL mode, so it keeps no saves to go back to") }
         guard files.walSize != nil else {
             throw WALError.noSaves(path: reportedPath, reason: "it has no -wal: the main file alone is the store, with no save to go back to")
@@ -158,11 +160,12 @@ final class StoreConnection {
         guard cdhist_wal_view_register() == SQLITE_OK else {
             throw StoreError.unreadable(path: reportedPath, reason: "SQLite refused the read-only view of its saves")
         }
-        let uri = SQLiteURI.file(files.location, "vfs=cdhist-wal-view&mode=ro&walsize=\(log.length(throughCommit: save))")
+        // The view checks, at each read, that the log is still the one whose commits were counted.
+        let uri = SQLiteURI.file(files.location, "vfs=cdhist-wal-view&mode=ro&walsize=\(log.length(throughCommit: save))"
+                                 + "&walheader=\(log.header.bytes.hexString)")
         let queue = try openQueue(uri: uri, readonly: true, options: options, reportedPath: reportedPath, interruption: interruption)
-        // The view never grants the lock a checkpoint needs; closing is told not to try either.
-        queue.inDatabase { _ = cdhist_sqlite_no_checkpoint_on_close(UnsafeMutableRawPointer($0.sqliteConnection)) }
-        return (queue, uri, .atSave(save, of: log.commits.count))
+        let partial = SaveExactness.of(log, mainPath: files.location, shmPath: files.shmPath).reason(ofState: save)
+        return (queue, uri, .atSave(save, of: log.commits.count), partial)
     }
 
     /// Opens the copy `copy` in the private folder `dir` (SQLite may write beside it there, and
@@ -333,7 +336,14 @@ final class StoreConnection {
         config.label = "cdhist"
         // Every 1000 virtual-machine steps SQLite asks whether to stop; the flag outlives the
         // connection (the StoreConnection holding both closes its connections first).
+        let throughView = uri.contains("vfs=cdhist-wal-view")
         config.prepareDatabase { db in
+            if throughView {
+                // The view never grants the lock a checkpoint needs; closing is told not to try either. Sorts
+                // and temporary tables stay in memory (the view opens no file but the store and its -wal).
+                _ = cdhist_sqlite_no_checkpoint_on_close(UnsafeMutableRawPointer(db.sqliteConnection))
+                try db.execute(sql: "PRAGMA temp_store = MEMORY")
+            }
             sqlite3_progress_handler(db.sqliteConnection, 1000, { flag in
                 guard let flag else { return 0 }
                 return Unmanaged<SharedFlag>.fromOpaque(flag).takeUnretainedValue().isSet ? 1 : 0

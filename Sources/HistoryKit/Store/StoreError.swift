@@ -90,6 +90,8 @@ public enum StoreNotice: Equatable, Sendable, CustomStringConvertible {
     case unexpectedValue(path: String, detail: String)
     /// `-wal` holds nothing SQLite can read (no whole frame, or a damaged header): only the main file was read.
     case walUnusable(path: String, reason: String)
+    /// The store as it was after a save of its `-wal` cannot be rebuilt exactly (``SaveExactness``).
+    case partialSave(path: String, save: Int, reason: String)
 
     public var description: String {
         switch self {
@@ -103,6 +105,8 @@ public enum StoreNotice: Equatable, Sendable, CustomStringConvertible {
             return "\(p): \(detail)"
         case .walUnusable(let p, let why):
             return "\(p)-wal \(why): only the main file was read"
+        case .partialSave(let p, let save, let why):
+            return "\(p) as after save \(save) is partial: \(why)"
         }
     }
 }

@@ -19,14 +19,15 @@ struct RecoverPresenter {
                 Column("Removed by", fit: .wrap(min: 10)),
             ], rows: transactions.map { r in
                 [Cell("#\(r.transaction.number)"), Cell(history.time.display(r.transaction.timestamp)), HistoryPresenter.optional(r.transaction.author),
-                 Cell("\(r.changes.count)"), Cell("save \(r.removedBy) (read as after save \(r.readAt))")]
+                 Cell("\(r.changes.count)"), Self.removal("save \(r.removedBy) (read as after save \(r.readAt))", r.inexact)]
             }))
         }
         if !objects.isEmpty {
             sections.append(.table(title: "Objects deleted by a save", columns: [
                 Column("Object", fit: .wrap(min: 12)), Column("Deleted by", fit: .wrap(min: 10)), Column("Values", fit: .below),
             ], rows: objects.map { o in
-                [Cell(o.object.description), Cell("save \(o.deletedBy)" + (o.transactionNumbers.isEmpty ? " (no history transaction)" : " (#\(o.transactionNumbers.map(String.init).joined(separator: ", #")))")),
+                [Cell(o.object.description),
+                 Self.removal("save \(o.deletedBy)" + (o.transactionNumbers.isEmpty ? " (no history transaction)" : " (#\(o.transactionNumbers.map(String.init).joined(separator: ", #")))"), o.inexact),
                  Cell(o.state.map { state in state.properties.map { "\($0.name): \(history.text($0.content).text)" }.joined(separator: "; ") } ?? "its row before could not be read")]
             }))
         }
@@ -39,6 +40,12 @@ struct RecoverPresenter {
         return Document(kind: "recovered", json: json(transactions: transactions, objects: objects, log: log, store: store), sections: sections)
     }
 
+    /// The save that removed something, with why its states may not be what SQLite wrote.
+    private static func removal(_ text: String, _ inexact: String?) -> Cell {
+        guard let inexact else { return Cell(text) }
+        return Cell(text + "; partial: \(inexact)", .yellow)
+    }
+
     private func json(transactions: [SaveRecovery.Transaction], objects: [SaveRecovery.DeletedObject], log: SaveLog, store: String) -> [(String, JSONValue)] {
         [
             ("store", .string(store)),
@@ -46,7 +53,8 @@ struct RecoverPresenter {
             ("transactions", .array(transactions.map { r in
                 guard case .members(var keys, var values) = history.json(r.transaction, changes: r.changes) else { return .null }
                 keys.append("recoveredFrom")
-                values.append(.object([("save", .int(Int64(r.readAt))), ("removedBy", .int(Int64(r.removedBy)))]))
+                values.append(.object([("save", .int(Int64(r.readAt))), ("removedBy", .int(Int64(r.removedBy))),
+                                       ("exact", .bool(r.inexact == nil)), ("why", .optional(r.inexact))]))
                 return .members(keys: keys, values: values)
             })),
             ("objects", .array(objects.map { o in
@@ -55,7 +63,7 @@ struct RecoverPresenter {
                 }
                 return .object([
                     ("entity", .string(o.object.entityName)), ("objectID", .string(o.object.uri(storeUUID: storeUUID))),
-                    ("values", values), ("deletedBy", .int(Int64(o.deletedBy))),
+                    ("values", values), ("deletedBy", .int(Int64(o.deletedBy))), ("exact", .bool(o.inexact == nil)), ("why", .optional(o.inexact)),
                     ("transactionNumbers", .array(o.transactionNumbers.map { .int($0) })),
                 ])
             })),

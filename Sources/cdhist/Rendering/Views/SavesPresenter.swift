@@ -74,7 +74,7 @@ struct SavesPresenter {
     private func transactions(_ s: SaveSummary) -> String {
         var parts: [String] = []
         if let first = s.transactionsAdded.first, let last = s.transactionsAdded.last {
-            parts.append(first == last ? "#\(first)" : s.transactionsAdded.count == Int(last - first) + 1 ? "#\(first)–#\(last)"
+            parts.append(first == last ? "#\(first)" : last.subtractingReportingOverflow(first) == (Int64(s.transactionsAdded.count - 1), false) ? "#\(first)–#\(last)"
                 : s.transactionsAdded.map { "#\($0)" }.joined(separator: ", "))
         }
         if !s.transactionsRemoved.isEmpty { parts.append("\(plural(s.transactionsRemoved.count, "transaction")) removed") }
