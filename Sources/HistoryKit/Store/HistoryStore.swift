@@ -67,10 +67,17 @@ public final class HistoryStore {
             if let dir = packed?.assembledIn { try? FileManager.default.removeItem(at: dir) }
             throw error
         }
+        let location = connection.files.location
         let loaded = try connection.read { db -> (StoreMetadata, EntityCatalog, HistorySchema, [String]) in
             let tables = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'"))
             let missingCoreData = ["Z_METADATA", "Z_PRIMARYKEY"].filter { !tables.contains($0) }
-            guard missingCoreData.isEmpty else { throw StoreError.notCoreData(path: path, missing: missingCoreData) }
+            guard missingCoreData.isEmpty else {
+                // A -wal of another database, laid over a Core Data store, shows that database's tables.
+                if let misfit = WALMisfit.reason(location: location) {
+                    throw StoreError.corrupt(path: path, reason: "with its -wal it has no \(missingCoreData.joined(separator: ", ")) table; \(misfit)")
+                }
+                throw StoreError.notCoreData(path: path, missing: missingCoreData)
+            }
             guard tables.contains("ATRANSACTION"), tables.contains("ACHANGE") else {
                 throw StoreError.historyNotEnabled(path: path)
             }

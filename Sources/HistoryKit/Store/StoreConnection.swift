@@ -428,7 +428,9 @@ final class StoreConnection {
             if let short = StoreFiles.shortOfHeader(readPath ?? path) {
                 return .truncated(path: path, expectedBytes: short.declared, actualBytes: short.actual)
             }
-            if error.resultCode == .SQLITE_CORRUPT { return .corrupt(path: path, reason: message) }
+            if error.resultCode == .SQLITE_CORRUPT {
+                return .corrupt(path: path, reason: WALMisfit.reason(location: readPath ?? path).map { "\(message); \($0)" } ?? message)
+            }
             return .corrupt(path: path, reason: "file ends inside a page (\(message))")
         case .SQLITE_NOTADB: return .notSQLite(path: path, reason: message)
         default: return .sqlite(path: path, message: message)

@@ -202,8 +202,9 @@ public struct WALLog: Sendable {
         /// The first frame after the valid ones, and what is wrong with it.
         var breakFrame: Int?
         var breakWhy = ""
-        /// A commit of this generation after the break: the break is damage, not a save in progress.
-        var committedAfterBreak = false
+        /// The last commit of this generation after the break: the break is damage, not a save in
+        /// progress, and frames of other salts before it are damaged ones, not an earlier generation.
+        var lastCommitAfterBreak: Int?
         var inProgressPages = Set<UInt32>()
         var inProgressLast: Int?
         var generations: [Generation] = []
@@ -240,14 +241,15 @@ public struct WALLog: Sendable {
                 }
                 ended = true
                 breakFrame = position
-                breakWhy = page == 0 ? "frame \(position) names no page" : "frame \(position)'s checksum does not match"
+                breakWhy = page == 0 ? "frame \(position) names no page"
+                    : sameSalts ? "frame \(position)'s checksum does not match" : "frame \(position) carries other salts than the log's header"
             }
             // Beyond the valid frames, frames of this generation (its salts, or the zero salts SQLite
             // writes before a commit fixes them up) are a save in progress, unless a commit of this
             // generation follows: then the frames that broke the chain are damage.
             let zeroed = salt1 == 0 && salt2 == 0 && stored == (0, 0)
             if sameSalts || zeroed {
-                if sameSalts && databaseSize != 0 { committedAfterBreak = true }
+                if sameSalts && databaseSize != 0 { lastCommitAfterBreak = position }
                 inProgressPages.insert(page)
                 inProgressLast = position
                 previousChecksum = stored
@@ -279,8 +281,10 @@ public struct WALLog: Sendable {
             let leftOver = size - 32 - wholeFrames * (24 + Int64(header.pageSize))
             var damage: String?
             var inProgress: LooseRun?
-            if let breakFrame, committedAfterBreak {
+            var generations = self.generations
+            if let breakFrame, let lastCommitAfterBreak {
                 damage = "\(breakWhy): SQLite reads the log only up to frame \(breakFrame - 1), yet a commit of this generation follows"
+                generations.removeAll { $0.firstFrame < lastCommitAfterBreak }
             } else if let last = inProgressLast {
                 inProgress = LooseRun(firstFrame: breakFrame ?? last, lastFrame: last, pages: inProgressPages.count)
             }
