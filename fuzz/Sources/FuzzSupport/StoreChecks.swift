@@ -4,9 +4,10 @@ import HistoryKit
 /// What the store target runs on a store written from an input: the same
 /// library calls as `cdhist info`, `entities`, `authors`, `transactions`,
 /// `changes`, `show`, `export`, `timeline`, `token --store`, `actors`, `purge` (preview)
-/// and `check`, read-only. Every input is opened, counted and exported; then
+/// and `check`, read-only, and for a store with a `-wal` those of `saves`, `recover` and
+/// `--at-save` (SaveChecks). Every input is opened, counted and exported; then
 /// `part` (0, 1 or 2, derived from the input) picks the entities, authors and
-/// listings, or show, token and purge previews, or actors and check: all of
+/// listings, or show, token and purge previews, or actors, check and the saves: all of
 /// it on a store of Photos' size takes seconds in a debug build with
 /// AddressSanitizer, too close to the 5 s that count as a hang.
 public enum StoreChecks {
@@ -145,6 +146,8 @@ public enum StoreChecks {
             purgePreviews(store, report: report, middle: middle)
             return
         }
+        // saves, recover and --at-save, when the store has a -wal.
+        SaveChecks.run(store, path: path)
         var strict = CheckConfig()
         strict.maxTransactions = 0
         strict.maxChanges = 0
