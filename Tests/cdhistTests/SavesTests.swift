@@ -84,10 +84,7 @@ import Testing
         let original = try CLI.run(["export", store, "--before", "tx:31"]).lines
         #expect(original.count == 30)
         // A reader keeps the log from being checkpointed while the purge commits; the files are copied then.
-        // A reader that keeps its snapshot (save 6) across calls holds the checkpoint back there.
-        var unsafe = Configuration()
-        unsafe.allowsUnsafeTransactions = true
-        let reader = try DatabaseQueue(path: store, configuration: unsafe)
+        let reader = try DatabaseQueue(path: store)
         try reader.read { _ = try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM ATRANSACTION") }
         let writer = try DatabaseQueue(path: store)
         try writer.write { db in
@@ -139,7 +136,7 @@ import Testing
         }
         try save(1)
         try save(4)
-        // A reader that keeps its snapshot (save 6) across calls holds the checkpoint back there.
+        // A reader that keeps its snapshot (save 10) across calls holds the checkpoint back there.
         var unsafe = Configuration()
         unsafe.allowsUnsafeTransactions = true
         let reader = try DatabaseQueue(path: store, configuration: unsafe)
@@ -281,6 +278,24 @@ import Testing
             seen[type, default: 0] += 1
         }
         #expect(seen == ["insert": inserts, "update": updates, "delete": deletes])
+        // export --values carries the same values in each format: members, columns, the message.
+        let exported = try CLI.run(["export", store, "--values", "--after", "tx:" + after, "--format", "ndjson"])
+        let exportedChanges = try exported.lines.flatMap { line -> [[String: Any]] in
+            let tx = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            return tx["changes"] as? [[String: Any]] ?? []
+        }
+        let listed = try r.lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        #expect(exportedChanges.count == listed.count)
+        for (a, b) in zip(exportedChanges, listed) {
+            #expect(NSDictionary(dictionary: ["b": a["valuesBefore"] ?? NSNull(), "a": a["valuesAfter"] ?? NSNull()])
+                .isEqual(to: ["b": b["valuesBefore"] ?? NSNull(), "a": b["valuesAfter"] ?? NSNull()]), "change \(a["changeID"] ?? "?")")
+        }
+        let csv = try CLI.run(["export", store, "--values", "--after", "tx:" + after, "--format", "csv"])
+        let header = try #require(csv.lines.first).split(separator: ",").map(String.init)
+        #expect(header.suffix(2) == ["valuesBefore", "valuesAfter"])
+        let events = try CLI.run(["export", store, "--values", "--after", "tx:" + after, "--format", "timesketch"]).lines
+        let withValues = events.filter { $0.contains("; save ") }.count
+        #expect(withValues > 0 && withValues <= listed.count)
         if store == RealStores.photos15 {
             // Transaction #390 moves Asset p3 out of Moment p1, which it deletes.
             let show = try CLI.run(["show", store, "390", "--values", "--format", "json"]).json()

@@ -40,6 +40,8 @@ import Testing
                 try save(["recover", store], "recovered")
                 try save(["info", store, "--at-save", "1"], "info-at-save")
                 try save(["changes", store, "--values", "--format", "ndjson"], "changes-values")
+                try save(["export", store, "--values"], "export-values")
+                try save(["export", store, "--values", "--format", "timesketch"], "timesketch-values")
                 try save(["show", store, String(try CLI.run(["info", store]).json()["lastTransactionNumber"] as? Int ?? 1), "--values"], "show-values")
             }
         }

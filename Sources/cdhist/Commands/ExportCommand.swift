@@ -18,6 +18,7 @@ struct ExportCommand: ParsableCommand, SessionInputs {
     @OptionGroup var save: SaveOptions
     @OptionGroup var filters: FilterOptions
     @OptionGroup var labelOptions: LabelOptions
+    @OptionGroup var valueOptions: ValueOptions
 
     @Option(help: ArgumentHelp("Write to this file instead of stdout (atomically: it appears only when complete; nothing is left when interrupted).", valueName: "file"))
     var out: String?
@@ -34,22 +35,23 @@ struct ExportCommand: ParsableCommand, SessionInputs {
                                     time: session.context.time, output: output, csvRaw: outputOptions.flags.csvRaw)
         session.noteModelProblem()
         let query = try filters.query(utc: outputOptions.flags.utc)
-        let presenter = try labelOptions.presenter(session)
+        var presenter = try labelOptions.presenter(session)
+        try valueOptions.apply(to: &presenter, session: session)
         let showProgress = session.context.terminal.stderrIsTerminal
         // The query's transactions when they can be counted without reading changes.
         let total = showProgress ? try session.store.transactionCount(query) : nil
         let progressText = { (steps: Int) in total.map { "\(steps)/\($0) transactions" } ?? "\(steps) transactions" }
         let progress = ProgressLine(enabled: showProgress, every: 256)
         let warnings = ValueWarnings(store: session.store.path)
-        // Labels are looked up on one connection, in order: read in one go then.
-        let labelled = presenter.label != nil
+        // Labels and values are looked up on one connection, in order: read in one go then.
+        let inOrder = presenter.label != nil || presenter.values != nil
         let writer = ExportWriter(context: context, events: outputOptions.format == .timesketch, presenter: presenter,
-                                  plain: labelled ? nil : PlainChangeWriter(decoder: session.decoder, csvRaw: context.csvRaw),
+                                  plain: inOrder ? nil : PlainChangeWriter(decoder: session.decoder, csvRaw: context.csvRaw),
                                   storeUUID: session.store.storeUUID, progress: progress, progressText: progressText, warnings: warnings)
         do {
             let store = session.store, decoder = session.decoder
             try writer.write(bounds: try store.numberBounds(),
-                             inChunks: { body in try !labelled && store.readInChunks(query, decoder: decoder) { try body($0.index, $0.forEach) } },
+                             inChunks: { body in try !inOrder && store.readInChunks(query, decoder: decoder) { try body($0.index, $0.forEach) } },
                              inOneGo: { try store.forEachTransactionWithChanges(query, decoder: decoder, $1) })
             progress.finish(leaving: progressText(progress.steps))
             try target?.commit(output)

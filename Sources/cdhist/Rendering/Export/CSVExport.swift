@@ -13,17 +13,20 @@ struct CSVExport {
     /// The rows written and not yet taken.
     var bytes: [UInt8] = []
     private var transactionFields: [UInt8] = []
-    private var tombstone = JSONBytes(capacity: 256)
+    /// A cell of JSON (a tombstone, values) as it is written.
+    private var cellJSON = JSONBytes(capacity: 256)
 
     static let transactionColumns = ["transactionNumber", "timestamp", "cocoaTimestamp", "author", "contextName", "bundleID", "processID"]
     static let changeColumns = ["changeID", "changeType", "entity", "entityPK", "changedObjectID", "updatedProperties", "tombstone"]
-    /// The change's columns, with `label` after the object's ID when objects are labelled.
+    /// The change's columns, with `label` after the object's ID when objects are labelled, and
+    /// `valuesBefore`, `valuesAfter` (JSON objects) last with `--values`.
     let changeColumns: [String]
     var header: [UInt8] { Array((CSV.row(Self.transactionColumns + changeColumns, raw: true) + "\n").utf8) }
 
     init(presenter: HistoryPresenter, plain: PlainChangeWriter? = nil, raw: Bool) {
         self.presenter = presenter
-        changeColumns = presenter.label == nil ? Self.changeColumns : Self.changeColumns.prefix(5) + ["label"] + Self.changeColumns.suffix(2)
+        changeColumns = (presenter.label == nil ? Self.changeColumns : Self.changeColumns.prefix(5) + ["label"] + Self.changeColumns.suffix(2))
+            + (presenter.values == nil ? [] : ["valuesBefore", "valuesAfter"])
         self.plain = plain
         self.raw = raw
         bytes.reserveCapacity(OrderedOutput.writeThreshold * 2)
@@ -127,9 +130,20 @@ struct CSVExport {
         if let names = c.updatedProperties { CSV.field(joining: names, separator: UInt8(ascii: " "), to: &bytes, raw: raw) }
         bytes.append(comma)
         if c.changeType == .delete {
-            tombstone.reset()
-            presenter.writeTombstone(c.tombstone, to: &tombstone)
-            CSV.field(bytes: tombstone.bytes, to: &bytes, raw: raw)
+            cellJSON.reset()
+            presenter.writeTombstone(c.tombstone, to: &cellJSON)
+            CSV.field(bytes: cellJSON.bytes, to: &bytes, raw: raw)
+        }
+        if let values = presenter.values {
+            // Empty cells where the files do not hold the values (or the object had no row).
+            let found = values.lookup(c)
+            for side in [found?.before, found?.after] {
+                bytes.append(comma)
+                guard let side else { continue }
+                cellJSON.reset()
+                presenter.writeProperties(side, storeUUID: values.storeUUID, to: &cellJSON)
+                CSV.field(bytes: cellJSON.bytes, to: &bytes, raw: raw)
+            }
         }
     }
 }

@@ -79,6 +79,10 @@ struct TimesketchExport {
         case .unknown: text += " changed (type \(change.changeType.description))"
         }
         if let who = HistoryPresenter.who(tx) { text += " by " + who }
+        if let values = presenter.values, let found = values.lookup(change) {
+            let lines = presenter.valueLines(found)
+            if !lines.isEmpty { text += "; save \(found.save): " + lines.joined(separator: "; ") }
+        }
         return text
     }
 }
