@@ -53,6 +53,11 @@ extension HistoryStore {
     /// The current row of `object` (its entity or a subentity, by the row's
     /// `Z_ENT`), named with `model` when it has the entity.
     public func objectState(_ object: ObjectReference, model: ManagedObjectModel?) throws -> ObjectLookup {
+        try objectState(object, model: model, naming: model.map { ModelColumns($0, catalog: catalog) })
+    }
+
+    /// ``objectState(_:model:)`` with the columns of `model` named once, for many lookups.
+    func objectState(_ object: ObjectReference, model: ManagedObjectModel?, naming: ModelColumns?) throws -> ObjectLookup {
         if let uuid = object.storeUUID, uuid.uppercased() != storeUUID.uppercased() {
             throw StoreQueryError(path: path, .objectOfOtherStore(object: object, storeUUID: storeUUID))
         }
@@ -84,8 +89,9 @@ extension HistoryStore {
             if case .integer(let v)?? = row["Z_OPT"] { version = v }
             let reference = ObjectReference(entityName: concrete.name, primaryKey: object.primaryKey)
             let properties: [PropertyValue]
-            if let model, model.entity(named: concrete.name) != nil {
-                var reader = PropertyReader(store: self, db: db, model: model, table: table, columns: columns, row: row, key: object.primaryKey)
+            if let model, let naming, model.entity(named: concrete.name) != nil {
+                var reader = PropertyReader(store: self, db: db, model: model, naming: naming, table: table, columns: columns, row: row,
+                                            key: object.primaryKey)
                 properties = try reader.properties(of: concrete.name)
                 problems += reader.problems
             } else {
@@ -107,6 +113,20 @@ extension HistoryStore {
     }
 }
 
+/// The columns a model's properties have in a store: computed once per model and store (for a
+/// model of Photos' size, longer than reading a row).
+struct ModelColumns {
+    /// `Z` + the uppercased name of every property of the model: a column named so is that property's.
+    let declared: Set<String>
+    /// The column Core Data gives each property (numbered in tables shared by entities declaring the same name).
+    let names: ColumnNames
+
+    init(_ model: ManagedObjectModel, catalog: EntityCatalog) {
+        declared = Set(model.entities.flatMap { $0.properties.map { ColumnNames.base($0.name) } })
+        names = ColumnNames(model: model) { catalog.entity(named: $0)?.number }
+    }
+}
+
 /// Reads the properties of one row through the model (``HistoryStore/objectState(_:model:)``).
 private struct PropertyReader {
     let store: HistoryStore
@@ -122,7 +142,8 @@ private struct PropertyReader {
     let columnNames: ColumnNames
     var problems: [String] = []
 
-    init(store: HistoryStore, db: Database, model: ManagedObjectModel, table: String, columns: [String], row: [String: StoredValue?], key: Int64) {
+    init(store: HistoryStore, db: Database, model: ManagedObjectModel, naming: ModelColumns, table: String, columns: [String],
+         row: [String: StoredValue?], key: Int64) {
         self.store = store
         self.db = db
         self.model = model
@@ -130,8 +151,8 @@ private struct PropertyReader {
         self.columns = columns
         self.row = row
         self.key = key
-        declaredColumns = Set(model.entities.flatMap { $0.properties.map { ColumnNames.base($0.name) } })
-        columnNames = ColumnNames(model: model) { [catalog = store.catalog] in catalog.entity(named: $0)?.number }
+        declaredColumns = naming.declared
+        columnNames = naming.names
     }
 
     mutating func properties(of entity: String) throws -> [PropertyValue] {

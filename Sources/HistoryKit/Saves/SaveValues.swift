@@ -20,7 +20,7 @@ public final class SaveValues {
     private let saveOfTransaction: [Int64: Int]
     private let saveCount: Int
     /// The stores opened at a save, the last few (a change's two sides are consecutive saves).
-    private var opened: [(save: Int, store: HistoryStore)] = []
+    private var opened: [(save: Int, store: HistoryStore, naming: ModelColumns?)] = []
 
     /// The window of `store`'s `-wal` (none when it has no `-wal` or no save); `model` names properties.
     public init(_ store: HistoryStore, model: ManagedObjectModel?) throws {
@@ -49,7 +49,8 @@ public final class SaveValues {
         guard let save = saveOfTransaction[change.transactionNumber], let entity = change.entityName else { return nil }
         let object = ObjectReference(entityName: entity, primaryKey: change.entityPK)
         func properties(at save: Int) throws -> [PropertyValue]? {
-            guard case .found(let state) = try opened(at: save).objectState(object, model: model) else { return nil }
+            let at = try opened(at: save)
+            guard case .found(let state) = try at.store.objectState(object, model: model, naming: at.naming) else { return nil }
             guard change.changeType == .update, let names = change.updatedProperties else { return state.properties }
             return state.properties.filter { names.contains($0.name) }
         }
@@ -63,18 +64,21 @@ public final class SaveValues {
     public func rows(_ change: Change) throws -> (before: [PropertyValue], after: [PropertyValue])? {
         guard let save = saveOfTransaction[change.transactionNumber], let entity = change.entityName else { return nil }
         let object = ObjectReference(entityName: entity, primaryKey: change.entityPK)
-        guard case .found(let before) = try opened(at: save - 1).objectState(object, model: model),
-              case .found(let after) = try opened(at: save).objectState(object, model: model) else { return nil }
+        let old = try opened(at: save - 1), new = try opened(at: save)
+        guard case .found(let before) = try old.store.objectState(object, model: model, naming: old.naming),
+              case .found(let after) = try new.store.objectState(object, model: model, naming: new.naming) else { return nil }
         return (before.properties, after.properties)
     }
 
-    /// The store as it was after save `save` (0: before the first, the main file alone).
-    private func opened(at save: Int) throws -> HistoryStore {
-        if let found = opened.first(where: { $0.save == save }) { return found.store }
+    /// The store as it was after save `save` (0: before the first, the main file alone), with
+    /// its model's columns named once.
+    private func opened(at save: Int) throws -> (store: HistoryStore, naming: ModelColumns?) {
+        if let found = opened.first(where: { $0.save == save }) { return (found.store, found.naming) }
         let store = try HistoryStore.open(self.store.path, options: OpenOptions(busyTimeout: 2, atSave: save))
-        opened.append((save, store))
+        let naming = model.map { ModelColumns($0, catalog: store.catalog) }
+        opened.append((save, store, naming))
         if opened.count > 4 { opened.removeFirst().store.close() }
-        return store
+        return (store, naming)
     }
 
     deinit {
