@@ -71,6 +71,42 @@ public struct FixtureStore: Sendable {
         }
     }
 
+    /// One step after the history is written, each save its own commit in the `-wal` (which is
+    /// never checkpointed unless a step says so): the saves of a running app, with the store's
+    /// rows changing as history records.
+    public enum SaveStep: Sendable {
+        case save(Save)
+        /// A reader takes a snapshot and keeps it to the end; a checkpoint then copies every
+        /// frame so far into the main file. The log cannot restart while the reader holds it, so
+        /// later saves follow in it: the states before the checkpoint are only partly rebuilt.
+        case checkpointHoldingAReader
+        /// A checkpoint copies every frame into the main file, no reader holding the log: the next
+        /// save restarts the log from its first frame, and the older frames beyond it remain.
+        case checkpoint
+    }
+
+    /// One commit: an optional history transaction and the row changes it records.
+    public struct Save: Sendable {
+        public var transaction: Transaction?
+        /// Rows inserted.
+        public var inserted: [Row]
+        /// Values set on existing rows (entity, key, values by property name).
+        public var updated: [Row]
+        /// Rows deleted (entity and key; other fields unused).
+        public var deleted: [Row]
+        /// Transactions deleted in this commit (a purge).
+        public var purge: ClosedRange<Int64>?
+
+        public init(transaction: Transaction? = nil, inserted: [Row] = [], updated: [Row] = [], deleted: [Row] = [],
+                    purge: ClosedRange<Int64>? = nil) {
+            self.transaction = transaction
+            self.inserted = inserted
+            self.updated = updated
+            self.deleted = deleted
+            self.purge = purge
+        }
+    }
+
     /// SQLite journal mode of the written file.
     public enum JournalMode: Sendable {
         /// Core Data's default; the last transactions can be left in the `-wal`.
@@ -91,6 +127,8 @@ public struct FixtureStore: Sendable {
     /// Rows of the entity tables (none: history only); with rows, many-to-many
     /// relationships get their join tables.
     public var rows: [Row]
+    /// Steps after everything else, in WAL mode (none: the files are left as written).
+    public var saveSteps: [SaveStep] = []
 
     /// Describes a store; defaults match a modern Core Data store in WAL mode.
     public init(model: ManagedObjectModel, storeUUID: String, frameworkVersion: Int64 = 1345,

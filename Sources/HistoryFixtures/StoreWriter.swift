@@ -77,7 +77,8 @@ public enum StoreWriter {
                 }
             }
         }
-        if keepInWAL > 0 {
+        let reader = try writeSaveSteps(fixture, queue: queue, path: path, recorder: recorder)
+        if keepInWAL > 0 || !fixture.saveSteps.isEmpty {
             // Leave the files as a running app does (recent transactions only in the -wal):
             // copy all three aside before closing checkpoints the WAL, and put them back after.
             let fm = FileManager.default
@@ -86,6 +87,7 @@ public enum StoreWriter {
                 try? fm.removeItem(atPath: aside + suffix)
                 try fm.copyItem(atPath: path + suffix, toPath: aside + suffix)
             }
+            try reader?.close()
             try queue.close()
             for suffix in ["", "-wal", "-shm"] {
                 try? fm.removeItem(atPath: path + suffix)
@@ -156,48 +158,52 @@ public enum StoreWriter {
         return tables
     }
 
-    private static func writeRows(_ db: Database, fixture: FixtureStore, numbers: [(name: String, number: Int64, superNumber: Int64)]) throws {
-        guard !fixture.rows.isEmpty else { return }
-        let joins = joinTables(fixture.model, numbers: numbers)
-        for join in joins {
-            try db.execute(sql: "CREATE TABLE \(join.name) ( \(join.lowColumn) INTEGER, \(join.highColumn) INTEGER, PRIMARY KEY (\(join.lowColumn), \(join.highColumn)) )")
-        }
-        let numberOf = Dictionary(numbers.map { ($0.name, $0.number) }, uniquingKeysWith: { a, _ in a })
-        let columnNames = ColumnNames(model: fixture.model) { numberOf[$0] }
-        for row in fixture.rows {
-            let chain = fixture.model.inheritanceChain(of: row.entity)
-            let root = chain.first?.name ?? row.entity
-            let names = row.values.keys.sorted()
-            // Each value in the column of the entity declaring it (numbered where siblings share the name).
-            let columns = (["Z_PK", "Z_ENT", "Z_OPT"] + names.map { name in
-                chain.last { $0.property(named: name) != nil }.flatMap { columnNames.column(entity: $0.name, property: name) } ?? ColumnNames.base(name)
-            }).joined(separator: ", ")
-            var values: [DatabaseValueConvertible?] = [row.primaryKey, numberOf[row.entity], row.version]
-            for name in names {
-                switch row.values[name] {
-                case .integer(let n)?: values.append(n)
-                case .real(let d)?: values.append(d)
-                case .text(let t)?: values.append(t)
-                case .blob(let b)?: values.append(Data(b))
-                case nil: values.append(nil)
-                }
-            }
-            try db.execute(sql: "INSERT INTO Z\(root.uppercased()) (\(columns)) VALUES (\(Array(repeating: "?", count: values.count).joined(separator: ", ")))",
-                           arguments: StatementArguments(values))
-            for (relationship, keys) in row.links {
-                let chain = fixture.model.inheritanceChain(of: row.entity).map(\.name)
-                for join in joins {
-                    let isLow = chain.contains(join.lowEntity) && join.lowRelationship == relationship
-                    guard isLow || fixture.model.allProperties(of: row.entity).contains(where: {
-                        $0.name == relationship && $0.relationship?.inverseName == join.lowRelationship
-                    }) else { continue }
-                    for key in keys {
-                        try db.execute(sql: "INSERT OR IGNORE INTO \(join.name) (\(join.lowColumn), \(join.highColumn)) VALUES (?, ?)",
-                                       arguments: isLow ? [row.primaryKey, key] : [key, row.primaryKey])
+    /// Runs the fixture's save steps on `queue`; the reader holding the log, when a step made one.
+    private static func writeSaveSteps(_ fixture: FixtureStore, queue: DatabaseQueue, path: String, recorder: Recorder) throws -> DatabaseQueue? {
+        var reader: DatabaseQueue?
+        let rows = RowWriter(fixture: fixture, numbers: recorder.numbers)
+        for step in fixture.saveSteps {
+            switch step {
+            case .save(let save):
+                try queue.inDatabase { db in
+                    try db.inTransaction {
+                        if let tx = save.transaction { try recorder.record(tx, db: db) }
+                        for row in save.inserted { try rows.insert(row, db) }
+                        for row in save.updated { try rows.update(row, db) }
+                        for row in save.deleted { try rows.delete(row, db) }
+                        if let purge = save.purge {
+                            try db.execute(sql: "DELETE FROM ACHANGE WHERE ZTRANSACTIONID BETWEEN ? AND ?", arguments: [purge.lowerBound, purge.upperBound])
+                            try db.execute(sql: "DELETE FROM ATRANSACTION WHERE Z_PK BETWEEN ? AND ?", arguments: [purge.lowerBound, purge.upperBound])
+                        }
+                        if save.transaction != nil { try recorder.writePrimaryKeys(db) }
+                        return .commit
                     }
                 }
+            case .checkpointHoldingAReader:
+                // GRDB lets a transaction outlive a call only when told so.
+                var config = Configuration()
+                config.allowsUnsafeTransactions = true
+                let held = try DatabaseQueue(path: path, configuration: config)
+                try held.inDatabase { db in
+                    try db.execute(sql: "BEGIN")
+                    _ = try Int.fetchOne(db, sql: "SELECT count(*) FROM Z_METADATA")
+                }
+                reader = held
+                try queue.writeWithoutTransaction { _ = try Row.fetchOne($0, sql: "PRAGMA wal_checkpoint(PASSIVE)") }
+            case .checkpoint:
+                try queue.writeWithoutTransaction { _ = try Row.fetchOne($0, sql: "PRAGMA wal_checkpoint(PASSIVE)") }
             }
         }
+        return reader
+    }
+
+    private static func writeRows(_ db: Database, fixture: FixtureStore, numbers: [(name: String, number: Int64, superNumber: Int64)]) throws {
+        guard !fixture.rows.isEmpty else { return }
+        let writer = RowWriter(fixture: fixture, numbers: numbers)
+        for join in writer.joins {
+            try db.execute(sql: "CREATE TABLE \(join.name) ( \(join.lowColumn) INTEGER, \(join.highColumn) INTEGER, PRIMARY KEY (\(join.lowColumn), \(join.highColumn)) )")
+        }
+        for row in fixture.rows { try writer.insert(row, db) }
     }
 
     /// `Z<ROOT>` with `Z_PK`, `Z_ENT`, `Z_OPT` and a column per stored attribute and to-one of the whole

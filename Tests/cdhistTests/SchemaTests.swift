@@ -17,7 +17,7 @@ import Testing
             files.append(path)
         }
         let m = Repository.fixtures + "/MergeState"
-        var stores = ["AppGroup", "Purged", "NoModelCache", "WALPending", "MergeState", "CloudKit"].map { Repository.fixtures + "/\($0)/Tasks.sqlite" }
+        var stores = ["AppGroup", "Purged", "NoModelCache", "WALPending", "MergeState", "CloudKit", "WALSaves", "WALReset"].map { Repository.fixtures + "/\($0)/Tasks.sqlite" }
         if RealStores.available { stores += [RealStores.photos, RealStores.swiftData] }
         for store in stores {
             for command in ["info", "transactions", "changes", "entities", "authors", "check", "timeline", "cloudkit"] {

@@ -33,7 +33,8 @@ public struct SaveSummary: Sendable {
 
     /// It changed rows of entities without recording a history transaction (a save without
     /// history tracking, a batch operation, a migration).
-    public var changesEntitiesWithoutHistory: Bool { transactionsAdded.isEmpty && entities.contains { $0.total > 0 } }
+    /// Only an exact save says so: a partial one's rows are not known.
+    public var changesEntitiesWithoutHistory: Bool { exact && transactionsAdded.isEmpty && entities.contains { $0.total > 0 } }
 }
 
 /// Frames of a log that no commit holds: a save that never finished, or an earlier generation.

@@ -24,7 +24,7 @@ struct SavesPresenter {
             ] + (partial ? [Column("Why", fit: .below)] : []), rows: rows))
         let without = summaries.filter(\.changesEntitiesWithoutHistory).map { "\($0.commit.number)" }
         if !without.isEmpty {
-            sections.append(.note("Saves \(without.joined(separator: ", ")) changed objects without recording a history transaction (a context without history tracking, a batch request or a migration)."))
+            sections.append(.note((without.count == 1 ? "Save " : "Saves ") + "\(without.joined(separator: ", ")) changed objects without recording a history transaction (a context without history tracking, a batch request or a migration)."))
         }
         if let u = log.unfinished {
             sections.append(.note("Frames \(u.firstFrame)–\(u.lastFrame) come after the last commit: a save that never finished (\(plural(u.pages, "page"))); SQLite ignores them."))
