@@ -25,7 +25,8 @@ import json, os
 # 1.8: an actor's pendingCountAtMost (a position kept in whole seconds: what may be pending too).
 # 1.9: the saves document (the commits still in the -wal, and what each changed); a change's valuesBefore and
 #      valuesAfter (with --values); saves --slots' slotCheck; the recovered document.
-VERSION = "1.9"
+# 1.10: a recovered transaction's and object's exact and why; saves --format ndjson: a line per save.
+VERSION = "1.10"
 
 def nullable(t): return {"type": [t, "null"]} if isinstance(t, str) else {"anyOf": [t, {"type": "null"}]}
 S, I, N, B = {"type": "string"}, {"type": "integer"}, {"type": "number"}, {"type": "boolean"}
@@ -235,11 +236,13 @@ defs["checkpointEvent"] = event("checkpoint", {"walBytes": nullable("integer")})
 
 rowCounts = lambda key: obj({key: S, "inserted": I, "updated": I, "deleted": I})
 looseFrames = obj({"firstFrame": I, "lastFrame": I, "pages": I, "commits": I})
+saveMembers = {"save": I, "firstFrame": I, "lastFrame": I, "pages": I, "transactionNumbers": arr(I), "transactionsRemoved": arr(I),
+               "changesAdded": I, "changesRemoved": I, "entities": arr(rowCounts("entity")), "otherTables": arr(rowCounts("table")),
+               "withoutHistory": B, "exact": B, "why": nullable("string")}
+defs["saveLine"] = obj({"format": {"const": "cdhist/1"}, **saveMembers})
 defs["saves"] = doc("saves", {
     "store": S, "wal": obj({"path": S, "pageSize": I, "frames": I, "damage": nullable("string")}), "backfilledFrames": I,
-    "saves": arr(obj({"save": I, "firstFrame": I, "lastFrame": I, "pages": I, "transactionNumbers": arr(I), "transactionsRemoved": arr(I),
-                      "changesAdded": I, "changesRemoved": I, "entities": arr(rowCounts("entity")), "otherTables": arr(rowCounts("table")),
-                      "withoutHistory": B, "exact": B, "why": nullable("string")})),
+    "saves": arr(obj(saveMembers)),
     "unfinished": nullable(looseFrames), "olderGeneration": arr(looseFrames),
     "slotCheck": obj({"updates": I, "skipped": I, "changedProperties": I, "named": I, "unchangedBits": I,
                       "withoutBit": arr(obj({"changeID": I, "transactionNumber": I, "entity": S, "property": S})),
@@ -266,10 +269,10 @@ schema = {
     "title": "cdhist JSON output (format cdhist/1)",
     "version": VERSION,
     "description": "A JSON document (it has a kind) or an NDJSON line (a transaction, possibly with its changes, a change, "
-                   "an event watch saw, a Timesketch event of export --format timesketch, or an object deleted lists).",
+                   "an event watch saw, a Timesketch event of export --format timesketch, an object deleted lists, or a save saves lists).",
     "oneOf": [{"if": {"required": ["kind"]}, "then": {"oneOf": [ref(v) for v in kinds.values()]},
                "else": {"oneOf": [ref("transactionLine"), ref("changeLine"), ref("purgedEvent"), ref("checkpointEvent"),
-                                 ref("timesketchEvent"), ref("deletedLine")]}}],
+                                 ref("timesketchEvent"), ref("deletedLine"), ref("saveLine")]}}],
     "$defs": defs,
 }
 here = os.path.dirname(os.path.abspath(__file__))

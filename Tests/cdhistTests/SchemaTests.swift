@@ -37,6 +37,7 @@ import Testing
             try save(["actors", store], "actors")
             if FileManager.default.fileExists(atPath: store + "-wal") {
                 try save(["saves", store, "--slots"], "saves")
+                try save(["saves", store, "--format", "ndjson"], "saves-nd")
                 try save(["recover", store], "recovered")
                 try save(["info", store, "--at-save", "1"], "info-at-save")
                 try save(["changes", store, "--values", "--format", "ndjson"], "changes-values")

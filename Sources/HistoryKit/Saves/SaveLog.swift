@@ -161,8 +161,7 @@ public struct SaveLog: Sendable {
                 }
             }
         }
-        // A save is rebuilt from the states before and after it: both must be exact.
-        let why = exactness.reason(ofState: commit.number) ?? exactness.reason(ofState: commit.number - 1)
+        let why = reason(ofSave: commit.number)
         return SaveSummary(commit: commit, exact: why == nil, why: why, transactionsAdded: added, transactionsRemoved: removed,
                            changesAdded: changesAdded, changesRemoved: changesRemoved,
                            entities: entities.values.filter { $0.total > 0 }.sorted { $0.name < $1.name },
@@ -173,6 +172,12 @@ public struct SaveLog: Sendable {
         counts[name, default: SaveSummary.RowCounts(name: name)].inserted += inserted
         counts[name, default: SaveSummary.RowCounts(name: name)].updated += updated
         counts[name, default: SaveSummary.RowCounts(name: name)].deleted += deleted
+    }
+
+    /// Why save `number` cannot be rebuilt exactly (nil when it can): a save is rebuilt from the
+    /// states before and after it, so both must be exact.
+    public func reason(ofSave number: Int) -> String? {
+        exactness.reason(ofState: number) ?? exactness.reason(ofState: number - 1)
     }
 
     /// Core Data's tables of objects: `Z` and a letter (`ZTASK`), not its bookkeeping (`Z_PRIMARYKEY`,

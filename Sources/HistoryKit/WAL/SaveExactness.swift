@@ -68,16 +68,26 @@ public struct SaveExactness: Sendable {
     private static func copiedPage(_ log: WALLog, mainPath: String) -> (page: UInt32, frame: Int)? {
         guard let handle = FileHandle(forReadingAtPath: mainPath) else { return nil }
         defer { try? handle.close() }
-        var copies: [UInt32: [(frame: Int, hash: UInt64)]] = [:]
-        for (i, frame) in log.frames.enumerated() { copies[frame.page, default: []].append((i + 1, frame.pageHash)) }
-        var found: (page: UInt32, frame: Int)?
-        for (page, versions) in copies where versions.count > 1 {
+        // In two passes over the frames, with memory for each page rather than each frame (a log
+        // may hold millions): the pages written more than once, and their hashes in the main file.
+        var writes: [UInt32: Int] = [:]
+        for frame in log.frames { writes[frame.page, default: 0] += 1 }
+        var mainHash: [UInt32: UInt64] = [:]
+        for (page, count) in writes where count > 1 {
             guard (try? handle.seek(toOffset: UInt64(page - 1) * UInt64(log.pageSize))) != nil,
                   let data = try? handle.read(upToCount: log.pageSize), data.count == log.pageSize else { continue }
-            let main = data.withUnsafeBytes { PageHash.of($0) }
-            // The latest copy equal to the main file's page, after a copy that differs from it.
-            guard let match = versions.lastIndex(where: { $0.hash == main }), versions[..<match].contains(where: { $0.hash != main }) else { continue }
-            if versions[match].frame > (found?.frame ?? 0) { found = (page, versions[match].frame) }
+            mainHash[page] = data.withUnsafeBytes { PageHash.of($0) }
+        }
+        // The latest copy equal to the main file's page, after a copy that differs from it.
+        var differed = Set<UInt32>()
+        var found: (page: UInt32, frame: Int)?
+        for (i, frame) in log.frames.enumerated() {
+            guard let main = mainHash[frame.page] else { continue }
+            if frame.pageHash != main {
+                differed.insert(frame.page)
+            } else if differed.contains(frame.page) {
+                found = (frame.page, i + 1)
+            }
         }
         return found
     }

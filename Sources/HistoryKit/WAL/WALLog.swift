@@ -215,6 +215,9 @@ public struct WALLog: Sendable {
         init(header: Header, size: Int64) {
             self.header = header
             self.size = size
+            // As many frames as the file can hold (16 bytes for each 24 + page size): growing the
+            // array by doubling would keep up to twice that.
+            frames.reserveCapacity(Int(max(0, (size - 32) / (24 + Int64(header.pageSize)))))
             checksum = (header.checksum1, header.checksum2)
         }
 

@@ -34,15 +34,12 @@ struct SavesCommand: ParsableCommand, SessionInputs {
         let historyStore = try openStore(store, lockTimeout: lock.lockTimeout)
         let context = outputOptions.context()
         let saves = try SaveLog.read(historyStore)
-        var summaries: [SaveSummary] = []
-        try saves.forEachSave(entityNames: Dictionary(historyStore.catalog.entities.map { ($0.number, $0.name) }, uniquingKeysWith: { a, _ in a })) {
-            summaries.append($0)
-        }
         var check: SlotCheck?
         if slots {
             let resolution = try historyStore.resolveModel(userModelPath: model)
             check = try SlotCheck.run(try SaveValues(historyStore, model: resolution.model), decoder: historyStore.makeDecoder(model: resolution))
         }
-        DocumentRenderer.render(SavesPresenter().document(saves, summaries: summaries, slots: check, store: store), context: context)
+        let names = Dictionary(historyStore.catalog.entities.map { ($0.number, $0.name) }, uniquingKeysWith: { a, _ in a })
+        try SavesPresenter().render(saves, slots: check, store: store, context: context) { try saves.forEachSave(entityNames: names, $0) }
     }
 }

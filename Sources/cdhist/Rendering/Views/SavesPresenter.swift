@@ -2,29 +2,66 @@ import HistoryKit
 
 /// Presents the saves of a store's `-wal`.
 struct SavesPresenter {
-    func document(_ log: SaveLog, summaries: [SaveSummary], slots: SlotCheck? = nil, store: String) -> Document {
+    /// Writes the saves of `log` as `forEachSave` gives them, one at a time, so that a log of any
+    /// length lists in bounded memory: JSON the document's members, then the saves, last; NDJSON a
+    /// line per save; CSV the table of saves; a table the fields, the saves and the notes.
+    func render(_ log: SaveLog, slots: SlotCheck?, store: String, context: RenderContext,
+                forEachSave: ((SaveSummary) throws -> Void) throws -> Void) throws {
         // Why a save is partial, under its row, when one is.
-        let partial = summaries.contains { !$0.exact }
-        let rows = summaries.map { s -> [Cell] in
-            [Cell("\(s.commit.number)"), Cell("\(s.commit.firstFrame)–\(s.commit.lastFrame)"), Cell("\(s.commit.pages)"),
-             Cell(transactions(s)), Cell(rowText(s)), Cell(s.exact ? "exact" : "partial", s.exact ? nil : .yellow)] + (partial ? [Cell(s.why ?? "")] : [])
+        let partial = log.log.commits.indices.contains { log.reason(ofSave: $0 + 1) != nil }
+        // Laid out from the first saves: numbers as wide as the last save's.
+        let lastFrame = String(log.log.commits.last?.lastFrame ?? 0).count
+        let columns = [
+            Column("Save", alignRight: true, minWidth: String(log.log.commits.count).count), Column("Frames", minWidth: 2 * lastFrame + 1),
+            Column("Pages", alignRight: true), Column("Transactions", fit: .wrap(min: 12)),
+            Column("Rows", fit: .wrap(min: 16)), Column("State"),
+        ] + (partial ? [Column("Why", fit: .below)] : [])
+        var header = headerJSON(log, store: store)
+        if let slots { header.append(("slotCheck", slotJSON(slots))) }
+        if context.format == .table {
+            DocumentRenderer.render(Document(kind: "saves", json: [], sections: [fields(log, store: store)]), context: context)
+            context.output.line()
+            guard !log.log.commits.isEmpty else {
+                return DocumentRenderer.render(Document(kind: "saves", json: [], sections: notes(log, withoutHistory: [], slots: slots)), context: context)
+            }
+            context.output.line(context.style("Saves", .bold))
         }
-        var sections: [Document.Section] = [
-            .fields(title: nil, [
-                ("Store", store),
-                ("WAL", "\(log.log.path): \(plural(log.log.frames.count, "valid frame")) of \(log.log.pageSize) bytes, \(plural(log.log.commits.count, "save"))"),
-                ("Checkpoint", log.exactness.backfilled == 0 ? "no frame copied into the main file, \(log.exactness.source)"
-                    : "frames 1–\(log.exactness.backfilled) copied into the main file, \(log.exactness.source)"),
-            ]),
-        ]
-        sections.append(log.log.commits.isEmpty ? .note("The -wal holds no commit: the main file alone is the store.")
-            : .table(title: "Saves", columns: [
-                Column("Save", alignRight: true), Column("Frames"), Column("Pages", alignRight: true), Column("Transactions", fit: .wrap(min: 12)),
-                Column("Rows", fit: .wrap(min: 16)), Column("State"),
-            ] + (partial ? [Column("Why", fit: .below)] : []), rows: rows))
-        let without = summaries.filter(\.changesEntitiesWithoutHistory).map { "\($0.commit.number)" }
-        if !without.isEmpty {
-            sections.append(.note((without.count == 1 ? "Save " : "Saves ") + "\(without.joined(separator: ", ")) changed objects without recording a history transaction (a context without history tracking, a batch request or a migration)."))
+        let list = ListRenderer(context: context, kind: "saves", columns: columns, header: header)
+        var withoutHistory: [Int] = []
+        try forEachSave { s in
+            if s.changesEntitiesWithoutHistory { withoutHistory.append(s.commit.number) }
+            list.add(cells: [Cell("\(s.commit.number)"), Cell("\(s.commit.firstFrame)–\(s.commit.lastFrame)"), Cell("\(s.commit.pages)"),
+                             Cell(transactions(s)), Cell(rowText(s)), Cell(s.exact ? "exact" : "partial", s.exact ? nil : .yellow)]
+                             + (partial ? [Cell(s.why ?? "")] : []),
+                     record: SaveRecord(summary: s))
+        }
+        list.finish()
+        if context.format == .table {
+            let after = notes(log, withoutHistory: withoutHistory, slots: slots)
+            if !after.isEmpty {
+                context.output.line()
+                DocumentRenderer.render(Document(kind: "saves", json: [], sections: after), context: context)
+            }
+        }
+    }
+
+    private func fields(_ log: SaveLog, store: String) -> Document.Section {
+        .fields(title: nil, [
+            ("Store", store),
+            ("WAL", "\(log.log.path): \(plural(log.log.frames.count, "valid frame")) of \(log.log.pageSize) bytes, \(plural(log.log.commits.count, "save"))"),
+            ("Checkpoint", log.exactness.backfilled == 0 ? "no frame copied into the main file, \(log.exactness.source)"
+                : "frames 1–\(log.exactness.backfilled) copied into the main file, \(log.exactness.source)"),
+        ])
+    }
+
+    /// What follows the table: saves without history, loose frames, damage, the slot check.
+    private func notes(_ log: SaveLog, withoutHistory: [Int], slots: SlotCheck?) -> [Document.Section] {
+        var sections: [Document.Section] = []
+        if log.log.commits.isEmpty { sections.append(.note("The -wal holds no commit: the main file alone is the store.")) }
+        if !withoutHistory.isEmpty {
+            let shown = withoutHistory.prefix(20).map(String.init).joined(separator: ", ")
+                + (withoutHistory.count > 20 ? ", … and \(withoutHistory.count - 20) more" : "")
+            sections.append(.note((withoutHistory.count == 1 ? "Save " : "Saves ") + "\(shown) changed objects without recording a history transaction (a context without history tracking, a batch request or a migration)."))
         }
         if let u = log.unfinished {
             sections.append(.note("Frames \(u.firstFrame)–\(u.lastFrame) come after the last commit: a save that never finished (\(plural(u.pages, "page"))); SQLite ignores them."))
@@ -34,8 +71,7 @@ struct SavesPresenter {
         }
         if let damage = log.log.damage { sections.append(.note("The -wal is damaged: \(damage).")) }
         if let slots { sections.append(slotSection(slots)) }
-        return Document(kind: "saves", json: json(log, summaries: summaries, store: store) + (slots.map { [("slotCheck", slotJSON($0))] } ?? []),
-                        sections: sections)
+        return sections
     }
 
     private func slotSection(_ c: SlotCheck) -> Document.Section {
@@ -89,10 +125,8 @@ struct SavesPresenter {
         return parts.isEmpty ? "-" : parts.joined(separator: ", ")
     }
 
-    private func json(_ log: SaveLog, summaries: [SaveSummary], store: String) -> [(String, JSONValue)] {
-        func counts(_ c: SaveSummary.RowCounts, key: String) -> JSONValue {
-            .object([(key, .string(c.name)), ("inserted", .int(Int64(c.inserted))), ("updated", .int(Int64(c.updated))), ("deleted", .int(Int64(c.deleted)))])
-        }
+    /// The document's members before its saves.
+    private func headerJSON(_ log: SaveLog, store: String) -> [(String, JSONValue)] {
         func loose(_ f: LooseFrames) -> JSONValue {
             .object([("firstFrame", .int(Int64(f.firstFrame))), ("lastFrame", .int(Int64(f.lastFrame))), ("pages", .int(Int64(f.pages))),
                      ("commits", .int(Int64(f.commits)))])
@@ -102,20 +136,55 @@ struct SavesPresenter {
             ("wal", .object([("path", .string(log.log.path)), ("pageSize", .int(Int64(log.log.pageSize))),
                              ("frames", .int(Int64(log.log.frames.count))), ("damage", .optional(log.log.damage))])),
             ("backfilledFrames", .int(Int64(log.exactness.backfilled))),
-            ("saves", .array(summaries.map { s in
-                .object([
-                    ("save", .int(Int64(s.commit.number))), ("firstFrame", .int(Int64(s.commit.firstFrame))), ("lastFrame", .int(Int64(s.commit.lastFrame))),
-                    ("pages", .int(Int64(s.commit.pages))), ("transactionNumbers", .array(s.transactionsAdded.map { .int($0) })),
-                    ("transactionsRemoved", .array(s.transactionsRemoved.map { .int($0) })),
-                    ("changesAdded", .int(Int64(s.changesAdded))), ("changesRemoved", .int(Int64(s.changesRemoved))),
-                    ("entities", .array(s.entities.map { counts($0, key: "entity") })),
-                    ("otherTables", .array(s.otherTables.map { counts($0, key: "table") })),
-                    ("withoutHistory", .bool(s.changesEntitiesWithoutHistory)),
-                    ("exact", .bool(s.exact)), ("why", .optional(s.why)),
-                ])
-            })),
             ("unfinished", log.unfinished.map(loose) ?? .null),
             ("olderGeneration", .array(log.olderGenerations.map(loose))),
         ]
+    }
+
+    /// One save as JSON.
+    struct SaveRecord: JSONRecord {
+        let summary: SaveSummary
+
+        func write<S: JSONSink>(format: String?, to s: inout S) {
+            let save = summary
+            s.beginObject()
+            if let format { s.member("format", format) }
+            s.member("save", save.commit.number)
+            s.member("firstFrame", save.commit.firstFrame)
+            s.member("lastFrame", save.commit.lastFrame)
+            s.member("pages", save.commit.pages)
+            s.key("transactionNumbers")
+            s.beginArray()
+            for n in save.transactionsAdded { s.int(n) }
+            s.endArray()
+            s.key("transactionsRemoved")
+            s.beginArray()
+            for n in save.transactionsRemoved { s.int(n) }
+            s.endArray()
+            s.member("changesAdded", save.changesAdded)
+            s.member("changesRemoved", save.changesRemoved)
+            s.key("entities")
+            Self.write(save.entities, key: "entity", to: &s)
+            s.key("otherTables")
+            Self.write(save.otherTables, key: "table", to: &s)
+            s.member("withoutHistory", save.changesEntitiesWithoutHistory)
+            s.member("exact", save.exact)
+            s.member("why", save.why)
+            s.endObject()
+        }
+
+        private static func write<S: JSONSink>(_ counts: [SaveSummary.RowCounts], key: String, to s: inout S) {
+            s.beginArray()
+            for c in counts {
+                s.beginObject()
+                s.key(named: key)
+                s.string(c.name)
+                s.member("inserted", c.inserted)
+                s.member("updated", c.updated)
+                s.member("deleted", c.deleted)
+                s.endObject()
+            }
+            s.endArray()
+        }
     }
 }
