@@ -180,15 +180,7 @@ public enum StoreWriter {
                     }
                 }
             case .checkpointHoldingAReader:
-                // GRDB lets a transaction outlive a call only when told so.
-                var config = Configuration()
-                config.allowsUnsafeTransactions = true
-                let held = try DatabaseQueue(path: path, configuration: config)
-                try held.inDatabase { db in
-                    try db.execute(sql: "BEGIN")
-                    _ = try Int.fetchOne(db, sql: "SELECT count(*) FROM Z_METADATA")
-                }
-                reader = held
+                reader = try HeldReader.open(path)
                 try queue.writeWithoutTransaction { _ = try Row.fetchOne($0, sql: "PRAGMA wal_checkpoint(PASSIVE)") }
             case .checkpoint:
                 try queue.writeWithoutTransaction { _ = try Row.fetchOne($0, sql: "PRAGMA wal_checkpoint(PASSIVE)") }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import HistoryFixtures
 import HistoryKit
 import TestSupport
 import Testing
@@ -136,14 +137,8 @@ import Testing
         }
         try save(1)
         try save(4)
-        // A reader that keeps its snapshot (save 10) across calls holds the checkpoint back there.
-        var unsafe = Configuration()
-        unsafe.allowsUnsafeTransactions = true
-        let reader = try DatabaseQueue(path: store, configuration: unsafe)
-        try reader.inDatabase { db in
-            try db.execute(sql: "BEGIN")
-            _ = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM SAVETEST")
-        }
+        // A reader that keeps its snapshot (save 10) holds the checkpoint back there.
+        let reader = try HeldReader.open(store)
         try writer.inDatabase { _ = try Row.fetchOne($0, sql: "PRAGMA wal_checkpoint(PASSIVE)") }
         try save(7)
         try save(10)
