@@ -41,10 +41,11 @@ import Testing
         }
     }
 
-    /// Reading at a save changes no byte and makes no file, also beside a `-wal` that has no `-shm`
-    /// (where an ordinary read must copy the store, SQLite needing to create one).
+    /// Reading the saves, at a save, their values or what they removed changes no byte and makes no
+    /// file, also beside a `-wal` that has no `-shm` (where an ordinary read must copy the store,
+    /// SQLite needing to create one).
     @Test func readingAtASaveLeavesTheFilesAsTheyWere() throws {
-        var sources = [Repository.fixtures + "/WALPending/Tasks.sqlite"]
+        var sources = ["WALPending", "WALSaves", "WALCheckpointed", "WALReset"].map { Repository.fixtures + "/\($0)/Tasks.sqlite" }
         if RealStores.available { sources += [RealStores.photos15, RealStores.swiftData] }
         for source in sources {
             for keepSHM in [true, false] {
@@ -55,8 +56,11 @@ import Testing
                 }
                 let store = dir.file(name)
                 let before = try DirectoryState(dir.path)
-                for arguments in [["saves", store], ["info", store, "--at-save", "1"], ["export", store, "--at-save", "2"],
-                                  ["changes", store, "--at-save", "3", "--format", "json"], ["check", store, "--at-save", "1", "--format", "json"]] {
+                let tasks = name == "Tasks.sqlite" ? [["object", store, "Task/p3", "--values"]] : []
+                for arguments in [["saves", store, "--slots"], ["info", store, "--at-save", "1"], ["export", store, "--at-save", "1"],
+                                  ["changes", store, "--at-save", "1", "--format", "json"], ["check", store, "--at-save", "1", "--format", "json"],
+                                  ["recover", store], ["changes", store, "--values", "--format", "json"], ["export", store, "--values", "--format", "csv"],
+                                  ["diff", store, store, "--old-save", "1", "--new-save", "1"]] + tasks {
                     let r = try CLI.run(arguments)
                     #expect(r.status == 0 || arguments[0] == "check", "\(arguments): \(r.stderr)")
                     #expect(try DirectoryState(dir.path) == before, "\(arguments) on \(name) (\(keepSHM ? "with" : "without") -shm) changed a file")
