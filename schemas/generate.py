@@ -25,7 +25,8 @@ import json, os
 # 1.8: an actor's pendingCountAtMost (a position kept in whole seconds: what may be pending too).
 # 1.9: the saves document (the commits still in the -wal, and what each changed); a change's valuesBefore and
 #      valuesAfter (with --values); saves --slots' slotCheck; the recovered document.
-# 1.10: a recovered transaction's and object's exact and why; saves --format ndjson: a line per save.
+# 1.10: a recovered transaction's and object's exact and why; saves --format ndjson: a line per save; an
+#       actor's ownTransactionsAfterOthers.
 VERSION = "1.10"
 
 def nullable(t): return {"type": [t, "null"]} if isinstance(t, str) else {"anyOf": [t, {"type": "null"}]}
@@ -113,7 +114,7 @@ kind = {"enum": ["app", "cloudkit"]}
 defs["consequence"] = obj({"actor": S, "kind": kind, "status": status, "message": S})
 defs["actor"] = obj({"actor": S, "kind": kind, "status": status, "declared": B, "batch": B, "authoredTransactions": I,
     "positions": arr(position), "lastMergedTransaction": nullable("integer"), "lastMergedTimestamp": nullable(TS),
-    "tokenTransactionNumber": nullable("integer"), "pendingCount": I, "pendingCountAtMost": I, "ownTransactionsAfterPosition": I,
+    "tokenTransactionNumber": nullable("integer"), "pendingCount": I, "pendingCountAtMost": I, "ownTransactionsAfterPosition": I, "ownTransactionsAfterOthers": I,
     "mirroredRecords": nullable("integer"),
     "pendingByAuthor": arr(obj({"author": nullable("string"), "count": I})),
     "oldestPendingTransaction": nullable("integer"), "oldestPendingTimestamp": nullable(TS),

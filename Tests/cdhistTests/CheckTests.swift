@@ -47,6 +47,14 @@ import Testing
         try #"{"thresholds": {"maxPendingTransactions": 5}}"#.write(toFile: dir.file("strict.json"), atomically: true, encoding: .utf8)
         try expectFires("actor-behind", phtk + ["--config", dir.file("strict.json")])
         try expectSilent("actor-behind", phtk)
+        // The widget saved #21, #23 and #31 after its position #20 and never moved it; the share
+        // extension's one save after its position came before nothing of its own.
+        let notMerging = try check("actor-not-merging", phtk)
+        #expect(notMerging.status == 1)
+        let flagged = (notMerging.json["findings"] as? [[String: Any]] ?? []).compactMap { $0["data"] as? [String: Any] }
+        #expect(flagged.map { $0["actor"] as? String } == ["widget"])
+        #expect(flagged.first?["ownTransactionsAfterPosition"] as? Int == 3 && flagged.first?["ownTransactionsAfterOthers"] as? Int == 2)
+        try expectSilent("actor-not-merging", [m + "/Tasks.sqlite", "--token", "x=" + m + "/token.data"] + now)
         let stale = [m + "/Tasks.sqlite", "--defaults", m + "/stale.plist", "--actor", "intents", "--actor", "app", "--actor", "widget"]
         let late = try check("stale-actor", stale + ["--now", "2025-04-20T00:00:00Z"])
         #expect(late.status == 1)

@@ -19,7 +19,10 @@ import Testing
         #expect(app.contains("up-to-date") && app.contains("#34 2025-03-05 09:50:00.000Z (date)") && app.contains("nothing to do"))
         let widget = try #require(line("widget"))
         #expect(widget.contains("behind") && widget.contains("#20") && widget.contains("11 (app 6,") && widget.contains("oldest 1d 20h old"))
-        #expect(widget.contains("it merges them when it next runs"))
+        // It saved again after others' changes without moving its position: it does not merge.
+        #expect(widget.contains("it saves but does not merge") && widget.contains("make it merge history each time it runs"))
+        let share = try #require(line("shareExtension"))
+        #expect(share.contains("it merges them when it next runs"))
         let intents = try #require(line("intents"))
         #expect(intents.contains("foreign-token") && intents.contains("134501") && intents.contains("delete the saved token"))
         #expect(r.stdout.contains("Cleaner cut-offs now"))

@@ -75,11 +75,15 @@ public struct MergeStateAnalyzer {
             }
         }
         var breakages = cutoffs.map { Breakage(positions, onlyBy: $0.authorFilter.map(Set.init)) }
+        var returns = Array(repeating: ReturnTally(), count: n)
         let authorNames = try store.read { db -> [String?] in
             var scan = try TransactionScan(store: store, db: db)
             try scan.run(db) { t in
                 everyone.add(t)
-                for i in bounds.indices where bounds[i]?.holds(t) == true { within[i].add(t) }
+                for i in bounds.indices where bounds[i]?.holds(t) == true {
+                    within[i].add(t)
+                    if i < n { returns[i].add(t.author) }
+                }
                 for j in cutoffBounds.indices where cutoffBounds[j]?.holds(t) == true { breakages[j].delete(t) }
             }
             return scan.authorNames
@@ -104,10 +108,11 @@ public struct MergeStateAnalyzer {
         for (i, name) in names.enumerated() {
             let position = located[name] ?? Located()
             let kind: ActorKind = name == exporter ? .cloudKit : .app
-            let pending = position.pendingFrom != nil
+            var pending = position.pendingFrom != nil
                 ? Self.pending(within[i].sorted(names: authorNames), perhaps: perhapsBounds[i] == nil ? nil : within[n + i].sorted(names: authorNames),
                                isOwn: { ActorReport.isOwn($0, actor: name, kind: kind) })
                 : PendingSummary(byAuthor: [], oldestTimestamp: nil, oldestNumber: nil)
+            if kind == .app, let own = authorNames.firstIndex(of: name) { pending.ownAfterOthers = returns[i].returns[own] ?? 0 }
             reports.append(kind == .cloudKit
                 ? evaluateExporter(position: position, pending: pending, history: history)
                 : evaluate(name, position: position, pending: pending, authoredCount: authored[name] ?? 0,
@@ -269,7 +274,11 @@ public struct MergeStateAnalyzer {
             r.status = .behind
             r.explanation = uncertain == 0 ? "has \(plural(r.pending.count, "transaction")) by others to merge"
                 : "has \(r.pending.count)–\(r.pending.count + uncertain) transactions by others to merge: its date is kept in whole seconds, so \(uncertain) within the second after it may be merged already"
-            if let lag = r.lag, lag > CleanerInput.week {
+            if r.pending.ownAfterOthers > 0 {
+                // It ran again, saved, and left its position where it was.
+                r.explanation += "; it wrote \(plural(r.pending.ownCount, "transaction")) after its position, \(r.pending.ownAfterOthers) of them after others' it has not merged: it saves but does not merge, or does not store its position"
+                r.advice = "make it merge history each time it runs (fetch the transactions after its position, merge them, then store the new position), not only save"
+            } else if let lag = r.lag, lag > CleanerInput.week {
                 r.advice = "has not merged for \(days(lag / 86400)) and holds back purges; if this target no longer runs, remove its key"
             } else {
                 r.advice = "it merges them when it next runs; nothing to do"

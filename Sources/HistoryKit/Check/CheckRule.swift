@@ -99,7 +99,7 @@ public enum Checker {
     /// Every rule, in the order they run.
     public static let rules: [any CheckRule] = [
         ActorExpiredRule(), ActorMissedChangesRule(), ForeignTokenRule(), CorruptTokenRule(),
-        ActorBehindRule(), StaleActorRule(), PositionAfterNewestRule(), AuthorMismatchRule(), NoMergePositionRule(),
+        ActorBehindRule(), ActorNotMergingRule(), StaleActorRule(), PositionAfterNewestRule(), AuthorMismatchRule(), NoMergePositionRule(),
         CloudKitExpiredRule(), CloudKitTokenUnreadableRule(),
         CloudKitExportBehindRule(), CloudKitRecordsPendingRule(), HistoryTooLargeRule(), MissingAttributionRule(),
         CloudKitPurgeRule(), MigrationTruncationRule(), WALMissingRule(), OrphanChangesRule(), UnknownEntityRule(),

@@ -12,6 +12,9 @@ public struct PendingSummary: Sendable {
     /// Transactions after the position that the actor wrote itself (for
     /// CloudKit's exporter: CloudKit's own authors), which it does not merge.
     public var ownCount: Int = 0
+    /// Of those, the transactions it wrote after others' it had not merged, having written before
+    /// them: it ran again and saved without merging (or without storing its position).
+    public var ownAfterOthers: Int = 0
     /// For a position kept in whole seconds (an XML plist): transactions by others within
     /// the second after it, which may or may not be merged (not in ``count``).
     public var uncertainCount: Int = 0

@@ -158,6 +158,7 @@ struct MergeStatePresenter {
             ("pendingCount", .int(Int64(a.pending.count))),
         ] + (a.pending.countAtMost.map { [("pendingCountAtMost", JSONValue.int(Int64($0)))] } ?? []) + [
             ("ownTransactionsAfterPosition", .int(Int64(a.pending.ownCount))),
+            ("ownTransactionsAfterOthers", .int(Int64(a.pending.ownAfterOthers))),
             ("mirroredRecords", .optional(a.mirroredRecordCount.map(Int64.init))),
             ("pendingByAuthor", .array(a.pending.byAuthor.map { .object([("author", .optional($0.author)), ("count", .int(Int64($0.count)))]) })),
             ("oldestPendingTransaction", .optional(a.pending.oldestNumber)),
