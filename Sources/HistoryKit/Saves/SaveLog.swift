@@ -14,7 +14,7 @@ public struct SaveLog: Sendable {
         let valid = log.unfinished.map { Set(log.frames[($0.lowerBound - 1)..<$0.upperBound].map(\.page)) } ?? []
         guard log.unfinished != nil || log.inProgress != nil else { return nil }
         return LooseFrames(firstFrame: lastCommitted + 1, lastFrame: max(log.unfinished?.upperBound ?? 0, log.inProgress?.lastFrame ?? 0),
-                           pages: valid.count + (log.inProgress?.pages ?? 0), commits: 0, salts: nil)
+                           pages: log.inProgress?.pages ?? valid.count, commits: 0, salts: nil)
     }
 
     /// Frames of earlier generations of the log, left behind when it was reset.

@@ -80,7 +80,8 @@ public struct WALLog: Sendable {
     /// Valid frames after the last commit: a save that had not finished (SQLite ignores them).
     public let unfinished: ClosedRange<Int>?
     /// Frames of this generation after the valid ones that no commit follows: the rest of a save
-    /// in progress (SQLite checksums a transaction's frames only when it commits).
+    /// in progress (SQLite checksums a transaction's frames only when it commits). Its pages count
+    /// those of the valid frames after the last commit too: the same save's.
     public let inProgress: LooseRun?
     /// Frames of earlier generations, in file order.
     public let olderGenerations: [Generation]
@@ -289,7 +290,8 @@ public struct WALLog: Sendable {
                 damage = "\(breakWhy): SQLite reads the log only up to frame \(breakFrame - 1), yet a commit of this generation follows"
                 generations.removeAll { $0.firstFrame < lastCommitAfterBreak }
             } else if let last = inProgressLast {
-                inProgress = LooseRun(firstFrame: breakFrame ?? last, lastFrame: last, pages: inProgressPages.count)
+                // Its pages with those of the valid frames before it (the same save's first frames).
+                inProgress = LooseRun(firstFrame: breakFrame ?? last, lastFrame: last, pages: inProgressPages.union(pagesSinceCommit).count)
             }
             if damage == nil, leftOver > 0 {
                 damage = "\(leftOver) bytes after the last whole frame (a write cut short)"
