@@ -62,6 +62,13 @@ import Testing
         #expect(quoted.stdout.split(separator: "\n").count == 2)
         let unterminated = try CLI.run([store, "-c", "transactions --author 'x"])
         #expect(unterminated.status == 2 && unterminated.stderr == "cdhist: line 1: unterminated ' quote\n")
+        // COMMAND --help and -h show the command's help, as help COMMAND does, whole.
+        let help = try CLI.run([store, "-c", "help actors"])
+        for asked in ["actors --help", "actors -h", "actors --defaults x.plist --help"] {
+            let r = try CLI.run([store, "-c", asked])
+            #expect(r.status == 0 && r.stderr.isEmpty && r.stdout == help.stdout, "\(asked): \(r.stderr)")
+        }
+        #expect(help.stdout.hasPrefix("OVERVIEW: Show each actor's merge state") && help.stdout.contains("--defaults"))
     }
 
     @Test func sessionCommands() throws {

@@ -64,6 +64,9 @@ struct LineRunner {
         case "clear":
             // Only a person's terminal is cleared; a script's output keeps no escape codes.
             if env.terminal?.stdoutIsTerminal == true { FileHandle.standardOutput.write(Data("\u{1B}[H\u{1B}[2J\u{1B}[3J".utf8)) }
+        case let name where Self.commandNames.contains(name) && words.dropFirst().contains(where: { $0 == "--help" || $0 == "-h" }):
+            // A command's help, as `help COMMAND` shows it (the store is the session's).
+            say(helpText(name))
         default:
             var command = try parse(words)
             try REPLEnvironment.$current.withValue(env) { try command.run() }
