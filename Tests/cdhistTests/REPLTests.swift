@@ -69,6 +69,10 @@ import Testing
             #expect(r.status == 0 && r.stderr.isEmpty && r.stdout == help.stdout, "\(asked): \(r.stderr)")
         }
         #expect(help.stdout.hasPrefix("OVERVIEW: Show each actor's merge state") && help.stdout.contains("--defaults"))
+        // A mistyped command is named with the one meant, as in one-shot mode.
+        let typo = try CLI.run([store, "-c", "actrs"])
+        #expect(typo.status == 2 && typo.stderr == "cdhist: line 1: unknown command 'actrs'; did you mean 'actors'? type help for the list\n")
+        #expect(try CLI.run([store, "-c", "defualts"]).stderr.contains("did you mean 'defaults'?"))
     }
 
     @Test func sessionCommands() throws {

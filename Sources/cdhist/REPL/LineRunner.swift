@@ -19,6 +19,11 @@ struct LineRunner {
         ("quit, exit, Ctrl-D", "leave"),
     ]
 
+    /// The session's own words (`open`, `defaults`, …, `clear`, `quit`, `exit`).
+    static var sessionWords: [String] {
+        replCommands.flatMap { $0.name.split(separator: ",").compactMap { $0.split(separator: " ").first.map(String.init) } }.filter { !$0.hasPrefix("Ctrl") }
+    }
+
     /// The cdhist commands a line can run (all but `repl` itself).
     static var commandNames: [String] {
         CDHist.configuration.subcommands.compactMap { $0.configuration.commandName }.filter { $0 != "repl" }
@@ -116,7 +121,9 @@ struct LineRunner {
 
     private func parse(_ words: [String]) throws -> ParsableCommand {
         guard let name = words.first, Self.commandNames.contains(name) else {
-            throw ValidationError("unknown command '\(words.first ?? "")'; type help for the list")
+            let word = words.first ?? ""
+            let close = NameSuggestion.closest(to: word, among: Self.commandNames + Self.sessionWords).first?.name
+            throw ValidationError("unknown command '\(word)'; " + (close.map { "did you mean '\($0)'? " } ?? "") + "type help for the list")
         }
         return try CDHist.parseAsRoot(arguments(words))
     }
