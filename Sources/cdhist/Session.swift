@@ -26,6 +26,17 @@ struct Session {
         if let problem = model.problem { printError("cdhist: note: \(problem.text)") }
     }
 
+    /// After a listing that found nothing: says on stderr which names it filtered on no
+    /// transaction has, with the names like them that some do (`--author Widget`: widget).
+    func noteUnmatchedNames(_ query: HistoryQuery) throws {
+        let option: [TransactionField: String] = [.author: "--author", .contextName: "--context", .bundleID: "--bundle", .processID: "--process"]
+        for u in try store.unmatchedNames(query) {
+            let like = u.similar.prefix(3).map { "'\(TerminalText.visible($0))'" }.joined(separator: " or ")
+            printError("cdhist: note: \(option[u.field] ?? "") '\(TerminalText.visible(u.value))' matches no transaction"
+                       + (like.isEmpty ? "" : "; did you mean \(like)?"))
+        }
+    }
+
     var presenter: HistoryPresenter { HistoryPresenter(time: context.time) }
 }
 

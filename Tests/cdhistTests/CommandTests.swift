@@ -111,6 +111,17 @@ import Testing
                                      "--model", Repository.fixtures + "/NoModelCache/Tasks.xcdatamodel"])
         #expect(withModel.stderr.isEmpty)
         #expect(((try withModel.json()["changes"] as? [[String: Any]])?.first?["updatedProperties"] as? [String]) == ["members"])
+        // A name no transaction has is said, with the names like it (here: the case differs).
+        for command in ["transactions", "changes", "export"] {
+            let r = try CLI.run([command, appGroup, "--author", "Widget", "--bundle", "com.example.task"])
+            #expect(r.status == 0)
+            #expect(r.stderr == "cdhist: note: --author 'Widget' matches no transaction; did you mean 'widget'?\n"
+                    + "cdhist: note: --bundle 'com.example.task' matches no transaction; did you mean 'com.example.tasks' or 'com.example.tasks.share' or 'com.example.tasks.widget'?\n",
+                    "\(command): \(r.stderr)")
+        }
+        // Names that exist but match nothing together are no mistake: nothing is said.
+        let none = try CLI.run(["transactions", appGroup, "--author", "widget", "--bundle", "com.example.tasks.share"])
+        #expect(none.status == 0 && none.stderr.isEmpty, "\(none.stderr)")
     }
 
     @Test func showEntitiesAuthors() throws {

@@ -33,5 +33,6 @@ struct ChangesCommand: ParsableCommand, SessionInputs {
         }
         list.finish()
         warnings.report()
+        if list.added == 0 { try session.noteUnmatchedNames(query) }
     }
 }

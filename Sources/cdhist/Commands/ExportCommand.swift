@@ -60,5 +60,6 @@ struct ExportCommand: ParsableCommand, SessionInputs {
             throw error
         }
         warnings.report()
+        if progress.steps == 0 { try session.noteUnmatchedNames(query) }
     }
 }

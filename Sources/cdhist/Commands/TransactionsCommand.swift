@@ -28,5 +28,6 @@ struct TransactionsCommand: ParsableCommand, SessionInputs {
         }
         list.finish()
         warnings.report()
+        if list.added == 0 { try session.noteUnmatchedNames(query) }
     }
 }

@@ -12,6 +12,8 @@ final class ListRenderer {
     /// Set from the first rows; later rows keep it.
     private var layout: TableLayout?
     private var count = 0
+    /// The records added so far.
+    var added: Int { count }
     private var line: JSONBytes
     /// A table row's lines, as bytes (reused from row to row).
     private var rowBytes: [UInt8] = []
