@@ -102,6 +102,13 @@ import Testing
         #expect(unknown.status == 2)
         #expect(unknown.stderr.contains("--bogus"))
         try expectOneLineError(["transactions", store, "--after", "yesterday-ish"], startsWith: "cdhist: --after 'yesterday-ish': not a date")
+        // A transaction as tables print it is taken wherever one is; a bare number is refused with how to write it.
+        try expectOneLineError(["transactions", store, "--after", "30"],
+                               startsWith: "cdhist: --after '30': a bare number is neither a transaction nor a date: write #30 (or tx:30) for transaction 30")
+        let hashed = try CLI.run(["transactions", store, "--after", "#32", "--format", "csv"])
+        #expect(hashed.status == 0 && hashed.lines.count == 3 && hashed.lines.last?.hasPrefix("34,") == true, "\(hashed.stdout)")
+        #expect(try CLI.run(["show", store, "#20", "--format", "json"]).json()["transaction"].map { ($0 as? [String: Any])?["transactionNumber"] as? Int } == 20)
+        #expect(try CLI.run(["purge", store, "--before", "#5", "--format", "json"]).json()["cutoffTransaction"] as? Int == 5)
         try expectOneLineError(["watch", store, "--since", "tx:999"], startsWith: "cdhist: \(store): no transaction #999 yet: the newest is #34;")
         try expectOneLineError(["watch", store, "--since", "tx:-2"], startsWith: "cdhist: --since 'tx:-2': expected tx:N with a transaction number (0 or more)")
         try expectOneLineError(["changes", store, "--entity", "Nope"], startsWith: "cdhist: \(store): no entity named 'Nope' in this store")

@@ -2,7 +2,7 @@ import Foundation
 import HistoryKit
 
 /// Parses `--after`/`--before` values: a date (ISO 8601 with or without time
-/// and zone; relative `7d`, `36h`, `90m`, `30s`, `2w`; `now`), `tx:N`, or
+/// and zone; relative `7d`, `36h`, `90m`, `30s`, `2w`; `now`), `#N` or `tx:N`, or
 /// `token:FILE` / `token:STOREUUID:N`.
 struct PositionParser {
     /// Interpret dates without a zone as UTC instead of local time.
@@ -11,11 +11,16 @@ struct PositionParser {
 
     func bound(_ text: String, option: String) throws -> HistoryQuery.Bound {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
-        if trimmed.lowercased().hasPrefix("tx:") {
-            guard let n = Int64(trimmed.dropFirst(3)), n >= 0 else {
-                throw CLIError.invalidValue(option: option, value: text, reason: "expected tx:N with a transaction number (0 or more)")
+        // A transaction as tables print it (#20), or as tx:20.
+        for prefix in ["#", "tx:"] where trimmed.lowercased().hasPrefix(prefix) {
+            guard let n = Int64(trimmed.dropFirst(prefix.count)), n >= 0 else {
+                throw CLIError.invalidValue(option: option, value: text, reason: "expected \(prefix)N with a transaction number (0 or more)")
             }
             return .transaction(n)
+        }
+        if !trimmed.isEmpty, trimmed.allSatisfy({ ("0"..."9").contains($0) }) {
+            throw CLIError.invalidValue(option: option, value: text,
+                                        reason: "a bare number is neither a transaction nor a date: write #\(trimmed) (or tx:\(trimmed)) for transaction \(trimmed), or a date like 2024-05-01")
         }
         if trimmed.lowercased().hasPrefix("token:") {
             return .token(try TokenSpec.token(fileOrLiteral: String(trimmed.dropFirst(6))))
@@ -47,7 +52,7 @@ struct PositionParser {
         if let relative = Self.relativeSeconds(lower) { return now.timeIntervalSinceReferenceDate - relative }
         if let date = parseISO(text) { return date.timeIntervalSinceReferenceDate }
         throw CLIError.invalidValue(option: option, value: text,
-                                    reason: "not a date (use ISO 8601 like 2024-05-01 or 2024-05-01T12:00:00Z, a relative age like 7d or 36h, now, tx:N, token:FILE or token:STOREUUID:N)")
+                                    reason: "not a date (use ISO 8601 like 2024-05-01 or 2024-05-01T12:00:00Z, a relative age like 7d or 36h, now, #N or tx:N, token:FILE or token:STOREUUID:N)")
     }
 
     /// Seconds of a duration such as `7d`, `36h`, `90m`, `30s` or `2w` (more than none).
