@@ -26,7 +26,7 @@ import json, os
 # 1.9: the saves document (the commits still in the -wal, and what each changed); a change's valuesBefore and
 #      valuesAfter (with --values); saves --slots' slotCheck; the recovered document.
 # 1.10: a recovered transaction's and object's exact and why; saves --format ndjson: a line per save; an
-#       actor's ownTransactionsAfterOthers.
+#       actor's ownTransactionsAfterOthers and fix (the command that resets a broken actor).
 VERSION = "1.10"
 
 def nullable(t): return {"type": [t, "null"]} if isinstance(t, str) else {"anyOf": [t, {"type": "null"}]}
@@ -118,7 +118,7 @@ defs["actor"] = obj({"actor": S, "kind": kind, "status": status, "declared": B, 
     "mirroredRecords": nullable("integer"),
     "pendingByAuthor": arr(obj({"author": nullable("string"), "count": I})),
     "oldestPendingTransaction": nullable("integer"), "oldestPendingTimestamp": nullable(TS),
-    "lagSeconds": nullable("number"), "explanation": S, "advice": S}, optional=("pendingCountAtMost",))
+    "lagSeconds": nullable("number"), "explanation": S, "advice": S, "fix": nullable("string")}, optional=("pendingCountAtMost",))
 defs["actors"] = doc("actors", {
     "storeID": S, "now": nullable(TS), "cocoaNow": N,
     "sources": arr(obj({"path": S, "kind": S, "positions": I, "ignoredKeys": I, "otherStoreKeys": arr(S)})),

@@ -67,6 +67,37 @@ import Testing
         #expect(byName["widget"]?["tokenTransactionNumber"] as? Int == 15)
     }
 
+    /// Under the table, the command that resets each broken actor, as it can be copied; run, it
+    /// leaves the actor no longer broken.
+    @Test func brokenActorsGetTheCommandThatResetsThem() throws {
+        let dir = try TemporaryDirectory()
+        for file in ["Tasks.sqlite", "defaults.plist", "widget-token.data"] {
+            try FileManager.default.copyItem(atPath: Repository.fixtures + "/Purged/" + file, toPath: dir.file(file))
+        }
+        let args = ["actors", "Tasks.sqlite", "--defaults", "defaults.plist", "--token", "widget=widget-token.data", "--now", now]
+        let table = try CLI.run(["-c", "cd \(dir.path) && COLUMNS=80 \(CLI.products.path)/cdhist \(args.joined(separator: " ")) --format table"],
+                                executable: "/bin/sh")
+        let lines = table.stdout.components(separatedBy: "\n")
+        let repair = "  cdhist repair-defaults defaults.plist --actor app --remove --store Tasks.sqlite --execute"
+        #expect(lines.contains(repair) && lines.contains("  rm widget-token.data"), "\(table.stdout)")
+        let json = try CLI.run(["-c", "cd \(dir.path) && \(CLI.products.path)/cdhist \(args.joined(separator: " ")) --format json"], executable: "/bin/sh").json()
+        let fixes = (json["actors"] as? [[String: Any]] ?? []).map { $0["fix"] as? String }
+        #expect(fixes == ["cdhist repair-defaults defaults.plist --actor app --remove --store Tasks.sqlite --execute", nil, "rm widget-token.data"])
+        let run = try CLI.run(["-c", "cd \(dir.path) && \(CLI.products.path)/" + repair.dropFirst(2) + " >/dev/null && rm widget-token.data"], executable: "/bin/sh")
+        #expect(run.status == 0, "\(run.stderr)")
+        let after = try CLI.run(["-c", "cd \(dir.path) && \(CLI.products.path)/cdhist actors Tasks.sqlite --defaults defaults.plist --now \(now) --format json"],
+                                executable: "/bin/sh").json()
+        #expect((after["actors"] as? [[String: Any]])?.contains { ["app", "widget"].contains($0["actor"] as? String) } == false)
+        // A path with a space or a quote is quoted so that the line runs as it is.
+        let odd = dir.file("My 'Store'")
+        try FileManager.default.createDirectory(atPath: odd, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Repository.fixtures + "/Purged/widget-token.data", toPath: odd + "/token.data")
+        let quoted = try CLI.run(["actors", dir.file("Tasks.sqlite"), "--token", "widget=" + odd + "/token.data", "--now", now]).json()
+        let fix = try #require((quoted["actors"] as? [[String: Any]])?.first?["fix"] as? String)
+        #expect(fix == "rm '" + odd.replacingOccurrences(of: "'", with: "'\\''") + "/token.data'")
+        #expect(try CLI.run(["-c", fix], executable: "/bin/sh").status == 0 && !FileManager.default.fileExists(atPath: odd + "/token.data"))
+    }
+
     @Test func tokenCommandExitCodes() throws {
         let store = dir + "/Tasks.sqlite"
         let valid = try CLI.run(["token", dir + "/token.data", "--store", store])

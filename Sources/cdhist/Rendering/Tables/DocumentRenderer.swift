@@ -9,6 +9,8 @@ struct Document {
         case fields(title: String?, [(String, String)])
         case table(title: String?, columns: [Column], rows: [[Cell]])
         case note(String)
+        /// Commands to copy and run: each on its own line, never wrapped.
+        case commands(title: String, [String])
     }
 
     var kind: String
@@ -27,6 +29,7 @@ enum DocumentRenderer {
             case .fields(let title, let pairs): return (title ?? "fields", ["field", "value"], pairs.map { [$0.0, $0.1] })
             case .table(let title, let columns, let rows): return (title ?? document.kind, columns.map(\.title), rows.map { $0.map(\.text) })
             case .note(let text): return ("note", ["note"], [[text]])
+            case .commands(let title, let lines): return (title, ["command"], lines.map { [$0] })
             }
         }
         let sections = document.sections.map(parts)
@@ -117,6 +120,9 @@ enum DocumentRenderer {
                     table.finish()
                 case .note(let text):
                     for line in Self.wrapped(text, context) { out.line(line) }
+                case .commands(let title, let lines):
+                    for line in Self.wrapped(title, context) { out.line(line) }
+                    for line in lines { out.line("  " + TableLayout.clean(line)) }
                 }
             }
         }

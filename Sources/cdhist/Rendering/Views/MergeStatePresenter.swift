@@ -24,7 +24,7 @@ struct MergeStatePresenter {
         if sources.isEmpty { fields.append(("Source", "none (give --defaults, --token or --group-container)")) }
         let actorRows = report.actors.map { a -> [Cell] in
             [Cell(a.name), Cell(a.status.rawValue, Self.style(a.status)), Cell(merged(a)), Cell(pendingText(a)),
-             Cell("\(a.explanation); \(a.advice.text)")]
+             Cell("\(a.explanation); \(a.advice.text)" + (Self.fix(a, store: store.path) == nil ? "" : " (the command is under the table)"))]
         }
         var sections: [Document.Section] = [
             .fields(title: nil, fields),
@@ -37,9 +37,23 @@ struct MergeStatePresenter {
                     Column("Pending", fit: .wrap(min: 16)), Column("Why, and what to do", fit: .below),
                 ], rows: actorRows),
         ]
+        let fixes = report.actors.compactMap { Self.fix($0, store: store.path) }
+        if !fixes.isEmpty {
+            sections.append(.commands(title: "To reset each broken actor so that it fetches history from the start (repair-defaults previews without --execute):", fixes))
+        }
         if let writers = writersSummary(report.writers) { sections.append(.note(writers)) }
         sections += CleanerTable(time: time, all: all).sections(report)
-        return Document(kind: "actors", json: json(report, sources: sources), sections: sections)
+        return Document(kind: "actors", json: json(report, sources: sources, store: store.path), sections: sections)
+    }
+
+    /// The command that resets a broken actor's position, so that it fetches history from the
+    /// start: its key removed from the defaults plist that holds it, or its token file deleted.
+    static func fix(_ a: ActorReport, store: String) -> String? {
+        guard a.status.isBroken, a.kind == .app, let record = a.records.first else { return nil }
+        guard record.keyFormat != nil else { return "rm " + ShellWord.quoted(record.source) }
+        // A defaults entry's source is `<plist> [<key>]`.
+        let plist = record.source.range(of: " [", options: .backwards).map { String(record.source[..<$0.lowerBound]) } ?? record.source
+        return "cdhist repair-defaults \(ShellWord.quoted(plist)) --actor \(ShellWord.quoted(record.actor)) --remove --store \(ShellWord.quoted(store)) --execute"
     }
 
     /// One line for every author without a merge position: the busiest by name, a
@@ -107,7 +121,7 @@ struct MergeStatePresenter {
         return "\(s)s"
     }
 
-    private func json(_ report: MergeStateReport, sources: [MergeSource]) -> [(String, JSONValue)] {
+    private func json(_ report: MergeStateReport, sources: [MergeSource], store: String) -> [(String, JSONValue)] {
         [
             ("storeID", .string(report.storeUUID)),
             ("now", .optional(time.iso(report.now))),
@@ -116,7 +130,7 @@ struct MergeStatePresenter {
                 ("path", .string(s.path)), ("kind", .string(s.kind)), ("positions", .int(Int64(s.positions))),
                 ("ignoredKeys", .int(Int64(s.ignoredKeys))), ("otherStoreKeys", .array(s.otherStoreKeys.map { .string($0) })),
             ]) })),
-            ("actors", .array(report.actors.map(actorJSON))),
+            ("actors", .array(report.actors.map { actorJSON($0, store: store) })),
             ("writers", .array(report.writers.map { w in .object([
                 ("author", .optional(w.author)), ("family", .optional(w.family?.rawValue)), ("transactions", .int(Int64(w.transactions))),
                 ("firstTransaction", .int(w.firstNumber)), ("lastTransaction", .int(w.lastNumber)),
@@ -143,7 +157,8 @@ struct MergeStatePresenter {
         ]
     }
 
-    func actorJSON(_ a: ActorReport) -> JSONValue {
+    /// An actor as JSON; `store` names the store in its fix (the exporter has none).
+    func actorJSON(_ a: ActorReport, store: String? = nil) -> JSONValue {
         .object([
             ("actor", .string(a.name)),
             ("kind", .string(a.kind.rawValue)),
@@ -166,6 +181,7 @@ struct MergeStatePresenter {
             ("lagSeconds", .optional(a.lag)),
             ("explanation", .string(a.explanation)),
             ("advice", .string(a.advice.text)),
+            ("fix", .optional(store.flatMap { Self.fix(a, store: $0) })),
         ])
     }
 
