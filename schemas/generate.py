@@ -26,7 +26,8 @@ import json, os
 # 1.9: the saves document (the commits still in the -wal, and what each changed); a change's valuesBefore and
 #      valuesAfter (with --values); saves --slots' slotCheck; the recovered document.
 # 1.10: a recovered transaction's and object's exact and why; saves --format ndjson: a line per save; an
-#       actor's ownTransactionsAfterOthers and fix (the command that resets a broken actor).
+#       actor's ownTransactionsAfterOthers and fix (the command that resets a broken actor); a defaults
+#       repair's skippedTransactions.
 VERSION = "1.10"
 
 def nullable(t): return {"type": [t, "null"]} if isinstance(t, str) else {"anyOf": [t, {"type": "null"}]}
@@ -158,7 +159,7 @@ defs["purgeResult"] = doc("purge-result", {"store": S, "executed": {"const": Tru
     "earlierPurgeStopped": B, "unfinishedBackups": arr(S)})
 value = {"anyOf": [obj({"date": nullable(TS), "cocoaDate": N}), obj({"token": ref("token")}), obj({"bytes": I}), S, {"type": "null"}]}
 defs["repairDefaults"] = doc("repair-defaults", {"plist": S, "plistFormat": {"enum": ["binary", "xml"]}, "actor": S,
-    "changes": arr(obj({"key": S, "old": value, "new": value})), "executed": B, "backup": S}, optional=("backup",))
+    "changes": arr(obj({"key": S, "old": value, "new": value})), "skippedTransactions": I, "executed": B, "backup": S}, optional=("backup",))
 defs["check"] = doc("check", {"store": S, "storeID": S, "failOn": {"enum": ["error", "warning", "info"]},
     "findings": arr(obj({"rule": S, "severity": {"enum": ["error", "warning", "info"]}, "message": S, "data": {"type": "object"}})),
     "counts": obj({"info": I, "warning": I, "error": I}), "failed": B})

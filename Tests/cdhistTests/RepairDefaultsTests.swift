@@ -57,6 +57,24 @@ import Testing
         try roundTrip("phtk.plist", ["--actor", "intents", "--to-latest"], key: "PersistentHistoryTrackingKit.lastToken.intents") { $0 == .date(t(34)) }
     }
 
+    /// Moving an actor forward past what others wrote is said: it would never merge them.
+    @Test func aMovePastUnmergedTransactionsWarns() throws {
+        let store = fixtures + "/Tasks.sqlite"
+        let latest = try CLI.run(["repair-defaults", fixtures + "/phtk.plist", "--actor", "widget", "--to-latest", "--store", store, "--format", "json"])
+        #expect(try latest.json()["skippedTransactions"] as? Int == 11, "\(latest.stdout)")
+        // As many as actors says the widget has pending.
+        let actors = try CLI.run(["actors", store, "--defaults", fixtures + "/phtk.plist", "--format", "json"]).json()
+        #expect((actors["actors"] as? [[String: Any]])?.first { $0["actor"] as? String == "widget" }?["pendingCount"] as? Int == 11)
+        let table = try CLI.run(["repair-defaults", fixtures + "/phtk.plist", "--actor", "widget", "--to-latest", "--store", store, "--format", "table"])
+        #expect(table.stdout.contains("Warning: widget would skip 11 transactions by others it has not merged"), "\(table.stdout)")
+        for safe in [["--to-oldest"], ["--to", "#20"]] {
+            let r = try CLI.run(["repair-defaults", fixtures + "/phtk.plist", "--actor", "widget", "--store", store, "--format", "json"] + safe)
+            #expect(try r.json()["skippedTransactions"] as? Int == 0, "\(safe): \(r.stdout)")
+        }
+        let partWay = try CLI.run(["repair-defaults", fixtures + "/phtk.plist", "--actor", "widget", "--to", "#25", "--store", store, "--format", "json"])
+        #expect(try partWay.json()["skippedTransactions"] as? Int == 3, "\(partWay.stdout)")
+    }
+
     @Test func impossibleRepairsAreClearErrors() throws {
         let dir = try TemporaryDirectory()
         let path = dir.file("tokens.plist")

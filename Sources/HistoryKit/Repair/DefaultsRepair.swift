@@ -33,6 +33,9 @@ public struct DefaultsRepairPlan: Equatable, Sendable {
     public var original: [String: PlistValue]
     public var updated: [String: PlistValue]
     public var changes: [DefaultsChange]
+    /// Transactions by others after the actor's position up to its new one, which the move
+    /// makes it skip: it will never merge them (0 when it moves back, or nothing is known).
+    public var skipped: Int = 0
     /// The plist's bytes as the plan read them: writing refuses a plist that changed since.
     var bytesRead: Data
 }
@@ -75,7 +78,29 @@ public enum DefaultsRepair {
         // Refuse now, not after the backup, what the plist's format cannot hold
         // (a store's timestamp far outside an XML plist's years).
         _ = try encode(updated, format: format, path: path)
-        return DefaultsRepairPlan(path: path, format: format, original: original, updated: updated, changes: changes, bytesRead: bytesRead)
+        var plan = DefaultsRepairPlan(path: path, format: format, original: original, updated: updated, changes: changes, bytesRead: bytesRead)
+        if let store, let change = changes.first, let old = change.old, let new = change.new {
+            plan.skipped = try skipped(actor: actor, from: DefaultsReader.position(old, format: format, source: path),
+                                       to: DefaultsReader.position(new, format: format, source: path), store: store)
+        }
+        return plan
+    }
+
+    /// The transactions by others after `from` through `to`, which a move between them skips.
+    private static func skipped(actor: String, from: MergePosition, to: MergePosition, store: HistoryStore) throws -> Int {
+        func bounds(_ p: MergePosition) -> (after: HistoryQuery.Bound, through: HistoryQuery.Bound)? {
+            switch p {
+            case .date(let d, _): return (.date(d), .date(d.nextUp))
+            case .token(let token):
+                guard let n = token.transactionNumber(forStore: store.storeUUID), n < .max else { return nil }
+                return (.transaction(n), .transaction(n + 1))
+            case .unreadable: return nil
+            }
+        }
+        guard let old = bounds(from), let new = bounds(to) else { return 0 }
+        let all = try store.countTransactions(HistoryQuery(after: old.after, before: new.through))
+        let own = try store.countTransactions(HistoryQuery(after: old.after, before: new.through, authors: [.value(actor)]))
+        return max(0, all - own)
     }
 
     /// Writes `plan` atomically (temporary file, then rename) in the plist's

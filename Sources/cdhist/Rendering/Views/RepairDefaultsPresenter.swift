@@ -17,6 +17,7 @@ struct RepairDefaultsPresenter {
         var json: [(String, JSONValue)] = [
             ("plist", .string(plist)), ("plistFormat", .string(plan.format.rawValue)), ("actor", .string(actor)),
             ("changes", .array(plan.changes.map { c in .object([("key", .string(c.key)), ("old", jsonValue(c.old)), ("new", jsonValue(c.new))]) })),
+            ("skippedTransactions", .int(Int64(plan.skipped))),
             ("executed", .bool(executed)),
         ]
         if let backup {
@@ -25,7 +26,11 @@ struct RepairDefaultsPresenter {
         } else {
             fields.append(("Preview", "nothing was changed; add --execute to write it"))
         }
-        return Document(kind: "repair-defaults", json: json, sections: [.fields(title: nil, fields)])
+        var sections: [Document.Section] = [.fields(title: nil, fields)]
+        if plan.skipped > 0 {
+            sections.append(.note("Warning: \(actor) \(executed ? "skips" : "would skip") \(plural(plan.skipped, "transaction")) by others it has not merged: it will never merge them. To have it merge them, move it with --to-oldest or --remove instead (it then fetches them)."))
+        }
+        return Document(kind: "repair-defaults", json: json, sections: sections)
     }
 
     private func describe(_ value: PlistValue?) -> String {
