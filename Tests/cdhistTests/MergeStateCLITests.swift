@@ -75,11 +75,17 @@ import Testing
             try FileManager.default.copyItem(atPath: Repository.fixtures + "/Purged/" + file, toPath: dir.file(file))
         }
         let args = ["actors", "Tasks.sqlite", "--defaults", "defaults.plist", "--token", "widget=widget-token.data", "--now", now]
-        let table = try CLI.run(["-c", "cd \(dir.path) && COLUMNS=80 \(CLI.products.path)/cdhist \(args.joined(separator: " ")) --format table"],
-                                executable: "/bin/sh")
-        let lines = table.stdout.components(separatedBy: "\n")
+        func table(_ columns: Int) throws -> [String] {
+            try CLI.run(["-c", "cd \(dir.path) && COLUMNS=\(columns) \(CLI.products.path)/cdhist \(args.joined(separator: " ")) --format table"],
+                        executable: "/bin/sh").stdout.components(separatedBy: "\n")
+        }
         let repair = "  cdhist repair-defaults defaults.plist --actor app --remove --store Tasks.sqlite --execute"
-        #expect(lines.contains(repair) && lines.contains("  rm widget-token.data"), "\(table.stdout)")
+        let wide = try table(120)
+        #expect(wide.contains(repair) && wide.contains("  rm widget-token.data"), "\(wide)")
+        // Narrower, a command goes on over lines the shell joins.
+        let narrow = try table(60)
+        #expect(narrow.contains("  cdhist repair-defaults defaults.plist --actor app \\") && narrow.contains("      --remove --store Tasks.sqlite --execute"),
+                "\(narrow)")
         let json = try CLI.run(["-c", "cd \(dir.path) && \(CLI.products.path)/cdhist \(args.joined(separator: " ")) --format json"], executable: "/bin/sh").json()
         let fixes = (json["actors"] as? [[String: Any]] ?? []).map { $0["fix"] as? String }
         #expect(fixes == ["cdhist repair-defaults defaults.plist --actor app --remove --store Tasks.sqlite --execute", nil, "rm widget-token.data"])

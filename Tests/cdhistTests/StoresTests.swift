@@ -85,6 +85,14 @@ import ZIPFoundation
             let statistics = try info.json()["statistics"] as? [String: Any] ?? info.json()
             #expect(statistics["transactionCount"] as? Int == expected, "\(info.stdout.prefix(400))")
         }
+        // --names: the same names, one per line; in a table, each on its own line whole, quoted when it holds a space.
+        let names = try CLI.run(["stores", place, "--names"])
+        #expect(names.status == 0 && Set(names.lines) == Set(planted.map(\.name)) && names.lines.count == planted.count, "\(names.stdout)")
+        let table = try CLI.run(["-c", "COLUMNS=60 \(CLI.products.path)/cdhist stores '\(place)' --format table"], executable: "/bin/sh")
+        for plant in planted {
+            let shown = plant.name.contains(" ") ? "    '\(plant.name)'" : "    \(plant.name)"
+            #expect(table.stdout.components(separatedBy: "\n").contains(shown), "\(shown) in \(table.stdout)")
+        }
         // Decoys are never stores; the ones that look like stores are counted as problems.
         let problems = try #require(json["problems"] as? [[String: Any]])
         let problemNames = problems.compactMap { $0["name"] as? String }

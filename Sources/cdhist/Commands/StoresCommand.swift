@@ -24,6 +24,9 @@ struct StoresCommand: ParsableCommand {
     @Flag(help: "Also list the problems found on the way (stores without history, damaged files, encrypted backups), not only their count.")
     var all = false
 
+    @Flag(help: "Print only the stores' names, one per line, as other commands take them (for scripts: while read -r store; do …).")
+    var names = false
+
     @OptionGroup var outputOptions: OutputOptions
 
     func run() throws {
@@ -37,7 +40,12 @@ struct StoresCommand: ParsableCommand {
             progress.advance(by: examined - progress.steps) { "looked at \(examined) files…" }
         }
         progress.finish(leaving: nil)
-        DocumentRenderer.render(StoresPresenter(time: context.time, all: all).document(listing, places: places), context: context)
+        let presenter = StoresPresenter(time: context.time, all: all)
+        if names {
+            presenter.writeNames(listing, context: context)
+        } else {
+            DocumentRenderer.render(presenter.document(listing, places: places), context: context)
+        }
         if listing.stores.isEmpty { throw ExitCode(1) }
     }
 }

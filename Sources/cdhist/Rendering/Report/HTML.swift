@@ -110,8 +110,8 @@ enum HTML {
                 out += table(columns: columns, rows: rows)
             case .note(let text):
                 out += "<p class=\"note\">\(escape(shortened(text, to: 4000)))</p>\n"
-            case .commands(let title, let lines):
-                out += "<p class=\"note\">\(escape(shortened(title)))</p>\n<pre>\(lines.map { escape(shortened($0, to: 4000)) }.joined(separator: "\n"))</pre>\n"
+            case .commands(let title, let commands):
+                out += "<p class=\"note\">\(escape(shortened(title)))</p>\n<pre>\(commands.map { escape(shortened(ShellWord.line($0), to: 4000)) }.joined(separator: "\n"))</pre>\n"
             }
         }
         return out

@@ -31,15 +31,19 @@ struct Column {
         case detail
     }
     var importance: Importance
+    /// Under its row, on one line however long and shell-quoted (a path to copy and paste).
+    var copiable: Bool
 
-    /// A column; `flexible` text wraps (at least 10 wide), the rest is shown whole.
+    /// A column; `flexible` text wraps (at least 10 wide), the rest is shown whole. A
+    /// `copiable` one is always under its row, each value on a line of its own, shell-quoted.
     init(_ title: String, flexible: Bool = false, alignRight: Bool = false, fit: Fit? = nil, minWidth: Int = 0,
-         importance: Importance = .normal) {
+         importance: Importance = .normal, copiable: Bool = false) {
         self.title = title
-        self.fit = fit ?? (flexible ? .wrap(min: 10) : .whole)
+        self.fit = copiable ? .below : fit ?? (flexible ? .wrap(min: 10) : .whole)
         self.alignRight = alignRight
         self.minWidth = minWidth
         self.importance = importance
+        self.copiable = copiable
     }
 
     /// The title as a terminal shows it (a timeline's column is an author's name: ``TerminalText``).

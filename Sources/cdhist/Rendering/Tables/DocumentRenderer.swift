@@ -9,8 +9,9 @@ struct Document {
         case fields(title: String?, [(String, String)])
         case table(title: String?, columns: [Column], rows: [[Cell]])
         case note(String)
-        /// Commands to copy and run: each on its own line, never wrapped.
-        case commands(title: String, [String])
+        /// Commands to copy and run, as words: shell-quoted, each split over lines with ` \`
+        /// where it is wider than the terminal.
+        case commands(title: String, [[String]])
     }
 
     var kind: String
@@ -29,7 +30,7 @@ enum DocumentRenderer {
             case .fields(let title, let pairs): return (title ?? "fields", ["field", "value"], pairs.map { [$0.0, $0.1] })
             case .table(let title, let columns, let rows): return (title ?? document.kind, columns.map(\.title), rows.map { $0.map(\.text) })
             case .note(let text): return ("note", ["note"], [[text]])
-            case .commands(let title, let lines): return (title, ["command"], lines.map { [$0] })
+            case .commands(let title, let commands): return (title, ["command"], commands.map { [ShellWord.line($0)] })
             }
         }
         let sections = document.sections.map(parts)
@@ -120,9 +121,13 @@ enum DocumentRenderer {
                     table.finish()
                 case .note(let text):
                     for line in Self.wrapped(text, context) { out.line(line) }
-                case .commands(let title, let lines):
+                case .commands(let title, let commands):
                     for line in Self.wrapped(title, context) { out.line(line) }
-                    for line in lines { out.line("  " + TableLayout.clean(line)) }
+                    for command in commands {
+                        for line in ShellWord.lines(command.map { TableLayout.clean($0) }, width: context.terminal.width.map { $0 - 2 }) {
+                            out.line("  " + line)
+                        }
+                    }
                 }
             }
         }

@@ -206,7 +206,13 @@ struct TableLayout {
             }
         }
         for i in below where columns[i].fit == .below && !texts[i].isEmpty {
-            paragraph(texts[i], style: i < cells.count ? cells[i].style : nil)
+            if columns[i].copiable {
+                out.append(contentsOf: repeatElement(space, count: Self.belowIndent))
+                out += ShellWord.quoted(texts[i]).utf8
+                out.append(0x0A)
+            } else {
+                paragraph(texts[i], style: i < cells.count ? cells[i].style : nil)
+            }
         }
     }
 

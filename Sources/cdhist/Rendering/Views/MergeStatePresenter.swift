@@ -48,12 +48,12 @@ struct MergeStatePresenter {
 
     /// The command that resets a broken actor's position, so that it fetches history from the
     /// start: its key removed from the defaults plist that holds it, or its token file deleted.
-    static func fix(_ a: ActorReport, store: String) -> String? {
+    static func fix(_ a: ActorReport, store: String) -> [String]? {
         guard a.status.isBroken, a.kind == .app, let record = a.records.first else { return nil }
-        guard record.keyFormat != nil else { return "rm " + ShellWord.quoted(record.source) }
+        guard record.keyFormat != nil else { return ["rm", record.source] }
         // A defaults entry's source is `<plist> [<key>]`.
         let plist = record.source.range(of: " [", options: .backwards).map { String(record.source[..<$0.lowerBound]) } ?? record.source
-        return "cdhist repair-defaults \(ShellWord.quoted(plist)) --actor \(ShellWord.quoted(record.actor)) --remove --store \(ShellWord.quoted(store)) --execute"
+        return ["cdhist", "repair-defaults", plist, "--actor", record.actor, "--remove", "--store", store, "--execute"]
     }
 
     /// One line for every author without a merge position: the busiest by name, a
@@ -181,7 +181,7 @@ struct MergeStatePresenter {
             ("lagSeconds", .optional(a.lag)),
             ("explanation", .string(a.explanation)),
             ("advice", .string(a.advice.text)),
-            ("fix", .optional(store.flatMap { Self.fix(a, store: $0) })),
+            ("fix", .optional(store.flatMap { Self.fix(a, store: $0) }.map(ShellWord.line))),
         ])
     }
 

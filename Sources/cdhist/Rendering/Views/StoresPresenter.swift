@@ -7,6 +7,12 @@ struct StoresPresenter {
     let time: TimeFormatter
     let all: Bool
 
+    /// `--names`: each store's name on a line of its own, as other commands take it.
+    func writeNames(_ listing: StoreListing, context: RenderContext) {
+        for store in listing.stores { context.output.line(TerminalText.visible(store.name)) }
+        context.output.flush()
+    }
+
     func document(_ listing: StoreListing, places: [String]) -> Document {
         let rows: [[Cell]] = listing.stores.map { s in
             [HistoryPresenter.optional(s.surroundings.identifier), Cell(s.surroundings.location),
@@ -21,7 +27,7 @@ struct StoresPresenter {
             sections.append(.table(title: nil, columns: [
                 Column("Identifier", fit: .wrap(min: 12), importance: .key), Column("Where", fit: .wrap(min: 8)),
                 Column("Transactions", alignRight: true), Column("Newest"), Column("Size", alignRight: true),
-                Column("Health"), Column("State"), Column("Name", fit: .below),
+                Column("Health"), Column("State"), Column("Name", copiable: true),
             ], rows: rows))
         }
         if !listing.problems.isEmpty {
