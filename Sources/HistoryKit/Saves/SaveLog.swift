@@ -25,6 +25,8 @@ public struct SaveLog: Sendable {
     }
 
     private let mainPath: String
+    /// Names entities by their number (`Z_ENT`) in the rows of each save.
+    private let catalog: EntityCatalog
 
     /// The saves of `store`'s `-wal`; an error names the store when it has none to read.
     public static func read(_ store: HistoryStore) throws -> SaveLog {
@@ -37,7 +39,7 @@ public struct SaveLog: Sendable {
         }
         let log = try WALLog.read(files.walPath, pageSize: pageSize)
         return SaveLog(store: store.path, log: log, exactness: SaveExactness.of(log, mainPath: files.location, shmPath: files.shmPath),
-                       mainPath: files.location)
+                       mainPath: files.location, catalog: store.catalog)
     }
 
     /// The page size in the main file's header (nil when it cannot be read).
@@ -49,13 +51,11 @@ public struct SaveLog: Sendable {
         return raw == 1 ? 65536 : raw
     }
 
-    /// Calls `body` with each save in order. `entityNames` names entities by their number
-    /// (`Z_ENT`); `stop` is asked between saves.
-    public func forEachSave(entityNames: [Int64: String], stop: () -> Bool = { false }, _ body: (SaveSummary) throws -> Void) throws {
+    /// Calls `body` with each save in order.
+    public func forEachSave(_ body: (SaveSummary) throws -> Void) throws {
         let reader = try PageReader(mainPath: mainPath, log: log)
         var owners = PageOwners(reader)
         for commit in log.commits {
-            if stop() { return }
             // Which table each page it writes belonged to, and the rows those pages held, before it.
             var pages: [UInt32] = []
             var seen = Set<UInt32>()
@@ -85,7 +85,7 @@ public struct SaveLog: Sendable {
                 before[table, default: [:]].merge(rows) { current, _ in current }
             }
             let after = Self.rows(on: pages, owners: { owners.table(of: $0) }, reader: reader)
-            try body(summary(commit, before: before, after: after, entityNames: entityNames))
+            try body(summary(commit, before: before, after: after))
         }
     }
 
@@ -122,8 +122,7 @@ public struct SaveLog: Sendable {
         return rows
     }
 
-    private func summary(_ commit: WALLog.Commit, before: [String: [Int64: [UInt8]]], after: [String: [Int64: [UInt8]]],
-                         entityNames: [Int64: String]) -> SaveSummary {
+    private func summary(_ commit: WALLog.Commit, before: [String: [Int64: [UInt8]]], after: [String: [Int64: [UInt8]]]) -> SaveSummary {
         var entities: [String: SaveSummary.RowCounts] = [:]
         var others: [String: SaveSummary.RowCounts] = [:]
         var added: [Int64] = [], removed: [Int64] = []
@@ -151,7 +150,7 @@ public struct SaveLog: Sendable {
                 func entity(_ record: [UInt8]?) -> String {
                     let columns = record.map(RowRecord.columns) ?? []
                     guard columns.count > 1, case .integer(let number)? = columns[1] else { return table }
-                    return entityNames[number] ?? "\(table) (Z_ENT \(number))"
+                    return catalog.entity(number: number)?.name ?? "\(table) (Z_ENT \(number))"
                 }
                 for key in inserted { count(&entities, entity(new[key]), 1, 0, 0) }
                 for key in updated { count(&entities, entity(new[key]), 0, 1, 0) }

@@ -34,9 +34,8 @@ public struct SaveRecovery {
     /// back) is left out. `model` is the user's model, when given (else each state's cache).
     public static func run(_ store: HistoryStore, log: SaveLog, userModel: String?,
                            transaction: (Transaction) throws -> Void, object: (DeletedObject) throws -> Void) throws {
-        let names = Dictionary(store.catalog.entities.map { ($0.number, $0.name) }, uniquingKeysWith: { a, _ in a })
         var summaries: [SaveSummary] = []
-        try log.forEachSave(entityNames: names) { summaries.append($0) }
+        try log.forEachSave { summaries.append($0) }
         for summary in summaries where !summary.transactionsRemoved.isEmpty || !summary.deletedObjects.isEmpty {
             let before = try HistoryStore.open(store.path, options: OpenOptions(atSave: summary.commit.number - 1))
             defer { before.close() }

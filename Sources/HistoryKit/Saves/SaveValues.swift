@@ -30,7 +30,7 @@ public final class SaveValues {
         var count = 0
         if store.files.walSize != nil, let log = try? SaveLog.read(store) {
             count = log.log.commits.count
-            try log.forEachSave(entityNames: [:]) { summary in
+            try log.forEachSave { summary in
                 for number in summary.transactionsAdded { map[number] = summary.commit.number }
             }
         }

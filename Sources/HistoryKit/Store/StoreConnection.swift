@@ -160,12 +160,25 @@ final class StoreConnection {
         guard cdhist_wal_view_register() == SQLITE_OK else {
             throw StoreError.unreadable(path: reportedPath, reason: "SQLite refused the read-only view of its saves")
         }
-        // The view checks, at each read, that the log is still the one whose commits were counted.
-        let uri = SQLiteURI.file(files.location, "vfs=cdhist-wal-view&mode=ro&walsize=\(log.length(throughCommit: save))"
-                                 + "&walheader=\(log.header.bytes.hexString)")
+        let uri = Self.viewURI(files.location, log: log, throughCommit: save)
         let queue = try openQueue(uri: uri, readonly: true, options: options, reportedPath: reportedPath, interruption: interruption)
         let partial = SaveExactness.of(log, mainPath: files.location, shmPath: files.shmPath).reason(ofState: save)
         return (queue, uri, .atSave(save, of: log.commits.count), partial)
+    }
+
+    /// The read-only view of the store at `location` with its `-wal` shown through commit `n`
+    /// (0: its header alone, the main file by itself). The view checks, at each read, that the
+    /// log is still the one whose commits were counted.
+    static func viewURI(_ location: String, log: WALLog, throughCommit n: Int) -> String {
+        SQLiteURI.file(location, "vfs=cdhist-wal-view&mode=ro&walsize=\(log.length(throughCommit: n))&walheader=\(log.header.bytes.hexString)")
+    }
+
+    /// A connection through the view: it never grants the lock a checkpoint needs, so closing is
+    /// told not to try; sorts and temporary tables stay in memory (the view opens no file but the
+    /// store and its -wal).
+    static func prepareView(_ db: Database) throws {
+        _ = cdhist_sqlite_no_checkpoint_on_close(UnsafeMutableRawPointer(db.sqliteConnection))
+        try db.execute(sql: "PRAGMA temp_store = MEMORY")
     }
 
     /// Opens the copy `copy` in the private folder `dir` (SQLite may write beside it there, and
@@ -338,12 +351,7 @@ final class StoreConnection {
         // connection (the StoreConnection holding both closes its connections first).
         let throughView = uri.contains("vfs=cdhist-wal-view")
         config.prepareDatabase { db in
-            if throughView {
-                // The view never grants the lock a checkpoint needs; closing is told not to try either. Sorts
-                // and temporary tables stay in memory (the view opens no file but the store and its -wal).
-                _ = cdhist_sqlite_no_checkpoint_on_close(UnsafeMutableRawPointer(db.sqliteConnection))
-                try db.execute(sql: "PRAGMA temp_store = MEMORY")
-            }
+            if throughView { try Self.prepareView(db) }
             sqlite3_progress_handler(db.sqliteConnection, 1000, { flag in
                 guard let flag else { return 0 }
                 return Unmanaged<SharedFlag>.fromOpaque(flag).takeUnretainedValue().isSet ? 1 : 0

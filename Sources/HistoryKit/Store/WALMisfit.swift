@@ -1,4 +1,3 @@
-import CSQLiteConfig
 import CWALView
 import Foundation
 import GRDB
@@ -19,15 +18,11 @@ enum WALMisfit {
         guard let header = try? SQLiteHeader(bytes: bytes, path: location), header.isWAL,
               let log = try? WALLog.read(walPath, pageSize: header.pageSize), !log.commits.isEmpty,
               cdhist_wal_view_register() == SQLITE_OK else { return nil }
-        let uri = SQLiteURI.file(location, "vfs=cdhist-wal-view&mode=ro&walsize=32&walheader=\(log.header.bytes.hexString)")
         var config = Configuration()
         config.readonly = true
-        config.prepareDatabase { db in
-            _ = cdhist_sqlite_no_checkpoint_on_close(UnsafeMutableRawPointer(db.sqliteConnection))
-            try db.execute(sql: "PRAGMA temp_store = MEMORY")
-        }
+        config.prepareDatabase(StoreConnection.prepareView)
         do {
-            let queue = try DatabaseQueue(path: uri, configuration: config)
+            let queue = try DatabaseQueue(path: StoreConnection.viewURI(location, log: log, throughCommit: 0), configuration: config)
             defer { try? queue.close() }
             // The schema and Core Data's metadata read without the log.
             try queue.read { db in

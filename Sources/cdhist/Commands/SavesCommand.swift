@@ -39,7 +39,6 @@ struct SavesCommand: ParsableCommand, SessionInputs {
             let resolution = try historyStore.resolveModel(userModelPath: model)
             check = try SlotCheck.run(try SaveValues(historyStore, model: resolution.model), decoder: historyStore.makeDecoder(model: resolution))
         }
-        let names = Dictionary(historyStore.catalog.entities.map { ($0.number, $0.name) }, uniquingKeysWith: { a, _ in a })
-        try SavesPresenter().render(saves, slots: check, store: store, context: context) { try saves.forEachSave(entityNames: names, $0) }
+        try SavesPresenter().render(saves, slots: check, store: store, context: context) { try saves.forEachSave($0) }
     }
 }

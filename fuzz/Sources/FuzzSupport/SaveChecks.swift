@@ -16,9 +16,8 @@ enum SaveChecks {
         }
         Touch.text(log.log.damage)
         Touch.sink &+= log.log.commits.count &+ (log.unfinished?.pages ?? 0) &+ log.olderGenerations.count
-        let names = Dictionary(store.catalog.entities.map { ($0.number, $0.name) }, uniquingKeysWith: { a, _ in a })
         StoreChecks.attempt {
-            try log.forEachSave(entityNames: names) { summary in
+            try log.forEachSave { summary in
                 Touch.text(summary.why)
                 Touch.sink &+= summary.transactionsAdded.count &+ summary.changesAdded &+ summary.deletedObjects.count
                 for counts in summary.entities + summary.otherTables { Touch.text(counts.name) }
