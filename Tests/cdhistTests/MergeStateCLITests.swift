@@ -102,6 +102,20 @@ import Testing
         let fix = try #require((quoted["actors"] as? [[String: Any]])?.first?["fix"] as? String)
         #expect(fix == "rm '" + odd.replacingOccurrences(of: "'", with: "'\\''") + "/token.data'")
         #expect(try CLI.run(["-c", fix], executable: "/bin/sh").status == 0 && !FileManager.default.fileExists(atPath: odd + "/token.data"))
+        // A path longer than the line is broken after its slashes; the lines, copied as printed, run.
+        let deep = odd + "/a rather long folder name/and-another-one-that-goes-on-and-on/Library/Preferences"
+        try FileManager.default.createDirectory(atPath: deep, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Repository.fixtures + "/Purged/widget-token.data", toPath: deep + "/token.data")
+        let long = try CLI.run(["actors", dir.file("Tasks.sqlite"), "--token", "widget=" + deep + "/token.data", "--now", now, "--format", "table"],
+                               environment: ["COLUMNS": "60"]).lines
+        #expect(long.allSatisfy { $0.count <= 60 }, "\(long)")
+        let start = try #require(long.firstIndex { $0.hasPrefix("  rm ") }, "\(long)")
+        let end = try #require(long[start...].firstIndex { !$0.hasSuffix("\\") })
+        let command = long[start...end]
+        #expect(command.count > 2, "\(long)")
+        let removed = try CLI.run(["-c", command.joined(separator: "\n")], executable: "/bin/sh")
+        #expect(removed.status == 0, "\(command) \(removed.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: deep + "/token.data"))
     }
 
     @Test func tokenCommandExitCodes() throws {

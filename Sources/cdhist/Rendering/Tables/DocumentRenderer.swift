@@ -124,8 +124,8 @@ enum DocumentRenderer {
                 case .commands(let title, let commands):
                     for line in Self.wrapped(title, context) { out.line(line) }
                     for command in commands {
-                        for line in ShellWord.lines(command.map { TableLayout.clean($0) }, width: context.terminal.width.map { $0 - 2 }) {
-                            out.line("  " + line)
+                        for line in ShellWord.lines(command.map { TableLayout.clean($0) }, width: context.terminal.width, indent: "  ") {
+                            out.line(line)
                         }
                     }
                 }
