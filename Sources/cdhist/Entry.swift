@@ -30,6 +30,12 @@ public enum Entry {
             }
             let command: ParsableCommand
             do {
+                _ = try OutputFormat.fromEnvironment(console.environment)
+            } catch {
+                printError("cdhist: \(describe(error))")
+                return 2
+            }
+            do {
                 command = try CDHist.parseAsRoot(arguments)
             } catch {
                 return reportParserError(error)

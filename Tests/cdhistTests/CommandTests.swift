@@ -210,7 +210,27 @@ enum HistoryPresenterUUID {
 @Suite(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"))) struct TerminalTests {
     private func onTerminal(_ command: String, env: String = "") throws -> String {
         let binary = CLI.products.appendingPathComponent("cdhist").path
-        return try CLI.run(["-qec", "\(env) COLUMNS=80 \(binary) \(command)", "/dev/null"], executable: "/usr/bin/script").stdout
+        return try CLI.run(["-qec", "\(env) COLUMNS=80 \(binary) \(command)", "/dev/null"], executable: "/usr/bin/script",
+                           environment: ["CDHIST_FORMAT": ""]).stdout
+    }
+
+    /// Through a pipe or into a file a command writes the table the terminal shows, without
+    /// colour; JSON when asked, by --format or CDHIST_FORMAT.
+    @Test func pipesKeepTheTableTheTerminalShows() throws {
+        let f = Repository.fixtures
+        let command = "actors \(f)/AppGroup/Tasks.sqlite --defaults \(f)/MergeState/phtk.plist --utc --now 2026-01-05T10:00:00Z"
+        // script(1) ends lines with CR LF.
+        let shown = try onTerminal(command + " --no-color").replacingOccurrences(of: "\r\n", with: "\n")
+        let piped = try CLI.run(command.components(separatedBy: " "), environment: ["CDHIST_FORMAT": "", "COLUMNS": "80"])
+        #expect(piped.status == 0 && piped.stdout.contains("Actor") && !piped.stdout.contains("\u{1B}"))
+        #expect(piped.stdout == shown)
+        let json = try CLI.run(command.components(separatedBy: " "), environment: ["CDHIST_FORMAT": "json"])
+        #expect((try json.json())["actors"] is [[String: Any]])
+        let asked = try CLI.run(command.components(separatedBy: " ") + ["--format", "table"], environment: ["CDHIST_FORMAT": "json"])
+        #expect(asked.stdout.contains("Actor"))
+        let wrong = try CLI.run(command.components(separatedBy: " "), environment: ["CDHIST_FORMAT": "xml"])
+        #expect(wrong.status == 2 && wrong.stdout.isEmpty)
+        #expect(wrong.stderr == "cdhist: CDHIST_FORMAT 'xml': not a format (use table, json, ndjson or csv, or unset it)\n")
     }
 
     @Test func colourOnlyOnATerminalAndNeverWithNoColor() throws {

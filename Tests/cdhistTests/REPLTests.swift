@@ -108,7 +108,7 @@ private func quote(_ word: String) -> String {
             self.state = state
             let binary = CLI.products.appendingPathComponent("cdhist").path
             let pagerSetting = pager.map { "PAGER='\($0)'" } ?? "-u PAGER"
-            let command = "env \(pagerSetting) XDG_STATE_HOME=\(state.path) \(binary) \(store); echo EXIT=$?; sleep 60"
+            let command = "env -u CDHIST_FORMAT \(pagerSetting) XDG_STATE_HOME=\(state.path) \(binary) \(store); echo EXIT=$?; sleep 60"
             // Through Subprocess, not Process: the tmux server this starts outlives the call.
             let started = try tmux(["new-session", "-d", "-s", name, "-x", "160", "-y", String(rows), command])
             #expect(started.status == 0, "tmux new-session: \(started.stderr)")

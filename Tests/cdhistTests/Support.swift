@@ -58,14 +58,14 @@ enum CLI {
     static func runsInProcess(_ arguments: [String], environment: [String: String]) -> Bool {
         let oneShot: Set = ["info", "transactions", "changes", "show", "entities", "authors", "object", "deleted", "export", "diff",
                             "actors", "token", "purge", "repair-defaults", "check", "cloudkit", "timeline", "report", "stores", "help"]
-        guard Set(environment.keys).isSubset(of: ["COLUMNS", "NO_COLOR"]), let first = arguments.first else { return false }
+        guard Set(environment.keys).isSubset(of: ["COLUMNS", "NO_COLOR", "CDHIST_FORMAT"]), let first = arguments.first else { return false }
         guard oneShot.contains(first) || ["--help", "-h", "--version"].contains(first) else { return false }
         return !arguments.contains("--execute")
     }
 
     /// Runs `arguments` as cdhist would, in this process, its output and errors written to files
-    /// of its own (never a terminal), with this process's environment but for `COLUMNS` and
-    /// `NO_COLOR`, which `environment` gives.
+    /// of its own (never a terminal), with this process's environment but for `COLUMNS`,
+    /// `NO_COLOR` and `CDHIST_FORMAT`, which `environment` gives (``testEnvironment``).
     static func runInProcess(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
         let dir = try TemporaryDirectory()
         let out = dir.file("stdout"), err = dir.file("stderr")
@@ -73,10 +73,7 @@ enum CLI {
         guard let outHandle = FileHandle(forWritingAtPath: out), let errHandle = FileHandle(forWritingAtPath: err) else {
             throw CocoaError(.fileWriteUnknown)
         }
-        var env = ProcessInfo.processInfo.environment
-        env["NO_COLOR"] = nil
-        env["COLUMNS"] = nil
-        for (k, v) in environment { env[k] = v }
+        let env = testEnvironment(environment)
         let status = Entry.run(arguments, console: Console(standardOutput: outHandle, standardError: errHandle, environment: env))
         try outHandle.close()
         try errHandle.close()
@@ -87,12 +84,19 @@ enum CLI {
     /// Starts `executable` with `arguments` without waiting; ``result(_:)`` reads what it did.
     static func start(_ arguments: [String], executable: String = "cdhist", environment: [String: String] = [:]) throws -> Subprocess.Running {
         let path = executable.hasPrefix("/") ? executable : products.appendingPathComponent(executable).path
+        return try Subprocess.start(path, arguments, environment: testEnvironment(environment))
+    }
+
+    /// This process's environment with `environment` over it; unless a test says otherwise,
+    /// output written to a pipe is fitted to no width and is JSON (`CDHIST_FORMAT=json`, as
+    /// scripts ask for it: a test reads documents; one that checks tables asks for them).
+    static func testEnvironment(_ environment: [String: String]) -> [String: String] {
         var env = ProcessInfo.processInfo.environment
         env["NO_COLOR"] = nil
-        // Tables written to a pipe are fitted to COLUMNS only when a test asks for it.
         env["COLUMNS"] = nil
+        env["CDHIST_FORMAT"] = "json"
         for (k, v) in environment { env[k] = v }
-        return try Subprocess.start(path, arguments, environment: env)
+        return env
     }
 
     static func result(_ r: Subprocess.Result) -> Result {

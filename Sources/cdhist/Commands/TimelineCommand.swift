@@ -26,7 +26,7 @@ struct TimelineCommand: ParsableCommand, SessionInputs {
     @Option(help: ArgumentHelp("Lanes for the busiest authors; the others share one more lane.", valueName: "n"))
     var top = 6
 
-    @Option(help: ArgumentHelp("Columns to fill (default: the terminal's width; 80 when not a terminal).", valueName: "columns"))
+    @Option(help: ArgumentHelp("Columns to fill (default: the terminal's width, else COLUMNS, else 80).", valueName: "columns"))
     var width: Int?
 
     @Flag(help: "Draw with plain ASCII characters instead of Unicode blocks.")

@@ -31,7 +31,7 @@ struct LockOptions: ParsableArguments {
 
 /// How to write results.
 struct OutputOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Output format: table, json, ndjson or csv (default: table on a terminal, JSON otherwise).",
+    @Option(help: ArgumentHelp("Output format: table, json, ndjson or csv (default: table, or what the CDHIST_FORMAT environment variable names).",
                                valueName: "format"))
     var format: OutputFormat?
 
@@ -59,10 +59,10 @@ struct OutputFlags: ParsableArguments {
 
 extension RenderContext {
     /// The context of a command's output options: in a session its terminal (output through the
-    /// pager is still for a person), else the process's; `format`, else `fallback` off a terminal.
+    /// pager is still for a person), else the process's; `format`, else `CDHIST_FORMAT`'s, else a table.
     static func make(format: OutputFormat?, fallback: OutputFormat, flags: OutputFlags, output: Output) -> RenderContext {
         let terminal = REPLEnvironment.current?.terminal?.insideSession(noColor: flags.noColor) ?? Terminal.current(noColor: flags.noColor)
-        return RenderContext(format: OutputFormat.resolve(format, terminal: terminal, fallback: fallback),
+        return RenderContext(format: OutputFormat.resolve(format, environment: Console.current.environment, fallback: fallback),
                              terminal: terminal, time: TimeFormatter(utc: flags.utc), output: output, csvRaw: flags.csvRaw)
     }
 }

@@ -17,31 +17,34 @@ struct Terminal {
                  colorEnabled: colorEnabled && !noColor, inSession: true)
     }
 
-    /// Reads the environment; `noColor` is the `--no-color` flag.
+    /// Reads the environment; `noColor` is the `--no-color` flag. Width: the terminal's when
+    /// stdout is one; else `COLUMNS`; else the terminal the command was typed in, found through
+    /// stderr or stdin (`cdhist actors | less`); else none (nothing wrapped).
     static func current(noColor: Bool) -> Terminal {
         let console = Console.current
         let outFD = console.standardOutput.fileDescriptor
+        let errFD = console.standardError.fileDescriptor
         let out = isatty(outFD) == 1
-        let err = isatty(console.standardError.fileDescriptor) == 1
-        var width: Int?
+        let err = isatty(errFD) == 1
         let env = console.environment
         // Tables are made for 60 columns and up; nothing below 20 is taken literally.
         let columns = env["COLUMNS"].flatMap(Int.init).flatMap { $0 > 0 ? max($0, 20) : nil }
-        if !out {
-            // Asked for explicitly (as `ls` reads it): fit a table written to a pipe or file.
-            width = columns
+        let width: Int?
+        if out {
+            width = terminalColumns(outFD) ?? columns ?? 80
         } else {
-            var size = winsize()
-            if ioctl(outFD, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 {
-                width = Int(size.ws_col)
-            } else if let columns {
-                width = columns
-            } else {
-                width = 80
-            }
+            let typedIn = (err ? [errFD] : []) + (console.isProcess && isatty(STDIN_FILENO) == 1 ? [STDIN_FILENO] : [])
+            width = columns ?? typedIn.lazy.compactMap(terminalColumns).first
         }
         let color = out && !noColor && env["NO_COLOR"] == nil && env["TERM"] != "dumb"
         return Terminal(stdoutIsTerminal: out, stderrIsTerminal: err, width: width, colorEnabled: color)
+    }
+
+    /// The width of the terminal `fd` is open on; nil when it is none or does not say.
+    private static func terminalColumns(_ fd: Int32) -> Int? {
+        var size = winsize()
+        guard ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return max(Int(size.ws_col), 20)
     }
 }
 
