@@ -28,7 +28,8 @@ import json, os
 # 1.10: a recovered transaction's and object's exact and why; saves --format ndjson: a line per save; an
 #       actor's ownTransactionsAfterOthers and fix (the command that resets a broken actor); a defaults
 #       repair's skippedTransactions.
-VERSION = "1.10"
+# 1.11: the token document's tokens (every token a file holds, each with its key and check).
+VERSION = "1.11"
 
 def nullable(t): return {"type": [t, "null"]} if isinstance(t, str) else {"anyOf": [t, {"type": "null"}]}
 S, I, N, B = {"type": "string"}, {"type": "integer"}, {"type": "number"}, {"type": "boolean"}
@@ -134,10 +135,15 @@ defs["actors"] = doc("actors", {
         "breaks": arr(ref("consequence"))})),
 })
 defs["token"] = defs["token"]
-defs["tokenCheck"] = doc("token", {"source": S, "token": ref("token"), "store": S, "storeID": S,
+token_check = {"token": ref("token"), "store": S, "storeID": S,
     "status": {"enum": ["valid", "expired", "foreign-token"]}, "message": S, "transactionNumber": nullable("integer"),
-    "transaction": nullable(ref("transaction"))},
-    optional=("store", "storeID", "status", "message", "transactionNumber", "transaction"))
+    "transaction": nullable(ref("transaction"))}
+token_check_optional = ("store", "storeID", "status", "message", "transactionNumber", "transaction")
+# The top-level members describe the file's token when it holds one; `tokens` lists every token
+# it holds (a plist of several: each under its key).
+defs["tokenCheck"] = doc("token", dict({"source": S, "tokens": arr(obj(dict({"key": nullable("string")}, **token_check),
+                                                                       optional=token_check_optional))}, **token_check),
+    optional=("token",) + token_check_optional)
 defs["purgePreview"] = doc("purge-preview", {
     "store": S, "rule": S, "ruleNotes": arr(S),
     # Where the bound cuts: its date, and the transaction it falls before (for a date the first at or

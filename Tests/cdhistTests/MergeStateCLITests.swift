@@ -118,6 +118,30 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: deep + "/token.data"))
     }
 
+    /// A file of the wrong kind for its option is recognised and the right option named, never read
+    /// as a corrupt token (with advice to delete the app's defaults) or as defaults without positions.
+    @Test func aFileOfTheWrongKindNamesItsOption() throws {
+        let store = dir + "/Tasks.sqlite"
+        let defaultsAsToken = try CLI.run(["actors", store, "--token", "widget=" + dir + "/phtk.plist"])
+        #expect(defaultsAsToken.status == 2 && defaultsAsToken.stdout.isEmpty)
+        #expect(defaultsAsToken.stderr == "cdhist: \(dir)/phtk.plist: a plist of settings holding 3 merge positions and no token, not a token file: if it is an app's shared defaults, give it with --defaults\n")
+        let severalAsToken = try CLI.run(["purge", store, "--before", "token:" + dir + "/tokens.plist"])
+        #expect(severalAsToken.status == 2)
+        #expect(severalAsToken.stderr.contains("tokens.plist: a plist holding 2 history tokens (lastHistoryToken, widgetHistoryToken), not one token file: give it with --defaults"))
+        let tokenAsDefaults = try CLI.run(["actors", store, "--defaults", dir + "/token.data"])
+        #expect(tokenAsDefaults.status == 2)
+        #expect(tokenAsDefaults.stderr == "cdhist: \(dir)/token.data: a history token, not shared defaults: give it with --token (ACTOR=\(dir)/token.data)\n")
+        // token lists every token a plist holds, each checked.
+        let listed = try CLI.run(["token", dir + "/tokens.plist", "--store", store])
+        #expect(listed.status == 1)
+        let tokens = try #require(try listed.json()["tokens"] as? [[String: Any]])
+        #expect(tokens.map { $0["key"] as? String } == ["lastHistoryToken", "widgetHistoryToken"])
+        #expect(tokens.map { $0["status"] as? String } == ["valid", "foreign-token"])
+        #expect(tokens.map { $0["transactionNumber"] as? Int } == [34, nil])
+        let table = try CLI.run(["token", dir + "/tokens.plist", "--format", "table"], environment: ["COLUMNS": "80"]).stdout
+        #expect(table.contains("Holds: 2 tokens") && table.contains("Key lastHistoryToken") && table.contains("Key widgetHistoryToken"))
+    }
+
     @Test func tokenCommandExitCodes() throws {
         let store = dir + "/Tasks.sqlite"
         let valid = try CLI.run(["token", dir + "/token.data", "--store", store])

@@ -82,7 +82,7 @@ extension MergeStateRequest {
             do {
                 records.append(try found[path].map { try TokenFileReader.read(bytes: $0, path: path, actor: name) } ?? TokenFileReader.read(path: path, actor: name))
                 sources.append(MergeSource(path: path, kind: "token file\(beside)", positions: 1, ignoredKeys: 0, otherStoreKeys: []))
-            } catch let error as TokenError {
+            } catch let error as TokenError where !error.isOtherKindOfFile {
                 // Readable, but no token (JSON that maps no store): said, not fatal.
                 notes.append(MergeStateNote(text: "\(error); ignored", onRequest: false))
                 sources.append(MergeSource(path: path, kind: "token file (no token)", positions: 0, ignoredKeys: 0, otherStoreKeys: []))

@@ -24,13 +24,21 @@ public struct TokenSpec: Equatable, Sendable {
 
     /// The token `value` holds: the file's when there is such a file, else the literal's.
     public static func token(fileOrLiteral value: String) throws -> HistoryToken {
+        let held = try tokens(fileOrLiteral: value)
+        guard held.count == 1, let only = held.first else { throw TokenError.severalTokens(source: value, keys: held.compactMap(\.key)) }
+        return only.token
+    }
+
+    /// Every token `value` holds: a token file's or a literal's one (key nil), or each of a
+    /// plist's keys holding one (shared defaults keeping several actors' tokens).
+    public static func tokens(fileOrLiteral value: String) throws -> [(key: String?, token: HistoryToken)] {
         if FileManager.default.fileExists(atPath: value) {
             guard let data = FileContents.read(value) else {
                 throw MergeStateError.unreadableToken(path: value, reason: FileContents.whyUnreadable(value) ?? "cannot be read")
             }
-            return try HistoryTokenDecoder.decode(fileBytes: [UInt8](data), source: value)
+            return try HistoryTokenDecoder.tokens(fileBytes: [UInt8](data), source: value)
         }
-        if value.contains(":") { return try HistoryTokenDecoder.parseLiteral(value) }
+        if value.contains(":") { return [(nil, try HistoryTokenDecoder.parseLiteral(value))] }
         throw MergeStateError.noTokenFile(path: value)
     }
 }

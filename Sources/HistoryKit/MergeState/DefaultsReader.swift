@@ -13,6 +13,8 @@ public enum MergeStateError: MessageError, Equatable, Sendable {
     case unreadableToken(path: String, reason: String)
     /// A token given as `ACTOR=…` that cannot name an actor.
     case invalidTokenSpec(spec: String, reason: Message)
+    /// A history token given where shared defaults are read.
+    case tokenNotDefaults(path: String)
     /// An App Group folder without exactly one store to read.
     case noSingleStore(path: String, reason: String)
     /// A merge-state file named to be hashed is not there.
@@ -35,6 +37,7 @@ public enum MergeStateError: MessageError, Equatable, Sendable {
         case .noTokenFile(let p): return "\(p): no such token file"
         case .unreadableToken(let p, let why): return "\(p): \(why)"
         case .invalidTokenSpec(let spec, let why): return "\(Control.token) '\(spec)': \(why)"
+        case .tokenNotDefaults(let p): return "\(p): a history token, not shared defaults: give it with \(Control.token) (ACTOR=\(p))"
         case .noSingleStore(let p, let why): return "\(p): \(why)"
         case .noFileToHash(let p): return "\(p): no such file to hash"
         }
@@ -197,6 +200,10 @@ public enum DefaultsReader {
     static func dictionary(_ bytes: [UInt8], path: String) throws -> (dictionary: [String: PlistValue], format: PropertyList.Format) {
         let decoded: (value: PlistValue, format: PropertyList.Format)
         guard !bytes.isEmpty else { throw MergeStateError.notAPlist(path: path, reason: "empty file") }
+        // A token file (an archive, SwiftData's JSON) is read with --token.
+        if HistoryTokenDecoder.isTokenArchive(bytes) || (JSONText.looksLikeJSON(bytes) && (try? JSONTokenDecoder.decode(json: bytes, source: path)) != nil) {
+            throw MergeStateError.tokenNotDefaults(path: path)
+        }
         do {
             decoded = try PropertyList.decode(bytes)
         } catch PlistError.notAPropertyList {
@@ -288,7 +295,8 @@ public enum TokenFileReader {
     /// The record for the token in `path`, for `actor`; a damaged token
     /// becomes an ``MergePosition/unreadable(_:)`` position, a missing file an error.
     /// JSON that maps no store to a transaction is not a token: it throws
-    /// ``TokenError/notAToken(source:reason:)``, for the caller to note and skip.
+    /// ``TokenError/notAToken(source:reason:)``, for the caller to note and skip. Shared defaults
+    /// (a plist of several tokens, or of settings) throw, for the caller to name `--defaults`.
     public static func read(path: String, actor: String) throws -> MergeRecord {
         guard let data = FileContents.read(path) else {
             throw MergeStateError.unreadable(path: path)
@@ -303,6 +311,7 @@ public enum TokenFileReader {
             position = .token(try HistoryTokenDecoder.decode(fileBytes: bytes, source: path))
         } catch let error as TokenError {
             if case .notAToken = error { throw error }
+            if error.isOtherKindOfFile { throw error }
             position = .unreadable("\(error)")
         } catch {
             position = .unreadable("\(error)")

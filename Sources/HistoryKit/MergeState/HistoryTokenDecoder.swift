@@ -1,7 +1,7 @@
 import Foundation
 
 /// Why a token could not be read.
-public enum TokenError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum TokenError: MessageError, Equatable, Sendable {
     /// The bytes are not a readable keyed archive.
     case corruptArchive(source: String, reason: String)
     /// A valid archive of some other class.
@@ -14,8 +14,20 @@ public enum TokenError: Error, Equatable, Sendable, CustomStringConvertible {
     case notAToken(source: String, reason: String)
     /// Text that begins as JSON but is not JSON.
     case corruptJSON(source: String, reason: String)
+    /// A plist holding a token under each of several keys (shared defaults): which one is meant?
+    case severalTokens(source: String, keys: [String])
+    /// A plist of settings holding no token: shared defaults, whose dates are read with `--defaults`.
+    case defaultsNotToken(source: String, positions: Int)
 
-    public var description: String {
+    /// Whether the file is of another kind than a token file (another option reads it).
+    public var isOtherKindOfFile: Bool {
+        switch self {
+        case .severalTokens, .defaultsNotToken: return true
+        default: return false
+        }
+    }
+
+    public var message: Message {
         switch self {
         case .corruptArchive(let s, let why): return "\(s): corrupt token archive (\(why))"
         case .wrongClass(let s, let name): return "\(s): an archive of \(name), not an NSPersistentHistoryToken"
@@ -23,6 +35,11 @@ public enum TokenError: Error, Equatable, Sendable, CustomStringConvertible {
         case .badLiteral(let text): return "'\(text)' is not a token literal (expected STOREUUID:N)"
         case .notAToken(let s, let why): return "\(s): not a history token (\(why))"
         case .corruptJSON(let s, let why): return "\(s): corrupt JSON token (\(why))"
+        case .severalTokens(let s, let keys):
+            return "\(s): a plist holding \(keys.count) history tokens (\(keys.joined(separator: ", "))), not one token file: give it with \(Control.defaults), which reads each as its actor's position (cdhist token lists them)"
+        case .defaultsNotToken(let s, let positions):
+            let held = positions == 0 ? "no history token" : "\(positions) merge position\(positions == 1 ? "" : "s") and no token"
+            return "\(s): a plist of settings holding \(held), not a token file: if it is an app's shared defaults, give it with \(Control.defaults)"
         }
     }
 }
@@ -92,10 +109,22 @@ public enum HistoryTokenDecoder {
 
     /// Reads a token file: an archive itself (`token.data`), a plist holding
     /// one archive as `<data>` under some key (`HistoryToken.plist`), or JSON
-    /// (a SwiftData token, see ``JSONTokenDecoder``).
+    /// (a SwiftData token, see ``JSONTokenDecoder``). A plist holding several
+    /// tokens, or only settings, is another kind of file: it throws
+    /// ``TokenError/severalTokens(source:keys:)`` or ``TokenError/defaultsNotToken(source:positions:)``.
     public static func decode(fileBytes bytes: [UInt8], source: String) throws -> HistoryToken {
+        let held = try tokens(fileBytes: bytes, source: source)
+        guard held.count == 1, let only = held.first else {
+            throw TokenError.severalTokens(source: source, keys: held.compactMap(\.key))
+        }
+        return only.token
+    }
+
+    /// Every token a file holds: the token of a token file (key nil), or each key's of a plist
+    /// holding tokens (sorted by key). Throws when it holds none.
+    public static func tokens(fileBytes bytes: [UInt8], source: String) throws -> [(key: String?, token: HistoryToken)] {
         if JSONText.looksLikeJSON(bytes) {
-            return try JSONTokenDecoder.decode(json: bytes, source: source)
+            return [(nil, try JSONTokenDecoder.decode(json: bytes, source: source))]
         }
         let plist: PlistValue
         do {
@@ -104,14 +133,18 @@ public enum HistoryTokenDecoder {
             throw TokenError.corruptArchive(source: source, reason: "\(error)")
         }
         if plist["$objects"] != nil {
-            return try decode(archive: bytes, source: source)
+            return [(nil, try decode(archive: bytes, source: source))]
         }
         if let dict = plist.dictionaryValue {
+            var held: [(key: String?, token: HistoryToken)] = []
             for key in dict.keys.sorted() {
                 if let data = dict[key]?.dataValue, isTokenArchive(data) {
-                    return try decode(archive: data, source: "\(source) [\(key)]")
+                    held.append((key, try decode(archive: data, source: "\(source) [\(key)]")))
                 }
             }
+            if !held.isEmpty { return held }
+            let positions = (try? DefaultsReader.read(bytes: bytes, path: source, storeUUID: nil).records.count) ?? 0
+            throw TokenError.defaultsNotToken(source: source, positions: positions)
         }
         throw TokenError.corruptArchive(source: source, reason: "neither a token archive, a plist holding one, nor JSON")
     }

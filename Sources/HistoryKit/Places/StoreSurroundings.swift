@@ -68,10 +68,12 @@ public struct StoreSurroundings: Equatable, Sendable {
             // A token is an archive or a plist holding one (bplist, XML) or SwiftData's JSON: the first bytes tell.
             guard isPlist || Self.mayHoldToken(place.head(file.path, count: 8) ?? []),
                   let bytes = place.read(file.path, limit: 1 << 20) else { continue }
-            if isPlist {
+            // A plist holding several tokens keeps each actor's under its key, as shared defaults do.
+            let held = isPlist ? 0 : (try? HistoryTokenDecoder.tokens(fileBytes: bytes, source: file.path).count) ?? 0
+            if isPlist || held > 1 {
                 plists.append(file.path)
                 contents[place.name(file.path)] = bytes
-            } else if (try? HistoryTokenDecoder.decode(fileBytes: bytes, source: file.path)) != nil {
+            } else if held == 1 {
                 tokens.append(file.path)
                 contents[place.name(file.path)] = bytes
             }

@@ -9,7 +9,7 @@ struct TokenCommand: ParsableCommand, SessionInputs {
         abstract: "Decode a history token (token.data, a plist holding one, SwiftData JSON, or STOREUUID:N) and check it against a store.",
         // The usage ArgumentParser writes lists every option: over 80 columns.
         usage: "cdhist token [<options>] <token>",
-        discussion: "Exit status: 0 when the token is valid for --store (or no store is given), 1 when it is expired or for another store, 2 on errors.")
+        discussion: "A plist holding several tokens (shared defaults keeping each actor's) shows each under its key. Exit status: 0 when every token is valid for --store (or no store is given), 1 when one is expired or for another store, 2 on errors.")
 
     static let sessionStore = SessionStorePlacement.storeOption
 
@@ -25,22 +25,32 @@ struct TokenCommand: ParsableCommand, SessionInputs {
 
     func run() throws {
         let context = outputOptions.context()
-        let decoded = try TokenSpec.token(fileOrLiteral: token)
-        var fields: [(String, String)] = [("Token", token)]
-        for (uuid, n) in decoded.transactionNumbers.sorted(by: { $0.key < $1.key }) { fields.append(("Store \(uuid)", "transaction #\(n)")) }
-        if decoded.transactionNumbers.count > 1 { fields.append(("Note", "this token names \(decoded.transactionNumbers.count) stores")) }
-        var json: [(String, JSONValue)] = [("source", .string(token)), ("token", HistoryPresenter.json(decoded))]
+        let held = try TokenSpec.tokens(fileOrLiteral: token)
+        let opened = try store.map { try openStore($0, lockTimeout: lock.lockTimeout) }
+        var sections: [Document.Section] = []
+        var entries: [JSONValue] = []
+        var single: [(String, JSONValue)] = []
         var failed = false
-        if let store {
-            let opened = try openStore(store, lockTimeout: lock.lockTimeout)
-            let check = try TokenCheck.evaluate(decoded, in: opened)
-            failed = check.status != "valid"
-            fields += [("Checked against", "\(store) (\(opened.storeUUID))"), ("Status", check.status), ("Meaning", check.message)]
-            json += [("store", .string(store)), ("storeID", .string(opened.storeUUID)), ("status", .string(check.status)),
-                     ("message", .string(check.message)), ("transactionNumber", .optional(check.number)),
-                     ("transaction", check.transaction.map { HistoryPresenter(time: context.time).json($0) } ?? .null)]
+        if held.count > 1 { sections.append(.fields(title: nil, [("Token", token), ("Holds", "\(held.count) tokens, one under each key")])) }
+        for (key, decoded) in held {
+            var fields: [(String, String)] = held.count > 1 ? [] : [("Token", token)]
+            for (uuid, n) in decoded.transactionNumbers.sorted(by: { $0.key < $1.key }) { fields.append(("Store \(uuid)", "transaction #\(n)")) }
+            if decoded.transactionNumbers.count > 1 { fields.append(("Note", "this token names \(decoded.transactionNumbers.count) stores")) }
+            var json: [(String, JSONValue)] = [("key", .optional(key)), ("token", HistoryPresenter.json(decoded))]
+            if let store, let opened {
+                let check = try TokenCheck.evaluate(decoded, in: opened)
+                failed = failed || check.status != "valid"
+                fields += [("Checked against", "\(store) (\(opened.storeUUID))"), ("Status", check.status), ("Meaning", check.message)]
+                json += [("store", .string(store)), ("storeID", .string(opened.storeUUID)), ("status", .string(check.status)),
+                         ("message", .string(check.message)), ("transactionNumber", .optional(check.number)),
+                         ("transaction", check.transaction.map { HistoryPresenter(time: context.time).json($0) } ?? .null)]
+            }
+            sections.append(.fields(title: key.map { "Key \($0)" }, fields))
+            entries.append(.object(json))
+            if held.count == 1 { single = json.filter { $0.0 != "key" } }
         }
-        DocumentRenderer.render(Document(kind: "token", json: json, sections: [.fields(title: nil, fields)]), context: context)
+        let json: [(String, JSONValue)] = [("source", .string(token))] + single + [("tokens", .array(entries))]
+        DocumentRenderer.render(Document(kind: "token", json: json, sections: sections), context: context)
         if failed { throw ExitCode(1) }
     }
 }
