@@ -145,18 +145,38 @@ import Testing
         try #"{"thresholds": {"maxHistoryShare": 1, "maxHistoryAgeDays": 3}}"#.write(toFile: dir.file("older.json"), atomically: true, encoding: .utf8)
         // The fixture spans two days (2025-03-03 09:00 to 2025-03-05 09:50); now is ten years later.
         let later = ["--now", "2035-03-06T09:00:00Z"]
-        let r = try check("history-too-large", [m + "/Tasks.sqlite", "--config", dir.file("age.json")] + later)
+        let r = try check("history-old", [m + "/Tasks.sqlite", "--config", dir.file("age.json")] + later)
         let message = (r.json["findings"] as? [[String: Any]])?.first?["message"] as? String ?? ""
-        #expect(message.contains("the oldest transaction is 2 days older than the newest (threshold 1 day)"), "\(message)")
-        try expectSilent("history-too-large", [m + "/Tasks.sqlite", "--config", dir.file("older.json")] + later)
+        #expect(message.contains("the oldest transaction is 2 days older than the newest (threshold 1 day). Nothing seems to purge it"), "\(message)")
+        try expectSilent("history-old", [m + "/Tasks.sqlite", "--config", dir.file("older.json")] + later)
+        try expectSilent("history-too-large", [m + "/Tasks.sqlite", "--config", dir.file("age.json")] + later)
+        // History that starts after #1 is purged: the finding says a cleaner runs and keeps too much.
+        try #"{"thresholds": {"maxHistoryAgeDays": 0.01}}"#.write(toFile: dir.file("hour.json"), atomically: true, encoding: .utf8)
+        let purged = try check("history-old", [Repository.fixtures + "/Purged/Tasks.sqlite", "--config", dir.file("hour.json")])
+        let said = (purged.json["findings"] as? [[String: Any]])?.first?["message"] as? String ?? ""
+        #expect(said.contains("A cleaner purges it (the oldest remaining transaction is #21) but keeps more than this"), "\(said)")
+    }
+
+    /// Old or large history is a warning only when it is large: the real stores, small and never
+    /// purged, pass a check that fails on warnings, and say at info that their history is old.
+    @Test(arguments: RealStores.available ? [RealStores.photos, RealStores.photos15, RealStores.swiftData] : [])
+    func smallRealStoresPassAtWarning(store: String) throws {
+        let r = try CLI.run(["check", store, "--fail-on", "warning"])
+        #expect(r.status == 0, "\(r.stdout)")
+        let rules = (try r.json()["findings"] as? [[String: Any]] ?? []).compactMap { $0["rule"] as? String }
+        #expect(!rules.contains("history-too-large"))
+        #expect(rules.contains("history-old") == (store != RealStores.swiftData), "\(rules)")
     }
 
     @Test func storeRules() throws {
         let now = ["--now", "2025-03-06T09:00:00Z"]
         let dir = try TemporaryDirectory()
-        try #"{"thresholds": {"maxHistoryShare": 0.9}}"#.write(toFile: dir.file("loose.json"), atomically: true, encoding: .utf8)
+        try #"{"thresholds": {"maxHistoryShare": 0.5, "minHistoryBytes": 0}}"#.write(toFile: dir.file("share.json"), atomically: true, encoding: .utf8)
+        try #"{"thresholds": {"maxHistoryShare": 0.9, "minHistoryBytes": 0}}"#.write(toFile: dir.file("loose.json"), atomically: true, encoding: .utf8)
         try #"{"thresholds": {"maxTransactions": 10}, "failOn": "warning"}"#.write(toFile: dir.file("small.json"), atomically: true, encoding: .utf8)
-        try expectFires("history-too-large", [appGroup] + now)
+        // Most of the small fixture's file is history, but a share counts only past minHistoryBytes.
+        try expectSilent("history-too-large", [appGroup] + now)
+        try expectFires("history-too-large", [appGroup, "--config", dir.file("share.json")] + now)
         try expectSilent("history-too-large", [appGroup, "--config", dir.file("loose.json")] + now)
         let small = try CLI.run(["check", appGroup, "--config", dir.file("small.json"), "--rule", "history-too-large", "--format", "json"] + now)
         #expect(small.status == 1)

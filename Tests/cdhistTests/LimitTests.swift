@@ -242,7 +242,7 @@ import Testing
             let check = try CLI.run(["check", store, "--defaults", plist, "--actor", "t1", "--format", format])
             #expect(check.status == 0 || check.status == 1, "\(check.stderr)")
         }
-        let aged = try CLI.run(["check", store, "--rule", "history-too-large"]).json()
+        let aged = try CLI.run(["check", store, "--rule", "history-old"]).json()
         let message = (aged["findings"] as? [[String: Any]])?.first?["message"] as? String ?? ""
         #expect(message.contains("the oldest transaction is infinitely many days old"), "\(message)")
     }

@@ -7,13 +7,16 @@ import Foundation
 /// { "failOn": "warning", "actors": ["app", "widget"], "batchActors": ["importer"],
 ///   "strategy": "phtk-2", "skip": ["missing-attribution"],
 ///   "thresholds": { "maxTransactions": 100000, "maxChanges": 1000000, "maxHistoryShare": 0.5,
-///                   "maxHistoryAgeDays": 90, "maxPendingTransactions": 1000, "maxLagDays": 7,
+///                   "minHistoryBytes": 16777216, "maxHistoryAgeDays": 90, "maxPendingTransactions": 1000, "maxLagDays": 7,
 ///                   "staleDays": 30, "maxFreeShare": 0.25, "maxExportPendingTransactions": 100 } }
 /// ```
 public struct CheckConfig: Equatable, Sendable {
     public var maxTransactions = 100_000
     public var maxChanges = 1_000_000
     public var maxHistoryShare = 0.5
+    /// History smaller than this is never too large a share of the file (a small store's
+    /// history is most of it, and costs nothing).
+    public var minHistoryBytes = 16 << 20
     public var maxHistoryAgeDays = 90.0
     public var maxPendingTransactions = 1000
     public var maxLagDays = 7.0
@@ -64,6 +67,7 @@ public struct CheckConfig: Equatable, Sendable {
                     case "maxTransactions": c.maxTransactions = Self.count(n)
                     case "maxChanges": c.maxChanges = Self.count(n)
                     case "maxHistoryShare": c.maxHistoryShare = n
+                    case "minHistoryBytes": c.minHistoryBytes = Self.count(n)
                     case "maxHistoryAgeDays": c.maxHistoryAgeDays = n
                     case "maxPendingTransactions": c.maxPendingTransactions = Self.count(n)
                     case "maxLagDays": c.maxLagDays = n

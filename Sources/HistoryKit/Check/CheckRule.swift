@@ -101,7 +101,7 @@ public enum Checker {
         ActorExpiredRule(), ActorMissedChangesRule(), ForeignTokenRule(), CorruptTokenRule(),
         ActorBehindRule(), ActorNotMergingRule(), StaleActorRule(), PositionAfterNewestRule(), AuthorMismatchRule(), NoMergePositionRule(),
         CloudKitExpiredRule(), CloudKitTokenUnreadableRule(),
-        CloudKitExportBehindRule(), CloudKitRecordsPendingRule(), HistoryTooLargeRule(), MissingAttributionRule(),
+        CloudKitExportBehindRule(), CloudKitRecordsPendingRule(), HistoryTooLargeRule(), HistoryOldRule(), MissingAttributionRule(),
         CloudKitPurgeRule(), MigrationTruncationRule(), WALMissingRule(), OrphanChangesRule(), UnknownEntityRule(),
         ColumnsMismatchRule(), WrongTypeRule(), FreePagesRule(),
     ]
