@@ -39,7 +39,8 @@ struct MergeStatePresenter {
         ]
         let fixes = report.actors.compactMap { Self.fix($0, store: store.path) }
         if !fixes.isEmpty {
-            sections.append(.commands(title: "To reset each broken actor so that it fetches history from the start (repair-defaults previews without --execute):", fixes))
+            let previews = fixes.contains { $0.contains("repair-defaults") } ? " (repair-defaults previews without --execute)" : ""
+            sections.append(.commands(title: "To reset each broken actor so that it fetches history from the start\(previews):", fixes))
         }
         if let writers = writersSummary(report.writers) { sections.append(.note(writers)) }
         sections += CleanerTable(time: time, all: all).sections(report)
