@@ -228,7 +228,7 @@ import Testing
         try StoreWriter.write(FixtureStore(model: Scenarios.tasksModel, storeUUID: Scenarios.appGroupUUID, journalMode: .wal(keepInWAL: 0), transactions: []),
                               to: big, generated: (1500, { Scenarios.benchmarkTransaction($0, changesPerTransaction: 5) }))
         try expectSilent("free-pages", [big])
-        #expect(try CLI.run(["purge", big, "--before", "tx:1400", "--execute"]).status == 0)
+        #expect(try CLI.run(["purge", big, "--before", "tx:1400", "--execute", "--yes"]).status == 0)
         try expectFires("free-pages", [big])
     }
 

@@ -65,7 +65,7 @@ import Testing
         #expect(consequences.first?["kind"] as? String == "cloudkit")
         #expect(consequences.first?["status"] as? String == "expired")
         #expect(consequences.first?["message"] as? String == "CloudKit's export position (transaction #28) would be purged: on its next export the mirror finds its token expired, resets (reason: history expired) and re-uploads every record (20 mirrored records)")
-        let refused = try CLI.run(["purge", store, "--before", "tx:29", "--execute", "--no-backup"])
+        let refused = try CLI.run(["purge", store, "--before", "tx:29", "--execute", "--yes", "--no-backup"])
         #expect(refused.status == 2)
         #expect(refused.stderr.contains("this purge would break CloudKit export (expired); give --allow-expire"))
         #expect(try DirectoryState(copy.path) == before)
@@ -74,7 +74,7 @@ import Testing
         #expect(table.contains("5 transactions by NSCloudKitMirroringDelegate would be deleted"))
         #expect(table.contains("Breaks:       none of the 1 actor with a position"))
         // Forced: it purges, and check then fails on the expired position.
-        let forced = try CLI.run(["purge", store, "--before", "tx:29", "--execute", "--no-backup", "--allow-expire"])
+        let forced = try CLI.run(["purge", store, "--before", "tx:29", "--execute", "--yes", "--no-backup", "--allow-expire"])
         #expect(forced.status == 0, "\(forced.stderr)")
         let check = try CLI.run(["check", store, "--now", now])
         #expect(check.status == 1)
@@ -229,7 +229,7 @@ import Testing
         #expect(message == "CloudKit's export position (transaction #400) would be purged: on its next export the mirror finds its token expired, resets (reason: history expired) and re-uploads every record (\(records.count) mirrored records)")
 
         // After deleting history past the position, check fails on it.
-        let executed = try CLI.run(["purge", path, "--before", "tx:\(Self.position + 1)", "--execute", "--no-backup", "--allow-expire"])
+        let executed = try CLI.run(["purge", path, "--before", "tx:\(Self.position + 1)", "--execute", "--yes", "--no-backup", "--allow-expire"])
         #expect(executed.status == 0, "\(executed.stderr)")
         let check = try CLI.run(["check", path])
         #expect(check.status == 1)

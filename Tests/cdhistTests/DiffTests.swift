@@ -72,7 +72,7 @@ import Testing
         try newDir.copy(from: (RealStores.photos as NSString).deletingLastPathComponent, prefix: "Photos.sqlite")
         let new = newDir.file("Photos.sqlite")
         for suffix in ["", "-wal", "-shm"] { try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: new + suffix) }
-        let purge = try CLI.run(["purge", new, "--before", "tx:400", "--execute", "--allow-expire", "--no-backup"])
+        let purge = try CLI.run(["purge", new, "--before", "tx:400", "--execute", "--yes", "--allow-expire", "--no-backup"])
         #expect(purge.status == 0, "\(purge.stderr)")
         let table = try CLI.run(["diff", old, new, "--format", "table"], environment: ["COLUMNS": "80"]).lines
         #expect(table.contains { $0.hasPrefix("Core Data migration (3 authors) ") && $0.hasSuffix(" 3        0") }, "\(table)")
@@ -92,7 +92,7 @@ import Testing
         for suffix in ["", "-wal", "-shm"] { try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: store + suffix) }
         // #103 is the third migration (lightweight migration from model with digest { W3zhvi2H… }).
         #expect((try CLI.run(["info", store]).json()["purgeTraces"] as? [String: Any])?["migrationAtCut"] is NSNull)
-        #expect(try CLI.run(["purge", store, "--before", "tx:103", "--execute", "--allow-expire", "--no-backup"]).status == 0)
+        #expect(try CLI.run(["purge", store, "--before", "tx:103", "--execute", "--yes", "--allow-expire", "--no-backup"]).status == 0)
         let traces = try #require(try CLI.run(["info", store]).json()["purgeTraces"] as? [String: Any])
         #expect((traces["migrationAtCut"] as? String)?.hasPrefix("com.apple.coredata.schemamigrator: lightweight migration from model with digest { W3zhvi2H") == true)
         let table = try CLI.run(["info", store, "--format", "table"], environment: ["COLUMNS": "200"]).stdout

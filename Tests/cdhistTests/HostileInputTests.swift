@@ -165,11 +165,11 @@ import Testing
         #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: dir.file("defaults.plist"))) == real + "/phtk.plist")
         #expect(FileContents.read(real + "/phtk.plist") != FileContents.read(Repository.fixtures + "/MergeState/phtk.plist"))
         #expect(FileStatus(real + "/phtk.plist")?.permissions == 0o600 && FileStatus(dir.file("backup.plist"))?.permissions == 0o600)
-        let purge = try CLI.run(["purge", dir.file("store.sqlite"), "--before", "tx:3", "--execute", "--backup", dir.file("backup.sqlite")])
+        let purge = try CLI.run(["purge", dir.file("store.sqlite"), "--before", "tx:3", "--execute", "--yes", "--backup", dir.file("backup.sqlite")])
         #expect(purge.status == 0, "\(purge.stderr)")
         #expect(FileStatus(dir.file("backup.sqlite"))?.permissions == 0o600)
         #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: dir.file("store.sqlite"))) == real + "/Tasks.sqlite")
-        let journal = try CLI.run(["purge", dir.file("store.sqlite"), "--before", "tx:5", "--execute", "--backup", real + "/Tasks.sqlite-journal"])
+        let journal = try CLI.run(["purge", dir.file("store.sqlite"), "--before", "tx:5", "--execute", "--yes", "--backup", real + "/Tasks.sqlite-journal"])
         #expect(journal.status == 2 && journal.stderr.contains("a file of the store"), "\(journal.stderr)")
         #expect(!FileManager.default.fileExists(atPath: real + "/Tasks.sqlite-journal"))
     }

@@ -53,7 +53,7 @@ import Testing
 
     @Test func aKilledPurgeLeavesOldOrNewContentAndNeverLosesItsBackup() throws {
         let arguments = { (dir: TemporaryDirectory) in
-            ["purge", dir.file("Tasks.sqlite"), "--before", "tx:20", "--execute", "--vacuum", "--backup", dir.file("backup.sqlite")]
+            ["purge", dir.file("Tasks.sqlite"), "--before", "tx:20", "--execute", "--yes", "--vacuum", "--backup", dir.file("backup.sqlite")]
         }
         // The content before and after a purge that runs to its end.
         let reference = try TemporaryDirectory()

@@ -51,7 +51,7 @@ import Testing
         #expect(try tables(store) == beforeTables, "the preview changed the store")
 
         let backup = store + ".bak-test"
-        let run = try CLI.run(["purge", store] + args + ["--execute", "--backup", backup, "--allow-expire"] + (prune ? ["--prune-strings"] : []))
+        let run = try CLI.run(["purge", store] + args + ["--execute", "--yes", "--backup", backup, "--allow-expire"] + (prune ? ["--prune-strings"] : []))
         #expect(run.status == 0, "\(args): \(run.stderr)")
         let docs = run.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
         guard count > 0 else {
@@ -88,7 +88,7 @@ import Testing
         let dir = try copy(Repository.fixtures + "/MergeState")
         let store = dir.file("Tasks.sqlite")
         let before = Set(try FileManager.default.contentsOfDirectory(atPath: dir.path))
-        let r = try CLI.run(["purge", store, "--before", "tx:20", "--execute", "--no-backup", "--format", "json"])
+        let r = try CLI.run(["purge", store, "--before", "tx:20", "--execute", "--yes", "--no-backup", "--format", "json"])
         #expect(r.status == 0, "\(r.stderr)")
         let docs = r.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
         let result = docs.first { $0["kind"] as? String == "purge-result" }
@@ -96,7 +96,36 @@ import Testing
         #expect(result?["backup"] is NSNull)
         let after = Set(try FileManager.default.contentsOfDirectory(atPath: dir.path))
         #expect(after.subtracting(before).filter { $0.contains("backup") }.isEmpty)
-        #expect(try CLI.run(["purge", store, "--before", "tx:25", "--execute", "--no-backup", "--backup", dir.file("b")]).status == 2)
+        #expect(try CLI.run(["purge", store, "--before", "tx:25", "--execute", "--yes", "--no-backup", "--backup", dir.file("b")]).status == 2)
+    }
+
+    /// A purge that knows no actor, or deletes every transaction, is executed only when the user
+    /// says so: asked on a terminal, or --yes given; without either it is refused and changes nothing.
+    @Test func aPurgeThatKnowsNoActorOrDeletesEverythingIsConfirmed() throws {
+        let dir = try copy(Repository.fixtures + "/MergeState")
+        let store = dir.file("Tasks.sqlite")
+        let before = try DirectoryState(dir.path)
+        let blind = try CLI.run(["purge", store, "--before", "tx:5", "--execute"])
+        #expect(blind.status == 2)
+        #expect(blind.stderr.hasPrefix("cdhist: \(store): refused: no actor's merge position is known (--defaults, --token or --group-container give them)"))
+        #expect(blind.stderr.hasSuffix(": give --yes to purge without being asked (there is no terminal to ask on)\n"))
+        let everything = try CLI.run(["purge", store, "--before", "tx:1000", "--defaults", dir.file("phtk.plist"), "--allow-expire", "--execute"])
+        #expect(everything.status == 2 && everything.stderr.contains("refused: it deletes every transaction of the store: give --yes"), "\(everything.stderr)")
+        #expect(try DirectoryState(dir.path) == before)
+        // Actors known and some history left: nothing to confirm.
+        let known = try CLI.run(["purge", store, "--before", "tx:5", "--defaults", dir.file("phtk.plist"), "--execute", "--no-backup"])
+        #expect(known.status == 0, "\(known.stderr)")
+        #expect(try CLI.run(["purge", store, "--before", "tx:8", "--execute", "--no-backup", "--yes"]).status == 0)
+        // On a terminal the question shows what would be deleted; no answer is no.
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/script") {
+            let binary = CLI.products.appendingPathComponent("cdhist").path
+            let kept = try DirectoryState(dir.path)
+            let asked = try CLI.run(["-qec", "\(binary) purge \(store) --before tx:12 --execute --no-backup --no-color", "/dev/null"],
+                                    executable: "/usr/bin/script", environment: ["CDHIST_FORMAT": ""])
+            #expect(asked.stdout.contains("Would delete:") && asked.stdout.contains("Delete 4 transactions and"), "\(asked.stdout)")
+            #expect(asked.stdout.contains("purge cancelled; the store is unchanged"))
+            #expect(try DirectoryState(dir.path) == kept)
+        }
     }
 
     @Test func fixturePurgesInEveryForm() throws {
@@ -202,7 +231,7 @@ import Testing
         let fixture = FixtureStore(model: Scenarios.tasksModel, storeUUID: Scenarios.appGroupUUID, journalMode: .wal(keepInWAL: 0), transactions: [])
         try StoreWriter.write(fixture, to: store, generated: (2000, { Scenarios.benchmarkTransaction($0, changesPerTransaction: 5) }))
         let before = StoreFiles_size(store)
-        let r = try CLI.run(["purge", store, "--before", "tx:1900", "--execute", "--vacuum"])
+        let r = try CLI.run(["purge", store, "--before", "tx:1900", "--execute", "--yes", "--vacuum"])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(StoreFiles_size(store) < before / 2)
         #expect(try numbers(store).count == 101)
@@ -213,7 +242,7 @@ import Testing
         let store = dir.file("Tasks.sqlite")
         let state = try DirectoryState(dir.path)
         // A purge that expires a token actor is refused without --allow-expire.
-        let expire = try CLI.run(["purge", store, "--before", "tx:32", "--token", "app=" + dir.file("token.data"), "--actor", "app", "--execute"])
+        let expire = try CLI.run(["purge", store, "--before", "tx:32", "--token", "app=" + dir.file("token.data"), "--actor", "app", "--execute", "--yes"])
         #expect(expire.status == 2)
         #expect(expire.stderr.contains("would break app (expired); give --allow-expire"))
         #expect(try DirectoryState(dir.path) == state)
@@ -222,11 +251,11 @@ import Testing
         #expect(entity.status == 2)
         // Read-only store, then read-only folder.
         try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: store)
-        let ro = try CLI.run(["purge", store, "--before", "tx:5", "--execute"])
+        let ro = try CLI.run(["purge", store, "--before", "tx:5", "--execute", "--yes"])
         #expect(ro.status == 2 && ro.stderr.contains("cannot repair: the store file is read-only"))
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: store)
         try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: dir.path)
-        let roDir = try CLI.run(["purge", store, "--before", "tx:5", "--execute"])
+        let roDir = try CLI.run(["purge", store, "--before", "tx:5", "--execute", "--yes"])
         #expect(roDir.status == 2 && roDir.stderr.contains("its folder is read-only"))
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: dir.path)
         #expect(try DirectoryState(dir.path) == state)
@@ -237,7 +266,7 @@ import Testing
         let store = dir.file("Tasks.sqlite")
         let before = try tables(store)
         let holder = try LockHolder(path: store, statement: "BEGIN IMMEDIATE")
-        let r = try CLI.run(["purge", store, "--before", "tx:20", "--execute", "--lock-timeout", "0.3"])
+        let r = try CLI.run(["purge", store, "--before", "tx:20", "--execute", "--yes", "--lock-timeout", "0.3"])
         holder.release()
         #expect(r.status == 2)
         #expect(r.stderr.contains("in use by another process"))
@@ -251,7 +280,7 @@ import Testing
         let dir = try copy(Repository.fixtures + "/MergeState")
         let store = dir.file("Tasks.sqlite")
         let before = try tables(store)
-        let purge = ["purge", store, "--before", "tx:20", "--execute", "--allow-expire"]
+        let purge = ["purge", store, "--before", "tx:20", "--execute", "--yes", "--allow-expire"]
         // Another cdhist purging the store holds its lock file: refused at once, naming it, nothing written.
         let lockFile = dir.file("Tasks.sqlite.cdhist-purging")
         let holder = "process 4242, since 2026-11-24T10:00:00Z"
@@ -287,7 +316,7 @@ import Testing
         #expect(FileManager.default.createFile(atPath: dir.file("Tasks.sqlite.cdhist-purging"), contents: Data("process 1, since 2026-11-24T10:00:00Z\n".utf8)))
         let partial = dir.file("Tasks.sqlite.cdhist-backup-20250101-000000.partial")
         #expect(FileManager.default.createFile(atPath: partial, contents: Data()))
-        let r = try CLI.run(["purge", store, "--before", "tx:20", "--execute", "--allow-expire"])
+        let r = try CLI.run(["purge", store, "--before", "tx:20", "--execute", "--yes", "--allow-expire"])
         #expect(r.status == 0, "\(r.stderr)")
         let documents = r.lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
         let json = try #require(documents.first { $0["kind"] as? String == "purge-result" })
@@ -301,7 +330,7 @@ import Testing
         // As a table, it says so after the result.
         let again = try copy(Repository.fixtures + "/MergeState")
         #expect(FileManager.default.createFile(atPath: again.file("Tasks.sqlite.cdhist-backup-20250101-000000.partial"), contents: Data()))
-        let table = try CLI.run(["purge", again.file("Tasks.sqlite"), "--before", "tx:20", "--execute", "--allow-expire", "--format", "table"], environment: ["COLUMNS": "80"])
+        let table = try CLI.run(["purge", again.file("Tasks.sqlite"), "--before", "tx:20", "--execute", "--yes", "--allow-expire", "--format", "table"], environment: ["COLUMNS": "80"])
         #expect(table.status == 0, "\(table.stderr)")
         // Wrapped to 80 columns (a path may break after a slash): compared without white space.
         let text = table.stdout.filter { !$0.isWhitespace }
@@ -317,7 +346,7 @@ import Testing
             let dir = try copy(Repository.fixtures + "/MergeState")
             let store = dir.file("Tasks.sqlite")
             let before = try tables(store)
-            let r = try CLI.run(["purge", store, "--before", "tx:20", "--execute", "--allow-expire", "--vacuum"],
+            let r = try CLI.run(["purge", store, "--before", "tx:20", "--execute", "--yes", "--allow-expire", "--vacuum"],
                                 environment: ["CDHIST_FAULT": "term:" + stage])
             #expect(r.status == 2, "\(stage): \(r.stderr)")
             #expect(r.stderr.hasPrefix("cdhist: \(store): interrupted by SIGTERM; "), "\(stage): \(r.stderr)")
@@ -338,7 +367,7 @@ import Testing
             let dir = try copy(Repository.fixtures + "/MergeState")
             let store = dir.file("Tasks.sqlite")
             let original = try tables(store)
-            let r = try CLI.run(["purge", store, "--before", "tx:20", "--execute", "--backup", dir.file("backup.sqlite")],
+            let r = try CLI.run(["purge", store, "--before", "tx:20", "--execute", "--yes", "--backup", dir.file("backup.sqlite")],
                                 environment: ["CDHIST_FAULT": stage])
             #expect(r.status == 128 + SIGKILL, "\(stage): status \(r.status)")
             let now = try tables(store)

@@ -90,7 +90,7 @@ import Testing
         try save(["check", Repository.fixtures + "/Purged/Tasks.sqlite", "--defaults", Repository.fixtures + "/Purged/defaults.plist"], "check-errors")
         let copy = try TemporaryDirectory()
         try FileManager.default.copyItem(atPath: m + "/Tasks.sqlite", toPath: copy.file("Tasks.sqlite"))
-        let executed = try CLI.run(["purge", copy.file("Tasks.sqlite"), "--before", "tx:10", "--execute", "--format", "ndjson"])
+        let executed = try CLI.run(["purge", copy.file("Tasks.sqlite"), "--before", "tx:10", "--execute", "--yes", "--format", "ndjson"])
         let resultLine = try #require(executed.stdout.split(separator: "\n").last)
         try String(resultLine).write(toFile: dir.file("purge-result.json"), atomically: true, encoding: .utf8)
         files.append(dir.file("purge-result.json"))

@@ -130,7 +130,7 @@ import ZIPFoundation
         #expect(diff.status == 0, "\(diff.stderr)")
         #expect(try Self.snapshot(place) == before, "the backup changed")
         // Writing into a backup is refused before anything happens.
-        let purge = try CLI.run(["purge", name, "--before", "tx:10", "--execute", "--no-backup"])
+        let purge = try CLI.run(["purge", name, "--before", "tx:10", "--execute", "--yes", "--no-backup"])
         #expect(purge.status == 2)
         #expect(purge.stderr.contains("inside a backup or an archive"), "\(purge.stderr)")
         #expect(try Self.snapshot(place) == before, "the backup changed")

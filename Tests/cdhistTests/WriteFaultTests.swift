@@ -59,7 +59,7 @@ import Testing
             let dir = try TemporaryDirectory()
             let copy = try copyStore(store, into: dir.path)
             let before = try contents(dir.path)
-            let r = try run(limitKiB: c.kib, ["purge", copy, "--before", "tx:20", "--execute", "--allow-expire", "--format", "json"] + c.extra)
+            let r = try run(limitKiB: c.kib, ["purge", copy, "--before", "tx:20", "--execute", "--yes", "--allow-expire", "--format", "json"] + c.extra)
             #expect(r.status == 2, "\(store) \(c): \(r.status) \(r.stderr)")
             let lines = r.stderr.split(separator: "\n")
             #expect(lines.count == 1 && lines[0].hasPrefix("cdhist: \(copy): ") && lines[0].contains(c.message)
@@ -78,7 +78,7 @@ import Testing
         let dir = try TemporaryDirectory()
         let copy = try copyStore(RealStores.photos, into: dir.path)
         let names = try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
-        let r = try run(limitKiB: 1200, ["purge", copy, "--before", "tx:200", "--execute", "--no-backup", "--vacuum", "--allow-expire", "--format", "json"])
+        let r = try run(limitKiB: 1200, ["purge", copy, "--before", "tx:200", "--execute", "--yes", "--no-backup", "--vacuum", "--allow-expire", "--format", "json"])
         #expect(r.status == 2 && r.stderr.hasPrefix("cdhist: \(copy): ") && r.stderr.split(separator: "\n").count == 1
                 && r.stderr.contains("a file-size limit (ulimit -f) was reached); the purge was committed, VACUUM was not"), "\(r.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == names)
@@ -108,7 +108,7 @@ import Testing
             }
             let copy = try copyStore(RealStores.photos, into: mountPoint.path)
             let before = try contents(mountPoint.path)
-            let r = try CLI.run(["purge", copy, "--before", "tx:200", "--execute", "--allow-expire", "--format", "json"] + extra)
+            let r = try CLI.run(["purge", copy, "--before", "tx:200", "--execute", "--yes", "--allow-expire", "--format", "json"] + extra)
             #expect(r.status == 2 && r.stderr.hasPrefix("cdhist: \(copy): ") && r.stderr.split(separator: "\n").count == 1
                     && r.stderr.contains("no space left: the disk is full)\(outcome)"), "\(extra): \(r.stderr)")
             let after = try contents(mountPoint.path)
@@ -151,8 +151,8 @@ import Testing
         if !root { try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: dir.path) }
         let before = try contents(dir.path)
         let commands: [(arguments: [String], file: String)] = [
-            (["purge", store, "--before", "tx:20", "--execute"], store),
-            (["purge", store, "--before", "tx:20", "--execute", "--no-backup", "--vacuum"], store),
+            (["purge", store, "--before", "tx:20", "--execute", "--yes"], store),
+            (["purge", store, "--before", "tx:20", "--execute", "--yes", "--no-backup", "--vacuum"], store),
             (["repair-defaults", plist, "--actor", "app", "--key-format", "phtk", "--to-oldest", "--store", store, "--execute"], plist),
             (["export", store, "--out", dir.file("history.ndjson")], dir.file("history.ndjson")),
             (["report", store, "--out", dir.file("report.html")], dir.file("report.html")),

@@ -36,7 +36,7 @@ public enum TokenError: MessageError, Equatable, Sendable {
         case .notAToken(let s, let why): return "\(s): not a history token (\(why))"
         case .corruptJSON(let s, let why): return "\(s): corrupt JSON token (\(why))"
         case .severalTokens(let s, let keys):
-            return "\(s): a plist holding \(keys.count) history tokens (\(keys.joined(separator: ", "))), not one token file: give it with \(Control.defaults), which reads each as its actor's position (cdhist token lists them)"
+            return "\(s): a plist holding \(keys.count) history tokens (\(keys.joined(separator: ", "))), not one token file: give it with \(Control.defaults), which reads each as its actor's position (\(Control.showTokens) lists them)"
         case .defaultsNotToken(let s, let positions):
             let held = positions == 0 ? "no history token" : "\(positions) merge position\(positions == 1 ? "" : "s") and no token"
             return "\(s): a plist of settings holding \(held), not a token file: if it is an app's shared defaults, give it with \(Control.defaults)"

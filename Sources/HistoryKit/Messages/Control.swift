@@ -52,6 +52,8 @@ public enum Control: String, CaseIterable, Sendable, CustomStringConvertible {
     case showStoreInfo
     /// Show CloudKit mirroring's state and its recent events.
     case showCloudKit
+    /// Decode the tokens a file holds and check them against a store.
+    case showTokens
     /// Export history, with the warnings of values that could not be read as written.
     case exportHistory
 

@@ -13,6 +13,19 @@ public struct PurgePlan {
     /// of them (a date, or a transaction number for a token); nil when it breaks none.
     public let safeBefore: HistoryQuery.Bound?
     let sql: PurgeSQL
+
+    /// Why executing this plan deserves the user's confirmation, though it breaks no actor
+    /// known: it deletes every transaction, or no actor's position was known to check it
+    /// against (any app may still need what it deletes). Empty when it deletes nothing.
+    public var reasonsToConfirm: [Message] {
+        guard preview.transactionCount > 0 else { return [] }
+        var reasons: [Message] = []
+        if preview.survivingTransactions == 0 { reasons.append("it deletes every transaction of the store") }
+        if actorsChecked == 0 {
+            reasons.append("no actor's merge position is known (\(Control.defaults), \(Control.token) or \(Control.groupContainer) give them), so nothing tells what an app still has to merge")
+        }
+        return reasons
+    }
 }
 
 /// The SQL of a purge, built from the store's schema.

@@ -11,7 +11,8 @@ struct PurgeCommand: ParsableCommand, SessionInputs {
         The preview changes nothing; it shows the cut-off (a relative date such as 7d counts back from --now). \
         --execute prints the preview; refuses a read-only store, one another process is writing to, one that changed \
         since the preview (an app that only has it open is not seen: quit it first) and a purge that would break an \
-        actor (unless --allow-expire); writes a backup with SQLite's online backup, deletes in one transaction, checks \
+        actor (unless --allow-expire); asks before a purge that deletes every transaction or knows no actor's position \
+        (--yes does not ask, and is needed without a terminal); writes a backup with SQLite's online backup, deletes in one transaction, checks \
         PRAGMA quick_check and the counts, and restores the backup if either fails.
         """)
 
@@ -49,6 +50,9 @@ struct PurgeCommand: ParsableCommand, SessionInputs {
     @Flag(name: .customLong("allow-expire"), help: "Execute even when the purge expires or breaks an actor.")
     var allowExpire = false
 
+    @Flag(help: "Do not ask before a purge that deletes every transaction or knows no actor's position (needed without a terminal to ask on).")
+    var yes = false
+
     @OptionGroup var summary: SummaryOptions
 
     @OptionGroup var outputOptions: OutputOptions
@@ -80,10 +84,7 @@ struct PurgeCommand: ParsableCommand, SessionInputs {
                                    allowBreakingActors: allowExpire)
         try PurgeExecutor.permit(plan, options: options)
         guard plan.preview.transactionCount > 0 else { return printError("cdhist: nothing to delete; the store is unchanged") }
-        if let confirm = REPLEnvironment.current?.confirm,
-           !confirm("Delete \(plural(plan.preview.transactionCount, "transaction")) and \(plural(plan.preview.changeCount, "change")) from \(path)? [y/N] ") {
-            return printError("cdhist: purge cancelled; the store is unchanged")
-        }
+        guard try PurgeConfirmation.obtained(plan, store: path, yes: yes) else { return printError("cdhist: purge cancelled; the store is unchanged") }
         // The session's connection closes too (executing closes the plan's store; the session's may be another).
         REPLEnvironment.current?.closeStore()
         let result = try PurgeExecutor.execute(plan, options: options, stops: REPLEnvironment.current?.freshStop()) { line in

@@ -29,6 +29,7 @@ enum ControlNames {
         case .purgeByStrategy: return "cdhist purge --strategy NAME"
         case .showStoreInfo: return "cdhist info"
         case .showCloudKit: return "cdhist cloudkit"
+        case .showTokens: return "cdhist token"
         case .exportHistory: return "export"
         }
     }
