@@ -35,13 +35,12 @@ struct DeletedCommand: ParsableCommand, SessionInputs {
         var labels = labelOptions
         labels.labels = true
         let presenter = DeletedPresenter(history: session.presenter, labeler: try labels.labeler(session))
-        let list = ListRenderer(context: session.context, kind: "deleted", columns: presenter.columns(try session.store.numberBounds()),
-                                header: [("storeID", .string(session.store.storeUUID))])
+        let list = DeletedList(context: session.context, presenter: presenter, bounds: try session.store.numberBounds(),
+                               header: [("storeID", .string(session.store.storeUUID))])
         let warnings = ValueWarnings(store: session.store.path)
         try session.store.forEachDeletedObject(entities: entity, includeSubentities: includeSubentities, decoder: session.decoder) { object in
             if let change = object.change { warnings.add(change.warnings) }
-            let label = presenter.label(object)
-            list.add(cells: presenter.cells(object, label: label), record: presenter.record(object, label: label))
+            list.add(object, label: presenter.label(object))
         }
         list.finish()
         warnings.report()

@@ -7,13 +7,19 @@ struct DeletedPresenter {
     /// Labels objects (from their tombstone, or an earlier copy of the store); nil: none.
     let labeler: ObjectLabeler?
 
-    func columns(_ bounds: NumberBounds) -> [Column] {
-        [
+    /// The columns of the rows of `kind` in a table (an object gone without a recorded delete is
+    /// shown with its last change); CSV has one list of both, with a `Status` column first.
+    func columns(_ bounds: NumberBounds, kind: DeletedObject.Kind, csv: Bool) -> [Column] {
+        let gone = kind == .goneWithoutDelete && !csv
+        return (csv ? [Column("Status")] : []) + [
             Column("Entity", fit: .wrap(min: 8), importance: .key), Column("PK", alignRight: true, minWidth: bounds.objectWidth),
-            Column("Time", minWidth: history.time.display(0).cells), Column("Tx", alignRight: true, minWidth: bounds.transactionWidth),
-            Column("By", fit: .wrap(min: 8)),
-        ] + (labeler == nil ? [] : [Column("Label", fit: .wrap(min: 10))]) + [Column("Tombstone", fit: .wrap(min: 20))]
+            Column(gone ? "Last change" : "Time", minWidth: history.time.display(0).cells), Column("Tx", alignRight: true, minWidth: bounds.transactionWidth),
+            Column(gone ? "Last by" : "By", fit: .wrap(min: 8)),
+        ] + (labeler == nil ? [] : [Column("Label", fit: .wrap(min: 10))]) + [Column(gone ? "History" : "Tombstone", fit: .wrap(min: 20))]
     }
+
+    /// The title above the objects gone without a recorded delete, in a table.
+    static let goneTitle = "Gone without a recorded delete: objects history shows whose rows are no longer in the store (the delete was purged since, or made outside Core Data)"
 
     func label(_ object: DeletedObject) -> String? {
         guard let labeler else { return nil }
@@ -21,15 +27,16 @@ struct DeletedPresenter {
         return try? labeler.earlierLabel(entity: object.entityName, primaryKey: object.entityPK)
     }
 
-    func cells(_ object: DeletedObject, label: String?) -> [Cell] {
+    func cells(_ object: DeletedObject, label: String?, csv: Bool) -> [Cell] {
         let tx = object.transaction
-        var cells = [Cell(object.entityName), Cell(String(object.entityPK)), Cell(history.time.display(tx.timestamp)), Cell(String(tx.number)),
+        var cells = (csv ? [Cell(object.kind.rawValue)] : []) + [Cell(object.entityName), Cell(String(object.entityPK)), Cell(history.time.display(tx.timestamp)), Cell(String(tx.number)),
                      HistoryPresenter.optional(HistoryPresenter.who(tx))]
         if labeler != nil { cells.append(label.map { Cell(HistoryPresenter.quoted($0)) } ?? Cell("-", .dim)) }
         if let change = object.change {
             cells.append(history.detailsCell(change))
         } else {
-            cells.append(Cell("none: no delete recorded, the row is gone (\(object.changeCount) change\(object.changeCount == 1 ? "" : "s") in history, #\(object.firstTransactionNumber)…#\(tx.number))", .yellow))
+            let history = "\(object.changeCount) change\(object.changeCount == 1 ? "" : "s"), #\(object.firstTransactionNumber)…#\(tx.number)"
+            cells.append(csv ? Cell("none: no delete recorded, the row is gone (\(history) in history)") : Cell(history, .yellow))
         }
         return cells
     }
