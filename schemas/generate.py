@@ -28,7 +28,8 @@ import json, os
 # 1.10: a recovered transaction's and object's exact and why; saves --format ndjson: a line per save; an
 #       actor's ownTransactionsAfterOthers and fix (the command that resets a broken actor); a defaults
 #       repair's skippedTransactions.
-# 1.11: the token document's tokens (every token a file holds, each with its key and check).
+# 1.11: the token document's tokens (every token a file holds, each with its key and check); the timeline's
+#       by and each lane's value (lanes by bundle ID, process or context name).
 VERSION = "1.11"
 
 def nullable(t): return {"type": [t, "null"]} if isinstance(t, str) else {"anyOf": [t, {"type": "null"}]}
@@ -190,8 +191,9 @@ defs["cloudkit"] = doc("cloudkit", {
     "problems": arr(S),
 })
 
-lane = obj({"author": nullable("string"), "transactionCount": I, "counts": arr(I)})
-defs["timeline"] = doc("timeline", {"store": S, "storeID": S, "firstTimestamp": nullable(TS), "lastTimestamp": nullable(TS),
+# value: the lane's author, bundle ID, process or context name (as `by` says); author: its author when by author.
+lane = obj({"author": nullable("string"), "value": nullable("string"), "transactionCount": I, "counts": arr(I)})
+defs["timeline"] = doc("timeline", {"store": S, "storeID": S, "by": {"enum": ["author", "contextName", "bundleID", "processID"]}, "firstTimestamp": nullable(TS), "lastTimestamp": nullable(TS),
     "firstCocoaTimestamp": nullable("number"), "lastCocoaTimestamp": nullable("number"), "bucketSeconds": N, "bucketCount": I,
     "transactionCount": I, "undatedTransactionCount": I, "lanes": arr(lane), "overflow": nullable(lane),
     "markers": arr(obj({"kind": {"enum": ["actor", "cutoff"]}, "name": S, "status": nullable(status), "timestamp": nullable(TS),

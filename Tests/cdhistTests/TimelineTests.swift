@@ -14,12 +14,12 @@ import Testing
         var cases = [
             ReportTests.appGroupArguments + ["--strategy", "phtk-2"],
             [purged + "/Tasks.sqlite", "--defaults", purged + "/defaults.plist", "--token", "widget=" + purged + "/widget-token.data",
-             "--now", now, "--utc", "--before", "tx:30"],
+             "--now", now, "--utc", "--purge-before", "tx:30"],
             [Repository.fixtures + "/WALPending/Tasks.sqlite", "--utc"],
             ["--group-container", Repository.fixtures + "/GroupContainer/" + MergeStateFixtures.containerUUID, "--now", now, "--utc"],
         ]
         if RealStores.available {
-            cases += [[RealStores.photos, "--token", "photos=" + RealStores.photosToken, "--actor", "photos", "--utc", "--before", "2021-01-01"],
+            cases += [[RealStores.photos, "--token", "photos=" + RealStores.photosToken, "--actor", "photos", "--utc", "--purge-before", "2021-01-01"],
                       [RealStores.swiftData, "--utc"]]
         }
         return cases
@@ -145,11 +145,37 @@ import Testing
         }
     }
 
+    /// --after and --before zoom in as they filter other commands; --by draws a lane per bundle
+    /// ID or process, with the counts authors gives.
+    @Test(arguments: [ReportTests.appGroupArguments[0]] + (RealStores.available ? [RealStores.photos] : []))
+    func zoomsAndDrawsLanesByAnyField(store: String) throws {
+        let all = try #require(try CLI.run(["transactions", store]).json()["transactions"] as? [[String: Any]])
+        let middle = try #require(all[all.count / 2]["transactionNumber"] as? Int)
+        let zoomed = try CLI.run(["timeline", store, "--after", "#\(middle)"]).json()
+        #expect(zoomed["transactionCount"] as? Int == all.filter { ($0["transactionNumber"] as? Int ?? 0) > middle }.count)
+        #expect(zoomed["firstCocoaTimestamp"] as? Double == all.first { ($0["transactionNumber"] as? Int ?? 0) > middle }?["cocoaTimestamp"] as? Double)
+        let before = try #require(all[all.count / 3]["timestamp"] as? String)
+        let early = try CLI.run(["timeline", store, "--before", before, "--utc"]).json()
+        let earlier = try #require(try CLI.run(["transactions", store, "--before", before, "--utc"]).json()["transactions"] as? [[String: Any]])
+        #expect(early["transactionCount"] as? Int == earlier.count)
+        for (field, key) in [("bundle", "bundleIDs"), ("process", "processIDs")] {
+            let doc = try CLI.run(["timeline", store, "--by", field]).json()
+            let lanes = try #require(doc["lanes"] as? [[String: Any]])
+            let counts = Dictionary(uniqueKeysWithValues: lanes.map { ($0["value"] as? String ?? "-", $0["transactionCount"] as? Int ?? 0) })
+            let summary = try #require(try CLI.run(["authors", store, "--by", field]).json()[key] as? [[String: Any]])
+            let expected = Dictionary(uniqueKeysWithValues: summary.map { ($0["value"] as? String ?? "-", $0["transactionCount"] as? Int ?? 0) })
+            #expect(counts == expected, "\(field)")
+            #expect(lanes.allSatisfy { $0["author"] is NSNull })
+        }
+        let table = try CLI.run(["timeline", store, "--by", "process", "--format", "table"], environment: ["COLUMNS": "80"]).stdout
+        #expect(table.contains(" by ") && table.contains(" process"), "\(table)")
+    }
+
     @Test func purgedStoreMarksWhatLiesOutsideTheHistory() throws {
         let arguments = [Self.purged + "/Tasks.sqlite", "--defaults", Self.purged + "/defaults.plist", "--token",
                          "widget=" + Self.purged + "/widget-token.data", "--now", Self.now, "--utc", "--width", "100", "--format", "table"]
-        let text = try CLI.run(["timeline"] + arguments + ["--before", "tx:99"]).stdout
-        let bucketCount = try #require(try CLI.run(["timeline"] + arguments.dropLast(2) + ["--before", "tx:99"]).json()["bucketCount"] as? Int)
+        let text = try CLI.run(["timeline"] + arguments + ["--purge-before", "tx:99"]).stdout
+        let bucketCount = try #require(try CLI.run(["timeline"] + arguments.dropLast(2) + ["--purge-before", "tx:99"]).json()["bucketCount"] as? Int)
         let chart = try Chart(text, bucketCount: bucketCount, markerNames: ["app", "widget", "cut-off"])
         // app's date is older than the oldest transaction (missed-changes); the cut-off is past the newest.
         #expect(chart.markers["app"]?.column == 0 && chart.markers["app"]?.glyph == "◂")
@@ -204,7 +230,7 @@ import Testing
         for (arguments, message) in [
             (["--width", "20"], "--width takes 40 to 1000 columns"),
             (["--top", "0"], "--top takes 1 to 100 lanes"),
-            (["--before", "tx:3", "--strategy", "apple"], "give --before or --strategy, not both"),
+            (["--purge-before", "tx:3", "--strategy", "apple"], "give --purge-before or --strategy, not both"),
             (["--strategy", "nope"], "unknown strategy 'nope'"),
         ] {
             let r = try CLI.run(["timeline", store] + arguments)

@@ -15,6 +15,8 @@ public struct ActivityTimeline: Equatable, Sendable {
         public var family: AuthorFamily?
         /// How many authors the lane counts (1 unless it is a family's).
         public var authorCount = 1
+        /// What the lane's values are (authors unless the timeline is by another field).
+        public var field: TransactionField = .author
 
         public init(author: String?, counts: [Int], total: Int) {
             self.author = author
@@ -26,7 +28,7 @@ public struct ActivityTimeline: Equatable, Sendable {
         /// counts ("Core Data migration (3 authors)"; `short`: "migrations (3)").
         public func label(short: Bool = false) -> String {
             if let family, authorCount > 1 { return short ? "\(family.shortTitle) (\(authorCount))" : "\(family.title) (\(authorCount) authors)" }
-            return author ?? "(no author)"
+            return author ?? "(no \(field.noun))"
         }
     }
 
@@ -52,6 +54,8 @@ public struct ActivityTimeline: Equatable, Sendable {
     public var overflow: Lane?
     /// Transactions without a plausible timestamp (NULL, text, or beyond ±10,000 years): not in any bucket.
     public var undatedCount: Int
+    /// What the lanes are: authors, or another field's values.
+    public var field: TransactionField = .author
 
     /// Lanes kept per author; past this many distinct authors (a store whose app
     /// writes a new author name per save), the rest share ``overflow``, so memory
@@ -131,21 +135,30 @@ extension HistoryStore {
     /// names are looked up once per author afterwards, not joined per row. (A
     /// SQL `GROUP BY bucket, author` sorts every row first: 0.5 s more on a
     /// million transactions than this scan takes in all.)
-    public func activityTimeline(bucketCount: Int) throws -> ActivityTimeline {
+    /// Lanes are authors, or another field's values (`by`: bundle IDs, processes); `range`'s
+    /// `after` and `before` (dates, transaction numbers, tokens) narrow what is counted and spanned.
+    public func activityTimeline(bucketCount: Int, by field: TransactionField = .author, range: HistoryQuery = HistoryQuery()) throws -> ActivityTimeline {
         let buckets = max(1, bucketCount)
         let limit = ActivityTimeline.plausibleSeconds
         // Typed in SQL, so that a damaged value (text in ZAUTHORTS, a number in ZAUTHOR) is read as what it is.
-        let stringColumn = schema.hasStringTable && schema.transactionColumns.contains("ZAUTHORTS")
-            ? "CASE WHEN typeof(ZAUTHORTS) = 'integer' THEN ZAUTHORTS END" : "NULL"
-        let inlineColumn = schema.transactionColumns.contains("ZAUTHOR") ? "CAST(ZAUTHOR AS TEXT)" : "NULL"
+        let (reference, inline) = field.columns
+        let stringColumn = schema.hasStringTable && schema.transactionColumns.contains(reference)
+            ? "CASE WHEN typeof(\(reference)) = 'integer' THEN \(reference) END" : "NULL"
+        let inlineColumn = schema.transactionColumns.contains(inline) ? "CAST(\(inline) AS TEXT)" : "NULL"
+        var bounds: [(String, DatabaseValueConvertible)] = []
+        if let after = range.after { bounds.append(try HistorySQL.condition(after, ">", store: self)) }
+        if let before = range.before { bounds.append(try HistorySQL.condition(before, "<", store: self)) }
+        let within = bounds.map { " AND " + $0.0 }.joined()
+        let boundArguments: [DatabaseValueConvertible?] = bounds.map(\.1)
         return try read { db in
-            let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM ATRANSACTION") ?? 0
+            let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM ATRANSACTION WHERE 1\(within)", arguments: StatementArguments(boundArguments)) ?? 0
             // MIN and MAX in two statements, each one step into the timestamp index (together they would
             // scan it); text, NULL and damaged values fall outside the range.
-            let plausible = "FROM ATRANSACTION WHERE ZTIMESTAMP BETWEEN ? AND ?"
-            guard let minimum = try Double.fetchOne(db, sql: "SELECT MIN(ZTIMESTAMP) \(plausible)", arguments: [-limit, limit]),
-                  let maximum = try Double.fetchOne(db, sql: "SELECT MAX(ZTIMESTAMP) \(plausible)", arguments: [-limit, limit]) else {
-                return ActivityTimeline(range: nil, bucketSeconds: 1, bucketCount: buckets, lanes: [], overflow: nil, undatedCount: total)
+            let plausible = "FROM ATRANSACTION WHERE ZTIMESTAMP BETWEEN ? AND ?\(within)"
+            let arguments = StatementArguments([-limit, limit] as [DatabaseValueConvertible?] + boundArguments)
+            guard let minimum = try Double.fetchOne(db, sql: "SELECT MIN(ZTIMESTAMP) \(plausible)", arguments: arguments),
+                  let maximum = try Double.fetchOne(db, sql: "SELECT MAX(ZTIMESTAMP) \(plausible)", arguments: arguments) else {
+                return ActivityTimeline(range: nil, bucketSeconds: 1, bucketCount: buckets, lanes: [], overflow: nil, undatedCount: total, field: field)
             }
             // A damaged index can disagree with the table it indexes (rows below its MIN or above its
             // MAX, or a MIN above the MAX): such rows go to the first or last bucket.
@@ -154,8 +167,8 @@ extension HistoryStore {
             let width = last > first ? max((last - first) / Double(buckets), .leastNormalMagnitude) : 1
             var grid = AuthorGrid(buckets: buckets)
             // `+ZTIMESTAMP`: a table scan; the timestamp index would add a lookup per row for the same rows.
-            let scan = "SELECT ZTIMESTAMP, \(stringColumn), \(inlineColumn) FROM ATRANSACTION WHERE +ZTIMESTAMP BETWEEN ? AND ?"
-            let cursor = try RawCursor(db.makeStatement(sql: scan), arguments: [-limit, limit])
+            let scan = "SELECT ZTIMESTAMP, \(stringColumn), \(inlineColumn) FROM ATRANSACTION WHERE +ZTIMESTAMP BETWEEN ? AND ?\(within)"
+            let cursor = try RawCursor(db.makeStatement(sql: scan), arguments: arguments)
             defer { cursor.finish() }
             while try cursor.next() {
                 let string = cursor.optionalInt64(1)
@@ -176,12 +189,16 @@ extension HistoryStore {
                 let author = key.string.flatMap { names[$0] } ?? key.inline
                 counts[author] = zip(counts[author] ?? row.map { _ in 0 }, row).map { $0 + $1 }
             }
-            let lanes = counts.map { ActivityTimeline.Lane(author: $0.key, counts: $0.value, total: $0.value.reduce(0, +)) }
+            let lanes = counts.map { count -> ActivityTimeline.Lane in
+                var lane = ActivityTimeline.Lane(author: count.key, counts: count.value, total: count.value.reduce(0, +))
+                lane.field = field
+                return lane
+            }
                 .sorted { ($1.total, $0.author ?? "") < ($0.total, $1.author ?? "") }
             let overflow = grid.overflow.map { ActivityTimeline.Lane(author: nil, counts: $0, total: $0.reduce(0, +)) }
             let dated = lanes.reduce(overflow?.total ?? 0) { $0 + $1.total }
             return ActivityTimeline(range: first...last, bucketSeconds: width, bucketCount: buckets, lanes: lanes, overflow: overflow,
-                                    undatedCount: total - dated)
+                                    undatedCount: total - dated, field: field)
         }
     }
 }

@@ -85,20 +85,9 @@ struct HistorySQL {
         var txConditions: [String] = []
         var txArgs: [DatabaseValueConvertible?] = []
         func bound(_ b: HistoryQuery.Bound, _ op: String) throws {
-            switch b {
-            case .date(let d):
-                txConditions.append("t.ZTIMESTAMP \(op) ?")
-                txArgs.append(d)
-            case .transaction(let n):
-                txConditions.append("t.Z_PK \(op) ?")
-                txArgs.append(n)
-            case .token(let token):
-                guard let n = token.transactionNumber(forStore: store.storeUUID) else {
-                    throw QueryError.tokenForOtherStore(token: token, storeUUID: store.storeUUID)
-                }
-                txConditions.append("t.Z_PK \(op) ?")
-                txArgs.append(n)
-            }
+            let (condition, argument) = try Self.condition(b, op, store: store, table: "t.")
+            txConditions.append(condition)
+            txArgs.append(argument)
         }
         if let after = query.after { try bound(after, ">") }
         if let floor = query.numberFloor {
@@ -326,5 +315,23 @@ struct HistorySQL {
 
     private func whereClause(_ conditions: [String]) -> String {
         conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+    }
+}
+
+extension HistorySQL {
+    /// The condition `op` (`>` for after, `<` for before) a bound puts on the transactions of
+    /// `table` (a prefix such as `t.`, or none), and its argument; a token names this store's number.
+    static func condition(_ bound: HistoryQuery.Bound, _ op: String, store: HistoryStore, table: String = "") throws -> (String, DatabaseValueConvertible) {
+        switch bound {
+        case .date(let d):
+            return ("\(table)ZTIMESTAMP \(op) ?", d)
+        case .transaction(let n):
+            return ("\(table)Z_PK \(op) ?", n)
+        case .token(let token):
+            guard let n = token.transactionNumber(forStore: store.storeUUID) else {
+                throw QueryError.tokenForOtherStore(token: token, storeUUID: store.storeUUID)
+            }
+            return ("\(table)Z_PK \(op) ?", n)
+        }
     }
 }

@@ -4,6 +4,16 @@ import GRDB
 public enum TransactionField: String, CaseIterable, Sendable {
     case author, contextName, bundleID, processID
 
+    /// The field as a sentence names one of its values: `author`, `context name`, `bundle ID`, `process`.
+    public var noun: String {
+        switch self {
+        case .author: return "author"
+        case .contextName: return "context name"
+        case .bundleID: return "bundle ID"
+        case .processID: return "process"
+        }
+    }
+
     /// The `ATRANSACTION` column referring to `ATRANSACTIONSTRING`, and the column older
     /// stores keep the text in.
     var columns: (reference: String, inline: String) {

@@ -9,38 +9,6 @@ struct AuthorsCommand: ParsableCommand, SessionInputs {
         // The usage ArgumentParser writes lists every option: over 80 columns.
         usage: "cdhist authors [<options>] <store>")
 
-    /// Which field to summarise.
-    enum Field: String, CaseIterable, ExpressibleByArgument {
-        case author, context, bundle, process
-
-        var transactionField: TransactionField {
-            switch self {
-            case .author: return .author
-            case .context: return .contextName
-            case .bundle: return .bundleID
-            case .process: return .processID
-            }
-        }
-
-        var title: String {
-            switch self {
-            case .author: return "Authors"
-            case .context: return "Context names"
-            case .bundle: return "Bundle IDs"
-            case .process: return "Processes"
-            }
-        }
-
-        var jsonKey: String {
-            switch self {
-            case .author: return "authors"
-            case .context: return "contextNames"
-            case .bundle: return "bundleIDs"
-            case .process: return "processIDs"
-            }
-        }
-    }
-
     static let sessionStore = SessionStorePlacement.first, takesSessionModel = true
 
     @OptionGroup var storeOptions: StoreOptions
@@ -48,7 +16,7 @@ struct AuthorsCommand: ParsableCommand, SessionInputs {
     @OptionGroup var save: SaveOptions
 
     @Option(help: ArgumentHelp("Only this field: author, context, bundle or process (repeatable; default: all).", valueName: "field"))
-    var by: [Field] = []
+    var by: [FieldName] = []
 
     @OptionGroup var summary: SummaryOptions
 
@@ -61,7 +29,7 @@ struct AuthorsCommand: ParsableCommand, SessionInputs {
         let families: Set<AuthorFamily> = summary.groupsFamilies(session.context) ? ListSummary.frameworkFamilies : []
         var sections: [Document.Section] = []
         var json: [(String, JSONValue)] = []
-        let fields = by.isEmpty ? Field.allCases : by
+        let fields = by.isEmpty ? FieldName.allCases : by
         let all = try session.store.fieldSummaries(fields.map(\.transactionField))
         for field in fields {
             let summaries = all[field.transactionField] ?? []

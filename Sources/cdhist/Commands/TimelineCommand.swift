@@ -6,12 +6,13 @@ import HistoryKit
 struct TimelineCommand: ParsableCommand, SessionInputs {
     static let configuration = CommandConfiguration(
         commandName: "timeline",
-        abstract: "Draw transactions per author over time, with each actor's merge position and a purge cut-off.",
+        abstract: "Draw transactions per author (or bundle, process) over time, with each actor's merge position and a purge cut-off.",
         discussion: """
-        One lane per author (the busiest --top; the others share one lane), one column per time bucket from the first \
-        to the last transaction, drawn with block characters scaled to the busiest bucket. Under the time axis, a row \
-        per actor with a recorded position (from --defaults, --token or --group-container) and one for the cut-off \
-        of --before or --strategy. JSON and CSV give every author's count per bucket.
+        One lane per author (the busiest --top; the others share one lane), or per bundle ID or process with --by, one \
+        column per time bucket from the first to the last transaction (of --after and --before when given), drawn with \
+        block characters scaled to the busiest bucket. Under the time axis, a row per actor with a recorded position \
+        (from --defaults, --token or --group-container) and one for the cut-off of --purge-before or --strategy. JSON \
+        and CSV give every lane's count per bucket.
         """)
 
     static let sessionStore = SessionStorePlacement.firstUnlessAppGroupFolder, readsSessionDefaults = true
@@ -21,7 +22,12 @@ struct TimelineCommand: ParsableCommand, SessionInputs {
 
     @OptionGroup var mergeState: MergeStateOptions
 
-    @OptionGroup var cutoff: CutoffOptions
+    @OptionGroup var range: RangeOptions
+
+    @Option(help: ArgumentHelp("Lanes by author, context, bundle or process (most of Apple's transactions have no author).", valueName: "field"))
+    var by: FieldName = .author
+
+    @OptionGroup var marker: PurgeMarkerOptions
 
     @Option(help: ArgumentHelp("Lanes for the busiest authors; the others share one more lane.", valueName: "n"))
     var top = 6
@@ -49,12 +55,15 @@ struct TimelineCommand: ParsableCommand, SessionInputs {
         let context = outputOptions.context()
         let now = try mergeState.evaluationTime(utc: outputOptions.utc)
         // Actors are analysed only when there is something to show of them (or a strategy needs their dates).
-        let report = try mergeState.analyze(historyStore, now: now, always: cutoff.strategy != nil).report
-        let selection = try cutoff.selection(narrowing: HistoryQuery(), report: report, parser: try mergeState.positionParser(utc: outputOptions.utc))
+        let report = try mergeState.analyze(historyStore, now: now, always: marker.strategy != nil).report
+        let parser = try mergeState.positionParser(utc: outputOptions.utc)
+        let selection = try marker.cutoff.selection(narrowing: HistoryQuery(), report: report, parser: parser)
+        let span = HistoryQuery(after: try range.after.map { try parser.bound($0, option: "--after") },
+                                before: try range.before.map { try parser.bound($0, option: "--before") })
         // The terminal's width (or COLUMNS) within the range --width takes.
         let columns = width ?? context.terminal.width.map { min(max($0, 40), 1000) } ?? 80
         let layout = TimelineChart.Layout(width: columns, transactionCount: try historyStore.transactionCount())
-        let timeline = try historyStore.activityTimeline(bucketCount: layout.chartWidth)
+        let timeline = try historyStore.activityTimeline(bucketCount: layout.chartWidth, by: by.transactionField, range: span)
         let markers = TimelineMarker.all(actors: report?.actors ?? [], cutoff: try selection.map { ($0.rule, try $0.timestamp(in: historyStore)) },
                                          time: context.time, now: now)
         guard context.format == .table else {

@@ -46,11 +46,12 @@ struct TimelineChart {
         guard let range = timeline.range else {
             return wrap("\(store): no transactions with a timestamp" + (timeline.undatedCount > 0 ? " (\(timeline.undatedCount) without one)" : ""))
         }
-        // Transactions without an author are not an author's: counted apart.
+        // Transactions without an author (bundle ID, process) are not an author's: counted apart.
+        let noun = timeline.field.noun
         let named = timeline.lanes.filter { $0.author != nil }.count
         let anonymous = timeline.lanes.first { $0.author == nil }?.total ?? 0
-        let authors = (timeline.overflow == nil ? plural(named, "author") : "over \(named) authors")
-            + (anonymous > 0 ? " (\(anonymous) without an author)" : "")
+        let authors = (timeline.overflow == nil ? plural(named, noun) : "over \(named) \(noun)s")
+            + (anonymous > 0 ? " (\(anonymous) without \(noun.first == "a" ? "an" : "a") \(noun))" : "")
         // A framework's many authors (a migration per model version) share a lane.
         let timeline = timeline.groupingFamilies(ListSummary.frameworkFamilies)
         var out = wrap("\(store): \(plural(timeline.datedCount, "transaction")) by \(authors), "
@@ -66,7 +67,7 @@ struct TimelineChart {
             out.append(row(label(lane.label(short: true)), bars(lane.counts, busiest: busiest), total: lane.total))
         }
         if let others = selection.others {
-            out.append(row(context.style(label(Self.othersLabel(selection)), .dim), bars(others.counts, busiest: busiest), total: others.total))
+            out.append(row(context.style(label(Self.othersLabel(selection, noun: noun)), .dim), bars(others.counts, busiest: busiest), total: others.total))
         }
         out += axis(timeline)
         let placed = markers.map { ($0, $0.placement(on: timeline)) }
@@ -116,10 +117,10 @@ struct TimelineChart {
         return lines.map { margin + $0 }
     }
 
-    /// `3 other authors`, or `over 1000 other authors` when some were not told apart.
-    static func othersLabel(_ selection: ActivityTimeline.LaneSelection) -> String {
+    /// `3 other authors`, or `over 1000 other authors` when some were not told apart (bundle IDs, processes).
+    static func othersLabel(_ selection: ActivityTimeline.LaneSelection, noun: String = "author") -> String {
         let n = selection.othersOverflowed ? selection.otherAuthors - 1 : selection.otherAuthors
-        return selection.othersOverflowed ? "over \(n) other authors" : "\(n) other author\(n == 1 ? "" : "s")"
+        return selection.othersOverflowed ? "over \(n) other \(noun)s" : "\(n) other \(noun)\(n == 1 ? "" : "s")"
     }
 
 

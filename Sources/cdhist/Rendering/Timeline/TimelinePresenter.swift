@@ -8,7 +8,8 @@ struct TimelinePresenter {
 
     private func laneJSON(_ lane: ActivityTimeline.Lane) -> JSONValue {
         .object([
-            ("author", .optional(lane.author)),
+            ("author", lane.field == .author ? .optional(lane.author) : .null),
+            ("value", .optional(lane.author)),
             ("transactionCount", .int(Int64(lane.total))),
             ("counts", .array(lane.counts.map { .int(Int64($0)) })),
         ])
@@ -18,10 +19,11 @@ struct TimelinePresenter {
         let starts = (0..<timeline.bucketCount).map { timeline.start + Double($0) * timeline.bucketSeconds }
         let lanes = timeline.lanes
         // CSV columns: every author, and the authors past the limit together.
-        let columns = lanes.map { ($0.author ?? "-", $0.counts) } + (timeline.overflow.map { [("(other authors)", $0.counts)] } ?? [])
+        let columns = lanes.map { ($0.author ?? "-", $0.counts) } + (timeline.overflow.map { [("(other \(timeline.field.noun)s)", $0.counts)] } ?? [])
         return Document(kind: "timeline", json: [
             ("store", .string(store.path)),
             ("storeID", .string(store.storeUUID)),
+            ("by", .string(timeline.field.rawValue)),
             ("firstTimestamp", .optional(timeline.range.flatMap { time.iso($0.lowerBound) })),
             ("lastTimestamp", .optional(timeline.range.flatMap { time.iso($0.upperBound) })),
             ("firstCocoaTimestamp", .optional(timeline.range?.lowerBound)),
