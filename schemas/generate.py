@@ -29,7 +29,7 @@ import json, os
 #       actor's ownTransactionsAfterOthers and fix (the command that resets a broken actor); a defaults
 #       repair's skippedTransactions.
 # 1.11: the token document's tokens (every token a file holds, each with its key and check); the timeline's
-#       by and each lane's value (lanes by bundle ID, process or context name).
+#       by and each lane's value (lanes by bundle ID, process or context name); a Timesketch event's filename.
 VERSION = "1.11"
 
 def nullable(t): return {"type": [t, "null"]} if isinstance(t, str) else {"anyOf": [t, {"type": "null"}]}
@@ -235,7 +235,7 @@ defs["deletedLine"] = line(defs["deleted"]["properties"]["deleted"]["items"])
 defs["timesketchEvent"] = obj({
     "message": S, "datetime": {"type": "string", "pattern": r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$"}, "timestamp": I,
     "timestamp_desc": {"enum": ["Core Data change recorded", "Core Data change recorded (transaction time unreadable)"]},
-    "data_type": {"const": "coredata:history:change"}, "format": {"const": "cdhist/1"},
+    "data_type": {"const": "coredata:history:change"}, "filename": S, "format": {"const": "cdhist/1"},
     "transactionNumber": I, "cocoaTimestamp": nullable("number"), "author": nullable("string"), "contextName": nullable("string"),
     "bundleID": nullable("string"), "processID": nullable("string"), "storeID": S,
     **{k: v for k, v in defs["change"]["properties"].items() if k != "transactionNumber"},

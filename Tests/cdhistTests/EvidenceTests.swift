@@ -108,6 +108,7 @@ import Testing
             let seconds = try #require(ISO8601DateFormatter().date(from: String(datetime.prefix(19)) + "Z")).timeIntervalSince1970
             #expect(Int64(seconds) * 1_000_000 + (Int64(datetime.dropFirst(20).prefix(6)) ?? -1) == micro, "\(datetime) \(micro)")
             #expect(event["timestamp_desc"] as? String == "Core Data change recorded")
+            #expect(event["filename"] as? String == store)
             let message = try #require(event["message"] as? String)
             #expect(message.hasPrefix("\(event["entity"] as? String ?? "?") p\(event["entityPK"] as? Int ?? -1) "), "\(message)")
             // Transactions in order: the events of a store replay its history.

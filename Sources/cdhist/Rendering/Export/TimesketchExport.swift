@@ -3,9 +3,12 @@ import HistoryKit
 
 /// `export --format timesketch`: one JSON line per change, an event as Timesketch imports it
 /// (`message`, `datetime`, `timestamp_desc`, `timestamp` in microseconds since 1970), then the
-/// transaction's and the change's fields as `export` writes them. Lines gather in ``bytes``.
+/// transaction's and the change's fields as `export` writes them, and the store's path as
+/// `filename` (as plaso names an event's source file). Lines gather in ``bytes``.
 struct TimesketchExport {
     let presenter: HistoryPresenter
+    /// The store as the user named it (inside a backup or an archive, its name there).
+    let source: String
     var bytes: [UInt8] = []
     private var line = JSONBytes(capacity: 1024)
 
@@ -13,8 +16,9 @@ struct TimesketchExport {
     static let undated = "Core Data change recorded (transaction time unreadable)"
     static let dataType = "coredata:history:change"
 
-    init(presenter: HistoryPresenter) {
+    init(presenter: HistoryPresenter, source: String) {
         self.presenter = presenter
+        self.source = source
         bytes.reserveCapacity(OrderedOutput.writeThreshold * 2)
     }
 
@@ -49,6 +53,7 @@ struct TimesketchExport {
             line.member("timestamp", micro ?? 0)
             line.member("timestamp_desc", micro == nil ? Self.undated : Self.recorded)
             line.member("data_type", Self.dataType)
+            line.member("filename", source)
             line.member("format", jsonFormatTag)
             line.member("transactionNumber", tx.number)
             line.member("cocoaTimestamp", tx.timestamp)
