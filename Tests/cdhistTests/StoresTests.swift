@@ -233,6 +233,29 @@ import ZIPFoundation
             let inner = String((store["name"] as? String ?? "").dropFirst(dir.file("zipped/real.zip").count + 1))
             #expect(store["transactionCount"] as? Int == (try Self.sqliteCount(main: dir.file("tree/" + inner), wal: dir.file("tree/" + inner) + "-wal")))
         }
+        // A case folder of extraction zips: the folder lists what each zip holds.
+        try FileManager.default.copyItem(atPath: dir.file("zipped/real.zip"), toPath: dir.file("zipped/second.zip"))
+        let caseFolder = try CLI.run(["stores", dir.file("zipped"), "--format", "json"])
+        let inFolder = try #require(try caseFolder.json()["stores"] as? [[String: Any]])
+        let names = inFolder.compactMap { $0["name"] as? String }
+        #expect(names.filter { $0.hasPrefix(dir.file("zipped/real.zip/")) }.count == 3 && names.filter { $0.hasPrefix(dir.file("zipped/second.zip/")) }.count == 3,
+                "\(names)")
+    }
+
+    /// Zips found in a folder are searched as when named; other zip-based files (.ipa) are not.
+    @Test func aFolderOfZipsListsTheirStores() throws {
+        let dir = try TemporaryDirectory()
+        let (zip, planted) = try PlaceFixtures.write("archive", into: dir.path)
+        let folder = dir.file("case")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: zip, toPath: folder + "/phone.zip")
+        try FileManager.default.copyItem(atPath: zip, toPath: folder + "/App.ipa")
+        let r = try CLI.run(["stores", folder, "--format", "json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let names = (try r.json()["stores"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+        let inner = try #require(planted.first?.name.dropFirst(zip.count))
+        #expect(names == [folder + "/phone.zip" + inner])
+        #expect(try CLI.run(["info", names[0], "--format", "json"]).status == 0)
     }
 }
 

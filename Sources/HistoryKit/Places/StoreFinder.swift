@@ -2,7 +2,8 @@ import Foundation
 
 /// Finds Core Data stores with history under places: folders (searched recursively; a
 /// simulator device set, one device, an `.xcappdata` and a Mac container are folders), iOS
-/// backups and zip archives. Only file headers, schemas and indexes are read.
+/// backups and zip archives (named, or found in a folder as `.zip` files). Only file headers,
+/// schemas and indexes are read.
 public enum StoreFinder {
     /// The places looked in when none is given: on macOS the simulators' device sets (Xcode's
     /// and its Previews'), and the Mac's app and group containers; elsewhere the current folder.
@@ -93,6 +94,12 @@ public enum StoreFinder {
             let name = PathText.last(path)
             guard !PathText.isCompanion(name), let head = DiskPlace().head(path, count: 16) else { return }
             guard PathText.isSQLite(head) else {
+                // A case folder of extraction zips: each searched as when named (not every zip-based
+                // file: an .ipa or an .xlsx holds no app data).
+                if PathText.fileExtension(name) == "zip", ZipStoreArchive.isArchive(path) {
+                    lookInArchive(path)
+                    return
+                }
                 if size > 0, ["sqlite", "store", "sqlite3"].contains(PathText.fileExtension(name)) {
                     problems.append(PlaceProblem(name: path, problem: "named like a store, but not an SQLite file"))
                 }
