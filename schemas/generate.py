@@ -29,7 +29,8 @@ import json, os
 #       actor's ownTransactionsAfterOthers and fix (the command that resets a broken actor); a defaults
 #       repair's skippedTransactions.
 # 1.11: the token document's tokens (every token a file holds, each with its key and check); the timeline's
-#       by and each lane's value (lanes by bundle ID, process or context name); a Timesketch event's filename.
+#       by and each lane's value (lanes by bundle ID, process or context name); a Timesketch event's filename;
+#       the members of an archive in an examination's files.
 VERSION = "1.11"
 
 def nullable(t): return {"type": [t, "null"]} if isinstance(t, str) else {"anyOf": [t, {"type": "null"}]}
@@ -91,10 +92,12 @@ defs["info"] = doc("info", {
     "evidence": ref("evidence"),
 }, optional=("evidence",))
 digest = nullable(obj({"size": I, "modified": nullable(TS), "sha256": {"type": "string", "pattern": "^[0-9a-f]{64}$"}}))
+evidence_role = {"enum": ["store", "wal", "shm", "journal", "defaults", "token", "model", "config", "backup manifest", "archive"]}
 defs["evidence"] = obj({"examined": TS, "ended": nullable(TS), "version": S, "commit": nullable("string"), "sqliteVersion": S,
     "access": nullable("string"), "unchanged": B,
-    "files": arr(obj({"role": {"enum": ["store", "wal", "shm", "journal", "defaults", "token", "model", "config", "backup manifest", "archive"]},
-                      "path": S, "before": digest, "after": digest, "unchanged": B}))})
+    # members: for an archive, the files read from it (path in the archive), hashed when reading began.
+    "files": arr(obj({"role": evidence_role, "path": S, "before": digest, "after": digest, "unchanged": B,
+                      "members": arr(obj({"role": evidence_role, "path": S, "size": I, "sha256": S}))}))})
 defs["transactions"] = doc("transactions", {"storeID": S, "transactions": arr(ref("transaction"))})
 defs["changes"] = doc("changes", {"storeID": S, "changes": arr(ref("change"))})
 defs["show"] = doc("transaction", {"transaction": ref("transaction")})

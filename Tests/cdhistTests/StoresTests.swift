@@ -242,6 +242,35 @@ import ZIPFoundation
                 "\(names)")
     }
 
+    /// Evidence inside an archive: info --hash hashes each file read from it (its path there, its
+    /// size, the SHA-256 of its bytes) beside the archive, and info shows the -shm it holds.
+    @Test func infoHashesTheFilesItReadsFromAnArchive() throws {
+        let dir = try TemporaryDirectory()
+        let (zip, planted) = try PlaceFixtures.write("archive", into: dir.path)
+        let name = try #require(planted.first?.name)
+        let inner = String(name.dropFirst(zip.count + 1))
+        let doc = try CLI.run(["info", name, "--hash", "--format", "json"]).json()
+        let files = try #require((doc["evidence"] as? [String: Any])?["files"] as? [[String: Any]])
+        let archiveFile = try #require(files.first { $0["role"] as? String == "archive" })
+        let members = try #require(archiveFile["members"] as? [[String: Any]])
+        let paths = members.compactMap { $0["path"] as? String }
+        #expect(Array(paths.prefix(3)) == [inner, inner + "-wal", inner + "-shm"])
+        #expect(paths.count == 4 && paths[3].hasSuffix("/Library/Preferences/group.com.example.tasks.plist"), "\(paths)")
+        let archive = try Archive(url: URL(fileURLWithPath: zip), accessMode: .read)
+        for member in members {
+            let entry = try #require(archive[member["path"] as? String ?? ""])
+            let copy = dir.file("member")
+            try? FileManager.default.removeItem(atPath: copy)
+            _ = try archive.extract(entry, to: URL(fileURLWithPath: copy))
+            let digest = try #require(try FileDigest.take(copy))
+            #expect(member["size"] as? Int == Int(digest.size))
+            #expect(member["sha256"] as? String == digest.sha256, "\(member["path"] ?? "")")
+        }
+        #expect((doc["files"] as? [String: Any])?["shm"] as? Int == members.first { $0["role"] as? String == "shm" }?["size"] as? Int)
+        let table = try CLI.run(["info", name, "--format", "table"], environment: ["COLUMNS": "80"]).stdout
+        #expect(table.contains("SHM:               32.0 KiB (32768 bytes) in the archive"), "\(table)")
+    }
+
     /// Zips found in a folder are searched as when named; other zip-based files (.ipa) are not.
     @Test func aFolderOfZipsListsTheirStores() throws {
         let dir = try TemporaryDirectory()

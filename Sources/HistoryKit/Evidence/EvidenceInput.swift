@@ -10,23 +10,34 @@ public struct EvidenceInput: Equatable, Sendable {
         case archive
     }
 
+    /// A file inside an archive, read from it.
+    public struct Member: Equatable, Sendable {
+        public var role: Role
+        /// Its path in the archive.
+        public var path: String
+    }
+
     public var role: Role
     /// The file on disk (for a name inside a backup, the backup's file under its hashed name).
     public var path: String
+    /// For an archive: the files in it that are read (hashed too, beside the archive's own hash).
+    public var members: [Member]
 
-    public init(role: Role, path: String) {
+    public init(role: Role, path: String, members: [Member] = []) {
         self.role = role
         self.path = path
+        self.members = members
     }
 
     /// The files the store `name` is read from: the main file, its `-wal`, `-shm` and `-journal`
     /// (also when absent: one that appears while it is read is a change; links resolved as
     /// SQLite resolves them); for a name inside a backup,
-    /// its `Manifest.db` and the backup's files of the store; inside a zip, the zip.
+    /// its `Manifest.db` and the backup's files of the store; inside a zip, the zip (its members
+    /// the store's files in it).
     public static func store(_ name: String) -> [EvidenceInput] {
         if let packed = PackedReference.resolve(name) {
             let manifest = packed.kind == .backup ? [EvidenceInput(role: .backupManifest, path: packed.place + "/Manifest.db")] : []
-            return manifest + stored(packed, [(.store, ""), (.wal, "-wal")])
+            return manifest + stored(packed, [(.store, ""), (.wal, "-wal"), (.shm, "-shm")])
         }
         // SQLite keeps them beside the main file, links resolved: named as given when that is the same.
         let location = FileStatus(name) == nil ? name : FileStatus.resolvedPath(name)
@@ -55,7 +66,7 @@ public struct EvidenceInput: Equatable, Sendable {
     private static func stored(_ packed: PackedReference, _ files: [(Role, String)]) -> [EvidenceInput] {
         switch packed.kind {
         case .archive:
-            return [EvidenceInput(role: .archive, path: packed.place)]
+            return [EvidenceInput(role: .archive, path: packed.place, members: files.map { Member(role: $0.0, path: packed.inner + $0.1) })]
         case .backup:
             guard let backup = try? DeviceBackup(root: packed.place) else { return [] }
             let (domain, relative) = packed.backupPath

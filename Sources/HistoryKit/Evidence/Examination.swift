@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 
 /// Hashes of an examination's inputs taken before reading begins and again when it ends: the
@@ -9,6 +10,8 @@ public struct Examination: Sendable {
         /// Nil: not there.
         public var before: FileDigest?
         public var after: FileDigest?
+        /// For an archive: the files read from it, hashed when reading began.
+        public var members: [MemberDigest] = []
 
         /// The same bytes (or absent both times) at the start and the end.
         public var unchanged: Bool { before?.sha256 == after?.sha256 && before?.size == after?.size }
@@ -22,12 +25,29 @@ public struct Examination: Sendable {
     /// When the second hashes were taken (nil until ``finish()``).
     public private(set) var ended: Double?
 
-    /// Hashes `inputs` (each path once) before anything reads them.
+    /// A file inside an archive as it was read: its size and SHA-256.
+    public struct MemberDigest: Equatable, Sendable {
+        public var role: EvidenceInput.Role
+        /// Its path in the archive.
+        public var path: String
+        public var size: Int64
+        public var sha256: String
+    }
+
+    /// Hashes `inputs` (each path once, an archive's members gathered) before anything reads them.
     public static func begin(_ inputs: [EvidenceInput], clock: () -> Double = { Date().timeIntervalSince1970 }) throws -> Examination {
-        var seen: Set<String> = []
-        let unique = inputs.filter { seen.insert($0.path).inserted }
+        var unique: [EvidenceInput] = []
+        for input in inputs {
+            if let k = unique.firstIndex(where: { $0.path == input.path }) {
+                unique[k].members += input.members.filter { !unique[k].members.contains($0) }
+            } else {
+                unique.append(input)
+            }
+        }
         let began = clock()
-        return Examination(began: began, files: try unique.map { File(input: $0, before: try FileDigest.take($0.path), after: nil) }, ended: nil)
+        return Examination(began: began, files: try unique.map { input in
+            File(input: input, before: try FileDigest.take(input.path), after: nil, members: try MemberDigest.take(input.members, in: input.path))
+        }, ended: nil)
     }
 
     /// Hashes every input again (``verify()`` then tells whether one changed, after the caller
@@ -44,6 +64,32 @@ public struct Examination: Sendable {
     public func verify() throws {
         if let changed = files.first(where: { !$0.unchanged }) {
             throw EvidenceError.changedWhileReading(path: changed.input.path, before: changed.before?.sha256, after: changed.after?.sha256)
+        }
+    }
+}
+
+extension Examination.MemberDigest {
+    /// Each of `members` the archive at `path` holds, inflated and hashed.
+    static func take(_ members: [EvidenceInput.Member], in path: String) throws -> [Examination.MemberDigest] {
+        guard !members.isEmpty, FileStatus(path) != nil else { return [] }
+        let archive: ZipStoreArchive
+        do {
+            archive = try ZipStoreArchive(path: path)
+        } catch {
+            throw EvidenceError.unreadable(path: path, reason: "\(error)")
+        }
+        return try members.filter { archive.contains($0.path) }.map { member in
+            var hasher = SHA256()
+            var size: Int64 = 0
+            do {
+                try archive.read(member.path) { piece in
+                    hasher.update(data: piece)
+                    size += Int64(piece.count)
+                }
+            } catch {
+                throw EvidenceError.unreadable(path: path, reason: "\(error)")
+            }
+            return Examination.MemberDigest(role: member.role, path: member.path, size: size, sha256: Array(hasher.finalize()).hexString)
         }
     }
 }

@@ -51,6 +51,9 @@ public struct PackedReference: Equatable, Sendable {
 struct PackedStoreFiles {
     var path: String
     var assembledIn: URL?
+    /// The size of the `-shm` the backup or archive holds beside the store (never copied: SQLite
+    /// reads the copy without it); nil when it holds none.
+    var shmSize: Int64?
 
     /// Finds the files of the store `reference` names, copying them privately when they must sit
     /// together; `backup` or `archive`, when given, is the place already open.
@@ -66,20 +69,25 @@ struct PackedStoreFiles {
             for entry in [main, wal].compactMap({ $0 }) where FileStatus(backup.storedPath(entry))?.kind != .regular {
                 throw PlaceError.unreadableBackup(path: reference.place, reason: "\(domain)/\(entry.relativePath) is listed in Manifest.db, but \(backup.storedPath(entry)) is not a regular file")
             }
-            guard let wal else { return PackedStoreFiles(path: backup.storedPath(main), assembledIn: nil) }
-            return try assemble(reference) { target in
+            let shm = (try? backup.entry(domain: domain, relativePath: relative + "-shm")).flatMap { $0 }.flatMap { FileStatus(backup.storedPath($0))?.size }
+            guard let wal else { return PackedStoreFiles(path: backup.storedPath(main), assembledIn: nil, shmSize: shm) }
+            var files = try assemble(reference) { target in
                 try FileManager.default.copyItem(atPath: backup.storedPath(main), toPath: target)
                 try FileManager.default.copyItem(atPath: backup.storedPath(wal), toPath: target + "-wal")
             }
+            files.shmSize = shm
+            return files
         case .archive:
             let archive = try archive ?? ZipStoreArchive(path: reference.place)
             guard archive.contains(reference.inner) else {
                 throw PlaceError.notInPlace(name: reference.name, place: "the archive \(reference.place)")
             }
-            return try assemble(reference) { target in
+            var files = try assemble(reference) { target in
                 try archive.extract(reference.inner, to: target)
                 if archive.contains(reference.inner + "-wal") { try archive.extract(reference.inner + "-wal", to: target + "-wal") }
             }
+            files.shmSize = archive.size(reference.inner + "-shm")
+            return files
         }
     }
 

@@ -81,6 +81,16 @@ struct ZipStoreArchive {
         }
     }
 
+    /// Hands `body` the bytes of the file `inner`, inflated, piece by piece.
+    func read(_ inner: String, _ body: (Data) throws -> Void) throws {
+        guard let entry = entries[inner] else { throw PlaceError.notInPlace(name: inner, place: path) }
+        do {
+            _ = try archive.extract(entry, consumer: body)
+        } catch {
+            throw PlaceError.unreadableArchive(path: path, reason: "\(inner): \(Self.reason(error))")
+        }
+    }
+
     /// Whether the archive holds the regular file `inner`.
     func contains(_ inner: String) -> Bool { entries[inner] != nil }
 

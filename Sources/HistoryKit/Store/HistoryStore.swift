@@ -30,6 +30,9 @@ public final class HistoryStore {
     public var changedOnDisk: Bool { StoreFileState.read(readPath, walIndex: false) != openedFiles }
     /// The backup or archive the store is read from, when its name goes through one.
     public let packedIn: PackedReference?
+    /// For a store in a backup or an archive: the size of the `-shm` held beside it there (read
+    /// from a copy, the store is opened without it); nil otherwise or when it holds none.
+    public let packedShmSize: Int64?
     /// The main file SQLite reads: `path`, or a backup's hashed file or private copy.
     private let readPath: String
 
@@ -59,6 +62,7 @@ public final class HistoryStore {
         packedIn = given?.0 ?? PackedReference.resolve(path)
         let packed = try given?.1 ?? packedIn.map { try PackedStoreFiles.locate($0) }
         readPath = packed?.path ?? path
+        packedShmSize = packed?.shmSize
         // Taken before opening: a commit after it shows as a change, never the other way round.
         openedFiles = StoreFileState.read(readPath, walIndex: false)
         do {

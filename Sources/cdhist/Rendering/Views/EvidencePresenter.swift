@@ -35,6 +35,10 @@ struct EvidencePresenter {
             fields.append((Self.roleTitle(file.input.role), "\(file.input.path) (\(detail(file)))"))
             if let before = file.before?.sha256 { fields.append(("SHA-256", before)) }
             if let after = file.after?.sha256, after != file.before?.sha256 { fields.append(("after", after)) }
+            for member in file.members {
+                fields.append((Self.roleTitle(member.role) + " in it", "\(member.path) (\(member.size) bytes)"))
+                fields.append(("SHA-256", member.sha256))
+            }
         }
         return fields
     }
@@ -44,9 +48,13 @@ struct EvidencePresenter {
         let changed = exam.files.contains { !$0.unchanged }
         let columns = [Column("File"), Column("Path", fit: .wrap(min: 20)), Column("Size, modified", fit: .wrap(min: 20)),
                        Column("SHA-256", minWidth: 64)] + (changed ? [Column("SHA-256 after", minWidth: 64)] : [])
-        let rows = exam.files.filter(\.wasPresent).map { file in
-            [Cell(Self.roleTitle(file.input.role)), Cell(file.input.path), Cell(detail(file)), Cell(file.before?.sha256 ?? "-")]
-                + (changed ? [Cell(file.after?.sha256 ?? "-", file.unchanged ? nil : .red)] : [])
+        let rows = exam.files.filter(\.wasPresent).flatMap { file in
+            [[Cell(Self.roleTitle(file.input.role)), Cell(file.input.path), Cell(detail(file)), Cell(file.before?.sha256 ?? "-")]
+                + (changed ? [Cell(file.after?.sha256 ?? "-", file.unchanged ? nil : .red)] : [])]
+                + file.members.map { member in
+                    [Cell(Self.roleTitle(member.role) + " in it"), Cell(member.path), Cell("\(member.size) bytes, read from it"), Cell(member.sha256)]
+                        + (changed ? [Cell("-")] : [])
+                }
         }
         return [.fields(title: nil, summary(exam, access: access)),
                 .table(title: "Files, hashed before and after reading", columns: columns, rows: rows)]
@@ -77,7 +85,11 @@ struct EvidencePresenter {
             ("unchanged", .bool(exam.unchanged)),
             ("files", .array(exam.files.filter(\.wasPresent).map { file in
                 .object([("role", .string(file.input.role.rawValue)), ("path", .string(file.input.path)),
-                         ("before", digest(file.before)), ("after", digest(file.after)), ("unchanged", .bool(file.unchanged))])
+                         ("before", digest(file.before)), ("after", digest(file.after)), ("unchanged", .bool(file.unchanged)),
+                         ("members", .array(file.members.map { member in
+                             .object([("role", .string(member.role.rawValue)), ("path", .string(member.path)), ("size", .int(member.size)),
+                                      ("sha256", .string(member.sha256))])
+                         }))])
             })),
         ])
     }

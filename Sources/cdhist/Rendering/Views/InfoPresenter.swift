@@ -36,7 +36,8 @@ struct InfoPresenter {
             ("Entities", String(store.catalog.entities.count)),
             ("Main file", ByteCount.text(files.mainSize)),
             ("WAL", files.walSize.map(ByteCount.text) ?? "none"),
-            ("SHM", files.shmSize.map(ByteCount.text) ?? "none"),
+            ("SHM", files.shmSize.map(ByteCount.text)
+                ?? store.packedShmSize.map { ByteCount.text($0) + " in the \(store.packedIn?.kind == .backup ? "backup" : "archive"), beside the store (not needed to read it)" } ?? "none"),
             ("History size", "\(ByteCount.text(space.historyBytes)), \(String(format: "%.1f", share * 100))% of the database (\(space.method == .dbstat ? "measured with dbstat" : "estimated"))"),
             ("Free pages", "\(space.freelistCount) (\(ByteCount.text(space.freelistCount * space.pageSize)))"),
             ("Transactions", "\(stats.transactionCount)" + (stats.transactionNumbers.map { " (#\($0.lowerBound)…#\($0.upperBound))" } ?? "")),
@@ -71,7 +72,7 @@ struct InfoPresenter {
             ])),
             ("entityCount", .int(Int64(store.catalog.entities.count))),
             ("files", .object([
-                ("main", .int(files.mainSize)), ("wal", .optional(files.walSize)), ("shm", .optional(files.shmSize)),
+                ("main", .int(files.mainSize)), ("wal", .optional(files.walSize)), ("shm", .optional(files.shmSize ?? store.packedShmSize)),
                 ("total", .int(fileBytes)),
             ])),
             ("space", .object([
