@@ -40,6 +40,23 @@ import Testing
         #expect(cells.reduce(0, +) == fixture.transactions.count)
     }
 
+    /// A missing author is written `-` in every table, and the filters take it back (with `none`
+    /// and the timeline's `(no author)`): each selects exactly the transactions without one.
+    @Test func aMissingAuthorIsWrittenAndFilteredOneWay() throws {
+        let store = Repository.fixtures + "/AppGroup/Tasks.sqlite"
+        let all = try #require(try CLI.run(["transactions", store]).json()["transactions"] as? [[String: Any]])
+        let anonymous = all.filter { $0["author"] is NSNull }.compactMap { $0["transactionNumber"] as? Int }
+        #expect(anonymous == [13])
+        for spelling in ["-", "none", "(no author)"] {
+            let picked = try #require(try CLI.run(["transactions", store, "--author", spelling]).json()["transactions"] as? [[String: Any]])
+            #expect(picked.compactMap { $0["transactionNumber"] as? Int } == anonymous, "\(spelling)")
+        }
+        let table = try CLI.run(["transactions", store, "--format", "table"], environment: ["COLUMNS": "120"]).lines
+        #expect(table.contains { $0.hasPrefix("13 ") && $0.contains(" -  ") }, "\(table)")
+        let authors = try CLI.run(["authors", store, "--by", "author", "--format", "table"], environment: ["COLUMNS": "120"]).lines
+        #expect(authors.contains { $0.hasPrefix("- ") && $0.contains("#13…#13") }, "\(authors)")
+    }
+
     @Test func infoOnFixtures() throws {
         let r = try CLI.run(["info", appGroup])
         #expect(r.status == 0)

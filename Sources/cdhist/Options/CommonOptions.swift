@@ -168,18 +168,19 @@ struct SelectionOptions: ParsableArguments {
     }
 }
 
-/// Author, context, bundle and process filters (`none` matches a missing value).
+/// Author, context, bundle and process filters (`-`, as tables write a missing value, or
+/// `none` matches it).
 struct NameFilterOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Only this author (repeatable, OR-ed; 'none' matches transactions without one).", valueName: "name"))
+    @Option(help: ArgumentHelp("Only this author (repeatable, OR-ed; '-' or 'none' matches transactions without one, as tables show them).", valueName: "name"))
     var author: [String] = []
 
-    @Option(help: ArgumentHelp("Only this context name (repeatable; 'none' for none).", valueName: "name"))
+    @Option(help: ArgumentHelp("Only this context name (repeatable; '-' or 'none' for none).", valueName: "name"))
     var context: [String] = []
 
-    @Option(help: ArgumentHelp("Only this bundle ID (repeatable; 'none' for none).", valueName: "id"))
+    @Option(help: ArgumentHelp("Only this bundle ID (repeatable; '-' or 'none' for none).", valueName: "id"))
     var bundle: [String] = []
 
-    @Option(help: ArgumentHelp("Only this process name (repeatable; 'none' for none).", valueName: "name"))
+    @Option(help: ArgumentHelp("Only this process name (repeatable; '-' or 'none' for none).", valueName: "name"))
     var process: [String] = []
 
     var authors: [HistoryQuery.NameFilter] { Self.filters(author) }
@@ -188,6 +189,9 @@ struct NameFilterOptions: ParsableArguments {
     var processIDs: [HistoryQuery.NameFilter] { Self.filters(process) }
 
     private static func filters(_ values: [String]) -> [HistoryQuery.NameFilter] {
-        values.map { $0 == "none" ? .none : .value($0) }
+        values.map { missingSpellings.contains($0) ? .none : .value($0) }
     }
+
+    /// How a missing value is written: `-` in tables, `none`, and the timeline's `(no author)`.
+    static let missingSpellings: Set = ["-", "none", "(no author)", "(no context name)", "(no bundle ID)", "(no process)"]
 }

@@ -44,7 +44,8 @@ enum ListSummary {
                     groups.append(Group(label: "\(family.title) (\(counts[family] ?? 0) authors)", family: family, members: [item]))
                 }
             } else {
-                groups.append(Group(label: name ?? "(no author)", family: nil, members: [item]))
+                // As every table writes a missing value, and the filters take it back.
+                groups.append(Group(label: name ?? "-", family: nil, members: [item]))
             }
         }
         return groups
