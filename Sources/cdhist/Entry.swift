@@ -28,6 +28,10 @@ public enum Entry {
                 }
                 arguments.insert(ReplCommand.configuration.commandName ?? "repl", at: 0)
             }
+            if arguments.count == 2, arguments[0] == "--generate-completion-script", let script = CompletionScript.text(arguments[1]) {
+                console.standardOutput.write(Data(script.utf8))
+                return 0
+            }
             let command: ParsableCommand
             do {
                 _ = try OutputFormat.fromEnvironment(console.environment)

@@ -1,4 +1,5 @@
 import Foundation
+import HistoryFixtures
 import TestSupport
 import Testing
 
@@ -30,14 +31,47 @@ import Testing
             source "$1" || exit 3
             complete -p cdhist
             words() { COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); COMP_LINE="$*"; COMP_POINT=${#COMP_LINE}; COMPREPLY=()
-                      _cdhist cdhist "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"; echo "${COMPREPLY[*]}"; }
+                      _cdhist_typing_on cdhist "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"; echo "${COMPREPLY[*]}"; }
             words cdhist pu
             words cdhist purge store.sqlite --bef
             """
         let r = try CLI.run(["-c", probe, "bash", path], executable: bash)
         let lines = r.stdout.split(separator: "\n").map(String.init)
         #expect(r.status == 0 && r.stderr.isEmpty, "\(r.status) \(r.stderr)")
-        #expect(lines == ["complete -o filenames -F _cdhist cdhist", "purge", "--before"], "\(lines)")
+        #expect(lines == ["complete -o filenames -F _cdhist_typing_on cdhist", "purge", "--before"], "\(lines)")
+    }
+
+    /// A name with a space, typed escaped or in an open quote, completes past its folder; inside
+    /// an archive a folder is typed on (bash; zsh by its script).
+    @Test func namesWithSpacesAndInsideArchivesComplete() throws {
+        let dir = try TemporaryDirectory()
+        try FileManager.default.createDirectory(atPath: dir.file("My Folder"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Repository.fixtures + "/AppGroup/Tasks.sqlite", toPath: dir.file("My Folder/Tasks.sqlite"))
+        let (_, planted) = try PlaceFixtures.write("archive", into: dir.file("places"))
+        let inner = String(try #require(planted.first?.name).dropFirst(dir.path.count + 1))
+        let library = inner.components(separatedBy: "/Application Support/")[0] + "/"
+        let bashScript = try script("bash", in: dir)
+        let bash = try #require(shell("bash"))
+        let probe = """
+            cd "$2" || exit 4
+            export PATH="\(CLI.products.path):$PATH"
+            source "$1" || exit 3
+            words() { COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); COMP_LINE="$*"; COMP_POINT=${#COMP_LINE}; COMPREPLY=()
+                      _cdhist_typing_on cdhist "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"; printf '%s|' "${COMPREPLY[@]}"; echo; }
+            words cdhist info 'My\\ Fo'
+            words cdhist info "'My Fo"
+            words cdhist info 'My\\ Folder/'
+            words cdhist info '\(library)App'
+            """
+        let r = try CLI.run(["-c", probe, "bash", bashScript, dir.path], executable: bash)
+        let lines = r.stdout.split(separator: "\n").map(String.init)
+        #expect(r.status == 0, "\(r.stderr)")
+        // bash adds a folder's / itself (after a closing quote too), and escapes what it inserts.
+        #expect(lines == ["My Folder|", "My Folder|", "My Folder/Tasks.sqlite|", library + "Application Support/|"], "\(lines)")
+        // zsh adds a name ending in / (a folder, also in an archive) without a space after it;
+        // fish types on by itself (its completion runs only in an interactive shell).
+        let zsh = try CLI.run(["--generate-completion-script", "zsh"]).stdout
+        #expect(zsh.contains("compadd -S '' -- \"${folders[@]}\"") && !zsh.contains("_describe -V '' non_empty_completions -- empty_completions -P $'\\'\\''\n}"))
     }
 
     @Test func zshAndFishLoadTheirScripts() throws {

@@ -218,6 +218,25 @@ private func quote(_ word: String) -> String {
         try s.waitFor("EXIT=0")
     }
 
+    /// `open` completes a name through a folder with a space in it, quoted as the line reads it back.
+    @Test func openCompletesThroughAFolderWithASpace() throws {
+        let dir = try TemporaryDirectory()
+        try FileManager.default.createDirectory(atPath: dir.file("My Folder"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: store, toPath: dir.file("My Folder/Other.sqlite"))
+        let s = try Screen(store: store, state: dir)
+        try s.type("open " + dir.file("My"))
+        try s.send("Tab")
+        try s.waitFor("> open '\(dir.file("My Folder/"))")
+        try s.send("Tab")
+        try s.waitFor("> open '\(dir.file("My Folder/Other.sqlite"))'")
+        try s.send("Enter")
+        try s.type("info")
+        try s.send("Enter")
+        try s.waitFor("Store:             \(dir.file("My Folder/Other.sqlite"))")
+        try s.send("C-d")
+        try s.waitFor("EXIT=0")
+    }
+
     @Test func typingCompletionAndHistory() throws {
         let state = try TemporaryDirectory()
         do {

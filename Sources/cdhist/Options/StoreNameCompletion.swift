@@ -15,9 +15,26 @@ enum StoreNameCompletion {
         return tilde ? found.map { "~" + $0.dropFirst(home.count) } : found
     }
 
-    /// The shells' completion of the store argument.
+    /// The shells' completion of the store argument. bash hands the word over as typed
+    /// (`My\ Fo`, `'My Fo`): it is read as the shell will read it, and the names are given
+    /// plain (bash matches them against the typed word and escapes what it inserts).
     @Sendable static func shell(_ words: [String], _ index: Int, _ prefix: String) -> [String] {
-        names(prefix)
+        let found = names(typedWord(prefix))
+        // bash adds the / of a folder on disk itself (after the closing quote of a quoted word):
+        // a name ending in one already would get two.
+        guard Console.current.environment["SAP_SHELL"] == "bash" else { return found }
+        return found.map { name in
+            name.hasSuffix("/") && FileStatus(String(name.dropLast()))?.kind == .directory ? String(name.dropLast()) : name
+        }
+    }
+
+    /// What a half-typed shell word reads as: escapes and quotes removed (an open quote closed);
+    /// the word itself when it does not read as one word (fish hands words over unescaped).
+    static func typedWord(_ raw: String) -> String {
+        for ending in ["", "'", "\""] {
+            if let words = try? LineSplitter.split(raw + ending), words.count == 1, let word = words.first { return word }
+        }
+        return raw
     }
 
     private static func files(_ typed: String) -> [String] {

@@ -37,13 +37,13 @@ final class Completer {
            uuid.hasPrefix(text.uppercased()) || text.uppercased().hasPrefix(uuid) {
             return matches(text.uppercased() == text ? text : text.uppercased(), recent { $0.token.description })
         }
-        if command == "open" && words.count == 1, let inside = PackedReference.completions(text) {
-            // The files of a backup or an archive the name goes into; a folder there is typed on.
-            let folder = inside.count == 1 && inside[0].hasSuffix("/")
-            return matches(text, inside, append: folder ? 0 : 32, quoting: true, typedOn: folder)
-        }
         if Self.fileCommands.contains(command) && words.count == 1 || Self.fileOptions.contains(previous) {
-            return nil // the line editor's own file-name completion
+            // Files and folders, also inside a backup or an archive the name goes into, quoted as
+            // the line reads them back (a space in a folder's name); a folder is typed on.
+            let typed = text.hasPrefix("'") || text.hasPrefix("\"") ? String(text.dropFirst()) : text
+            let names = StoreNameCompletion.names(typed)
+            let folder = names.count == 1 && names[0].hasSuffix("/")
+            return matches(text, names, append: folder ? 0 : 32, quoting: true, typedOn: folder)
         }
         if command == "help" || command == "format" {
             return matches(text, command == "help" ? LineRunner.commandNames : OutputFormat.allCases.map(\.rawValue))
