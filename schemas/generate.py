@@ -30,7 +30,7 @@ import json, os
 #       repair's skippedTransactions.
 # 1.11: the token document's tokens (every token a file holds, each with its key and check); the timeline's
 #       by and each lane's value (lanes by bundle ID, process or context name); a Timesketch event's filename;
-#       the members of an archive in an examination's files.
+#       the members of an archive in an examination's files; info's files.packedShm.
 VERSION = "1.11"
 
 def nullable(t): return {"type": [t, "null"]} if isinstance(t, str) else {"anyOf": [t, {"type": "null"}]}
@@ -75,7 +75,8 @@ defs["info"] = doc("info", {
     "modelVersionIdentifiers": arr(S),
     "model": obj({"source": nullable("string"), "entityCount": nullable("integer"), "problem": nullable("string")}),
     "entityCount": I,
-    "files": obj({"main": I, "wal": nullable("integer"), "shm": nullable("integer"), "total": I}),
+    # packedShm: the -shm a backup or an archive holds beside a store inside it (not read).
+    "files": obj({"main": I, "wal": nullable("integer"), "shm": nullable("integer"), "packedShm": nullable("integer"), "total": I}),
     "space": obj({"method": {"enum": ["dbstat", "estimate"]}, "pageSize": I, "pageCount": I, "freelistCount": I,
                   "historyBytes": I, "historyShare": N, "tables": arr(obj({"name": S, "pages": I, "bytes": I}))}),
     "transactionCount": I, "changeCount": I, "insertCount": nullable("integer"), "updateCount": nullable("integer"), "deleteCount": nullable("integer"),

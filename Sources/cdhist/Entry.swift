@@ -34,15 +34,16 @@ public enum Entry {
             }
             let command: ParsableCommand
             do {
+                command = try CDHist.parseAsRoot(arguments)
+            } catch {
+                return reportParserError(error)
+            }
+            // Checked when a command runs (help and the version are given whatever it says).
+            do {
                 _ = try OutputFormat.fromEnvironment(console.environment)
             } catch {
                 printError("cdhist: \(describe(error))")
                 return 2
-            }
-            do {
-                command = try CDHist.parseAsRoot(arguments)
-            } catch {
-                return reportParserError(error)
             }
             return status(running: command)
         }

@@ -124,13 +124,21 @@ import Testing
         let store = dir + "/Tasks.sqlite"
         let defaultsAsToken = try CLI.run(["actors", store, "--token", "widget=" + dir + "/phtk.plist"])
         #expect(defaultsAsToken.status == 2 && defaultsAsToken.stdout.isEmpty)
-        #expect(defaultsAsToken.stderr == "cdhist: \(dir)/phtk.plist: a plist of settings holding 3 merge positions and no token, not a token file: if it is an app's shared defaults, give it with --defaults\n")
+        #expect(defaultsAsToken.stderr == "cdhist: \(dir)/phtk.plist: a plist of settings holding 3 merge positions and no token, not a token file: an app's shared defaults are given with --defaults\n")
         let severalAsToken = try CLI.run(["purge", store, "--before", "token:" + dir + "/tokens.plist"])
         #expect(severalAsToken.status == 2)
-        #expect(severalAsToken.stderr.contains("tokens.plist: a plist holding 2 history tokens (lastHistoryToken, widgetHistoryToken), not one token file: give it with --defaults"))
+        #expect(severalAsToken.stderr.contains("tokens.plist: a plist holding 2 history tokens (lastHistoryToken, widgetHistoryToken), not one token: cdhist token lists them; shared defaults like this are given with --defaults"), "\(severalAsToken.stderr)")
         let tokenAsDefaults = try CLI.run(["actors", store, "--defaults", dir + "/token.data"])
         #expect(tokenAsDefaults.status == 2)
         #expect(tokenAsDefaults.stderr == "cdhist: \(dir)/token.data: a history token, not shared defaults: give it with --token (ACTOR=\(dir)/token.data)\n")
+        // Data under a key that says it holds a token, but is no archive, is a damaged token.
+        let tmp = try TemporaryDirectory()
+        let damaged = tmp.file("HistoryToken.plist")
+        try PropertyListSerialization.data(fromPropertyList: ["HistoryToken": Data([0x62, 0x70, 0x6c, 0x69, 0x73, 0x74])], format: .binary, options: 0)
+            .write(to: URL(fileURLWithPath: damaged))
+        let cut = try CLI.run(["actors", store, "--token", "app=" + damaged])
+        #expect(cut.status == 0, "\(cut.stderr)")
+        #expect((try cut.json()["actors"] as? [[String: Any]])?.first?["status"] as? String == "corrupt-token")
         // token lists every token a plist holds, each checked.
         let listed = try CLI.run(["token", dir + "/tokens.plist", "--store", store])
         #expect(listed.status == 1)

@@ -224,11 +224,14 @@ private func quote(_ word: String) -> String {
         try FileManager.default.createDirectory(atPath: dir.file("My Folder"), withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: store, toPath: dir.file("My Folder/Other.sqlite"))
         let s = try Screen(store: store, state: dir)
+        // GNU Readline keeps a quoted word whole: names are quoted; libedit splits at blanks, quoted
+        // or not, but keeps an escaped blank: names are escaped.
+        let quotes = try CLI.run(["--version"]).stdout.contains("GNU Readline")
         try s.type("open " + dir.file("My"))
         try s.send("Tab")
-        try s.waitFor("> open '\(dir.file("My Folder/"))")
+        try s.waitFor(quotes ? "> open '\(dir.file("My Folder/"))" : "> open \(dir.file("My\\ Folder/"))")
         try s.send("Tab")
-        try s.waitFor("> open '\(dir.file("My Folder/Other.sqlite"))'")
+        try s.waitFor(quotes ? "> open '\(dir.file("My Folder/Other.sqlite"))'" : "> open \(dir.file("My\\ Folder/Other.sqlite"))")
         try s.send("Enter")
         try s.type("info")
         try s.send("Enter")

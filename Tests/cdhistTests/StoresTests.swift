@@ -266,7 +266,7 @@ import ZIPFoundation
             #expect(member["size"] as? Int == Int(digest.size))
             #expect(member["sha256"] as? String == digest.sha256, "\(member["path"] ?? "")")
         }
-        #expect((doc["files"] as? [String: Any])?["shm"] as? Int == members.first { $0["role"] as? String == "shm" }?["size"] as? Int)
+        #expect((doc["files"] as? [String: Any])?["packedShm"] as? Int == members.first { $0["role"] as? String == "shm" }?["size"] as? Int)
         let table = try CLI.run(["info", name, "--format", "table"], environment: ["COLUMNS": "80"]).stdout
         #expect(table.contains("SHM:               32.0 KiB (32768 bytes) in the archive"), "\(table)")
     }

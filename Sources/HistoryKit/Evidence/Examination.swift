@@ -72,22 +72,14 @@ extension Examination.MemberDigest {
     /// Each of `members` the archive at `path` holds, inflated and hashed.
     static func take(_ members: [EvidenceInput.Member], in path: String) throws -> [Examination.MemberDigest] {
         guard !members.isEmpty, FileStatus(path) != nil else { return [] }
-        let archive: ZipStoreArchive
-        do {
-            archive = try ZipStoreArchive(path: path)
-        } catch {
-            throw EvidenceError.unreadable(path: path, reason: "\(error)")
-        }
+        // A damaged archive's error names it already.
+        let archive = try ZipStoreArchive(path: path)
         return try members.filter { archive.contains($0.path) }.map { member in
             var hasher = SHA256()
             var size: Int64 = 0
-            do {
-                try archive.read(member.path) { piece in
-                    hasher.update(data: piece)
-                    size += Int64(piece.count)
-                }
-            } catch {
-                throw EvidenceError.unreadable(path: path, reason: "\(error)")
+            try archive.read(member.path) { piece in
+                hasher.update(data: piece)
+                size += Int64(piece.count)
             }
             return Examination.MemberDigest(role: member.role, path: member.path, size: size, sha256: Array(hasher.finalize()).hexString)
         }

@@ -14,6 +14,9 @@ public enum TransactionField: String, CaseIterable, Sendable {
         }
     }
 
+    /// The same, of several values: `authors`, `context names`, `bundle IDs`, `processes`.
+    public var pluralNoun: String { self == .processID ? "processes" : noun + "s" }
+
     /// The `ATRANSACTION` column referring to `ATRANSACTIONSTRING`, and the column older
     /// stores keep the text in.
     var columns: (reference: String, inline: String) {

@@ -15,6 +15,7 @@ public enum TokenError: MessageError, Equatable, Sendable {
     /// Text that begins as JSON but is not JSON.
     case corruptJSON(source: String, reason: String)
     /// A plist holding a token under each of several keys (shared defaults): which one is meant?
+    /// (Data under a key naming a token that is no archive is a damaged token, not this.)
     case severalTokens(source: String, keys: [String])
     /// A plist of settings holding no token: shared defaults, whose dates are read with `--defaults`.
     case defaultsNotToken(source: String, positions: Int)
@@ -36,10 +37,10 @@ public enum TokenError: MessageError, Equatable, Sendable {
         case .notAToken(let s, let why): return "\(s): not a history token (\(why))"
         case .corruptJSON(let s, let why): return "\(s): corrupt JSON token (\(why))"
         case .severalTokens(let s, let keys):
-            return "\(s): a plist holding \(keys.count) history tokens (\(keys.joined(separator: ", "))), not one token file: give it with \(Control.defaults), which reads each as its actor's position (\(Control.showTokens) lists them)"
+            return "\(s): a plist holding \(keys.count) history tokens (\(keys.joined(separator: ", "))), not one token: \(Control.showTokens) lists them; shared defaults like this are given with \(Control.defaults), which reads each as its actor's position"
         case .defaultsNotToken(let s, let positions):
             let held = positions == 0 ? "no history token" : "\(positions) merge position\(positions == 1 ? "" : "s") and no token"
-            return "\(s): a plist of settings holding \(held), not a token file: if it is an app's shared defaults, give it with \(Control.defaults)"
+            return "\(s): a plist of settings holding \(held), not a token file: an app's shared defaults are given with \(Control.defaults)"
         }
     }
 }
@@ -120,6 +121,12 @@ public enum HistoryTokenDecoder {
         return only.token
     }
 
+    /// How many tokens a file found while looking around a store holds: 1 for a token file, more
+    /// for a plist keeping several actors' (read as shared defaults then), 0 for anything else.
+    public static func tokenCount(fileBytes bytes: [UInt8], source: String) -> Int {
+        (try? tokens(fileBytes: bytes, source: source).count) ?? 0
+    }
+
     /// Every token a file holds: the token of a token file (key nil), or each key's of a plist
     /// holding tokens (sorted by key). Throws when it holds none.
     public static func tokens(fileBytes bytes: [UInt8], source: String) throws -> [(key: String?, token: HistoryToken)] {
@@ -143,6 +150,12 @@ public enum HistoryTokenDecoder {
                 }
             }
             if !held.isEmpty { return held }
+            // Data under a key that says it holds a token, that is no token archive: a damaged token
+            // (HistoryToken.plist cut short), not shared defaults.
+            if let key = dict.keys.sorted().first(where: { $0.lowercased().contains("token") && dict[$0]?.dataValue != nil }),
+               let data = dict[key]?.dataValue {
+                return [(key, try decode(archive: data, source: "\(source) [\(key)]"))]
+            }
             let positions = (try? DefaultsReader.read(bytes: bytes, path: source, storeUUID: nil).records.count) ?? 0
             throw TokenError.defaultsNotToken(source: source, positions: positions)
         }

@@ -69,7 +69,7 @@ struct PackedStoreFiles {
             for entry in [main, wal].compactMap({ $0 }) where FileStatus(backup.storedPath(entry))?.kind != .regular {
                 throw PlaceError.unreadableBackup(path: reference.place, reason: "\(domain)/\(entry.relativePath) is listed in Manifest.db, but \(backup.storedPath(entry)) is not a regular file")
             }
-            let shm = (try? backup.entry(domain: domain, relativePath: relative + "-shm")).flatMap { $0 }.flatMap { FileStatus(backup.storedPath($0))?.size }
+            let shm = (try? backup.entry(domain: domain, relativePath: relative + "-shm")).flatMap { FileStatus(backup.storedPath($0))?.size }
             guard let wal else { return PackedStoreFiles(path: backup.storedPath(main), assembledIn: nil, shmSize: shm) }
             var files = try assemble(reference) { target in
                 try FileManager.default.copyItem(atPath: backup.storedPath(main), toPath: target)

@@ -43,10 +43,10 @@ public struct GroupContainer: Equatable, Sendable {
                 plists.append(url.path)
             } else if PathText.isSQLite(DiskPlace().head(url.path, count: 16) ?? []) {
                 stores.append(url.path)
-            } else if size > 0 && size < 1 << 20, let data = FileContents.read(url.path),
-                      let held = try? HistoryTokenDecoder.tokens(fileBytes: [UInt8](data), source: url.path).count {
+            } else if size > 0 && size < 1 << 20, let data = FileContents.read(url.path) {
                 // A plist holding several tokens keeps each actor's under its key, as shared defaults do.
-                if held > 1 { plists.append(url.path) } else { tokens.append(url.path) }
+                let held = HistoryTokenDecoder.tokenCount(fileBytes: [UInt8](data), source: url.path)
+                if held > 1 { plists.append(url.path) } else if held == 1 { tokens.append(url.path) }
             }
         }
         stores.sort { ($0.contains("/Application Support/") ? 0 : 1, $0) < ($1.contains("/Application Support/") ? 0 : 1, $1) }

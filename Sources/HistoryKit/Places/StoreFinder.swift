@@ -19,9 +19,11 @@ public enum StoreFinder {
     }
 
     /// Every history store under `places`; `progress` is told how many files were examined.
-    public static func find(in places: [String], progress: (Int) -> Void = { _ in }) -> StoreListing {
+    /// `zipsInFolders`: also search the `.zip` files found in folders (a case folder of
+    /// extractions); left out for the default places, whose zips are no one's evidence.
+    public static func find(in places: [String], zipsInFolders: Bool = true, progress: (Int) -> Void = { _ in }) -> StoreListing {
         withoutActuallyEscaping(progress) { progress in
-            var search = Search(progress: progress)
+            var search = Search(progress: progress, zipsInFolders: zipsInFolders)
             for place in places { search.look(in: place) }
             let stores = search.stores.sorted { ($0.newest ?? -.infinity, $1.name) > ($1.newest ?? -.infinity, $0.name) }
             return StoreListing(stores: stores, problems: search.problems, filesExamined: search.examined)
@@ -30,13 +32,17 @@ public enum StoreFinder {
 
     private struct Search {
         var progress: (Int) -> Void
+        let zipsInFolders: Bool
         var stores: [FoundStore] = []
         var problems: [PlaceProblem] = []
         var examined = 0
         /// Stores seen: a file on disk by device and inode (a link is the same store), else by name.
         private var seen = Set<String>()
 
-        init(progress: @escaping (Int) -> Void) { self.progress = progress }
+        init(progress: @escaping (Int) -> Void, zipsInFolders: Bool) {
+            self.progress = progress
+            self.zipsInFolders = zipsInFolders
+        }
 
         mutating func look(in place: String) {
             guard let status = FileStatus(place) else {
@@ -96,7 +102,7 @@ public enum StoreFinder {
             guard PathText.isSQLite(head) else {
                 // A case folder of extraction zips: each searched as when named (not every zip-based
                 // file: an .ipa or an .xlsx holds no app data).
-                if PathText.fileExtension(name) == "zip", ZipStoreArchive.isArchive(path) {
+                if zipsInFolders, PathText.fileExtension(name) == "zip", ZipStoreArchive.isArchive(path) {
                     lookInArchive(path)
                     return
                 }

@@ -69,7 +69,7 @@ public struct StoreSurroundings: Equatable, Sendable {
             guard isPlist || Self.mayHoldToken(place.head(file.path, count: 8) ?? []),
                   let bytes = place.read(file.path, limit: 1 << 20) else { continue }
             // A plist holding several tokens keeps each actor's under its key, as shared defaults do.
-            let held = isPlist ? 0 : (try? HistoryTokenDecoder.tokens(fileBytes: bytes, source: file.path).count) ?? 0
+            let held = isPlist ? 0 : HistoryTokenDecoder.tokenCount(fileBytes: bytes, source: file.path)
             if isPlist || held > 1 {
                 plists.append(file.path)
                 contents[place.name(file.path)] = bytes

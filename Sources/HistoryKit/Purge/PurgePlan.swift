@@ -9,6 +9,8 @@ public struct PurgePlan {
     public let store: HistoryStore
     /// How many actors have a position the purge could break (it checked them all).
     public let actorsChecked: Int
+    /// How many of them are apps' (not CloudKit's exporter, which the store itself tells of).
+    public let appActorsChecked: Int
     /// The earliest position among the actors it breaks: purging before it breaks none
     /// of them (a date, or a transaction number for a token); nil when it breaks none.
     public let safeBefore: HistoryQuery.Bound?
@@ -21,7 +23,7 @@ public struct PurgePlan {
         guard preview.transactionCount > 0 else { return [] }
         var reasons: [Message] = []
         if preview.survivingTransactions == 0 { reasons.append("it deletes every transaction of the store") }
-        if actorsChecked == 0 {
+        if appActorsChecked == 0 {
             reasons.append("no actor's merge position is known (\(Control.defaults), \(Control.token) or \(Control.groupContainer) give them), so nothing tells what an app still has to merge")
         }
         return reasons
@@ -57,7 +59,8 @@ extension HistoryStore {
         let broken = positioned.filter { a in preview.consequences.contains { $0.actor == a.name } }
         let first = broken.min { ($0.effectiveDate ?? .infinity) < ($1.effectiveDate ?? .infinity) }
         let safeBefore = first.flatMap { a in a.positionDate.map(HistoryQuery.Bound.date) ?? a.tokenNumber.map(HistoryQuery.Bound.transaction) }
-        return PurgePlan(preview: preview, store: self, actorsChecked: positioned.count, safeBefore: safeBefore,
+        return PurgePlan(preview: preview, store: self, actorsChecked: positioned.count,
+                         appActorsChecked: positioned.filter { $0.kind == .app }.count, safeBefore: safeBefore,
                          sql: PurgeSQL(matching: sql.matchingNumbers(), values: sql.argumentValues, pruneStrings: prune))
     }
 }

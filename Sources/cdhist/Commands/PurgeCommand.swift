@@ -50,7 +50,7 @@ struct PurgeCommand: ParsableCommand, SessionInputs {
     @Flag(name: .customLong("allow-expire"), help: "Execute even when the purge expires or breaks an actor.")
     var allowExpire = false
 
-    @Flag(help: "Do not ask before a purge that deletes every transaction or knows no actor's position (needed without a terminal to ask on).")
+    @Flag(help: "Do not ask before a purge that deletes every transaction or knows no app's position (needed without a terminal to ask on; a session asks before every purge).")
     var yes = false
 
     @OptionGroup var summary: SummaryOptions

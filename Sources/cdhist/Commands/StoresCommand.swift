@@ -34,9 +34,10 @@ struct StoresCommand: ParsableCommand {
         for place in places where !FileManager.default.fileExists(atPath: place) {
             throw CLIError.notFound(path: place, what: "no such file or folder")
         }
-        let places = places.isEmpty ? StoreFinder.defaultPlaces() : places
+        let given = !places.isEmpty
+        let places = given ? places : StoreFinder.defaultPlaces()
         let progress = ProgressLine(enabled: context.terminal.stderrIsTerminal, every: 256, quietFirst: true)
-        let listing = StoreFinder.find(in: places) { examined in
+        let listing = StoreFinder.find(in: places, zipsInFolders: given) { examined in
             progress.advance(by: examined - progress.steps) { "looked at \(examined) files…" }
         }
         progress.finish(leaving: nil)

@@ -6,9 +6,9 @@ import HistoryKit
 struct TimelineCommand: ParsableCommand, SessionInputs {
     static let configuration = CommandConfiguration(
         commandName: "timeline",
-        abstract: "Draw transactions per author (or bundle, process) over time, with each actor's merge position and a purge cut-off.",
+        abstract: "Draw transactions per author (or context, bundle, process) over time, with each actor's merge position and a purge cut-off.",
         discussion: """
-        One lane per author (the busiest --top; the others share one lane), or per bundle ID or process with --by, one \
+        One lane per author (the busiest --top; the others share one lane), or per context, bundle ID or process with --by, one \
         column per time bucket from the first to the last transaction (of --after and --before when given), drawn with \
         block characters scaled to the busiest bucket. Under the time axis, a row per actor with a recorded position \
         (from --defaults, --token or --group-container) and one for the cut-off of --purge-before or --strategy. JSON \
@@ -29,10 +29,10 @@ struct TimelineCommand: ParsableCommand, SessionInputs {
 
     @OptionGroup var marker: PurgeMarkerOptions
 
-    @Option(help: ArgumentHelp("Lanes for the busiest authors; the others share one more lane.", valueName: "n"))
+    @Option(help: ArgumentHelp("Lanes for the busiest authors (or other values of --by); the others share one more lane.", valueName: "n"))
     var top = 6
 
-    @Option(help: ArgumentHelp("Columns to fill (default: the terminal's width, else COLUMNS, else 80).", valueName: "columns"))
+    @Option(help: ArgumentHelp("Columns to fill (default: the width tables fit, else 80).", valueName: "columns"))
     var width: Int?
 
     @Flag(help: "Draw with plain ASCII characters instead of Unicode blocks.")
@@ -57,7 +57,7 @@ struct TimelineCommand: ParsableCommand, SessionInputs {
         // Actors are analysed only when there is something to show of them (or a strategy needs their dates).
         let report = try mergeState.analyze(historyStore, now: now, always: marker.strategy != nil).report
         let parser = try mergeState.positionParser(utc: outputOptions.utc)
-        let selection = try marker.cutoff.selection(narrowing: HistoryQuery(), report: report, parser: parser)
+        let selection = try marker.cutoff.selection(narrowing: HistoryQuery(), report: report, parser: parser, option: "--purge-before")
         let span = HistoryQuery(after: try range.after.map { try parser.bound($0, option: "--after") },
                                 before: try range.before.map { try parser.bound($0, option: "--before") })
         // The terminal's width (or COLUMNS) within the range --width takes.

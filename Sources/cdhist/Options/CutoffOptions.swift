@@ -26,9 +26,11 @@ struct CutoffOptions: ParsableArguments {
     /// The transactions the purge selects: `query` (its name filters and `after`)
     /// bounded by `--before` or the strategy's cut-off from `report`; nil when
     /// neither option is given.
-    func selection(narrowing query: HistoryQuery, report: MergeStateReport?, parser: PositionParser) throws -> PurgeSelection? {
+    /// `option` names `before` in errors (timeline's marker is `--purge-before`).
+    func selection(narrowing query: HistoryQuery, report: MergeStateReport?, parser: PositionParser,
+                   option: String = "--before") throws -> PurgeSelection? {
         if let before {
-            return PurgeSelection.before(try parser.bound(before, option: "--before"), narrowing: query, rule: "before \(before)")
+            return PurgeSelection.before(try parser.bound(before, option: option), narrowing: query, rule: "before \(before)")
         }
         guard let name = strategy, let strategy = CleanerStrategy(rawValue: name) else { return nil }
         // The analyzer computed every strategy's cut-off from the same actors.

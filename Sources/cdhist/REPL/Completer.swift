@@ -40,9 +40,12 @@ final class Completer {
         if Self.fileCommands.contains(command) && words.count == 1 || Self.fileOptions.contains(previous) {
             // Files and folders, also inside a backup or an archive the name goes into, quoted as
             // the line reads them back (a space in a folder's name); a folder is typed on.
-            let typed = text.hasPrefix("'") || text.hasPrefix("\"") ? String(text.dropFirst()) : text
-            let names = StoreNameCompletion.names(typed)
+            // libedit splits words at blanks, quoted or not, but keeps an escaped blank in the word:
+            // names are escaped with backslashes there, and quoted with GNU Readline.
+            let escaping = cdhist_line_keeps_quoted_words() == 0
+            let names = StoreNameCompletion.names(StoreNameCompletion.typedWord(text))
             let folder = names.count == 1 && names[0].hasSuffix("/")
+            if escaping { return matches(text, names, append: folder ? 0 : 32, escaped: true) }
             return matches(text, names, append: folder ? 0 : 32, quoting: true, typedOn: folder)
         }
         if command == "help" || command == "format" {
@@ -117,14 +120,15 @@ final class Completer {
     /// reads them back (a value with a space or beginning with `-` in single quotes). `typedOn`:
     /// a single candidate is a folder to type on into, its quote left open.
     private func matches(_ text: String, _ all: [String], append: Int32 = 32, quoting: Bool = false,
-                         typedOn: Bool = false) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? {
+                         typedOn: Bool = false, escaped: Bool = false) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? {
         // Inside a quote the user opened, GNU Readline passes the word without it and closes it itself.
         let opened = quoting && cdhist_line_open_quote() != 0
-        // libedit passes the quote: the value is matched without it and inserted quoted again.
-        let typed = quoting && !opened && (text.hasPrefix("'") || text.hasPrefix("\"")) ? String(text.dropFirst()) : text
+        // libedit passes the quote (or the escapes): the value is matched without it and inserted quoted again.
+        let typed = escaped ? StoreNameCompletion.typedWord(text)
+            : quoting && !opened && (text.hasPrefix("'") || text.hasPrefix("\"")) ? String(text.dropFirst()) : text
         // A value with a control character is not offered: the editor would send it to the terminal when listing.
         let raw = all.filter { $0.hasPrefix(typed) && !$0.unicodeScalars.contains { TerminalText.escape($0) != nil } }
-        Completer.candidates = quoting && !opened ? raw.map(LineSplitter.quotedIfNeeded) : raw
+        Completer.candidates = escaped ? raw.map(LineSplitter.escaped) : quoting && !opened ? raw.map(LineSplitter.quotedIfNeeded) : raw
         Completer.nextIndex = 0
         return cdhist_line_matches(text, append, { _, _ in
             guard Completer.nextIndex < Completer.candidates.count else { return nil }

@@ -67,6 +67,17 @@ enum LineSplitter {
         return words
     }
 
+    /// `value` as a word of a line with a backslash before each character the line would
+    /// otherwise split at or read specially (what libedit keeps in one word when it completes).
+    static func escaped(_ value: String) -> String {
+        var out = ""
+        for c in value {
+            if " \t\n\r'\"\\#".contains(c) { out.append("\\") }
+            out.append(c)
+        }
+        return out
+    }
+
     /// `value` as a word of a line: as it is when it needs no quoting, else in single
     /// quotes (a `'` inside as `'\''`); a value beginning with `-` is quoted too, so
     /// the line runner passes it as the option's value (`--context '-[Foo bar]'`).

@@ -152,6 +152,7 @@ public enum StoreChecks {
         strict.maxTransactions = 0
         strict.maxChanges = 0
         strict.maxHistoryShare = 0
+        strict.minHistoryBytes = 0
         strict.maxHistoryAgeDays = 0
         strict.maxPendingTransactions = 0
         strict.maxLagDays = 0

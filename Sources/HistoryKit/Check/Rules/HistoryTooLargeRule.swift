@@ -12,7 +12,7 @@ struct HistoryTooLargeRule: CheckRule {
         if s.transactionCount > c.config.maxTransactions { over.append("\(s.transactionCount) transactions (threshold \(c.config.maxTransactions))") }
         if s.changeCount > c.config.maxChanges { over.append("\(s.changeCount) changes (threshold \(c.config.maxChanges))") }
         if share > c.config.maxHistoryShare && s.space.historyBytes >= Int64(c.config.minHistoryBytes) {
-            over.append("history is \((share * 100).wholeDescription)% of the database, \(s.space.historyBytes >> 20) MiB (threshold \((c.config.maxHistoryShare * 100).wholeDescription)%)")
+            over.append("history is \((share * 100).wholeDescription)% of the database, \(s.space.historyBytes >= 1 << 20 ? "\(s.space.historyBytes >> 20) MiB" : "\(s.space.historyBytes) bytes") (threshold \((c.config.maxHistoryShare * 100).wholeDescription)%)")
         }
         guard !over.isEmpty else { return [] }
         return [finding("History is large: \(over.joined(separator: "; ")). \(PurgeEvidence.sentence(s))",

@@ -13,7 +13,7 @@ enum OutputFormat: String, CaseIterable, ExpressibleByArgument {
     /// whether stdout is a terminal, a pipe or a file.
     static func resolve(_ requested: OutputFormat?, environment: [String: String], fallback: OutputFormat = .json) -> OutputFormat {
         if let requested { return requested }
-        guard let named = (try? fromEnvironment(environment)) ?? nil else { return .table }
+        guard let named = try? fromEnvironment(environment) else { return .table }
         return named == .json ? fallback : named
     }
 

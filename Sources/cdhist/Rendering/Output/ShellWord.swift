@@ -28,13 +28,13 @@ enum ShellWord {
             } else if !current.isEmpty, current.count + 1 + shown.count + 2 <= width {
                 current += " " + shown
             } else if !current.isEmpty, following.count + shown.count + 2 <= width {
-                lines.append(current + " \\")
+                lines.append(ended(current, width))
                 current = following + shown
             } else {
                 if current.isEmpty {
                     current = indent
                 } else {
-                    lines.append(current + " \\")
+                    lines.append(ended(current, width))
                     current = following
                 }
                 let pieces = broken(word, first: max(1, width - current.count - 1), rest: max(1, width - 1))
@@ -46,6 +46,12 @@ enum ShellWord {
             }
         }
         return lines + [current]
+    }
+
+    /// `line` ended so that the shell reads on: ` \`, or `\` alone when the line is a character
+    /// short of room (the next line is indented: the words stay apart).
+    private static func ended(_ line: String, _ width: Int) -> String {
+        line + (line.count + 2 <= width ? " \\" : "\\")
     }
 
     /// `word` in quoted pieces that written one after another make the word, the first at most

@@ -50,10 +50,10 @@ struct TimelineChart {
         let noun = timeline.field.noun
         let named = timeline.lanes.filter { $0.author != nil }.count
         let anonymous = timeline.lanes.first { $0.author == nil }?.total ?? 0
-        let authors = (timeline.overflow == nil ? plural(named, noun) : "over \(named) \(noun)s")
+        let authors = (timeline.overflow == nil ? "\(named) \(named == 1 ? noun : timeline.field.pluralNoun)" : "over \(named) \(timeline.field.pluralNoun)")
             + (anonymous > 0 ? " (\(anonymous) without \(noun.first == "a" ? "an" : "a") \(noun))" : "")
         // A framework's many authors (a migration per model version) share a lane.
-        let timeline = timeline.groupingFamilies(ListSummary.frameworkFamilies)
+        let timeline = timeline.field == .author ? timeline.groupingFamilies(ListSummary.frameworkFamilies) : timeline
         var out = wrap("\(store): \(plural(timeline.datedCount, "transaction")) by \(authors), "
                        + "\(time.display(range.lowerBound)) to \(time.display(range.upperBound))").map { context.style($0, .bold) }
         if timeline.undatedCount > 0 {
@@ -67,7 +67,7 @@ struct TimelineChart {
             out.append(row(label(lane.label(short: true)), bars(lane.counts, busiest: busiest), total: lane.total))
         }
         if let others = selection.others {
-            out.append(row(context.style(label(Self.othersLabel(selection, noun: noun)), .dim), bars(others.counts, busiest: busiest), total: others.total))
+            out.append(row(context.style(label(Self.othersLabel(selection, field: timeline.field)), .dim), bars(others.counts, busiest: busiest), total: others.total))
         }
         out += axis(timeline)
         let placed = markers.map { ($0, $0.placement(on: timeline)) }
@@ -118,9 +118,9 @@ struct TimelineChart {
     }
 
     /// `3 other authors`, or `over 1000 other authors` when some were not told apart (bundle IDs, processes).
-    static func othersLabel(_ selection: ActivityTimeline.LaneSelection, noun: String = "author") -> String {
+    static func othersLabel(_ selection: ActivityTimeline.LaneSelection, field: TransactionField = .author) -> String {
         let n = selection.othersOverflowed ? selection.otherAuthors - 1 : selection.otherAuthors
-        return selection.othersOverflowed ? "over \(n) other \(noun)s" : "\(n) other \(noun)\(n == 1 ? "" : "s")"
+        return selection.othersOverflowed ? "over \(n) other \(field.pluralNoun)" : "\(n) other \(n == 1 ? field.noun : field.pluralNoun)"
     }
 
 

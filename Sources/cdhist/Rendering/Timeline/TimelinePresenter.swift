@@ -19,7 +19,7 @@ struct TimelinePresenter {
         let starts = (0..<timeline.bucketCount).map { timeline.start + Double($0) * timeline.bucketSeconds }
         let lanes = timeline.lanes
         // CSV columns: every author, and the authors past the limit together.
-        let columns = lanes.map { ($0.author ?? "-", $0.counts) } + (timeline.overflow.map { [("(other \(timeline.field.noun)s)", $0.counts)] } ?? [])
+        let columns = lanes.map { ($0.author ?? "-", $0.counts) } + (timeline.overflow.map { [("(other \(timeline.field.pluralNoun))", $0.counts)] } ?? [])
         return Document(kind: "timeline", json: [
             ("store", .string(store.path)),
             ("storeID", .string(store.storeUUID)),

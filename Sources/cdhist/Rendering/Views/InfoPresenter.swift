@@ -72,7 +72,7 @@ struct InfoPresenter {
             ])),
             ("entityCount", .int(Int64(store.catalog.entities.count))),
             ("files", .object([
-                ("main", .int(files.mainSize)), ("wal", .optional(files.walSize)), ("shm", .optional(files.shmSize ?? store.packedShmSize)),
+                ("main", .int(files.mainSize)), ("wal", .optional(files.walSize)), ("shm", .optional(files.shmSize)), ("packedShm", .optional(store.packedShmSize)),
                 ("total", .int(fileBytes)),
             ])),
             ("space", .object([
