@@ -12,9 +12,11 @@ import Testing
     @Test func csvIsOneTable() throws {
         let store = Repository.fixtures + "/MergeState/Tasks.sqlite"
         let authors = try CLI.run(["authors", store, "--format", "csv"]).lines
-        #expect(authors.first == "section,Value,Transactions,Changes,First,Last,Numbers")
-        #expect(Set(authors.dropFirst().map { String($0.prefix { $0 != "," }) }) == ["Authors", "Context names", "Bundle IDs", "Processes"])
-        #expect(authors.contains("Authors,widget,7,7,2025-03-03 10:15:00.000 +00:00,2025-03-05 09:30:00.000 +00:00,#7…#31"))
+        // The export's dialect: the JSON's names, ISO 8601 UTC times, numbers whole, empty for null.
+        #expect(authors.first == "section,field,value,transactionCount,changeCount,firstTimestamp,lastTimestamp,firstTransactionNumber,lastTransactionNumber")
+        #expect(Set(authors.dropFirst().map { String($0.prefix { $0 != "," }) }) == ["authors", "contextNames", "bundleIDs", "processIDs"])
+        #expect(authors.contains("authors,,widget,7,7,2025-03-03T10:15:00.000Z,2025-03-05T09:30:00.000Z,7,31"))
+        #expect(authors.contains { $0.hasPrefix("authors,,,1,1,") }, "the transaction without an author: an empty cell")
         for command in [["actors", store, "--defaults", Repository.fixtures + "/MergeState/phtk.plist"], ["purge", store, "--before", "tx:20", "--breakdown"],
                         ["check", store], ["authors", store]] {
             let r = try CLI.run(command + ["--format", "csv"])
@@ -23,8 +25,16 @@ import Testing
             #expect(!lines.contains(""), "\(command[0]): a blank line")
             #expect(lines.filter { $0.hasPrefix("section,") }.count == 1, "\(command[0]): \(lines.prefix(3))")
         }
-        // A single section stays as it is.
-        #expect(try CLI.run(["info", store, "--format", "csv"]).lines.first == "field,value")
+        // A change row carries its transaction's time and names, as export's rows do: the same cells.
+        let changes = try CLI.run(["changes", store, "--format", "csv"]).lines
+        #expect(changes.first?.hasPrefix("transactionNumber,timestamp,cocoaTimestamp,author,contextName,bundleID,processID,changeID,changeType,entity,") == true)
+        let exported = try CLI.run(["export", store, "--format", "csv"]).lines.filter { !$0.contains(",,,,,,,") }
+        func key(_ line: String) -> String { line.split(separator: ",", omittingEmptySubsequences: false).prefix(9).joined(separator: ",") }
+        #expect(changes.dropFirst().map(key) == exported.dropFirst().map(key))
+        // Members holding a value are fields (a nested object's named with dots); without a list, field,value alone.
+        let info = try CLI.run(["info", store, "--format", "csv"]).lines
+        #expect(info.contains(",files.main,81920,,,") && info.contains(",transactionCount,34,,,"), "\(info)")
+        #expect(try CLI.run(["token", Repository.fixtures + "/MergeState/token.data", "--format", "csv"]).lines.first == "section,field,value,key,token")
         // A column title a section has twice keeps both columns: an author named "-" beside the lane of no author.
         let dir = try TemporaryDirectory()
         var fixture = Scenarios.all[0].store
@@ -96,7 +106,7 @@ import Testing
             #expect((object["transactionNumber"] as? Int ?? 0) > 30)
         }
         let csv = try CLI.run(["transactions", appGroup, "--format", "csv", "--author", "none"])
-        #expect(csv.lines.first == "#,Time,Author,Context,Bundle,Process,Changes")
+        #expect(csv.lines.first == "transactionNumber,timestamp,cocoaTimestamp,author,contextName,bundleID,processID,storeID,token,changeCount,queryGenerationLength")
         #expect(csv.lines.count == 2)
         #expect(csv.lines[1].hasPrefix("13,"))
         let table = try CLI.run(["transactions", appGroup, "--format", "table", "--limit", "2", "--reverse"])

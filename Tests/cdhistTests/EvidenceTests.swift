@@ -244,10 +244,10 @@ import Testing
         // Entity by entity, by name.
         let entities = objects.filter { $0["status"] as? String == "deleted" }.compactMap { $0["entity"] as? String }
         #expect(entities == entities.sorted())
-        // CSV tells the two kinds apart in its Status column; a table gives the gone objects a
+        // CSV tells the two kinds apart in its status column; a table gives the gone objects a
         // section of their own, with their last change.
         let csv = try CLI.run(["deleted", store, "--format", "csv"]).lines
-        #expect(csv.first?.hasPrefix("Status,Entity,PK,") == true)
+        #expect(csv.first?.hasPrefix("status,entity,entityNumber,entityPK,") == true, "\(csv.first ?? "")")
         #expect(csv.dropFirst().filter { $0.hasPrefix("deleted,") }.count == objects.count - gone.count)
         #expect(csv.dropFirst().filter { $0.hasPrefix("gone-without-delete,") }.count == gone.count)
         let table = try CLI.run(["deleted", store, "--format", "table"], environment: ["COLUMNS": "80"]).lines

@@ -218,7 +218,7 @@ import Testing
         let csv = try CLI.run(["timeline", ReportTests.appGroup, "--format", "csv", "--width", "40"]).lines
         // One table: the buckets' rows, then the markers' (none here), each under its section.
         #expect(csv.first == "section,bucketStart,app,widget,NSCloudKitMirroringDelegate.export,shareExtension,NSCloudKitMirroringDelegate.import,-,"
-                + "NSCloudKitMirroringDelegate.setup,Kind,Name,Time,Detail")
+                + "NSCloudKitMirroringDelegate.setup,kind,name,timestamp,detail")
         let bucketRows = csv.dropFirst().filter { $0.hasPrefix("Transactions per bucket,") }
         #expect(bucketRows.count == 26)
         let counted = bucketRows.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false).dropFirst(2).compactMap { Int($0) } }

@@ -25,11 +25,17 @@ struct ChangesCommand: ParsableCommand, SessionInputs {
         try valueOptions.apply(to: &presenter, session: session)
         let color = session.context.color
         let list = ListRenderer(context: session.context, kind: "changes", columns: presenter.changeColumns(try session.store.numberBounds()),
-                                header: [("storeID", .string(session.store.storeUUID))])
+                                header: [("storeID", .string(session.store.storeUUID))], records: true)
         let warnings = ValueWarnings(store: session.store.path)
+        // A CSV row is a change with its transaction's time and names, as export writes it.
+        let rows = session.context.format == .csv ? TransactionLookup(store: session.store) : nil
         try session.store.forEachChange(query, decoder: session.decoder) { change in
             warnings.add(change.warnings)
-            list.add(cells: presenter.cells(change, color: color), record: presenter.record(change))
+            if let rows {
+                list.add(cells: [], record: presenter.record(change, of: try rows.transaction(change.transactionNumber)))
+            } else {
+                list.add(cells: presenter.cells(change, color: color), record: presenter.record(change))
+            }
         }
         list.finish()
         warnings.report()

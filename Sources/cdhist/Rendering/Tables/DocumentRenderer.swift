@@ -17,6 +17,9 @@ struct Document {
     var kind: String
     var json: [(String, JSONValue)]
     var sections: [Section]
+    /// CSV from the sections (the timeline's counts per bucket, a column per lane) rather than
+    /// from the JSON (``CSVDocument``); also when the document has no JSON of its own.
+    var csvFromSections = false
 }
 
 /// Writes a ``Document`` in the chosen format.
@@ -75,7 +78,8 @@ enum DocumentRenderer {
             bytes.append(0x0A)
             out.write(bytes: bytes)
         case .csv:
-            for row in csvRows(document) { out.line(CSV.row(row, raw: context.csvRaw)) }
+            let rows = document.csvFromSections || document.json.isEmpty ? csvRows(document) : CSVDocument.rows(document.json)
+            for row in rows { out.line(CSV.row(row, raw: context.csvRaw)) }
         case .table:
             var first = true
             for section in document.sections {

@@ -23,12 +23,19 @@ final class ListRenderer {
     private var batchBytes = 0
     /// Writes the rows of a long table on another core, once a batch is full.
     private var formatter: RowFormatter?
+    /// The header of a CSV list written from records (nil until the first).
+    private var recordNames: [String]?
+    /// A list of records writes no table header in CSV when it has no row (its names come from the records).
+    private let recordsOnly: Bool
 
     /// `kind` names the JSON array (`transactions`, `changes`, …); `header`
     /// adds fields before it in the JSON document. A table is laid out from its
     /// first rows unless `layout` is given (a document knows all of its rows).
-    init(context: RenderContext, kind: String, columns: [Column], header: [(String, JSONValue)] = [], layout: TableLayout? = nil) {
+    /// `records`: every row comes with its record (its CSV header is the records' names).
+    init(context: RenderContext, kind: String, columns: [Column], header: [(String, JSONValue)] = [], layout: TableLayout? = nil,
+         records: Bool = false) {
         self.context = context
+        recordsOnly = records
         self.kind = kind
         self.columns = columns
         self.header = header
@@ -61,15 +68,30 @@ final class ListRenderer {
         count += 1
     }
 
-    /// Adds one record: JSON and NDJSON stream it straight to bytes, the
-    /// other formats use the cells.
+    /// Adds one record: JSON and NDJSON stream it straight to bytes, CSV writes its members in
+    /// the export's dialect (``CSVRecord``), a table uses the cells.
     func add(cells: @autoclosure () -> [Cell], record: some JSONRecord) {
         switch context.format {
         case .json, .ndjson:
             addStreaming { record.write(format: context.format == .ndjson ? jsonFormatTag : nil, to: &$0) }
-        case .csv, .table:
+        case .csv:
+            addCSV(record.json)
+        case .table:
             add(cells: cells())
         }
+    }
+
+    /// A record as a CSV row under the names of the first record's members (a member another
+    /// record lacks is an empty cell).
+    private func addCSV(_ object: JSONValue) {
+        let members = CSVRecord.members(object)
+        if recordNames == nil {
+            recordNames = members.map(\.name)
+            context.output.line(CSV.row(members.map(\.name), raw: context.csvRaw))
+        }
+        let cells = Dictionary(members.map { ($0.name, $0.cell) }, uniquingKeysWith: { first, _ in first })
+        context.output.line(CSV.row((recordNames ?? []).map { cells[$0] ?? "" }, raw: context.csvRaw))
+        count += 1
     }
 
     /// Adds one JSON or NDJSON record that `write` writes to the sink, which
@@ -98,7 +120,7 @@ final class ListRenderer {
         case .ndjson:
             break
         case .csv:
-            if count == 0 { out.line(CSV.row(columns.map(\.title), raw: context.csvRaw)) }
+            if count == 0 && !recordsOnly { out.line(CSV.row(columns.map(\.title), raw: context.csvRaw)) }
         case .table:
             flushPending()
             endBatches()

@@ -41,10 +41,11 @@ struct TimelinePresenter {
                    rows: timeline.range == nil ? [] : starts.enumerated().map { i, start in
                        [Cell(time.iso(start) ?? String(start))] + columns.map { Cell(String($0.1[i])) }
                    }),
-            .table(title: "Markers", columns: [Column("Kind"), Column("Name"), Column("Time"), Column("Detail")],
+            // For CSV only (a terminal gets the chart): the JSON's names, an empty cell for no time.
+            .table(title: "Markers", columns: [Column("kind"), Column("name"), Column("timestamp"), Column("detail")],
                    rows: markers.map { m in
-                       [Cell(m.kind.isCutoff ? "cutoff" : "actor"), Cell(m.name), Cell(m.timestamp.flatMap { time.iso($0) } ?? "-"), Cell(m.detail)]
+                       [Cell(m.kind.isCutoff ? "cutoff" : "actor"), Cell(m.name), Cell(m.timestamp.flatMap { time.iso($0) } ?? ""), Cell(m.detail)]
                    }),
-        ])
+        ], csvFromSections: true)
     }
 }

@@ -1,8 +1,8 @@
 import HistoryKit
 
-/// `deleted`'s output, streamed: one list in JSON, NDJSON and CSV (whose `Status` column tells
-/// the two kinds apart); in a table, the deletions, then under a title of their own the objects
-/// gone without a recorded delete, with their last change.
+/// `deleted`'s output, streamed: one list in JSON, NDJSON and CSV (whose `status` tells the two
+/// kinds apart); in a table, the deletions, then under a title of their own the objects gone
+/// without a recorded delete, with their last change.
 final class DeletedList {
     private let context: RenderContext
     private let presenter: DeletedPresenter
@@ -14,8 +14,7 @@ final class DeletedList {
         self.context = context
         self.presenter = presenter
         self.bounds = bounds
-        list = ListRenderer(context: context, kind: "deleted", columns: presenter.columns(bounds, kind: .deleted, csv: context.format == .csv),
-                            header: header)
+        list = ListRenderer(context: context, kind: "deleted", columns: presenter.columns(bounds, kind: .deleted), header: header, records: true)
     }
 
     func add(_ object: DeletedObject, label: String?) {
@@ -26,10 +25,9 @@ final class DeletedList {
                 context.output.line("")
             }
             for line in DocumentRenderer.wrapped(DeletedPresenter.goneTitle, context) { context.output.line(context.style(line, .bold)) }
-            list = ListRenderer(context: context, kind: "deleted", columns: presenter.columns(bounds, kind: .goneWithoutDelete, csv: false))
+            list = ListRenderer(context: context, kind: "deleted", columns: presenter.columns(bounds, kind: .goneWithoutDelete), records: true)
         }
-        let csv = context.format == .csv
-        list.add(cells: presenter.cells(object, label: label, csv: csv), record: presenter.record(object, label: label))
+        list.add(cells: presenter.cells(object, label: label), record: presenter.record(object, label: label))
     }
 
     func finish() { list.finish() }

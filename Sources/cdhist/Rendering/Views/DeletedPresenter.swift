@@ -8,10 +8,10 @@ struct DeletedPresenter {
     let labeler: ObjectLabeler?
 
     /// The columns of the rows of `kind` in a table (an object gone without a recorded delete is
-    /// shown with its last change); CSV has one list of both, with a `Status` column first.
-    func columns(_ bounds: NumberBounds, kind: DeletedObject.Kind, csv: Bool) -> [Column] {
-        let gone = kind == .goneWithoutDelete && !csv
-        return (csv ? [Column("Status")] : []) + [
+    /// shown with its last change).
+    func columns(_ bounds: NumberBounds, kind: DeletedObject.Kind) -> [Column] {
+        let gone = kind == .goneWithoutDelete
+        return [
             Column("Entity", fit: .wrap(min: 8), importance: .key), Column("PK", alignRight: true, minWidth: bounds.objectWidth),
             Column(gone ? "Last change" : "Time", minWidth: history.time.display(0).cells), Column("Tx", alignRight: true, minWidth: bounds.transactionWidth),
             Column(gone ? "Last by" : "By", fit: .wrap(min: 8)),
@@ -27,16 +27,16 @@ struct DeletedPresenter {
         return try? labeler.earlierLabel(entity: object.entityName, primaryKey: object.entityPK)
     }
 
-    func cells(_ object: DeletedObject, label: String?, csv: Bool) -> [Cell] {
+    func cells(_ object: DeletedObject, label: String?) -> [Cell] {
         let tx = object.transaction
-        var cells = (csv ? [Cell(object.kind.rawValue)] : []) + [Cell(object.entityName), Cell(String(object.entityPK)), Cell(history.time.display(tx.timestamp)), Cell(String(tx.number)),
+        var cells = [Cell(object.entityName), Cell(String(object.entityPK)), Cell(history.time.display(tx.timestamp)), Cell(String(tx.number)),
                      HistoryPresenter.optional(HistoryPresenter.who(tx))]
         if labeler != nil { cells.append(label.map { Cell(HistoryPresenter.quoted($0)) } ?? Cell("-", .dim)) }
         if let change = object.change {
             cells.append(history.detailsCell(change))
         } else {
             let history = "\(object.changeCount) change\(object.changeCount == 1 ? "" : "s"), #\(object.firstTransactionNumber)…#\(tx.number)"
-            cells.append(csv ? Cell("none: no delete recorded, the row is gone (\(history) in history)") : Cell(history, .yellow))
+            cells.append(Cell(history, .yellow))
         }
         return cells
     }

@@ -74,6 +74,30 @@ struct HistoryPresenter {
 
     func record(_ change: Change) -> ChangeRecord { ChangeRecord(presenter: self, change: change) }
 
+    /// A change with its transaction's time and names (a row of a change list in CSV, as export
+    /// writes one); the transaction nil when it is not there (an orphan change).
+    struct ChangeRowRecord: JSONRecord {
+        let presenter: HistoryPresenter
+        let change: Change
+        let transaction: Transaction?
+
+        func write<S: JSONSink>(format: String?, to s: inout S) {
+            s.beginObject()
+            if let format { s.member("format", format) }
+            s.member("transactionNumber", change.transactionNumber)
+            presenter.writeTime(transaction?.timestamp, to: &s)
+            presenter.writeNames(author: transaction?.author, contextName: transaction?.contextName, bundleID: transaction?.bundleID,
+                                 processID: transaction?.processID, to: &s)
+            s.member("changeID", change.changeID)
+            presenter.writeMembers(change, to: &s)
+            s.endObject()
+        }
+    }
+
+    func record(_ change: Change, of transaction: Transaction?) -> ChangeRowRecord {
+        ChangeRowRecord(presenter: self, change: change, transaction: transaction)
+    }
+
     func json(_ tx: Transaction, changes: [Change]? = nil) -> JSONValue { record(tx, changes: changes).json }
 
     private func write<S: JSONSink>(_ tx: Transaction, changes: [Change]?, format: String?, to s: inout S) {

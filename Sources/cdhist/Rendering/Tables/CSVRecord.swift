@@ -1,0 +1,19 @@
+/// A JSON record as a CSV row in the export's dialect: its members' names as the header, text
+/// as it is, numbers and booleans as JSON writes them, times as the record has them (ISO 8601
+/// UTC), an empty cell for null, and a nested object or array as compact JSON.
+enum CSVRecord {
+    /// `object`'s members as names and cells (a value that is no object: one unnamed cell).
+    static func members(_ object: JSONValue) -> [(name: String, cell: String)] {
+        guard case .members(let keys, let values) = object else { return [("", cell(object))] }
+        return zip(keys, values).map { ($0, cell($1)) }
+    }
+
+    /// One value as a cell.
+    static func cell(_ value: JSONValue) -> String {
+        switch value {
+        case .null: return ""
+        case .string(let text): return text
+        default: return value.serialized()
+        }
+    }
+}
