@@ -31,6 +31,11 @@ import Testing
         let exported = try CLI.run(["export", store, "--format", "csv"]).lines.filter { !$0.contains(",,,,,,,") }
         func key(_ line: String) -> String { line.split(separator: ",", omittingEmptySubsequences: false).prefix(9).joined(separator: ",") }
         #expect(changes.dropFirst().map(key) == exported.dropFirst().map(key))
+        // An object's page: its fields, then its changes with their transactions' times and names.
+        let object = try CLI.run(["object", Repository.fixtures + "/AppGroup/Tasks.sqlite", "Task/p3", "--format", "csv"]).lines
+        #expect(object.first?.hasPrefix("section,field,value,transactionNumber,timestamp,") == true)
+        #expect(object.contains(",entityPK,3" + String(repeating: ",", count: (object.first?.filter { $0 == "," }.count ?? 2) - 2)))
+        #expect(object.filter { $0.hasPrefix("changes,,,") }.map { String($0.dropFirst(10).prefix { $0 != "," }) } == ["4", "8", "17"])
         // Members holding a value are fields (a nested object's named with dots); without a list, field,value alone.
         let info = try CLI.run(["info", store, "--format", "csv"]).lines
         #expect(info.contains(",files.main,81920,,,") && info.contains(",transactionCount,34,,,"), "\(info)")

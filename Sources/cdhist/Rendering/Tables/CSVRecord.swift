@@ -5,7 +5,13 @@ enum CSVRecord {
     /// `object`'s members as names and cells (a value that is no object: one unnamed cell).
     static func members(_ object: JSONValue) -> [(name: String, cell: String)] {
         guard case .members(let keys, let values) = object else { return [("", cell(object))] }
-        return zip(keys, values).map { ($0, cell($1)) }
+        return zip(keys, values).map { key, value in
+            // As export's CSV writes them: the property names separated by spaces.
+            if key == "updatedProperties", case .array(let names) = value {
+                return (key, names.map { if case .string(let name) = $0 { return name } else { return cell($0) } }.joined(separator: " "))
+            }
+            return (key, cell(value))
+        }
     }
 
     /// One value as a cell.

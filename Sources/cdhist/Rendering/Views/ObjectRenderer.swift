@@ -14,9 +14,37 @@ struct ObjectRenderer {
     /// Writes `object`'s page in the context's format.
     func render(_ object: ObjectReference, lookup: ObjectLookup, bounds: NumberBounds, walk: Walk) throws {
         switch context.format {
-        case .table, .csv: try text(object, lookup, bounds, walk)
+        case .table: try text(object, lookup, bounds, walk)
+        case .csv: try csv(object, lookup, walk)
         case .json, .ndjson: try json(object, lookup, walk)
         }
+    }
+
+    /// CSV in the export's dialect (``CSVDocument``): the object's fields and current values as
+    /// `field,value` rows, then its changes, each with its transaction's time and names.
+    private func csv(_ object: ObjectReference, _ lookup: ObjectLookup, _ walk: Walk) throws {
+        let store = presenter.store
+        var state: ObjectState?
+        if case .found(let found) = lookup { state = found }
+        let reference = state?.object ?? object
+        var json: [(String, JSONValue)] = [("storeID", .string(store.storeUUID)), ("object", .string(reference.uri(storeUUID: store.storeUUID))),
+                                           ("entity", .optional(reference.entityName)), ("entityPK", .int(reference.primaryKey))]
+        if presenter.labeler != nil { json.append(("label", .optional(try label(lookup, walk)))) }
+        var missing: String?
+        if case .missing(let reason) = lookup { missing = reason }
+        json += [("inStore", .bool(state != nil)), ("table", .optional(state?.table)), ("missing", .optional(missing)),
+                 ("values", state.map { found in JSONTree.build { presenter.writeValues(found, to: &$0) } } ?? .null)]
+        var changes: [JSONValue] = []
+        try walk { tx, stream in
+            warnings.add(tx.warnings)
+            try stream.forEach { change in
+                warnings.add(change.warnings)
+                changes.append(presenter.history.record(change, of: tx).json)
+            }
+        }
+        json.append(("changes", .array(changes)))
+        for row in CSVDocument.rows(json) { context.output.line(CSV.row(row, raw: context.csvRaw)) }
+        context.output.flush()
     }
 
     private func text(_ object: ObjectReference, _ lookup: ObjectLookup, _ bounds: NumberBounds, _ walk: Walk) throws {
