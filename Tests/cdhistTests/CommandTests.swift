@@ -111,7 +111,7 @@ import Testing
             #expect((object["transactionNumber"] as? Int ?? 0) > 30)
         }
         let csv = try CLI.run(["transactions", appGroup, "--format", "csv", "--author", "none"])
-        #expect(csv.lines.first == "transactionNumber,timestamp,cocoaTimestamp,author,contextName,bundleID,processID,storeID,token,changeCount,queryGenerationLength")
+        #expect(csv.lines.first == "transactionNumber,timestamp,cocoaTimestamp,author,contextName,bundleID,processID,storeID,token,changeCount,queryGenerationLength,warnings")
         #expect(csv.lines.count == 2)
         #expect(csv.lines[1].hasPrefix("13,"))
         let table = try CLI.run(["transactions", appGroup, "--format", "table", "--limit", "2", "--reverse"])

@@ -25,14 +25,18 @@ struct ChangesCommand: ParsableCommand, SessionInputs {
         try valueOptions.apply(to: &presenter, session: session)
         let color = session.context.color
         let list = ListRenderer(context: session.context, kind: "changes", columns: presenter.changeColumns(try session.store.numberBounds()),
-                                header: [("storeID", .string(session.store.storeUUID))], records: true)
+                                header: [("storeID", .string(session.store.storeUUID))])
         let warnings = ValueWarnings(store: session.store.path)
-        // A CSV row is a change with its transaction's time and names, as export writes it.
+        // A CSV row is a change with its transaction's time and names first, as export's rows begin.
         let rows = session.context.format == .csv ? TransactionLookup(store: session.store) : nil
+        var noted: Int64?
         try session.store.forEachChange(query, decoder: session.decoder) { change in
             warnings.add(change.warnings)
             if let rows {
-                list.add(cells: [], record: presenter.record(change, of: try rows.transaction(change.transactionNumber)))
+                let transaction = try rows.transaction(change.transactionNumber)
+                if noted != change.transactionNumber, let transaction { warnings.add(transaction.warnings) }
+                noted = change.transactionNumber
+                list.add(cells: [], record: presenter.record(change, of: transaction))
             } else {
                 list.add(cells: presenter.cells(change, color: color), record: presenter.record(change))
             }

@@ -20,7 +20,7 @@ struct TransactionsCommand: ParsableCommand, SessionInputs {
         let query = try filters.query(utc: outputOptions.utc)
         let presenter = session.presenter
         let list = ListRenderer(context: session.context, kind: "transactions", columns: presenter.transactionColumns(try session.store.numberBounds()),
-                                header: [("storeID", .string(session.store.storeUUID))], records: true)
+                                header: [("storeID", .string(session.store.storeUUID))])
         let warnings = ValueWarnings(store: session.store.path)
         try session.store.forEachTransaction(query) { tx in
             warnings.add(tx.warnings)

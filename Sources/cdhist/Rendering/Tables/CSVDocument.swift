@@ -12,7 +12,8 @@ enum CSVDocument {
             switch value {
             case .members(let keys, let values) where !keys.isEmpty:
                 for (key, member) in zip(keys, values) { add(name + "." + key, member) }
-            case .array(let items) where !items.isEmpty && items.allSatisfy(\.isObject):
+            // An empty list too: the table has its section column whatever the data.
+            case .array(let items) where items.allSatisfy(\.isObject):
                 sections.append((name, items.map(CSVRecord.members)))
             default:
                 fields.append([name, CSVRecord.cell(value)])

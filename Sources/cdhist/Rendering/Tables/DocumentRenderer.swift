@@ -18,7 +18,7 @@ struct Document {
     var json: [(String, JSONValue)]
     var sections: [Section]
     /// CSV from the sections (the timeline's counts per bucket, a column per lane) rather than
-    /// from the JSON (``CSVDocument``); also when the document has no JSON of its own.
+    /// from the JSON (``CSVDocument``).
     var csvFromSections = false
 }
 
@@ -78,7 +78,7 @@ enum DocumentRenderer {
             bytes.append(0x0A)
             out.write(bytes: bytes)
         case .csv:
-            let rows = document.csvFromSections || document.json.isEmpty ? csvRows(document) : CSVDocument.rows(document.json)
+            let rows = document.csvFromSections ? csvRows(document) : CSVDocument.rows(document.json)
             for row in rows { out.line(CSV.row(row, raw: context.csvRaw)) }
         case .table:
             var first = true

@@ -23,19 +23,14 @@ final class ListRenderer {
     private var batchBytes = 0
     /// Writes the rows of a long table on another core, once a batch is full.
     private var formatter: RowFormatter?
-    /// The header of a CSV list written from records (nil until the first).
+    /// The header of a CSV list written from records (nil until the first; none without a row).
     private var recordNames: [String]?
-    /// A list of records writes no table header in CSV when it has no row (its names come from the records).
-    private let recordsOnly: Bool
 
     /// `kind` names the JSON array (`transactions`, `changes`, …); `header`
     /// adds fields before it in the JSON document. A table is laid out from its
     /// first rows unless `layout` is given (a document knows all of its rows).
-    /// `records`: every row comes with its record (its CSV header is the records' names).
-    init(context: RenderContext, kind: String, columns: [Column], header: [(String, JSONValue)] = [], layout: TableLayout? = nil,
-         records: Bool = false) {
+    init(context: RenderContext, kind: String, columns: [Column], header: [(String, JSONValue)] = [], layout: TableLayout? = nil) {
         self.context = context
-        recordsOnly = records
         self.kind = kind
         self.columns = columns
         self.header = header
@@ -48,13 +43,9 @@ final class ListRenderer {
         line = JSONBytes(capacity: 1 << 16, prettyIndent: pretty ? 2 : nil)
     }
 
-    /// Adds one row of a table or CSV list.
+    /// Adds one row of a table (CSV, JSON and NDJSON are written from records).
     func add(cells: [Cell]) {
-        let out = context.output
         switch context.format {
-        case .csv:
-            if count == 0 { out.line(CSV.row(columns.map(\.title), raw: context.csvRaw)) }
-            out.line(CSV.row(cells.map(\.text), raw: context.csvRaw))
         case .table:
             if layout == nil {
                 pending.append(cells)
@@ -62,7 +53,7 @@ final class ListRenderer {
             } else {
                 writeRow(cells)
             }
-        case .json, .ndjson:
+        case .csv, .json, .ndjson:
             return
         }
         count += 1
@@ -82,12 +73,13 @@ final class ListRenderer {
     }
 
     /// A record as a CSV row under the names of the first record's members (a member another
-    /// record lacks is an empty cell).
+    /// record lacks is an empty cell), and `warnings`, which a record has only when it has some.
     private func addCSV(_ object: JSONValue) {
         let members = CSVRecord.members(object)
         if recordNames == nil {
-            recordNames = members.map(\.name)
-            context.output.line(CSV.row(members.map(\.name), raw: context.csvRaw))
+            let names = members.map(\.name)
+            recordNames = names.contains("warnings") ? names : names + ["warnings"]
+            context.output.line(CSV.row(recordNames ?? [], raw: context.csvRaw))
         }
         let cells = Dictionary(members.map { ($0.name, $0.cell) }, uniquingKeysWith: { first, _ in first })
         context.output.line(CSV.row((recordNames ?? []).map { cells[$0] ?? "" }, raw: context.csvRaw))
@@ -120,7 +112,7 @@ final class ListRenderer {
         case .ndjson:
             break
         case .csv:
-            if count == 0 && !recordsOnly { out.line(CSV.row(columns.map(\.title), raw: context.csvRaw)) }
+            break
         case .table:
             flushPending()
             endBatches()

@@ -14,7 +14,7 @@ final class DeletedList {
         self.context = context
         self.presenter = presenter
         self.bounds = bounds
-        list = ListRenderer(context: context, kind: "deleted", columns: presenter.columns(bounds, kind: .deleted), header: header, records: true)
+        list = ListRenderer(context: context, kind: "deleted", columns: presenter.columns(bounds, kind: .deleted), header: header)
     }
 
     func add(_ object: DeletedObject, label: String?) {
@@ -25,7 +25,7 @@ final class DeletedList {
                 context.output.line("")
             }
             for line in DocumentRenderer.wrapped(DeletedPresenter.goneTitle, context) { context.output.line(context.style(line, .bold)) }
-            list = ListRenderer(context: context, kind: "deleted", columns: presenter.columns(bounds, kind: .goneWithoutDelete), records: true)
+            list = ListRenderer(context: context, kind: "deleted", columns: presenter.columns(bounds, kind: .goneWithoutDelete))
         }
         list.add(cells: presenter.cells(object, label: label), record: presenter.record(object, label: label))
     }

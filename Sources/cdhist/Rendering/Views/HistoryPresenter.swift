@@ -74,8 +74,8 @@ struct HistoryPresenter {
 
     func record(_ change: Change) -> ChangeRecord { ChangeRecord(presenter: self, change: change) }
 
-    /// A change with its transaction's time and names (a row of a change list in CSV, as export
-    /// writes one); the transaction nil when it is not there (an orphan change).
+    /// A change with its transaction's time and names first (a row of a change list in CSV, as
+    /// export's rows begin); the transaction nil when it is not there (an orphan change).
     struct ChangeRowRecord: JSONRecord {
         let presenter: HistoryPresenter
         let change: Change

@@ -32,8 +32,9 @@ struct ObjectRenderer {
         if presenter.labeler != nil { json.append(("label", .optional(try label(lookup, walk)))) }
         var missing: String?
         if case .missing(let reason) = lookup { missing = reason }
-        json += [("inStore", .bool(state != nil)), ("table", .optional(state?.table)), ("missing", .optional(missing)),
-                 ("values", state.map { found in JSONTree.build { presenter.writeValues(found, to: &$0) } } ?? .null)]
+        json += [("inStore", .bool(state != nil)), ("table", .optional(state?.table)), ("version", .optional(state?.version)),
+                 ("values", state.map { found in JSONTree.build { presenter.writeValues(found, to: &$0) } } ?? .null),
+                 ("missing", .optional(missing)), ("problems", .array((state?.problems ?? []).map { .string($0) }))]
         var changes: [JSONValue] = []
         try walk { tx, stream in
             warnings.add(tx.warnings)
@@ -47,12 +48,13 @@ struct ObjectRenderer {
         context.output.flush()
     }
 
+    /// The page on a terminal: the header, the changes as a table, the summary and the values.
     private func text(_ object: ObjectReference, _ lookup: ObjectLookup, _ bounds: NumberBounds, _ walk: Walk) throws {
         let label = try self.label(lookup, walk)
         DocumentRenderer.render(Document(kind: "object", json: [], sections: [.fields(title: nil, presenter.headerFields(object, lookup: lookup, label: label))]),
                                 context: context)
         context.output.line()
-        if context.format == .table { context.output.line(context.style("Changes", .bold)) }
+        context.output.line(context.style("Changes", .bold))
         let list = ListRenderer(context: context, kind: "changes", columns: presenter.changeColumns(bounds))
         var life = ObjectHistory()
         try walk { tx, changes in

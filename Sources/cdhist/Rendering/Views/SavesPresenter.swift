@@ -26,7 +26,7 @@ struct SavesPresenter {
             }
             context.output.line(context.style("Saves", .bold))
         }
-        let list = ListRenderer(context: context, kind: "saves", columns: columns, header: header, records: true)
+        let list = ListRenderer(context: context, kind: "saves", columns: columns, header: header)
         var withoutHistory: [Int] = []
         try forEachSave { s in
             if s.changesEntitiesWithoutHistory { withoutHistory.append(s.commit.number) }
