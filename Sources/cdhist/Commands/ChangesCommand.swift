@@ -28,15 +28,11 @@ struct ChangesCommand: ParsableCommand, SessionInputs {
                                 header: [("storeID", .string(session.store.storeUUID))])
         let warnings = ValueWarnings(store: session.store.path)
         // A CSV row is a change with its transaction's time and names first, as export's rows begin.
-        let rows = session.context.format == .csv ? TransactionLookup(store: session.store) : nil
-        var noted: Int64?
+        let rows = session.context.format == .csv ? TransactionLookup(store: session.store) { warnings.add($0.warnings) } : nil
         try session.store.forEachChange(query, decoder: session.decoder) { change in
             warnings.add(change.warnings)
             if let rows {
-                let transaction = try rows.transaction(change.transactionNumber)
-                if noted != change.transactionNumber, let transaction { warnings.add(transaction.warnings) }
-                noted = change.transactionNumber
-                list.add(cells: [], record: presenter.record(change, of: transaction))
+                list.add(cells: [], record: presenter.record(change, of: try rows.transaction(change.transactionNumber)))
             } else {
                 list.add(cells: presenter.cells(change, color: color), record: presenter.record(change))
             }

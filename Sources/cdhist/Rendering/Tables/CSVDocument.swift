@@ -30,10 +30,7 @@ enum CSVDocument {
         var rows = [["section"] + columns]
         for field in fields { rows.append([""] + field + Array(repeating: "", count: columns.count - 2)) }
         for section in sections {
-            for row in section.rows {
-                let cells = Dictionary(row.map { ($0.name, $0.cell) }, uniquingKeysWith: { first, _ in first })
-                rows.append([section.name] + columns.map { cells[$0] ?? "" })
-            }
+            for row in section.rows { rows.append([section.name] + CSVRecord.cells(row, under: columns)) }
         }
         return rows
     }

@@ -14,6 +14,14 @@ enum CSVRecord {
         }
     }
 
+    /// `members`' cells under the header `names` (a name a record lacks: an empty cell). A record
+    /// whose members are the header's, in order (every row of a list but the odd one), is taken as it is.
+    static func cells(_ members: [(name: String, cell: String)], under names: [String]) -> [String] {
+        if members.count == names.count && zip(members, names).allSatisfy({ $0.name == $1 }) { return members.map(\.cell) }
+        let byName = Dictionary(members.map { ($0.name, $0.cell) }, uniquingKeysWith: { first, _ in first })
+        return names.map { byName[$0] ?? "" }
+    }
+
     /// One value as a cell.
     static func cell(_ value: JSONValue) -> String {
         switch value {

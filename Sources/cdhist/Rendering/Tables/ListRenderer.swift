@@ -81,8 +81,7 @@ final class ListRenderer {
             recordNames = names.contains("warnings") ? names : names + ["warnings"]
             context.output.line(CSV.row(recordNames ?? [], raw: context.csvRaw))
         }
-        let cells = Dictionary(members.map { ($0.name, $0.cell) }, uniquingKeysWith: { first, _ in first })
-        context.output.line(CSV.row((recordNames ?? []).map { cells[$0] ?? "" }, raw: context.csvRaw))
+        context.output.line(CSV.row(CSVRecord.cells(members, under: recordNames ?? []), raw: context.csvRaw))
         count += 1
     }
 
