@@ -31,7 +31,8 @@ import json, os
 # 1.11: the token document's tokens (every token a file holds, each with its key and check); the timeline's
 #       by and each lane's value (lanes by bundle ID, process or context name); a Timesketch event's filename;
 #       the members of an archive in an examination's files; info's files.packedShm.
-VERSION = "1.11"
+# 1.12: the provoke and provoke-undo documents (a store put into a failure an app must survive, and put back).
+VERSION = "1.12"
 
 def nullable(t): return {"type": [t, "null"]} if isinstance(t, str) else {"anyOf": [t, {"type": "null"}]}
 S, I, N, B = {"type": "string"}, {"type": "integer"}, {"type": "number"}, {"type": "boolean"}
@@ -171,6 +172,17 @@ defs["purgeResult"] = doc("purge-result", {"store": S, "executed": {"const": Tru
 value = {"anyOf": [obj({"date": nullable(TS), "cocoaDate": N}), obj({"token": ref("token")}), obj({"bytes": I}), S, {"type": "null"}]}
 defs["repairDefaults"] = doc("repair-defaults", {"plist": S, "plistFormat": {"enum": ["binary", "xml"]}, "actor": S,
     "changes": arr(obj({"key": S, "old": value, "new": value})), "skippedTransactions": I, "executed": B, "backup": S}, optional=("backup",))
+position = {"anyOf": [obj({"type": {"const": "date"}, "date": nullable(TS), "cocoaDate": N}), obj({"type": {"const": "token"}, "token": ref("token")}),
+                       obj({"type": {"const": "unreadable"}, "problem": S})]}
+scenario = {"enum": ["expired-token", "missed-changes", "behind", "foreign-token", "corrupt-token", "cloudkit-reset"]}
+defs["provoke"] = doc("provoke", {"scenario": scenario, "store": S, "actor": S, "executed": B, "summary": S,
+    "position": obj({"file": S, "old": position, "new": position}),
+    "files": arr(obj({"path": S, "existed": B, "backup": nullable("string"), "sha256": nullable("string")})),
+    "transactionsDeleted": I, "deletedRange": nullable(obj({"first": I, "last": I})),
+    "expectedAtLaunch": obj({"code": nullable("integer"), "name": nullable("string"), "behaviour": S}),
+    "checkRule": nullable("string")}, optional=("position",))
+defs["provokeUndo"] = doc("provoke-undo", {"store": S,
+    "files": arr(obj({"path": S, "action": {"enum": ["restored", "removed"]}, "sha256": nullable("string")}))})
 defs["check"] = doc("check", {"store": S, "storeID": S, "failOn": {"enum": ["error", "warning", "info"]},
     "findings": arr(obj({"rule": S, "severity": {"enum": ["error", "warning", "info"]}, "message": S, "data": {"type": "object"}})),
     "counts": obj({"info": I, "warning": I, "error": I}), "failed": B})
@@ -275,7 +287,7 @@ defs["recovered"] = doc("recovered", {
 
 kinds = {"info": "info", "transactions": "transactions", "changes": "changes", "transaction": "show", "entities": "entities",
          "authors": "authors", "actors": "actors", "token": "tokenCheck", "purge-preview": "purgePreview",
-         "purge-result": "purgeResult", "repair-defaults": "repairDefaults", "check": "check", "cloudkit": "cloudkit", "timeline": "timeline",
+         "purge-result": "purgeResult", "repair-defaults": "repairDefaults", "provoke": "provoke", "provoke-undo": "provokeUndo", "check": "check", "cloudkit": "cloudkit", "timeline": "timeline",
          "object": "object", "diff": "diff", "stores": "stores", "deleted": "deleted", "saves": "saves", "recovered": "recovered"}
 schema = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",

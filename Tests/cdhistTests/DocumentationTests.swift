@@ -6,7 +6,7 @@ import Testing
 /// The man page and README stay in step with `--help`; the committed fixtures with the generator.
 @Suite(.tags(.slow)) struct DocumentationTests {
     static let subcommands = ["info", "transactions", "changes", "show", "entities", "authors", "object", "export", "watch", "diff", "actors", "token",
-                              "purge", "repair-defaults", "check", "cloudkit", "timeline", "report", "stores", "deleted", "saves", "recover", "repl"]
+                              "purge", "repair-defaults", "provoke", "check", "cloudkit", "timeline", "report", "stores", "deleted", "saves", "recover", "repl"]
 
     private func options(inHelp text: String) -> Set<String> {
         var found: Set<String> = []

@@ -9,7 +9,7 @@ import Testing
     /// HistoryKit's folders, lowest first.
     static let layers = [
         "Messages", "Platform", "Formats", "Packed", "WAL", "Model", "Store", "History", "Objects", "Diff", "Watch", "Saves",
-        "MergeState", "CloudKit", "Analysis", "Repair", "Purge", "Check", "Places", "Evidence", "Gathering",
+        "MergeState", "CloudKit", "Analysis", "Repair", "Purge", "Check", "Places", "Evidence", "Gathering", "Provoke",
     ]
 
     /// A use of a name declared in a folder above the user's.

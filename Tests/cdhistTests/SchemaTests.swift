@@ -94,6 +94,14 @@ import Testing
         let resultLine = try #require(executed.stdout.split(separator: "\n").last)
         try String(resultLine).write(toFile: dir.file("purge-result.json"), atomically: true, encoding: .utf8)
         files.append(dir.file("purge-result.json"))
+        try save(["provoke", "behind", m + "/Tasks.sqlite", "--actor", "widget", "--defaults", m + "/phtk.plist"], "provoke-behind")
+        try save(["provoke", "corrupt-token", ck + "/Tasks.sqlite", "--actor", "historyToken.app", "--defaults", ck + "/swiftdata.plist"], "provoke-corrupt")
+        try save(["provoke", "cloudkit-reset", ck + "/Tasks.sqlite"], "provoke-cloudkit")
+        let provoked = try TemporaryDirectory()
+        for name in ["Tasks.sqlite", "token.data"] { try FileManager.default.copyItem(atPath: m + "/" + name, toPath: provoked.file(name)) }
+        try save(["provoke", "foreign-token", provoked.file("Tasks.sqlite"), "--actor", "app", "--token", "app=" + provoked.file("token.data"), "--execute"],
+                 "provoke-executed")
+        try save(["provoke", "--undo", provoked.file("Tasks.sqlite")], "provoke-undo")
 
         let r = try SchemaValidator.validate(files)
         #expect(r.status == 0, "\(r.stdout)\(r.stderr)")

@@ -57,10 +57,10 @@ enum CLI {
     /// colour settings. Everything else needs a process of its own.
     static func runsInProcess(_ arguments: [String], environment: [String: String]) -> Bool {
         let oneShot: Set = ["info", "transactions", "changes", "show", "entities", "authors", "object", "deleted", "export", "diff",
-                            "actors", "token", "purge", "repair-defaults", "check", "cloudkit", "timeline", "report", "stores", "help"]
+                            "actors", "token", "purge", "repair-defaults", "provoke", "check", "cloudkit", "timeline", "report", "stores", "help"]
         guard Set(environment.keys).isSubset(of: ["COLUMNS", "NO_COLOR", "CDHIST_FORMAT"]), let first = arguments.first else { return false }
         guard oneShot.contains(first) || ["--help", "-h", "--version"].contains(first) else { return false }
-        return !arguments.contains("--execute")
+        return !arguments.contains("--execute") && !arguments.contains("--undo")
     }
 
     /// Runs `arguments` as cdhist would, in this process, its output and errors written to files

@@ -97,8 +97,10 @@ public enum DefaultsReader {
                 continue
             }
             if let parsed {
-                records.append(MergeRecord(actor: parsed.actor, position: position(value, format: format, source: source),
-                                           source: source, keyFormat: parsed.format))
+                var record = MergeRecord(actor: parsed.actor, position: position(value, format: format, source: source),
+                                         source: source, keyFormat: parsed.format)
+                (record.file, record.key) = (path, key)
+                records.append(record)
                 continue
             }
             let found = tokens(in: value, path: key, path: path, storeUUID: storeUUID)
@@ -110,7 +112,11 @@ public enum DefaultsReader {
                 notes.append("\(source): the position of another store (\(uuid)), not of this one")
                 continue
             }
-            records += found.records
+            records += found.records.map { found in
+                var record = found
+                (record.file, record.key) = (path, found.actor == key ? key : nil)
+                return record
+            }
             notes += found.notes
             if found.records.isEmpty {
                 ignored += 1
@@ -316,7 +322,9 @@ public enum TokenFileReader {
         } catch {
             position = .unreadable("\(error)")
         }
-        return MergeRecord(actor: actor, position: position, source: path, keyFormat: nil)
+        var record = MergeRecord(actor: actor, position: position, source: path, keyFormat: nil)
+        record.file = path
+        return record
     }
 }
 

@@ -28,6 +28,10 @@ public struct MergeRecord: Equatable, Sendable {
     /// The key format, for defaults entries (nil for token files).
     public var keyFormat: MergeKeyFormat?
     public var kind: ActorKind
+    /// The file it was read from (a defaults plist or a token file); nil for a literal or the store.
+    public var file: String?
+    /// The top-level key of the plist `file` holding it; nil for a token file or a nested value.
+    public var key: String?
 
     public init(actor: String, position: MergePosition, source: String, keyFormat: MergeKeyFormat?, kind: ActorKind = .app) {
         self.actor = actor

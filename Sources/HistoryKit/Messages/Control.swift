@@ -56,6 +56,10 @@ public enum Control: String, CaseIterable, Sendable, CustomStringConvertible {
     case showTokens
     /// Export history, with the warnings of values that could not be read as written.
     case exportHistory
+    /// Put back every file a provocation changed.
+    case provokeUndo
+    /// The actor a provocation acts on.
+    case provokeActor
 
     /// `‹name›`: a control shown where a message was not worded by a front end.
     public var description: String { "‹\(rawValue)›" }

@@ -52,14 +52,7 @@ public enum DefaultsRepair {
         guard let bytesRead = FileContents.read(path) else { throw MergeStateError.unreadable(path: path) }
         let (original, format) = try DefaultsReader.dictionary([UInt8](bytesRead), path: path)
         let storeUUID = store?.storeUUID
-        var keys = original.keys.sorted().filter { key in
-            if let parsed = MergeKeyFormat.parse(key, customPrefixes: customPrefixes), parsed.actor == actor {
-                return parsed.storeUUID.map { u in storeUUID.map { $0.caseInsensitiveCompare(u) == .orderedSame } ?? true } ?? true
-            }
-            guard key == actor, let value = original[key] else { return false }
-            return value.dataValue.map(HistoryTokenDecoder.isTokenArchive) == true
-                || DefaultsReader.jsonBytes(value).map { (try? JSONTokenDecoder.decode(json: $0, source: path)) != nil } == true
-        }
+        var keys = actorKeys(original, actor: actor, storeUUID: storeUUID, customPrefixes: customPrefixes, path: path)
         var updated = original
         var changes: [DefaultsChange] = []
         if keys.isEmpty {
@@ -84,6 +77,45 @@ public enum DefaultsRepair {
                                        to: DefaultsReader.position(new, format: format, source: path), store: store)
         }
         return plan
+    }
+
+    /// Plans replacing the value of each of `actor`'s existing keys by what `rewrite` makes of it
+    /// (the key and its value): a position put in a state the app must survive. Every other key
+    /// and the plist's format are kept.
+    public static func plan(path: String, actor: String, store: HistoryStore, customPrefixes: [String] = [],
+                            rewriting rewrite: (String, PlistValue) throws -> PlistValue) throws -> DefaultsRepairPlan {
+        guard let bytesRead = FileContents.read(path) else { throw MergeStateError.unreadable(path: path) }
+        let (original, format) = try DefaultsReader.dictionary([UInt8](bytesRead), path: path)
+        let keys = actorKeys(original, actor: actor, storeUUID: store.storeUUID, customPrefixes: customPrefixes, path: path)
+        guard !keys.isEmpty else { throw RepairError.invalidRepair(path: path, reason: "no key of actor '\(actor)' at the top of the plist") }
+        var updated = original
+        var changes: [DefaultsChange] = []
+        for key in keys {
+            guard let old = original[key] else { continue }
+            let new = try rewrite(key, old)
+            updated[key] = new
+            changes.append(DefaultsChange(key: key, old: old, new: new))
+        }
+        _ = try encode(updated, format: format, path: path)
+        return DefaultsRepairPlan(path: path, format: format, original: original, updated: updated, changes: changes, bytesRead: bytesRead)
+    }
+
+    /// The plan's plist as it would be written.
+    public static func encoded(_ plan: DefaultsRepairPlan) throws -> [UInt8] {
+        try encode(plan.updated, format: plan.format, path: plan.path)
+    }
+
+    /// The top-level keys holding `actor`'s position for the store `storeUUID` (any store's when nil).
+    private static func actorKeys(_ original: [String: PlistValue], actor: String, storeUUID: String?, customPrefixes: [String],
+                                  path: String) -> [String] {
+        original.keys.sorted().filter { key in
+            if let parsed = MergeKeyFormat.parse(key, customPrefixes: customPrefixes), parsed.actor == actor {
+                return parsed.storeUUID.map { u in storeUUID.map { $0.caseInsensitiveCompare(u) == .orderedSame } ?? true } ?? true
+            }
+            guard key == actor, let value = original[key] else { return false }
+            return value.dataValue.map(HistoryTokenDecoder.isTokenArchive) == true
+                || DefaultsReader.jsonBytes(value).map { (try? JSONTokenDecoder.decode(json: $0, source: path)) != nil } == true
+        }
     }
 
     /// The transactions by others after `from` through `to`, which a move between them skips.
@@ -144,20 +176,12 @@ public enum DefaultsRepair {
             let why = (error as? POSIXError)?.code == .EEXIST ? "\(chosen) already exists" : "writing \(chosen): \(WriteFault.cause(error))"
             throw RepairError.backupFailed(path: plan.path, reason: why)
         }
-        let temporary = "\(dir)/.\(URL(fileURLWithPath: target).lastPathComponent).cdhist-\(getpid()).tmp"
         do {
-            try? fm.removeItem(atPath: temporary)
-            try stop.check(path: plan.path, outcome: "the plist is unchanged")
-            try FileWriter.create(temporary, contents: Data(bytes), like: status)
-            try stop.check(path: plan.path, outcome: "the plist is unchanged")
-            guard FileContents.read(target) == plan.bytesRead else { throw RepairError.changedSinceRead(path: plan.path) }
-            guard rename(temporary, target) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+            try FileReplacement.replace(plan.path, expecting: plan.bytesRead, with: Data(bytes), stop: stop, outcome: "the plist is unchanged")
         } catch {
-            try? fm.removeItem(atPath: temporary)
             // Nothing was written: the backup of an unchanged plist would only be left over.
             try? fm.removeItem(atPath: backup)
-            if let error = error as? RepairError { throw error }
-            throw RepairError.writeFailed(path: plan.path, file: temporary, cause: WriteFault.cause(error), outcome: "the plist is unchanged")
+            throw error
         }
         try stop.check(path: plan.path, outcome: "the change was written; the original is backed up at \(backup)")
         return backup

@@ -15,7 +15,7 @@ struct CDHist: ParsableCommand {
         subcommands: [
             InfoCommand.self, TransactionsCommand.self, ChangesCommand.self, ShowCommand.self,
             EntitiesCommand.self, AuthorsCommand.self, ObjectCommand.self, DeletedCommand.self, ExportCommand.self, WatchCommand.self, DiffCommand.self, ActorsCommand.self, TokenCommand.self,
-            PurgeCommand.self, RepairDefaultsCommand.self, CheckCommand.self, CloudKitCommand.self, TimelineCommand.self, ReportCommand.self,
+            PurgeCommand.self, RepairDefaultsCommand.self, ProvokeCommand.self, CheckCommand.self, CloudKitCommand.self, TimelineCommand.self, ReportCommand.self,
             StoresCommand.self, SavesCommand.self, RecoverCommand.self, ReplCommand.self,
         ]
     )

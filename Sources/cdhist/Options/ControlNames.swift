@@ -31,6 +31,8 @@ enum ControlNames {
         case .showCloudKit: return "cdhist cloudkit"
         case .showTokens: return "cdhist token"
         case .exportHistory: return "export"
+        case .provokeUndo: return "cdhist provoke --undo STORE"
+        case .provokeActor: return "--actor"
         }
     }
 }

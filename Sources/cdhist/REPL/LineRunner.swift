@@ -108,6 +108,7 @@ struct LineRunner {
         case .first: args.insert(env.storePath, at: 0)
         case .firstUnlessAppGroupFolder: if !given.contains("--group-container") { args.insert(env.storePath, at: 0) }
         case .storeOption: if !given.contains("--store") { args += ["--store", env.storePath] }
+        case .afterFirstWord: args.insert(env.storePath, at: args.first.map { $0.hasPrefix("-") } == false ? 1 : 0)
         }
         if inputs.readsSessionDefaults, !given.contains("--defaults"), !given.contains("--group-container") {
             for plist in env.defaults { args += ["--defaults", plist] }

@@ -26,4 +26,6 @@ enum SessionStorePlacement {
     case firstUnlessAppGroupFolder
     /// `--store`.
     case storeOption
+    /// After its first word when that is no option (`provoke SCENARIO STORE`), else first.
+    case afterFirstWord
 }

@@ -1,0 +1,29 @@
+/// A provocation ready to execute: what it deletes or rewrites, the files it changes, and what
+/// the app meets at its next launch.
+public struct ProvokePlan {
+    public let scenario: ProvokeScenario
+    /// The actor it acts on (CloudKit's exporter for `cloudkit-reset`).
+    public let actor: String
+    /// The store's path as given.
+    public let storePath: String
+    /// The purge it executes (scenarios that delete history).
+    public let purge: PurgePlan?
+    /// The merge position it rewrites (the others).
+    public let edit: PositionEdit?
+    /// The transactions it deletes, first and last (nil when none).
+    public let deletedRange: ClosedRange<Int64>?
+    public let expected: LaunchExpectation
+    /// What it does, in a sentence.
+    public let summary: String
+
+    /// Transactions it deletes.
+    public var transactionsDeleted: Int { purge?.preview.transactionCount ?? 0 }
+
+    /// The files executing it may change: the store's (its `-wal`, `-shm` and `-journal`
+    /// whether they exist or not), or the merge position's file.
+    public var files: [String] {
+        if let edit { return [edit.path] }
+        let location = FileStatus.resolvedPath(storePath)
+        return [location, location + "-wal", location + "-shm", location + "-journal"]
+    }
+}

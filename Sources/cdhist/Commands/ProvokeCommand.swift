@@ -1,0 +1,100 @@
+import ArgumentParser
+import Foundation
+import HistoryKit
+
+/// `cdhist provoke SCENARIO STORE --actor A`: put a store into a failure an app must survive;
+/// `cdhist provoke --undo STORE` puts it back.
+struct ProvokeCommand: ParsableCommand, SessionInputs {
+    static let configuration = CommandConfiguration(
+        commandName: "provoke",
+        abstract: "Put a store into a failure the app must survive (preview unless --execute); --undo puts it back.",
+        discussion: """
+        Scenarios: expired-token (deletes history through the transaction the actor's token names: 134301), \
+        missed-changes (deletes the oldest transaction by others an actor keeping a date has not merged), \
+        behind (moves the actor back --by N transactions), foreign-token (a token of another store: 134501), \
+        corrupt-token (a value that does not decode, under the same key), cloudkit-reset (deletes history through \
+        CloudKit mirroring's export position). The merge state is read as actors reads it. --execute refuses while \
+        another process has the store open, copies every file it changes byte for byte into STORE.cdhist-provoke, \
+        then changes them; --undo STORE puts each file back, checks its SHA-256 and removes the copies.
+        """)
+
+    static let sessionStore = SessionStorePlacement.afterFirstWord, readsSessionDefaults = true
+
+    @Argument(help: ArgumentHelp("The failure: \(ProvokeScenario.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "scenario"),
+              completion: .list(ProvokeScenario.allCases.map(\.rawValue)))
+    var scenario: String?
+
+    @Argument(help: ArgumentHelp("The Core Data store file.", valueName: "store"), completion: .file())
+    var store: String?
+
+    @Option(help: ArgumentHelp("The actor to put into the failure (every scenario but cloudkit-reset).", valueName: "name"))
+    var actor: String?
+
+    @Option(help: ArgumentHelp("How many transactions behind moves the actor back.", valueName: "N"))
+    var by: Int = 1
+
+    @Option(help: ArgumentHelp("A shared defaults plist (binary or XML) holding merge positions (repeatable).", valueName: "plist"))
+    var defaults: [String] = []
+
+    @Option(help: ArgumentHelp("A token file, with its actor: ACTOR=FILE (repeatable).", valueName: "token"))
+    var token: [String] = []
+
+    @Option(name: .customLong("group-container"), help: ArgumentHelp("An App Group folder: its defaults plists and token files.", valueName: "dir"))
+    var groupContainer: String?
+
+    @Option(name: .customLong("key-prefix"), help: ArgumentHelp("Another defaults key prefix followed by the actor name (repeatable).", valueName: "prefix"))
+    var keyPrefix: [String] = []
+
+    @Flag(help: "Change the files (after copying each). Without it, only the preview.")
+    var execute = false
+
+    @Flag(help: "Put back every file the store's last provocation changed, byte for byte.")
+    var undo = false
+
+    @OptionGroup var lock: LockOptions
+
+    @OptionGroup var outputOptions: OutputOptions
+
+    func validate() throws {
+        if undo {
+            guard (scenario == nil) != (store == nil) else { throw ValidationError("give only the store with --undo: cdhist provoke --undo STORE") }
+            if execute { throw ValidationError("give --undo or --execute, not both") }
+            return
+        }
+        guard let scenario, store != nil || groupContainer != nil else {
+            throw ValidationError("give a scenario and a store: cdhist provoke SCENARIO STORE (or --group-container DIR)")
+        }
+        guard let kind = ProvokeScenario(rawValue: scenario) else {
+            throw ValidationError("unknown scenario '\(scenario)': use \(ProvokeScenario.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        if kind.needsActor && actor == nil { throw ValidationError("\(scenario) needs --actor: the actor to put into the failure") }
+        if by < 1 { throw ValidationError("--by takes a positive number of transactions, not \(by)") }
+    }
+
+    func run() throws {
+        let render = outputOptions.context()
+        if undo {
+            let path = store ?? scenario ?? ""
+            REPLEnvironment.current?.closeStore()
+            let files = try ProvokeBackup.undo(store: path)
+            return DocumentRenderer.render(ProvokePresenter(time: render.time, store: path).undone(files), context: render)
+        }
+        guard let scenario = scenario.flatMap(ProvokeScenario.init(rawValue:)) else { return }
+        let path = try store ?? MergeStateRequest.store(inAppGroupFolder: groupContainer ?? "")
+        let opened = try openStore(path, lockTimeout: lock.lockTimeout)
+        let request = MergeStateRequest(defaults: defaults, tokens: token, groupContainer: groupContainer, keyPrefixes: keyPrefix,
+                                        now: Date().timeIntervalSinceReferenceDate)
+        let analysis = try opened.mergeState(request, always: true)
+        for note in analysis.notes where !note.onRequest { printError("cdhist: note: \(note.text.text)") }
+        guard let report = analysis.report else { return }
+        let plan = try opened.planProvocation(scenario, actor: actor, by: by, report: report, keyPrefixes: keyPrefix)
+        let presenter = ProvokePresenter(time: render.time, store: path, mergeStateWords: defaults.flatMap { ["--defaults", $0] }
+            + token.flatMap { ["--token", $0] } + (groupContainer.map { ["--group-container", $0] } ?? []) + keyPrefix.flatMap { ["--key-prefix", $0] })
+        guard execute else { return DocumentRenderer.render(presenter.document(plan, result: nil), context: render) }
+        REPLEnvironment.current?.closeStore()
+        let result = try ProvokeExecutor.execute(plan, busyTimeout: lock.lockTimeout, stops: REPLEnvironment.current?.freshStop()) { line in
+            if render.terminal.stderrIsTerminal { printError("cdhist: \(line)…") }
+        }
+        DocumentRenderer.render(presenter.document(plan, result: result), context: render)
+    }
+}

@@ -1,0 +1,180 @@
+import Foundation
+import HistoryFixtures
+import HistoryKit
+import TestSupport
+import Testing
+
+/// provoke puts a copy of a store into each failure, check names it, and --undo puts every byte back.
+@Suite struct ProvokeTests {
+    /// One provocation: the fixture folder it works on, its arguments (merge state and actor), the
+    /// actor check names, and the rule.
+    struct Case: CustomTestStringConvertible, Sendable {
+        var folder: String
+        var scenario: String
+        var mergeState: [String]
+        var actor: String?
+        var extra: [String] = []
+        var testDescription: String { "\(scenario) \(actor ?? "") \(mergeState.joined(separator: " "))" }
+    }
+
+    static let cases: [Case] = [
+        Case(folder: "MergeState", scenario: "expired-token", mergeState: ["--token", "app=token.data"], actor: "app"),
+        Case(folder: "MergeState", scenario: "missed-changes", mergeState: ["--defaults", "phtk.plist"], actor: "shareExtension"),
+        Case(folder: "MergeState", scenario: "foreign-token", mergeState: ["--defaults", "tokens.plist"], actor: "lastHistoryToken"),
+        Case(folder: "MergeState", scenario: "foreign-token", mergeState: ["--token", "app=token.data"], actor: "app"),
+        Case(folder: "MergeState", scenario: "corrupt-token", mergeState: ["--defaults", "phtk.plist"], actor: "widget"),
+        Case(folder: "MergeState", scenario: "corrupt-token", mergeState: ["--defaults", "xml.plist"], actor: "widget"),
+        Case(folder: "MergeState", scenario: "corrupt-token", mergeState: ["--token", "app=token.data"], actor: "app"),
+        Case(folder: "CloudKit", scenario: "foreign-token", mergeState: ["--defaults", "swiftdata.plist"], actor: "historyToken.app"),
+        Case(folder: "CloudKit", scenario: "corrupt-token", mergeState: ["--defaults", "swiftdata.plist"], actor: "historyToken.app"),
+        Case(folder: "CloudKit", scenario: "corrupt-token", mergeState: ["--token", "sd=swiftdata-token.json"], actor: "sd"),
+        Case(folder: "CloudKit", scenario: "expired-token", mergeState: ["--token", "sd=swiftdata-token.json"], actor: "sd"),
+        Case(folder: "CloudKit", scenario: "cloudkit-reset", mergeState: [], actor: nil),
+    ]
+
+    /// A copy of the fixture `folder`, writable (the shared stores are read-only).
+    static func copy(_ folder: String, from root: String = Repository.fixtures) throws -> TemporaryDirectory {
+        let dir = try TemporaryDirectory()
+        let fm = FileManager.default
+        for name in try fm.contentsOfDirectory(atPath: root + "/" + folder) {
+            try fm.copyItem(atPath: root + "/" + folder + "/" + name, toPath: dir.file(name))
+            try fm.setAttributes([.posixPermissions: 0o644], ofItemAtPath: dir.file(name))
+        }
+        return dir
+    }
+
+    /// The error findings `check` reports, as rule and actor.
+    static func errors(_ store: String, _ mergeState: [String]) throws -> (status: Int32, findings: [String]) {
+        let r = try CLI.run(["check", store] + mergeState)
+        let findings = (try r.json()["findings"] as? [[String: Any]]) ?? []
+        return (r.status, findings.filter { $0["severity"] as? String == "error" }
+            .map { "\($0["rule"] as? String ?? "") \((($0["data"] as? [String: Any])?["actor"] as? String) ?? "")" })
+    }
+
+    @Test(arguments: cases) func eachScenarioLeavesItsRuleAndUndoRestoresEveryByte(_ c: Case) throws {
+        let dir = try Self.copy(c.folder)
+        let store = dir.file("Tasks.sqlite")
+        let mergeState = c.mergeState.map { $0.contains(".") && !$0.hasPrefix("-") && !$0.contains("=") ? dir.file($0) : $0 }
+            .map { $0.contains("=") ? String($0.prefix { $0 != "=" }) + "=" + dir.file(String($0.drop { $0 != "=" }.dropFirst())) : $0 }
+        let args = ["provoke", c.scenario, store] + mergeState + (c.actor.map { ["--actor", $0] } ?? []) + c.extra
+        let before = try DirectoryState(dir.path)
+        let rule = try #require(ProvokeScenario(rawValue: c.scenario)?.checkRule)
+        let actor = c.actor ?? MirroringState.exportActorName
+        #expect(try !Self.errors(store, mergeState).findings.contains("\(rule) \(actor)"), "\(rule) before the provocation")
+
+        let preview = try CLI.run(args)
+        #expect(preview.status == 0, "\(preview.stderr)")
+        let planned = try preview.json()
+        #expect(planned["kind"] as? String == "provoke" && planned["executed"] as? Bool == false && planned["checkRule"] as? String == rule)
+        #expect(try DirectoryState(dir.path) == before, "the preview changed a file")
+
+        let run = try CLI.run(args + ["--execute"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let done = try run.json()
+        #expect(done["executed"] as? Bool == true)
+        let files = try #require(done["files"] as? [[String: Any]])
+        #expect(files.contains { $0["backup"] is String && $0["sha256"] is String })
+        #expect(try DirectoryState(dir.path) != before)
+        let checked = try Self.errors(store, mergeState)
+        #expect(checked.status == 1)
+        #expect(checked.findings.contains("\(rule) \(actor)"), "\(checked.findings)")
+
+        let again = try CLI.run(args + ["--execute"])
+        #expect(again.status != 0 && again.stderr.contains("--undo"), "a second provocation before undo: \(again.stderr)")
+
+        let undo = try CLI.run(["provoke", "--undo", store])
+        #expect(undo.status == 0, "\(undo.stderr)")
+        #expect(try undo.json()["kind"] as? String == "provoke-undo")
+        #expect(try DirectoryState(dir.path) == before, "undo left a difference")
+    }
+
+    @Test func expiredTokenDeletesExactlyThroughTheTokensTransaction() throws {
+        let dir = try Self.copy("MergeState")
+        let store = dir.file("Tasks.sqlite"), token = ["--token", "app=" + dir.file("token.data")]
+        let n = try #require(try TokenSpec.token(fileOrLiteral: dir.file("token.data")).transactionNumber(forStore: Scenarios.appGroupUUID))
+        let preview = try CLI.run(["provoke", "expired-token", store, "--actor", "app"] + token).json()
+        #expect(preview["transactionsDeleted"] as? Int == Int(n))
+        let range = try #require(preview["deletedRange"] as? [String: Any])
+        #expect(range["first"] as? Int == 1 && range["last"] as? Int == Int(n))
+        let expected = try #require(preview["expectedAtLaunch"] as? [String: Any])
+        #expect(expected["code"] as? Int == 134301 && expected["name"] as? String == "NSPersistentHistoryTokenExpiredError")
+
+        // Deleting through N−1 leaves the token valid: its own transaction is still there.
+        let purge = try CLI.run(["purge", store, "--before", "tx:\(n)", "--execute", "--no-backup", "--yes", "--allow-expire"] + token)
+        #expect(purge.status == 0, "\(purge.stderr)")
+        #expect(try !Self.errors(store, token).findings.contains("actor-expired app"))
+        let actors = try CLI.run(["actors", store] + token).json()
+        let app = try #require((actors["actors"] as? [[String: Any]])?.first { $0["actor"] as? String == "app" })
+        #expect(app["status"] as? String != "expired" && app["lastMergedTransaction"] as? Int == Int(n))
+
+        // Then the provocation deletes the one transaction left through N, and no other.
+        let run = try CLI.run(["provoke", "expired-token", store, "--actor", "app", "--execute"] + token).json()
+        #expect(run["transactionsDeleted"] as? Int == 1)
+        #expect(try Self.errors(store, token).findings.contains("actor-expired app"))
+        let left = try CLI.run(["transactions", store, "--limit", "1"]).json()
+        #expect(((left["transactions"] as? [[String: Any]])?.first?["transactionNumber"] as? Int) == Int(n) + 1)
+    }
+
+    @Test func behindMovesTheActorBackByTheTransactionsAsked() throws {
+        for (actor, mergeState) in [("app", ["--token", "app=token.data"]), ("shareExtension", ["--defaults", "phtk.plist"])] {
+            let dir = try Self.copy("MergeState")
+            let store = dir.file("Tasks.sqlite")
+            let given = mergeState.map { $0.hasPrefix("-") ? $0 : ($0.contains("=") ? "app=" + dir.file("token.data") : dir.file($0)) }
+            func merged() throws -> Int? {
+                let json = try CLI.run(["actors", store] + given).json()
+                return (json["actors"] as? [[String: Any]])?.first { $0["actor"] as? String == actor }?["lastMergedTransaction"] as? Int
+            }
+            let before = try #require(try merged())
+            let numbers = try CLI.run(["transactions", store, "--before", "tx:\(before)"]).json()["transactions"] as? [[String: Any]] ?? []
+            let expected = try #require(numbers.compactMap { $0["transactionNumber"] as? Int }.sorted().dropLast(1).last)
+            #expect(try CLI.run(["provoke", "behind", store, "--actor", actor, "--by", "1000"] + given).stderr.contains("only"))
+            let run = try CLI.run(["provoke", "behind", store, "--actor", actor, "--by", "2", "--execute"] + given)
+            #expect(run.status == 0, "\(run.stderr)")
+            let after = try merged()
+            #expect(after == expected, "\(actor) moved from #\(before) to #\(String(describing: after)), not #\(expected)")
+        }
+    }
+
+    @Test func refusesWhatCannotHappenAndAStoreInUse() throws {
+        let dir = try Self.copy("MergeState")
+        let store = dir.file("Tasks.sqlite"), phtk = ["--defaults", dir.file("phtk.plist")]
+        let before = try DirectoryState(dir.path)
+        let date = try CLI.run(["provoke", "expired-token", store, "--actor", "widget", "--execute"] + phtk)
+        #expect(date.status != 0 && date.stderr.contains("keeps a date, which never expires"))
+        let unknown = try CLI.run(["provoke", "corrupt-token", store, "--actor", "nobody"] + phtk)
+        #expect(unknown.status != 0 && unknown.stderr.contains("no merge position of actor 'nobody'") && unknown.stderr.contains("widget"))
+        let noScenario = try CLI.run(["provoke", "expire", store])
+        #expect(noScenario.status != 0 && noScenario.stderr.contains("unknown scenario 'expire'"))
+        let noMirror = try CLI.run(["provoke", "cloudkit-reset", dir.file("Tasks.sqlite")])
+        #expect(noMirror.status != 0 && noMirror.stderr.contains("no CloudKit mirroring"))
+        let nothing = try CLI.run(["provoke", "--undo", store])
+        #expect(nothing.status != 0 && nothing.stderr.contains("nothing to undo"))
+        #expect(try DirectoryState(dir.path) == before)
+        guard LockHolder.available else { return }
+        // An app with the store open (a reader in WAL mode holds the -shm's lock).
+        let holder = try LockHolder(path: store, statement: "BEGIN IMMEDIATE")
+        defer { holder.release() }
+        let busy = try CLI.run(["provoke", "corrupt-token", store, "--actor", "widget", "--execute"] + phtk)
+        #expect(busy.status != 0 && busy.stderr.contains("another process has the store open"), "\(busy.stderr)")
+        #expect(FileManager.default.fileExists(atPath: store + ".cdhist-provoke") == false)
+    }
+
+    @Test(.enabled(if: RealStores.available)) func realPhotosStoreAndItsTokenFile() throws {
+        let root = try #require(RealStores.directory)
+        for scenario in ["expired-token", "foreign-token", "corrupt-token"] {
+            let dir = try Self.copy("photos-10.15.7", from: root)
+            let store = dir.file("Photos.sqlite"), token = ["--token", "photos=" + dir.file("HistoryToken.plist")]
+            let before = try DirectoryState(dir.path)
+            let run = try CLI.run(["provoke", scenario, store, "--actor", "photos", "--execute"] + token)
+            #expect(run.status == 0, "\(scenario): \(run.stderr)")
+            if scenario == "expired-token" {
+                // The token names #516, the newest transaction (the -wal's included): all of history goes, nothing after.
+                #expect(try run.json()["transactionsDeleted"] as? Int == 516)
+            }
+            let rule = try #require(ProvokeScenario(rawValue: scenario)?.checkRule)
+            #expect(try Self.errors(store, token).findings.contains("\(rule) photos"))
+            #expect(try CLI.run(["provoke", "--undo", store]).status == 0)
+            #expect(try DirectoryState(dir.path) == before, "\(scenario): undo left a difference")
+        }
+    }
+}
