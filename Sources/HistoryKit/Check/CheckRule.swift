@@ -108,7 +108,11 @@ public enum Checker {
 
     /// Runs the rules named in `only` (all when empty) except those in `skip`.
     public static func run(_ context: CheckContext, only: [String] = [], skip: [String] = []) throws -> [Finding] {
-        try rules.filter { (only.isEmpty || only.contains($0.id)) && !skip.contains($0.id) }
-            .flatMap { try $0.evaluate(context) }
+        try rules(only: only, skip: skip).flatMap { try $0.evaluate(context) }
+    }
+
+    /// The rules a run with `only` and `skip` runs, in order.
+    public static func rules(only: [String] = [], skip: [String] = []) -> [any CheckRule] {
+        rules.filter { (only.isEmpty || only.contains($0.id)) && !skip.contains($0.id) }
     }
 }

@@ -45,6 +45,9 @@ struct CheckCommand: ParsableCommand, SessionInputs {
             help: ArgumentHelp("Transactions CloudKit may have to export before cloudkit-export-behind warns (default 100).", valueName: "n"))
     var maxExportPending: Int?
 
+    @Option(help: ArgumentHelp("Write for a CI system: github (annotations), junit (XML) or sarif (SARIF 2.1.0).", valueName: "name"))
+    var reporter: CheckReporter?
+
     @OptionGroup var lock: LockOptions
 
     @OptionGroup var save: SaveOptions
@@ -59,6 +62,7 @@ struct CheckCommand: ParsableCommand, SessionInputs {
         if let failOn, Severity(rawValue: failOn) == nil { throw ValidationError("--fail-on takes error, warning or info") }
         if let strategy, CleanerStrategy(rawValue: strategy) == nil { throw ValidationError("unknown strategy '\(strategy)'") }
         if let maxExportPending, maxExportPending < 0 { throw ValidationError("--max-export-pending takes a count of 0 or more") }
+        if reporter != nil && outputOptions.format != nil { throw ValidationError("give --reporter or --format, not both") }
     }
 
     func run() throws {
@@ -75,7 +79,12 @@ struct CheckCommand: ParsableCommand, SessionInputs {
         let findings = try Self.findings(store: historyStore, mergeState: analysis.report, mirroring: analysis.mirroring, settings: settings,
                                          model: try historyStore.resolveModel(userModelPath: model), now: now, nextModel: next, only: rule, skip: skip)
         let failing = findings.filter { $0.severity >= threshold }
-        DocumentRenderer.render(CheckPresenter.document(findings, store: historyStore, threshold: threshold, failing: failing.count), context: context)
+        if let reporter {
+            context.output.write(reporter.text(CheckOutcome(store: path, rules: Checker.rules(only: rule, skip: skip + settings.skip),
+                                                            findings: findings, threshold: threshold, toolVersion: ToolVersion.number)))
+        } else {
+            DocumentRenderer.render(CheckPresenter.document(findings, store: historyStore, threshold: threshold, failing: failing.count), context: context)
+        }
         if !failing.isEmpty { throw ExitCode(1) }
     }
 
