@@ -192,7 +192,7 @@ public enum PlaceFixtures {
     // MARK: pieces
 
     /// An App Group container's metadata and shared defaults.
-    private static func groupFiles(_ group: String) throws {
+    static func groupFiles(_ group: String) throws {
         try file("\(group)/.com.apple.mobile_container_manager.metadata.plist", PropertyList.encodeBinary(.dictionary([
             "MCMMetadataIdentifier": .string(groupID), "MCMMetadataContentClass": .integer(7), "MCMMetadataUUID": .string(groupUUID),
         ])))
@@ -203,7 +203,7 @@ public enum PlaceFixtures {
     }
 
     /// The App Group history (34 transactions), the newest 8 left in its `-wal` when `walPending`.
-    private static func store(_ path: String, walPending: Bool) throws {
+    static func store(_ path: String, walPending: Bool) throws {
         try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         try StoreWriter.write(FixtureStore(model: Scenarios.tasksModel, storeUUID: Scenarios.appGroupUUID, tombstoneColumnCount: 4,
                                            journalMode: .wal(keepInWAL: walPending ? 8 : 0), transactions: Scenarios.appGroupHistory()), to: path)
@@ -228,7 +228,7 @@ public enum PlaceFixtures {
         try handle.close()
     }
 
-    private static func file(_ path: String, _ bytes: [UInt8]) throws {
+    static func file(_ path: String, _ bytes: [UInt8]) throws {
         try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         try Data(bytes).write(to: URL(fileURLWithPath: path))
     }

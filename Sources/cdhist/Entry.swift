@@ -34,6 +34,14 @@ public enum Entry {
             }
             let command: ParsableCommand
             do {
+                arguments = try BootedOption.resolve(arguments)
+            } catch let error where !isParserError(error) {
+                printError("cdhist: \(describe(error))")
+                return 2
+            } catch {
+                return reportParserError(error)
+            }
+            do {
                 command = try CDHist.parseAsRoot(arguments)
             } catch {
                 return reportParserError(error)

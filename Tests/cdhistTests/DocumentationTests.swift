@@ -79,6 +79,24 @@ import Testing
         }
     }
 
+    /// The repository's workflow files and the README's workflow are valid against the published
+    /// workflow schema, and their scripts parse; a broken workflow is refused.
+    @Test(.enabled(if: SchemaValidator.available)) func workflowsAreValid() throws {
+        let validate = Repository.root.appendingPathComponent("schemas/github-workflow/validate.py").path
+        let workflows = try FileManager.default.contentsOfDirectory(atPath: Repository.root.appendingPathComponent(".github/workflows").path)
+            .filter { $0.hasSuffix(".yml") }.map { Repository.root.appendingPathComponent(".github/workflows/" + $0).path }
+        #expect(!workflows.isEmpty)
+        let r = try CLI.run(["python3", validate, Repository.root.appendingPathComponent("README.md").path] + workflows, executable: "/usr/bin/env")
+        #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
+        #expect(r.lines.count == workflows.count + 1 && r.lines.allSatisfy { $0.hasPrefix("ok ") })
+        let dir = try TemporaryDirectory()
+        for (name, text) in [("misspelled.yml", "on: push\njobs:\n  a:\n    run-on: ubuntu-latest\n    steps:\n      - run: echo\n"),
+                             ("script.yml", "on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - run: if then fi\n")] {
+            try text.write(toFile: dir.file(name), atomically: true, encoding: .utf8)
+            #expect(try CLI.run(["python3", validate, dir.file(name)], executable: "/usr/bin/env").status == 1, "\(name) passed")
+        }
+    }
+
     /// mandoc's linter finds nothing to say (mandoc is installed by .ci/run).
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/mandoc"))) func manPageLintsClean() throws {
         let r = try CLI.run(["-T", "lint", "-W", "style", Repository.root.appendingPathComponent("man/cdhist.1").path], executable: "/usr/bin/mandoc")

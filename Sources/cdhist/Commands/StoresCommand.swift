@@ -27,7 +27,15 @@ struct StoresCommand: ParsableCommand {
     @Flag(help: "Print only the stores' names, one per line, as other commands take them (for scripts: while read -r store; do …).")
     var names = false
 
+    @Option(help: ArgumentHelp("Only the stores of this app (its bundle identifier) on the booted simulator: its containers and App Groups.",
+                               valueName: "bundle-id"))
+    var booted: String?
+
     @OptionGroup var outputOptions: OutputOptions
+
+    func validate() throws {
+        if booted != nil && !places.isEmpty { throw ValidationError("give places or --booted, not both") }
+    }
 
     func run() throws {
         let context = outputOptions.context()
@@ -35,7 +43,7 @@ struct StoresCommand: ParsableCommand {
             throw CLIError.notFound(path: place, what: "no such file or folder")
         }
         let given = !places.isEmpty
-        let places = given ? places : StoreFinder.defaultPlaces()
+        let places = try booted.map { try BootedSimulator.containers(bundleID: $0).containers } ?? (given ? places : StoreFinder.defaultPlaces())
         let progress = ProgressLine(enabled: context.terminal.stderrIsTerminal, every: 256, quietFirst: true)
         let listing = StoreFinder.find(in: places, zipsInFolders: given) { examined in
             progress.advance(by: examined - progress.steps) { "looked at \(examined) files…" }

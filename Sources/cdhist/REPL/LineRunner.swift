@@ -99,17 +99,13 @@ struct LineRunner {
     /// defaults, model and format filled in where the line does not give them.
     func arguments(_ words: [String]) -> [String] {
         guard let name = words.first else { return words }
-        var args = Array(words.dropFirst())
-        let given = Set(args)
+        let given = Set(words.dropFirst())
         guard let inputs = CDHist.configuration.subcommands.first(where: { $0.configuration.commandName == name }) as? SessionInputs.Type else {
             return words
         }
-        switch inputs.sessionStore {
-        case .first: args.insert(env.storePath, at: 0)
-        case .firstUnlessAppGroupFolder: if !given.contains("--group-container") { args.insert(env.storePath, at: 0) }
-        case .storeOption: if !given.contains("--store") { args += ["--store", env.storePath] }
-        case .afterFirstWord: args.insert(env.storePath, at: args.first.map { $0.hasPrefix("-") } == false ? 1 : 0)
-        }
+        // A line naming another store (`--booted`) does not take the session's.
+        let booted = words.contains { $0 == BootedOption.name || $0.hasPrefix(BootedOption.name + "=") }
+        var args = booted ? Array(words.dropFirst()) : inputs.sessionStore.place(env.storePath, in: Array(words.dropFirst()))
         if inputs.readsSessionDefaults, !given.contains("--defaults"), !given.contains("--group-container") {
             for plist in env.defaults { args += ["--defaults", plist] }
         }
@@ -126,7 +122,7 @@ struct LineRunner {
             let close = NameSuggestion.closest(to: word, among: Self.commandNames + Self.sessionWords).first?.name
             throw ValidationError("unknown command '\(word)'; " + (close.map { "did you mean '\($0)'? " } ?? "") + "type help for the list")
         }
-        return try CDHist.parseAsRoot(arguments(words))
+        return try CDHist.parseAsRoot(try BootedOption.resolve(arguments(words)))
     }
 
     /// Says what a setting is now: always in a session; in a script only when the

@@ -29,3 +29,17 @@ enum SessionStorePlacement {
     /// After its first word when that is no option (`provoke SCENARIO STORE`), else first.
     case afterFirstWord
 }
+
+extension SessionStorePlacement {
+    /// A command's arguments (without its name) with `store` put where it takes its store.
+    func place(_ store: String, in arguments: [String]) -> [String] {
+        var args = arguments
+        switch self {
+        case .first: args.insert(store, at: 0)
+        case .firstUnlessAppGroupFolder: if !args.contains("--group-container") { args.insert(store, at: 0) }
+        case .storeOption: if !args.contains("--store") { args += ["--store", store] }
+        case .afterFirstWord: args.insert(store, at: args.first.map { $0.hasPrefix("-") } == false ? 1 : 0)
+        }
+        return args
+    }
+}

@@ -1,0 +1,28 @@
+import ArgumentParser
+import HistoryKit
+
+/// `--booted BUNDLE_ID`, which every command that takes a store takes in its place: the app's
+/// store on the booted simulator (``BootedSimulator``), put where the command takes its store.
+enum BootedOption {
+    static let name = "--booted"
+
+    /// `arguments` (a command's name first) with `--booted ID` replaced by the store it finds;
+    /// unchanged without it, and for `stores`, whose own option it is.
+    static func resolve(_ arguments: [String]) throws -> [String] {
+        guard let index = arguments.firstIndex(where: { $0 == name || $0.hasPrefix(name + "=") }), arguments.first != "stores" else { return arguments }
+        var args = arguments
+        let id: String
+        if args[index] == name {
+            guard index + 1 < args.count, !args[index + 1].hasPrefix("-") else { throw ValidationError("\(name) needs the app's bundle identifier") }
+            id = args[index + 1]
+            args.removeSubrange(index...(index + 1))
+        } else {
+            id = String(args[index].dropFirst(name.count + 1))
+            args.remove(at: index)
+        }
+        let store = try BootedSimulator.store(bundleID: id)
+        guard let command = args.first else { return ["repl", store] }
+        let inputs = CDHist.configuration.subcommands.first { $0.configuration.commandName == command } as? SessionInputs.Type
+        return [command] + (inputs?.sessionStore ?? .first).place(store, in: Array(args.dropFirst()))
+    }
+}
