@@ -88,6 +88,28 @@ import Testing
         #expect(try DirectoryState(dir.path) == before, "undo left a difference")
     }
 
+    /// The App Group folder as the simulator keeps it: the store, its shared defaults and a token
+    /// file found with --group-container, the store too.
+    @Test(arguments: [("expired-token", "token"), ("missed-changes", "widget"), ("corrupt-token", "app"), ("behind", "token")])
+    func inTheAppGroupFolder(_ scenario: String, _ actor: String) throws {
+        let dir = try Self.copy("GroupContainer")
+        let group = try #require(try FileManager.default.contentsOfDirectory(atPath: dir.path).first.map(dir.file))
+        let store = group + "/Library/Application Support/Tasks.sqlite"
+        let before = try DirectoryState(dir.path)
+        let run = try CLI.run(["provoke", scenario, "--group-container", group, "--actor", actor, "--execute"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try run.json()["store"] as? String == store)
+        if let rule = ProvokeScenario(rawValue: scenario)?.checkRule {
+            #expect(try Self.errors(store, ["--group-container", group]).findings.contains("\(rule) \(actor)"))
+        }
+        #expect(try DirectoryState(dir.path) != before)
+        // The copies beside the store are cdhist's, not the app's: neither stores nor --group-container takes them for it.
+        #expect(try CLI.run(["stores", dir.path, "--names"]).lines == [store])
+        let undo = try CLI.run(["provoke", "--undo", "--group-container", group])
+        #expect(undo.status == 0, "\(undo.stderr)")
+        #expect(try DirectoryState(dir.path) == before)
+    }
+
     @Test func expiredTokenDeletesExactlyThroughTheTokensTransaction() throws {
         let dir = try Self.copy("MergeState")
         let store = dir.file("Tasks.sqlite"), token = ["--token", "app=" + dir.file("token.data")]
@@ -157,6 +179,44 @@ import Testing
         let busy = try CLI.run(["provoke", "corrupt-token", store, "--actor", "widget", "--execute"] + phtk)
         #expect(busy.status != 0 && busy.stderr.contains("another process has the store open"), "\(busy.stderr)")
         #expect(FileManager.default.fileExists(atPath: store + ".cdhist-provoke") == false)
+    }
+
+    /// Every actor scenario on copies of the other real stores, with merge state written for them: a
+    /// SwiftData JSON token or a token archive, and a date in shared defaults, both a few transactions back.
+    @Test(.enabled(if: RealStores.available), arguments: ["swiftdata-resources", "photos-15.4.1"])
+    func everyActorScenarioOnTheOtherRealStores(_ folder: String) throws {
+        let root = try #require(RealStores.directory)
+        for scenario in ["expired-token", "missed-changes", "behind", "foreign-token", "corrupt-token"] {
+            let dir = try Self.copy(folder, from: root)
+            let store = try #require(try FileManager.default.contentsOfDirectory(atPath: dir.path).first { $0.hasSuffix(".store") || $0.hasSuffix(".sqlite") })
+            let path = dir.file(store)
+            let info = try CLI.run(["info", path]).json()
+            let uuid = try #require(info["storeID"] as? String), last = try #require(info["lastTransactionNumber"] as? Int)
+            let n = last - 3
+            let tx = try CLI.run(["show", path, String(n)]).json()
+            let date = try #require((tx["transaction"] as? [String: Any])?["cocoaTimestamp"] as? Double ?? tx["cocoaTimestamp"] as? Double)
+            if folder.hasPrefix("swiftdata") {
+                try #"{"storeTokens":{"\#(uuid)":\#(n)},"version":1}"#.write(toFile: dir.file("token.json"), atomically: true, encoding: .utf8)
+            } else {
+                try Data(HistoryTokenDecoder.encode(HistoryToken(storeUUID: uuid, transactionNumber: Int64(n)))).write(to: URL(fileURLWithPath: dir.file("token.json")))
+            }
+            try Data(PropertyList.encodeBinary(.dictionary(["PersistentHistoryTrackingKit.lastToken.reader": .date(date)])))
+                .write(to: URL(fileURLWithPath: dir.file("defaults.plist")))
+            let mergeState = ["--token", "app=" + dir.file("token.json"), "--defaults", dir.file("defaults.plist")]
+            let actor = scenario == "missed-changes" ? "reader" : "app"
+            let before = try DirectoryState(dir.path)
+            let run = try CLI.run(["provoke", scenario, path, "--actor", actor, "--execute"] + mergeState)
+            #expect(run.status == 0, "\(folder) \(scenario): \(run.stderr)")
+            if scenario == "expired-token" { #expect(try run.json()["deletedRange"] as? [String: Any] != nil && (try run.json()["deletedRange"] as? [String: Any])?["last"] as? Int == n) }
+            if let rule = ProvokeScenario(rawValue: scenario)?.checkRule {
+                #expect(try Self.errors(path, mergeState).findings.contains("\(rule) \(actor)"), "\(folder) \(scenario)")
+            } else {
+                let actors = try CLI.run(["actors", path] + mergeState).json()["actors"] as? [[String: Any]]
+                #expect(actors?.first { $0["actor"] as? String == actor }?["lastMergedTransaction"] as? Int == n - 1, "\(folder) behind")
+            }
+            #expect(try CLI.run(["provoke", "--undo", path]).status == 0)
+            #expect(try DirectoryState(dir.path) == before, "\(folder) \(scenario): undo left a difference")
+        }
     }
 
     @Test(.enabled(if: RealStores.available)) func realPhotosStoreAndItsTokenFile() throws {

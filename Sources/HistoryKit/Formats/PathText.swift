@@ -33,6 +33,13 @@ public enum PathText {
         name.hasSuffix("-wal") || name.hasSuffix("-shm") || name.hasSuffix("-journal")
     }
 
+    /// Whether a file or folder is one of cdhist's own copies: a repair's or a purge's backup
+    /// (`NAME.cdhist-backup-…`) or a provocation's folder of copies (`STORE.cdhist-provoke`),
+    /// never the app's own store.
+    static func isCdhistCopy(_ name: String) -> Bool {
+        name.contains(".cdhist-backup-") || name.hasSuffix(".cdhist-provoke")
+    }
+
     /// Whether `head` begins as every SQLite database does.
     static func isSQLite<C: Collection>(_ head: C) -> Bool where C.Element == UInt8 {
         head.starts(with: sqliteMagic)

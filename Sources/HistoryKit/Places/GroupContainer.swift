@@ -36,7 +36,7 @@ public struct GroupContainer: Equatable, Sendable {
             let values = try? url.resourceValues(forKeys: [.isRegularFileKey, .fileSizeKey])
             guard values?.isRegularFile == true else { continue }
             let name = url.lastPathComponent
-            if PathText.isCompanion(name) { continue }
+            if PathText.isCompanion(name) || url.pathComponents.contains(where: PathText.isCdhistCopy) { continue }
             let relative = String(url.standardizedFileURL.path.dropFirst(root.path.count))
             let size = values?.fileSize ?? 0
             if relative.contains("/Library/Preferences/") && name.hasSuffix(".plist") {

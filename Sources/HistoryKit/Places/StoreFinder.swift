@@ -80,7 +80,7 @@ public enum StoreFinder {
                 if status.kind == .directory {
                     // An app's bundle (and a simulator's Bundle containers) holds what the app
                     // shipped, not what it wrote.
-                    if name.hasSuffix(".app") || (name == "Bundle" && PathText.last(PathText.parent(relative)) == "Containers") {
+                    if name.hasSuffix(".app") || (name == "Bundle" && PathText.last(PathText.parent(relative)) == "Containers") || PathText.isCdhistCopy(name) {
                         enumerator.skipDescendants()
                     } else if DeviceBackup.isBackup(path) {
                         enumerator.skipDescendants()
@@ -98,7 +98,7 @@ public enum StoreFinder {
             let size = status.size
             tick()
             let name = PathText.last(path)
-            guard !PathText.isCompanion(name), let head = DiskPlace().head(path, count: 16) else { return }
+            guard !PathText.isCompanion(name), !PathText.isCdhistCopy(name), let head = DiskPlace().head(path, count: 16) else { return }
             guard PathText.isSQLite(head) else {
                 // A case folder of extraction zips: each searched as when named (not every zip-based
                 // file: an .ipa or an .xlsx holds no app data).

@@ -9,13 +9,12 @@ struct ProvokeCommand: ParsableCommand, SessionInputs {
         commandName: "provoke",
         abstract: "Put a store into a failure the app must survive (preview unless --execute); --undo puts it back.",
         discussion: """
-        Scenarios: expired-token (deletes history through the transaction the actor's token names: 134301), \
-        missed-changes (deletes the oldest transaction by others an actor keeping a date has not merged), \
-        behind (moves the actor back --by N transactions), foreign-token (a token of another store: 134501), \
-        corrupt-token (a value that does not decode, under the same key), cloudkit-reset (deletes history through \
-        CloudKit mirroring's export position). The merge state is read as actors reads it. --execute refuses while \
-        another process has the store open, copies every file it changes byte for byte into STORE.cdhist-provoke, \
-        then changes them; --undo STORE puts each file back, checks its SHA-256 and removes the copies.
+        Scenarios: expired-token (deletes history through the transaction the actor's token names: 134301), missed-changes \
+        (deletes the oldest transaction by others an actor keeping a date has not merged), behind (moves the actor back --by N \
+        transactions), foreign-token (a token of another store: 134501), corrupt-token (a value that does not decode, under the \
+        same key), cloudkit-reset (deletes history through CloudKit mirroring's export position). The merge state is read as \
+        actors reads it. --execute refuses while another process has the store open, copies every file it changes byte for \
+        byte into STORE.cdhist-provoke, then changes them; --undo STORE puts each back, checks its SHA-256, removes the copies.
         """)
 
     static let sessionStore = SessionStorePlacement.afterFirstWord, readsSessionDefaults = true
@@ -57,7 +56,9 @@ struct ProvokeCommand: ParsableCommand, SessionInputs {
 
     func validate() throws {
         if undo {
-            guard (scenario == nil) != (store == nil) else { throw ValidationError("give only the store with --undo: cdhist provoke --undo STORE") }
+            guard [scenario, store, groupContainer].compactMap({ $0 }).count == 1 else {
+                throw ValidationError("give only the store with --undo: cdhist provoke --undo STORE")
+            }
             if execute { throw ValidationError("give --undo or --execute, not both") }
             return
         }
@@ -74,7 +75,7 @@ struct ProvokeCommand: ParsableCommand, SessionInputs {
     func run() throws {
         let render = outputOptions.context()
         if undo {
-            let path = store ?? scenario ?? ""
+            let path = try store ?? scenario ?? MergeStateRequest.store(inAppGroupFolder: groupContainer ?? "")
             REPLEnvironment.current?.closeStore()
             let files = try ProvokeBackup.undo(store: path)
             return DocumentRenderer.render(ProvokePresenter(time: render.time, store: path).undone(files), context: render)
