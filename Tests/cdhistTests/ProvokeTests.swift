@@ -110,6 +110,18 @@ import Testing
         #expect(try DirectoryState(dir.path) == before)
     }
 
+    /// In a session the session's store is the one provoked, and undone, with the session open on it.
+    @Test func inASession() throws {
+        let dir = try Self.copy("MergeState")
+        let before = try DirectoryState(dir.path)
+        let token = "app=" + dir.file("token.data")
+        let r = try CLI.run(["repl", dir.file("Tasks.sqlite"), "-c", "provoke expired-token --actor app --token \(token) --execute",
+                             "-c", "actors --token \(token)", "-c", "provoke --undo"])
+        #expect(r.stdout.contains("\"kind\":\"provoke\"") && r.stdout.contains("\"status\":\"expired\"") && r.stdout.contains("\"kind\":\"provoke-undo\""),
+                "\(r.stdout)\(r.stderr)")
+        #expect(try DirectoryState(dir.path) == before)
+    }
+
     @Test func expiredTokenDeletesExactlyThroughTheTokensTransaction() throws {
         let dir = try Self.copy("MergeState")
         let store = dir.file("Tasks.sqlite"), token = ["--token", "app=" + dir.file("token.data")]

@@ -8,6 +8,7 @@ struct ProvokeCommand: ParsableCommand, SessionInputs {
     static let configuration = CommandConfiguration(
         commandName: "provoke",
         abstract: "Put a store into a failure the app must survive (preview unless --execute); --undo puts it back.",
+        usage: "cdhist provoke <scenario> <store> [--actor <name>] [<options>]\ncdhist provoke --undo <store>",
         discussion: """
         Scenarios: expired-token (deletes history through the transaction the actor's token names: 134301), missed-changes \
         (deletes the oldest transaction by others an actor keeping a date has not merged), behind (moves the actor back --by N \
@@ -56,10 +57,9 @@ struct ProvokeCommand: ParsableCommand, SessionInputs {
 
     func validate() throws {
         if undo {
-            guard [scenario, store, groupContainer].compactMap({ $0 }).count == 1 else {
-                throw ValidationError("give only the store with --undo: cdhist provoke --undo STORE")
+            guard [scenario, store, groupContainer].compactMap({ $0 }).count == 1, !execute else {
+                throw ValidationError("give only the store with --undo, without --execute: cdhist provoke --undo STORE")
             }
-            if execute { throw ValidationError("give --undo or --execute, not both") }
             return
         }
         guard let scenario, store != nil || groupContainer != nil else {
@@ -83,9 +83,8 @@ struct ProvokeCommand: ParsableCommand, SessionInputs {
         guard let scenario = scenario.flatMap(ProvokeScenario.init(rawValue:)) else { return }
         let path = try store ?? MergeStateRequest.store(inAppGroupFolder: groupContainer ?? "")
         let opened = try openStore(path, lockTimeout: lock.lockTimeout)
-        let request = MergeStateRequest(defaults: defaults, tokens: token, groupContainer: groupContainer, keyPrefixes: keyPrefix,
-                                        now: Date().timeIntervalSinceReferenceDate)
-        let analysis = try opened.mergeState(request, always: true)
+        let analysis = try opened.mergeState(MergeStateRequest(defaults: defaults, tokens: token, groupContainer: groupContainer,
+                                                               keyPrefixes: keyPrefix, now: Date().timeIntervalSinceReferenceDate), always: true)
         for note in analysis.notes where !note.onRequest { printError("cdhist: note: \(note.text.text)") }
         guard let report = analysis.report else { return }
         let plan = try opened.planProvocation(scenario, actor: actor, by: by, report: report, keyPrefixes: keyPrefix)

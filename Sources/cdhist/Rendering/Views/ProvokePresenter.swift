@@ -18,7 +18,7 @@ struct ProvokePresenter {
         if let purge = plan.purge {
             let p = purge.preview
             let range = plan.deletedRange.map { " (#\($0.lowerBound)–#\($0.upperBound))" } ?? ""
-            fields.append(("Deletes", "\(plural(result?.transactionsDeleted ?? p.transactionCount, "transaction"))\(range) and \(plural(p.changeCount, "change")); \(p.survivingTransactions) survive"))
+            fields.append((result == nil ? "Deletes" : "Deleted", "\(plural(result?.transactionsDeleted ?? p.transactionCount, "transaction"))\(range) and \(plural(p.changeCount, "change")); \(p.survivingTransactions) survive"))
         }
         fields.append(("Next launch", plan.expected.behaviour))
         fields.append(("Then check", plan.scenario.checkRule.map { "reports \($0) (exit 1)" } ?? "reports actor-behind only past its thresholds; actors shows the position moved"))
