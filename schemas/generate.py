@@ -178,11 +178,11 @@ scenario = {"enum": ["expired-token", "missed-changes", "behind", "foreign-token
 defs["provoke"] = doc("provoke", {"scenario": scenario, "store": S, "actor": S, "executed": B, "summary": S,
     "position": obj({"file": S, "old": position, "new": position}),
     "files": arr(obj({"path": S, "existed": B, "backup": nullable("string"), "sha256": nullable("string")})),
-    "transactionsDeleted": I, "deletedRange": nullable(obj({"first": I, "last": I})),
+    "transactionsDeleted": I, "alsoBreaks": arr(obj({"actor": S, "status": status})), "deletedRange": nullable(obj({"first": I, "last": I})),
     "expectedAtLaunch": obj({"code": nullable("integer"), "name": nullable("string"), "behaviour": S}),
     "checkRule": nullable("string")}, optional=("position",))
 defs["provokeUndo"] = doc("provoke-undo", {"store": S,
-    "files": arr(obj({"path": S, "action": {"enum": ["restored", "removed"]}, "sha256": nullable("string")}))})
+    "files": arr(obj({"path": S, "action": {"enum": ["restored", "removed"]}, "sha256": nullable("string")})), "unfinished": B})
 defs["check"] = doc("check", {"store": S, "storeID": S, "failOn": {"enum": ["error", "warning", "info"]},
     "findings": arr(obj({"rule": S, "severity": {"enum": ["error", "warning", "info"]}, "message": S, "data": {"type": "object"}})),
     "counts": obj({"info": I, "warning": I, "error": I}), "failed": B})

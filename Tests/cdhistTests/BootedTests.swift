@@ -21,7 +21,8 @@ import Testing
         #expect(Set((actors["actors"] as? [[String: Any]])?.compactMap { $0["actor"] as? String } ?? []) == ["app", "widget"])
         let listed = try CLI.run(["stores", "--booted", app, "--names"], environment: env)
         #expect(listed.lines == [store], "\(listed.stdout)\(listed.stderr)")
-        let provoke = try CLI.run(["provoke", "behind", "--booted", app, "--actor", "widget"], environment: env)
+        // Options before the scenario: the store still goes where the command takes it.
+        let provoke = try CLI.run(["provoke", "--actor", "widget", "behind", "--booted", app], environment: env)
         #expect(provoke.status == 0, "\(provoke.stderr)")
         #expect(try provoke.json()["store"] as? String == store)
         let token = try CLI.run(["token", Repository.fixtures + "/MergeState/token.data", "--booted", app], environment: env)

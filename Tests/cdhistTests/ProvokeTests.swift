@@ -103,8 +103,11 @@ import Testing
             #expect(try Self.errors(store, ["--group-container", group]).findings.contains("\(rule) \(actor)"))
         }
         #expect(try DirectoryState(dir.path) != before)
-        // The copies beside the store are cdhist's, not the app's: neither stores nor --group-container takes them for it.
+        // The copies beside the store are cdhist's, not the app's: neither stores nor --group-container takes them for
+        // it, nor are the copied token and plist read as merge state found beside the store.
         #expect(try CLI.run(["stores", dir.path, "--names"]).lines == [store])
+        let actors = try CLI.run(["actors", store]).json()["actors"] as? [[String: Any]] ?? []
+        #expect(Set(actors.compactMap { $0["actor"] as? String }) == ["app", "widget", "token"])
         let undo = try CLI.run(["provoke", "--undo", "--group-container", group])
         #expect(undo.status == 0, "\(undo.stderr)")
         #expect(try DirectoryState(dir.path) == before)
@@ -120,6 +123,59 @@ import Testing
         #expect(r.stdout.contains("\"kind\":\"provoke\"") && r.stdout.contains("\"status\":\"expired\"") && r.stdout.contains("\"kind\":\"provoke-undo\""),
                 "\(r.stdout)\(r.stderr)")
         #expect(try DirectoryState(dir.path) == before)
+    }
+
+    /// A purge stopped before its commit changes nothing: the copies go. Stopped after it, the store
+    /// is changed: the copies stay, and the error says how to put it back.
+    @Test func aStoppedProvocationKeepsItsCopiesOnlyWhenItChangedSomething() throws {
+        let dir = try Self.copy("MergeState")
+        let store = dir.file("Tasks.sqlite")
+        let args = ["provoke", "expired-token", store, "--actor", "app", "--token", "app=" + dir.file("token.data"), "--execute"]
+        let before = try DirectoryState(dir.path)
+        let early = try CLI.run(args, environment: ["CDHIST_FAULT": "term:before-commit"])
+        #expect(early.status == 2 && early.stderr.contains("interrupted"), "\(early.stderr)")
+        #expect(try DirectoryState(dir.path) == before)
+        let late = try CLI.run(args, environment: ["CDHIST_FAULT": "term:after-commit"])
+        #expect(late.status == 2 && late.stderr.contains("the files it changed are copied in") && late.stderr.contains("provoke --undo"), "\(late.stderr)")
+        #expect(try DirectoryState(dir.path) != before)
+        #expect(try CLI.run(["provoke", "--undo", store]).status == 0)
+        #expect(try DirectoryState(dir.path) == before)
+    }
+
+    /// Undo changes only the store's files and the one merge-state file a provocation rewrites; a
+    /// manifest naming anything else is refused before any file changes. Copies never finished
+    /// (no manifest: nothing was changed yet) are removed.
+    @Test func undoRefusesAManifestNamingOtherFiles() throws {
+        let dir = try Self.copy("MergeState")
+        let store = dir.file("Tasks.sqlite"), folder = store + ".cdhist-provoke"
+        let victim = dir.file("notes.txt")
+        try "keep me\n".write(toFile: victim, atomically: true, encoding: .utf8)
+        #expect(try CLI.run(["provoke", "corrupt-token", store, "--actor", "app", "--token", "app=" + dir.file("token.data"), "--execute"]).status == 0)
+        let manifest = folder + "/manifest.json"
+        let original = try String(contentsOfFile: manifest, encoding: .utf8)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(original.utf8)) as? [String: Any])
+        let files = try #require(json["files"] as? [[String: Any]])
+        for (entry, why) in [(["path": victim], "names files that are not the store's"),
+                             (["path": victim, "copy": "1-token.data", "sha256": files[0]["sha256"] ?? ""], "names files that are not the store's"),
+                             (["path": store + "-wal", "copy": "../notes.txt"], "names a copy outside its folder")] {
+            var hostile = json
+            hostile["files"] = files + [entry]
+            try JSONSerialization.data(withJSONObject: hostile).write(to: URL(fileURLWithPath: manifest))
+            let before = try DirectoryState(dir.path)
+            let r = try CLI.run(["provoke", "--undo", store])
+            #expect(r.status == 2 && r.stderr.contains(why), "\(r.stderr)")
+            #expect(try DirectoryState(dir.path) == before)
+        }
+        try original.write(toFile: manifest, atomically: true, encoding: .utf8)
+        #expect(try CLI.run(["provoke", "--undo", store]).status == 0)
+        #expect(try String(contentsOfFile: victim, encoding: .utf8) == "keep me\n")
+
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        try FileManager.default.copyItem(atPath: store, toPath: folder + "/1-Tasks.sqlite")
+        let unfinished = try CLI.run(["provoke", "--undo", store])
+        #expect(unfinished.status == 0)
+        #expect(try unfinished.json()["unfinished"] as? Bool == true)
+        #expect(!FileManager.default.fileExists(atPath: folder))
     }
 
     @Test func expiredTokenDeletesExactlyThroughTheTokensTransaction() throws {
@@ -161,7 +217,8 @@ import Testing
             let before = try #require(try merged())
             let numbers = try CLI.run(["transactions", store, "--before", "tx:\(before)"]).json()["transactions"] as? [[String: Any]] ?? []
             let expected = try #require(numbers.compactMap { $0["transactionNumber"] as? Int }.sorted().dropLast(1).last)
-            #expect(try CLI.run(["provoke", "behind", store, "--actor", actor, "--by", "1000"] + given).stderr.contains("only"))
+            let tooFar = try CLI.run(["provoke", "behind", store, "--actor", actor, "--by", "1000"] + given)
+            #expect(tooFar.status == 2 && tooFar.stderr.contains("only"), "\(tooFar.stderr)")
             let run = try CLI.run(["provoke", "behind", store, "--actor", actor, "--by", "2", "--execute"] + given)
             #expect(run.status == 0, "\(run.stderr)")
             let after = try merged()
@@ -217,6 +274,8 @@ import Testing
             let mergeState = ["--token", "app=" + dir.file("token.json"), "--defaults", dir.file("defaults.plist")]
             let actor = scenario == "missed-changes" ? "reader" : "app"
             let before = try DirectoryState(dir.path)
+            #expect(try CLI.run(["provoke", scenario, path, "--actor", actor] + mergeState).status == 0)
+            #expect(try DirectoryState(dir.path) == before, "\(folder) \(scenario): the preview changed a file")
             let run = try CLI.run(["provoke", scenario, path, "--actor", actor, "--execute"] + mergeState)
             #expect(run.status == 0, "\(folder) \(scenario): \(run.stderr)")
             if scenario == "expired-token" { #expect(try run.json()["deletedRange"] as? [String: Any] != nil && (try run.json()["deletedRange"] as? [String: Any])?["last"] as? Int == n) }

@@ -34,10 +34,10 @@ public enum PathText {
     }
 
     /// Whether a file or folder is one of cdhist's own copies: a repair's or a purge's backup
-    /// (`NAME.cdhist-backup-…`) or a provocation's folder of copies (`STORE.cdhist-provoke`),
-    /// never the app's own store.
+    /// (`NAME.cdhist-backup-…`), a provocation's folder of copies (`STORE.cdhist-provoke`) or a
+    /// file an undo is putting back (`NAME.cdhist-undo-…`), never the app's own.
     static func isCdhistCopy(_ name: String) -> Bool {
-        name.contains(".cdhist-backup-") || name.hasSuffix(".cdhist-provoke")
+        name.contains(".cdhist-backup-") || name.hasSuffix(".cdhist-provoke") || name.contains(".cdhist-undo-")
     }
 
     /// Whether `head` begins as every SQLite database does.

@@ -51,11 +51,10 @@ public enum BootedSimulator {
         func identified(_ kind: String) -> [(folder: String, metadata: PlistValue)] {
             place.folders(in: dir + "/" + kind).compactMap { folder in place.plist(folder + "/" + metadataName).map { (folder, $0) } }
         }
-        let own = identified("Data/Application") + identified("Data/PluginKitPlugin")
-        let app = own.filter { entry in
-            guard let id = entry.metadata["MCMMetadataIdentifier"]?.stringValue else { return false }
-            return id == bundleID || id.hasPrefix(bundleID + ".")
-        }
+        // The app's own container, and its extensions' (their identifiers extend the app's; another
+        // app's, such as `com.example.tasks.dev`, is an app of its own).
+        let app = identified("Data/Application").filter { $0.metadata["MCMMetadataIdentifier"]?.stringValue == bundleID }
+            + identified("Data/PluginKitPlugin").filter { $0.metadata["MCMMetadataIdentifier"]?.stringValue?.hasPrefix(bundleID + ".") == true }
         guard !app.isEmpty else { return [] }
         let key = "com.apple.MobileInstallation.GroupContainerIDs"
         let groups = Set(app.flatMap { ($0.metadata["MCMMetadataInfo"]?[key] ?? $0.metadata[key])?.arrayValue?.compactMap(\.stringValue) ?? [] })

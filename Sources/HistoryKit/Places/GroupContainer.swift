@@ -36,8 +36,8 @@ public struct GroupContainer: Equatable, Sendable {
             let values = try? url.resourceValues(forKeys: [.isRegularFileKey, .fileSizeKey])
             guard values?.isRegularFile == true else { continue }
             let name = url.lastPathComponent
-            if PathText.isCompanion(name) || url.pathComponents.contains(where: PathText.isCdhistCopy) { continue }
             let relative = String(url.standardizedFileURL.path.dropFirst(root.path.count))
+            if PathText.isCompanion(name) || relative.split(separator: "/").contains(where: { PathText.isCdhistCopy(String($0)) }) { continue }
             let size = values?.fileSize ?? 0
             if relative.contains("/Library/Preferences/") && name.hasSuffix(".plist") {
                 plists.append(url.path)

@@ -63,7 +63,8 @@ public struct StoreSurroundings: Equatable, Sendable {
             let fileName = PathText.last(file.path)
             let relative = file.path.hasPrefix(root) ? String(file.path.dropFirst(root.count)) : file.path
             // Caches and temporary files keep no merge state.
-            guard !PathText.isCompanion(fileName), !relative.hasPrefix("Library/Caches/"), !relative.hasPrefix("tmp/") else { continue }
+            guard !PathText.isCompanion(fileName), !relative.hasPrefix("Library/Caches/"), !relative.hasPrefix("tmp/"),
+                  !relative.split(separator: "/").contains(where: { PathText.isCdhistCopy(String($0)) }) else { continue }
             let isPlist = relative.hasPrefix("Library/Preferences/") && fileName.hasSuffix(".plist")
             // A token is an archive or a plist holding one (bplist, XML) or SwiftData's JSON: the first bytes tell.
             guard isPlist || Self.mayHoldToken(place.head(file.path, count: 8) ?? []),

@@ -2,12 +2,14 @@ import Foundation
 
 extension HistoryStore {
     /// Plans putting `actor` (ignored for `cloudkit-reset`) into `scenario`'s failure, from the
-    /// merge state `report` evaluated (its positions read with `keyPrefixes`). `by` is how many
+    /// merge state `analysis` evaluated (its positions read with `keyPrefixes`). `by` is how many
     /// transactions `behind` moves the actor back. Throws ``ProvokeError/notApplicable(path:reason:)``
     /// when the scenario cannot happen to it (a date never expires; a token already expired).
-    public func planProvocation(_ scenario: ProvokeScenario, actor: String?, by: Int = 1, report: MergeStateReport,
+    public func planProvocation(_ scenario: ProvokeScenario, actor: String?, by: Int = 1, analysis: MergeStateAnalysis,
                                 keyPrefixes: [String] = []) throws -> ProvokePlan {
         if packedIn != nil { throw PlaceError.readOnlyPlace(name: path) }
+        // A library caller may have asked for no analysis when nothing was given (`always: false`).
+        guard let report = analysis.report else { throw ProvokeError.notApplicable(path: path, reason: "no merge state was found or analysed") }
         let folder = ProvokeBackup.folder(forStore: path)
         if FileStatus(folder) != nil { throw ProvokeError.earlierProvocation(path: path, folder: folder) }
         if scenario == .cloudKitReset { return try planCloudKitReset(report) }
@@ -30,7 +32,7 @@ extension HistoryStore {
         case .expiredToken:
             guard let n = r.tokenNumber else { throw notApplicable("keeps a date, which never expires: missed-changes deletes what it has not merged") }
             guard r.lastMerged != nil else { throw notApplicable("has a token naming #\(n), which is gone already: it is expired") }
-            let purge = try planPurge(HistoryQuery(before: .transaction(n + 1)), actors: report.actors)
+            let purge = try planPurge(HistoryQuery(before: Self.after(n)), actors: report.actors)
             return plan(scenario, actor, purge: purge,
                         expected: LaunchExpectation(code: 134301, name: "NSPersistentHistoryTokenExpiredError",
                             behaviour: "its next history fetch after its token (#\(n)) fails with NSPersistentHistoryTokenExpiredError (134301); in SwiftData, SwiftDataError.historyTokenExpired: the app must drop its token and fetch all history again"),
@@ -40,7 +42,7 @@ extension HistoryStore {
             guard let m = r.pending.oldestNumber else {
                 throw notApplicable("has merged everything others wrote: there is nothing it has not merged to delete (let another author save first)")
             }
-            let purge = try planPurge(HistoryQuery(before: .transaction(m + 1)), actors: report.actors)
+            let purge = try planPurge(HistoryQuery(before: Self.after(m)), actors: report.actors)
             return plan(scenario, actor, purge: purge,
                         expected: LaunchExpectation(code: nil, name: nil,
                             behaviour: "no error: its next fetch after its date starts after #\(m), so it never merges #\(m), written by another author: the change is silently lost to it"),
@@ -112,12 +114,15 @@ extension HistoryStore {
         guard exporter.lastMerged != nil else {
             throw ProvokeError.notApplicable(path: path, reason: "CloudKit mirroring's export position (#\(n)) is gone already: the mirror resets on its next export")
         }
-        let purge = try planPurge(HistoryQuery(before: .transaction(n + 1)), actors: report.actors)
+        let purge = try planPurge(HistoryQuery(before: Self.after(n)), actors: report.actors)
         return plan(.cloudKitReset, exporter.name, purge: purge,
                     expected: LaunchExpectation(code: nil, name: nil,
                         behaviour: "on its next export NSPersistentCloudKitContainer finds its history token expired, resets the mirror (reason: history expired) and uploads \(exporter.everyRecord) again"),
                     summary: "deletes every transaction through #\(n), CloudKit mirroring's export position")
     }
+
+    /// The bound that keeps transaction `n` and everything before it in a purge's selection.
+    private static func after(_ n: Int64) -> HistoryQuery.Bound? { n < .max ? .transaction(n + 1) : nil }
 
     /// The defaults plist holding `record` at its top level.
     private func defaultsFile(_ record: MergeRecord, actor: String) throws -> String {

@@ -1,5 +1,5 @@
 /// Why a provocation cannot be planned, executed or undone. Every case names the file.
-public enum ProvokeError: MessageError, Equatable, Sendable {
+public enum ProvokeError: MessageError, Sendable {
     /// The scenario does not apply to this store or actor.
     case notApplicable(path: String, reason: Message)
     /// Another process has the store open.
@@ -12,6 +12,8 @@ public enum ProvokeError: MessageError, Equatable, Sendable {
     case damagedBackup(path: String, backup: String, reason: String)
     /// A file could not be copied or put back.
     case copyFailed(path: String, reason: String, outcome: Message)
+    /// The provocation failed after it changed a file; the copies are kept.
+    case failedAfterChange(path: String, cause: Message, folder: String)
 
     public var message: Message {
         switch self {
@@ -23,6 +25,8 @@ public enum ProvokeError: MessageError, Equatable, Sendable {
         case .nothingToUndo(let p, let folder): return "\(p): nothing to undo (no \(folder))"
         case .damagedBackup(let p, let backup, let why): return "\(p): the backup \(backup) \(why); nothing was put back"
         case .copyFailed(let p, let why, let outcome): return "\(p): \(why); \(outcome)"
+        case .failedAfterChange(let p, let cause, let folder):
+            return "\(p): \(cause); the files it changed are copied in \(folder): put them back with \(Control.provokeUndo)"
         }
     }
 }

@@ -11,13 +11,13 @@ public struct ProvokeResult: Equatable, Sendable {
 /// copies every file it may change byte for byte (``ProvokeBackup``), then purges (in one SQLite
 /// transaction, checked afterwards) or rewrites the merge position (atomically).
 public enum ProvokeExecutor {
-    /// Executes `plan` (the store it was planned on is closed first). On failure every file is
-    /// put back from its copy and the copies are removed. `stops` stand for Ctrl-C where the
-    /// caller owns it (a session).
+    /// Executes `plan` (the store it was planned on is closed first). When it fails with every
+    /// file as it was, the copies are removed; when something was changed, they are kept and the
+    /// error says how to put the files back. `stops` stand for Ctrl-C where the caller owns it (a session).
     public static func execute(_ plan: ProvokePlan, busyTimeout: Double = 2, stops: StopRequests? = nil,
                                progress: (String) -> Void = { _ in }) throws -> ProvokeResult {
         let store = plan.storePath
-        if StoreConnection.hasLiveConnection(shm: FileStatus.resolvedPath(store) + "-shm") { throw ProvokeError.storeInUse(path: store) }
+        try refuseIfOpen(store)
         plan.purge?.store.close()
         progress("copying \(plural(plan.files.filter { FileStatus($0) != nil }.count, "file")) to \(ProvokeBackup.folder(forStore: store))")
         let files = try ProvokeBackup.make(store: store, files: plan.files, scenario: plan.scenario, actor: plan.actor)
@@ -28,17 +28,25 @@ public enum ProvokeExecutor {
                 deleted = try PurgeExecutor.execute(purge, options: options, stops: stops, progress: progress).deletedTransactions
             }
             if let edit = plan.edit {
+                // The app may have been started since the copies were taken.
+                try refuseIfOpen(store)
                 let stop = WriteInterruption(stops: stops)
                 defer { stop.cancel() }
                 try FileReplacement.replace(edit.path, expecting: edit.bytesRead, with: edit.bytes, stop: stop, outcome: "it is unchanged")
             }
             return ProvokeResult(files: files, transactionsDeleted: deleted)
         } catch {
-            // Whatever was written is put back; the copies go with it once every file is as before.
-            if (try? ProvokeBackup.undo(store: store)) == nil, files.allSatisfy({ ($0.backup == nil) == (FileStatus($0.path) == nil) && (try? FileDigest.take($0.path))??.sha256 == $0.sha256 }) {
-                ProvokeBackup.discard(store: store)
+            // Nothing changed: the copies would only be left over. Anything changed: they are how to undo it.
+            guard files.allSatisfy(\.isUnchanged) else {
+                throw ProvokeError.failedAfterChange(path: store, cause: (error as? any MessageError)?.message ?? "\(error)",
+                                                     folder: ProvokeBackup.folder(forStore: store))
             }
+            ProvokeBackup.discard(store: store)
             throw error
         }
+    }
+
+    private static func refuseIfOpen(_ store: String) throws {
+        if StoreConnection.hasLiveConnection(shm: FileStatus.resolvedPath(store) + "-shm") { throw ProvokeError.storeInUse(path: store) }
     }
 }

@@ -16,9 +16,6 @@ public enum ProvokeScenario: String, CaseIterable, Sendable {
     /// Whether it acts on one app's actor (`--actor`).
     public var needsActor: Bool { self != .cloudKitReset }
 
-    /// Whether it deletes history (else it rewrites a merge position).
-    public var deletesHistory: Bool { [.expiredToken, .missedChanges, .cloudKitReset].contains(self) }
-
     /// The `check` rule that reports the state it leaves; nil for `behind` (`actor-behind` reports
     /// it only past that rule's thresholds).
     public var checkRule: String? {

@@ -46,4 +46,33 @@ enum FileWriter {
             throw POSIXError(POSIXErrorCode(rawValue: failure) ?? .EIO)
         }
     }
+
+    /// Creates `path` (which must not exist) as a byte-for-byte copy of `source`, read in pieces,
+    /// flushed to the disk, with the permissions, owner and group of `like` when given. On
+    /// failure the copy is removed and the error thrown.
+    static func copy(_ source: String, to path: String, like: FileStatus?) throws {
+        guard let input = FileHandle(forReadingAtPath: source) else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .ENOENT) }
+        defer { try? input.close() }
+        try create(path, contents: Data(), like: like)
+        guard let output = FileHandle(forWritingAtPath: path) else {
+            unlink(path)
+            throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+        }
+        do {
+            defer { try? output.close() }
+            while let piece = try input.read(upToCount: 1 << 20), !piece.isEmpty { try output.write(contentsOf: piece) }
+            try output.synchronize()
+        } catch {
+            unlink(path)
+            throw error
+        }
+    }
+
+    /// Flushes a folder's entries (names created, renamed or removed in it) to the disk.
+    static func syncFolder(_ path: String) {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { return }
+        _ = fsync(fd)
+        _ = close(fd)
+    }
 }

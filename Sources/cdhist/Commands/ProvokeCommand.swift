@@ -18,7 +18,7 @@ struct ProvokeCommand: ParsableCommand, SessionInputs {
         byte into STORE.cdhist-provoke, then changes them; --undo STORE puts each back, checks its SHA-256, removes the copies.
         """)
 
-    static let sessionStore = SessionStorePlacement.afterFirstWord, readsSessionDefaults = true
+    static let sessionStore = SessionStorePlacement.storeOption, readsSessionDefaults = true
 
     @Argument(help: ArgumentHelp("The failure: \(ProvokeScenario.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "scenario"),
               completion: .list(ProvokeScenario.allCases.map(\.rawValue)))
@@ -26,6 +26,8 @@ struct ProvokeCommand: ParsableCommand, SessionInputs {
 
     @Argument(help: ArgumentHelp("The Core Data store file.", valueName: "store"), completion: .file())
     var store: String?
+
+    @Option(name: .customLong("store"), help: .hidden) var storeOption: String?  // as a session or --booted gives the store
 
     @Option(help: ArgumentHelp("The actor to put into the failure (every scenario but cloudkit-reset).", valueName: "name"))
     var actor: String?
@@ -57,12 +59,12 @@ struct ProvokeCommand: ParsableCommand, SessionInputs {
 
     func validate() throws {
         if undo {
-            guard [scenario, store, groupContainer].compactMap({ $0 }).count == 1, !execute else {
+            guard [scenario, store, storeOption, groupContainer].compactMap({ $0 }).count == 1, !execute else {
                 throw ValidationError("give only the store with --undo, without --execute: cdhist provoke --undo STORE")
             }
             return
         }
-        guard let scenario, store != nil || groupContainer != nil else {
+        guard let scenario, [store, storeOption, groupContainer].contains(where: { $0 != nil }) else {
             throw ValidationError("give a scenario and a store: cdhist provoke SCENARIO STORE (or --group-container DIR)")
         }
         guard let kind = ProvokeScenario(rawValue: scenario) else {
@@ -74,20 +76,18 @@ struct ProvokeCommand: ParsableCommand, SessionInputs {
 
     func run() throws {
         let render = outputOptions.context()
+        let path = try store ?? storeOption ?? (undo ? scenario : nil) ?? MergeStateRequest.store(inAppGroupFolder: groupContainer ?? "")
         if undo {
-            let path = try store ?? scenario ?? MergeStateRequest.store(inAppGroupFolder: groupContainer ?? "")
             REPLEnvironment.current?.closeStore()
-            let files = try ProvokeBackup.undo(store: path)
-            return DocumentRenderer.render(ProvokePresenter(time: render.time, store: path).undone(files), context: render)
+            let undone = try ProvokeBackup.undo(store: path, stops: REPLEnvironment.current?.freshStop())
+            return DocumentRenderer.render(ProvokePresenter(time: render.time, store: path).undone(undone), context: render)
         }
         guard let scenario = scenario.flatMap(ProvokeScenario.init(rawValue:)) else { return }
-        let path = try store ?? MergeStateRequest.store(inAppGroupFolder: groupContainer ?? "")
         let opened = try openStore(path, lockTimeout: lock.lockTimeout)
         let analysis = try opened.mergeState(MergeStateRequest(defaults: defaults, tokens: token, groupContainer: groupContainer,
                                                                keyPrefixes: keyPrefix, now: Date().timeIntervalSinceReferenceDate), always: true)
         for note in analysis.notes where !note.onRequest { printError("cdhist: note: \(note.text.text)") }
-        guard let report = analysis.report else { return }
-        let plan = try opened.planProvocation(scenario, actor: actor, by: by, report: report, keyPrefixes: keyPrefix)
+        let plan = try opened.planProvocation(scenario, actor: actor, by: by, analysis: analysis, keyPrefixes: keyPrefix)
         let presenter = ProvokePresenter(time: render.time, store: path, mergeStateWords: defaults.flatMap { ["--defaults", $0] }
             + token.flatMap { ["--token", $0] } + (groupContainer.map { ["--group-container", $0] } ?? []) + keyPrefix.flatMap { ["--key-prefix", $0] })
         guard execute else { return DocumentRenderer.render(presenter.document(plan, result: nil), context: render) }

@@ -20,6 +20,7 @@ enum BootedOption {
             id = String(args[index].dropFirst(name.count + 1))
             args.remove(at: index)
         }
+        if args.contains("--group-container") { throw ValidationError("give \(name) or --group-container, not both") }
         let store = try BootedSimulator.store(bundleID: id)
         guard let command = args.first else { return ["repl", store] }
         let inputs = CDHist.configuration.subcommands.first { $0.configuration.commandName == command } as? SessionInputs.Type

@@ -103,14 +103,15 @@ struct LineRunner {
         guard let inputs = CDHist.configuration.subcommands.first(where: { $0.configuration.commandName == name }) as? SessionInputs.Type else {
             return words
         }
-        // A line naming another store (`--booted`) does not take the session's.
+        // A line naming another store (`--booted`) takes neither the session's store nor what belongs to it.
         let booted = words.contains { $0 == BootedOption.name || $0.hasPrefix(BootedOption.name + "=") }
         var args = booted ? Array(words.dropFirst()) : inputs.sessionStore.place(env.storePath, in: Array(words.dropFirst()))
-        if inputs.readsSessionDefaults, !given.contains("--defaults"), !given.contains("--group-container") {
+        if !booted, inputs.readsSessionDefaults, !given.contains("--defaults"), !given.contains("--group-container") {
             for plist in env.defaults { args += ["--defaults", plist] }
         }
-        if inputs.takesSessionModel, !given.contains("--model"), let model = env.modelPath { args += ["--model", model] }
-        if let format = env.format, !given.contains("--format"), inputs.takesSessionFormat(format) {
+        if !booted, inputs.takesSessionModel, !given.contains("--model"), let model = env.modelPath { args += ["--model", model] }
+        // A line that chooses its own output (`--format`, a reporter) keeps it.
+        if let format = env.format, !given.contains("--format"), !given.contains("--reporter"), inputs.takesSessionFormat(format) {
             args += ["--format", format.rawValue]
         }
         return [name] + args

@@ -26,8 +26,6 @@ enum SessionStorePlacement {
     case firstUnlessAppGroupFolder
     /// `--store`.
     case storeOption
-    /// After its first word when that is no option (`provoke SCENARIO STORE`), else first.
-    case afterFirstWord
 }
 
 extension SessionStorePlacement {
@@ -38,7 +36,6 @@ extension SessionStorePlacement {
         case .first: args.insert(store, at: 0)
         case .firstUnlessAppGroupFolder: if !args.contains("--group-container") { args.insert(store, at: 0) }
         case .storeOption: if !args.contains("--store") { args += ["--store", store] }
-        case .afterFirstWord: args.insert(store, at: args.first.map { $0.hasPrefix("-") } == false ? 1 : 0)
         }
         return args
     }

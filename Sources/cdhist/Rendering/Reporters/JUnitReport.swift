@@ -27,8 +27,9 @@ enum JUnitReport {
             }
             xml += head + ">\n"
             if !failing.isEmpty {
-                let message = "\(failing.count) \(rule.severity.rawValue) finding\(failing.count == 1 ? "" : "s"): \(rule.summary)"
-                xml += "      <failure type=\"\(rule.severity.rawValue)\" message=\"\(escape(message))\">"
+                let worst = failing.map(\.severity).max() ?? rule.severity
+                let message = "\(failing.count) finding\(failing.count == 1 ? "" : "s") at or above \(outcome.threshold.rawValue): \(rule.summary)"
+                xml += "      <failure type=\"\(worst.rawValue)\" message=\"\(escape(message))\">"
                 xml += escape(failing.map(CheckOutcome.text).joined(separator: "\n")) + "</failure>\n"
             }
             if !passing.isEmpty {

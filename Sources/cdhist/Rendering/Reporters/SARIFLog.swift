@@ -11,15 +11,20 @@ enum SARIFLog {
             ("artifactLocation", .object([("uri", .string(uri)), ("index", .int(0))])),
             ("region", .object([("startLine", .int(1))])),
         ]))])
+        var seen: [String: Int] = [:]
         let results: [JSONValue] = outcome.findings.map { f in
+            // What the finding is about (its actor, entity or author), and which of those it is, so that
+            // an alert stays one alert across runs.
+            let subject = fingerprint(f)
+            let occurrence = seen[subject, default: 0]
+            seen[subject] = occurrence + 1
             var pairs: [(String, JSONValue)] = [("ruleId", .string(f.ruleID))]
             if let index = rules.firstIndex(where: { $0.id == f.ruleID }) { pairs.append(("ruleIndex", .int(Int64(index)))) }
             pairs += [
                 ("level", .string(level(f.severity))),
                 ("message", .object([("text", .string(CheckOutcome.text(f)))])),
                 ("locations", .array([location])),
-                // What the finding is about (its actor, entity or author), so that an alert stays one alert across runs.
-                ("partialFingerprints", .object([("cdhistFinding/v1", .string(fingerprint(f)))])),
+                ("partialFingerprints", .object([("cdhistFinding/v1", .string("\(subject):\(occurrence)"))])),
             ]
             return .object(pairs)
         }

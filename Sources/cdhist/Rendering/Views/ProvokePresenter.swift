@@ -20,6 +20,11 @@ struct ProvokePresenter {
             let range = plan.deletedRange.map { " (#\($0.lowerBound)–#\($0.upperBound))" } ?? ""
             fields.append((result == nil ? "Deletes" : "Deleted", "\(plural(result?.transactionsDeleted ?? p.transactionCount, "transaction"))\(range) and \(plural(p.changeCount, "change")); \(p.survivingTransactions) survive"))
         }
+        // What else the purge breaks: other actors, CloudKit's exporter.
+        let others = plan.purge?.preview.consequences.filter { $0.actor != plan.actor } ?? []
+        if !others.isEmpty {
+            fields.append(("Also breaks", others.map { "\($0.actor) (\($0.status.rawValue))" }.joined(separator: ", ")))
+        }
         fields.append(("Next launch", plan.expected.behaviour))
         fields.append(("Then check", plan.scenario.checkRule.map { "reports \($0) (exit 1)" } ?? "reports actor-behind only past its thresholds; actors shows the position moved"))
         var json: [(String, JSONValue)] = [
@@ -43,6 +48,7 @@ struct ProvokePresenter {
         json += [
             ("files", .array(files)),
             ("transactionsDeleted", .int(Int64(result?.transactionsDeleted ?? plan.transactionsDeleted))),
+            ("alsoBreaks", .array(others.map { .object([("actor", .string($0.actor)), ("status", .string($0.status.rawValue))]) })),
             ("deletedRange", plan.deletedRange.map { .object([("first", .int($0.lowerBound)), ("last", .int($0.upperBound))]) } ?? .null),
             ("expectedAtLaunch", .object([("code", plan.expected.code.map { .int(Int64($0)) } ?? .null), ("name", .optional(plan.expected.name)),
                                           ("behaviour", .string(plan.expected.behaviour))])),
@@ -59,7 +65,8 @@ struct ProvokePresenter {
     }
 
     /// The files an undo put back or removed.
-    func undone(_ files: [ProvokeBackup.File]) -> Document {
+    func undone(_ undone: ProvokeBackup.Undone) -> Document {
+        let files = undone.files
         let rows: [(String, String)] = files.map { f in
             (f.backup != nil ? "Put back" : "Removed", f.backup != nil ? "\(f.path) (SHA-256 \(f.sha256 ?? ""))" : f.path)
         }
@@ -69,8 +76,10 @@ struct ProvokePresenter {
                 .object([("path", .string(f.path)), ("action", .string(f.backup != nil ? "restored" : "removed")), ("sha256", .optional(f.sha256))])
             })),
         ]
-        return Document(kind: "provoke-undo", json: json,
-                        sections: [.fields(title: nil, [("Store", store)] + rows), .note("Every file is as it was before the provocation; its backups are removed.")])
+        let note = undone.unfinished ? "The provocation was stopped while it copied the files, before it changed any: its unfinished copies are removed."
+            : "Every file is as it was before the provocation; its backups are removed."
+        return Document(kind: "provoke-undo", json: json + [("unfinished", .bool(undone.unfinished))],
+                        sections: [.fields(title: nil, [("Store", store)] + rows), .note(note)])
     }
 
     private func describe(_ position: MergePosition) -> String {
