@@ -68,8 +68,15 @@ import Testing
         #expect(planned["kind"] as? String == "provoke" && planned["executed"] as? Bool == false && planned["checkRule"] as? String == rule)
         #expect(try DirectoryState(dir.path) == before, "the preview changed a file")
 
+        let plists = mergeState.filter { $0.hasSuffix(".plist") }
+        let formats = try plists.map { try PropertyList.decode([UInt8](try Data(contentsOf: URL(fileURLWithPath: $0)))) }
         let run = try CLI.run(args + ["--execute"])
         #expect(run.status == 0, "\(run.stderr)")
+        // A rewritten plist keeps its format and every key.
+        for (plist, before) in zip(plists, formats) {
+            let after = try PropertyList.decode([UInt8](try Data(contentsOf: URL(fileURLWithPath: plist))))
+            #expect(after.format == before.format && Set(after.value.dictionaryValue?.keys ?? [:].keys) == Set(before.value.dictionaryValue?.keys ?? [:].keys))
+        }
         let done = try run.json()
         #expect(done["executed"] as? Bool == true)
         let files = try #require(done["files"] as? [[String: Any]])
