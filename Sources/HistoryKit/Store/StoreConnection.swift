@@ -212,22 +212,44 @@ final class StoreConnection {
         if isClosed { throw StoreError.closed(path: path) }
         let outer = activeLock.withLock { active.flatMap { pthread_equal($0.thread, pthread_self()) != 0 ? $0.db : nil } }
         if let outer { return try body(outer) }
-        do {
-            return try queue.inDatabase { db in
-                activeLock.withLock { active = (pthread_self(), db) }
-                defer { activeLock.withLock { active = nil } }
-                if db.isInsideTransaction { return try body(db) }
-                try db.execute(sql: "BEGIN DEFERRED")
-                defer {
-                    // A read commits; should it fail, roll back (GRDB stops the process on a transaction left open).
-                    if db.isInsideTransaction { try? db.execute(sql: "COMMIT") }
-                    if db.isInsideTransaction { try? db.execute(sql: "ROLLBACK") }
+        var attempts = 0
+        while true {
+            var began = false
+            do {
+                return try queue.inDatabase { db in
+                    activeLock.withLock { active = (pthread_self(), db) }
+                    defer { activeLock.withLock { active = nil } }
+                    if db.isInsideTransaction { return try body(db) }
+                    try db.execute(sql: "BEGIN DEFERRED")
+                    defer {
+                        // A read commits; should it fail, roll back (GRDB stops the process on a transaction left open).
+                        if db.isInsideTransaction { try? db.execute(sql: "COMMIT") }
+                        if db.isInsideTransaction { try? db.execute(sql: "ROLLBACK") }
+                    }
+                    // The snapshot is taken here, before `body` reads (or writes out) anything.
+                    try db.execute(sql: "SELECT 1 FROM sqlite_master LIMIT 1")
+                    began = true
+                    return try body(db)
                 }
-                return try body(db)
+            } catch let error as DatabaseError where !began && attempts < Self.snapshotAttempts && Self.isTornWALIndex(error, access: access) {
+                // Another connection was rewriting the WAL index as this one read it: taken again, it is whole.
+                attempts += 1
+                usleep(10_000)
+            } catch let error as DatabaseError {
+                throw Self.storeError(error, path: path, timeout: busyTimeout, readPath: files.location)
             }
-        } catch let error as DatabaseError {
-            throw Self.storeError(error, path: path, timeout: busyTimeout, readPath: files.location)
         }
+    }
+
+    /// How many times a read tries to take its snapshot of a store another process is writing.
+    static let snapshotAttempts = 50
+
+    /// Whether `error` is what a connection mapping the `-shm` read-only meets when it reads the WAL
+    /// index while the app's connection is rewriting it (SQLITE_READONLY_RECOVERY, or the index
+    /// not yet set up): SQLite cannot repair the index without writing, and the app finishes it at once.
+    static func isTornWALIndex(_ error: DatabaseError, access: StoreAccess) -> Bool {
+        guard case .readOnlyWithWAL = access else { return false }
+        return error.resultCode == .SQLITE_READONLY
     }
 
     /// Runs `body` on this connection and, at the same time, `beside` on a
