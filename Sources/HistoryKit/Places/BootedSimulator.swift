@@ -56,8 +56,7 @@ public enum BootedSimulator {
         let app = identified("Data/Application").filter { $0.metadata["MCMMetadataIdentifier"]?.stringValue == bundleID }
             + identified("Data/PluginKitPlugin").filter { $0.metadata["MCMMetadataIdentifier"]?.stringValue?.hasPrefix(bundleID + ".") == true }
         guard !app.isEmpty else { return [] }
-        let key = "com.apple.MobileInstallation.GroupContainerIDs"
-        let groups = Set(app.flatMap { ($0.metadata["MCMMetadataInfo"]?[key] ?? $0.metadata[key])?.arrayValue?.compactMap(\.stringValue) ?? [] })
+        let groups = Set(app.flatMap { ContainerIdentity.groups(in: $0.metadata) })
         let shared = identified("Shared/AppGroup").filter { $0.metadata["MCMMetadataIdentifier"]?.stringValue.map(groups.contains) == true }
         return (app + shared).map(\.folder)
     }

@@ -99,7 +99,7 @@ struct ContainerIdentity {
     }
 
     /// The group identifiers a container's metadata names.
-    private static func groups(in metadata: PlistValue) -> [String] {
+    static func groups(in metadata: PlistValue) -> [String] {
         let key = "com.apple.MobileInstallation.GroupContainerIDs"
         let value = metadata[key] ?? metadata["MCMMetadataInfo"]?[key]
         return value?.arrayValue?.compactMap(\.stringValue) ?? []

@@ -80,7 +80,6 @@ extension HistoryStore {
                         summary: "replaces \(actor)'s token by a well-formed token of store \(foreign)")
         case .corruptToken:
             if case .unreadable = record.position { throw notApplicable("has a position that cannot be read already") }
-            let isJSON = record.keyFormat == .jsonToken || (record.file.flatMap { FileContents.read($0) }.map { JSONText.looksLikeJSON([UInt8]($0)) } ?? false && record.keyFormat == nil)
             let edit: PositionEdit
             if r.positionDate != nil {
                 let file = try defaultsFile(record, actor: actor)
@@ -91,6 +90,8 @@ extension HistoryStore {
                 edit = try rewrite(record, actor: actor, keyPrefixes: keyPrefixes) { bytes, _ in TokenRewrite.corrupt(bytes) }
             }
             guard case .unreadable = edit.new else { throw notApplicable("would still have a readable position once rewritten; cdhist cannot corrupt this format") }
+            // A token file read before it was rewritten says itself whether it held JSON.
+            let isJSON = record.keyFormat == .jsonToken || (record.keyFormat == nil && JSONText.looksLikeJSON([UInt8](edit.bytesRead)))
             let behaviour = r.positionDate != nil
                 ? "its saved date is no date any more: the app reads nil and merges all history again (or fails where it assumes a date)"
                 : isJSON ? "decoding its token fails (DecodingError.dataCorrupted, NSCoderReadCorruptError 4864): an app that forces the decode crashes at launch; a careful one drops it and fetches all history again"

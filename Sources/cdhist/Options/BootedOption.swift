@@ -6,10 +6,13 @@ import HistoryKit
 enum BootedOption {
     static let name = "--booted"
 
+    /// Whether `word` is the option (`--booted` or `--booted=ID`).
+    static func isOption(_ word: String) -> Bool { word == name || word.hasPrefix(name + "=") }
+
     /// `arguments` (a command's name first) with `--booted ID` replaced by the store it finds;
     /// unchanged without it, and for `stores`, whose own option it is.
     static func resolve(_ arguments: [String]) throws -> [String] {
-        guard let index = arguments.firstIndex(where: { $0 == name || $0.hasPrefix(name + "=") }), arguments.first != "stores" else { return arguments }
+        guard let index = arguments.firstIndex(where: isOption), arguments.first != "stores" else { return arguments }
         var args = arguments
         let id: String
         if args[index] == name {

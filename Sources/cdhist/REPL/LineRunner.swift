@@ -104,7 +104,7 @@ struct LineRunner {
             return words
         }
         // A line naming another store (`--booted`) takes neither the session's store nor what belongs to it.
-        let booted = words.contains { $0 == BootedOption.name || $0.hasPrefix(BootedOption.name + "=") }
+        let booted = words.contains(where: BootedOption.isOption)
         var args = booted ? Array(words.dropFirst()) : inputs.sessionStore.place(env.storePath, in: Array(words.dropFirst()))
         if !booted, inputs.readsSessionDefaults, !given.contains("--defaults"), !given.contains("--group-container") {
             for plist in env.defaults { args += ["--defaults", plist] }
