@@ -200,7 +200,7 @@ public enum Scenarios {
                  store: FixtureStore(model: tasksModel, storeUUID: "9E4B7D21-C6A8-4F35-B1D9-2E8C5A7F3B60", tombstoneColumnCount: 4,
                                      journalMode: .wal(keepInWAL: 8), transactions: appGroupHistory()),
                  writesXcdatamodel: false),
-    ] + SaveFixtures.scenarios
+    ] + SaveFixtures.scenarios + [HazardFixtures.scenario]
 
     /// One entity's share of generated benchmark history: the property sets its
     /// updates touch and the values its deletes preserve.

@@ -20,11 +20,12 @@ public enum XcdatamodelWriter {
                 case .attribute(let info):
                     a += #" attributeType="\#(info.type.name)""#
                     if info.preservesValueInHistoryOnDeletion { a += #" preserveAfterDeletion="YES""# }
+                    if p.isIndexedBySpotlight { a += #" spotlightIndexingEnabled="YES""# }
                     lines.append("        <attribute \(a)/>")
                 case .relationship(let r):
                     if r.isToMany { a += #" toMany="YES""# } else { a += #" maxCount="1""# }
                     if r.isOrdered { a += #" ordered="YES""# }
-                    a += #" deletionRule="Nullify""#
+                    a += #" deletionRule="\#(r.deleteRule.word)""#
                     if let d = r.destinationEntityName { a += #" destinationEntity="\#(d)""# }
                     if let i = r.inverseName, let d = r.destinationEntityName { a += #" inverseName="\#(i)" inverseEntity="\#(d)""# }
                     lines.append("        <relationship \(a)/>")

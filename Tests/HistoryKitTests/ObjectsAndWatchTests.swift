@@ -121,6 +121,7 @@ import Testing
                     seen.append("#\(tx.number) \(types.joined(separator: ","))")
                 case .purged(let first, let last, let count): seen.append("purged \(first)-\(last) \(count.map(String.init) ?? "?")")
                 case .checkpoint: seen.append("checkpoint")
+                case .massDelete(let burst): seen.append("mass-delete \(burst.entity) \(burst.deleted)")
                 }
                 return true
             }

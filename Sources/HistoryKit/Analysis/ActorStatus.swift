@@ -123,6 +123,8 @@ public struct MergeStateReport: Sendable {
     public var writers: [WriterSummary]
     /// Every cleaner strategy's effect, in the order of ``CleanerStrategy/allCases``.
     public var cleaners: [CleanerEffect]
+    /// Readers of history whose positions no file shows (the Spotlight delegate).
+    public var hiddenReaders: [HiddenReader] = []
 
     /// CloudKit's exporter, when the store is mirrored.
     public var exporter: ActorReport? { actors.first { $0.kind == .cloudKit } }

@@ -12,7 +12,7 @@ public struct Consequence: Equatable, Sendable {
         let n = actor.tokenNumber.map { "#\($0)" } ?? "its transaction"
         return Consequence(actor: actor.name, kind: actor.kind, status: .expired, message: actor.kind == .cloudKit
             ? "CloudKit's export position (transaction \(n)) would be purged: on its next export the mirror finds its token expired, resets (reason: history expired) and re-uploads \(actor.everyRecord)"
-            : "its token names \(n), which this purge deletes: Core Data will fail with 134301")
+            : "its token names \(n), which this purge deletes: Core Data will fail with 134301 (SwiftData with SwiftDataError.historyTokenExpired)")
     }
 
     /// The deletion takes `transactions` others wrote after `actor`'s position; for a

@@ -241,7 +241,7 @@ public struct MergeStateAnalyzer {
             }
             guard position.lastMerged != nil else {
                 r.status = .expired
-                r.explanation = "its token \(Self.missing(n, history: history)): Core Data fails with error 134301 (history token expired)"
+                r.explanation = "its token \(Self.missing(n, history: history)): Core Data fails with error 134301 (history token expired; in SwiftData, SwiftDataError.historyTokenExpired)"
                 r.advice = "reset its token (delete the saved token) so it refetches, and purge only before the oldest actor's position"
                 return r
             }

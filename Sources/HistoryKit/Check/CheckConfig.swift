@@ -8,7 +8,9 @@ import Foundation
 ///   "strategy": "phtk-2", "skip": ["missing-attribution"],
 ///   "thresholds": { "maxTransactions": 100000, "maxChanges": 1000000, "maxHistoryShare": 0.5,
 ///                   "minHistoryBytes": 16777216, "maxHistoryAgeDays": 90, "maxPendingTransactions": 1000, "maxLagDays": 7,
-///                   "staleDays": 30, "maxFreeShare": 0.25, "maxExportPendingTransactions": 100 } }
+///                   "staleDays": 30, "maxFreeShare": 0.25, "maxExportPendingTransactions": 100,
+///                   "massDeleteMinObjects": 50, "massDeleteShare": 0.5, "massDeleteWindowSeconds": 60,
+///                   "dormantMirrorDays": 7, "dormantMirrorTransactions": 20 } }
 /// ```
 public struct CheckConfig: Equatable, Sendable {
     public var maxTransactions = 100_000
@@ -24,6 +26,13 @@ public struct CheckConfig: Equatable, Sendable {
     public var maxFreeShare = 0.25
     /// Transactions CloudKit's exporter may have to export before `cloudkit-export-behind` warns.
     public var maxExportPendingTransactions = 100
+    /// When `mass-delete` fires (and `watch` warns): over this share of at least this many objects
+    /// of an entity, deleted by one author within this window.
+    public var massDelete = DeleteBurstLimits()
+    /// How long and how many transactions of other authors without mirroring activity make
+    /// `dormant-mirror` fire.
+    public var dormantMirrorDays = 7.0
+    public var dormantMirrorTransactions = 20
     public var failOn: Severity?
     public var actors: [String] = []
     public var batchActors: [String] = []
@@ -74,6 +83,13 @@ public struct CheckConfig: Equatable, Sendable {
                     case "staleDays": c.staleDays = n
                     case "maxFreeShare": c.maxFreeShare = n
                     case "maxExportPendingTransactions": c.maxExportPendingTransactions = Self.count(n)
+                    case "massDeleteMinObjects": c.massDelete.minimumObjects = Self.count(n)
+                    case "massDeleteShare":
+                        guard n < 1 else { throw fail("thresholds.massDeleteShare must be below 1") }
+                        c.massDelete.share = n
+                    case "massDeleteWindowSeconds": c.massDelete.window = n
+                    case "dormantMirrorDays": c.dormantMirrorDays = n
+                    case "dormantMirrorTransactions": c.dormantMirrorTransactions = Self.count(n)
                     default: throw fail("unknown threshold '\(name)'")
                     }
                 }

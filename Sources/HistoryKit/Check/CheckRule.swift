@@ -101,8 +101,8 @@ public enum Checker {
         ActorExpiredRule(), ActorMissedChangesRule(), ForeignTokenRule(), CorruptTokenRule(),
         ActorBehindRule(), ActorNotMergingRule(), StaleActorRule(), PositionAfterNewestRule(), AuthorMismatchRule(), NoMergePositionRule(),
         CloudKitExpiredRule(), CloudKitTokenUnreadableRule(),
-        CloudKitExportBehindRule(), CloudKitRecordsPendingRule(), HistoryTooLargeRule(), HistoryOldRule(), MissingAttributionRule(),
-        CloudKitPurgeRule(), MigrationTruncationRule(), WALMissingRule(), OrphanChangesRule(), UnknownEntityRule(),
+        CloudKitExportBehindRule(), CloudKitRecordsPendingRule(), TwoMirrorsRule(), DormantMirrorRule(), HistoryTooLargeRule(), HistoryOldRule(), MissingAttributionRule(),
+        CloudKitPurgeRule(), SpotlightReaderRule(), MigrationTruncationRule(), WALMissingRule(), OrphanChangesRule(), MassDeleteRule(), CascadeOrphansRule(), UnknownEntityRule(),
         ColumnsMismatchRule(), WrongTypeRule(), FreePagesRule(),
     ]
 

@@ -27,10 +27,11 @@ extension HistoryStore {
             gathered.notes += mirroring.problems.map { MergeStateNote(text: "\(path): CloudKit mirroring: \($0)", onRequest: true) }
         }
         let given = !gathered.records.isEmpty || !request.declared.isEmpty || !request.batch.isEmpty || mirroring != nil
-        let report = always || given
+        var report = always || given
             ? try MergeStateAnalyzer(store: self, declared: request.declared, batch: request.batch, records: gathered.records, mirroring: mirroring,
                                      now: request.now, cleaners: request.cleaners).report()
             : nil
+        report?.hiddenReaders = hiddenReaders()
         return MergeStateAnalysis(sources: gathered.sources, mirroring: mirroring, report: report, isGiven: given, notes: gathered.notes)
     }
 }
@@ -80,8 +81,11 @@ extension MergeStateRequest {
                 continue
             }
             do {
-                records.append(try found[path].map { try TokenFileReader.read(bytes: $0, path: path, actor: name) } ?? TokenFileReader.read(path: path, actor: name))
-                sources.append(MergeSource(path: path, kind: "token file\(beside)", positions: 1, ignoredKeys: 0, otherStoreKeys: []))
+                let bytes = try found[path] ?? FileContents.read(path).map { [UInt8]($0) } ?? { throw MergeStateError.unreadable(path: path) }()
+                records.append(try TokenFileReader.read(bytes: bytes, path: path, actor: name, storeUUID: storeUUID))
+                // A dictionary of tokens per store: the others are the app's other stores'.
+                let others = JSONText.looksLikeJSON(bytes) ? JSONTokenDecoder.otherStores(json: bytes, source: path, storeUUID: storeUUID) : []
+                sources.append(MergeSource(path: path, kind: "token file\(beside)", positions: 1, ignoredKeys: 0, otherStoreKeys: others))
             } catch let error as TokenError where !error.isOtherKindOfFile {
                 // Readable, but no token (JSON that maps no store): said, not fatal.
                 notes.append(MergeStateNote(text: "\(error); ignored", onRequest: false))

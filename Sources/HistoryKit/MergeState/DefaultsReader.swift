@@ -282,7 +282,7 @@ public enum DefaultsReader {
     private static func jsonPosition(_ json: [UInt8], key: String, source: String, storeUUID: String?) -> Result<MergePosition, TokenError> {
         let saysToken = key.lowercased().contains("token")
         do {
-            let token = try JSONTokenDecoder.decode(json: json, source: source)
+            let token = try JSONTokenDecoder.decode(json: json, source: source, forStore: storeUUID)
             if !saysToken, let storeUUID, token.transactionNumber(forStore: storeUUID) == nil {
                 return .failure(.notAToken(source: source, reason: "JSON that maps other UUIDs than this store's to numbers, under a key that does not say it holds a token"))
             }
@@ -303,18 +303,20 @@ public enum TokenFileReader {
     /// JSON that maps no store to a transaction is not a token: it throws
     /// ``TokenError/notAToken(source:reason:)``, for the caller to note and skip. Shared defaults
     /// (a plist of several tokens, or of settings) throw, for the caller to name `--defaults`.
-    public static func read(path: String, actor: String) throws -> MergeRecord {
+    public static func read(path: String, actor: String, storeUUID: String? = nil) throws -> MergeRecord {
         guard let data = FileContents.read(path) else {
             throw MergeStateError.unreadable(path: path)
         }
-        return try read(bytes: [UInt8](data), path: path, actor: actor)
+        return try read(bytes: [UInt8](data), path: path, actor: actor, storeUUID: storeUUID)
     }
 
     /// The record for the token in `bytes`, read from the file `path` names (a backup's or an archive's).
-    public static func read(bytes: [UInt8], path: String, actor: String) throws -> MergeRecord {
+    /// A dictionary of tokens keyed by store identifier gives `storeUUID`'s entry.
+    public static func read(bytes: [UInt8], path: String, actor: String, storeUUID: String? = nil) throws -> MergeRecord {
         let position: MergePosition
         do {
-            position = .token(try HistoryTokenDecoder.decode(fileBytes: bytes, source: path))
+            position = .token(JSONText.looksLikeJSON(bytes) ? try JSONTokenDecoder.decode(json: bytes, source: path, forStore: storeUUID)
+                                                           : try HistoryTokenDecoder.decode(fileBytes: bytes, source: path))
         } catch let error as TokenError {
             if case .notAToken = error { throw error }
             if error.isOtherKindOfFile { throw error }

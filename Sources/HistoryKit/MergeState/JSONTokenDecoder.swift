@@ -19,6 +19,11 @@ public enum JSONTokenDecoder {
         } catch {
             throw TokenError.corruptJSON(source: source, reason: "\(error)")
         }
+        return try token(in: root, source: source)
+    }
+
+    /// The token `root` holds (see ``decode(json:source:)``).
+    private static func token(in root: JSONNode, source: String) throws -> HistoryToken {
         var numbers: [String: Int64] = [:]
         /// A store given a number that is no transaction number: said when no store has one.
         var unusable: (key: String, number: Double)?
@@ -53,6 +58,41 @@ public enum JSONTokenDecoder {
             throw TokenError.notAToken(source: source, reason: "JSON without a store identifier mapped to a transaction number")
         }
         return HistoryToken(transactionNumbers: numbers)
+    }
+
+    /// The token for `storeUUID` in JSON text: from a dictionary of tokens keyed by store
+    /// identifier (``perStore(json:source:)``) the entry of that store when it has one (the
+    /// others are the app's other stores'), else ``decode(json:source:)``'s.
+    public static func decode(json bytes: [UInt8], source: String, forStore storeUUID: String?) throws -> HistoryToken {
+        if let storeUUID, let entries = perStore(json: bytes, source: source),
+           let mine = entries.first(where: { $0.identifier.caseInsensitiveCompare(storeUUID) == .orderedSame }) {
+            return mine.token
+        }
+        return try decode(json: bytes, source: source)
+    }
+
+    /// The entries of a dictionary of tokens keyed by store identifier, as apps keep SwiftData's
+    /// `[String: DefaultHistoryToken]` (`JSONEncoder` writes each token as
+    /// `{"storeTokens":{identifier: number}}`, and `HistoryObserver(historyTokens:)` takes them so):
+    /// every member of the root object is named by a UUID and holds an object that is a token.
+    /// Nil for any other JSON, a single token included.
+    public static func perStore(json bytes: [UInt8], source: String) -> [(identifier: String, token: HistoryToken)]? {
+        guard case .object(let members)? = try? JSONText.parse(bytes), members.count > 0 else { return nil }
+        var entries: [(identifier: String, token: HistoryToken)] = []
+        for (key, value) in members {
+            guard UUID(uuidString: key) != nil, case .object = value,
+                  let token = try? token(in: value, source: "\(source) [\(key)]") else { return nil }
+            entries.append((key.uppercased(), token))
+        }
+        return entries
+    }
+
+    /// The identifiers of the other stores a dictionary of tokens keyed by store identifier
+    /// holds entries for, beside `storeUUID`'s (empty for any other JSON).
+    public static func otherStores(json bytes: [UInt8], source: String, storeUUID: String) -> [String] {
+        guard let entries = perStore(json: bytes, source: source),
+              entries.contains(where: { $0.identifier.caseInsensitiveCompare(storeUUID) == .orderedSame }) else { return [] }
+        return entries.map(\.identifier).filter { $0.caseInsensitiveCompare(storeUUID) != .orderedSame }
     }
 
     /// `json` with every number it gives `storeUUID` replaced by `transactionNumber`,

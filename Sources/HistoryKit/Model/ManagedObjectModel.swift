@@ -93,13 +93,18 @@ public struct PropertyDescription: Equatable, Sendable {
     public var kind: PropertyKind
     public var isTransient: Bool
     public var isOptional: Bool
+    /// "Index in Spotlight": an app's `NSCoreDataCoreSpotlightDelegate` indexes the value, reading
+    /// history to follow its changes.
+    public var isIndexedBySpotlight: Bool
 
     /// A property of the given kind.
-    public init(name: String, kind: PropertyKind, isTransient: Bool = false, isOptional: Bool = true) {
+    public init(name: String, kind: PropertyKind, isTransient: Bool = false, isOptional: Bool = true,
+                isIndexedBySpotlight: Bool = false) {
         self.name = name
         self.kind = kind
         self.isTransient = isTransient
         self.isOptional = isOptional
+        self.isIndexedBySpotlight = isIndexedBySpotlight
     }
 
     /// The attribute details, when this is an attribute.
@@ -254,17 +259,46 @@ public struct RelationshipInfo: Equatable, Sendable {
     public var maxCount: Int64
     public var minCount: Int64
     public var isOrdered: Bool
+    /// What deleting the source object does to its destination objects.
+    public var deleteRule: DeleteRule
 
     /// Relationship details; `maxCount` 1 means to-one.
     public init(destinationEntityName: String?, inverseName: String?, maxCount: Int64,
-                minCount: Int64 = 0, isOrdered: Bool = false) {
+                minCount: Int64 = 0, isOrdered: Bool = false, deleteRule: DeleteRule = .nullify) {
         self.destinationEntityName = destinationEntityName
         self.inverseName = inverseName
         self.maxCount = maxCount
         self.minCount = minCount
         self.isOrdered = isOrdered
+        self.deleteRule = deleteRule
     }
 
     /// Core Data's rule: a relationship is to-many unless its maximum count is 1.
     public var isToMany: Bool { maxCount != 1 }
+}
+
+/// A relationship's delete rule (`NSDeleteRule`, Core Data's numbering).
+public enum DeleteRule: Int64, Equatable, Sendable {
+    case noAction = 0, nullify = 1, cascade = 2, deny = 3
+
+    /// The rule of an archived number, or of a `.xcdatamodel`'s `deletionRule` word.
+    init?(word: String) {
+        switch word {
+        case "No Action": self = .noAction
+        case "Nullify": self = .nullify
+        case "Cascade": self = .cascade
+        case "Deny": self = .deny
+        default: return nil
+        }
+    }
+
+    /// The word a `.xcdatamodel` uses.
+    public var word: String {
+        switch self {
+        case .noAction: return "No Action"
+        case .nullify: return "Nullify"
+        case .cascade: return "Cascade"
+        case .deny: return "Deny"
+        }
+    }
 }

@@ -73,6 +73,10 @@ public enum ModelArchiveDecoder {
         }
     }
 
+    /// The keys under which a property's "Index in Spotlight" is archived (`isIndexedBySpotlight`):
+    /// none of the real stores' models sets it, so both spellings Core Data's keys follow are read.
+    static let spotlightKeys = ["NSIndexedBySpotlight", "NSIsIndexedBySpotlight"]
+
     private static func property(_ archive: KeyedArchive, name: String, object: PlistValue) -> PropertyDescription? {
         var object = object
         var classes = archive.classChain(of: object)
@@ -93,7 +97,8 @@ public enum ModelArchiveDecoder {
                 destinationEntityName: destination, inverseName: inverse,
                 maxCount: archive.value(object, "NSMaxCount")?.integerValue ?? 0,
                 minCount: archive.value(object, "NSMinCount")?.integerValue ?? 0,
-                isOrdered: archive.value(object, "NSIsOrdered")?.boolValue ?? false))
+                isOrdered: archive.value(object, "NSIsOrdered")?.boolValue ?? false,
+                deleteRule: archive.value(object, "NSDeleteRule")?.integerValue.flatMap(DeleteRule.init(rawValue:)) ?? .nullify))
         } else if classes.contains("NSAttributeDescription") {
             kind = .attribute(AttributeInfo(
                 type: AttributeType(rawValue: archive.value(object, "NSAttributeType")?.integerValue ?? 0),
@@ -107,6 +112,8 @@ public enum ModelArchiveDecoder {
         } else {
             return nil
         }
-        return PropertyDescription(name: propertyName, kind: kind, isTransient: isTransient, isOptional: isOptional)
+        let spotlight = Self.spotlightKeys.contains { archive.value(object, $0)?.boolValue ?? false }
+        return PropertyDescription(name: propertyName, kind: kind, isTransient: isTransient, isOptional: isOptional,
+                                   isIndexedBySpotlight: spotlight)
     }
 }

@@ -63,6 +63,7 @@ public enum ModelArchiveEncoder {
         ]
         if p.isTransient { fields["NSIsTransient"] = .bool(true) }
         if p.isOptional { fields["NSIsOptional"] = .bool(true) }
+        if p.isIndexedBySpotlight { fields[ModelArchiveDecoder.spotlightKeys[0]] = .bool(true) }
         switch p.kind {
         case .attribute(let a):
             fields["NSAttributeType"] = .integer(a.type.rawValue)
@@ -75,6 +76,7 @@ public enum ModelArchiveEncoder {
             fields["NSMaxCount"] = .integer(r.maxCount)
             fields["NSMinCount"] = .integer(r.minCount)
             if r.isOrdered { fields["NSIsOrdered"] = .bool(true) }
+            fields["NSDeleteRule"] = .integer(r.deleteRule.rawValue)
             if let d = r.destinationEntityName {
                 fields["_NSDestinationEntityName"] = b.add(string: d)
                 fields["NSDestinationEntity"] = slots[d] ?? KeyedArchiveBuilder.null

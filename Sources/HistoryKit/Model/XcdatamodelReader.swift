@@ -60,7 +60,8 @@ public enum XcdatamodelReader {
                 let info = AttributeInfo(type: type, flags: flags, isDerived: a["derived"] == "YES",
                                          isComposite: name == "compositeAttribute")
                 add(PropertyDescription(name: propName, kind: .attribute(info),
-                                        isTransient: a["transient"] == "YES", isOptional: a["optional"] == "YES"))
+                                        isTransient: a["transient"] == "YES", isOptional: a["optional"] == "YES",
+                                        isIndexedBySpotlight: a["spotlightIndexingEnabled"] == "YES"))
             case "relationship":
                 guard let propName = a["name"] else { return }
                 let toMany = a["toMany"] == "YES"
@@ -68,9 +69,11 @@ public enum XcdatamodelReader {
                 let info = RelationshipInfo(destinationEntityName: a["destinationEntity"], inverseName: a["inverseName"],
                                             maxCount: toMany && maxCount == 1 ? 0 : maxCount,
                                             minCount: a["minCount"].flatMap { Int64($0) } ?? 0,
-                                            isOrdered: a["ordered"] == "YES")
+                                            isOrdered: a["ordered"] == "YES",
+                                            deleteRule: a["deletionRule"].flatMap(DeleteRule.init(word:)) ?? .nullify)
                 add(PropertyDescription(name: propName, kind: .relationship(info),
-                                        isTransient: a["transient"] == "YES", isOptional: a["optional"] == "YES"))
+                                        isTransient: a["transient"] == "YES", isOptional: a["optional"] == "YES",
+                                        isIndexedBySpotlight: a["spotlightIndexingEnabled"] == "YES"))
             case "fetchedProperty":
                 guard let propName = a["name"] else { return }
                 add(PropertyDescription(name: propName, kind: .fetchedProperty))

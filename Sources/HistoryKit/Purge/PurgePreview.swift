@@ -55,6 +55,9 @@ public struct PurgePreview: Sendable {
     public var cloudKitTransactions: Int
     /// Actors that would become `expired` or `missed-changes` (as ``Breakage`` decides).
     public var consequences: [Consequence]
+    /// Readers no file shows, which deleting history may break (the Spotlight delegate); empty
+    /// when nothing is deleted.
+    public var hiddenReaders: [HiddenReader] = []
     /// The selected transactions as runs of consecutive numbers, when they
     /// form few enough (nil: too scattered); the purge deletes by these ranges.
     var ranges: [ClosedRange<Int64>]?
@@ -139,6 +142,7 @@ extension HistoryStore {
         }, beside: { db in try self.space(db) })
         if breakdown { try countChanges(of: &preview, matching: matching, arguments: args, authorExpression: sql.expression(for: .author), joins: sql.joinClause) }
         preview.oldestSurvivor = try survivor.flatMap { try transaction(number: $0) }
+        if preview.transactionCount > 0 { preview.hiddenReaders = hiddenReaders() }
         let tables = Dictionary(space.tables.map { ($0.name, $0.bytes) }, uniquingKeysWith: { a, _ in a })
         func share(_ part: Int, _ whole: Int) -> Double { whole > 0 ? Double(part) / Double(whole) : 0 }
         let transactions = preview.transactionCount + preview.survivingTransactions

@@ -21,6 +21,8 @@ public final class StoreWatcher {
         case purged(first: Int64, last: Int64, count: Int?)
         /// A checkpoint wrote the main file from the WAL; `walBytes` is the `-wal`'s size now (nil: none).
         case checkpoint(walBytes: Int64?)
+        /// New transactions complete a burst of deletes (told once, when it is first seen).
+        case massDelete(DeleteBurst)
     }
 
     public let path: String
@@ -56,14 +58,20 @@ public final class StoreWatcher {
     private var firstNumber: Int64?
     /// How many transactions numbered up to ``position`` there were at the last poll (nil: not known).
     private var countThroughPosition: Int?
+    /// When new deletes are a burst to tell (nil: never).
+    private let massDelete: DeleteBurstLimits?
+    /// The bursts told: entity, author and first transaction.
+    private var toldBursts: Set<[String]> = []
 
     /// Starts watching `path`: after its newest transaction, or after `since`.
     /// `filter`'s names, entities, types and objects select what is reported
     /// (its bounds, limit and order are not used). `model` resolves the model
     /// of a store as opened (again when its catalog or schema change).
+    /// `massDelete` says when new deletes are a burst to tell (``Event/massDelete(_:)``).
     public init(path: String, options: OpenOptions = OpenOptions(), filter: HistoryQuery = HistoryQuery(), since: HistoryQuery.Bound? = nil,
-                model: @escaping (HistoryStore) throws -> ModelResolution) throws {
+                massDelete: DeleteBurstLimits? = DeleteBurstLimits(), model: @escaping (HistoryStore) throws -> ModelResolution) throws {
         self.path = path
+        self.massDelete = massDelete
         self.options = options
         var filter = filter
         filter.after = nil
@@ -208,8 +216,15 @@ public final class StoreWatcher {
             if error is Stopped { return false }
             throw error
         }
+        let before = position
         advance(store, to: newLast)
         pendingSince = nil
+        if let limits = massDelete, newLast > before {
+            for burst in try store.deleteBursts(limits, endingAfter: before) {
+                guard toldBursts.insert([burst.entity, burst.author ?? "", String(burst.firstTransaction)]).inserted else { continue }
+                guard try body(.massDelete(burst)) else { return false }
+            }
+        }
         return true
     }
 

@@ -74,8 +74,8 @@ struct WatchCommand: ParsableCommand, SessionInputs {
                         if let limit, printed >= limit { return false }
                     case .purged(let first, let last, let count):
                         printer.purged(first: first, last: last, count: count)
-                    case .checkpoint(let walBytes):
-                        printer.checkpoint(walBytes: walBytes)
+                    case .checkpoint(let walBytes): printer.checkpoint(walBytes: walBytes)
+                    case .massDelete(let burst): printer.massDelete(burst)
                     }
                     return !stop.isRequested
                 }

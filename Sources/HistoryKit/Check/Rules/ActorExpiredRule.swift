@@ -3,6 +3,6 @@
 struct ActorExpiredRule: ActorStatusRule {
     let id = "actor-expired"
     let severity = Severity.error
-    let summary = "an actor's history token expired (Core Data error 134301)"
+    let summary = "an actor's history token expired (Core Data error 134301, SwiftDataError.historyTokenExpired)"
     let status = ActorStatus.expired
 }

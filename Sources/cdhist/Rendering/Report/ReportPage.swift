@@ -100,11 +100,13 @@ struct ReportPage {
                      : "\(plural(actors.count, "actor")), \(statuses.joined(separator: ", "))")
         let writers = c.mergeState.writers.filter { $0.author != nil }.count
         if writers > 0 { parts.append("\(plural(writers, "writer")) without merge state") }
+        for r in c.mergeState.hiddenReaders { parts.append("also read by \(r.name), whose position no file shows") }
         let actorText = parts.joined(separator: " · ")
         let purge = c.purge.map { p in
             "\(p.rule): would delete \(plural(p.preview.transactionCount, "transaction")) and \(plural(p.preview.changeCount, "change"))"
                 + (p.preview.consequences.isEmpty ? "; breaks no known actor"
                     : "; breaks \(p.preview.consequences.map { "\($0.actor) (\($0.status.rawValue))" }.joined(separator: ", "))")
+                + p.preview.hiddenReaders.map { "; may break \($0.name) (a full re-index)" }.joined()
         } ?? "none chosen"
         let severities = Severity.allCases.reversed().compactMap { severity -> String? in
             let n = c.findings.filter { $0.severity == severity }.count

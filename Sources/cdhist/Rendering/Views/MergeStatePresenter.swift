@@ -18,7 +18,10 @@ struct MergeStatePresenter {
         for s in sources {
             var text = "\(s.kind), \(plural(s.positions, "position"))"
             if s.ignoredKeys > 0 { text += ", \(plural(s.ignoredKeys, "other key")) ignored" }
-            if !s.otherStoreKeys.isEmpty { text += ", \(plural(s.otherStoreKeys.count, "key")) of other stores" }
+            if !s.otherStoreKeys.isEmpty {
+                let (shown, more) = ListSummary.limited(s.otherStoreKeys, to: ListSummary.inline)
+                text += ", for other stores: \(shown.joined(separator: ", "))" + (more > 0 ? " " + ListSummary.more(more) : "")
+            }
             fields.append(("Source", "\(s.path): \(text)"))
         }
         if sources.isEmpty { fields.append(("Source", "none (give --defaults, --token or --group-container)")) }
@@ -43,6 +46,7 @@ struct MergeStatePresenter {
             sections.append(.commands(title: "To reset each broken actor so that it fetches history from the start\(previews):", fixes))
         }
         if let writers = writersSummary(report.writers) { sections.append(.note(writers)) }
+        sections += report.hiddenReaders.map { .note(HiddenReaderText.actorNote($0)) }
         sections += CleanerTable(time: time, all: all).sections(report)
         return Document(kind: "actors", json: json(report, sources: sources, store: store.path), sections: sections)
     }
@@ -132,6 +136,7 @@ struct MergeStatePresenter {
                 ("ignoredKeys", .int(Int64(s.ignoredKeys))), ("otherStoreKeys", .array(s.otherStoreKeys.map { .string($0) })),
             ]) })),
             ("actors", .array(report.actors.map { actorJSON($0, store: store) })),
+            ("hiddenReaders", .array(report.hiddenReaders.map(HiddenReaderText.json))),
             ("writers", .array(report.writers.map { w in .object([
                 ("author", .optional(w.author)), ("family", .optional(w.family?.rawValue)), ("transactions", .int(Int64(w.transactions))),
                 ("firstTransaction", .int(w.firstNumber)), ("lastTransaction", .int(w.lastNumber)),

@@ -30,6 +30,7 @@ struct PurgePresenter {
             fields.append(("CloudKit", "\(plural(p.cloudKitTransactions, "transaction")) by NSCloudKitMirroringDelegate would be deleted; Apple advises against purging history of a store mirrored with CloudKit (it can reset sync)"))
         }
         for c in p.consequences { fields.append(("Breaks", "\(c.actor) (\(c.status.rawValue)): \(c.message)")) }
+        for r in p.hiddenReaders { fields.append(("May break", HiddenReaderText.purgeWarning(r))) }
         if p.consequences.isEmpty {
             fields.append(("Breaks", actors.map { "none of the \($0) actor\($0 == 1 ? "" : "s") with a position" }
                            ?? "nothing cdhist knows of: no actor given (--defaults, --token, --group-container)"))
@@ -65,6 +66,7 @@ struct PurgePresenter {
                 ("inserts", .int(Int64(e.counts.inserts))), ("updates", .int(Int64(e.counts.updates))), ("deletes", .int(Int64(e.counts.deletes))),
             ]) }) } ?? .null),
             ("consequences", .array(p.consequences.map(Self.json))),
+            ("hiddenReaders", .array(p.hiddenReaders.map(HiddenReaderText.json))),
             ("executed", .bool(false)),
         ]
         let counted = p.byEntity != nil

@@ -73,6 +73,18 @@ final class WatchPrinter {
         }
     }
 
+    /// New transactions deleted most of an entity's objects at once.
+    func massDelete(_ b: DeleteBurst) {
+        event("mass-delete", text: "warning: mass-delete: \(b.sentence)", style: .yellow) { s in
+            s.member("entity", b.entity)
+            s.member("author", b.author)
+            s.member("deleted", Int64(b.deleted))
+            s.member("objectsBefore", Int64(b.objectsBefore))
+            s.member("firstTransaction", b.firstTransaction)
+            s.member("lastTransaction", b.lastTransaction)
+        }
+    }
+
     /// A checkpoint wrote the main file.
     func checkpoint(walBytes: Int64?) {
         let wal = walBytes.map { ", -wal now \($0) bytes" } ?? ", no -wal now"
