@@ -24,7 +24,7 @@ import Testing
     /// Each library's key for an actor's date, as its source writes it.
     static func key(_ strategy: CleanerStrategy, actor: String, storeUUID: String) -> String? {
         switch strategy {
-        case .apple: return nil
+        case .apple, .apple604800: return nil
         case .phtk100, .phtk100Manual, .phtk104, .phtk2, .phtk2Manual: return "PersistentHistoryTrackingKit.lastToken.\(actor)"
         case .fatbobman, .fatbobmanDemo: return "PersistentHistoryTracker.lastToken.\(actor)"
         case .swiftlee: return "lastHistoryTransactionTimeStamp-\(actor)"
@@ -46,7 +46,12 @@ import Testing
         }
         let nonBatch = actors.filter { !$0.batch }
         switch strategy {
-        case .apple: return (now - week, nil)
+        case .apple:
+            // Calendar.current: the local time zone, as cdhist takes it without --utc.
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = TimeZone.current
+            return (calendar.date(byAdding: .day, value: -7, to: Date(timeIntervalSinceReferenceDate: now))?.timeIntervalSinceReferenceDate, nil)
+        case .apple604800: return (now - week, nil)
         case .phtk100: return (names.isEmpty ? nil : common(nonBatch), names)
         case .phtk100Manual, .fatbobman: return (names.isEmpty ? nil : common(actors), names)
         case .phtk104: return (names.isEmpty ? nil : earliest(nonBatch) ?? now - week, names)

@@ -57,21 +57,36 @@ public struct CleanerInput: Sendable {
     }
 }
 
-/// What the cleaners that can be configured are configured with.
+/// What the cleaners that can be configured are configured with, and where they run.
 public struct CleanerSettings: Equatable, Sendable {
     /// Seven days (604,800 s): the libraries' default and Apple's documentation's.
     public static let defaultRetention: Double = 7 * 86400
 
     /// How long history is kept (seconds) by the cleaners that have a setting for it, and by
-    /// the apps that copied Apple's documentation and changed its 604,800.
+    /// the apps that copied Apple's documentation and changed its seven days.
     public var retention: Double
 
-    public init(retention: Double = defaultRetention) {
+    /// The device's time zone, in which a cleaner counting calendar days counts them
+    /// (`Calendar.current` in the app). The caller says which: a front end passes the
+    /// user's, so that what is computed here does not depend on where it runs.
+    public var timeZone: TimeZone
+
+    public init(retention: Double = defaultRetention, timeZone: TimeZone = CleanerSettings.utc) {
         self.retention = retention
+        self.timeZone = timeZone
     }
+
+    /// UTC, the time zone when none is given.
+    public static let utc = TimeZone(identifier: "UTC") ?? TimeZone(secondsFromGMT: 0) ?? TimeZone.current
 
     /// The retention in words: `7 days`, `36 hours`, `90 minutes`, `45 seconds`.
     var retentionText: String { span(retention, exact: true) }
+
+    /// The retention in whole days, when it is some (`7d`, `2w`); nil for `36h`.
+    var retentionDays: Int? {
+        let days = retention / 86400
+        return days >= 1 && days == days.rounded() && days <= Double(Int32.max) ? Int(days) : nil
+    }
 }
 
 /// A cleaner's decision: where it cuts and why.

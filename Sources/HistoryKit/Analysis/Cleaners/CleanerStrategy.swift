@@ -2,6 +2,7 @@
 /// computes it (one file per cleaner, citing the library, version and file it follows).
 public enum CleanerStrategy: String, CaseIterable, Sendable {
     case apple
+    case apple604800 = "apple-604800"
     case phtk100 = "phtk-1.0.0"
     case phtk100Manual = "phtk-1.0.0-manual"
     case phtk104 = "phtk-1.0.4"
@@ -16,6 +17,7 @@ public enum CleanerStrategy: String, CaseIterable, Sendable {
     private var rule: CleanerRule.Type {
         switch self {
         case .apple: return AppleSampleCleaner.self
+        case .apple604800: return AppleEarlierListingCleaner.self
         case .phtk100: return PHTK100Cleaner.self
         case .phtk100Manual: return PHTK100ManualCleaner.self
         case .phtk104: return PHTK104Cleaner.self
@@ -35,9 +37,9 @@ public enum CleanerStrategy: String, CaseIterable, Sendable {
     /// The library, version and source file the rule follows.
     public var source: String { rule.source }
 
-    /// Whether `--retention` sets its duration (the libraries' `maximumDuration` and `timeToLive`,
-    /// and Apple's 604,800 s that apps change).
-    public var usesRetention: Bool { [.apple, .phtk104, .appwise].contains(self) }
+    /// Whether the retention sets its duration (the libraries' `maximumDuration` and `timeToLive`,
+    /// and the seven days of Apple's listings that apps change).
+    public var usesRetention: Bool { [.apple, .apple604800, .phtk104, .appwise].contains(self) }
 
     /// What the strategy would purge now, from `input`. A library that narrows its delete
     /// to its actors' authors deletes nothing when it has none.
