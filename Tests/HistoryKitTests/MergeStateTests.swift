@@ -144,6 +144,20 @@ import Testing
         #expect(CleanerStrategy.apple.cutoff(utc).cutoff == 636_984_000 && CleanerStrategy.apple604800.cutoff(utc).cutoff == 636_984_000)
     }
 
+    /// SwiftSync deletes what its inbound author wrote, at every date, whoever the actors are.
+    @Test func swiftsync() {
+        for actors in [[], [("app", 29.0)], [("app", nil)]] as [[(String, Double?)]] {
+            let c = cut(.swiftsync, actors)
+            #expect(c.cutoff == nil && c.allDates && c.purges, "\(actors)")
+            #expect(c.authorFilter == ["com.github.3lvis.SwiftSync.inbound"] && c.heldBackBy == nil && !c.resetsKeysAfterPurge)
+            #expect(c.reason == "all history by com.github.3lvis.SwiftSync.inbound, at every date")
+        }
+        #expect(!CleanerStrategy.swiftsync.usesRetention && cut(.swiftsync, [], retention: 1).authorFilter?.count == 1)
+        #expect(CleanerStrategy.swiftsync.source.hasPrefix("3lvis/SwiftSync #663"))
+        // Every other strategy has a date or does not purge.
+        for s in CleanerStrategy.allCases where s != .swiftsync { #expect(!cut(s, [("app", 29)]).allDates, "\(s)") }
+    }
+
     @Test func phtk100AndTheArticle() {
         for s in [CleanerStrategy.phtk100, .phtk100Manual, .fatbobman] {
             // All dated: the earliest, held back by its actor.
@@ -203,6 +217,8 @@ import Testing
             let c = cut(s, [])
             if [.apple, .apple604800, .appwise].contains(s) {
                 #expect(c.cutoff == 23 * day && c.authorFilter == nil, "\(s)")
+            } else if s == .swiftsync {
+                #expect(c.purges && c.authorFilter == ["com.github.3lvis.SwiftSync.inbound"], "\(s)")
             } else {
                 #expect(c.cutoff == nil, "\(s): \(c.reason)")
             }

@@ -91,13 +91,18 @@ public struct CleanerSettings: Equatable, Sendable {
 
 /// A cleaner's decision: where it cuts and why.
 struct CleanerDecision {
-    /// Delete transactions with `ZTIMESTAMP <` this; nil: no purge.
+    /// Delete transactions with `ZTIMESTAMP <` this; nil: no purge, unless `allDates`.
     var cutoff: Double?
     var reason: String
     /// The actor whose date sets the cut-off.
     var heldBackBy: String?
+    /// It deletes at every date, with no cut-off: all that its author filter selects.
+    var allDates = false
 
     static func none(_ reason: String) -> CleanerDecision { CleanerDecision(cutoff: nil, reason: reason) }
+
+    /// No cut-off: every transaction its author filter selects goes, whatever its date.
+    static func everyDate(_ reason: String) -> CleanerDecision { CleanerDecision(cutoff: nil, reason: reason, allDates: true) }
 }
 
 /// One popular cleaner's rule, as its own code computes it: each in a file of its own that
@@ -108,6 +113,9 @@ protocol CleanerRule {
     static var source: String { get }
     /// Whether the delete is narrowed to the actors' authors (OR-ed), else everything goes.
     static var narrowsToActors: Bool { get }
+    /// The authors (OR-ed) the delete is narrowed to whoever the actors are: a cleaner that
+    /// deletes what it wrote itself; nil: none.
+    static var deletesOnlyBy: [String]? { get }
     /// Whether it sets every actor's key to nil after purging.
     static var resetsKeys: Bool { get }
     /// What the library does besides the cut-off that a preview should mention.
@@ -116,6 +124,7 @@ protocol CleanerRule {
 }
 
 extension CleanerRule {
+    static var deletesOnlyBy: [String]? { nil }
     static var resetsKeys: Bool { false }
     static var notes: [String] { [] }
 }

@@ -13,6 +13,7 @@ public enum CleanerStrategy: String, CaseIterable, Sendable {
     case swiftlee
     case studapp
     case appwise
+    case swiftsync
 
     private var rule: CleanerRule.Type {
         switch self {
@@ -28,6 +29,7 @@ public enum CleanerStrategy: String, CaseIterable, Sendable {
         case .swiftlee: return SwiftLeeCleaner.self
         case .studapp: return StudAppCleaner.self
         case .appwise: return AppwiseCleaner.self
+        case .swiftsync: return SwiftSyncCleaner.self
         }
     }
 
@@ -42,7 +44,8 @@ public enum CleanerStrategy: String, CaseIterable, Sendable {
     public var usesRetention: Bool { [.apple, .apple604800, .phtk104, .appwise].contains(self) }
 
     /// What the strategy would purge now, from `input`. A library that narrows its delete
-    /// to its actors' authors deletes nothing when it has none.
+    /// to its actors' authors deletes nothing when it has none; one that deletes what its own
+    /// author wrote narrows it to that author.
     public func cutoff(_ input: CleanerInput) -> CleanerCutoff {
         let rule = self.rule
         var decision = rule.decide(input)
@@ -50,17 +53,19 @@ public enum CleanerStrategy: String, CaseIterable, Sendable {
             decision = .none("no actor known: it deletes only what its actors wrote, so nothing")
         }
         let wholeSeconds = decision.heldBackBy.flatMap { name in input.actors.first { $0.name == name }?.wholeSeconds } ?? false
+        let purges = decision.cutoff != nil || decision.allDates
         return CleanerCutoff(strategy: self, cutoff: decision.cutoff, reason: decision.reason, heldBackBy: decision.heldBackBy,
-                             authorFilter: rule.narrowsToActors ? input.actors.map(\.name) : nil,
-                             resetsKeysAfterPurge: rule.resetsKeys && decision.cutoff != nil, notes: rule.notes,
-                             wholeSecondDate: wholeSeconds && decision.cutoff != nil)
+                             authorFilter: rule.narrowsToActors ? input.actors.map(\.name) : rule.deletesOnlyBy,
+                             resetsKeysAfterPurge: rule.resetsKeys && purges, notes: rule.notes,
+                             wholeSecondDate: wholeSeconds && decision.cutoff != nil, allDates: decision.allDates)
     }
 }
 
 /// What a cleaner strategy would purge now.
 public struct CleanerCutoff: Equatable, Sendable {
     public var strategy: CleanerStrategy
-    /// Delete transactions with `ZTIMESTAMP <` this (Cocoa seconds); nil: no purge.
+    /// Delete transactions with `ZTIMESTAMP <` this (Cocoa seconds); nil: no purge, unless
+    /// ``allDates``.
     public var cutoff: Double?
     /// Why, in words.
     public var reason: String
@@ -75,4 +80,10 @@ public struct CleanerCutoff: Equatable, Sendable {
     /// The cut-off is a date kept in whole seconds (an XML plist): the cleaner's own is up to a
     /// second later, and what falls in that second may go too.
     public var wholeSecondDate: Bool = false
+    /// The cleaner has no cut-off date: it deletes every transaction its ``authorFilter``
+    /// selects, whatever its date (``cutoff`` is nil).
+    public var allDates: Bool = false
+
+    /// Whether the cleaner deletes anything now: before its cut-off, or at every date.
+    public var purges: Bool { cutoff != nil || allDates }
 }
