@@ -32,7 +32,9 @@ import json, os
 #       by and each lane's value (lanes by bundle ID, process or context name); a Timesketch event's filename;
 #       the members of an archive in an examination's files; info's files.packedShm.
 # 1.12: the provoke and provoke-undo documents (a store put into a failure an app must survive, and put back).
-VERSION = "1.12"
+# 1.13: the cleaners apple-604800 (Apple's earlier listing; apple now counts calendar days) and swiftsync
+#       (its author's history at every date); a cleaner's allDates (no cut-off date: what its authorFilter selects).
+VERSION = "1.13"
 
 def nullable(t): return {"type": [t, "null"]} if isinstance(t, str) else {"anyOf": [t, {"type": "null"}]}
 S, I, N, B = {"type": "string"}, {"type": "integer"}, {"type": "number"}, {"type": "boolean"}
@@ -133,9 +135,9 @@ defs["actors"] = doc("actors", {
     "actors": arr(ref("actor")),
     "writers": arr(obj({"author": nullable("string"), "family": nullable({"enum": ["coredata-migration", "cloudkit", "apple"]}),
         "transactions": I, "firstTransaction": I, "lastTransaction": I, "firstTimestamp": nullable(TS), "lastTimestamp": nullable(TS)})),
-    "cleaners": arr(obj({"strategy": {"enum": ["apple", "phtk-1.0.0", "phtk-1.0.0-manual", "phtk-1.0.4", "phtk-2", "phtk-2-manual",
-                                               "fatbobman", "fatbobman-demo", "swiftlee", "studapp", "appwise"]},
-        "title": S, "source": S, "cutoff": nullable(TS), "cocoaCutoff": nullable("number"), "reason": S, "heldBackBy": nullable("string"),
+    "cleaners": arr(obj({"strategy": {"enum": ["apple", "apple-604800", "phtk-1.0.0", "phtk-1.0.0-manual", "phtk-1.0.4", "phtk-2", "phtk-2-manual",
+                                               "fatbobman", "fatbobman-demo", "swiftlee", "studapp", "appwise", "swiftsync"]},
+        "title": S, "source": S, "cutoff": nullable(TS), "cocoaCutoff": nullable("number"), "allDates": B, "reason": S, "heldBackBy": nullable("string"),
         "authorFilter": nullable(arr(S)), "resetsKeysAfterPurge": B, "notes": arr(S), "transactionsToDelete": nullable("integer"),
         "transactionsToDeleteAtMost": nullable("integer"),
         "breaks": arr(ref("consequence"))})),

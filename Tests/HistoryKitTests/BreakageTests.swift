@@ -88,9 +88,54 @@ import Testing
                 let selection = try PurgeSelection.strategy(effect.strategy, report: report, narrowing: HistoryQuery())
                 let preview = try store.previewPurge(selection.query, actors: report.actors)
                 #expect(preview.consequences == effect.breaks, "\(plist) \(effect.strategy.rawValue)")
-                #expect(effect.cutoff.cutoff == nil || preview.transactionCount == effect.transactionsToDelete, "\(plist) \(effect.strategy.rawValue)")
+                #expect(!effect.cutoff.purges || preview.transactionCount == effect.transactionsToDelete, "\(plist) \(effect.strategy.rawValue)")
             }
         }
+    }
+
+    /// SwiftSync's cleaner deletes what its inbound author wrote, at every date. On a store with
+    /// three such transactions (#6, #19, #37 of 37): its row counts them; the preview of its
+    /// selection deletes those three and no other; whom that breaks is decided by the same rule
+    /// as a cut-off's: `widget`, whose token names #19, expires; `app`, merged through #27,
+    /// misses #37; `shareExtension`, merged through #37, loses nothing it has not merged.
+    @Test func swiftSyncDeletesItsInboundAuthorsTransactionsAtEveryDate() throws {
+        let dir = try TemporaryDirectory()
+        try StoreWriter.write(SwiftSyncFixtures.store(), to: dir.file("Tasks.sqlite"))
+        let store = try HistoryStore.open(dir.file("Tasks.sqlite"))
+        let times = SwiftSyncFixtures.history().map(\.timestamp)
+        let records = [
+            MergeRecord(actor: "app", position: .date(times[26], wholeSeconds: false), source: "test", keyFormat: nil),
+            MergeRecord(actor: "widget", position: .token(try TokenSpec.token(fileOrLiteral: SwiftSyncFixtures.storeUUID + ":19")), source: "test", keyFormat: nil),
+            MergeRecord(actor: "shareExtension", position: .date(times[36], wholeSeconds: false), source: "test", keyFormat: nil),
+        ]
+        let report = try MergeStateAnalyzer(store: store, declared: [], batch: [], records: records, now: times[36] + 86400).report()
+        let effect = try #require(report.cleaner(.swiftsync))
+        #expect(effect.cutoff.cutoff == nil && effect.cutoff.allDates && effect.cutoff.authorFilter == [SwiftSyncFixtures.inboundAuthor])
+        #expect(effect.transactionsToDelete == 3 && effect.transactionsToDeleteAtMost == nil)
+        #expect(effect.breaks.map(\.actor) == ["app", "widget"] && effect.breaks.map(\.status) == [.missedChanges, .expired], "\(effect.breaks)")
+        #expect(effect.breaks.first?.message.hasPrefix("the purge deletes 1 transaction it has not merged yet") == true, "\(effect.breaks)")
+
+        let selection = try PurgeSelection.strategy(.swiftsync, report: report, narrowing: HistoryQuery())
+        #expect(selection.query.before == nil && selection.query.authors == [.value(SwiftSyncFixtures.inboundAuthor)])
+        let preview = try store.previewPurge(selection.query, actors: report.actors)
+        #expect(preview.transactionCount == 3 && preview.survivingTransactions == 34)
+        #expect(preview.ranges == SwiftSyncFixtures.inboundNumbers.map { $0...$0 })
+        #expect(preview.byAuthor == [PurgePreview.AuthorCount(author: SwiftSyncFixtures.inboundAuthor, transactions: 3, changes: nil)])
+        #expect(preview.changeCount == 4 && preview.cut == nil)
+        #expect(preview.consequences == effect.breaks)
+        // Authors named with it narrow its own; they never replace it.
+        let app = try PurgeSelection.strategy(.swiftsync, report: report, narrowing: HistoryQuery(authors: [.value("app")]))
+        #expect(try store.previewPurge(app.query).transactionCount == 0)
+        let own = try PurgeSelection.strategy(.swiftsync, report: report, narrowing: HistoryQuery(authors: [.value("app"), .value(SwiftSyncFixtures.inboundAuthor)]))
+        #expect(try store.previewPurge(own.query).transactionCount == 3)
+        // After #19 only #37 goes.
+        let after = try PurgeSelection.strategy(.swiftsync, report: report, narrowing: HistoryQuery(after: .transaction(19)))
+        #expect(try store.previewPurge(after.query).ranges == [37...37])
+
+        // A store its author never wrote to: nothing to delete, nobody broken.
+        let plain = try HistoryStore.open(Repository.fixtures + "/MergeState/Tasks.sqlite")
+        let none = try MergeStateAnalyzer(store: plain, declared: ["app"], batch: [], records: [], now: times[36]).report()
+        #expect(none.cleaner(.swiftsync)?.transactionsToDelete == 0 && none.cleaner(.swiftsync)?.breaks == [])
     }
 
     /// The executor refuses a plan that breaks an actor unless the request allows it, and then

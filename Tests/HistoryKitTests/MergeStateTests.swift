@@ -108,11 +108,54 @@ import Testing
     }
 
     @Test func apple() {
-        #expect(cut(.apple, [("app", 29)]).cutoff == 23 * day)
-        #expect(cut(.apple, []).cutoff == 23 * day)
-        #expect(cut(.apple, [("app", 29)]).authorFilter == nil)
-        // 604,800 s, whatever the time zone; --retention for a copy that changed it.
-        #expect(cut(.apple, [], retention: 14).cutoff == 16 * day)
+        // In UTC, seven calendar days are 604,800 s: both listings cut at day 23.
+        for s in [CleanerStrategy.apple, .apple604800] {
+            #expect(cut(s, [("app", 29)]).cutoff == 23 * day)
+            #expect(cut(s, []).cutoff == 23 * day)
+            #expect(cut(s, [("app", 29)]).authorFilter == nil && !cut(s, [("app", 29)]).resetsKeysAfterPurge)
+            // A copy that changed the seven days.
+            #expect(cut(s, [], retention: 14).cutoff == 16 * day)
+            #expect(s.usesRetention)
+        }
+        #expect(cut(.apple, []).reason == "now − 7 calendar days in UTC")
+        #expect(cut(.apple604800, []).reason == "now − 604800 s (7 days)")
+        #expect(CleanerStrategy.apple.source != CleanerStrategy.apple604800.source)
+    }
+
+    /// Across the change to daylight saving time in New York (2021-03-14), Apple's current
+    /// listing goes back to the same time of day a week before (an hour less than 604,800 s),
+    /// the earlier listing 604,800 s.
+    @Test func appleListingsAcrossADaylightSavingChange() throws {
+        let newYork = try #require(TimeZone(identifier: "America/New_York"))
+        let now = 637_588_800.0  // 2021-03-16T12:00:00Z, 08:00 EDT
+        func cut(_ s: CleanerStrategy, retention: Double = CleanerSettings.defaultRetention) -> CleanerCutoff {
+            s.cutoff(CleanerInput(actors: [], now: now, settings: CleanerSettings(retention: retention, timeZone: newYork)))
+        }
+        #expect(cut(.apple).cutoff == 636_987_600)        // 2021-03-09T13:00:00Z, 08:00 EST
+        #expect(cut(.apple).reason == "now − 7 calendar days in America/New_York")
+        #expect(cut(.apple604800).cutoff == 636_984_000)  // 2021-03-09T12:00:00Z
+        // Whole days are calendar days; any other retention is seconds.
+        #expect(cut(.apple, retention: 14 * 86400).cutoff == 636_382_800)  // 2021-03-02T13:00:00Z
+        #expect(cut(.apple, retention: 36 * 3600).cutoff == now - 36 * 3600)
+        #expect(cut(.apple, retention: 36 * 3600).reason == "now − 36 hours")
+        #expect(cut(.apple604800, retention: 14 * 86400).cutoff == now - 14 * 86400)
+        // In UTC the two agree.
+        let utc = CleanerInput(actors: [], now: now, settings: CleanerSettings(timeZone: CleanerSettings.utc))
+        #expect(CleanerStrategy.apple.cutoff(utc).cutoff == 636_984_000 && CleanerStrategy.apple604800.cutoff(utc).cutoff == 636_984_000)
+    }
+
+    /// SwiftSync deletes what its inbound author wrote, at every date, whoever the actors are.
+    @Test func swiftsync() {
+        for actors in [[], [("app", 29.0)], [("app", nil)]] as [[(String, Double?)]] {
+            let c = cut(.swiftsync, actors)
+            #expect(c.cutoff == nil && c.allDates && c.purges, "\(actors)")
+            #expect(c.authorFilter == ["com.github.3lvis.SwiftSync.inbound"] && c.heldBackBy == nil && !c.resetsKeysAfterPurge)
+            #expect(c.reason == "all history by com.github.3lvis.SwiftSync.inbound, at every date")
+        }
+        #expect(!CleanerStrategy.swiftsync.usesRetention && cut(.swiftsync, [], retention: 1).authorFilter?.count == 1)
+        #expect(CleanerStrategy.swiftsync.source.hasPrefix("3lvis/SwiftSync #663"))
+        // Every other strategy has a date or does not purge.
+        for s in CleanerStrategy.allCases where s != .swiftsync { #expect(!cut(s, [("app", 29)]).allDates, "\(s)") }
     }
 
     @Test func phtk100AndTheArticle() {
@@ -172,8 +215,10 @@ import Testing
     @Test func noActorKnownDeletesNothingWhereTheLibraryFiltersByAuthor() {
         for s in CleanerStrategy.allCases {
             let c = cut(s, [])
-            if [.apple, .appwise].contains(s) {
+            if [.apple, .apple604800, .appwise].contains(s) {
                 #expect(c.cutoff == 23 * day && c.authorFilter == nil, "\(s)")
+            } else if s == .swiftsync {
+                #expect(c.purges && c.authorFilter == ["com.github.3lvis.SwiftSync.inbound"], "\(s)")
             } else {
                 #expect(c.cutoff == nil, "\(s): \(c.reason)")
             }

@@ -24,7 +24,7 @@ import Testing
     /// Each library's key for an actor's date, as its source writes it.
     static func key(_ strategy: CleanerStrategy, actor: String, storeUUID: String) -> String? {
         switch strategy {
-        case .apple: return nil
+        case .apple, .apple604800, .swiftsync: return nil
         case .phtk100, .phtk100Manual, .phtk104, .phtk2, .phtk2Manual: return "PersistentHistoryTrackingKit.lastToken.\(actor)"
         case .fatbobman, .fatbobmanDemo: return "PersistentHistoryTracker.lastToken.\(actor)"
         case .swiftlee: return "lastHistoryTransactionTimeStamp-\(actor)"
@@ -33,7 +33,8 @@ import Testing
         }
     }
 
-    /// The cut-off and author filter each library's code computes (nil cut: no purge).
+    /// The cut-off and author filter each library's code computes (nil cut: no purge; an
+    /// infinite one: every date).
     static func model(_ strategy: CleanerStrategy, _ actors: [Actor], now: Double) -> (cut: Double?, authors: [String]?) {
         let week = 604_800.0
         let names = actors.map(\.name)
@@ -46,7 +47,13 @@ import Testing
         }
         let nonBatch = actors.filter { !$0.batch }
         switch strategy {
-        case .apple: return (now - week, nil)
+        case .apple:
+            // Calendar.current: the local time zone, as cdhist takes it without --utc.
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = TimeZone.current
+            return (calendar.date(byAdding: .day, value: -7, to: Date(timeIntervalSinceReferenceDate: now))?.timeIntervalSinceReferenceDate, nil)
+        case .apple604800: return (now - week, nil)
+        case .swiftsync: return (.infinity, ["com.github.3lvis.SwiftSync.inbound"])
         case .phtk100: return (names.isEmpty ? nil : common(nonBatch), names)
         case .phtk100Manual, .fatbobman: return (names.isEmpty ? nil : common(actors), names)
         case .phtk104: return (names.isEmpty ? nil : earliest(nonBatch) ?? now - week, names)
@@ -65,15 +72,15 @@ import Testing
         }
     }
 
-    /// Transactions before `cut` (by `authors` when given), counted in SQL.
+    /// Transactions before `cut` (by `authors` when given), counted in SQL; an infinite `cut`: at every date.
     static func count(_ db: Database, cut: Double, authors: [String]?) throws -> Int {
         let columns = Set(try db.columns(in: "ATRANSACTION").map { $0.name.uppercased() })
         var parts: [String] = []
         if columns.contains("ZAUTHORTS") { parts.append("(SELECT ZNAME FROM ATRANSACTIONSTRING WHERE Z_PK = t.ZAUTHORTS)") }
         if columns.contains("ZAUTHOR") { parts.append("t.ZAUTHOR") }
         let author = parts.isEmpty ? "NULL" : parts.count == 1 ? parts[0] : "COALESCE(\(parts.joined(separator: ", ")))"
-        var sql = "SELECT COUNT(*) FROM ATRANSACTION t WHERE t.ZTIMESTAMP < ?"
-        var arguments: [DatabaseValueConvertible] = [cut]
+        var sql = cut.isFinite ? "SELECT COUNT(*) FROM ATRANSACTION t WHERE t.ZTIMESTAMP < ?" : "SELECT COUNT(*) FROM ATRANSACTION t WHERE 1"
+        var arguments: [DatabaseValueConvertible] = cut.isFinite ? [cut] : []
         if let authors {
             sql += " AND \(author) IN (\(authors.map { _ in "?" }.joined(separator: ", ")))"
             arguments += authors as [DatabaseValueConvertible]

@@ -49,11 +49,91 @@ import Testing
         #expect((doc["sources"] as? [[String: Any]])?.count == 2)
         let cleaners = try #require(doc["cleaners"] as? [[String: Any]])
         #expect(cleaners.map { $0["strategy"] as? String ?? "" } == CleanerStrategy.allCases.map(\.rawValue))
-        #expect(cleaners.map { $0["strategy"] as? String ?? "" } == ["apple", "phtk-1.0.0", "phtk-1.0.0-manual", "phtk-1.0.4", "phtk-2", "phtk-2-manual",
-                                                                    "fatbobman", "fatbobman-demo", "swiftlee", "studapp", "appwise"])
+        #expect(cleaners.map { $0["strategy"] as? String ?? "" } == ["apple", "apple-604800", "phtk-1.0.0", "phtk-1.0.0-manual", "phtk-1.0.4", "phtk-2",
+                                                                    "phtk-2-manual", "fatbobman", "fatbobman-demo", "swiftlee", "studapp", "appwise",
+                                                                    "swiftsync"])
         let phtk2 = try #require(cleaners.first { $0["strategy"] as? String == "phtk-2" })
         #expect(phtk2["heldBackBy"] as? String == "widget")
         #expect(phtk2["transactionsToDelete"] as? Int == 14)
+    }
+
+    /// Apple's current listing counts seven calendar days in the local time zone (TZ; UTC with
+    /// --utc), its earlier one 604,800 s: across New York's change to daylight saving time
+    /// (2021-03-14, 2025-03-09) they cut an hour apart, in the cleaners' table and in the purge
+    /// preview of each.
+    @Test func appleListingsAcrossADaylightSavingChange() throws {
+        let store = dir + "/Tasks.sqlite"
+        func cutoffs(_ extra: [String]) throws -> [String: String] {
+            let r = try CLI.run(["actors", store, "--actor", "app", "--now", "2021-03-16T12:00:00Z"] + extra, environment: ["TZ": "America/New_York"])
+            #expect(r.status == 0, "\(r.stderr)")
+            let cleaners = try #require(try r.json()["cleaners"] as? [[String: Any]])
+            return Dictionary(uniqueKeysWithValues: cleaners.compactMap { c in (c["cutoff"] as? String).map { (c["strategy"] as? String ?? "", $0) } })
+        }
+        let local = try cutoffs([])
+        #expect(local["apple"] == "2021-03-09T13:00:00.000Z" && local["apple-604800"] == "2021-03-09T12:00:00.000Z", "\(local)")
+        let utc = try cutoffs(["--utc"])
+        #expect(utc["apple"] == "2021-03-09T12:00:00.000Z" && utc["apple-604800"] == "2021-03-09T12:00:00.000Z", "\(utc)")
+
+        // 2025-03-10T11:00Z is 07:00 EDT; a week before, 07:00 EST is 12:00Z: #11–#14 (11:10–11:40Z) go too.
+        let nyc = ["TZ": "America/New_York", "COLUMNS": "100"]
+        let args = [store, "--actor", "app", "--now", "2025-03-10T11:00:00Z"]
+        let table = try CLI.run(["actors"] + args + ["--format", "table"], environment: nyc)
+        #expect(table.lines.contains { $0.hasPrefix("2025-03-03 07:00:00.000 -05:00 ") && $0.hasSuffix(" 14  apple") }, "\(table.stdout)")
+        #expect(table.lines.contains { $0.hasPrefix("2025-03-03 06:00:00.000 -05:00 ") && $0.hasSuffix(" 10  apple-604800, appwise¹") }, "\(table.stdout)")
+        let earlier = try CLI.run(["purge"] + args + ["--strategy", "apple-604800"], environment: ["TZ": "America/New_York"]).json()
+        #expect(earlier["rule"] as? String == "Apple's documentation, earlier listing: now − 604800 s (7 days)")
+        #expect(earlier["cutoff"] as? String == "2025-03-03T11:00:00.000Z" && earlier["cutoffTransaction"] as? Int == 11)
+        #expect(earlier["transactionCount"] as? Int == 10 && earlier["lastTransactionNumber"] as? Int == 10)
+        let current = try CLI.run(["purge"] + args + ["--strategy", "apple"], environment: ["TZ": "America/New_York"]).json()
+        #expect(current["rule"] as? String == "Apple's documentation: now − 7 calendar days in America/New_York")
+        #expect(current["cutoff"] as? String == "2025-03-03T12:00:00.000Z" && current["cutoffTransaction"] as? Int == 15)
+        #expect(current["transactionCount"] as? Int == 14 && current["lastTransactionNumber"] as? Int == 14)
+        // Two weeks are fourteen calendar days for the one, 1,209,600 s for the other.
+        let twoWeeks = try CLI.run(["purge"] + args + ["--strategy", "apple", "--retention", "2w"], environment: ["TZ": "America/New_York"]).json()
+        #expect(twoWeeks["rule"] as? String == "Apple's documentation: now − 14 calendar days in America/New_York")
+        #expect(twoWeeks["cutoff"] as? String == "2025-02-24T12:00:00.000Z")
+    }
+
+    /// SwiftSync's cleaner has no cut-off date: its row says what it deletes (all history by its
+    /// inbound author) and how many transactions that is; its purge deletes those (#6, #19 and
+    /// #37 of 37) and no other.
+    @Test func swiftSyncRowAndPurgeDeleteItsAuthorsTransactions() throws {
+        let tmp = try TemporaryDirectory()
+        let store = tmp.file("Tasks.sqlite")
+        try StoreWriter.write(SwiftSyncFixtures.store(), to: store)
+        let args = [store, "--actor", "app", "--now", now, "--utc"]
+        let doc = try CLI.run(["actors"] + args).json()
+        let row = try #require((doc["cleaners"] as? [[String: Any]])?.first { $0["strategy"] as? String == "swiftsync" })
+        #expect(row["cutoff"] is NSNull && row["allDates"] as? Bool == true && row["transactionsToDelete"] as? Int == 3)
+        #expect(row["authorFilter"] as? [String] == [SwiftSyncFixtures.inboundAuthor] && row["title"] as? String == "SwiftSync")
+        #expect((row["source"] as? String)?.hasPrefix("3lvis/SwiftSync #663") == true)
+        let wide = try CLI.run(["actors"] + args + ["--format", "table"], environment: ["COLUMNS": "200"])
+        #expect(wide.lines.contains { $0.hasPrefix("all history by com.github.3lvis.SwiftSync.inbound ") && $0.hasSuffix(" 3  swiftsync") }, "\(wide.stdout)")
+        // Narrow, it wraps between words, the author whole.
+        let table = try CLI.run(["actors"] + args + ["--format", "table"], environment: ["COLUMNS": "80"])
+        let at = try #require(table.lines.firstIndex { $0.hasPrefix("all history by ") && $0.hasSuffix(" 3  swiftsync") }, "\(table.stdout)")
+        #expect(table.lines[at + 1] == "com.github.3lvis.SwiftSync.inbound", "\(table.stdout)")
+        #expect(table.lines.allSatisfy { $0.count <= 80 })
+
+        let purge = try CLI.run(["purge"] + args + ["--strategy", "swiftsync"]).json()
+        #expect(purge["rule"] as? String == "SwiftSync: all history by com.github.3lvis.SwiftSync.inbound, at every date")
+        #expect(purge["cutoff"] is NSNull && purge["transactionCount"] as? Int == 3 && purge["changeCount"] as? Int == 4)
+        #expect(purge["firstTransactionNumber"] as? Int == 6 && purge["lastTransactionNumber"] as? Int == 37)
+        #expect(purge["survivingTransactionCount"] as? Int == 34)
+        let byAuthor = try #require(purge["byAuthor"] as? [[String: Any]])
+        #expect(byAuthor.count == 1 && byAuthor.first?["author"] as? String == SwiftSyncFixtures.inboundAuthor && byAuthor.first?["transactions"] as? Int == 3)
+        let preview = try CLI.run(["purge"] + args + ["--strategy", "swiftsync", "--format", "table"], environment: ["COLUMNS": "100"])
+        #expect(preview.stdout.contains("Cut-off:      none (no date bound): every transaction of the selected authors"), "\(preview.stdout)")
+        // Executed, the deleted set is the three and no other.
+        let executed = try CLI.run(["purge"] + args + ["--strategy", "swiftsync", "--execute", "--yes", "--no-backup"])
+        #expect(executed.status == 0, "\(executed.stderr)")
+        let left = try #require(try CLI.run(["transactions", store]).json()["transactions"] as? [[String: Any]])
+        let numbers = left.compactMap { $0["transactionNumber"] as? Int }
+        #expect(numbers == (1...37).filter { ![6, 19, 37].contains($0) }, "\(numbers)")
+        // A store it never wrote to: 0 to delete.
+        let plain = try CLI.run(["actors", dir + "/Tasks.sqlite", "--actor", "app", "--now", now]).json()
+        let none = try #require((plain["cleaners"] as? [[String: Any]])?.first { $0["strategy"] as? String == "swiftsync" })
+        #expect(none["transactionsToDelete"] as? Int == 0 && none["breaks"] as? [Any] != nil && (none["breaks"] as? [Any])?.isEmpty == true)
     }
 
     @Test func purgedStoreShowsBrokenActors() throws {

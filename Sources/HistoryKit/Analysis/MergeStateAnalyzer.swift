@@ -62,7 +62,8 @@ public struct MergeStateAnalyzer {
         let n = names.count, m = cutoffs.count
         let pendingBounds = names.map { located[$0]?.pendingFrom }
         let perhapsBounds = names.map { located[$0]?.perhapsPendingFrom }
-        let cutoffBounds = cutoffs.map { c in c.cutoff.map { ScanBound.beforeDate($0) } }
+        // A cleaner without a cut-off date takes what its author filter selects at every date.
+        let cutoffBounds = cutoffs.map { c in c.cutoff.map { ScanBound.beforeDate($0) } ?? (c.allDates ? ScanBound.all : nil) }
         // A cut-off from a whole-second date may be up to a second later: counted there too.
         let laterBounds = cutoffs.map { c in c.cutoff.flatMap { c.wholeSecondDate ? ScanBound.beforeDate($0 + 1) : nil } }
         let bounds = pendingBounds + perhapsBounds + cutoffBounds + laterBounds
@@ -125,9 +126,9 @@ public struct MergeStateAnalyzer {
                 .reduce(0) { $0 + $1.1.count }
         }
         let cleaners = cutoffs.enumerated().map { j, c in
-            CleanerEffect(cutoff: c, transactionsToDelete: c.cutoff == nil ? 0 : count(c, within[2 * n + j]),
+            CleanerEffect(cutoff: c, transactionsToDelete: c.purges ? count(c, within[2 * n + j]) : 0,
                           transactionsToDeleteAtMost: laterBounds[j] == nil ? nil : count(c, within[2 * n + m + j]),
-                          breaks: c.cutoff == nil ? [] : breakages[j].consequences(reports, authorNames: authorNames))
+                          breaks: c.purges ? breakages[j].consequences(reports, authorNames: authorNames) : [])
         }
         return MergeStateReport(storeUUID: store.storeUUID, now: now, actors: reports, writers: writers, cleaners: cleaners)
     }

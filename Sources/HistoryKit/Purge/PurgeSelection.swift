@@ -8,6 +8,9 @@ public struct PurgeSelection: Sendable {
         case bound(HistoryQuery.Bound)
         /// The strategy would not purge now, for this reason.
         case none(String)
+        /// No date bound: what the author filter selects goes, at every date (a cleaner that
+        /// deletes what one author wrote).
+        case allDates
     }
 
     /// The selected transactions: the filters and `before`.
@@ -26,15 +29,26 @@ public struct PurgeSelection: Sendable {
     }
 
     /// What `strategy` would purge now, from the cut-off `report` computed for it (its author
-    /// filter too, unless `query` names authors); nothing when it would not purge.
+    /// filter too, unless `query` names authors); nothing when it would not purge. A strategy
+    /// without a cut-off date deletes only its authors' transactions: authors `query` names
+    /// narrow them, they never replace them.
     public static func strategy(_ strategy: CleanerStrategy, report: MergeStateReport, narrowing query: HistoryQuery) throws -> PurgeSelection {
         guard let effect = report.cleaner(strategy) else { throw PurgeSelectionError.noCutoff(strategy) }
         let cutoff = effect.cutoff
         let narrowed = query != HistoryQuery()
         var query = query
-        if query.authors.isEmpty, let filter = cutoff.authorFilter { query.authors = filter.map { HistoryQuery.NameFilter.value($0) } }
-        // No cut-off: nothing is selected (a transaction number below every real one).
-        query.before = cutoff.cutoff.map { HistoryQuery.Bound.date($0) } ?? .transaction(Int64.min)
+        var selectsNothing = !cutoff.purges
+        if let filter = cutoff.authorFilter {
+            let own = filter.map { HistoryQuery.NameFilter.value($0) }
+            if query.authors.isEmpty {
+                query.authors = own
+            } else if cutoff.allDates {
+                query.authors = query.authors.filter(own.contains)
+                selectsNothing = selectsNothing || query.authors.isEmpty
+            }
+        }
+        // Nothing selected: a transaction number below every real one. No cut-off date: no bound.
+        query.before = selectsNothing ? .transaction(Int64.min) : cutoff.cutoff.map { HistoryQuery.Bound.date($0) }
         var notes = cutoff.notes
         if cutoff.resetsKeysAfterPurge { notes.append("then it sets every actor's key to nil, so each one reads again all the history that is left") }
         if let most = effect.transactionsToDeleteAtMost, most > effect.transactionsToDelete {
@@ -42,8 +56,8 @@ public struct PurgeSelection: Sendable {
             let counts = narrowed ? "" : ", so the cleaner deletes \(effect.transactionsToDelete)–\(most) transactions"
             notes.append("its cut-off is a date kept in whole seconds (an XML plist): the app's own is up to a second later\(counts); this purge cuts at the date kept")
         }
-        return PurgeSelection(query: query, rule: "\(strategy.title): \(cutoff.reason)",
-                              cutoff: cutoff.cutoff.map { .bound(.date($0)) } ?? .none(cutoff.reason), notes: notes)
+        let cut: Cutoff = cutoff.cutoff.map { .bound(.date($0)) } ?? (cutoff.allDates ? .allDates : .none(cutoff.reason))
+        return PurgeSelection(query: query, rule: "\(strategy.title): \(cutoff.reason)", cutoff: cut, notes: notes)
     }
 
     /// The cut on the time axis (Cocoa seconds): the date, or the timestamp of

@@ -68,7 +68,7 @@ struct PurgeCommand: ParsableCommand, SessionInputs {
         let store = try openStore(path, lockTimeout: storeOptions.lockTimeout)
         let now = try mergeState.evaluationTime(utc: outputOptions.utc)
         // Without merge state or a strategy there is no actor to break and no cut-off to compute.
-        let report = try mergeState.analyze(store, now: now, always: cutoff.strategy != nil).report
+        let report = try mergeState.analyze(store, now: now, utc: outputOptions.utc, always: cutoff.strategy != nil).report
         var query = HistoryQuery(authors: names.authors, contextNames: names.contextNames, bundleIDs: names.bundleIDs, processIDs: names.processIDs)
         let parser = PositionParser(utc: outputOptions.utc, now: Date(timeIntervalSinceReferenceDate: now))
         if let after { query.after = try parser.bound(after, option: "--after") }

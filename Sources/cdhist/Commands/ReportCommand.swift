@@ -36,7 +36,7 @@ struct ReportCommand: ParsableCommand, SessionInputs {
     @Option(help: ArgumentHelp("Timeline lanes for the busiest authors; the others share one more lane.", valueName: "n"))
     var top = 8
 
-    @Flag(help: "Show times in UTC instead of local time (and read dates without a zone as UTC).")
+    @Flag(help: "Show times in UTC instead of local time (and read dates without a zone, and count the apple cleaner's calendar days, in UTC).")
     var utc = false
 
     @OptionGroup var lock: LockOptions
@@ -54,7 +54,7 @@ struct ReportCommand: ParsableCommand, SessionInputs {
         let historyStore = try openStore(path, lockTimeout: lock.lockTimeout, atSave: save.atSave)
         let time = TimeFormatter(utc: utc)
         let now = try mergeState.evaluationTime(utc: utc)
-        let analysis = try mergeState.analyze(historyStore, declared: settings.actors, batch: settings.batchActors, now: now, always: true)
+        let analysis = try mergeState.analyze(historyStore, declared: settings.actors, batch: settings.batchActors, now: now, utc: utc, always: true)
         let sources = analysis.sources
         // Refused before the work, and again when it is written (the files may have moved meanwhile).
         let inputs = OutputFile.storeFiles(path) + sources.map(\.path) + [config, model].compactMap { $0 } + cutoff.tokenFiles

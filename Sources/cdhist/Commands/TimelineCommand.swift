@@ -55,7 +55,7 @@ struct TimelineCommand: ParsableCommand, SessionInputs {
         let context = outputOptions.context()
         let now = try mergeState.evaluationTime(utc: outputOptions.utc)
         // Actors are analysed only when there is something to show of them (or a strategy needs their dates).
-        let report = try mergeState.analyze(historyStore, now: now, always: marker.strategy != nil).report
+        let report = try mergeState.analyze(historyStore, now: now, utc: outputOptions.utc, always: marker.strategy != nil).report
         let parser = try mergeState.positionParser(utc: outputOptions.utc)
         let selection = try marker.cutoff.selection(narrowing: HistoryQuery(), report: report, parser: parser, option: "--purge-before")
         let span = HistoryQuery(after: try range.after.map { try parser.bound($0, option: "--after") },

@@ -47,7 +47,7 @@ struct OutputOptions: ParsableArguments {
 
 /// Time zone, colour and CSV formulas: how every command writes, whatever its format.
 struct OutputFlags: ParsableArguments {
-    @Flag(help: "Show times in UTC instead of local time (and read dates without a zone as UTC).")
+    @Flag(help: "Show times in UTC instead of local time (and read dates without a zone, and count the apple cleaner's calendar days, in UTC).")
     var utc = false
 
     @Flag(name: .customLong("no-color"), help: "Never colour the output (also: the NO_COLOR environment variable).")

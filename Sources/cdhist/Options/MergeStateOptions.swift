@@ -26,7 +26,7 @@ struct MergeStateOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Evaluate as of this date instead of now.", valueName: "date"))
     var now: String?
 
-    @Option(help: ArgumentHelp("How long the cleaners that can be set keep history (apple, phtk-1.0.4, appwise): 7d by default; 36h, 2w, ….",
+    @Option(help: ArgumentHelp("How long the cleaners that can be set keep history (apple, apple-604800, phtk-1.0.4, appwise): 7d by default; 36h, 2w, …; apple counts whole days as calendar days.",
                                valueName: "duration"))
     var retention: String?
 
@@ -43,26 +43,28 @@ struct MergeStateOptions: ParsableArguments {
     }
 
     /// The request these options make, with the actors `declared` and `batch` besides theirs.
-    func request(declared: [String] = [], batch: [String] = [], now: Double) throws -> MergeStateRequest {
+    /// `utc`: calendar days (Apple's cleaner) are counted in UTC, as `--utc` reads dates,
+    /// instead of the local time zone (`TZ`), standing for the device's.
+    func request(declared: [String] = [], batch: [String] = [], now: Double, utc: Bool) throws -> MergeStateRequest {
         MergeStateRequest(defaults: defaults, tokens: token, groupContainer: groupContainer, keyPrefixes: keyPrefix,
                           declared: declared + actor, batch: batch + batchActor,
                           cleaners: try CleanerSettings(retention: retention.map { try PositionParser.duration($0, option: "--retention") }
-                              ?? CleanerSettings.defaultRetention),
+                              ?? CleanerSettings.defaultRetention, timeZone: utc ? CleanerSettings.utc : TimeZone.current),
                           now: now)
     }
 
     /// `store`'s merge state as the options ask (see ``MergeStateRequest``); what was passed over is
     /// noted on standard error (values that are no merge position only with --verbose).
-    func analyze(_ store: HistoryStore, declared: [String] = [], batch: [String] = [], now: Double,
+    func analyze(_ store: HistoryStore, declared: [String] = [], batch: [String] = [], now: Double, utc: Bool,
                  always: Bool = false) throws -> MergeStateAnalysis {
-        let analysis = try store.mergeState(try request(declared: declared, batch: batch, now: now), always: always)
+        let analysis = try store.mergeState(try request(declared: declared, batch: batch, now: now, utc: utc), always: always)
         for note in analysis.notes where verbose || !note.onRequest { printError("cdhist: note: \(note.text.text)") }
         return analysis
     }
 
     /// The files an examination of `storeName` reads, to hash before and after.
     func evidenceInputs(storeName: String, others: [(EvidenceInput.Role, String?)]) throws -> [EvidenceInput] {
-        try request(now: 0).evidenceInputs(storeName: storeName, others: others)
+        try request(now: 0, utc: true).evidenceInputs(storeName: storeName, others: others)
     }
 
     /// Cocoa seconds of `--now`, or the current time.

@@ -57,32 +57,52 @@ public struct CleanerInput: Sendable {
     }
 }
 
-/// What the cleaners that can be configured are configured with.
+/// What the cleaners that can be configured are configured with, and where they run.
 public struct CleanerSettings: Equatable, Sendable {
     /// Seven days (604,800 s): the libraries' default and Apple's documentation's.
     public static let defaultRetention: Double = 7 * 86400
 
     /// How long history is kept (seconds) by the cleaners that have a setting for it, and by
-    /// the apps that copied Apple's documentation and changed its 604,800.
+    /// the apps that copied Apple's documentation and changed its seven days.
     public var retention: Double
 
-    public init(retention: Double = defaultRetention) {
+    /// The device's time zone, in which a cleaner counting calendar days counts them
+    /// (`Calendar.current` in the app). The caller says which: a front end passes the
+    /// user's, so that what is computed here does not depend on where it runs.
+    public var timeZone: TimeZone
+
+    public init(retention: Double = defaultRetention, timeZone: TimeZone = CleanerSettings.utc) {
         self.retention = retention
+        self.timeZone = timeZone
     }
+
+    /// UTC, the time zone when none is given.
+    public static let utc = TimeZone(identifier: "UTC") ?? TimeZone(secondsFromGMT: 0) ?? TimeZone.current
 
     /// The retention in words: `7 days`, `36 hours`, `90 minutes`, `45 seconds`.
     var retentionText: String { span(retention, exact: true) }
+
+    /// The retention in whole days, when it is some (`7d`, `2w`); nil for `36h`.
+    var retentionDays: Int? {
+        let days = retention / 86400
+        return days >= 1 && days == days.rounded() && days <= Double(Int32.max) ? Int(days) : nil
+    }
 }
 
 /// A cleaner's decision: where it cuts and why.
 struct CleanerDecision {
-    /// Delete transactions with `ZTIMESTAMP <` this; nil: no purge.
+    /// Delete transactions with `ZTIMESTAMP <` this; nil: no purge, unless `allDates`.
     var cutoff: Double?
     var reason: String
     /// The actor whose date sets the cut-off.
     var heldBackBy: String?
+    /// It deletes at every date, with no cut-off: all that its author filter selects.
+    var allDates = false
 
     static func none(_ reason: String) -> CleanerDecision { CleanerDecision(cutoff: nil, reason: reason) }
+
+    /// No cut-off: every transaction its author filter selects goes, whatever its date.
+    static func everyDate(_ reason: String) -> CleanerDecision { CleanerDecision(cutoff: nil, reason: reason, allDates: true) }
 }
 
 /// One popular cleaner's rule, as its own code computes it: each in a file of its own that
@@ -93,6 +113,9 @@ protocol CleanerRule {
     static var source: String { get }
     /// Whether the delete is narrowed to the actors' authors (OR-ed), else everything goes.
     static var narrowsToActors: Bool { get }
+    /// The authors (OR-ed) the delete is narrowed to whoever the actors are: a cleaner that
+    /// deletes what it wrote itself; nil: none.
+    static var deletesOnlyBy: [String]? { get }
     /// Whether it sets every actor's key to nil after purging.
     static var resetsKeys: Bool { get }
     /// What the library does besides the cut-off that a preview should mention.
@@ -101,6 +124,7 @@ protocol CleanerRule {
 }
 
 extension CleanerRule {
+    static var deletesOnlyBy: [String]? { nil }
     static var resetsKeys: Bool { false }
     static var notes: [String] { [] }
 }

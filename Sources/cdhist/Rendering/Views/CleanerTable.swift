@@ -5,7 +5,8 @@ import HistoryKit
 /// (what they delete, whom they break, who holds them back) share a row, the strategies last
 /// where they wrap; with `--all`, each strategy has its own row with its rule under it. What
 /// rows have in common (who holds a cut-off back, a delete narrowed to some authors, keys
-/// reset after the purge) is a mark in the row and said once, under the table.
+/// reset after the purge) is a mark in the row and said once, under the table. A cleaner
+/// without a cut-off date says what it deletes in its place (all history by its author).
 struct CleanerTable {
     let time: TimeFormatter
     /// Each strategy on its own row, with its rule.
@@ -27,7 +28,10 @@ struct CleanerTable {
             if all { cells.append(Cell("rule: \(e.rule)")) }
             return cells
         }
-        var columns = [Column("Cut-off"), Column("Would delete", alignRight: true), Column("Strategies", fit: .wrap(min: 14), importance: .key)]
+        // A date (and its mark) is never wrapped; what a cleaner without one deletes wraps between its words.
+        let cutoffWidth = entries.map { $0.dated ? $0.cutoff.cells + 1 : $0.cutoff.split(separator: " ").map(\.cells).max() ?? 0 }.max() ?? 0
+        var columns = [Column("Cut-off", fit: .wrap(min: cutoffWidth)), Column("Would delete", alignRight: true),
+                       Column("Strategies", fit: .wrap(min: 14), importance: .key)]
         // The breaks under their row, when a row has any.
         let breaks = entries.contains { !$0.breaks.isEmpty }
         if breaks { columns.append(Column("Effect", fit: .below)) }
@@ -46,18 +50,22 @@ struct CleanerTable {
         var strategy: String, cutoff: String, deletes: String, breaks: String, rule: String
         var heldBackBy: String?, onlyBy: String?
         var resets: Bool
+        /// The cut-off is a date (or no purge), not what a cleaner without one deletes.
+        var dated: Bool
 
         init(_ effect: CleanerEffect, time: TimeFormatter) {
             let c = effect.cutoff, count = effect.transactionsToDelete
             let most = effect.transactionsToDeleteAtMost.flatMap { $0 > count ? $0 : nil }
             strategy = c.strategy.rawValue
-            cutoff = c.cutoff.map { time.display($0) } ?? "no purge"
-            deletes = c.cutoff == nil ? "-" : most.map { "\(count)–\($0)" } ?? "\(count)"
+            let everyDate = c.allDates ? "all history by " + (c.authorFilter ?? []).joined(separator: ", ") : nil
+            cutoff = c.cutoff.map { time.display($0) } ?? everyDate ?? "no purge"
+            dated = everyDate == nil
+            deletes = !c.purges ? "-" : most.map { "\(count)–\($0)" } ?? "\(count)"
             let broken = effect.breaks.map { "\($0.actor) (\($0.status.rawValue))" }
             breaks = broken.isEmpty ? "" : "breaks " + broken.joined(separator: ", ")
             rule = c.reason
             heldBackBy = c.heldBackBy
-            // A filter narrows a delete only when there is one.
+            // A filter narrows a delete only when there is one (and a cleaner without a date says it in its cut-off).
             onlyBy = c.cutoff == nil ? nil : c.authorFilter.map { $0.joined(separator: ", ") }
             resets = c.resetsKeysAfterPurge
         }

@@ -17,7 +17,7 @@ struct PurgePresenter {
         ]
         for note in notes { fields.append(("Cleaner", note)) }
         fields += [
-            ("Cut-off", Self.cut(p.cut, time: time)),
+            ("Cut-off", Self.cut(p.cut, everyDate: p.query.before == nil, time: time)),
             ("Would delete", "\(plural(p.transactionCount, "transaction")) and \(plural(p.changeCount, "change"))"
                 + (p.numbers.map { " (#\($0.lowerBound)…#\($0.upperBound), \(time.display(p.timestamps?.lowerBound)) to \(time.display(p.timestamps?.upperBound)))" } ?? "")),
             ("Survives", "\(plural(p.survivingTransactions, "transaction")) and \(plural(p.survivingChanges, "change"))"
@@ -96,9 +96,10 @@ struct PurgePresenter {
         return Document(kind: "purge-preview", json: json, sections: sections)
     }
 
-    /// The cut-off in words: the date, and the transaction the cut falls before.
-    static func cut(_ cut: PurgePreview.Cut?, time: TimeFormatter) -> String {
-        guard let cut else { return "none: nothing is selected" }
+    /// The cut-off in words: the date, and the transaction the cut falls before; `everyDate`:
+    /// there is no bound (a cleaner that deletes its author's history at every date).
+    static func cut(_ cut: PurgePreview.Cut?, everyDate: Bool = false, time: TimeFormatter) -> String {
+        guard let cut else { return everyDate ? "none (no date bound): every transaction of the selected authors" : "none: nothing is selected" }
         let date = cut.date.map { time.display($0) }
         switch (date, cut.transaction) {
         case let (date?, n?): return "\(date), before #\(n)"
