@@ -33,7 +33,9 @@ import json, os
 #       the members of an archive in an examination's files; info's files.packedShm.
 # 1.12: the provoke and provoke-undo documents (a store put into a failure an app must survive, and put back).
 # 1.13: the cleaners apple-604800 (Apple's earlier listing; apple now counts calendar days) and swiftsync
-#       (its author's history at every date); a cleaner's allDates (no cut-off date: what its authorFilter selects).
+#       (its author's history at every date); a cleaner's allDates (no cut-off date: what its authorFilter selects);
+#       hiddenReaders of actors and purge previews (the Spotlight delegate); watch's mass-delete event; the
+#       check rules cascade-orphans, mass-delete, two-mirrors, dormant-mirror and spotlight-reader.
 VERSION = "1.13"
 
 def nullable(t): return {"type": [t, "null"]} if isinstance(t, str) else {"anyOf": [t, {"type": "null"}]}
@@ -129,10 +131,13 @@ defs["actor"] = obj({"actor": S, "kind": kind, "status": status, "declared": B, 
     "pendingByAuthor": arr(obj({"author": nullable("string"), "count": I})),
     "oldestPendingTransaction": nullable("integer"), "oldestPendingTimestamp": nullable(TS),
     "lagSeconds": nullable("number"), "explanation": S, "advice": S, "fix": nullable("string")}, optional=("pendingCountAtMost",))
+# A reader of history whose position no file shows (the Spotlight delegate), and what shows it is there.
+defs["hiddenReader"] = obj({"kind": {"enum": ["spotlight"]}, "name": S, "evidence": arr(S), "explanation": S, "purgeEffect": S})
 defs["actors"] = doc("actors", {
     "storeID": S, "now": nullable(TS), "cocoaNow": N,
     "sources": arr(obj({"path": S, "kind": S, "positions": I, "ignoredKeys": I, "otherStoreKeys": arr(S)})),
     "actors": arr(ref("actor")),
+    "hiddenReaders": arr(ref("hiddenReader")),
     "writers": arr(obj({"author": nullable("string"), "family": nullable({"enum": ["coredata-migration", "cloudkit", "apple"]}),
         "transactions": I, "firstTransaction": I, "lastTransaction": I, "firstTimestamp": nullable(TS), "lastTimestamp": nullable(TS)})),
     "cleaners": arr(obj({"strategy": {"enum": ["apple", "apple-604800", "phtk-1.0.0", "phtk-1.0.0-manual", "phtk-1.0.4", "phtk-2", "phtk-2-manual",
@@ -166,6 +171,7 @@ defs["purgePreview"] = doc("purge-preview", {
     "byAuthor": arr(obj({"author": nullable("string"), "transactions": I, "changes": nullable("integer")})),
     "byEntity": nullable(arr(obj({"entity": nullable("string"), "entityNumber": nullable("integer"), "inserts": I, "updates": I, "deletes": I}))),
     "consequences": arr(ref("consequence")),
+    "hiddenReaders": arr(ref("hiddenReader")),
     "executed": {"const": False},
 })
 defs["purgeResult"] = doc("purge-result", {"store": S, "executed": {"const": True}, "backup": nullable("string"), "deletedTransactions": I,
@@ -261,6 +267,8 @@ defs["timesketchEvent"] = obj({
 event = lambda name, props: obj({"format": {"const": "cdhist/1"}, "event": {"const": name}, **props})
 defs["purgedEvent"] = event("purged", {"firstTransaction": I, "lastTransaction": I, "transactions": nullable("integer")})
 defs["checkpointEvent"] = event("checkpoint", {"walBytes": nullable("integer")})
+defs["massDeleteEvent"] = event("mass-delete", {"entity": S, "author": nullable("string"), "deleted": I, "objectsBefore": I,
+                                                "firstTransaction": I, "lastTransaction": I})
 
 rowCounts = lambda key: obj({key: S, "inserted": I, "updated": I, "deleted": I})
 looseFrames = obj({"firstFrame": I, "lastFrame": I, "pages": I, "commits": I})
@@ -300,7 +308,7 @@ schema = {
                    "an event watch saw, a Timesketch event of export --format timesketch, an object deleted lists, or a save saves lists).",
     "oneOf": [{"if": {"required": ["kind"]}, "then": {"oneOf": [ref(v) for v in kinds.values()]},
                "else": {"oneOf": [ref("transactionLine"), ref("changeLine"), ref("purgedEvent"), ref("checkpointEvent"),
-                                 ref("timesketchEvent"), ref("deletedLine"), ref("saveLine")]}}],
+                                 ref("massDeleteEvent"), ref("timesketchEvent"), ref("deletedLine"), ref("saveLine")]}}],
     "$defs": defs,
 }
 here = os.path.dirname(os.path.abspath(__file__))

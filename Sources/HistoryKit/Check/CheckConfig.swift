@@ -83,11 +83,13 @@ public struct CheckConfig: Equatable, Sendable {
                     case "staleDays": c.staleDays = n
                     case "maxFreeShare": c.maxFreeShare = n
                     case "maxExportPendingTransactions": c.maxExportPendingTransactions = Self.count(n)
-                    case "massDeleteMinObjects": c.massDelete.minimumObjects = Self.count(n)
+                    case "massDeleteMinObjects":
+                        c.massDelete = DeleteBurstLimits(minimumObjects: Self.count(n), share: c.massDelete.share, window: c.massDelete.window)
                     case "massDeleteShare":
                         guard n < 1 else { throw fail("thresholds.massDeleteShare must be below 1") }
-                        c.massDelete.share = n
-                    case "massDeleteWindowSeconds": c.massDelete.window = n
+                        c.massDelete = DeleteBurstLimits(minimumObjects: c.massDelete.minimumObjects, share: n, window: c.massDelete.window)
+                    case "massDeleteWindowSeconds":
+                        c.massDelete = DeleteBurstLimits(minimumObjects: c.massDelete.minimumObjects, share: c.massDelete.share, window: n)
                     case "dormantMirrorDays": c.dormantMirrorDays = n
                     case "dormantMirrorTransactions": c.dormantMirrorTransactions = Self.count(n)
                     default: throw fail("unknown threshold '\(name)'")

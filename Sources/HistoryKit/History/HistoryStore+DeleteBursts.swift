@@ -1,147 +1,107 @@
 import GRDB
 
 extension HistoryStore {
-    /// The delete bursts history records (``DeleteBurst``). With `endingAfter`, only the bursts
-    /// that end after that transaction, looking back one window before the transaction after it
-    /// (what a follower of new transactions asks).
-    ///
-    /// One scan of `ACHANGE`'s deletes (split over the cores), a lookup of each transaction of an
-    /// entity with enough deletes to matter, and, for each burst, its entity's rows now and the
-    /// inserts and deletes recorded after it.
-    public func deleteBursts(_ limits: DeleteBurstLimits = DeleteBurstLimits(), endingAfter: Int64? = nil) throws -> [DeleteBurst] {
+    /// The delete bursts history records (``DeleteBurst``): one pass over `ACHANGE`'s deletes
+    /// beside their transactions, grouped into runs as they come (``DeleteBurstDetector``); then,
+    /// only when a run holds enough deletes, its entity's rows now and one pass over the inserts
+    /// and deletes of those entities since the run began.
+    public func deleteBursts(_ limits: DeleteBurstLimits = DeleteBurstLimits()) throws -> [DeleteBurst] {
         try read { db in
-            let from = try endingAfter.map { try firstTransaction(db, lookingBackFrom: $0 + 1, seconds: limits.window) }
-            let counts = try deleteCounts(db, from: from ?? nil)
-            var byEntity: [Int64: Int] = [:]
-            for c in counts { byEntity[c.entity, default: 0] += c.deletes }
-            let names = try TransactionFields(db, schema: schema)
-            var events: [DeleteEvent] = []
-            for c in counts where byEntity[c.entity, default: 0] >= limits.fewestDeletes {
-                guard let tx = try names.transaction(c.transaction) else { continue }
-                events.append(DeleteEvent(transaction: c.transaction, entity: c.entity, deletes: c.deletes, time: tx.time,
-                                          author: tx.author, bundleID: tx.bundleID, processID: tx.processID))
-            }
-            var bursts: [DeleteBurst] = []
-            for window in DeleteBurstSearch.windows(events, limits: limits) {
-                guard let first = window.first, let last = window.last, let entity = catalog.entity(number: first.entity),
-                      endingAfter.map({ window.map(\.transaction).max() ?? 0 > $0 }) ?? true else { continue }
-                let lastNumber = window.map(\.transaction).max() ?? last.transaction
-                let deleted = window.reduce(0) { $0 + $1.deletes }
-                let before = try objectsBefore(db, entity: first.entity, deleted: deleted, after: lastNumber)
-                guard before >= limits.minimumObjects, Double(deleted) > limits.share * Double(before) else { continue }
-                bursts.append(DeleteBurst(entity: entity.name, author: first.author, bundleID: first.bundleID, processID: first.processID,
-                                          deleted: deleted, objectsBefore: before, transactions: Set(window.map(\.transaction)).count,
-                                          firstTransaction: window.map(\.transaction).min() ?? first.transaction, lastTransaction: lastNumber,
-                                          first: window.compactMap(\.time).min(), last: window.compactMap(\.time).max()))
-            }
-            return bursts
+            var detector = DeleteBurstDetector(limits: limits)
+            try feedDeletes(&detector, db)
+            return try bursts(of: detector.finish(), limits: limits, db).map(\.burst)
         }
     }
 
-    /// Deletes per transaction and entity, in change order.
-    private func deleteCounts(_ db: Database, from: Int64?) throws -> [(transaction: Int64, entity: Int64, deletes: Int)] {
-        func tally(_ db: Database, _ sql: String, _ arguments: StatementArguments) throws -> [(transaction: Int64, entity: Int64, deletes: Int)] {
-            var runs: [(transaction: Int64, entity: Int64, deletes: Int)] = []
-            var ignored: String?
-            try db.forEachRow(sql, arguments: arguments) { row in
-                guard let tx = row.integer(0, problem: &ignored), let entity = row.integer(1, problem: &ignored) else { return }
-                if let last = runs.last, last.transaction == tx, last.entity == entity {
-                    runs[runs.count - 1].deletes += 1
-                } else {
-                    runs.append((tx, entity, 1))
-                }
-            }
-            return runs
+    /// The bursts the deletes of transactions `after`+1 through `through` complete, each told
+    /// once: `detector` keeps the runs from one call to the next (a follower of new transactions).
+    func newDeleteBursts(_ detector: inout DeleteBurstDetector, after: Int64, through: Int64) throws -> [DeleteBurst] {
+        let found = try read { db -> [(run: DeleteBurstDetector.Run, burst: DeleteBurst)] in
+            try feedDeletes(&detector, db, range: (after, through))
+            return try bursts(of: detector.takeClosed() + detector.openCandidates, limits: detector.limits, db)
         }
-        let runs: [[(transaction: Int64, entity: Int64, deletes: Int)]]
-        if let from {
-            runs = [try tally(db, "SELECT ZTRANSACTIONID, ZENTITY FROM ACHANGE WHERE ZTRANSACTIONID >= ? AND ZCHANGETYPE = 2 ORDER BY ZTRANSACTIONID", [from])]
-        } else {
-            runs = try readInParts(of: "ACHANGE", db, parallelFrom: Self.parallelSummaryMinimum) { db, range in
-                try tally(db, "SELECT ZTRANSACTIONID, ZENTITY FROM ACHANGE WHERE Z_PK BETWEEN ? AND ? AND ZCHANGETYPE = 2",
-                          [range.lowerBound, range.upperBound])
-            } ?? []
-        }
-        // A transaction's changes of one entity may come in several runs (entities interleaved).
-        var merged: [Pair: Int] = [:]
-        var order: [Pair] = []
-        for run in runs.joined() {
-            let key = Pair(transaction: run.transaction, entity: run.entity)
-            if merged[key] == nil { order.append(key) }
-            merged[key, default: 0] += run.deletes
-        }
-        return order.map { ($0.transaction, $0.entity, merged[$0] ?? 0) }
+        for item in found { detector.markTold(item.run) }
+        return found.map(\.burst)
     }
 
-    private struct Pair: Hashable {
-        var transaction: Int64
-        var entity: Int64
-    }
-
-    /// The first transaction at most `seconds` before transaction `number` (or `number` itself).
-    private func firstTransaction(_ db: Database, lookingBackFrom number: Int64, seconds: Double) throws -> Int64 {
+    /// Feeds every delete (of transactions in `range`, when given) to `detector`, in change order.
+    private func feedDeletes(_ detector: inout DeleteBurstDetector, _ db: Database, range: (after: Int64, through: Int64)? = nil) throws {
+        func columns(_ field: TransactionField) -> String {
+            let reference = schema.hasStringTable && schema.transactionColumns.contains(field.columns.reference) ? "t.\(field.columns.reference)" : "NULL"
+            let inline = schema.transactionColumns.contains(field.columns.inline) ? "t.\(field.columns.inline)" : "NULL"
+            return "\(reference), \(inline)"
+        }
+        // CROSS JOIN: the changes are the outer loop, read in their table's order.
+        let sql = """
+            SELECT c.ZTRANSACTIONID, c.ZENTITY, t.ZTIMESTAMP, \(columns(.author)), \(columns(.bundleID)), \(columns(.processID))
+            FROM ACHANGE c CROSS JOIN ATRANSACTION t ON t.Z_PK = c.ZTRANSACTIONID
+            WHERE c.ZCHANGETYPE = 2\(range == nil ? "" : " AND c.ZTRANSACTIONID > ? AND c.ZTRANSACTIONID <= ?")
+            """
         var ignored: String?
-        guard let time = try db.firstRow("SELECT ZTIMESTAMP FROM ATRANSACTION WHERE Z_PK >= ? ORDER BY Z_PK LIMIT 1", arguments: [number], {
-            $0.number(0, problem: &ignored)
-        }) ?? nil else { return number }
-        return try db.firstRow("SELECT MIN(Z_PK) FROM ATRANSACTION WHERE ZTIMESTAMP >= ? AND ZTIMESTAMP < ''", arguments: [time - seconds]) {
-            $0.isNull(0) ? number : min(number, $0.int64(0))
-        } ?? number
+        try db.forEachRow(sql, arguments: range.map { [$0.after, $0.through] } ?? []) { row in
+            guard let tx = row.integer(0, problem: &ignored), let entity = row.integer(1, problem: &ignored) else { return }
+            func name(_ column: Int32) -> DeleteBurstDetector.Name {
+                if let reference = row.integer(column, problem: &ignored) { return .reference(reference) }
+                return row.optionalText(column + 1).map { .text($0) } ?? .none
+            }
+            let (author, bundleID, processID) = (name(3), name(5), name(7))
+            let writer = author == .none ? DeleteBurstDetector.Writer(author: .none, bundleID: bundleID, processID: processID)
+                                         : DeleteBurstDetector.Writer(author: author, bundleID: .none, processID: .none)
+            detector.add(transaction: tx, entity: entity, time: row.number(2, problem: &ignored), writer: writer,
+                         bundleID: bundleID, processID: processID)
+        }
     }
 
-    /// Objects of entity `number` before `deleted` of them went: its rows now, plus its deletes
-    /// recorded after transaction `after`, less its inserts recorded after it.
-    private func objectsBefore(_ db: Database, entity number: Int64, deleted: Int, after: Int64) throws -> Int {
-        var now = 0
-        if let table = catalog.rootTableName(of: number), try !Self.columns(of: table, db).isEmpty {
-            now = try db.firstRow("SELECT COUNT(*) FROM \(Self.quoted(table)) WHERE Z_ENT = ?", arguments: [number]) { Int($0.int64(0)) } ?? 0
+    /// The runs of `runs` that are bursts: deleting more than the share of the objects there were
+    /// (the entity's rows now, plus its deletes since the run began, less its inserts since).
+    private func bursts(of runs: [DeleteBurstDetector.Run], limits: DeleteBurstLimits, _ db: Database) throws
+        -> [(run: DeleteBurstDetector.Run, burst: DeleteBurst)] {
+        guard let earliest = runs.map(\.firstTransaction).min() else { return [] }
+        let entities = Set(runs.map(\.entity))
+        var rowsNow: [Int64: Int] = [:]
+        for entity in entities {
+            guard let table = catalog.rootTableName(of: entity), try !Self.columns(of: table, db).isEmpty else { continue }
+            rowsNow[entity] = try db.firstRow("SELECT COUNT(*) FROM \(Self.quoted(table)) WHERE Z_ENT = ?", arguments: [entity]) { Int($0.int64(0)) }
         }
-        var later = 0
-        try db.forEachRow("SELECT ZCHANGETYPE, COUNT(*) FROM ACHANGE WHERE ZTRANSACTIONID > ? AND ZENTITY = ? AND ZCHANGETYPE IN (0, 2) GROUP BY 1",
-                          arguments: [after, number]) { row in
-            later += (row.int64(0) == 2 ? 1 : -1) * Int(row.int64(1))
+        var since = [Int](repeating: 0, count: runs.count)
+        let byEntity = Dictionary(grouping: runs.indices, by: { runs[$0].entity })
+        try db.forEachRow("""
+            SELECT ZTRANSACTIONID, ZENTITY, ZCHANGETYPE FROM ACHANGE
+            WHERE ZTRANSACTIONID >= ? AND ZCHANGETYPE IN (0, 2) AND ZENTITY IN (\(entities.sorted().map(String.init).joined(separator: ", ")))
+            """, arguments: [earliest]) { row in
+            let (tx, entity) = (row.int64(0), row.int64(1))
+            for i in byEntity[entity] ?? [] where tx >= runs[i].firstTransaction {
+                since[i] += row.int64(2) == 2 ? 1 : -1
+            }
         }
-        return max(deleted, now + deleted + later)
+        var names = StringNames()
+        var found: [(run: DeleteBurstDetector.Run, burst: DeleteBurst)] = []
+        for (i, run) in runs.enumerated() {
+            let before = max(run.deleted, (rowsNow[run.entity] ?? 0) + since[i])
+            guard limits.isBurst(deleted: run.deleted, before: before), let entity = catalog.entity(number: run.entity) else { continue }
+            found.append((run, DeleteBurst(
+                entity: entity.name, author: try names.text(run.writer.author, db), bundleID: try names.text(run.bundleID, db),
+                processID: try names.text(run.processID, db), deleted: run.deleted, objectsBefore: before,
+                transactions: run.transactions, firstTransaction: run.firstTransaction, lastTransaction: run.lastTransaction,
+                first: run.first, last: run.last)))
+        }
+        return found
     }
 }
 
-/// The time, author, bundle ID and process of transactions looked up one by one, names read
-/// from the string table once.
-private struct TransactionFields {
-    struct Fields {
-        var time: Double?
-        var author: String?
-        var bundleID: String?
-        var processID: String?
-    }
+/// The texts of string-table references, each read once.
+private struct StringNames {
+    private var read: [Int64: String?] = [:]
 
-    private let statement: Statement
-    private let strings: [Int64: String]
-    private let fields: [TransactionField] = [.author, .bundleID, .processID]
-
-    init(_ db: Database, schema: HistorySchema) throws {
-        var strings: [Int64: String] = [:]
-        if schema.hasStringTable {
-            try db.forEachRow("SELECT Z_PK, ZNAME FROM ATRANSACTIONSTRING") { row in
-                if let name = row.optionalText(1) { strings[row.int64(0)] = name }
-            }
+    mutating func text(_ name: DeleteBurstDetector.Name, _ db: Database) throws -> String? {
+        switch name {
+        case .none: return nil
+        case .text(let text): return text
+        case .reference(let reference):
+            if let known = read[reference] { return known }
+            let text = try db.firstRow("SELECT ZNAME FROM ATRANSACTIONSTRING WHERE Z_PK = ?", arguments: [reference]) { $0.optionalText(0) } ?? nil
+            read[reference] = text
+            return text
         }
-        self.strings = strings
-        let columns = fields.flatMap { field in
-            [schema.hasStringTable && schema.transactionColumns.contains(field.columns.reference) ? field.columns.reference : "NULL",
-             schema.transactionColumns.contains(field.columns.inline) ? field.columns.inline : "NULL"]
-        }
-        statement = try db.makeStatement(sql: "SELECT ZTIMESTAMP, \(columns.joined(separator: ", ")) FROM ATRANSACTION WHERE Z_PK = ?")
-    }
-
-    func transaction(_ number: Int64) throws -> Fields? {
-        let cursor = try RawCursor(statement, arguments: [number])
-        defer { cursor.finish() }
-        guard try cursor.next() else { return nil }
-        var ignored: String?
-        func name(_ i: Int32) -> String? {
-            (cursor.isNull(i) ? nil : strings[cursor.int64(i)]) ?? cursor.optionalText(i + 1)
-        }
-        return Fields(time: cursor.number(0, problem: &ignored), author: name(1), bundleID: name(3), processID: name(5))
     }
 }

@@ -58,10 +58,8 @@ public final class StoreWatcher {
     private var firstNumber: Int64?
     /// How many transactions numbered up to ``position`` there were at the last poll (nil: not known).
     private var countThroughPosition: Int?
-    /// When new deletes are a burst to tell (nil: never).
-    private let massDelete: DeleteBurstLimits?
-    /// The bursts told: entity, author and first transaction.
-    private var toldBursts: Set<[String]> = []
+    /// The runs of deletes so far, to tell a burst as it happens (nil: never).
+    private var deletes: DeleteBurstDetector?
 
     /// Starts watching `path`: after its newest transaction, or after `since`.
     /// `filter`'s names, entities, types and objects select what is reported
@@ -71,7 +69,7 @@ public final class StoreWatcher {
     public init(path: String, options: OpenOptions = OpenOptions(), filter: HistoryQuery = HistoryQuery(), since: HistoryQuery.Bound? = nil,
                 massDelete: DeleteBurstLimits? = DeleteBurstLimits(), model: @escaping (HistoryStore) throws -> ModelResolution) throws {
         self.path = path
-        self.massDelete = massDelete
+        deletes = massDelete.map(DeleteBurstDetector.init(limits:))
         self.options = options
         var filter = filter
         filter.after = nil
@@ -219,11 +217,10 @@ public final class StoreWatcher {
         let before = position
         advance(store, to: newLast)
         pendingSince = nil
-        if let limits = massDelete, newLast > before {
-            for burst in try store.deleteBursts(limits, endingAfter: before) {
-                guard toldBursts.insert([burst.entity, burst.author ?? "", String(burst.firstTransaction)]).inserted else { continue }
-                guard try body(.massDelete(burst)) else { return false }
-            }
+        if var detector = deletes, newLast > before {
+            let bursts = try store.newDeleteBursts(&detector, after: before, through: newLast)
+            deletes = detector
+            for burst in bursts { guard try body(.massDelete(burst)) else { return false } }
         }
         return true
     }
