@@ -193,5 +193,17 @@ import Testing
         // Rows now: 20 items (41–60); before the burst: those and the 60 sync deleted.
         #expect(found.first?.objectsBefore == 80)
         #expect(try HistoryStore.open(path).deleteBursts(DeleteBurstLimits(window: 40)).isEmpty)
+        // Churn is no wipe: sync deletes what the app has just added, batch after batch.
+        var churn: [FixtureStore.Transaction] = Array(store.transactions.prefix(10))
+        for batch in 0..<6 {
+            let first = Int64(101 + batch * 10)
+            let added: [C] = (first...(first + 9)).map { C(entity: "Item", primaryKey: $0, type: .insert) }
+            churn.append(FixtureStore.Transaction(timestamp: Scenarios.baseTime + 60_000 + Double(batch) * 40, author: "app", changes: added))
+            churn.append(delete(first...(first + 9), 1000 + Double(batch) * 40 / 60 + 1 / 3))
+        }
+        store.transactions = churn
+        let churned = dir.file("Churn.sqlite")
+        try StoreWriter.write(store, to: churned)
+        #expect(try HistoryStore.open(churned).deleteBursts().isEmpty)
     }
 }

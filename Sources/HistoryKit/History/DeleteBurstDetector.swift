@@ -1,7 +1,9 @@
 /// Groups a stream of deletes, in transaction order, into runs: per entity and writer (its
 /// author, or its bundle ID and process when it has none), deletes each at most the window after
-/// the one before form one run. Keeps one open run per entity and writer, and the closed runs
-/// that hold enough deletes to be a burst: memory does not grow with the deletes.
+/// the one before form one run. Keeps one open run per entity and writer, the closed runs that
+/// hold enough deletes to be a burst, and per entity how many inserts and deletes went by (told
+/// by the same stream), so that a run knows what came after it began: memory does not grow with
+/// the deletes.
 struct DeleteBurstDetector {
     /// A name as a transaction holds it: a string-table reference, inline text, or none.
     enum Name: Hashable {
@@ -30,6 +32,11 @@ struct DeleteBurstDetector {
         var last: Double?
         var deleted = 1
         var transactions = 1
+        /// The entity's inserts and deletes seen before the run began, and its inserts by the
+        /// run's last delete.
+        var insertsAtStart: Int
+        var deletesAtStart: Int
+        var insertsAtEnd: Int
         /// Told already, while open (a follower tells a run once).
         var told = false
     }
@@ -41,6 +48,9 @@ struct DeleteBurstDetector {
 
     let limits: DeleteBurstLimits
     private var open: [Key: Run] = [:]
+    /// Inserts and deletes seen so far, per entity.
+    private var inserts: [Int64: Int] = [:]
+    private var deletes: [Int64: Int] = [:]
     /// Closed runs with enough deletes, in the order they closed.
     private(set) var candidates: [Run] = []
 
@@ -50,10 +60,12 @@ struct DeleteBurstDetector {
 
     /// One deleted object of `entity` in `transaction`.
     mutating func add(transaction: Int64, entity: Int64, time: Double?, writer: Writer, bundleID: Name, processID: Name) {
+        defer { deletes[entity, default: 0] += 1 }
         let key = Key(entity: entity, writer: writer)
         if var run = open[key] {
             if run.lastTransaction == transaction {
                 run.deleted += 1
+                run.insertsAtEnd = inserts[entity, default: 0]
                 open[key] = run
                 return
             }
@@ -63,13 +75,28 @@ struct DeleteBurstDetector {
                 run.transactions += 1
                 run.lastTransaction = transaction
                 run.last = max(last, time)
+                run.insertsAtEnd = inserts[entity, default: 0]
                 open[key] = run
                 return
             }
             close(run)
         }
+        let inserted = inserts[entity, default: 0]
         open[key] = Run(entity: entity, writer: writer, bundleID: bundleID, processID: processID,
-                        firstTransaction: transaction, lastTransaction: transaction, first: time, last: time)
+                        firstTransaction: transaction, lastTransaction: transaction, first: time, last: time,
+                        insertsAtStart: inserted, deletesAtStart: deletes[entity, default: 0], insertsAtEnd: inserted)
+    }
+
+    /// One inserted object of `entity`.
+    mutating func inserted(entity: Int64) {
+        inserts[entity, default: 0] += 1
+    }
+
+    /// What `run`'s entity saw from the run's first delete on: deletes and inserts to this point,
+    /// and the inserts while the run lasted.
+    func since(_ run: Run) -> (deletes: Int, inserts: Int, insertsWithin: Int) {
+        (deletes[run.entity, default: 0] - run.deletesAtStart, inserts[run.entity, default: 0] - run.insertsAtStart,
+         run.insertsAtEnd - run.insertsAtStart)
     }
 
     /// The closed runs with enough deletes (not told), in order of their first transaction;

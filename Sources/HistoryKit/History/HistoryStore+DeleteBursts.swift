@@ -1,15 +1,15 @@
 import GRDB
 
 extension HistoryStore {
-    /// The delete bursts history records (``DeleteBurst``): one pass over `ACHANGE`'s deletes
-    /// beside their transactions, grouped into runs as they come (``DeleteBurstDetector``); then,
-    /// only when a run holds enough deletes, its entity's rows now and one pass over the inserts
-    /// and deletes of those entities since the run began.
+    /// The delete bursts history records (``DeleteBurst``): one pass over `ACHANGE`'s inserts and
+    /// deletes, the deletes beside their transactions, grouped into runs as they come
+    /// (``DeleteBurstDetector``); then, only when a run holds enough deletes, its entity's rows now.
     public func deleteBursts(_ limits: DeleteBurstLimits = DeleteBurstLimits()) throws -> [DeleteBurst] {
         try read { db in
             var detector = DeleteBurstDetector(limits: limits)
             try feedDeletes(&detector, db)
-            return try bursts(of: detector.finish(), limits: limits, db).map(\.burst)
+            let runs = detector.finish()
+            return try bursts(of: runs, detector, db).map(\.burst)
         }
     }
 
@@ -18,28 +18,33 @@ extension HistoryStore {
     func newDeleteBursts(_ detector: inout DeleteBurstDetector, after: Int64, through: Int64) throws -> [DeleteBurst] {
         let found = try read { db -> [(run: DeleteBurstDetector.Run, burst: DeleteBurst)] in
             try feedDeletes(&detector, db, range: (after, through))
-            return try bursts(of: detector.takeClosed() + detector.openCandidates, limits: detector.limits, db)
+            return try bursts(of: detector.takeClosed() + detector.openCandidates, detector, db)
         }
         for item in found { detector.markTold(item.run) }
         return found.map(\.burst)
     }
 
-    /// Feeds every delete (of transactions in `range`, when given) to `detector`, in change order.
+    /// Feeds every insert and delete (of transactions in `range`, when given) to `detector`, in
+    /// change order; only a delete's transaction is read.
     private func feedDeletes(_ detector: inout DeleteBurstDetector, _ db: Database, range: (after: Int64, through: Int64)? = nil) throws {
         func columns(_ field: TransactionField) -> String {
             let reference = schema.hasStringTable && schema.transactionColumns.contains(field.columns.reference) ? "t.\(field.columns.reference)" : "NULL"
             let inline = schema.transactionColumns.contains(field.columns.inline) ? "t.\(field.columns.inline)" : "NULL"
             return "\(reference), \(inline)"
         }
-        // CROSS JOIN: the changes are the outer loop, read in their table's order.
+        // LEFT JOIN: the changes are the outer loop, read in their table's order; an insert's
+        // transaction is not read.
         let sql = """
-            SELECT c.ZTRANSACTIONID, c.ZENTITY, t.ZTIMESTAMP, \(columns(.author)), \(columns(.bundleID)), \(columns(.processID))
-            FROM ACHANGE c CROSS JOIN ATRANSACTION t ON t.Z_PK = c.ZTRANSACTIONID
-            WHERE c.ZCHANGETYPE = 2\(range == nil ? "" : " AND c.ZTRANSACTIONID > ? AND c.ZTRANSACTIONID <= ?")
+            SELECT c.ZTRANSACTIONID, c.ZENTITY, t.ZTIMESTAMP, \(columns(.author)), \(columns(.bundleID)), \(columns(.processID)), c.ZCHANGETYPE, t.Z_PK
+            FROM ACHANGE c LEFT JOIN ATRANSACTION t ON t.Z_PK = c.ZTRANSACTIONID AND c.ZCHANGETYPE = 2
+            WHERE c.ZCHANGETYPE IN (0, 2)\(range == nil ? "" : " AND c.ZTRANSACTIONID > ? AND c.ZTRANSACTIONID <= ?")
             """
         var ignored: String?
         try db.forEachRow(sql, arguments: range.map { [$0.after, $0.through] } ?? []) { row in
             guard let tx = row.integer(0, problem: &ignored), let entity = row.integer(1, problem: &ignored) else { return }
+            guard row.int64(9) == 2 else { return detector.inserted(entity: entity) }
+            // A delete whose transaction is gone (an orphan change) belongs to no writer.
+            guard !row.isNull(10) else { return }
             func name(_ column: Int32) -> DeleteBurstDetector.Name {
                 if let reference = row.integer(column, problem: &ignored) { return .reference(reference) }
                 return row.optionalText(column + 1).map { .text($0) } ?? .none
@@ -52,33 +57,27 @@ extension HistoryStore {
         }
     }
 
-    /// The runs of `runs` that are bursts: deleting more than the share of the objects there were
-    /// (the entity's rows now, plus its deletes since the run began, less its inserts since).
-    private func bursts(of runs: [DeleteBurstDetector.Run], limits: DeleteBurstLimits, _ db: Database) throws
+    /// The runs of `runs` that are bursts: deleting, of the objects there were when the run began
+    /// (the entity's rows now, plus its deletes since, less its inserts since), more than the
+    /// share, not counting as many deletes as the run saw inserts (what was added and taken
+    /// away again while it lasted: churn, not a wipe).
+    private func bursts(of runs: [DeleteBurstDetector.Run], _ detector: DeleteBurstDetector, _ db: Database) throws
         -> [(run: DeleteBurstDetector.Run, burst: DeleteBurst)] {
-        guard let earliest = runs.map(\.firstTransaction).min() else { return [] }
-        let entities = Set(runs.map(\.entity))
         var rowsNow: [Int64: Int] = [:]
-        for entity in entities {
-            guard let table = catalog.rootTableName(of: entity), try !Self.columns(of: table, db).isEmpty else { continue }
-            rowsNow[entity] = try db.firstRow("SELECT COUNT(*) FROM \(Self.quoted(table)) WHERE Z_ENT = ?", arguments: [entity]) { Int($0.int64(0)) }
-        }
-        var since = [Int](repeating: 0, count: runs.count)
-        let byEntity = Dictionary(grouping: runs.indices, by: { runs[$0].entity })
-        try db.forEachRow("""
-            SELECT ZTRANSACTIONID, ZENTITY, ZCHANGETYPE FROM ACHANGE
-            WHERE ZTRANSACTIONID >= ? AND ZCHANGETYPE IN (0, 2) AND ZENTITY IN (\(entities.sorted().map(String.init).joined(separator: ", ")))
-            """, arguments: [earliest]) { row in
-            let (tx, entity) = (row.int64(0), row.int64(1))
-            for i in byEntity[entity] ?? [] where tx >= runs[i].firstTransaction {
-                since[i] += row.int64(2) == 2 ? 1 : -1
-            }
-        }
         var names = StringNames()
         var found: [(run: DeleteBurstDetector.Run, burst: DeleteBurst)] = []
-        for (i, run) in runs.enumerated() {
-            let before = max(run.deleted, (rowsNow[run.entity] ?? 0) + since[i])
-            guard limits.isBurst(deleted: run.deleted, before: before), let entity = catalog.entity(number: run.entity) else { continue }
+        for run in runs {
+            if rowsNow[run.entity] == nil {
+                var rows = 0
+                if let table = catalog.rootTableName(of: run.entity), try !Self.columns(of: table, db).isEmpty {
+                    rows = try db.firstRow("SELECT COUNT(*) FROM \(Self.quoted(table)) WHERE Z_ENT = ?", arguments: [run.entity]) { Int($0.int64(0)) } ?? 0
+                }
+                rowsNow[run.entity] = rows
+            }
+            let since = detector.since(run)
+            let before = max(run.deleted, (rowsNow[run.entity] ?? 0) + since.deletes - since.inserts)
+            guard detector.limits.isBurst(deleted: run.deleted - since.insertsWithin, before: before),
+                  let entity = catalog.entity(number: run.entity) else { continue }
             found.append((run, DeleteBurst(
                 entity: entity.name, author: try names.text(run.writer.author, db), bundleID: try names.text(run.bundleID, db),
                 processID: try names.text(run.processID, db), deleted: run.deleted, objectsBefore: before,
