@@ -27,7 +27,7 @@ import Testing
         let found = try findings("cascade-orphans", [store])
         #expect(found.count == 1)
         let d = data(found.first)
-        #expect(d["childEntity"] as? String == "Content" && d["childRows"] as? Int == 33)
+        #expect(d["childEntity"] as? String == "Content" && d["childRows"] as? Int == 33 && d["rows"] as? Int == 13)
         #expect(d["dangling"] as? Int == 10 && d["detached"] as? Int == 3)
         #expect(d["detachedSample"] as? [String] == ["Content/p61", "Content/p62", "Content/p63"])
         let owner = (d["owners"] as? [[String: Any]])?.first ?? [:]
@@ -36,7 +36,7 @@ import Testing
         // Items 31–40 went in the cleanup's fourth transaction.
         #expect(owner["parentDeletes"] as? Int == 10 && owner["firstParentDeleteTransaction"] as? Int == 14 && owner["lastParentDeleteTransaction"] as? Int == 14)
         let message = found.first?["message"] as? String ?? ""
-        #expect(message.contains("13 of its 33 rows outlived their parent"), "\(message)")
+        #expect(message.contains("13 of its 33 rows are left without their parent"), "\(message)")
         #expect(message.contains("history deleted 10 of those parents in #14 (2025-03-04 09:00:45Z)"), "\(message)")
         try #expect(findings("cascade-orphans", [appGroup]).isEmpty)
         try #expect(findings("cascade-orphans", [Repository.fixtures + "/Later/Tasks.sqlite"]).isEmpty)

@@ -19,7 +19,7 @@ public struct HiddenReader: Equatable, Sendable {
     /// The Spotlight delegate, when `model` marks any property "Index in Spotlight".
     public static func spotlight(in model: ManagedObjectModel) -> HiddenReader? {
         let indexed = model.entities.sorted { $0.name < $1.name }.flatMap { e in
-            e.properties.filter(\.isIndexedBySpotlight).map { "\(e.name).\($0.name)" }
+            e.properties.filter { $0.isIndexedBySpotlight && !$0.isTransient }.map { "\(e.name).\($0.name)" }
         }
         guard !indexed.isEmpty else { return nil }
         return HiddenReader(

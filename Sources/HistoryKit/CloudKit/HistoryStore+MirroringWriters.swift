@@ -13,24 +13,6 @@ public struct MirroringWriter: Equatable, Sendable {
     public var last: Double?
 }
 
-/// What other authors wrote after CloudKit mirroring's last transaction.
-public struct MirroringSilence: Equatable, Sendable {
-    /// Mirroring's newest transaction; nil when history holds none of it.
-    public var lastMirroringTransaction: Int64?
-    public var lastMirroringTime: Double?
-    /// Transactions after it (all of history when there is none), and their span.
-    public var transactionsSince: Int
-    public var firstTimeSince: Double?
-    public var newestTime: Double?
-
-    /// How long history shows no mirroring while others wrote: from mirroring's last transaction
-    /// (or the first transaction after it) to the newest.
-    public var seconds: Double? {
-        guard let newest = newestTime, let from = lastMirroringTime ?? firstTimeSince else { return nil }
-        return max(0, newest - from)
-    }
-}
-
 extension HistoryStore {
     /// The condition selecting CloudKit mirroring's transactions (`ATRANSACTION t`), by the
     /// author's string reference (indexed) or, in older stores, its inline text.
@@ -71,21 +53,31 @@ extension HistoryStore {
         }
     }
 
-    /// What was written after CloudKit mirroring's newest transaction.
-    public func mirroringSilence() throws -> MirroringSilence {
+    /// What was written after CloudKit mirroring last showed itself: its newest transaction, the
+    /// transaction its export token names, or its newest event in `ANSCKEVENT`, whichever is latest.
+    public func mirroringSilence(_ mirroring: MirroringState) throws -> MirroringSilence {
         try read { db in
             var ignored: String?
             let last = try db.firstRow("SELECT t.Z_PK, t.ZTIMESTAMP FROM ATRANSACTION t WHERE \(mirroringCondition) ORDER BY t.Z_PK DESC LIMIT 1") {
                 (number: $0.int64(0), time: $0.number(1, problem: &ignored))
             }
-            let after = last?.number ?? Int64.min
-            let since = try db.firstRow("""
-                SELECT COUNT(*), MIN(CASE WHEN typeof(ZTIMESTAMP) IN ('integer', 'real') THEN ZTIMESTAMP END),
-                       MAX(CASE WHEN typeof(ZTIMESTAMP) IN ('integer', 'real') THEN ZTIMESTAMP END)
-                FROM ATRANSACTION WHERE Z_PK > ?
-                """, arguments: [after]) { (count: Int($0.int64(0)), first: $0.number(1, problem: &ignored), last: $0.number(2, problem: &ignored)) }
-            return MirroringSilence(lastMirroringTransaction: last?.number, lastMirroringTime: last?.time ?? nil,
-                                    transactionsSince: since?.count ?? 0, firstTimeSince: since?.first ?? nil, newestTime: since?.last ?? nil)
+            var seen: [(what: MirroringSilence.Activity, time: Double)] = []
+            if let last, let time = last.time { seen.append((.transaction(last.number), time)) }
+            if case .token(let token)? = mirroring.exportPosition?.position, let n = token.transactionNumber(forStore: storeUUID),
+               let time = try db.firstRow("SELECT ZTIMESTAMP FROM ATRANSACTION WHERE Z_PK = ?", arguments: [n], { $0.number(0, problem: &ignored) }) ?? nil {
+                seen.append((.exportPosition(n), time))
+            }
+            if let event = (mirroring.recentEvents ?? []).compactMap({ $0.ended ?? $0.started }).max() { seen.append((.event, event)) }
+            let latest = seen.max { $0.time < $1.time }
+            let after = try db.firstRow("""
+                SELECT COUNT(*), MAX(CASE WHEN typeof(ZTIMESTAMP) IN ('integer', 'real') THEN ZTIMESTAMP END),
+                       MIN(CASE WHEN typeof(ZTIMESTAMP) IN ('integer', 'real') THEN ZTIMESTAMP END)
+                FROM ATRANSACTION WHERE ZTIMESTAMP > ? AND ZTIMESTAMP < ''
+                """, arguments: [latest?.time ?? -Double.greatestFiniteMagnitude]) {
+                (count: Int($0.int64(0)), newest: $0.number(1, problem: &ignored), oldest: $0.number(2, problem: &ignored))
+            }
+            return MirroringSilence(lastActivity: latest?.what, lastActivityTime: latest?.time, transactionsSince: after?.count ?? 0,
+                                    firstTimeSince: after?.oldest ?? nil, newestTime: after?.newest ?? nil)
         }
     }
 }

@@ -1,5 +1,3 @@
-import Foundation
-
 /// "1 transaction", "3 transactions": a count with its noun, plural unless one
 /// (nouns whose plural adds an s: transaction, change, key, actor, day, author).
 public func plural(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
@@ -20,12 +18,4 @@ public func span(_ seconds: Double, exact: Bool = false) -> String {
         return plural(s / unit, noun)
     }
     return plural(s, "second")
-}
-
-/// A moment as messages give it: `2025-03-03 09:00:00Z` (UTC, whole seconds) from Cocoa seconds.
-public func moment(_ cocoaSeconds: Double) -> String {
-    guard cocoaSeconds.isFinite, abs(cocoaSeconds) < 3e11 else { return "\(cocoaSeconds) (Cocoa seconds)" }
-    let f = ISO8601DateFormatter()
-    f.formatOptions = [.withFullDate, .withSpaceBetweenDateAndTime, .withTime, .withColonSeparatorInTime]
-    return f.string(from: Date(timeIntervalSinceReferenceDate: cocoaSeconds.rounded(.down))) + "Z"
 }

@@ -25,6 +25,8 @@ public struct CascadeOrphans: Equatable, Sendable {
     public var childEntity: String
     public var table: String
     public var childRows: Int
+    /// Rows left behind, each counted once (a row may dangle by two owners).
+    public var rows: Int
     /// Every relationship that owns the child; the dangling rows are counted per owner.
     public var owners: [Owner]
     /// Rows naming no parent by any owner, where the model requires one or the row refers to
@@ -36,18 +38,8 @@ public struct CascadeOrphans: Equatable, Sendable {
 
     /// Rows naming a missing parent, over all owners.
     public var dangling: Int { owners.reduce(0) { $0 + $1.dangling } }
-    /// Rows left behind, of both kinds (a row dangling by two owners counts twice).
+    /// Whether any row was left behind.
     public var orphans: Int { dangling + detached }
-}
-
-/// When history recorded deletes: how many, and the first and last transaction's time and number.
-public struct DeleteSpan: Equatable, Sendable {
-    public var deletes: Int
-    /// Cocoa seconds; nil when no timestamp is a number.
-    public var first: Double?
-    public var last: Double?
-    public var firstTransaction: Int64
-    public var lastTransaction: Int64
 }
 
 extension HistoryStore {
@@ -91,6 +83,7 @@ extension HistoryStore {
         var ownerColumns: [String] = []
         var parentNumbers: [Int64] = []
         var selfOwned = false
+        var danglingConditions: [String] = []
         for owner in owners {
             let declaring = model.inheritanceChain(of: child).last { $0.property(named: owner.inverse) != nil }?.name ?? child
             let named = names.column(entity: declaring, property: owner.inverse).flatMap { columns.contains($0) ? $0 : nil }
@@ -104,17 +97,18 @@ extension HistoryStore {
             let c = Self.quoted(column)
             let condition = "\(ofChild) AND o.\(c) IS NOT NULL AND NOT EXISTS (SELECT 1 FROM \(Self.quoted(parentTable)) p WHERE p.Z_PK = o.\(c) AND p.Z_ENT IN (\(parents.map(String.init).joined(separator: ", "))))"
             var owned = CascadeOrphans.Owner(parentEntity: owner.parent, relationship: owner.relationship, inverse: owner.inverse, column: column,
-                                             dangling: try count(db, "SELECT COUNT(*) FROM \(t) o WHERE \(condition)"),
-                                             danglingSample: try sample(db, table: t, condition: condition, fallback: child))
+                                             dangling: try count(db, "SELECT COUNT(*) FROM \(t) o WHERE \(condition)"), danglingSample: [])
             if owned.dangling > 0 {
+                owned.danglingSample = try sample(db, table: t, condition: condition, fallback: child)
+                danglingConditions.append(condition)
                 owned.danglingParentDeletes = try deleteSpan(db, "c.ZCHANGETYPE = 2 AND c.ZENTITY IN (\(parents.map(String.init).joined(separator: ", "))) AND c.ZENTITYPK IN (SELECT o.\(c) FROM \(t) o WHERE \(condition))")
             }
             found.append(owned)
             ownerColumns.append(c)
         }
         guard !found.isEmpty else { return nil }
-        var result = CascadeOrphans(childEntity: child, table: childTable, childRows: try count(db, "SELECT COUNT(*) FROM \(t) o WHERE \(ofChild)"),
-                                    owners: found, detached: 0, detachedSample: [])
+        var result = CascadeOrphans(childEntity: child, table: childTable, childRows: 0, rows: 0, owners: found, detached: 0, detachedSample: [])
+        var detachedCondition: String?
         if !selfOwned {
             // A parent is optional to most models, and rows without one are often meant to be:
             // a row counts as detached when its model requires a parent, or when it refers to
@@ -127,9 +121,15 @@ extension HistoryStore {
             }
             let detached = ofChild + Set(ownerColumns + others).sorted().map { " AND o.\($0) IS NULL" }.joined()
             result.detached = try count(db, "SELECT COUNT(*) FROM \(t) o WHERE \(detached)")
-            result.detachedSample = try sample(db, table: t, condition: detached, fallback: child)
+            if result.detached > 0 {
+                result.detachedSample = try sample(db, table: t, condition: detached, fallback: child)
+                detachedCondition = detached
+            }
         }
         if result.orphans > 0 {
+            result.childRows = try count(db, "SELECT COUNT(*) FROM \(t) o WHERE \(ofChild)")
+            let any = (danglingConditions + [detachedCondition].compactMap { $0 }).map { "(\($0))" }.joined(separator: " OR ")
+            result.rows = try count(db, "SELECT COUNT(*) FROM \(t) o WHERE \(any)")
             result.parentDeletes = try deleteSpan(db, "c.ZCHANGETYPE = 2 AND c.ZENTITY IN (\(Set(parentNumbers).sorted().map(String.init).joined(separator: ", ")))")
         }
         return result

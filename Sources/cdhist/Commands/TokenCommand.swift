@@ -69,7 +69,7 @@ struct TokenCheck {
         }
         guard let tx = try store.transaction(number: n) else {
             return TokenCheck(status: "expired",
-                              message: "transaction #\(n) no longer exists: Core Data fails with error 134301 (history token expired)", number: n)
+                              message: "transaction #\(n) no longer exists: Core Data fails with error 134301 (history token expired; SwiftData with SwiftDataError.historyTokenExpired)", number: n)
         }
         let pending = try store.countTransactions(HistoryQuery(after: .transaction(n)))
         return TokenCheck(status: "valid",

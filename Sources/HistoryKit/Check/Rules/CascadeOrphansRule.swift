@@ -19,14 +19,14 @@ struct CascadeOrphansRule: CheckRule {
             }
             let relationships = o.owners.map { "\($0.parentEntity).\($0.relationship)" }
             if o.detached > 0 {
-                var text = "\(o.detached) name no parent at all (\(Self.list(o.detachedSample, of: o.detached)))"
+                var text = "\(o.detached) have no parent at all (\(Self.list(o.detachedSample, of: o.detached)))"
                 if let span = o.parentDeletes {
                     text += "; history recorded \(plural(span.deletes, "delete")) of \(Set(o.owners.map(\.parentEntity)).sorted().joined(separator: " or ")) objects \(Self.range(span))"
                 }
                 kinds.append(text)
             }
             let data: [String: PlistValue] = [
-                "childEntity": .string(o.childEntity), "table": .string(o.table), "childRows": .integer(Int64(o.childRows)),
+                "childEntity": .string(o.childEntity), "table": .string(o.table), "childRows": .integer(Int64(o.childRows)), "rows": .integer(Int64(o.rows)),
                 "dangling": .integer(Int64(o.dangling)), "detached": .integer(Int64(o.detached)),
                 "detachedSample": .array(o.detachedSample.map { .string($0.description) }),
                 "owners": .array(o.owners.map { owner in
@@ -43,7 +43,7 @@ struct CascadeOrphansRule: CheckRule {
                     return .dictionary(d)
                 }),
             ]
-            return finding("\(o.childEntity): \(o.orphans) of its \(o.childRows) rows outlived their parent, although \(relationships.joined(separator: ", ")) \(relationships.count == 1 ? "deletes" : "delete") them in cascade: \(kinds.joined(separator: "; ")). Core Data never reaches them through a parent again and nothing deletes them: \(o.orphans) rows of \(o.table) kept for nothing. Delete them, and look for the delete that skipped the cascade (a batch delete, SQL, a relationship made optional).",
+            return finding("\(o.childEntity): \(o.rows) of its \(o.childRows) rows are left without their parent, although \(relationships.joined(separator: ", ")) \(relationships.count == 1 ? "deletes" : "delete") them in cascade: \(kinds.joined(separator: "; ")). Core Data never reaches them through a parent again and nothing deletes them: \(o.rows) rows of \(o.table) kept for nothing. Delete them, and look for the delete that skipped the cascade (a batch delete, SQL, a relationship made optional).",
                            data)
         }
     }
