@@ -25,35 +25,20 @@ extension HistoryStore {
     }
 
     /// Feeds every insert and delete (of transactions in `range`, when given) to `detector`, in
-    /// change order; only a delete's transaction is read.
+    /// change order. A delete's transaction is read by a walk down `ATRANSACTION` beside the
+    /// changes (they come in transaction order), a lookup only for one out of order.
     private func feedDeletes(_ detector: inout DeleteBurstDetector, _ db: Database, range: (after: Int64, through: Int64)? = nil) throws {
-        func columns(_ field: TransactionField) -> String {
-            let reference = schema.hasStringTable && schema.transactionColumns.contains(field.columns.reference) ? "t.\(field.columns.reference)" : "NULL"
-            let inline = schema.transactionColumns.contains(field.columns.inline) ? "t.\(field.columns.inline)" : "NULL"
-            return "\(reference), \(inline)"
-        }
-        // LEFT JOIN: the changes are the outer loop, read in their table's order; an insert's
-        // transaction is not read.
-        let sql = """
-            SELECT c.ZTRANSACTIONID, c.ZENTITY, t.ZTIMESTAMP, \(columns(.author)), \(columns(.bundleID)), \(columns(.processID)), c.ZCHANGETYPE, t.Z_PK
-            FROM ACHANGE c LEFT JOIN ATRANSACTION t ON t.Z_PK = c.ZTRANSACTIONID AND c.ZCHANGETYPE = 2
-            WHERE c.ZCHANGETYPE IN (0, 2)\(range == nil ? "" : " AND c.ZTRANSACTIONID > ? AND c.ZTRANSACTIONID <= ?")
-            """
+        let bounds = range == nil ? "" : " AND ZTRANSACTIONID > ? AND ZTRANSACTIONID <= ?"
+        let arguments: StatementArguments = range.map { [$0.after, $0.through] } ?? []
+        let transactions = try TransactionWriters(db, schema: schema, range: range)
+        defer { transactions.finish() }
         var ignored: String?
-        try db.forEachRow(sql, arguments: range.map { [$0.after, $0.through] } ?? []) { row in
+        try db.forEachRow("SELECT ZTRANSACTIONID, ZENTITY, ZCHANGETYPE FROM ACHANGE WHERE ZCHANGETYPE IN (0, 2)" + bounds, arguments: arguments) { row in
             guard let tx = row.integer(0, problem: &ignored), let entity = row.integer(1, problem: &ignored) else { return }
-            guard row.int64(9) == 2 else { return detector.inserted(entity: entity) }
+            guard row.int64(2) == 2 else { return detector.inserted(entity: entity) }
             // A delete whose transaction is gone (an orphan change) belongs to no writer.
-            guard !row.isNull(10) else { return }
-            func name(_ column: Int32) -> DeleteBurstDetector.Name {
-                if let reference = row.integer(column, problem: &ignored) { return .reference(reference) }
-                return row.optionalText(column + 1).map { .text($0) } ?? .none
-            }
-            let (author, bundleID, processID) = (name(3), name(5), name(7))
-            let writer = author == .none ? DeleteBurstDetector.Writer(author: .none, bundleID: bundleID, processID: processID)
-                                         : DeleteBurstDetector.Writer(author: author, bundleID: .none, processID: .none)
-            detector.add(transaction: tx, entity: entity, time: row.number(2, problem: &ignored), writer: writer,
-                         bundleID: bundleID, processID: processID)
+            guard let t = try transactions.writer(of: tx) else { return }
+            detector.add(transaction: tx, entity: entity, time: t.time, writer: t.writer, bundleID: t.bundleID, processID: t.processID)
         }
     }
 
@@ -86,6 +71,87 @@ extension HistoryStore {
         }
         return found
     }
+}
+
+/// The time and writer of transactions asked for in ascending order: read by one walk down
+/// `ATRANSACTION`, the last one kept; one asked for out of order is looked up.
+private final class TransactionWriters {
+    struct Found {
+        var time: Double?
+        var writer: DeleteBurstDetector.Writer
+        var bundleID: DeleteBurstDetector.Name
+        var processID: DeleteBurstDetector.Name
+    }
+
+    private var walk: RawCursor
+    private let walkStatement: Statement
+    private let lookup: Statement
+    private let through: Int64
+    /// Transactions stepped over at most before the walk seeks instead.
+    private static let stepLimit: Int64 = 64
+    private var current: (number: Int64, found: Found)?
+    private var done = false
+
+    init(_ db: Database, schema: HistorySchema, range: (after: Int64, through: Int64)?) throws {
+        let columns = [TransactionField.author, .bundleID, .processID].map { field -> String in
+            let reference = schema.hasStringTable && schema.transactionColumns.contains(field.columns.reference) ? field.columns.reference : "NULL"
+            let inline = schema.transactionColumns.contains(field.columns.inline) ? field.columns.inline : "NULL"
+            return "\(reference), \(inline)"
+        }.joined(separator: ", ")
+        let select = "SELECT Z_PK, ZTIMESTAMP, \(columns) FROM ATRANSACTION"
+        through = range?.through ?? Int64.max
+        walkStatement = try db.makeStatement(sql: select + " WHERE Z_PK >= ? AND Z_PK <= ? ORDER BY Z_PK")
+        walk = try RawCursor(walkStatement, arguments: [range.map { $0.after + 1 } ?? Int64.min, through])
+        lookup = try db.makeStatement(sql: select + " WHERE Z_PK = ?")
+    }
+
+    /// Transaction `number`'s time and writer; nil when there is no such transaction.
+    func writer(of number: Int64) throws -> Found? {
+        if let current, current.number == number { return current.found }
+        if let current, current.number > number || done { return try lookUp(number) }
+        // Far ahead: seek there rather than step over every transaction between.
+        if let current, number - current.number > Self.stepLimit {
+            walk.finish()
+            walk = try RawCursor(walkStatement, arguments: [number, through])
+        }
+        while !done {
+            guard try walk.next() else {
+                done = true
+                break
+            }
+            let n = walk.int64(0)
+            if n == number {
+                let found = Self.found(walk)
+                current = (n, found)
+                return found
+            }
+            if n > number {
+                current = (n, Self.found(walk))
+                return try lookUp(number)
+            }
+        }
+        return try lookUp(number)
+    }
+
+    private func lookUp(_ number: Int64) throws -> Found? {
+        let cursor = try RawCursor(lookup, arguments: [number])
+        defer { cursor.finish() }
+        return try cursor.next() ? Self.found(cursor) : nil
+    }
+
+    private static func found(_ row: RawCursor) -> Found {
+        var ignored: String?
+        func name(_ column: Int32) -> DeleteBurstDetector.Name {
+            if let reference = row.integer(column, problem: &ignored) { return .reference(reference) }
+            return row.optionalText(column + 1).map { .text($0) } ?? .none
+        }
+        let (author, bundleID, processID) = (name(2), name(4), name(6))
+        let writer = author == .none ? DeleteBurstDetector.Writer(author: .none, bundleID: bundleID, processID: processID)
+                                     : DeleteBurstDetector.Writer(author: author, bundleID: .none, processID: .none)
+        return Found(time: row.number(1, problem: &ignored), writer: writer, bundleID: bundleID, processID: processID)
+    }
+
+    func finish() { walk.finish() }
 }
 
 /// The texts of string-table references, each read once.
