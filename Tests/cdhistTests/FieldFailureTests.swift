@@ -100,6 +100,24 @@ import Testing
         try #expect((CLI.run(["actors", appGroup]).json()["hiddenReaders"] as? [Any])?.isEmpty == true)
     }
 
+    /// A store without a model cache shows its Spotlight reader through the model given with
+    /// --model, in check, purge and report alike.
+    @Test func spotlightThroughTheModelGiven() throws {
+        let dir = try TemporaryDirectory()
+        var fixture = HazardFixtures.scenario.store
+        fixture.writesModelCache = false
+        let path = dir.file("Clipboard.sqlite")
+        try StoreWriter.write(fixture, to: path)
+        let model = dir.file("Clipboard.xcdatamodel")
+        try FileManager.default.createDirectory(atPath: model, withIntermediateDirectories: true)
+        try XcdatamodelWriter.contents(HazardFixtures.model).write(toFile: model + "/contents", atomically: true, encoding: .utf8)
+        func readers(_ json: [String: Any]) -> [String] { (json["hiddenReaders"] as? [[String: Any]] ?? []).compactMap { $0["kind"] as? String } }
+        #expect(try readers(CLI.run(["purge", path, "--before", "tx:20"]).json()).isEmpty)
+        #expect(try readers(CLI.run(["purge", path, "--before", "tx:20", "--model", model]).json()) == ["spotlight"])
+        #expect(try findings("spotlight-reader", [path, "--model", model]).count == 1)
+        try #expect(findings("spotlight-reader", [path]).isEmpty)
+    }
+
     @Test func swiftDataTokensKeptPerStore() throws {
         let r = try CLI.run(["actors", store, "--token", "app=" + hazards + "/swiftdata-tokens.json"]).json()
         let app = (r["actors"] as? [[String: Any]] ?? []).first { $0["actor"] as? String == "app" }

@@ -30,9 +30,9 @@ public struct HiddenReader: Equatable, Sendable {
 }
 
 extension HistoryStore {
-    /// The hidden readers the store's own model (its model cache) shows.
-    public func hiddenReaders() -> [HiddenReader] {
-        guard let model = try? resolveModel().model else { return [] }
+    /// The hidden readers the model at `modelPath` shows, or the store's own (its model cache).
+    public func hiddenReaders(modelPath: String? = nil) -> [HiddenReader] {
+        guard let model = try? resolveModel(userModelPath: modelPath).model else { return [] }
         return [HiddenReader.spotlight(in: model)].compactMap { $0 }
     }
 }

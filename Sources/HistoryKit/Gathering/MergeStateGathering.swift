@@ -11,6 +11,9 @@ public struct MergeStateAnalysis: Sendable {
     public var isGiven: Bool
     /// What was passed over while reading, and why.
     public var notes: [MergeStateNote]
+    /// Readers of history whose positions no file shows (the Spotlight delegate), whether or not
+    /// there is a report.
+    public var hiddenReaders: [HiddenReader]
 }
 
 extension HistoryStore {
@@ -31,8 +34,10 @@ extension HistoryStore {
             ? try MergeStateAnalyzer(store: self, declared: request.declared, batch: request.batch, records: gathered.records, mirroring: mirroring,
                                      now: request.now, cleaners: request.cleaners).report()
             : nil
-        report?.hiddenReaders = hiddenReaders()
-        return MergeStateAnalysis(sources: gathered.sources, mirroring: mirroring, report: report, isGiven: given, notes: gathered.notes)
+        let readers = hiddenReaders(modelPath: request.modelPath)
+        report?.hiddenReaders = readers
+        return MergeStateAnalysis(sources: gathered.sources, mirroring: mirroring, report: report, isGiven: given, notes: gathered.notes,
+                                  hiddenReaders: readers)
     }
 }
 

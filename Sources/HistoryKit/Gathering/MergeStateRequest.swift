@@ -18,9 +18,12 @@ public struct MergeStateRequest: Sendable {
     public var cleaners = CleanerSettings()
     /// Cocoa seconds to evaluate at.
     public var now: Double
+    /// The model the user gave (else the store's model cache), for the readers it shows.
+    public var modelPath: String?
 
     public init(defaults: [String] = [], tokens: [String] = [], groupContainer: String? = nil, keyPrefixes: [String] = [],
-                declared: [String] = [], batch: [String] = [], cleaners: CleanerSettings = CleanerSettings(), now: Double) {
+                declared: [String] = [], batch: [String] = [], cleaners: CleanerSettings = CleanerSettings(), now: Double,
+                modelPath: String? = nil) {
         self.defaults = defaults
         self.tokens = tokens
         self.groupContainer = groupContainer
@@ -29,5 +32,6 @@ public struct MergeStateRequest: Sendable {
         self.batch = batch
         self.cleaners = cleaners
         self.now = now
+        self.modelPath = modelPath
     }
 }

@@ -42,13 +42,15 @@ struct PurgeSQL: Sendable {
 extension HistoryStore {
     /// Previews the purge `selection` makes and prepares it for ``PurgeExecutor``;
     /// `actors` (from ``MergeStateAnalyzer``) are checked for what it breaks.
-    public func planPurge(_ selection: PurgeSelection, actors: [ActorReport] = [], breakdown: Bool = false) throws -> PurgePlan {
-        try planPurge(selection.query, actors: actors, breakdown: breakdown)
+    public func planPurge(_ selection: PurgeSelection, actors: [ActorReport] = [], readers: [HiddenReader] = [],
+                          breakdown: Bool = false) throws -> PurgePlan {
+        try planPurge(selection.query, actors: actors, readers: readers, breakdown: breakdown)
     }
 
     /// Previews the purge of the transactions matching `query` and prepares it for ``PurgeExecutor``.
-    public func planPurge(_ query: HistoryQuery, actors: [ActorReport] = [], breakdown: Bool = false) throws -> PurgePlan {
-        let preview = try previewPurge(query, actors: actors, breakdown: breakdown)
+    public func planPurge(_ query: HistoryQuery, actors: [ActorReport] = [], readers: [HiddenReader] = [],
+                          breakdown: Bool = false) throws -> PurgePlan {
+        let preview = try previewPurge(query, actors: actors, readers: readers, breakdown: breakdown)
         let sql = try HistorySQL(store: self, query: preview.query)
         let refs = ["ZAUTHORTS", "ZBUNDLEIDTS", "ZCONTEXTNAMETS", "ZPROCESSIDTS"].filter { schema.transactionColumns.contains($0) }
         let prune = schema.hasStringTable && !refs.isEmpty

@@ -69,7 +69,9 @@ extension HistoryStore {
     /// `actors` (from ``MergeStateAnalyzer``) are checked for breakage.
     /// `breakdown` also counts the deleted changes per author and per entity
     /// and type, which reads every deleted change (seconds on millions).
-    public func previewPurge(_ query: HistoryQuery, actors: [ActorReport] = [], breakdown: Bool = false) throws -> PurgePreview {
+    /// `readers` (``MergeStateAnalysis/hiddenReaders``) are named when anything is deleted.
+    public func previewPurge(_ query: HistoryQuery, actors: [ActorReport] = [], readers: [HiddenReader] = [],
+                             breakdown: Bool = false) throws -> PurgePreview {
         guard query.entities.isEmpty, query.changeTypes.isEmpty, query.objects.isEmpty else {
             throw QueryError.invalidPurgeFilter
         }
@@ -77,7 +79,9 @@ extension HistoryStore {
         q.limit = nil
         let sql = try HistorySQL(store: self, query: q)
         // The scan, the breakdown and the oldest survivor read one snapshot.
-        return try snapshot { try previewPurge(q, sql: sql, actors: actors, breakdown: breakdown) }
+        var preview = try snapshot { try previewPurge(q, sql: sql, actors: actors, breakdown: breakdown) }
+        if preview.transactionCount > 0 { preview.hiddenReaders = readers }
+        return preview
     }
 
     private func previewPurge(_ q: HistoryQuery, sql: HistorySQL, actors: [ActorReport], breakdown: Bool) throws -> PurgePreview {
@@ -142,7 +146,6 @@ extension HistoryStore {
         }, beside: { db in try self.space(db) })
         if breakdown { try countChanges(of: &preview, matching: matching, arguments: args, authorExpression: sql.expression(for: .author), joins: sql.joinClause) }
         preview.oldestSurvivor = try survivor.flatMap { try transaction(number: $0) }
-        if preview.transactionCount > 0 { preview.hiddenReaders = hiddenReaders() }
         let tables = Dictionary(space.tables.map { ($0.name, $0.bytes) }, uniquingKeysWith: { a, _ in a })
         func share(_ part: Int, _ whole: Int) -> Double { whole > 0 ? Double(part) / Double(whole) : 0 }
         let transactions = preview.transactionCount + preview.survivingTransactions

@@ -74,7 +74,7 @@ struct CheckCommand: ParsableCommand, SessionInputs {
         let historyStore = try openStore(path, lockTimeout: lock.lockTimeout, atSave: save.atSave)
         let context = outputOptions.context()
         let now = try mergeState.evaluationTime(utc: outputOptions.utc)
-        let analysis = try mergeState.analyze(historyStore, declared: settings.actors, batch: settings.batchActors, now: now, utc: outputOptions.utc)
+        let analysis = try mergeState.analyze(historyStore, declared: settings.actors, batch: settings.batchActors, now: now, utc: outputOptions.utc, model: model)
         let next = try nextModel.map { try ModelLoader.load(path: $0).model }
         let findings = try Self.findings(store: historyStore, mergeState: analysis.report, mirroring: analysis.mirroring, settings: settings,
                                          model: try historyStore.resolveModel(userModelPath: model), now: now, nextModel: next, only: rule, skip: skip)

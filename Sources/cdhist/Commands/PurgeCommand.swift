@@ -68,12 +68,13 @@ struct PurgeCommand: ParsableCommand, SessionInputs {
         let store = try openStore(path, lockTimeout: storeOptions.lockTimeout)
         let now = try mergeState.evaluationTime(utc: outputOptions.utc)
         // Without merge state or a strategy there is no actor to break and no cut-off to compute.
-        let report = try mergeState.analyze(store, now: now, utc: outputOptions.utc, always: cutoff.strategy != nil).report
+        let analysis = try mergeState.analyze(store, now: now, utc: outputOptions.utc, model: storeOptions.model, always: cutoff.strategy != nil)
+        let report = analysis.report
         var query = HistoryQuery(authors: names.authors, contextNames: names.contextNames, bundleIDs: names.bundleIDs, processIDs: names.processIDs)
         let parser = PositionParser(utc: outputOptions.utc, now: Date(timeIntervalSinceReferenceDate: now))
         if let after { query.after = try parser.bound(after, option: "--after") }
         guard let selection = try cutoff.selection(narrowing: query, report: report, parser: parser) else { return }
-        let plan = try store.planPurge(selection, actors: report?.actors ?? [], breakdown: breakdown)
+        let plan = try store.planPurge(selection, actors: report?.actors ?? [], readers: analysis.hiddenReaders, breakdown: breakdown)
         let presenter = PurgePresenter(time: render.time, limit: summary.limit(render), groupsFamilies: summary.groupsFamilies(render))
         DocumentRenderer.render(presenter.preview(plan.preview, store: path, rule: selection.rule, notes: selection.notes, executing: execute,
                                                   actors: plan.actorsChecked == 0 ? nil : plan.actorsChecked,

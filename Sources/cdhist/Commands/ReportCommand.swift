@@ -54,7 +54,7 @@ struct ReportCommand: ParsableCommand, SessionInputs {
         let historyStore = try openStore(path, lockTimeout: lock.lockTimeout, atSave: save.atSave)
         let time = TimeFormatter(utc: utc)
         let now = try mergeState.evaluationTime(utc: utc)
-        let analysis = try mergeState.analyze(historyStore, declared: settings.actors, batch: settings.batchActors, now: now, utc: utc, always: true)
+        let analysis = try mergeState.analyze(historyStore, declared: settings.actors, batch: settings.batchActors, now: now, utc: utc, model: model, always: true)
         let sources = analysis.sources
         // Refused before the work, and again when it is written (the files may have moved meanwhile).
         let inputs = OutputFile.storeFiles(path) + sources.map(\.path) + [config, model].compactMap { $0 } + cutoff.tokenFiles
@@ -67,7 +67,7 @@ struct ReportCommand: ParsableCommand, SessionInputs {
         let threshold = settings.failOn ?? .error
         let selection = try cutoff.selection(narrowing: HistoryQuery(), report: mergeReport, parser: try mergeState.positionParser(utc: utc))
         let purge = try selection.map { s -> (rule: String, preview: PurgePreview, document: Document) in
-            let preview = try historyStore.previewPurge(s.query, actors: mergeReport.actors, breakdown: true)
+            let preview = try historyStore.previewPurge(s.query, actors: mergeReport.actors, readers: mergeReport.hiddenReaders, breakdown: true)
             let positioned = mergeReport.actors.filter(\.hasBreakablePosition).count
             return (s.rule, preview, PurgePresenter(time: time).preview(preview, store: path, rule: s.rule, executing: false,
                                                                          actors: positioned == 0 ? nil : positioned))

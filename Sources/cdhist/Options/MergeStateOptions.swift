@@ -45,19 +45,20 @@ struct MergeStateOptions: ParsableArguments {
     /// The request these options make, with the actors `declared` and `batch` besides theirs.
     /// `utc`: calendar days (Apple's cleaner) are counted in UTC, as `--utc` reads dates,
     /// instead of the local time zone (`TZ`), standing for the device's.
-    func request(declared: [String] = [], batch: [String] = [], now: Double, utc: Bool) throws -> MergeStateRequest {
+    /// `model`: the model the user gave, for the readers it shows.
+    func request(declared: [String] = [], batch: [String] = [], now: Double, utc: Bool, model: String? = nil) throws -> MergeStateRequest {
         MergeStateRequest(defaults: defaults, tokens: token, groupContainer: groupContainer, keyPrefixes: keyPrefix,
                           declared: declared + actor, batch: batch + batchActor,
                           cleaners: try CleanerSettings(retention: retention.map { try PositionParser.duration($0, option: "--retention") }
                               ?? CleanerSettings.defaultRetention, timeZone: utc ? CleanerSettings.utc : TimeZone.current),
-                          now: now)
+                          now: now, modelPath: model)
     }
 
     /// `store`'s merge state as the options ask (see ``MergeStateRequest``); what was passed over is
     /// noted on standard error (values that are no merge position only with --verbose).
     func analyze(_ store: HistoryStore, declared: [String] = [], batch: [String] = [], now: Double, utc: Bool,
-                 always: Bool = false) throws -> MergeStateAnalysis {
-        let analysis = try store.mergeState(try request(declared: declared, batch: batch, now: now, utc: utc), always: always)
+                 model: String? = nil, always: Bool = false) throws -> MergeStateAnalysis {
+        let analysis = try store.mergeState(try request(declared: declared, batch: batch, now: now, utc: utc, model: model), always: always)
         for note in analysis.notes where verbose || !note.onRequest { printError("cdhist: note: \(note.text.text)") }
         return analysis
     }
