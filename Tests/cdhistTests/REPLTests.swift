@@ -416,6 +416,8 @@ private func quote(_ word: String) -> String {
         try s.waitFor(",transactionCount,60000,")
         // Ctrl-C at a non-empty prompt clears the line; twice at an empty one quits.
         try s.type("transactions")
+        // Ctrl-C only once the line editor shows what was typed (a busy machine can be slow to).
+        try s.waitFor("transactions)> transactions")
         try s.send("C-c")
         try s.waitFor("transactions^C")
         // The line was emptied: what is typed next runs alone.
