@@ -28,21 +28,15 @@ extension HistoryStore {
 
     /// Every bundle ID and process that wrote CloudKit mirroring's transactions, most first.
     public func mirroringWriters() throws -> [MirroringWriter] {
-        func name(_ field: TransactionField) -> String {
-            var parts: [String] = []
-            if schema.hasStringTable, schema.transactionColumns.contains(field.columns.reference) {
-                parts.append("(SELECT s.ZNAME FROM ATRANSACTIONSTRING s WHERE s.Z_PK = t.\(field.columns.reference))")
-            }
-            if schema.transactionColumns.contains(field.columns.inline) { parts.append("t.\(field.columns.inline)") }
-            return parts.isEmpty ? "NULL" : parts.count == 1 ? parts[0] : "COALESCE(\(parts.joined(separator: ", ")))"
-        }
+        // The names as every read resolves them: the string table first, then the inline text.
+        let names = try HistorySQL(store: self, query: HistoryQuery())
         let number = "CASE WHEN typeof(t.ZTIMESTAMP) IN ('integer', 'real') THEN t.ZTIMESTAMP END"
         return try read { db in
             var writers: [MirroringWriter] = []
             try db.forEachRow("""
                 SELECT b, p, COUNT(*), MIN(n), MAX(n), MIN(ts), MAX(ts) FROM (
-                  SELECT \(name(.bundleID)) AS b, \(name(.processID)) AS p, t.Z_PK AS n, \(number) AS ts
-                  FROM ATRANSACTION t WHERE \(mirroringCondition)) GROUP BY b, p ORDER BY COUNT(*) DESC, MIN(n)
+                  SELECT \(names.expression(for: .bundleID)) AS b, \(names.expression(for: .processID)) AS p, t.Z_PK AS n, \(number) AS ts
+                  FROM ATRANSACTION t\(names.joinClause) WHERE \(mirroringCondition)) GROUP BY b, p ORDER BY COUNT(*) DESC, MIN(n)
                 """) { row in
                 var ignored: String?
                 writers.append(MirroringWriter(bundleID: row.text(0, problem: &ignored), processID: row.text(1, problem: &ignored),

@@ -30,7 +30,7 @@ extension HistoryStore {
     private func feedDeletes(_ detector: inout DeleteBurstDetector, _ db: Database, range: (after: Int64, through: Int64)? = nil) throws {
         let bounds = range == nil ? "" : " AND ZTRANSACTIONID > ? AND ZTRANSACTIONID <= ?"
         let arguments: StatementArguments = range.map { [$0.after, $0.through] } ?? []
-        let transactions = try TransactionWriters(db, schema: schema, range: range)
+        let transactions = try TransactionWriters(db, schema: schema, through: range?.through ?? Int64.max)
         defer { transactions.finish() }
         var ignored: String?
         try db.forEachRow("SELECT ZTRANSACTIONID, ZENTITY, ZCHANGETYPE FROM ACHANGE WHERE ZCHANGETYPE IN (0, 2)" + bounds, arguments: arguments) { row in
@@ -83,7 +83,8 @@ private final class TransactionWriters {
         var processID: DeleteBurstDetector.Name
     }
 
-    private var walk: RawCursor
+    /// The walk, from the first transaction asked for (and again from one far ahead).
+    private var walk: RawCursor?
     private let walkStatement: Statement
     private let lookup: Statement
     private let through: Int64
@@ -92,16 +93,16 @@ private final class TransactionWriters {
     private var current: (number: Int64, found: Found)?
     private var done = false
 
-    init(_ db: Database, schema: HistorySchema, range: (after: Int64, through: Int64)?) throws {
+    /// Transactions up to `through` are walked.
+    init(_ db: Database, schema: HistorySchema, through: Int64) throws {
         let columns = [TransactionField.author, .bundleID, .processID].map { field -> String in
             let reference = schema.hasStringTable && schema.transactionColumns.contains(field.columns.reference) ? field.columns.reference : "NULL"
             let inline = schema.transactionColumns.contains(field.columns.inline) ? field.columns.inline : "NULL"
             return "\(reference), \(inline)"
         }.joined(separator: ", ")
         let select = "SELECT Z_PK, ZTIMESTAMP, \(columns) FROM ATRANSACTION"
-        through = range?.through ?? Int64.max
+        self.through = through
         walkStatement = try db.makeStatement(sql: select + " WHERE Z_PK >= ? AND Z_PK <= ? ORDER BY Z_PK")
-        walk = try RawCursor(walkStatement, arguments: [range.map { $0.after + 1 } ?? Int64.min, through])
         lookup = try db.makeStatement(sql: select + " WHERE Z_PK = ?")
     }
 
@@ -109,12 +110,13 @@ private final class TransactionWriters {
     func writer(of number: Int64) throws -> Found? {
         if let current, current.number == number { return current.found }
         if let current, current.number > number || done { return try lookUp(number) }
-        // Far ahead: seek there rather than step over every transaction between.
-        if let current, number - current.number > Self.stepLimit {
-            walk.finish()
+        // The first, or one far ahead: seek there rather than step over every transaction between.
+        if walk == nil || current.map({ number - $0.number > Self.stepLimit }) ?? true {
+            walk?.finish()
             walk = try RawCursor(walkStatement, arguments: [number, through])
+            done = false
         }
-        while !done {
+        while !done, let walk {
             guard try walk.next() else {
                 done = true
                 break
@@ -151,7 +153,7 @@ private final class TransactionWriters {
         return Found(time: row.number(1, problem: &ignored), writer: writer, bundleID: bundleID, processID: processID)
     }
 
-    func finish() { walk.finish() }
+    func finish() { walk?.finish() }
 }
 
 /// The texts of string-table references, each read once.
@@ -164,7 +166,7 @@ private struct StringNames {
         case .text(let text): return text
         case .reference(let reference):
             if let known = read[reference] { return known }
-            let text = try db.firstRow("SELECT ZNAME FROM ATRANSACTIONSTRING WHERE Z_PK = ?", arguments: [reference]) { $0.optionalText(0) } ?? nil
+            let text = try db.firstRow(HistorySQL.nameLookup, arguments: [reference]) { $0.optionalText(0) } ?? nil
             read[reference] = text
             return text
         }

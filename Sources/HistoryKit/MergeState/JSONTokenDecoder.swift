@@ -13,13 +13,16 @@ public enum JSONTokenDecoder {
     /// not JSON, and ``TokenError/malformedToken(source:reason:)`` when one store
     /// is given two different transactions.
     public static func decode(json bytes: [UInt8], source: String) throws -> HistoryToken {
-        let root: JSONNode
+        try token(in: parse(bytes, source: source), source: source)
+    }
+
+    /// `bytes` parsed; text that is not JSON throws ``TokenError/corruptJSON(source:reason:)``.
+    private static func parse(_ bytes: [UInt8], source: String) throws -> JSONNode {
         do {
-            root = try JSONText.parse(bytes)
+            return try JSONText.parse(bytes)
         } catch {
             throw TokenError.corruptJSON(source: source, reason: "\(error)")
         }
-        return try token(in: root, source: source)
     }
 
     /// The token `root` holds (see ``decode(json:source:)``).
@@ -64,11 +67,12 @@ public enum JSONTokenDecoder {
     /// identifier (``perStore(json:source:)``) the entry of that store when it has one (the
     /// others are the app's other stores'), else ``decode(json:source:)``'s.
     public static func decode(json bytes: [UInt8], source: String, forStore storeUUID: String?) throws -> HistoryToken {
-        if let storeUUID, let entries = perStore(json: bytes, source: source),
+        let root = try parse(bytes, source: source)
+        if let storeUUID, let entries = perStore(root, source: source),
            let mine = entries.first(where: { $0.identifier.caseInsensitiveCompare(storeUUID) == .orderedSame }) {
             return mine.token
         }
-        return try decode(json: bytes, source: source)
+        return try token(in: root, source: source)
     }
 
     /// The entries of a dictionary of tokens keyed by store identifier, as apps keep SwiftData's
@@ -77,7 +81,11 @@ public enum JSONTokenDecoder {
     /// every member of the root object is named by a UUID and holds an object that is a token.
     /// Nil for any other JSON, a single token included.
     public static func perStore(json bytes: [UInt8], source: String) -> [(identifier: String, token: HistoryToken)]? {
-        guard case .object(let members)? = try? JSONText.parse(bytes), members.count > 0 else { return nil }
+        (try? parse(bytes, source: source)).flatMap { perStore($0, source: source) }
+    }
+
+    private static func perStore(_ root: JSONNode, source: String) -> [(identifier: String, token: HistoryToken)]? {
+        guard case .object(let members) = root, members.count > 0 else { return nil }
         var entries: [(identifier: String, token: HistoryToken)] = []
         for (key, value) in members {
             guard UUID(uuidString: key) != nil, case .object = value,

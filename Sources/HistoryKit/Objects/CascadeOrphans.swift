@@ -79,29 +79,34 @@ extension HistoryStore {
         let t = Self.quoted(childTable)
         let ofChild = "o.Z_ENT IN (\(catalog.descendants(of: childNumber).map(String.init).joined(separator: ", ")))"
         let chain = Set(model.inheritanceChain(of: child).map(\.name))
+        // The child's column of `property`: the one Core Data names for the entity declaring it,
+        // else `Z` + the name.
+        func column(_ property: String) -> String? {
+            let declaring = model.inheritanceChain(of: child).last { $0.property(named: property) != nil }?.name ?? child
+            if let named = names.column(entity: declaring, property: property), columns.contains(named) { return named }
+            return columns.contains(ColumnNames.base(property)) ? ColumnNames.base(property) : nil
+        }
         var found: [CascadeOrphans.Owner] = []
         var ownerColumns: [String] = []
         var parentNumbers: [Int64] = []
         var selfOwned = false
         var danglingConditions: [String] = []
         for owner in owners {
-            let declaring = model.inheritanceChain(of: child).last { $0.property(named: owner.inverse) != nil }?.name ?? child
-            let named = names.column(entity: declaring, property: owner.inverse).flatMap { columns.contains($0) ? $0 : nil }
-            guard let column = named ?? (columns.contains(ColumnNames.base(owner.inverse)) ? ColumnNames.base(owner.inverse) : nil),
-                  let parentNumber = catalog.entity(named: owner.parent)?.number, let parentTable = catalog.rootTableName(of: parentNumber),
+            guard let column = column(owner.inverse), let parentNumber = catalog.entity(named: owner.parent)?.number, let parentTable = catalog.rootTableName(of: parentNumber),
                   try !Self.columns(of: parentTable, db).isEmpty else { continue }
             // A tree (a parent entity owning its own kind): its roots have no parent.
             if chain.contains(owner.parent) || model.inheritanceChain(of: owner.parent).contains(where: { $0.name == child }) { selfOwned = true }
             let parents = catalog.descendants(of: parentNumber)
             parentNumbers += parents
+            let parentList = parents.map(String.init).joined(separator: ", ")
             let c = Self.quoted(column)
-            let condition = "\(ofChild) AND o.\(c) IS NOT NULL AND NOT EXISTS (SELECT 1 FROM \(Self.quoted(parentTable)) p WHERE p.Z_PK = o.\(c) AND p.Z_ENT IN (\(parents.map(String.init).joined(separator: ", "))))"
+            let condition = "\(ofChild) AND o.\(c) IS NOT NULL AND NOT EXISTS (SELECT 1 FROM \(Self.quoted(parentTable)) p WHERE p.Z_PK = o.\(c) AND p.Z_ENT IN (\(parentList)))"
             var owned = CascadeOrphans.Owner(parentEntity: owner.parent, relationship: owner.relationship, inverse: owner.inverse, column: column,
                                              dangling: try count(db, "SELECT COUNT(*) FROM \(t) o WHERE \(condition)"), danglingSample: [])
             if owned.dangling > 0 {
                 owned.danglingSample = try sample(db, table: t, condition: condition, fallback: child)
                 danglingConditions.append(condition)
-                owned.danglingParentDeletes = try deleteSpan(db, "c.ZCHANGETYPE = 2 AND c.ZENTITY IN (\(parents.map(String.init).joined(separator: ", "))) AND c.ZENTITYPK IN (SELECT o.\(c) FROM \(t) o WHERE \(condition))")
+                owned.danglingParentDeletes = try deleteSpan(db, "c.ZCHANGETYPE = 2 AND c.ZENTITY IN (\(parentList)) AND c.ZENTITYPK IN (SELECT o.\(c) FROM \(t) o WHERE \(condition))")
             }
             found.append(owned)
             ownerColumns.append(c)
@@ -116,8 +121,7 @@ extension HistoryStore {
             let required = owners.contains { owner in model.allProperties(of: child).first { $0.name == owner.inverse }?.isOptional == false }
             let others = required ? [] : model.allProperties(of: child).compactMap { property -> String? in
                 guard let r = property.relationship, !r.isToMany, !property.isTransient else { return nil }
-                let declaring = model.inheritanceChain(of: child).last { $0.property(named: property.name) != nil }?.name ?? child
-                return names.column(entity: declaring, property: property.name).flatMap { columns.contains($0) ? Self.quoted($0) : nil }
+                return column(property.name).map(Self.quoted)
             }
             let detached = ofChild + Set(ownerColumns + others).sorted().map { " AND o.\($0) IS NULL" }.joined()
             result.detached = try count(db, "SELECT COUNT(*) FROM \(t) o WHERE \(detached)")
