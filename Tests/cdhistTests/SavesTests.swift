@@ -274,6 +274,12 @@ import Testing
             case "insert": #expect(after != nil && change["valuesBefore"] is NSNull, "\(change)")
             default: #expect(before != nil && change["valuesAfter"] is NSNull, "\(change)")
             }
+            // Every value is read: a relationship that is its own inverse (Photos' Person.mergeCandidates)
+            // from both columns of its join table, not left unread.
+            for values in [before, after].compactMap({ $0 }) {
+                let unread = values.filter { ($0.value as? [String: Any])?["unread"] != nil }.map(\.key)
+                #expect(unread.isEmpty, "change \(change["changeID"] ?? "?"): \(unread) unread")
+            }
             seen[type, default: 0] += 1
         }
         #expect(seen == ["insert": inserts, "update": updates, "delete": deletes])

@@ -244,13 +244,23 @@ private struct PropertyReader {
             columns.filter { $0 == base || ($0.hasPrefix(base) && $0.dropFirst(base.count).allSatisfy(\.isNumber)) }
         }
         let mine = named("Z_\(a)\(inverseUpper)"), theirs = named("Z_\(b)\(upper)")
-        guard mine.count == 1, theirs.count == 1, mine != theirs else {
+        let from: String, arguments: StatementArguments
+        if mine.count == 1, theirs.count == 1, mine != theirs {
+            from = "FROM \"\(join)\" j JOIN \"\(destinationTable)\" d ON d.Z_PK = j.\"\(theirs[0])\" WHERE j.\"\(mine[0])\" = ?"
+            arguments = [key]
+        } else if name == inverse, mine.count == 1, columns.contains("REFLEXIVE") {
+            // A relationship that is its own inverse: a link's two objects are in its column and
+            // in REFLEXIVE, either way round.
+            let side = mine[0]
+            from = "FROM (SELECT REFLEXIVE AS other FROM \"\(join)\" WHERE \"\(side)\" = ? UNION SELECT \"\(side)\" FROM \"\(join)\" WHERE REFLEXIVE = ?) j "
+                + "JOIN \"\(destinationTable)\" d ON d.Z_PK = j.other"
+            arguments = [key, key]
+        } else {
             return PropertyValue(name: name, column: nil, content: .unread("\(join) has no single column for each side"))
         }
-        let from = "FROM \"\(join)\" j JOIN \"\(destinationTable)\" d ON d.Z_PK = j.\"\(theirs[0])\" WHERE j.\"\(mine[0])\" = ?"
-        let count = try db.firstRow("SELECT COUNT(*) \(from)", arguments: [key]) { $0.int64(0) } ?? 0
+        let count = try db.firstRow("SELECT COUNT(*) \(from)", arguments: arguments) { $0.int64(0) } ?? 0
         var first: [ObjectReference] = []
-        try db.forEachRow("SELECT d.Z_PK, d.Z_ENT \(from) ORDER BY d.Z_PK LIMIT \(HistoryStore.toManyShown)", arguments: [key]) { cursor in
+        try db.forEachRow("SELECT d.Z_PK, d.Z_ENT \(from) ORDER BY d.Z_PK LIMIT \(HistoryStore.toManyShown)", arguments: arguments) { cursor in
             first.append(ObjectReference(entityName: store.catalog.entity(number: cursor.int64(1))?.name ?? destination, primaryKey: cursor.int64(0)))
         }
         return PropertyValue(name: name, column: "\(join).\(mine[0])", content: .toMany(count: Int(count), first: first))
