@@ -22,7 +22,8 @@ import Testing
         let preview = try CLI.run(["repair-defaults", path] + args + ["--store", fixtures + "/Tasks.sqlite"])
         #expect(preview.status == 0, "\(plist) \(args): \(preview.stderr)")
         #expect(try read(path).0 == before, "the preview wrote")
-        let run = try CLI.run(["repair-defaults", path] + args + ["--store", fixtures + "/Tasks.sqlite", "--execute", "--backup", dir.file("backup.plist")])
+        // Some moves skip transactions: allowed here, where what is tested is what is written.
+        let run = try CLI.run(["repair-defaults", path] + args + ["--store", fixtures + "/Tasks.sqlite", "--execute", "--allow-skip", "--backup", dir.file("backup.plist")])
         #expect(run.status == 0, "\(plist) \(args): \(run.stderr)")
         let (after, afterFormat) = try read(path)
         #expect(afterFormat == format)
@@ -73,6 +74,27 @@ import Testing
         }
         let partWay = try CLI.run(["repair-defaults", fixtures + "/phtk.plist", "--actor", "widget", "--to", "#25", "--store", store, "--format", "json"])
         #expect(try partWay.json()["skippedTransactions"] as? Int == 3, "\(partWay.stdout)")
+    }
+
+    /// The library refuses to write a move past transactions the actor has not merged unless
+    /// the caller allows it: the plist stays as it was and no backup is left.
+    @Test func aMovePastUnmergedTransactionsIsWrittenOnlyWhenAllowed() throws {
+        let dir = try TemporaryDirectory()
+        let path = dir.file("phtk.plist")
+        try FileManager.default.copyItem(atPath: fixtures + "/phtk.plist", toPath: path)
+        let move = ["repair-defaults", path, "--actor", "widget", "--to-latest", "--store", fixtures + "/Tasks.sqlite", "--execute"]
+        let before = try DirectoryState(dir.path)
+        let refused = try CLI.run(move)
+        #expect(refused.status == 2, "\(refused.stdout)")
+        #expect(refused.stderr == "cdhist: \(path): this move makes widget skip 11 transactions by others it has not merged: it would never merge them; "
+                + "move it with --to-oldest or --remove to have it merge them, or give --allow-skip to move it anyway\n", "\(refused.stderr)")
+        #expect(try DirectoryState(dir.path) == before)
+        let plan = try DefaultsRepair.plan(path: path, actor: "widget", target: .latest, store: try HistoryStore.open(fixtures + "/Tasks.sqlite"))
+        #expect(throws: RepairError.wouldSkipTransactions(path: path, actor: "widget", count: 11)) { try DefaultsRepair.write(plan) }
+        let allowed = try CLI.run(move + ["--allow-skip", "--format", "json"])
+        #expect(allowed.status == 0, "\(allowed.stderr)")
+        #expect(try allowed.json()["skippedTransactions"] as? Int == 11)
+        #expect(try DirectoryState(dir.path) != before)
     }
 
     @Test func impossibleRepairsAreClearErrors() throws {

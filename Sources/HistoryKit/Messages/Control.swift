@@ -8,6 +8,8 @@ public enum Control: String, CaseIterable, Sendable, CustomStringConvertible {
     case nextModel
     /// Purge even when the purge breaks actors.
     case allowExpire
+    /// Move a merge position past transactions the actor has not merged.
+    case allowSkip
     /// Purge without backing the store up first.
     case noBackup
     /// The store a repair of merge positions refers to.

@@ -36,6 +36,8 @@ public struct DefaultsRepairPlan: Equatable, Sendable {
     /// Transactions by others after the actor's position up to its new one, which the move
     /// makes it skip: it will never merge them (0 when it moves back, or nothing is known).
     public var skipped: Int = 0
+    /// The actor whose position moves.
+    public var actor: String = ""
     /// The plist's bytes as the plan read them: writing refuses a plist that changed since.
     var bytesRead: Data
 }
@@ -72,6 +74,7 @@ public enum DefaultsRepair {
         // (a store's timestamp far outside an XML plist's years).
         _ = try encode(updated, format: format, path: path)
         var plan = DefaultsRepairPlan(path: path, format: format, original: original, updated: updated, changes: changes, bytesRead: bytesRead)
+        plan.actor = actor
         if let store, let change = changes.first, let old = change.old, let new = change.new {
             plan.skipped = try skipped(actor: actor, from: DefaultsReader.position(old, format: format, source: path),
                                        to: DefaultsReader.position(new, format: format, source: path), store: store)
@@ -97,7 +100,9 @@ public enum DefaultsRepair {
             changes.append(DefaultsChange(key: key, old: old, new: new))
         }
         _ = try encode(updated, format: format, path: path)
-        return DefaultsRepairPlan(path: path, format: format, original: original, updated: updated, changes: changes, bytesRead: bytesRead)
+        var plan = DefaultsRepairPlan(path: path, format: format, original: original, updated: updated, changes: changes, bytesRead: bytesRead)
+        plan.actor = actor
+        return plan
     }
 
     /// The plan's plist as it would be written.
@@ -137,12 +142,17 @@ public enum DefaultsRepair {
 
     /// Writes `plan` atomically (temporary file, then rename) in the plist's
     /// own format, after copying the original to `backupPath` (default:
-    /// beside it with a timestamp). Returns the backup's path. Refuses a plist
+    /// beside it with a timestamp). Returns the backup's path. Refuses a plan that makes the
+    /// actor skip transactions it has not merged unless `allowSkipping`, and a plist
     /// that changed since the plan read it; when a write fails, the plist is
     /// unchanged and neither the backup nor a temporary file is left. `stops` stand for Ctrl-C
     /// where the caller owns it (a session).
     @discardableResult
-    public static func write(_ plan: DefaultsRepairPlan, backupPath: String? = nil, stops: StopRequests? = nil) throws -> String {
+    public static func write(_ plan: DefaultsRepairPlan, backupPath: String? = nil, allowSkipping: Bool = false,
+                             stops: StopRequests? = nil) throws -> String {
+        guard plan.skipped == 0 || allowSkipping else {
+            throw RepairError.wouldSkipTransactions(path: plan.path, actor: plan.actor, count: plan.skipped)
+        }
         let fm = FileManager.default
         // Through a link, the file it names is rewritten and the link kept.
         let target = FileStatus.resolvedPath(plan.path)

@@ -8,6 +8,9 @@ public enum RepairError: MessageError, Equatable, Sendable {
     case purgeRunning(path: String, holder: String)
     /// The preview would expire or break actors and expiring them was not allowed.
     case wouldBreakActors(path: String, actors: [String])
+    /// A defaults repair would move `actor` past `count` transactions by others it has not
+    /// merged, and skipping them was not allowed.
+    case wouldSkipTransactions(path: String, actor: String, count: Int)
     /// The store changed since the preview (counts differ); nothing was deleted.
     case changedSincePreview(path: String, detail: String)
     /// The backup could not be written.
@@ -31,6 +34,9 @@ public enum RepairError: MessageError, Equatable, Sendable {
         case .busy(let p, let s): return "\(p): in use by another process (still locked after \(s) s): the app, the simulator or another purge; quit it or wait for it, and try again"
         case .wouldBreakActors(let p, let actors):
             return "\(p): this purge would break \(actors.joined(separator: ", ")); give \(Control.allowExpire) to purge anyway"
+        case .wouldSkipTransactions(let p, let actor, let count):
+            return "\(p): this move makes \(actor) skip \(count) transaction\(count == 1 ? "" : "s") by others it has not merged: it would never merge them; "
+                + "move it with \(Control.moveToOldest) or \(Control.removePosition) to have it merge them, or give \(Control.allowSkip) to move it anyway"
         case .changedSincePreview(let p, let d): return "\(p): the store changed since the preview (\(d)); nothing was deleted"
         case .backupFailed(let p, let why): return "\(p): backup failed (\(why)); nothing was changed"
         case .verificationFailed(let p, let d, let backup):

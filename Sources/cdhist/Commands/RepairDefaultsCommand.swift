@@ -41,6 +41,9 @@ struct RepairDefaultsCommand: ParsableCommand, SessionInputs {
     @Flag(help: "Write the change (atomically, keeping the plist's format and every other key, after a backup).")
     var execute = false
 
+    @Flag(name: .customLong("allow-skip"), help: "Write a move that makes the actor skip transactions by others it has not merged.")
+    var allowSkip = false
+
     @Option(help: ArgumentHelp("Where to copy the original plist (default: beside it, with a timestamp).", valueName: "path"))
     var backup: String?
 
@@ -73,7 +76,8 @@ struct RepairDefaultsCommand: ParsableCommand, SessionInputs {
         let format = try keyFormat.map(Self.parseFormat)
         let plan = try DefaultsRepair.plan(path: plist, actor: actor, target: target, store: opened, keyFormat: format,
                                            customPrefixes: keyPrefix)
-        let backupPath = execute ? try DefaultsRepair.write(plan, backupPath: backup, stops: REPLEnvironment.current?.freshStop()) : nil
+        let backupPath = execute ? try DefaultsRepair.write(plan, backupPath: backup, allowSkipping: allowSkip,
+                                                              stops: REPLEnvironment.current?.freshStop()) : nil
         let presenter = RepairDefaultsPresenter(time: context.time, plist: plist, actor: actor)
         DocumentRenderer.render(presenter.document(plan, executed: execute, backup: backupPath), context: context)
     }

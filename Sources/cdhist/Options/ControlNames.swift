@@ -7,6 +7,7 @@ enum ControlNames {
         case .model: return "--model"
         case .nextModel: return "--next-model"
         case .allowExpire: return "--allow-expire"
+        case .allowSkip: return "--allow-skip"
         case .noBackup: return "--no-backup"
         case .store: return "--store"
         case .moveToTransaction: return "--to tx:N"

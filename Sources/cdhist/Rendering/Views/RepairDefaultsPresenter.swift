@@ -24,11 +24,11 @@ struct RepairDefaultsPresenter {
             fields.append(("Written", "backup of the original: \(backup)"))
             json.append(("backup", .string(backup)))
         } else {
-            fields.append(("Preview", "nothing was changed; add --execute to write it"))
+            fields.append(("Preview", "nothing was changed; add --execute\(plan.skipped > 0 ? " --allow-skip" : "") to write it"))
         }
         var sections: [Document.Section] = [.fields(title: nil, fields)]
         if plan.skipped > 0 {
-            sections.append(.note("Warning: \(actor) \(executed ? "skips" : "would skip") \(plural(plan.skipped, "transaction")) by others it has not merged: it will never merge them. To have it merge them, move it with --to-oldest or --remove instead (it then fetches them)."))
+            sections.append(.note("Warning: \(actor) \(executed ? "skips" : "would skip") \(plural(plan.skipped, "transaction")) by others it has not merged: it will never merge them. To have it merge them, move it with --to-oldest or --remove instead (it then fetches them)\(executed ? "" : "; writing this move needs --allow-skip")."))
         }
         return Document(kind: "repair-defaults", json: json, sections: sections)
     }
