@@ -70,21 +70,23 @@ extension HistoryStore {
             let middle = terms.startIndex + terms.count / 2
             return "(\(balanced(terms[..<middle])) OR \(balanced(terms[middle...])))"
         }
-        // By entity name, then key.
-        let rank = entities.enumerated().map { "WHEN \($0.element.number) THEN \($0.offset)" }.joined(separator: " ")
+        // By entity name, then key: grouped in that order (each entity has its own rank), so
+        // the groups need no second sort.
+        let rank = "CASE c.ZENTITY " + entities.enumerated().map { "WHEN \($0.element.number) THEN \($0.offset)" }.joined(separator: " ") + " END"
         let sql = """
             SELECT c.ZENTITY, c.ZENTITYPK, COUNT(*), MIN(c.ZTRANSACTIONID), MAX(c.ZTRANSACTIONID) FROM ACHANGE c
             WHERE \(balanced(conditions[...]))
-            GROUP BY c.ZENTITY, c.ZENTITYPK HAVING MAX(c.ZCHANGETYPE = 2) = 0
-            ORDER BY CASE c.ZENTITY \(rank) END, c.ZENTITYPK
+            GROUP BY \(rank), c.ZENTITYPK HAVING MAX(c.ZCHANGETYPE = 2) = 0
+            ORDER BY \(rank), c.ZENTITYPK
             """
         let names = Dictionary(entities.map { ($0.number, $0.name) }, uniquingKeysWith: { a, _ in a })
         let cursor = try RawCursor(db.makeStatement(sql: sql), arguments: [])
         defer { cursor.finish() }
+        let transactions = try TransactionsByNumber(self, db)
         while try cursor.next() {
             let number = cursor.int64(0)
             // A change whose transaction is gone (an orphan) has no time or author to show.
-            guard let name = names[number], let tx = try transaction(number: cursor.int64(4)) else { continue }
+            guard let name = names[number], let tx = try transactions.transaction(cursor.int64(4)) else { continue }
             try body(DeletedObject(kind: .goneWithoutDelete, entityName: name, entityNumber: number, entityPK: cursor.int64(1), transaction: tx,
                                    change: nil, changeCount: Int(cursor.int64(2)), firstTransactionNumber: cursor.int64(3)))
         }

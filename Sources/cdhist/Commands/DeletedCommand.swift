@@ -38,10 +38,15 @@ struct DeletedCommand: ParsableCommand, SessionInputs {
         let list = DeletedList(context: session.context, presenter: presenter, bounds: try session.store.numberBounds(),
                                header: [("storeID", .string(session.store.storeUUID))])
         let warnings = ValueWarnings(store: session.store.path)
+        // Rows on a terminal show their own progress; written elsewhere, a count on stderr does.
+        let terminal = session.context.terminal
+        let progress = ProgressLine(enabled: terminal.stderrIsTerminal && !terminal.stdoutIsTerminal, every: 1024, quietFirst: true)
         try session.store.forEachDeletedObject(entities: entity, includeSubentities: includeSubentities, decoder: session.decoder) { object in
             if let change = object.change { warnings.add(change.warnings) }
             list.add(object, label: presenter.label(object))
+            progress.step { "\(progress.steps) objects listed" }
         }
+        progress.finish(leaving: nil)
         list.finish()
         warnings.report()
     }
