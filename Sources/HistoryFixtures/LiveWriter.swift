@@ -34,6 +34,7 @@ public final class LiveWriter {
 
     /// Time spent in the busy handler since the last ``reset()``; the handler
     /// runs on the connection's queue, the writer reads it after each commit.
+    // Unchecked Sendable: its one mutable value is read and written only under `lock`.
     private final class BusyClock: @unchecked Sendable {
         private let lock = NSLock()
         private var firstCall: UInt64?

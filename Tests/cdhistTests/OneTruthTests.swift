@@ -43,21 +43,44 @@ import Testing
 
     @Test(arguments: scenarios)
     func actorsBreaksAreThePurgePreviewsConsequences(_ scenario: Scenario) throws {
-        let actors = try CLI.run(["actors"] + scenario.arguments + Self.now + ["--format", "json"])
+        let (compared, _) = try compare(scenario.name, scenario.arguments, now: Self.now)
+        #expect(compared > 0, "\(scenario.name): no strategy purges")
+    }
+
+    /// For each strategy that cuts, `actors`' breaks against `purge --strategy`'s consequences:
+    /// how many were compared, and how many of them break someone.
+    private func compare(_ name: String, _ arguments: [String], now: [String]) throws -> (compared: Int, breaking: Int) {
+        let actors = try CLI.run(["actors"] + arguments + now + ["--format", "json"])
         #expect(actors.status == 0, "\(actors.stderr)")
         let cleaners = try #require(try actors.json()["cleaners"] as? [[String: Any]])
         #expect(cleaners.count == CleanerStrategy.allCases.count)
-        var compared = 0
+        var compared = 0, breaking = 0
         for cleaner in cleaners where cleaner["cutoff"] is String || cleaner["allDates"] as? Bool == true {
             let strategy = try #require(cleaner["strategy"] as? String)
-            let purge = try CLI.run(["purge"] + scenario.arguments + Self.now + ["--strategy", strategy, "--format", "json"])
+            let purge = try CLI.run(["purge"] + arguments + now + ["--strategy", strategy, "--format", "json"])
             #expect(purge.status == 0, "\(strategy): \(purge.stderr)")
             let consequences = try #require(try purge.json()["consequences"] as? [[String: Any]])
             let breaks = try #require(cleaner["breaks"] as? [[String: Any]])
-            #expect(NSArray(array: consequences).isEqual(to: breaks), "\(scenario.name) \(strategy): purge \(consequences), actors \(breaks)")
+            #expect(NSArray(array: consequences).isEqual(to: breaks), "\(name) \(strategy): purge \(consequences), actors \(breaks)")
             compared += 1
+            if !breaks.isEmpty { breaking += 1 }
         }
-        #expect(compared > 0, "\(scenario.name): no strategy purges")
+        return (compared, breaking)
+    }
+
+    /// The same comparison where the cut-off falls within the second after an actor's date,
+    /// read exactly from a binary plist and as a range from an XML plist's whole seconds: the
+    /// strategies cutting at now − 7 days delete #300 (22:34:57.876), after the date (.5).
+    @Test(.enabled(if: RealStores.available), arguments: [PropertyList.Format.binary, .xml])
+    func breaksWithinTheSecondAfterADateAreTheSame(_ format: PropertyList.Format) throws {
+        let dir = try TemporaryDirectory()
+        try dir.copy(from: URL(fileURLWithPath: RealStores.photos).deletingLastPathComponent().path, prefix: "Photos.sqlite")
+        let plist: PlistValue = .dictionary(["PersistentHistoryTrackingKit.lastToken.[1,0]": .date(624_666_897.5)])
+        let bytes = format == .xml ? try PropertyList.encodeXML(plist) : PropertyList.encodeBinary(plist)
+        try Data(bytes).write(to: URL(fileURLWithPath: dir.file("d.plist")))
+        let (compared, breaking) = try compare("\(format)", [dir.file("Photos.sqlite"), "--defaults", dir.file("d.plist")],
+                                               now: ["--now", "2020-10-24T22:34:58Z"])
+        #expect(compared > 0 && breaking > 0, "\(format): \(compared) compared, \(breaking) breaking")
     }
 
     /// The case that showed two answers: a binary plist's date half a second before a
