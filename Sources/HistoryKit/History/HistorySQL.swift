@@ -42,18 +42,23 @@ struct HistorySQL {
     let selectsNumberRange: Bool
     /// Whether the change conditions are the lookups of a scan's matches (``ChangeMatches``).
     private var matchesFound: Bool { matchedChanges != nil }
+    /// Whether an object filter matched more changes than a list holds: its changes are then read
+    /// in one scan of `ACHANGE` in table order (``scannedChangesSelect()``), not through the index
+    /// on `ZTRANSACTIONID` with a lookup of every change.
+    let scansObjects: Bool
 
     /// The SQL of `query`. With `matches` (the changes a scan found matching the
     /// query's change filters), those filters become lookups of the changes found.
-    init(store: HistoryStore, query: HistoryQuery, matches: ChangeMatches? = nil) throws {
+    /// `scanningObjects`: the query's object filter matched more changes than a list holds (``scansObjects``).
+    init(store: HistoryStore, query: HistoryQuery, matches: ChangeMatches? = nil, scanningObjects: Bool = false) throws {
         do {
-            try self.init(checked: store, query: query, matches: matches)
+            try self.init(checked: store, query: query, matches: matches, scanningObjects: scanningObjects)
         } catch let error as QueryError {
             throw StoreQueryError(path: store.path, error)
         }
     }
 
-    private init(checked store: HistoryStore, query: HistoryQuery, matches: ChangeMatches?) throws {
+    private init(checked store: HistoryStore, query: HistoryQuery, matches: ChangeMatches?, scanningObjects: Bool) throws {
         if let limit = query.limit, limit < 0 { throw QueryError.invalidLimit(limit) }
         let schema = store.schema
         order = query.order
@@ -152,6 +157,7 @@ struct HistorySQL {
         transactionArguments = txArgs
         // A scan's matches stand for every change condition: transactions need no EXISTS.
         changeConditions = chConditions
+        scansObjects = scanningObjects && matches == nil && !query.objects.isEmpty
         transactionMatch = matches.map { "t.Z_PK IN (\(Self.list($0.transactionNumbers)))" }
         matchedChanges = matches.map { Set($0.changeIDs) }
         changeFilterArguments = StatementArguments(chArgs)
@@ -245,10 +251,31 @@ struct HistorySQL {
     }
 
     func changeSelect(limit: Int?) -> String {
-        let from = transactionConditions.isEmpty ? "ACHANGE c" : "ACHANGE c JOIN ATRANSACTION t ON t.Z_PK = c.ZTRANSACTIONID\(joins)"
+        let changes = scansObjects ? "ACHANGE c NOT INDEXED" : "ACHANGE c"
+        let from = transactionConditions.isEmpty ? changes : "\(changes) JOIN ATRANSACTION t ON t.Z_PK = c.ZTRANSACTIONID\(joins)"
         // Transaction conditions come first so the arguments line up with `arguments`.
         return "SELECT \(changeColumns) FROM \(from)\(whereClause(transactionConditions + changeConditions)) "
             + "ORDER BY c.ZTRANSACTIONID \(direction), c.Z_PK \(direction)\(limitClause(limit))"
+    }
+
+    /// The changes matching the change conditions, by transaction then change number, from one
+    /// scan of `ACHANGE` in table order (SQLite's sorter orders them, spilling to disk when they
+    /// are many): for ``scansObjects``. Uses ``changeFilterArguments``.
+    func scannedChangesSelect() -> String {
+        "SELECT \(changeColumns) FROM ACHANGE c NOT INDEXED\(whereClause(changeConditions)) ORDER BY c.ZTRANSACTIONID ASC, c.Z_PK ASC"
+    }
+
+    /// The transactions matching the transaction conditions (not the change conditions), from
+    /// a number on, ascending, without their change counts: a walk down `ATRANSACTION` beside
+    /// ``scannedChangesSelect()``. Uses ``transactionWalkArguments(from:)``.
+    func transactionWalkSelect() -> String {
+        let columns = "t.Z_PK AS number, t.ZTIMESTAMP, \(selectedNames), \(queryGenExpression), \(referenceExpressions), NULL"
+        return "SELECT \(columns) FROM ATRANSACTION t\(selectJoins)\(whereClause(transactionConditions + ["t.Z_PK >= ?"])) ORDER BY t.Z_PK ASC"
+    }
+
+    /// The arguments of ``transactionWalkSelect()`` from transaction `number` on.
+    func transactionWalkArguments(from number: Int64) -> StatementArguments {
+        StatementArguments(transactionArguments) + [number]
     }
 
     /// Matching changes of the transactions numbered `low…high` by object (entity,

@@ -24,8 +24,8 @@ extension HistoryStore {
     func historySQL(_ query: HistoryQuery, in db: Database) throws -> HistorySQL {
         let plain = try HistorySQL(store: self, query: query)
         guard !query.objects.isEmpty, let scan = plain.changeMatchSelect(), try spansManyTransactions(query, db) else { return plain }
-        guard let matches = try scanChanges(scan, arguments: plain.changeFilterArguments, db: db),
-              matches.changeIDs.count <= ChangeMatches.listLimit else { return plain }
+        guard let matches = try scanChanges(scan, arguments: plain.changeFilterArguments, db: db) else { return plain }
+        guard matches.changeIDs.count <= ChangeMatches.listLimit else { return try HistorySQL(store: self, query: query, scanningObjects: true) }
         return try HistorySQL(store: self, query: query, matches: matches)
     }
 

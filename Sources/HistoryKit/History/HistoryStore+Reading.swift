@@ -14,6 +14,9 @@ extension HistoryStore {
     public func forEachTransaction(_ query: HistoryQuery, _ body: (Transaction) throws -> Void) throws {
         try read { db in
             let sql = try historySQL(query, in: db)
+            if sql.scansObjects, query.order == .ascending {
+                return try walkObjectTransactions(sql, limit: query.limit, withChanges: false, db) { tx, _ in try body(tx) }
+            }
             let cursor = try RawCursor(db.makeStatement(sql: sql.transactionSelect(limit: query.limit)), arguments: sql.arguments)
             defer { cursor.finish() }
             let names = try TransactionNames(sql, db)
@@ -39,8 +42,14 @@ extension HistoryStore {
                                               _ body: (Transaction, ChangeStream) throws -> Void) throws {
         try read { db in
             let sql = try historySQL(query, in: db)
-            let changesStatement = try db.makeStatement(sql: sql.changesOfTransactionSelect())
             let rows = ChangeRows(store: self, decoder: decoder)
+            if sql.scansObjects, query.order == .ascending {
+                return try walkObjectTransactions(sql, limit: query.limit, withChanges: true, db) { tx, changes in
+                    guard let changes else { return }
+                    try body(tx, ChangeStream(changes, transaction: tx.number, rows: rows))
+                }
+            }
+            let changesStatement = try db.makeStatement(sql: sql.changesOfTransactionSelect())
             let names = try TransactionNames(sql, db)
             let cursor = try RawCursor(db.makeStatement(sql: sql.transactionSelect(limit: query.limit)), arguments: sql.arguments)
             defer { cursor.finish() }

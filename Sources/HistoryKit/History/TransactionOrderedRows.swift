@@ -40,5 +40,29 @@ final class TransactionOrderedRows {
         }
     }
 
+    /// The transaction number of the next row after transaction `number`'s rows (the first
+    /// row's with nil), leaving the cursor on it; nil when there is none.
+    func nextNumber(after number: Int64?) throws -> Int64? {
+        while true {
+            if !positioned {
+                guard !done, try cursor.next() else {
+                    done = true
+                    return nil
+                }
+                positioned = true
+            }
+            guard cursor.storageClass(numberColumn) == .integer else {
+                positioned = false
+                continue
+            }
+            let id = cursor.int64(numberColumn)
+            if let number, id <= number {
+                positioned = false
+                continue
+            }
+            return id
+        }
+    }
+
     func finish() { cursor.finish() }
 }
