@@ -55,6 +55,7 @@ import Testing
             try changes.forEach { if $0.entityName == "Task" && $0.entityPK == 1 { mine.append($0.changeID) } }
             if !mine.isEmpty { expected.append(Seen(number: tx.number, author: tx.author, timestamp: tx.timestamp, changeCount: tx.changeCount, changes: mine)) }
         }
+        let all = expected.count
         if let limit = base.limit { expected = Array(expected.prefix(limit)) }
         #expect(expected.count > 100)
         var walked: [Seen] = []
@@ -69,6 +70,7 @@ import Testing
             transactions.append(Seen(number: tx.number, author: tx.author, timestamp: tx.timestamp, changeCount: tx.changeCount, changes: []))
         }
         #expect(transactions == expected.map { Seen(number: $0.number, author: $0.author, timestamp: $0.timestamp, changeCount: $0.changeCount, changes: []) })
+        #expect(try store.countTransactions(query) == all)
         var changes: [Int64] = []
         try store.forEachChange(query, decoder: decoder) { changes.append($0.changeID) }
         #expect(changes == Array(expected.flatMap(\.changes).prefix(base.limit ?? .max)))

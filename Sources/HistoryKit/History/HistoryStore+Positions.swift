@@ -52,6 +52,11 @@ extension HistoryStore {
         q.limit = nil
         return try read { db in
             let sql = try historySQL(q, in: db)
+            if sql.scansObjects {
+                var count = 0
+                try walkObjectTransactions(sql, limit: nil, withChanges: false, db) { _, _ in count += 1 }
+                return count
+            }
             return try Int.fetchOne(db, sql: sql.transactionCount(), arguments: sql.arguments) ?? 0
         }
     }
