@@ -260,9 +260,11 @@ struct HistorySQL {
 
     /// The changes matching the change conditions, by transaction then change number, from one
     /// scan of `ACHANGE` in table order (SQLite's sorter orders them, spilling to disk when they
-    /// are many): for ``scansObjects``. Uses ``changeFilterArguments``.
-    func scannedChangesSelect() -> String {
-        "SELECT \(changeColumns) FROM ACHANGE c NOT INDEXED\(whereClause(changeConditions)) ORDER BY c.ZTRANSACTIONID ASC, c.Z_PK ASC"
+    /// are many): for ``scansObjects``. Uses ``changeFilterArguments``. Without `whole`, only each
+    /// change's number and transaction number (the rows' first two columns either way).
+    func scannedChangesSelect(whole: Bool = true) -> String {
+        let columns = whole ? changeColumns : "c.Z_PK, c.ZTRANSACTIONID"
+        return "SELECT \(columns) FROM ACHANGE c NOT INDEXED\(whereClause(changeConditions)) ORDER BY c.ZTRANSACTIONID ASC, c.Z_PK ASC"
     }
 
     /// The transactions matching the transaction conditions (not the change conditions), from

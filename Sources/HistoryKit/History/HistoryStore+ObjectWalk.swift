@@ -14,8 +14,8 @@ extension HistoryStore {
     /// transactions. Changes whose transaction is not there or does not match are passed over.
     func walkObjectTransactions(_ sql: HistorySQL, limit: Int?, withChanges: Bool, _ db: Database,
                                 _ body: (_ transaction: Transaction, _ changes: TransactionOrderedRows?) throws -> Void) throws {
-        let changes = TransactionOrderedRows(try RawCursor(db.makeStatement(sql: sql.scannedChangesSelect()), arguments: sql.changeFilterArguments),
-                                             numberColumn: 1)
+        let select = try db.makeStatement(sql: sql.scannedChangesSelect(whole: withChanges))
+        let changes = TransactionOrderedRows(try RawCursor(select, arguments: sql.changeFilterArguments), numberColumn: 1)
         defer { changes.finish() }
         let walkStatement = try db.makeStatement(sql: sql.transactionWalkSelect())
         let counts = try db.makeStatement(sql: "SELECT COUNT(*) FROM ACHANGE WHERE ZTRANSACTIONID = ?")

@@ -43,7 +43,7 @@ public struct SaveExactness: Sendable {
         } else {
             backfilled = evidence?.frame ?? 0
             source = evidence.map { "as the main file shows: its page \($0.page) is the copy of it in frame \($0.frame), an earlier copy differing" }
-                ?? "as the main file shows: none of its pages is a later copy from the -wal (its -shm does not index this -wal)"
+                ?? "as the main file shows: none of its pages is a later copy from the -wal (\(FileStatus(shmPath) == nil ? "there is no -shm" : "its -shm does not index this -wal"))"
         }
         guard backfilled > 0 else { return SaveExactness(backfilled: 0, source: source, partial: [:]) }
         // Commit k is partial when a page first written after its last frame, through the backfill, exists.
