@@ -45,12 +45,23 @@ struct WriteCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write a store shaped like a real app's history with about this many changes: small transactions mostly without an author, one entity table of 124 attributes shared by three subentities.", valueName: "n"))
     var appShaped: Int?
 
+    @Option(help: ArgumentHelp("Write a store shaped like an iOS Notes history with about this many changes: nearly all updates of wide entities, 2.2 changes per transaction, a few notes updated in a tenth to a fifth of all transactions.", valueName: "n"))
+    var notesShaped: Int?
+
     func run() throws {
         if let appShaped {
             guard let out else { throw ValidationError("--app-shaped needs --out") }
             guard appShaped > 0 else { throw ValidationError("--app-shaped must be positive") }
             let count = AppShapedStore.transactions(forChanges: appShaped)
             try StoreWriter.write(AppShapedStore.store, to: out, generated: (count, AppShapedStore.transaction))
+            print("wrote \(out): \(count) transactions")
+            return
+        }
+        if let notesShaped {
+            guard let out else { throw ValidationError("--notes-shaped needs --out") }
+            guard notesShaped > 0 else { throw ValidationError("--notes-shaped must be positive") }
+            let count = NotesShapedStore.transactions(forChanges: notesShaped)
+            try StoreWriter.write(NotesShapedStore.store, to: out, generated: (count, NotesShapedStore.transaction))
             print("wrote \(out): \(count) transactions")
             return
         }
