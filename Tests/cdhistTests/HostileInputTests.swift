@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 /// What a store, a plist or a path can do to the user: the targets of --out.
-@Suite struct HostileInputTests {
+@Suite(.tags(.slow)) struct HostileInputTests {
     /// A real store when the shared stores are here, else the demo store, copied into `dir`.
     private func storeCopy(in dir: TemporaryDirectory) throws -> String {
         let source = RealStores.available ? RealStores.photos15 : Repository.fixtures + "/AppGroup/Tasks.sqlite"

@@ -7,7 +7,7 @@ import Testing
 
 /// One object's life: `--object` against what SQLite finds for `(ZENTITY, ZENTITYPK)`,
 /// and `object`'s current values against the row itself.
-@Suite struct ObjectTests {
+@Suite(.tags(.slow)) struct ObjectTests {
     /// The stores, and an object of each with several changes.
     static var cases: [(store: String, entity: String, key: Int)] {
         var cases = [(Repository.fixtures + "/Later/Tasks.sqlite", "Task", 3), (Repository.fixtures + "/AppGroup/Tasks.sqlite", "Project", 1)]

@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 /// provoke puts a copy of a store into each failure, check names it, and --undo puts every byte back.
-@Suite struct ProvokeTests {
+@Suite(.tags(.slow)) struct ProvokeTests {
     /// One provocation: the fixture folder it works on, its arguments (merge state and actor), the
     /// actor check names, and the rule.
     struct Case: CustomTestStringConvertible, Sendable {

@@ -8,7 +8,7 @@ import Testing
 /// The saves of a `-wal`, and the store read as it was after each: what `saves` and `--at-save`
 /// say equals what SQLite itself reads from a copy whose `-wal` ends at that commit, and the
 /// files are left exactly as they were.
-@Suite struct SavesTests {
+@Suite(.tags(.slow)) struct SavesTests {
     /// Where each commit of the `-wal` beside `store` ends, in bytes.
     static func commitEnds(_ store: String) throws -> (wal: Data, ends: [Int]) {
         let wal = try #require(FileContents.read(store + "-wal"))
