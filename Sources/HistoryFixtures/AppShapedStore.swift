@@ -10,28 +10,20 @@ public enum AppShapedStore {
     static let fieldNames = (0..<120).map { "f\($0)" }
 
     public static let model: ManagedObjectModel = {
-        func attr(_ name: String, _ type: AttributeType, preserve: Bool = false) -> PropertyDescription {
-            PropertyDescription(name: name, kind: .attribute(AttributeInfo(
-                type: type, flags: preserve ? AttributeInfo.preserveAfterDeletionFlag : 0)))
-        }
-        func rel(_ name: String, _ destination: String, inverse: String, toMany: Bool) -> PropertyDescription {
-            PropertyDescription(name: name, kind: .relationship(RelationshipInfo(
-                destinationEntityName: destination, inverseName: inverse, maxCount: toMany ? 0 : 1, isOrdered: false)))
-        }
         let types: [AttributeType] = [.string, .integer64, .double, .date, .boolean, .integer32]
-        let fields = fieldNames.enumerated().map { attr($0.element, types[$0.offset % types.count]) }
+        let fields = fieldNames.enumerated().map { ModelParts.attribute($0.element, types[$0.offset % types.count]) }
         return ManagedObjectModel(entities: [
             EntityDescription(name: "Item", properties: fields + [
-                attr("title", .string, preserve: true), attr("uuid", .uuid, preserve: true),
-                attr("createdAt", .date), attr("modifiedAt", .date),
-                rel("folder", "Folder", inverse: "items", toMany: false),
-                rel("tags", "Tag", inverse: "items", toMany: true),
+                ModelParts.attribute("title", .string, preserve: true), ModelParts.attribute("uuid", .uuid, preserve: true),
+                ModelParts.attribute("createdAt", .date), ModelParts.attribute("modifiedAt", .date),
+                ModelParts.relationship("folder", "Folder", inverse: "items", toMany: false),
+                ModelParts.relationship("tags", "Tag", inverse: "items", toMany: true),
             ]),
-            EntityDescription(name: "Book", superentityName: "Item", properties: [attr("isbn", .string), attr("pages", .integer32)]),
-            EntityDescription(name: "Track", superentityName: "Item", properties: [attr("artist", .string), attr("duration", .double)]),
-            EntityDescription(name: "Episode", superentityName: "Item", properties: [attr("show", .string), attr("number", .integer32)]),
-            EntityDescription(name: "Folder", properties: [attr("name", .string, preserve: true), rel("items", "Item", inverse: "folder", toMany: true)]),
-            EntityDescription(name: "Tag", properties: [attr("name", .string, preserve: true), rel("items", "Item", inverse: "tags", toMany: true)]),
+            EntityDescription(name: "Book", superentityName: "Item", properties: [ModelParts.attribute("isbn", .string), ModelParts.attribute("pages", .integer32)]),
+            EntityDescription(name: "Track", superentityName: "Item", properties: [ModelParts.attribute("artist", .string), ModelParts.attribute("duration", .double)]),
+            EntityDescription(name: "Episode", superentityName: "Item", properties: [ModelParts.attribute("show", .string), ModelParts.attribute("number", .integer32)]),
+            EntityDescription(name: "Folder", properties: [ModelParts.attribute("name", .string, preserve: true), ModelParts.relationship("items", "Item", inverse: "folder", toMany: true)]),
+            EntityDescription(name: "Tag", properties: [ModelParts.attribute("name", .string, preserve: true), ModelParts.relationship("items", "Item", inverse: "tags", toMany: true)]),
         ], versionIdentifiers: ["Library 1"])
     }()
 

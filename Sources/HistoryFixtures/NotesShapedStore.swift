@@ -14,38 +14,30 @@ public enum NotesShapedStore {
     static let dataFields = (0..<24).map { "d\($0)" }
 
     public static let model: ManagedObjectModel = {
-        func attr(_ name: String, _ type: AttributeType, preserve: Bool = false) -> PropertyDescription {
-            PropertyDescription(name: name, kind: .attribute(AttributeInfo(
-                type: type, flags: preserve ? AttributeInfo.preserveAfterDeletionFlag : 0)))
-        }
-        func rel(_ name: String, _ destination: String, inverse: String, toMany: Bool) -> PropertyDescription {
-            PropertyDescription(name: name, kind: .relationship(RelationshipInfo(
-                destinationEntityName: destination, inverseName: inverse, maxCount: toMany ? 0 : 1, isOrdered: false)))
-        }
         let types: [AttributeType] = [.integer16, .string, .date, .boolean, .integer64, .double, .binaryData]
         func fields(_ names: [String]) -> [PropertyDescription] {
-            names.enumerated().map { attr($0.element, types[$0.offset % types.count]) }
+            names.enumerated().map { ModelParts.attribute($0.element, types[$0.offset % types.count]) }
         }
         return ManagedObjectModel(entities: [
             EntityDescription(name: "CloudSyncingObject", properties: fields(syncingFields) + [
-                attr("identifier", .string, preserve: true), attr("modificationDate", .date),
-                attr("needsToBeFetchedFromCloud", .boolean), attr("serverRecordData", .binaryData),
+                ModelParts.attribute("identifier", .string, preserve: true), ModelParts.attribute("modificationDate", .date),
+                ModelParts.attribute("needsToBeFetchedFromCloud", .boolean), ModelParts.attribute("serverRecordData", .binaryData),
             ]),
             EntityDescription(name: "Note", superentityName: "CloudSyncingObject", properties: fields(noteFields) + [
-                attr("title", .string), attr("snippet", .string), attr("modificationDateForSorting", .date),
-                rel("folder", "Folder", inverse: "notes", toMany: false),
-                rel("noteData", "NoteData", inverse: "note", toMany: false),
-                rel("attachments", "Attachment", inverse: "note", toMany: true),
+                ModelParts.attribute("title", .string), ModelParts.attribute("snippet", .string), ModelParts.attribute("modificationDateForSorting", .date),
+                ModelParts.relationship("folder", "Folder", inverse: "notes", toMany: false),
+                ModelParts.relationship("noteData", "NoteData", inverse: "note", toMany: false),
+                ModelParts.relationship("attachments", "Attachment", inverse: "note", toMany: true),
             ]),
             EntityDescription(name: "Folder", superentityName: "CloudSyncingObject", properties: [
-                attr("title", .string), rel("notes", "Note", inverse: "folder", toMany: true),
+                ModelParts.attribute("title", .string), ModelParts.relationship("notes", "Note", inverse: "folder", toMany: true),
             ]),
             EntityDescription(name: "Attachment", superentityName: "CloudSyncingObject", properties: [
-                attr("typeUTI", .string), attr("fileSize", .integer64), rel("note", "Note", inverse: "attachments", toMany: false),
+                ModelParts.attribute("typeUTI", .string), ModelParts.attribute("fileSize", .integer64), ModelParts.relationship("note", "Note", inverse: "attachments", toMany: false),
             ]),
             EntityDescription(name: "NoteData", properties: fields(dataFields) + [
-                attr("data", .binaryData), attr("cryptoTag", .binaryData),
-                rel("note", "Note", inverse: "noteData", toMany: false),
+                ModelParts.attribute("data", .binaryData), ModelParts.attribute("cryptoTag", .binaryData),
+                ModelParts.relationship("note", "Note", inverse: "noteData", toMany: false),
             ]),
         ], versionIdentifiers: ["Notes 1"])
     }()

@@ -48,22 +48,23 @@ struct WriteCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write a store shaped like an iOS Notes history with about this many changes: nearly all updates of wide entities, 2.2 changes per transaction, a few notes updated in a tenth to a fifth of all transactions.", valueName: "n"))
     var notesShaped: Int?
 
+    /// Writes `store` with `count` generated transactions to --out (`option` asked for `changes` changes).
+    private func writeShaped(_ option: String, count: Int, changes: Int, store: FixtureStore,
+                             make: @escaping (Int) -> FixtureStore.Transaction) throws {
+        guard let out else { throw ValidationError("\(option) needs --out") }
+        guard changes > 0 else { throw ValidationError("\(option) must be positive") }
+        try StoreWriter.write(store, to: out, generated: (count, make))
+        print("wrote \(out): \(count) transactions")
+    }
+
     func run() throws {
         if let appShaped {
-            guard let out else { throw ValidationError("--app-shaped needs --out") }
-            guard appShaped > 0 else { throw ValidationError("--app-shaped must be positive") }
-            let count = AppShapedStore.transactions(forChanges: appShaped)
-            try StoreWriter.write(AppShapedStore.store, to: out, generated: (count, AppShapedStore.transaction))
-            print("wrote \(out): \(count) transactions")
-            return
+            return try writeShaped("--app-shaped", count: AppShapedStore.transactions(forChanges: appShaped), changes: appShaped,
+                                   store: AppShapedStore.store, make: AppShapedStore.transaction)
         }
         if let notesShaped {
-            guard let out else { throw ValidationError("--notes-shaped needs --out") }
-            guard notesShaped > 0 else { throw ValidationError("--notes-shaped must be positive") }
-            let count = NotesShapedStore.transactions(forChanges: notesShaped)
-            try StoreWriter.write(NotesShapedStore.store, to: out, generated: (count, NotesShapedStore.transaction))
-            print("wrote \(out): \(count) transactions")
-            return
+            return try writeShaped("--notes-shaped", count: NotesShapedStore.transactions(forChanges: notesShaped), changes: notesShaped,
+                                   store: NotesShapedStore.store, make: NotesShapedStore.transaction)
         }
         if let replicate {
             guard let out else { throw ValidationError("--replicate needs --out") }
