@@ -20,29 +20,28 @@ final class TransactionOrderedRows {
     /// Moves the cursor to transaction `number`'s next row: false when it has no more.
     /// Numbers must come in ascending order; rows of transactions skipped over are passed.
     func next(of number: Int64) throws -> Bool {
-        while true {
-            if !positioned {
-                guard !done, try cursor.next() else {
-                    done = true
-                    return false
-                }
-                positioned = true
-            }
-            // A REAL number is no transaction's (NULL, TEXT and BLOB are outside the range).
-            guard cursor.storageClass(numberColumn) == .integer else {
-                positioned = false
-                continue
-            }
-            let id = cursor.int64(numberColumn)
+        while let id = try peek() {
             if id > number { return false }
             positioned = false
             if id == number { return true }
         }
+        return false
     }
 
     /// The transaction number of the next row after transaction `number`'s rows (the first
     /// row's with nil), leaving the cursor on it; nil when there is none.
     func nextNumber(after number: Int64?) throws -> Int64? {
+        while let id = try peek() {
+            guard let number, id <= number else { return id }
+            positioned = false
+        }
+        return nil
+    }
+
+    /// The transaction number of the row the cursor is on, moving to the next row first when
+    /// that one was handed out; nil at the end. A REAL number is no transaction's (NULL, TEXT
+    /// and BLOB are outside the range): such rows are passed.
+    private func peek() throws -> Int64? {
         while true {
             if !positioned {
                 guard !done, try cursor.next() else {
@@ -55,12 +54,7 @@ final class TransactionOrderedRows {
                 positioned = false
                 continue
             }
-            let id = cursor.int64(numberColumn)
-            if let number, id <= number {
-                positioned = false
-                continue
-            }
-            return id
+            return cursor.int64(numberColumn)
         }
     }
 
