@@ -31,7 +31,8 @@ extension HistoryStore {
         var handed = 0
         while let next = try changes.nextNumber(after: number) {
             number = next
-            if walk == nil || (at.map { next > $0 && next - $0 > Self.objectWalkSeek } ?? false) {
+            // In unsigned arithmetic: a damaged store's numbers may span all of Int64.
+            if walk == nil || (at.map { next > $0 && UInt64(bitPattern: next &- $0) > UInt64(Self.objectWalkSeek) } ?? false) {
                 walk?.finish()
                 walk = try RawCursor(walkStatement, arguments: sql.transactionWalkArguments(from: next))
                 try step()
