@@ -33,7 +33,9 @@ import Glibc
         let piped = try ChildProcess.spawn("/bin/sh", ["-c", "kill -PIPE $$; exit 7"])
         #expect(piped.wait() == 128 + SIGPIPE)
 
-        let sleeper = try ChildProcess.spawn("/bin/sh", ["-c", "sleep 30"])
+        // exec: the shell becomes sleep, so SIGTERM ends it (a shell that forked sleep would leave
+        // it holding the test run's output open for 30 s after the shell is gone).
+        let sleeper = try ChildProcess.spawn("/bin/sh", ["-c", "exec sleep 30"])
         #expect(getpgid(sleeper.pid) == getpgrp())
         #expect(sleeper.exitStatus() == nil)
         sleeper.send(SIGTERM)
