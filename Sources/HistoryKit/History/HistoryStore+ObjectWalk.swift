@@ -9,11 +9,12 @@ extension HistoryStore {
     /// Transactions numbered this far ahead of the walk are sought, not stepped to.
     static let objectWalkSeek: Int64 = 256
 
-    /// Calls `body` with each transaction of `sql` (``HistorySQL/scansObjects``), ascending, and
+    /// Calls `body` with each transaction of `sql` (``HistorySQL/scansObjects``), ascending, as a
+    /// function that reads it (with its change count: a caller that only counts reads nothing), and
     /// the rows of its matching changes (nil when `withChanges` is false), at most `limit`
     /// transactions. Changes whose transaction is not there or does not match are passed over.
     func walkObjectTransactions(_ sql: HistorySQL, limit: Int?, withChanges: Bool, _ db: Database,
-                                _ body: (_ transaction: Transaction, _ changes: TransactionOrderedRows?) throws -> Void) throws {
+                                _ body: (_ transaction: () throws -> Transaction, _ changes: TransactionOrderedRows?) throws -> Void) throws {
         let select = try db.makeStatement(sql: sql.scannedChangesSelect(whole: withChanges))
         let changes = TransactionOrderedRows(try RawCursor(select, arguments: sql.changeFilterArguments), numberColumn: 1)
         defer { changes.finish() }
@@ -41,10 +42,11 @@ extension HistoryStore {
             // The walk has passed every transaction there is: no later change has one.
             guard let current = at, let walk else { break }
             guard current == next else { continue }
-            let count = try RawCursor(counts, arguments: [next])
-            let changeCount = try count.next() ? Int(count.int64(0)) : 0
-            count.finish()
-            try body(try transaction(walk, changeCount: changeCount, names: names), withChanges ? changes : nil)
+            try body({
+                let count = try RawCursor(counts, arguments: [next])
+                defer { count.finish() }
+                return try transaction(walk, changeCount: try count.next() ? Int(count.int64(0)) : 0, names: names)
+            }, withChanges ? changes : nil)
             handed += 1
             if let limit, handed >= limit { break }
         }

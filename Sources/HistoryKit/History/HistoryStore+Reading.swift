@@ -15,7 +15,7 @@ extension HistoryStore {
         try read { db in
             let sql = try historySQL(query, in: db)
             if sql.scansObjects, query.order == .ascending {
-                return try walkObjectTransactions(sql, limit: query.limit, withChanges: false, db) { tx, _ in try body(tx) }
+                return try walkObjectTransactions(sql, limit: query.limit, withChanges: false, db) { tx, _ in try body(try tx()) }
             }
             let cursor = try RawCursor(db.makeStatement(sql: sql.transactionSelect(limit: query.limit)), arguments: sql.arguments)
             defer { cursor.finish() }
@@ -44,8 +44,9 @@ extension HistoryStore {
             let sql = try historySQL(query, in: db)
             let rows = ChangeRows(store: self, decoder: decoder)
             if sql.scansObjects, query.order == .ascending {
-                return try walkObjectTransactions(sql, limit: query.limit, withChanges: true, db) { tx, changes in
+                return try walkObjectTransactions(sql, limit: query.limit, withChanges: true, db) { read, changes in
                     guard let changes else { return }
+                    let tx = try read()
                     try body(tx, ChangeStream(changes, transaction: tx.number, rows: rows))
                 }
             }
