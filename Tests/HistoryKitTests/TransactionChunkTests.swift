@@ -60,8 +60,18 @@ import Testing
                        HistoryQuery(changeTypes: [.update, .delete])]
         if let author { queries.append(HistoryQuery(authors: [.value(author), .none])) }
         if let entity { queries.append(HistoryQuery(entities: [entity], includeSubentities: true)) }
+        // Objects: their chunks walk the transactions beside the matching changes. The most
+        // changed object, and with an author filter beside it.
+        let objects = all.flatMap(\.changes).compactMap { change in change.entityName.map { ObjectReference(entityName: $0, primaryKey: change.entityPK) } }
+        let counts = Dictionary(objects.map { ($0, 1) }, uniquingKeysWith: +)
+        if let (object, _) = counts.max(by: { ($0.value, $1.key.description) < ($1.value, $0.key.description) }) {
+            queries.append(HistoryQuery(objects: [object]))
+            if let author { queries.append(HistoryQuery(authors: [.value(author)], objects: [object])) }
+            queries.append(HistoryQuery(objects: [ObjectReference(entityName: object.entityName, primaryKey: Int64.max)]))
+        }
         let multicore = ProcessInfo.processInfo.activeProcessorCount > 1
         for query in queries {
+            #expect(try store.hasTransactions(query) == !(try inOneGo(store, query)).isEmpty, "\(path) \(query)")
             for span: Int64 in [1, 7, last.number - first.number + 1] {
                 let chunked = try inChunks(store, query, span: span)
                 #expect(multicore == (chunked != nil), "\(path)")

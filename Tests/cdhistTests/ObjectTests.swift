@@ -106,6 +106,38 @@ import Testing
         return f.date(from: text)
     }
 
+    /// An object changed across many transactions is written in chunks on every core, its
+    /// changes plain where they decode without a warning: its transactions are those of export's
+    /// JSON document (read in one go and decoded), and its summary adds them up.
+    @Test func anObjectWrittenInChunksIsWhatOneReadGives() throws {
+        let dir = try TemporaryDirectory()
+        let path = dir.file("Hot.sqlite")
+        let fixture = FixtureStore(model: Scenarios.tasksModel, storeUUID: Scenarios.appGroupUUID, transactions: [])
+        // Task/p1: inserted in the 100th transaction, updated in two of every three after,
+        // deleted in the 7,000th and inserted again in the next.
+        try StoreWriter.write(fixture, to: path, generated: (12_000, { i in
+            var tx = Scenarios.benchmarkTransaction(i, changesPerTransaction: 1)
+            let type: ChangeType = i == 100 || i == 7_001 ? .insert : i == 7_000 ? .delete : .update
+            if i >= 100, i % 3 != 1 || type != .update {
+                tx.changes.insert(.init(entity: "Task", primaryKey: 1, type: type, updated: type == .update ? ["title", "done"] : []), at: i % 2)
+            }
+            return tx
+        }))
+        let object = try CLI.run(["object", path, "Task/p1", "--format", "json"])
+        let export = try CLI.run(["export", path, "--object", "Task/p1", "--format", "json"])
+        #expect(object.status == 0 && export.status == 0, "\(object.stderr)\(export.stderr)")
+        let written = try #require(object.json()["transactions"] as? [[String: Any]])
+        let reference = try #require(export.json()["transactions"] as? [[String: Any]])
+        #expect(written.count > 7_000)
+        #expect(written.count == reference.count && zip(written, reference).allSatisfy { NSDictionary(dictionary: $0).isEqual(to: $1) })
+        let changes = reference.flatMap { tx in ((tx["changes"] as? [[String: Any]]) ?? []).map { (tx["transactionNumber"] as? Int, $0["changeType"] as? String) } }
+        let summary = try #require(object.json()["summary"] as? [String: Any])
+        #expect(summary["changes"] as? Int == changes.count && summary["transactions"] as? Int == reference.count)
+        #expect((summary["inserted"] as? [String: Any])?["transactionNumber"] as? Int == changes.first { $0.1 == "insert" }?.0)
+        #expect((summary["last"] as? [String: Any])?["transactionNumber"] as? Int == changes.last?.0)
+        #expect(summary["deleted"] is NSNull && changes.contains { $0.1 == "delete" })
+    }
+
     @Test func aDeletedObjectIsLabelledByItsTombstone() throws {
         let store = Repository.fixtures + "/Later/Tasks.sqlite"
         let json = try CLI.run(["object", store, "Task/p12", "--labels"]).json()

@@ -245,6 +245,15 @@ struct HistorySQL {
         transactionWhere.isEmpty ? nil : (transactionWhere.joined(separator: " AND "), filtersByName ? joins : "")
     }
 
+    /// A row when any transaction matches (uses ``arguments``). With change conditions, from a scan
+    /// of `ACHANGE` in table order, each match's transaction looked up, ending at the first found.
+    func anyMatchSelect() -> String {
+        guard !changeConditions.isEmpty, !matchesFound else { return "SELECT 1 FROM ATRANSACTION t\(joins)\(whereClause(transactionWhere)) LIMIT 1" }
+        // CROSS JOIN: the changes are the outer loop (SQLite might otherwise scan them per transaction).
+        return "SELECT 1 FROM ACHANGE c NOT INDEXED CROSS JOIN ATRANSACTION t ON t.Z_PK = c.ZTRANSACTIONID\(filtersByName ? joins : "")"
+            + "\(whereClause(transactionConditions + changeConditions)) LIMIT 1"
+    }
+
     /// Matching transactions counted.
     func transactionCount() -> String {
         "SELECT COUNT(*) FROM ATRANSACTION t\(joins)\(whereClause(transactionWhere))"
@@ -265,6 +274,19 @@ struct HistorySQL {
     func scannedChangesSelect(whole: Bool = true) -> String {
         let columns = whole ? changeColumns : "c.Z_PK, c.ZTRANSACTIONID"
         return "SELECT \(columns) FROM ACHANGE c NOT INDEXED\(whereClause(changeConditions)) ORDER BY c.ZTRANSACTIONID ASC, c.Z_PK ASC"
+    }
+
+    /// Whether the query has change conditions of its own (not a scan's matches): a read in chunks
+    /// then reads each chunk's matching changes through the index and walks their transactions
+    /// beside them (``changesInRangeSelect()``).
+    var walksChanges: Bool { !changeConditions.isEmpty && !matchesFound }
+
+    /// The changes matching the change conditions of the transactions numbered between two
+    /// arguments (after ``changeFilterArguments``), by transaction then change number, through
+    /// `ACHANGE`'s index on `ZTRANSACTIONID` (in its order: nothing to sort).
+    func changesInRangeSelect() -> String {
+        "SELECT \(changeColumns) FROM ACHANGE c\(whereClause(changeConditions + ["c.ZTRANSACTIONID BETWEEN ? AND ?"])) "
+            + "ORDER BY c.ZTRANSACTIONID ASC, c.Z_PK ASC"
     }
 
     /// The transactions matching the transaction conditions (not the change conditions), from

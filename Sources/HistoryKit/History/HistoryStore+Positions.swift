@@ -61,6 +61,15 @@ extension HistoryStore {
         }
     }
 
+    /// Whether any transaction matches `query`: with change conditions, found from the changes
+    /// in table order (the first match ends the scan), not counted.
+    public func hasTransactions(_ query: HistoryQuery) throws -> Bool {
+        try read { db in
+            let sql = try HistorySQL(store: self, query: query)
+            return try db.firstRow(sql.anyMatchSelect(), arguments: sql.arguments) { _ in true } ?? false
+        }
+    }
+
     /// How many transactions are numbered after `after` and up to `number` (by primary key).
     func countTransactions(after: Int64 = .min, through number: Int64) throws -> Int {
         try read { db in

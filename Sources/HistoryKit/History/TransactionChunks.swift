@@ -9,12 +9,17 @@ public struct TransactionChunk {
     public let numbers: ClosedRange<Int64>
     fileprivate let store: HistoryStore
     fileprivate let sql: HistorySQL
+    /// ``HistorySQL/transactionWalkSelect()`` when the query has change conditions
+    /// (``HistorySQL/walksChanges``), else ``HistorySQL/transactionSelect(limit:numbered:counted:)``.
     fileprivate let transactions: Statement
-    /// ``HistorySQL/changesOfTransactionsSelect()`` when the query selects every transaction of
-    /// the chunk, else ``HistorySQL/changesOfTransactionSelect()``.
+    /// ``HistorySQL/changesInRangeSelect()`` when the query has change conditions;
+    /// ``HistorySQL/changesOfTransactionsSelect()`` when it selects every transaction of the
+    /// chunk; else ``HistorySQL/changesOfTransactionSelect()``.
     fileprivate let changes: Statement
     /// ``ChangeCounts/select`` when the query selects every transaction of the chunk (the
-    /// transactions are read without their counts: one walk of the index counts them all).
+    /// transactions are read without their counts: one walk of the index counts them all);
+    /// ``HistoryStore/changeCountSelect`` when it has change conditions (a count per transaction
+    /// walked to: a walk of the index would pass every other transaction's changes).
     fileprivate let counts: Statement?
     /// ``HistorySQL/nameLookup`` when the query looks names up (``HistorySQL/looksUpNames``).
     fileprivate let names: Statement?
@@ -38,6 +43,24 @@ public struct TransactionChunk {
     }
 
     private func read(plain: (PlainTransaction, ChangeStream) throws -> Void, decoded: (Transaction, ChangeStream) throws -> Void) throws {
+        let rows = ChangeRows(store: store, decoder: decoder)
+        let names = TransactionNames(sql, lookup: self.names)
+        /// Hands out the transaction on `cursor`'s row with its stream of changes.
+        func hand(_ cursor: RawCursor, count: Int?, _ stream: ChangeStream) throws {
+            if let tx = try store.plainTransaction(cursor, changeCount: count, names: names) {
+                try plain(tx, stream)
+            } else {
+                try decoded(try store.transaction(cursor, changeCount: count, names: names), stream)
+            }
+        }
+        if sql.walksChanges, let counts {
+            let matching = TransactionOrderedRows(try RawCursor(changes, arguments: sql.changeFilterArguments + [numbers.lowerBound, numbers.upperBound]),
+                                                  numberColumn: 1)
+            defer { matching.finish() }
+            return try store.walkTransactions(beside: matching, sql: sql, walk: transactions, limit: nil) { walk, number in
+                try hand(walk, count: try store.changeCount(of: number, counts), ChangeStream(matching, transaction: number, rows: rows))
+            }
+        }
         let cursor = try RawCursor(transactions, arguments: sql.arguments + [numbers.lowerBound, numbers.upperBound])
         defer { cursor.finish() }
         let merge = sql.selectsNumberRange
@@ -45,19 +68,12 @@ public struct TransactionChunk {
         defer { merge?.finish() }
         let changeCounts = try counts.map { try ChangeCounts($0, range: numbers) }
         defer { changeCounts?.finish() }
-        let rows = ChangeRows(store: store, decoder: decoder)
-        let names = TransactionNames(sql, lookup: self.names)
         while try cursor.next() {
             let number = cursor.int64(0)
-            let count = try changeCounts?.count(of: number)
             let stream = try merge.map { ChangeStream($0, transaction: number, rows: rows) }
                 ?? store.changeStream(of: number, sql: sql, statement: changes, rows: rows)
             defer { stream.finish() }
-            if let tx = try store.plainTransaction(cursor, changeCount: count, names: names) {
-                try plain(tx, stream)
-            } else {
-                try decoded(try store.transaction(cursor, changeCount: count, names: names), stream)
-            }
+            try hand(cursor, count: try changeCounts?.count(of: number), stream)
         }
     }
 }
@@ -93,14 +109,18 @@ extension HistoryStore {
         let cores = Cores.usable
         guard query.limit == nil, query.order == .ascending, cores > 1 else { return false }
         return try read { db in
-            let sql = try historySQL(query, in: db)
+            // Change conditions are met by a walk beside each chunk's matching changes: an object
+            // filter needs no scan for its matches first.
+            let sql = try HistorySQL(store: self, query: query)
             guard let span = try numberSpan(query, db), let ranges = Self.chunks(of: span, minimum: minimum, span: chunkSpan) else { return false }
             let queue = ChunkQueue(count: ranges.count)
             _ = try connection.readInParallel(cores) { db, _ in
-                let walk = sql.selectsNumberRange
-                let transactions = try db.makeStatement(sql: sql.transactionSelect(limit: nil, numbered: true, counted: !walk))
-                let changes = try db.makeStatement(sql: walk ? sql.changesOfTransactionsSelect() : sql.changesOfTransactionSelect())
-                let counts = walk ? try db.makeStatement(sql: ChangeCounts.select) : nil
+                let walk = sql.selectsNumberRange, beside = sql.walksChanges
+                let transactions = try db.makeStatement(sql: beside ? sql.transactionWalkSelect()
+                                                            : sql.transactionSelect(limit: nil, numbered: true, counted: !walk))
+                let changes = try db.makeStatement(sql: beside ? sql.changesInRangeSelect()
+                                                       : walk ? sql.changesOfTransactionsSelect() : sql.changesOfTransactionSelect())
+                let counts = beside ? try db.makeStatement(sql: Self.changeCountSelect) : walk ? try db.makeStatement(sql: ChangeCounts.select) : nil
                 let names = sql.looksUpNames ? try db.makeStatement(sql: HistorySQL.nameLookup) : nil
                 while let i = queue.take() {
                     do {

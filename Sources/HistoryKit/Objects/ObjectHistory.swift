@@ -8,10 +8,14 @@ public struct ObjectHistory: Equatable, Sendable {
         public var timestamp: Double?
         public var author: String?
 
+        public init(transactionNumber: Int64, timestamp: Double?, author: String?) {
+            self.transactionNumber = transactionNumber
+            self.timestamp = timestamp
+            self.author = author
+        }
+
         init(_ tx: Transaction) {
-            transactionNumber = tx.number
-            timestamp = tx.timestamp
-            author = tx.author
+            self.init(transactionNumber: tx.number, timestamp: tx.timestamp, author: tx.author)
         }
     }
 
@@ -31,24 +35,48 @@ public struct ObjectHistory: Equatable, Sendable {
 
     /// Adds `change` of `transaction`; changes come in transaction, then change, order.
     public mutating func add(_ change: Change, of transaction: Transaction) {
-        let moment = Moment(transaction)
+        add(change.changeType, tombstone: change.tombstone, at: Moment(transaction))
+    }
+
+    /// Adds a change of type `type` (a delete leaving `tombstone`) made in the transaction
+    /// `moment` stands for; changes come in transaction, then change, order.
+    public mutating func add(_ type: ChangeType, tombstone: @autoclosure () -> [TombstoneEntry] = [], at moment: Moment) {
         if changeCount == 0 { first = moment }
         changeCount += 1
-        if lastTransaction != transaction.number {
+        if lastTransaction != moment.transactionNumber {
             transactionCount += 1
-            lastTransaction = transaction.number
+            lastTransaction = moment.transactionNumber
         }
         last = moment
-        switch change.changeType {
+        switch type {
         case .insert:
             if inserted == nil { inserted = moment }
             deleted = nil
-            tombstone = []
+            self.tombstone = []
         case .delete:
             deleted = moment
-            tombstone = change.tombstone
+            self.tombstone = tombstone()
         case .update, .unknown:
             break
+        }
+    }
+
+    /// Adds the changes `later` sums up, all made after these (the next part of a read in parts):
+    /// the same as adding them one by one.
+    public mutating func append(_ later: ObjectHistory) {
+        guard later.changeCount > 0 else { return }
+        if changeCount == 0 { first = later.first }
+        changeCount += later.changeCount
+        transactionCount += later.transactionCount - (later.first?.transactionNumber == lastTransaction ? 1 : 0)
+        lastTransaction = later.lastTransaction
+        last = later.last
+        if inserted == nil { inserted = later.inserted }
+        if later.deleted != nil {
+            deleted = later.deleted
+            tombstone = later.tombstone
+        } else if later.inserted != nil {
+            deleted = nil
+            tombstone = []
         }
     }
 }

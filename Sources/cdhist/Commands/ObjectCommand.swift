@@ -38,12 +38,16 @@ struct ObjectCommand: ParsableCommand, SessionInputs {
         history.label(with: labeler)
         try valueOptions.apply(to: &history, session: session)
         let presenter = ObjectPresenter(history: history, store: session.store, labeler: labeler)
-        let renderer = ObjectRenderer(presenter: presenter, context: session.context, warnings: ValueWarnings(store: session.store.path))
+        let query = HistoryQuery(objects: [object])
+        let store = session.store, decoder = session.decoder
+        // Labels and values are looked up on one connection, in order: read in one go then.
+        let inChunks: ChunkedWrite.Read = { body in try store.readInChunks(query, decoder: decoder) { try body($0.index, $0.forEach) } }
+        let chunks = history.label != nil || history.values != nil ? nil : (plain: PlainChangeWriter(decoder: decoder, csvRaw: false), read: inChunks)
+        let renderer = ObjectRenderer(presenter: presenter, context: session.context, warnings: ValueWarnings(store: session.store.path), chunks: chunks)
         // The row and the changes from one snapshot.
         try session.store.snapshot {
             let lookup = try session.store.objectState(object, model: session.model.model)
-            let query = HistoryQuery(objects: [object])
-            if case .missing(let reason) = lookup, try session.store.countTransactions(query) == 0 {
+            if case .missing(let reason) = lookup, try !session.store.hasTransactions(query) {
                 throw CLIError.notFound(path: session.store.path, what: "no object \(object): \(reason), and no change to it in the history")
             }
             try renderer.render(object, lookup: lookup, bounds: try session.store.numberBounds()) {

@@ -15,15 +15,8 @@ struct ExportWriter {
     let progressText: (Int) -> String
     let warnings: ValueWarnings
 
-    /// Walks transactions with their changes, on this thread: to `plain` those the read hands
-    /// out as plain transactions (a chunked read does), to `decoded` the others.
-    typealias Walk = (_ plain: (PlainTransaction, ChangeStream) throws -> Void, _ decoded: (Transaction, ChangeStream) throws -> Void) throws -> Void
-    /// Reads the transactions in numbered chunks on several threads, each handed to the body
-    /// with its own walk; false when the read is not worth splitting (read it in one go then).
-    typealias ChunkedRead = (@escaping (Int, Walk) throws -> Void) throws -> Bool
-
     /// Writes every transaction: JSON in one go; NDJSON and CSV in chunks when they can be.
-    func write(bounds: NumberBounds, inChunks: ChunkedRead, inOneGo: Walk) throws {
+    func write(bounds: NumberBounds, inChunks: ChunkedWrite.Read, inOneGo: ChunkedWrite.Walk) throws {
         if context.format == .json {
             try document(bounds: bounds, inOneGo: inOneGo)
         } else {
@@ -34,21 +27,13 @@ struct ExportWriter {
     /// NDJSON or CSV: chunks of transactions formatted on every core at once and
     /// written in order (byte for byte what one thread writes), or in one go when
     /// the query is small, limited or newest first.
-    private func lines(inChunks: ChunkedRead, inOneGo: Walk) throws {
+    private func lines(inChunks: ChunkedWrite.Read, inOneGo: ChunkedWrite.Walk) throws {
         let ordered = OrderedOutput(output: context.output)
         let csv = context.format == .csv
         let text = progressText
         /// Formats one chunk of transactions (`forEach` reads them) and hands its bytes to `ordered`.
         /// `alone`: the only chunk, read on this thread (progress is shown as it goes).
-        func chunk(_ index: Int, alone: Bool = false, _ forEach: Walk) throws {
-            do {
-                try format(index, alone: alone, forEach)
-            } catch {
-                ordered.stop(because: error)
-                throw error
-            }
-        }
-        func format(_ index: Int, alone: Bool, _ forEach: Walk) throws {
+        try ChunkedWrite.run(ordered, inChunks: inChunks, inOneGo: inOneGo) { index, alone, forEach in
             let local = ValueWarnings(store: warnings.store)
             var transactions = 0
             /// Counts a transaction; progress is shown per chunk, or per transaction when alone.
@@ -105,20 +90,11 @@ struct ExportWriter {
                 if !alone { progress.advance(by: transactions) { text(progress.steps) } }
             }
         }
-        do {
-            let chunked = try inChunks { try chunk($0, $1) }
-            if !chunked {
-                try chunk(0, alone: true, inOneGo)
-            }
-        } catch {
-            // A chunk stopped because another failed: that failure is the one to tell.
-            throw ordered.failure ?? error
-        }
         context.output.flush()
     }
 
     /// JSON: one document of every transaction, in one go.
-    private func document(bounds: NumberBounds, inOneGo: Walk) throws {
+    private func document(bounds: NumberBounds, inOneGo: ChunkedWrite.Walk) throws {
         let list = ListRenderer(context: context, kind: "transactions", columns: presenter.transactionColumns(bounds),
                                 header: [("storeID", .string(storeUUID))])
         func add(_ tx: Transaction, _ changes: ChangeStream) throws {

@@ -21,8 +21,16 @@ final class OrderedOutput: @unchecked Sendable {
     let heldLimit = max(2 << 20, (32 << 20) / Cores.usable)
     /// Bytes gathered before they are handed on.
     static let writeThreshold = 64 << 10
+    /// Written between the bytes of two chunks that both have some (the chunks of one list's
+    /// elements, each chunk's joined within it); nil: nothing.
+    private let separator: [UInt8]?
+    /// Some chunk wrote bytes; the chunk whose turn it is wrote bytes.
+    private var wroteAny = false, turnWrote = false
 
-    init(output: Output) { self.output = output }
+    init(output: Output, separator: [UInt8]? = nil) {
+        self.output = output
+        self.separator = separator
+    }
 
     /// Hands `bytes` (chunk `index`'s, emptied when written) to the output when the
     /// chunk has the turn and they are many; waits for the turn when they are too many to keep.
@@ -34,7 +42,7 @@ final class OrderedOutput: @unchecked Sendable {
             guard bytes.count >= heldLimit else { return }
             try waitForTurn(index)
         }
-        output.write(bytes: bytes)
+        write(bytes)
         bytes.removeAll(keepingCapacity: true)
     }
 
@@ -44,11 +52,22 @@ final class OrderedOutput: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         try waitForTurn(index)
-        output.write(bytes: bytes)
+        write(bytes)
         bytes.removeAll(keepingCapacity: true)
         then()
         turn += 1
+        turnWrote = false
         condition.broadcast()
+    }
+
+    /// Writes the bytes of the chunk whose turn it is (under the lock), after the separator
+    /// when they are its first and an earlier chunk wrote some.
+    private func write(_ bytes: [UInt8]) {
+        guard !bytes.isEmpty else { return }
+        if let separator, wroteAny, !turnWrote { output.write(bytes: separator) }
+        wroteAny = true
+        turnWrote = true
+        output.write(bytes: bytes)
     }
 
     /// Releases every waiting chunk after `error` (they throw ``Stopped``).

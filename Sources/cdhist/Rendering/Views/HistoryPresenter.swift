@@ -122,16 +122,17 @@ struct HistoryPresenter {
     }
 
     /// A plain transaction's object, as ``writeTransaction(_:changes:format:to:plain:spill:each:)``
-    /// writes it decoded; `fields` formats its members.
+    /// writes it decoded; `fields` formats its members. `eachPlain` sees each change written plain.
     func writeTransaction(_ tx: PlainTransaction, fields: inout PlainTransactionFields, changes: ChangeStream, format: String?,
-                          to s: inout JSONBytes, plain: PlainChangeWriter?, spill: (inout [UInt8]) throws -> Void, each: (Change) -> Void) throws {
+                          to s: inout JSONBytes, plain: PlainChangeWriter?, spill: (inout [UInt8]) throws -> Void, each: (Change) -> Void,
+                          eachPlain: (PlainChange) -> Void = { _ in }) throws {
         fields.writeJSON(tx, format: format, to: &s)
-        try writeChanges(changes, to: &s, plain: plain, spill: spill, each: each)
+        try writeChanges(changes, to: &s, plain: plain, spill: spill, each: each, eachPlain: eachPlain)
     }
 
     /// The `changes` member, and the end of the transaction's object.
     private func writeChanges(_ changes: ChangeStream, to s: inout JSONBytes, plain: PlainChangeWriter?,
-                              spill: (inout [UInt8]) throws -> Void, each: (Change) -> Void) throws {
+                              spill: (inout [UInt8]) throws -> Void, each: (Change) -> Void, eachPlain: (PlainChange) -> Void = { _ in }) throws {
         s.key("changes")
         s.beginArray()
         func decoded(_ change: Change) throws {
@@ -142,6 +143,7 @@ struct HistoryPresenter {
         // Labels are written only for decoded changes.
         if let plain, label == nil {
             try changes.forEach(plain: { change in
+                eachPlain(change)
                 s.compactValue { plain.json(change, to: &$0) }
                 try spill(&s.bytes)
             }, decoded: decoded)

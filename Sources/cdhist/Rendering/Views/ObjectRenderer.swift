@@ -7,6 +7,9 @@ struct ObjectRenderer {
     let presenter: ObjectPresenter
     let context: RenderContext
     let warnings: ValueWarnings
+    /// Compact JSON's transactions are formatted on every core through these: changes that need
+    /// no decoding written plain, from a read in chunks (nil: in one go, decoded).
+    let chunks: (plain: PlainChangeWriter, read: ChunkedWrite.Read)?
 
     /// Walks the object's transactions with their changes (a read of the store; called once or twice).
     typealias Walk = ((Transaction, ChangeStream) throws -> Void) throws -> Void
@@ -117,11 +120,17 @@ struct ObjectRenderer {
         s.key("transactions")
         s.beginArray()
         var life = ObjectHistory()
-        try walk { tx, changes in
-            warnings.add(tx.warnings)
-            try presenter.history.writeTransaction(tx, changes: changes, format: nil, to: &s, spill: output.spill) { change in
-                warnings.add(change.warnings)
-                life.add(change, of: tx)
+        if let chunks, !pretty {
+            output.write(bytes: s.bytes)
+            s.bytes.removeAll(keepingCapacity: true)
+            life = try transactions(chunks, walk)
+        } else {
+            try walk { tx, changes in
+                warnings.add(tx.warnings)
+                try presenter.history.writeTransaction(tx, changes: changes, format: nil, to: &s, spill: output.spill) { change in
+                    warnings.add(change.warnings)
+                    life.add(change, of: tx)
+                }
             }
         }
         s.endArray()
@@ -139,4 +148,63 @@ struct ObjectRenderer {
         output.write(bytes: s.bytes)
         output.flush()
     }
+
+    /// The elements of the compact `transactions` array, formatted in chunks on every core and
+    /// written in order (or in one go when the read is not split); what they add up to.
+    private func transactions(_ chunks: (plain: PlainChangeWriter, read: ChunkedWrite.Read), _ walk: Walk) throws -> ObjectHistory {
+        let ordered = OrderedOutput(output: context.output, separator: [UInt8(ascii: ",")])
+        let history = presenter.history, storeUUID = presenter.store.storeUUID
+        let total = LockedObjectHistory()
+        // The walk outlives no call: it is only called within this one.
+        let inOneGo: ChunkedWrite.Walk = { _, decoded in try withoutActuallyEscaping(walk) { try $0(decoded) } }
+        try ChunkedWrite.run(ordered, inChunks: chunks.read, inOneGo: inOneGo) { index, _, forEach in
+            let local = ValueWarnings(store: warnings.store)
+            var life = ObjectHistory()
+            var s = JSONBytes(capacity: OrderedOutput.writeThreshold * 2)
+            var fields = PlainTransactionFields(storeUUID: storeUUID, presenter: history, csvRaw: false)
+            let offer = { (bytes: inout [UInt8]) in try ordered.offer(&bytes, chunk: index) }
+            var first = true
+            /// Separates the transaction from the chunk's one before; after it, hands the bytes on.
+            func element(_ write: () throws -> Void) throws {
+                if !first { s.bytes.append(UInt8(ascii: ",")) }
+                first = false
+                try write()
+                s.endRecord()
+                try offer(&s.bytes)
+            }
+            try forEach({ tx, changes in
+                let moment = ObjectHistory.Moment(transactionNumber: tx.number, timestamp: tx.timestamp, author: tx.author)
+                try element {
+                    try history.writeTransaction(tx, fields: &fields, changes: changes, format: nil, to: &s, plain: chunks.plain, spill: offer,
+                                                 each: { change in
+                                                     local.add(change.warnings)
+                                                     life.add(change.changeType, tombstone: change.tombstone, at: moment)
+                                                 }, eachPlain: { life.add($0.changeType, at: moment) })
+                }
+            }, { tx, changes in
+                local.add(tx.warnings)
+                try element {
+                    try history.writeTransaction(tx, changes: changes, format: nil, to: &s, plain: chunks.plain, spill: offer) { change in
+                        local.add(change.warnings)
+                        life.add(change, of: tx)
+                    }
+                }
+            })
+            try ordered.finish(&s.bytes, chunk: index) {
+                warnings.add(local)
+                total.append(life)
+            }
+        }
+        return total.value
+    }
+}
+
+/// What the chunks of an object's changes add up to, appended in chunk order by their threads.
+// Unchecked Sendable: the value is read and changed under `lock`.
+private final class LockedObjectHistory: @unchecked Sendable {
+    private let lock = NSLock()
+    private var sum = ObjectHistory()
+
+    func append(_ part: ObjectHistory) { lock.withLock { sum.append(part) } }
+    var value: ObjectHistory { lock.withLock { sum } }
 }
