@@ -49,6 +49,23 @@ import Testing
         return collected.chunks.keys.sorted().flatMap { collected.chunks[$0] ?? [] }
     }
 
+    private final class CollectedChanges: @unchecked Sendable {
+        let lock = NSLock()
+        var chunks: [Int: [Change]] = [:]
+    }
+
+    /// The chunks' changes in chunk order (plain ones as decoded), or nil when the query was not split.
+    private func changesInChunks(_ store: HistoryStore, _ query: HistoryQuery, span: Int64) throws -> [Change]? {
+        let collected = CollectedChanges()
+        let split = try store.readChangesInChunks(query, decoder: try store.makeDecoder(model: store.resolveModel()), minimum: 0, span: span) { chunk in
+            var changes: [Change] = []
+            try chunk.forEach(plain: { changes.append($0.change) }, decoded: { changes.append($0) })
+            collected.lock.withLock { collected.chunks[chunk.index] = changes }
+        }
+        guard split else { return nil }
+        return collected.chunks.keys.sorted().flatMap { collected.chunks[$0] ?? [] }
+    }
+
     @Test(arguments: FieldSummaryTests.stores) func chunksReadWhatOneReadReads(store path: String) throws {
         let store = try HistoryStore.open(path)
         let all = try inOneGo(store, HistoryQuery())
@@ -76,6 +93,15 @@ import Testing
                 let chunked = try inChunks(store, query, span: span)
                 #expect(multicore == (chunked != nil), "\(path)")
                 if let chunked { #expect(chunked == (try inOneGo(store, query)), "\(path) \(query) span \(span)") }
+                // Changes alone are read in chunks when no condition is on their transactions.
+                let changes = try changesInChunks(store, query, span: span)
+                let alone = query.after == nil && query.before == nil && query.authors.isEmpty
+                #expect((multicore && alone) == (changes != nil), "\(path) \(query)")
+                if let changes {
+                    var expected: [Change] = []
+                    try store.forEachChange(query, decoder: try store.makeDecoder(model: store.resolveModel())) { expected.append($0) }
+                    #expect(changes == expected, "\(path) \(query) span \(span)")
+                }
             }
         }
         // A limit or newest first: read in one go, nothing called.
@@ -105,6 +131,31 @@ import Testing
         for span: Int64 in [1, 3, 1000] {
             if let chunked = try inChunks(store, HistoryQuery(), span: span) { #expect(chunked == all, "span \(span)") }
         }
+    }
+
+    /// Changes read alone in chunks are those one read lists: those of no transaction (numbered
+    /// between two, past the last, or a REAL between two chunks') too; a NULL or text number,
+    /// which one read lists first or last, leaves the read in one go.
+    @Test func changesInChunksKeepChangesOfNoTransaction() throws {
+        let dir = try TemporaryDirectory()
+        let numbers: [DatabaseValue] = [(3.5).databaseValue, Int64(10_000).databaseValue, Int64(7).databaseValue]
+        let path = try editedTasksStore(in: dir) { db in
+            let template = "INSERT INTO ACHANGE (Z_PK, Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID) SELECT ?, Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ? FROM ACHANGE LIMIT 1"
+            for (i, number) in numbers.enumerated() { try db.execute(sql: template, arguments: [100_000 + i, number]) }
+            try db.execute(sql: "DELETE FROM ATRANSACTION WHERE Z_PK = 7")
+        }
+        let store = try HistoryStore.open(path)
+        var all: [Change] = []
+        try store.forEachChange(HistoryQuery(), decoder: try store.makeDecoder(model: store.resolveModel())) { all.append($0) }
+        #expect(all.filter { $0.changeID >= 100_000 }.count == 3)
+        for span: Int64 in [1, 3, 1000] {
+            let chunked = try changesInChunks(store, HistoryQuery(), span: span)
+            #expect(chunked == nil ? Cores.usable == 1 : chunked == all, "span \(span)")
+        }
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { try $0.execute(sql: "UPDATE ACHANGE SET ZTRANSACTIONID = 'x' WHERE Z_PK = 100000") }
+        try queue.close()
+        #expect(try changesInChunks(try HistoryStore.open(path), HistoryQuery(), span: 1) == nil)
     }
 
     /// A chunk that throws stops the others taking chunks, and its error is thrown.

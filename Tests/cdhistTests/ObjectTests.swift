@@ -136,6 +136,21 @@ import Testing
         #expect((summary["inserted"] as? [String: Any])?["transactionNumber"] as? Int == changes.first { $0.1 == "insert" }?.0)
         #expect((summary["last"] as? [String: Any])?["transactionNumber"] as? Int == changes.last?.0)
         #expect(summary["deleted"] is NSNull && changes.contains { $0.1 == "delete" })
+        // Its changes listed in chunks too: JSON, and NDJSON with the format's tag on each line.
+        let referenceChanges = reference.flatMap { ($0["changes"] as? [[String: Any]]) ?? [] }
+        let listed = try #require(try CLI.run(["changes", path, "--object", "Task/p1", "--format", "json"]).json()["changes"] as? [[String: Any]])
+        let lines = try CLI.run(["changes", path, "--object", "Task/p1", "--format", "ndjson"]).stdout.split(separator: "\n").map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        }
+        #expect(lines.allSatisfy { $0["format"] as? String == "cdhist/1" })
+        for list in [listed, lines.map { $0.filter { $0.key != "format" } }] {
+            #expect(list.count == referenceChanges.count && zip(list, referenceChanges).allSatisfy { NSDictionary(dictionary: $0).isEqual(to: $1) })
+        }
+        // And its transactions: the reference's without their changes.
+        let transactions = try #require(try CLI.run(["transactions", path, "--object", "Task/p1", "--format", "json"]).json()["transactions"] as? [[String: Any]])
+        #expect(transactions.count == reference.count && zip(transactions, reference).allSatisfy {
+            NSDictionary(dictionary: $0).isEqual(to: $1.filter { $0.key != "changes" })
+        })
     }
 
     @Test func aDeletedObjectIsLabelledByItsTombstone() throws {

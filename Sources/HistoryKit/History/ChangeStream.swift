@@ -9,6 +9,8 @@ public struct ChangeStream {
         case merged(TransactionOrderedRows, transaction: Int64)
         /// Pages read each in a read of its own.
         case pages(ChangePages)
+        /// No change.
+        case none
     }
 
     private let source: Source
@@ -23,6 +25,14 @@ public struct ChangeStream {
     init(_ changes: TransactionOrderedRows, transaction number: Int64, rows: ChangeRows) {
         source = .merged(changes, transaction: number)
         self.rows = rows
+    }
+
+    /// A stream of no change (for a read of transactions alone).
+    public static var empty: ChangeStream { ChangeStream(source: .none) }
+
+    private init(source: Source) {
+        self.source = source
+        rows = nil
     }
 
     /// The changes `pages` reads.
@@ -66,6 +76,8 @@ public struct ChangeStream {
             }
         case .merged(let changes, let number):
             if try changes.next(of: number) { found = rows?.change(changes.cursor) }
+        case .none:
+            break
         }
         return found
     }
@@ -84,7 +96,7 @@ public struct ChangeStream {
             // The cursor taken once (each read of the property would retain its statement).
             let cursor = changes.cursor
             while try changes.next(of: number) { try body(cursor) }
-        case .pages:
+        case .pages, .none:
             break
         }
     }

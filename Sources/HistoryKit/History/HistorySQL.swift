@@ -276,6 +276,10 @@ struct HistorySQL {
         return "SELECT \(columns) FROM ACHANGE c NOT INDEXED\(whereClause(changeConditions)) ORDER BY c.ZTRANSACTIONID ASC, c.Z_PK ASC"
     }
 
+    /// Whether the query has no transaction conditions (its changes are those of the change
+    /// table alone, transaction or not).
+    var selectsChangesAlone: Bool { transactionConditions.isEmpty }
+
     /// Whether the query has change conditions of its own (not a scan's matches): a read in chunks
     /// then reads each chunk's matching changes through the index and walks their transactions
     /// beside them (``changesInRangeSelect()``).
@@ -284,9 +288,11 @@ struct HistorySQL {
     /// The changes matching the change conditions of the transactions numbered between two
     /// arguments (after ``changeFilterArguments``), by transaction then change number, through
     /// `ACHANGE`'s index on `ZTRANSACTIONID` (in its order: nothing to sort).
-    func changesInRangeSelect() -> String {
-        "SELECT \(changeColumns) FROM ACHANGE c\(whereClause(changeConditions + ["c.ZTRANSACTIONID BETWEEN ? AND ?"])) "
-            + "ORDER BY c.ZTRANSACTIONID ASC, c.Z_PK ASC"
+    /// With `afterFirst`, those numbered after the first argument, up to the second (so that a
+    /// change whose number is a REAL between two ranges belongs to one of them).
+    func changesInRangeSelect(afterFirst: Bool = false) -> String {
+        let range = afterFirst ? "c.ZTRANSACTIONID > ? AND c.ZTRANSACTIONID <= ?" : "c.ZTRANSACTIONID BETWEEN ? AND ?"
+        return "SELECT \(changeColumns) FROM ACHANGE c\(whereClause(changeConditions + [range])) ORDER BY c.ZTRANSACTIONID ASC, c.Z_PK ASC"
     }
 
     /// The transactions matching the transaction conditions (not the change conditions), from

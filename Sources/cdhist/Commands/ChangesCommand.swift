@@ -29,12 +29,22 @@ struct ChangesCommand: ParsableCommand, SessionInputs {
         let warnings = ValueWarnings(store: session.store.path)
         // A CSV row is a change with its transaction's time and names first, as export's rows begin.
         let rows = session.context.format == .csv ? TransactionLookup(store: session.store) { warnings.add($0.warnings) } : nil
-        try session.store.forEachChange(query, decoder: session.decoder) { change in
-            warnings.add(change.warnings)
-            if let rows {
-                list.add(cells: [], record: presenter.record(change, of: try rows.transaction(change.transactionNumber)))
-            } else {
-                list.add(cells: presenter.cells(change, color: color), record: presenter.record(change))
+        let store = session.store, decoder = session.decoder
+        // Labels and values are looked up on one connection, in order: read in one go then.
+        if list.takesChunks, presenter.label == nil, presenter.values == nil {
+            let chunks = ChangeListChunks(presenter: presenter, plain: PlainChangeWriter(decoder: decoder, csvRaw: false),
+                                          tagged: session.context.format == .ndjson)
+            try list.addInChunks(inChunks: { body in try store.readChangesInChunks(query, decoder: decoder) { try body($0.index, $0.forEach) } },
+                                 inOneGo: { _, decoded in try store.forEachChange(query, decoder: decoder, decoded) },
+                                 warnings: warnings, chunks.format)
+        } else {
+            try session.store.forEachChange(query, decoder: session.decoder) { change in
+                warnings.add(change.warnings)
+                if let rows {
+                    list.add(cells: [], record: presenter.record(change, of: try rows.transaction(change.transactionNumber)))
+                } else {
+                    list.add(cells: presenter.cells(change, color: color), record: presenter.record(change))
+                }
             }
         }
         list.finish()

@@ -22,9 +22,17 @@ struct TransactionsCommand: ParsableCommand, SessionInputs {
         let list = ListRenderer(context: session.context, kind: "transactions", columns: presenter.transactionColumns(try session.store.numberBounds()),
                                 header: [("storeID", .string(session.store.storeUUID))])
         let warnings = ValueWarnings(store: session.store.path)
-        try session.store.forEachTransaction(query) { tx in
-            warnings.add(tx.warnings)
-            list.add(cells: presenter.cells(tx), record: presenter.record(tx))
+        let store = session.store, decoder = session.decoder
+        if list.takesChunks {
+            let chunks = TransactionListChunks(presenter: presenter, storeUUID: store.storeUUID, tagged: session.context.format == .ndjson)
+            try list.addInChunks(inChunks: { body in try store.readInChunks(query, decoder: decoder) { try body($0.index, $0.forEach) } },
+                                 inOneGo: { _, decoded in try store.forEachTransaction(query) { try decoded($0, .empty) } },
+                                 warnings: warnings, chunks.format)
+        } else {
+            try store.forEachTransaction(query) { tx in
+                warnings.add(tx.warnings)
+                list.add(cells: presenter.cells(tx), record: presenter.record(tx))
+            }
         }
         list.finish()
         warnings.report()

@@ -131,6 +131,7 @@ final class PlainChangeWriter: @unchecked Sendable {
         "{\"changeID\":", ",\"transactionNumber\":",
         "\",\"updatedProperties\":null,\"updatedSlots\":null,\"tombstone\":null}",
         "\",\"updatedProperties\":[", "],\"updatedSlots\":[", "],\"tombstone\":null}",
+        "{\"format\":\"\(jsonFormatTag)\",\"changeID\":",
     ].map { Array($0.utf8) })
 
     /// Writes up to `room` bytes through a cursor on the stack, then appends them to `out` at once.
@@ -142,12 +143,13 @@ final class PlainChangeWriter: @unchecked Sendable {
         }
     }
 
-    /// The change's JSON object, as ``HistoryPresenter`` writes a change without a label.
-    func json(_ change: PlainChange, to out: inout [UInt8]) {
+    /// The change's JSON object, as ``HistoryPresenter`` writes a change without a label;
+    /// `tagged`: with the format's tag first, as an NDJSON record of a change list.
+    func json(_ change: PlainChange, tagged: Bool = false, to out: inout [UInt8]) {
         let entity = entity(change)
         let p = Self.jsonPieces
-        Self.append(to: &out, room: entity.room(change)) { w in
-            w.bytes(p[0])
+        Self.append(to: &out, room: entity.room(change) + p[6].count) { w in
+            w.bytes(tagged ? p[6] : p[0])
             w.int(change.changeID)
             w.bytes(p[1])
             w.int(change.transactionNumber)

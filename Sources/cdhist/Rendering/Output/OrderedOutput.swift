@@ -24,12 +24,16 @@ final class OrderedOutput: @unchecked Sendable {
     /// Written between the bytes of two chunks that both have some (the chunks of one list's
     /// elements, each chunk's joined within it); nil: nothing.
     private let separator: [UInt8]?
+    /// Written before the first bytes of all (none when no chunk has any).
+    private let opening: [UInt8]
     /// Some chunk wrote bytes; the chunk whose turn it is wrote bytes.
-    private var wroteAny = false, turnWrote = false
+    private var wroteAny = false
+    private var turnWrote = false
 
-    init(output: Output, separator: [UInt8]? = nil) {
+    init(output: Output, separator: [UInt8]? = nil, opening: [UInt8] = []) {
         self.output = output
         self.separator = separator
+        self.opening = opening
     }
 
     /// Hands `bytes` (chunk `index`'s, emptied when written) to the output when the
@@ -64,6 +68,7 @@ final class OrderedOutput: @unchecked Sendable {
     /// when they are its first and an earlier chunk wrote some.
     private func write(_ bytes: [UInt8]) {
         guard !bytes.isEmpty else { return }
+        if !wroteAny { output.write(bytes: opening) }
         if let separator, wroteAny, !turnWrote { output.write(bytes: separator) }
         wroteAny = true
         turnWrote = true

@@ -85,6 +85,50 @@ final class ListRenderer {
         count += 1
     }
 
+    /// Between two records of a JSON list, and before the first.
+    static let jsonSeparator = Array(",\n  ".utf8), jsonIndent = Array("\n  ".utf8)
+
+    /// Whether ``addInChunks(inChunks:inOneGo:warnings:_:)`` writes this list: compact JSON or NDJSON.
+    var takesChunks: Bool { context.format == .ndjson || (context.format == .json && !context.terminal.stdoutIsTerminal) }
+
+    /// Adds records formatted in numbered chunks on several threads at once and written in order
+    /// (``ChunkedWrite``), when ``takesChunks``: `format` reads a chunk of changes with the walk it is
+    /// given and adds its records; the warnings of their values are added to `warnings` in chunk order.
+    func addInChunks(inChunks: ChunkedWrite.ChangeRead, inOneGo: ChunkedWrite.ChangeWalk, warnings: ValueWarnings,
+                     _ format: @escaping (ChunkedWrite.ChangeWalk, inout ChunkRecords) throws -> Void) throws {
+        try addInChunks(warnings: warnings) { ordered, chunk in
+            try ChunkedWrite.run(ordered, inChunks: inChunks, inOneGo: inOneGo) { index, _, walk in try chunk(index) { try format(walk, &$0) } }
+        }
+    }
+
+    /// ``addInChunks(inChunks:inOneGo:warnings:_:)`` over chunks of transactions.
+    func addInChunks(inChunks: ChunkedWrite.Read, inOneGo: ChunkedWrite.Walk, warnings: ValueWarnings,
+                     _ format: @escaping (ChunkedWrite.Walk, inout ChunkRecords) throws -> Void) throws {
+        try addInChunks(warnings: warnings) { ordered, chunk in
+            try ChunkedWrite.run(ordered, inChunks: inChunks, inOneGo: inOneGo) { index, _, walk in try chunk(index) { try format(walk, &$0) } }
+        }
+    }
+
+    /// Runs `run` with the ordered output of the list's records and a function that gathers
+    /// chunk `index`'s records (its second argument adds them) and hands them on in turn.
+    private func addInChunks(warnings: ValueWarnings,
+                             _ run: (OrderedOutput, _ chunk: @escaping (_ index: Int, _ add: (inout ChunkRecords) throws -> Void) throws -> Void) throws -> Void) throws {
+        let json = context.format == .json
+        let ordered = OrderedOutput(output: context.output, separator: json ? Self.jsonSeparator : nil,
+                                    opening: json ? jsonOpening() + Self.jsonIndent : [])
+        let added = AddedCount()
+        let store = warnings.store
+        try run(ordered) { index, add in
+            var records = ChunkRecords(spill: { try ordered.offer(&$0, chunk: index) }, lines: !json, store: store)
+            try add(&records)
+            try ordered.finish(&records.line.bytes, chunk: index) {
+                warnings.add(records.warnings)
+                added.add(records.count)
+            }
+        }
+        count += added.value
+    }
+
     /// Adds one JSON or NDJSON record that `write` writes to the sink, which
     /// it may spill to the output as it goes (``Output/spill(_:)``: the output is
     /// ready for the bytes: the separator before the record is written).
@@ -93,7 +137,7 @@ final class ListRenderer {
         line.reset()
         if context.format == .json {
             if count == 0 { beginJSON() }
-            out.write(count == 0 ? "\n  " : ",\n  ")
+            out.write(bytes: count == 0 ? Self.jsonIndent : Self.jsonSeparator)
         }
         try write(&line)
         if context.format == .ndjson { line.bytes.append(0x0A) }
@@ -137,13 +181,18 @@ final class ListRenderer {
     }
 
     private func beginJSON() {
+        context.output.write(bytes: jsonOpening())
+    }
+
+    /// The JSON document up to its list's opening bracket.
+    private func jsonOpening() -> [UInt8] {
         var pairs: [(String, JSONValue)] = [("format", .string(jsonFormatTag)), ("kind", .string(kind))]
         pairs += header
         var bytes: [UInt8] = []
         JSONValue.object(pairs).write(to: &bytes)
         bytes.removeLast() // reopen the object to append the array
         bytes += Array(",\"\(kind)\":[".utf8)
-        context.output.write(bytes: bytes)
+        return bytes
     }
 
     private func flushPending() {
@@ -175,4 +224,14 @@ final class ListRenderer {
         layout.write(cells, columns: columns, style: context.color ? context.style : nil, to: &rowBytes)
         context.output.write(bytes: rowBytes)
     }
+}
+
+/// Records added by chunks on several threads, counted under a lock.
+// Unchecked Sendable: the count is read and changed under `lock`.
+private final class AddedCount: @unchecked Sendable {
+    private let lock = NSLock()
+    private var total = 0
+
+    func add(_ count: Int) { lock.withLock { total += count } }
+    var value: Int { lock.withLock { total } }
 }
