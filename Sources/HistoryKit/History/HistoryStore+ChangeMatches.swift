@@ -24,9 +24,11 @@ extension HistoryStore {
     func historySQL(_ query: HistoryQuery, in db: Database) throws -> HistorySQL {
         let plain = try HistorySQL(store: self, query: query)
         guard !query.objects.isEmpty, let scan = plain.changeMatchSelect(), try spansManyTransactions(query, db) else { return plain }
-        guard let matches = try scanChanges(scan, arguments: plain.changeFilterArguments, db: db) else { return plain }
-        guard matches.changeIDs.count <= ChangeMatches.listLimit else { return try HistorySQL(store: self, query: query, scanningObjects: true) }
-        return try HistorySQL(store: self, query: query, matches: matches)
+        switch try scanChanges(scan, arguments: plain.changeFilterArguments, db: db) {
+        case nil: return plain
+        case .tooMany?: return try HistorySQL(store: self, query: query, scanningObjects: true)
+        case .found(let matches)?: return try HistorySQL(store: self, query: query, matches: matches)
+        }
     }
 
     /// Whether the query's transaction bounds leave more than a few transactions to read.
@@ -35,10 +37,19 @@ extension HistoryStore {
         return UInt64(bitPattern: span.upperBound &- span.lowerBound) >= UInt64(ChangeMatches.scanFromTransactions)
     }
 
+    /// What a scan for an object filter's changes found.
+    private enum Scanned {
+        case found(ChangeMatches)
+        /// More than a list holds (the parts stopped there).
+        case tooMany
+    }
+
     /// Runs `select` (``HistorySQL/changeMatchSelect()``) over the change numbers
-    /// of this snapshot, in one part per core; nil when the table is empty.
-    private func scanChanges(_ select: String, arguments: StatementArguments, db: Database) throws -> ChangeMatches? {
-        guard let found = try readInParts(of: "ACHANGE", db, parallelFrom: 0, { db, range -> [(Int64, Int64)] in
+    /// of this snapshot, in one part per core; nil when the table is empty. The parts stop
+    /// once they have found more than a list holds between them.
+    private func scanChanges(_ select: String, arguments: StatementArguments, db: Database) throws -> Scanned? {
+        let total = MatchCount()
+        guard let found = try readInParts(of: "ACHANGE", db, parallelFrom: 0, { db, range -> [(Int64, Int64)]? in
             var args = arguments
             args += [range.lowerBound, range.upperBound]
             var rows: [(Int64, Int64)] = []
@@ -46,11 +57,23 @@ extension HistoryStore {
             defer { cursor.finish() }
             while try cursor.next() {
                 rows.append((cursor.int64(0), cursor.int64(1)))
-                if rows.count > ChangeMatches.listLimit { break }
+                // The count shared by the parts, added to every 1,024 rows.
+                if rows.count % 1_024 == 0, total.add(1_024) > ChangeMatches.listLimit { return nil }
             }
-            return rows
+            return total.add(rows.count % 1_024) > ChangeMatches.listLimit ? nil : rows
         }) else { return nil }
-        let all = found.joined()
-        return ChangeMatches(changeIDs: all.map(\.0).sorted(), transactionNumbers: Array(Set(all.map(\.1))).sorted())
+        guard !found.contains(where: { $0 == nil }) else { return .tooMany }
+        let all = found.compactMap { $0 }.joined()
+        return .found(ChangeMatches(changeIDs: all.map(\.0).sorted(), transactionNumbers: Array(Set(all.map(\.1))).sorted()))
     }
+}
+
+/// The matches the parts of a scan found between them.
+// Unchecked Sendable: the count is read and changed under `lock`.
+private final class MatchCount: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+
+    /// Adds `more`; the count after.
+    func add(_ more: Int) -> Int { lock.withLock { count += more; return count } }
 }

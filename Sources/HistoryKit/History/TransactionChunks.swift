@@ -103,18 +103,19 @@ extension HistoryStore {
     ///
     /// Returns false, calling nothing, when the query is better read in one go: with a
     /// limit, newest first, on one core, or over fewer than `minimum` transaction numbers.
-    /// Chunks span `span` numbers.
+    /// Chunks span `span` numbers. An object filter that matched few changes (a list of them,
+    /// which SQLite would build anew for every chunk) is read in one chunk, here.
     public func readInChunks(_ query: HistoryQuery, decoder: ChangeDecoder, minimum: Int64 = chunkedReadMinimum,
                              span chunkSpan: Int64 = chunkSpan, _ body: @escaping (TransactionChunk) throws -> Void) throws -> Bool {
         let cores = Cores.usable
         guard query.limit == nil, query.order == .ascending, cores > 1 else { return false }
         return try read { db in
-            // Change conditions are met by a walk beside each chunk's matching changes: an object
-            // filter needs no scan for its matches first.
-            let sql = try HistorySQL(store: self, query: query)
+            // An object's few changes are found first by a scan (a list of them); else change conditions
+            // are met by a walk beside each chunk's matching changes.
+            let sql = try historySQL(query, in: db)
             guard let span = try numberSpan(query, db), let ranges = Self.chunks(of: span, minimum: minimum, span: chunkSpan) else { return false }
-            let queue = ChunkQueue(count: ranges.count)
-            _ = try connection.readInParallel(cores) { db, _ in
+            /// Chunk `index` of the numbers `numbers`, read with statements prepared on `db`.
+            func chunks(_ db: Database) throws -> (_ index: Int, _ numbers: ClosedRange<Int64>) -> TransactionChunk {
                 let walk = sql.selectsNumberRange, beside = sql.walksChanges
                 let transactions = try db.makeStatement(sql: beside ? sql.transactionWalkSelect()
                                                             : sql.transactionSelect(limit: nil, numbered: true, counted: !walk))
@@ -122,10 +123,19 @@ extension HistoryStore {
                                                        : walk ? sql.changesOfTransactionsSelect() : sql.changesOfTransactionSelect())
                 let counts = beside ? try db.makeStatement(sql: Self.changeCountSelect) : walk ? try db.makeStatement(sql: ChangeCounts.select) : nil
                 let names = sql.looksUpNames ? try db.makeStatement(sql: HistorySQL.nameLookup) : nil
+                return { TransactionChunk(index: $0, numbers: $1, store: self, sql: sql, transactions: transactions, changes: changes,
+                                          counts: counts, names: names, decoder: decoder) }
+            }
+            if sql.matchedChanges != nil {
+                try body(try chunks(db)(0, span))
+                return true
+            }
+            let queue = ChunkQueue(count: ranges.count)
+            _ = try connection.readInParallel(cores) { db, _ in
+                let chunk = try chunks(db)
                 while let i = queue.take() {
                     do {
-                        try body(TransactionChunk(index: i, numbers: ranges[i], store: self, sql: sql,
-                                                  transactions: transactions, changes: changes, counts: counts, names: names, decoder: decoder))
+                        try body(chunk(i, ranges[i]))
                     } catch {
                         queue.stop()
                         throw error
