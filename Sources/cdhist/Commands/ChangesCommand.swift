@@ -32,11 +32,11 @@ struct ChangesCommand: ParsableCommand, SessionInputs {
         let store = session.store, decoder = session.decoder
         // Labels and values are looked up on one connection, in order: read in one go then.
         if list.takesChunks, presenter.label == nil, presenter.values == nil {
-            let chunks = ChangeListChunks(presenter: presenter, plain: PlainChangeWriter(decoder: decoder, csvRaw: false),
-                                          tagged: session.context.format == .ndjson)
+            let chunks = ListChunks(presenter: presenter, plain: PlainChangeWriter(decoder: decoder, csvRaw: false), storeUUID: store.storeUUID,
+                                    tagged: session.context.format == .ndjson)
             try list.addInChunks(inChunks: { body in try store.readChangesInChunks(query, decoder: decoder) { try body($0.index, $0.forEach) } },
                                  inOneGo: { _, decoded in try store.forEachChange(query, decoder: decoder, decoded) },
-                                 warnings: warnings, chunks.format)
+                                 warnings: warnings, chunks.changes)
         } else {
             try session.store.forEachChange(query, decoder: session.decoder) { change in
                 warnings.add(change.warnings)
