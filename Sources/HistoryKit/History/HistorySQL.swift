@@ -217,7 +217,9 @@ struct HistorySQL {
             counted ? "(SELECT COUNT(*) FROM ACHANGE c WHERE c.ZTRANSACTIONID = \(number))" : "NULL"
         }
         let columns = "t.Z_PK AS number, t.ZTIMESTAMP, \(selectedNames), \(queryGenExpression), \(referenceExpressions)"
-        let conditions = transactionWhere + (numbered ? ["t.Z_PK BETWEEN ? AND ?"] : [])
+        // With a scan's list of transactions, the list drives the read: SQLite would rather walk
+        // every transaction between the bounds and test each against a long list (+ stops it).
+        let conditions = transactionWhere + (numbered ? [transactionMatch == nil ? "t.Z_PK BETWEEN ? AND ?" : "+t.Z_PK BETWEEN ? AND ?"] : [])
         let from = "FROM ATRANSACTION t\(selectJoins)\(whereClause(conditions)) ORDER BY t.Z_PK \(direction)"
         guard let limit else { return "SELECT \(columns), \(changeCount("t.Z_PK")) \(from)" }
         // With a limit, SQLite may sort the matches (through the timestamp index) and would

@@ -6,7 +6,8 @@ import HistoryKit
 /// entity, or from a plain transaction's fields), the others decoded.
 struct ListChunks {
     let presenter: HistoryPresenter
-    let plain: PlainChangeWriter
+    /// Writes a change list's plain changes (a transaction list has none to write).
+    let plain: PlainChangeWriter?
     let storeUUID: String
     /// NDJSON: each record with the format's tag first.
     let tagged: Bool
@@ -15,7 +16,11 @@ struct ListChunks {
     func changes(_ walk: ChunkedWrite.ChangeWalk, _ records: inout ChunkRecords) throws {
         let tag = tagged ? jsonFormatTag : nil
         try walk({ change in
-            try records.add { plain.json(change, tagged: tagged, to: &$0.bytes) }
+            if let plain {
+                try records.add { plain.json(change, tagged: tagged, to: &$0.bytes) }
+            } else {
+                try records.add { presenter.record(change.change).write(format: tag, to: &$0) }
+            }
         }, { change in
             records.warnings.add(change.warnings)
             try records.add { presenter.record(change).write(format: tag, to: &$0) }
