@@ -57,20 +57,11 @@ extension HistoryStore {
                       row.storageClass(0) == .integer && row.storageClass(1) == .integer ? row.int64(0)...row.int64(1) : nil
                   }) ?? nil,
                   let ranges = Self.chunks(of: span, minimum: minimum, span: chunkSpan) else { return false }
-            let queue = ChunkQueue(count: ranges.count)
-            _ = try connection.readInParallel(cores) { db, _ in
-                let changes = try db.makeStatement(sql: sql.changesInRangeSelect(afterFirst: true))
-                while let i = queue.take() {
-                    do {
-                        // The first chunk from below every number.
-                        let after: DatabaseValueConvertible = i > 0 ? ranges[i - 1].upperBound : -Double.infinity
-                        try body(ChangeChunk(index: i, changes: changes, arguments: sql.changeFilterArguments + [after, ranges[i].upperBound],
-                                             store: self, decoder: decoder))
-                    } catch {
-                        queue.stop()
-                        throw error
-                    }
-                }
+            try readChunks(ranges.count, cores: cores, prepare: { try $0.makeStatement(sql: sql.changesInRangeSelect(afterFirst: true)) }) { changes, i in
+                // The first chunk from below every number.
+                let after: DatabaseValueConvertible = i > 0 ? ranges[i - 1].upperBound : -Double.infinity
+                try body(ChangeChunk(index: i, changes: changes, arguments: sql.changeFilterArguments + [after, ranges[i].upperBound],
+                                     store: self, decoder: decoder))
             }
             return true
         }

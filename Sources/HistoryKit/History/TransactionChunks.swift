@@ -130,19 +130,27 @@ extension HistoryStore {
                 try body(try chunks(db)(0, span))
                 return true
             }
-            let queue = ChunkQueue(count: ranges.count)
-            _ = try connection.readInParallel(cores) { db, _ in
-                let chunk = try chunks(db)
-                while let i = queue.take() {
-                    do {
-                        try body(chunk(i, ranges[i]))
-                    } catch {
-                        queue.stop()
-                        throw error
-                    }
+            try readChunks(ranges.count, cores: cores, prepare: chunks) { chunk, i in try body(chunk(i, ranges[i])) }
+            return true
+        }
+    }
+
+    /// Calls `body` with each of `count` chunk indexes, taken in order by one thread per core
+    /// (`cores`), each with what `prepare` made on its thread's connection. When `body` throws,
+    /// no further chunk is taken and the first error is thrown.
+    func readChunks<Prepared>(_ count: Int, cores: Int, prepare: @escaping (Database) throws -> Prepared,
+                              _ body: @escaping (Prepared, Int) throws -> Void) throws {
+        let queue = ChunkQueue(count: count)
+        _ = try connection.readInParallel(cores) { db, _ in
+            let prepared = try prepare(db)
+            while let i = queue.take() {
+                do {
+                    try body(prepared, i)
+                } catch {
+                    queue.stop()
+                    throw error
                 }
             }
-            return true
         }
     }
 }

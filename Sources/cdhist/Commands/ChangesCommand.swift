@@ -38,7 +38,7 @@ struct ChangesCommand: ParsableCommand, SessionInputs {
                                  inOneGo: { _, decoded in try store.forEachChange(query, decoder: decoder, decoded) },
                                  warnings: warnings, chunks.changes)
         } else {
-            try session.store.forEachChange(query, decoder: session.decoder) { change in
+            try store.forEachChange(query, decoder: decoder) { change in
                 warnings.add(change.warnings)
                 if let rows {
                     list.add(cells: [], record: presenter.record(change, of: try rows.transaction(change.transactionNumber)))

@@ -116,17 +116,19 @@ final class ListRenderer {
         let json = context.format == .json
         let ordered = OrderedOutput(output: context.output, separator: json ? Self.jsonSeparator : nil,
                                     opening: json ? jsonOpening() + Self.jsonIndent : [])
-        let added = AddedCount()
+        var added = 0
         let store = warnings.store
         try run(ordered) { index, add in
-            var records = ChunkRecords(spill: { try ordered.offer(&$0, chunk: index) }, lines: !json, store: store)
+            var records = ChunkRecords(spill: { try ordered.offer(&$0, chunk: index) }, separator: json ? Self.jsonSeparator : [],
+                                       terminator: json ? [] : [0x0A], store: store)
             try add(&records)
+            // In chunk order, one chunk at a time (under the ordered output's lock).
             try ordered.finish(&records.line.bytes, chunk: index) {
                 warnings.add(records.warnings)
-                added.add(records.count)
+                added += records.count
             }
         }
-        count += added.value
+        count += added
     }
 
     /// Adds one JSON or NDJSON record that `write` writes to the sink, which
@@ -224,14 +226,4 @@ final class ListRenderer {
         layout.write(cells, columns: columns, style: context.color ? context.style : nil, to: &rowBytes)
         context.output.write(bytes: rowBytes)
     }
-}
-
-/// Records added by chunks on several threads, counted under a lock.
-// Unchecked Sendable: the count is read and changed under `lock`.
-private final class AddedCount: @unchecked Sendable {
-    private let lock = NSLock()
-    private var total = 0
-
-    func add(_ count: Int) { lock.withLock { total += count } }
-    var value: Int { lock.withLock { total } }
 }

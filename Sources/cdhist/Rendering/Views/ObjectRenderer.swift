@@ -152,30 +152,21 @@ struct ObjectRenderer {
     /// The elements of the compact `transactions` array, formatted in chunks on every core and
     /// written in order (or in one go when the read is not split); what they add up to.
     private func transactions(_ chunks: (plain: PlainChangeWriter, read: ChunkedWrite.Read), _ walk: Walk) throws -> ObjectHistory {
-        let ordered = OrderedOutput(output: context.output, separator: [UInt8(ascii: ",")])
+        let comma = [UInt8(ascii: ",")]
+        let ordered = OrderedOutput(output: context.output, separator: comma)
         let history = presenter.history, storeUUID = presenter.store.storeUUID
-        let total = LockedObjectHistory()
+        var total = ObjectHistory()
         // The walk outlives no call: it is only called within this one.
         let inOneGo: ChunkedWrite.Walk = { _, decoded in try withoutActuallyEscaping(walk) { try $0(decoded) } }
         try ChunkedWrite.run(ordered, inChunks: chunks.read, inOneGo: inOneGo) { index, _, forEach in
-            let local = ValueWarnings(store: warnings.store)
+            var records = ChunkRecords(spill: { try ordered.offer(&$0, chunk: index) }, separator: comma, terminator: [], store: warnings.store)
+            let local = records.warnings, spill = records.spill
             var life = ObjectHistory()
-            var s = JSONBytes(capacity: OrderedOutput.writeThreshold * 2)
             var fields = PlainTransactionFields(storeUUID: storeUUID, presenter: history, csvRaw: false)
-            let offer = { (bytes: inout [UInt8]) in try ordered.offer(&bytes, chunk: index) }
-            var first = true
-            /// Separates the transaction from the chunk's one before; after it, hands the bytes on.
-            func element(_ write: () throws -> Void) throws {
-                if !first { s.bytes.append(UInt8(ascii: ",")) }
-                first = false
-                try write()
-                s.endRecord()
-                try offer(&s.bytes)
-            }
             try forEach({ tx, changes in
                 let moment = ObjectHistory.Moment(transactionNumber: tx.number, timestamp: tx.timestamp, author: tx.author)
-                try element {
-                    try history.writeTransaction(tx, fields: &fields, changes: changes, format: nil, to: &s, plain: chunks.plain, spill: offer,
+                try records.add { line in
+                    try history.writeTransaction(tx, fields: &fields, changes: changes, format: nil, to: &line, plain: chunks.plain, spill: spill,
                                                  each: { change in
                                                      local.add(change.warnings)
                                                      life.add(change.changeType, tombstone: change.tombstone, at: moment)
@@ -183,28 +174,19 @@ struct ObjectRenderer {
                 }
             }, { tx, changes in
                 local.add(tx.warnings)
-                try element {
-                    try history.writeTransaction(tx, changes: changes, format: nil, to: &s, plain: chunks.plain, spill: offer) { change in
+                try records.add { line in
+                    try history.writeTransaction(tx, changes: changes, format: nil, to: &line, plain: chunks.plain, spill: spill) { change in
                         local.add(change.warnings)
                         life.add(change, of: tx)
                     }
                 }
             })
-            try ordered.finish(&s.bytes, chunk: index) {
+            // In chunk order, one chunk at a time (under the ordered output's lock).
+            try ordered.finish(&records.line.bytes, chunk: index) {
                 warnings.add(local)
                 total.append(life)
             }
         }
-        return total.value
+        return total
     }
-}
-
-/// What the chunks of an object's changes add up to, appended in chunk order by their threads.
-// Unchecked Sendable: the value is read and changed under `lock`.
-private final class LockedObjectHistory: @unchecked Sendable {
-    private let lock = NSLock()
-    private var sum = ObjectHistory()
-
-    func append(_ part: ObjectHistory) { lock.withLock { sum.append(part) } }
-    var value: ObjectHistory { lock.withLock { sum } }
 }
