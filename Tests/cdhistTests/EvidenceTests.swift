@@ -259,6 +259,66 @@ import Testing
         }
     }
 
+    /// Thousands of objects gone, formatted in batches on another core: every format lists each
+    /// once, in order (entity name, then key), with how many changes history holds of it and its
+    /// first and last transactions, as grouping every change in the test gives them.
+    @Test func deletedListsThousandsOfGoneObjectsInOrderInEveryFormat() throws {
+        let dir = try TemporaryDirectory()
+        let path = dir.file("Gone.sqlite")
+        // Tasks and projects inserted; some tasks updated again later, some deleted; two tasks
+        // still in their table.
+        let rows = [FixtureStore.Row(entity: "Task", primaryKey: 4, values: ["title": .text("kept")]),
+                    FixtureStore.Row(entity: "Task", primaryKey: 1_000, values: ["title": .text("kept too")])]
+        let fixture = FixtureStore(model: Scenarios.tasksModel, storeUUID: Scenarios.appGroupUUID, transactions: [], rows: rows)
+        try StoreWriter.write(fixture, to: path, generated: (3_000, { i in
+            var tx = Scenarios.benchmarkTransaction(i, changesPerTransaction: 1)
+            let again: FixtureStore.Change = i % 40 == 0 ? .init(entity: "Task", primaryKey: Int64(i / 3 * 2), type: .delete)
+                : .init(entity: "Task", primaryKey: Int64(i / 3 * 2), type: .update, updated: ["title"])
+            tx.changes = [.init(entity: i % 2 == 0 ? "Task" : "Project", primaryKey: Int64(i), type: .insert), again]
+            return tx
+        }))
+        // Every change grouped by object, here.
+        struct Gone: Equatable { var entity: String, pk: Int, count: Int, first: Int, last: Int }
+        var config = Configuration()
+        config.readonly = true
+        let expected: [Gone] = try DatabaseQueue(path: path, configuration: config).read { db in
+            let names = Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT Z_ENT, Z_NAME FROM Z_PRIMARYKEY").map { ($0[0] as Int, $0[1] as String) })
+            let present = Set(try Int.fetchAll(db, sql: "SELECT Z_PK FROM ZTASK").map { "Task/\($0)" })
+            var groups: [String: Gone] = [:]
+            var deleted: Set<String> = []
+            for row in try Row.fetchAll(db, sql: "SELECT ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCHANGETYPE FROM ACHANGE") {
+                let entity = names[row[0] as Int] ?? "?", pk = row[1] as Int, tx = row[2] as Int, key = "\(entity)/\(pk)"
+                if row[3] as Int == 2 { deleted.insert(key) }
+                var group = groups[key] ?? Gone(entity: entity, pk: pk, count: 0, first: tx, last: tx)
+                group.count += 1
+                group.first = min(group.first, tx)
+                group.last = max(group.last, tx)
+                groups[key] = group
+            }
+            return groups.filter { !deleted.contains($0.key) && !present.contains($0.key) }.values.sorted { ($0.entity, $0.pk) < ($1.entity, $1.pk) }
+        }
+        #expect(expected.count > 2_500 && expected.contains { $0.count > 1 })
+        let ndjson = try CLI.run(["deleted", path, "--format", "ndjson"])
+        #expect(ndjson.status == 0, "\(ndjson.stderr)")
+        let lines = try ndjson.stdout.split(separator: "\n").map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        let listed = lines.filter { $0["status"] as? String == "gone-without-delete" }.map {
+            Gone(entity: $0["entity"] as? String ?? "", pk: $0["entityPK"] as? Int ?? -1, count: $0["changeCount"] as? Int ?? -1,
+                 first: $0["firstTransactionNumber"] as? Int ?? -1, last: $0["transactionNumber"] as? Int ?? -1)
+        }
+        #expect(listed == expected)
+        #expect(lines.filter { $0["status"] as? String == "deleted" }.count == 3_000 / 40)
+        // The JSON list holds the same records; CSV and the table the same objects, in order.
+        let json = try #require(try CLI.run(["deleted", path, "--format", "json"]).json()["deleted"] as? [[String: Any]])
+        #expect(json.count == lines.count && zip(json, lines).allSatisfy { NSDictionary(dictionary: $0).isEqual(to: $1.filter { $0.key != "format" }) })
+        let csv = try CLI.run(["deleted", path, "--format", "csv"]).lines.filter { $0.hasPrefix("gone-without-delete,") }
+        #expect(csv.map { $0.split(separator: ",")[3] } == expected.map { "\($0.pk)"[...] })
+        let table = try CLI.run(["deleted", path, "--format", "table"], environment: ["COLUMNS": "200"]).lines
+        let title = try #require(table.firstIndex { $0.hasPrefix("Gone without a recorded delete") }, "\(table.prefix(3))")
+        // A row's first line (a long history wraps onto lines of its own, indented).
+        let tableRows = table[(title + 2)...].filter { !$0.hasPrefix(" ") }.map { $0.split(separator: " ", omittingEmptySubsequences: true) }
+        #expect(tableRows.map { $0.prefix(2).joined(separator: "/") } == expected.map { "\($0.entity)/\($0.pk)" })
+    }
+
     @Test func deletedReadsAStoreOfMoreTablesThanSQLiteNestsExpressions() throws {
         // 1,200 entities in 1,080 tables: one condition per table, past SQLite's depth of 1,000.
         let dir = try TemporaryDirectory()

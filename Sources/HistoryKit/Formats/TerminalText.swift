@@ -8,8 +8,7 @@ public enum TerminalText {
     /// `text` with its control characters made visible; `newline` and `tab` replace a line
     /// break (CR LF as one) and a tab (a table shows them as `↵` and a space).
     public static func visible(_ text: String, newline: String = "\\n", tab: String = "\\t") -> String {
-        guard text.utf8.withContiguousStorageIfAvailable({ $0.contains(where: mayStartControl) }) ?? text.utf8.contains(where: mayStartControl)
-        else { return text }
+        guard text.utf8.withContiguousStorageIfAvailable(hasControl) ?? Array(text.utf8).withUnsafeBufferPointer(hasControl) else { return text }
         var out = ""
         out.reserveCapacity(text.utf8.count + 8)
         var previousWasCR = false
@@ -29,10 +28,23 @@ public enum TerminalText {
         return out
     }
 
-    /// A byte that begins a control character in UTF-8: C0, DEL, the lead byte of C1
-    /// (U+0080–U+009F) or of the line separators and bidi controls (U+2028–U+2069).
-    private static func mayStartControl(_ byte: UInt8) -> Bool {
-        byte < 0x20 || byte == 0x7F || byte == 0xC2 || byte == 0xE2
+    /// Whether UTF-8 `bytes` hold a character ``escape(_:)`` shows otherwise: C0, DEL, C1
+    /// (`C2 80`–`C2 9F`), the line separators and embedding controls (U+2028–U+202E:
+    /// `E2 80 A8`–`AE`) or the isolates (U+2066–U+2069: `E2 81 A6`–`A9`). Read byte by byte:
+    /// text without any (most of it) is returned as it is.
+    private static func hasControl(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var i = 0
+        while i < bytes.count {
+            let byte = bytes[i]
+            if byte < 0x20 || byte == 0x7F { return true }
+            if byte == 0xC2, i + 1 < bytes.count, bytes[i + 1] <= 0x9F { return true }
+            if byte == 0xE2, i + 2 < bytes.count {
+                let second = bytes[i + 1], third = bytes[i + 2]
+                if second == 0x80 && (0xA8...0xAE).contains(third) || second == 0x81 && (0xA6...0xA9).contains(third) { return true }
+            }
+            i += 1
+        }
+        return false
     }
 
     /// How `scalar` is shown, or nil when it is shown as itself.

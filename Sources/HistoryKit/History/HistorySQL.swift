@@ -5,6 +5,8 @@ import GRDB
 struct HistorySQL {
     /// Columns before the tombstones in change selects.
     static let changeFixedColumnCount = 6
+    /// Columns of a transaction select's row, its change count the last.
+    static let transactionColumnCount = 12
 
     private let fieldExpressions: [String]
     /// Per name field (author, context, bundle, process): whether it is looked up by reference
@@ -303,6 +305,16 @@ struct HistorySQL {
     func transactionWalkSelect() -> String {
         let columns = "t.Z_PK AS number, t.ZTIMESTAMP, \(selectedNames), \(queryGenExpression), \(referenceExpressions), NULL"
         return "SELECT \(columns) FROM ATRANSACTION t\(selectJoins)\(whereClause(transactionConditions + ["t.Z_PK >= ?"])) ORDER BY t.Z_PK ASC"
+    }
+
+    /// The rows of `rows` (a select with a column `last`, a transaction number), in `order`, each
+    /// after the columns of its transaction as ``transactionSelect(limit:numbered:counted:)``
+    /// gives them, change count included: one sorted read instead of a lookup per row. A row whose
+    /// transaction is gone has NULL there. For a query without transaction conditions (no arguments).
+    func rowsWithTransactionSelect(_ rows: String, order: String) -> String {
+        let columns = "t.Z_PK AS number, t.ZTIMESTAMP, \(selectedNames), \(queryGenExpression), \(referenceExpressions)"
+        let count = "(SELECT COUNT(*) FROM ACHANGE n WHERE n.ZTRANSACTIONID = t.Z_PK)"
+        return "SELECT \(columns), \(count), r.* FROM (\(rows)) r LEFT JOIN ATRANSACTION t ON t.Z_PK = r.last\(selectJoins) ORDER BY \(order)"
     }
 
     /// The arguments of ``transactionWalkSelect()`` from transaction `number` on.

@@ -71,24 +71,27 @@ extension HistoryStore {
             return "(\(balanced(terms[..<middle])) OR \(balanced(terms[middle...])))"
         }
         // By entity name, then key: grouped in that order (each entity has its own rank), so
-        // the groups need no second sort.
+        // the groups need no second sort. Each joined to its last transaction in the same read.
         let rank = "CASE c.ZENTITY " + entities.enumerated().map { "WHEN \($0.element.number) THEN \($0.offset)" }.joined(separator: " ") + " END"
-        let sql = """
-            SELECT c.ZENTITY, c.ZENTITYPK, COUNT(*), MIN(c.ZTRANSACTIONID), MAX(c.ZTRANSACTIONID) FROM ACHANGE c
+        let groups = """
+            SELECT \(rank) AS rank, c.ZENTITY, c.ZENTITYPK, COUNT(*), MIN(c.ZTRANSACTIONID), MAX(c.ZTRANSACTIONID) AS last FROM ACHANGE c
             WHERE \(balanced(conditions[...]))
-            GROUP BY \(rank), c.ZENTITYPK HAVING MAX(c.ZCHANGETYPE = 2) = 0
-            ORDER BY \(rank), c.ZENTITYPK
+            GROUP BY 1, c.ZENTITYPK HAVING MAX(c.ZCHANGETYPE = 2) = 0
             """
+        let sql = try HistorySQL(store: self, query: HistoryQuery())
         let names = Dictionary(entities.map { ($0.number, $0.name) }, uniquingKeysWith: { a, _ in a })
-        let cursor = try RawCursor(db.makeStatement(sql: sql), arguments: [])
+        let cursor = try RawCursor(db.makeStatement(sql: sql.rowsWithTransactionSelect(groups, order: "r.rank, r.ZENTITYPK")), arguments: [])
         defer { cursor.finish() }
-        let transactions = try TransactionsByNumber(self, db)
+        let transactionNames = try TransactionNames(sql, db)
+        // The transaction's columns come first (as a transaction select's), then the group's.
+        let group = Int32(HistorySQL.transactionColumnCount)
         while try cursor.next() {
-            let number = cursor.int64(0)
+            let number = cursor.int64(group + 1)
             // A change whose transaction is gone (an orphan) has no time or author to show.
-            guard let name = names[number], let tx = try transactions.transaction(cursor.int64(4)) else { continue }
-            try body(DeletedObject(kind: .goneWithoutDelete, entityName: name, entityNumber: number, entityPK: cursor.int64(1), transaction: tx,
-                                   change: nil, changeCount: Int(cursor.int64(2)), firstTransactionNumber: cursor.int64(3)))
+            guard let name = names[number], cursor.storageClass(0) != .null else { continue }
+            let tx = try transaction(cursor, names: transactionNames)
+            try body(DeletedObject(kind: .goneWithoutDelete, entityName: name, entityNumber: number, entityPK: cursor.int64(group + 2), transaction: tx,
+                                   change: nil, changeCount: Int(cursor.int64(group + 3)), firstTransactionNumber: cursor.int64(group + 4)))
         }
     }
 }

@@ -5,6 +5,8 @@ extension Character {
         guard let scalar = unicodeScalars.first else { return 0 }
         if unicodeScalars.count > 1, unicodeScalars.contains(where: { $0.properties.isEmojiPresentation || $0.value == 0xFE0F }) { return 2 }
         let v = scalar.value
+        // No mark comes before the combining diacritics (asking a scalar's category costs).
+        if v < 0x300 { return 1 }
         if v < 0x1100 { return scalar.properties.generalCategory == .nonspacingMark || scalar.properties.generalCategory == .enclosingMark ? 0 : 1 }
         switch scalar.properties.generalCategory {
         case .nonspacingMark, .enclosingMark, .format: return 0

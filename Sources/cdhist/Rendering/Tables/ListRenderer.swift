@@ -15,6 +15,7 @@ final class ListRenderer {
     /// The records added so far.
     var added: Int { count }
     private var line: JSONBytes
+    private let prettyIndent: Int?
     /// A table row's lines, as bytes (reused from row to row).
     private var rowBytes: [UInt8] = []
     private static let sampleRows = 200
@@ -22,7 +23,12 @@ final class ListRenderer {
     private var batch: [[Cell]] = []
     private var batchBytes = 0
     /// Writes the rows of a long table on another core, once a batch is full.
-    private var formatter: RowFormatter?
+    private var formatter: BatchWriter<[Cell]>?
+    /// Records of a list whose records may be formatted on another thread (``add(_:)``), gathered
+    /// once the list has begun (its first record written, a table laid out) for ``recordWriter``,
+    /// which formats and writes them there.
+    private var records: [any ListRecord & Sendable] = []
+    private var recordWriter: BatchWriter<any ListRecord & Sendable>?
     /// The header of a CSV list written from records (nil until the first; none without a row).
     private var recordNames: [String]?
 
@@ -39,8 +45,8 @@ final class ListRenderer {
             context.output.line(context.style(layout.header(columns), .bold))
         }
         // JSON lists put each record on its own lines, indented by two (pretty on a terminal).
-        let pretty = context.format == .json && context.terminal.stdoutIsTerminal
-        line = JSONBytes(capacity: 1 << 16, prettyIndent: pretty ? 2 : nil)
+        prettyIndent = context.format == .json && context.terminal.stdoutIsTerminal ? 2 : nil
+        line = JSONBytes(capacity: 1 << 16, prettyIndent: prettyIndent)
     }
 
     /// Adds one row of a table (CSV, JSON and NDJSON are written from records).
@@ -69,6 +75,49 @@ final class ListRenderer {
             addCSV(record.json)
         case .table:
             add(cells: cells())
+        }
+    }
+
+    /// Adds a record that may be formatted on another thread: once the list has begun (its
+    /// first record written, a table laid out from its first rows), records are formatted in
+    /// batches on another core while the caller reads the next ones.
+    func add(_ record: some ListRecord & Sendable) {
+        guard Cores.usable > 1, context.format == .table ? layout != nil : count > 0 else { return add(cells: record.cells, record: record) }
+        records.append(record)
+        count += 1
+        guard records.count >= BatchWriter<any ListRecord & Sendable>.batchSize else { return }
+        if recordWriter == nil { recordWriter = makeRecordWriter() }
+        recordWriter?.submit(records)
+        records.removeAll(keepingCapacity: true)
+    }
+
+    /// Formats records after the list began as ``add(cells:record:)`` would: a table's rows in its
+    /// layout, CSV rows under the first record's names, JSON records each after its separator,
+    /// NDJSON lines.
+    private func makeRecordWriter() -> BatchWriter<any ListRecord & Sendable> {
+        let output = context.output
+        switch context.format {
+        case .table:
+            // Laid out before any record is gathered (``add(_:)``).
+            let layout = layout ?? TableLayout(columns: columns, rows: [], totalWidth: context.terminal.width)
+            let columns = columns, style = context.color ? context.style : nil
+            return BatchWriter(output: output) { record, bytes in layout.write(record.cells, columns: columns, style: style, to: &bytes) }
+        case .csv:
+            let names = recordNames ?? [], raw = context.csvRaw
+            return BatchWriter(output: output) { record, bytes in
+                bytes += CSV.row(CSVRecord.cells(CSVRecord.members(record.json), under: names), raw: raw).utf8
+                bytes.append(0x0A)
+            }
+        case .json, .ndjson:
+            let json = context.format == .json
+            var line = JSONBytes(capacity: 1 << 16, prettyIndent: prettyIndent)
+            return BatchWriter(output: output) { record, bytes in
+                line.reset()
+                record.write(format: json ? nil : jsonFormatTag, to: &line)
+                if json { bytes += Self.jsonSeparator }
+                bytes += line.bytes
+                if !json { bytes.append(0x0A) }
+            }
         }
     }
 
@@ -152,12 +201,13 @@ final class ListRenderer {
         let out = context.output
         switch context.format {
         case .json:
+            endBatches()
             if count == 0 { beginJSON() }
             out.line(count == 0 ? "]}" : "\n]}")
         case .ndjson:
-            break
+            endBatches()
         case .csv:
-            break
+            endBatches()
         case .table:
             flushPending()
             endBatches()
@@ -169,8 +219,15 @@ final class ListRenderer {
     /// A renderer left without ``finish()`` (its command failed) still writes the rows it was given.
     deinit { endBatches() }
 
-    /// Writes the rows gathered, and waits for the formatter to write what it holds.
+    /// Writes the rows and records gathered, and waits for the writers to write what they hold.
     private func endBatches() {
+        if !records.isEmpty, recordWriter == nil { recordWriter = makeRecordWriter() }
+        if let recordWriter {
+            if !records.isEmpty { recordWriter.submit(records) }
+            recordWriter.end()
+            self.recordWriter = nil
+        }
+        records = []
         if let formatter {
             if !batch.isEmpty { formatter.submit(batch) }
             formatter.end()
@@ -211,9 +268,10 @@ final class ListRenderer {
         guard let layout, Cores.usable > 1 else { return writeRowNow(cells) }
         batch.append(cells)
         for cell in cells { batchBytes += cell.text.utf8.count }
-        guard batch.count >= RowFormatter.batchSize || batchBytes >= RowFormatter.batchBytes else { return }
+        guard batch.count >= BatchWriter<[Cell]>.batchSize || batchBytes >= BatchWriter<[Cell]>.batchBytes else { return }
         if formatter == nil {
-            formatter = RowFormatter(layout: layout, columns: columns, style: context.color ? context.style : nil, output: context.output)
+            let columns = columns, style = context.color ? context.style : nil
+            formatter = BatchWriter(output: context.output) { cells, bytes in layout.write(cells, columns: columns, style: style, to: &bytes) }
         }
         formatter?.submit(batch)
         batch = []

@@ -27,7 +27,7 @@ final class DeletedList {
             for line in DocumentRenderer.wrapped(DeletedPresenter.goneTitle, context) { context.output.line(context.style(line, .bold)) }
             list = ListRenderer(context: context, kind: "deleted", columns: presenter.columns(bounds, kind: .goneWithoutDelete))
         }
-        list.add(cells: presenter.cells(object, label: label), record: presenter.record(object, label: label))
+        list.add(presenter.record(object, label: label))
     }
 
     func finish() { list.finish() }

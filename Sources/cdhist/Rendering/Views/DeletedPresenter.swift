@@ -41,11 +41,14 @@ struct DeletedPresenter {
         return cells
     }
 
-    /// An object as a JSON record.
-    struct Record: JSONRecord {
+    /// An object as a record of the list; formatted on another thread as well (it reads only the
+    /// presenter's time formatter and whether it labels, never the labeler).
+    struct Record: ListRecord, @unchecked Sendable {
         let presenter: DeletedPresenter
         let object: DeletedObject
         let label: String?
+
+        var cells: [Cell] { presenter.cells(object, label: label) }
 
         func write<S: JSONSink>(format: String?, to s: inout S) {
             let tx = object.transaction
