@@ -62,6 +62,22 @@ import Testing
                 == (try store.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM ACHANGE") }))
     }
 
+    /// A check's context reads the tallies its rules share once, as the store reads them: its
+    /// attribution counts changes only when asked to (for the report's authors).
+    @Test(arguments: stores) func aCheckContextSharesTheStoresTallies(store path: String) throws {
+        let store = try HistoryStore.open(path)
+        let model = try store.resolveModel()
+        let changes = try store.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM ACHANGE c JOIN ATRANSACTION t ON t.Z_PK = c.ZTRANSACTIONID") } ?? 0
+        for counting in [false, true] {
+            let context = try CheckContext(store: store, mergeState: nil, config: CheckConfig(), model: model, now: 770_000_000,
+                                           countingAttributedChanges: counting)
+            let expected = try store.fieldSummaries([.author, .contextName], countingChanges: counting)
+            #expect(try context.attribution() == expected && (try context.attribution()) == expected, "\(path)")
+            #expect(try context.entityChangeCounts() == (try store.entityChangeCounts()), "\(path)")
+            #expect(try context.attribution()[.author]?.reduce(0) { $0 + $1.changeCount } ?? 0 == (counting ? changes : 0), "\(path)")
+        }
+    }
+
     /// The ranges the parts read cover the numbers once, in order, even across all of Int64.
     @Test func rangesCoverTheNumbersOnce() {
         #expect(HistoryStore.split(1, 10, parts: 3) == [1...4, 5...8, 9...10])

@@ -80,10 +80,16 @@ public final class CheckContext {
     public let now: Double
     /// The model the app's next version ships (`--next-model`), for the migration rule.
     public let nextModel: ManagedObjectModel?
+    /// Whether ``attribution()`` counts each name's changes too (for a caller that shows them).
+    public let countsAttributedChanges: Bool
+    private var entityTally: EntityChangeTally?
+    private var attributionSummaries: [TransactionField: [FieldSummary]]?
 
+    /// `countingAttributedChanges`: ``attribution()`` counts changes as well as transactions.
     public init(store: HistoryStore, mergeState: MergeStateReport?, mirroring: MirroringState? = nil, config: CheckConfig,
-                model: ModelResolution, now: Double, nextModel: ManagedObjectModel? = nil) throws {
+                model: ModelResolution, now: Double, nextModel: ManagedObjectModel? = nil, countingAttributedChanges: Bool = false) throws {
         self.store = store
+        countsAttributedChanges = countingAttributedChanges
         statistics = try store.statistics()
         self.mergeState = mergeState
         self.mirroring = mirroring
@@ -91,6 +97,24 @@ public final class CheckContext {
         self.model = model
         self.now = now
         self.nextModel = nextModel
+    }
+
+    /// Changes per entity and type, read once for the rules that need them and for a caller
+    /// that shows them (the report's Entities section).
+    public func entityChangeCounts() throws -> EntityChangeTally {
+        if let entityTally { return entityTally }
+        let tally = try store.entityChangeCounts()
+        entityTally = tally
+        return tally
+    }
+
+    /// Each author and context name with its transactions (its changes too with
+    /// ``countsAttributedChanges``), read once, in one pass, for the rules and a caller.
+    public func attribution() throws -> [TransactionField: [FieldSummary]] {
+        if let attributionSummaries { return attributionSummaries }
+        let summaries = try store.fieldSummaries([.author, .contextName], countingChanges: countsAttributedChanges)
+        attributionSummaries = summaries
+        return summaries
     }
 }
 

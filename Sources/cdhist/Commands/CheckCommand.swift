@@ -76,8 +76,9 @@ struct CheckCommand: ParsableCommand, SessionInputs {
         let now = try mergeState.evaluationTime(utc: outputOptions.utc)
         let analysis = try mergeState.analyze(historyStore, declared: settings.actors, batch: settings.batchActors, now: now, utc: outputOptions.utc, model: model)
         let next = try nextModel.map { try ModelLoader.load(path: $0).model }
-        let findings = try Self.findings(store: historyStore, mergeState: analysis.report, mirroring: analysis.mirroring, settings: settings,
-                                         model: try historyStore.resolveModel(userModelPath: model), now: now, nextModel: next, only: rule, skip: skip)
+        let findings = try Self.findings(CheckContext(store: historyStore, mergeState: analysis.report, mirroring: analysis.mirroring, config: settings,
+                                                      model: try historyStore.resolveModel(userModelPath: model), now: now, nextModel: next),
+                                         only: rule, skip: skip)
         let failing = findings.filter { $0.severity >= threshold }
         if let reporter {
             context.output.write(reporter.text(CheckOutcome(store: path, rules: Checker.rules(only: rule, skip: skip + settings.skip),
@@ -89,12 +90,7 @@ struct CheckCommand: ParsableCommand, SessionInputs {
     }
 
     /// The findings of the rules in `only` (all when empty) but not in `skip` or the settings' skip list, worst first.
-    static func findings(store: HistoryStore, mergeState: MergeStateReport?, mirroring: MirroringState?, settings: CheckConfig,
-                         model: ModelResolution, now: Double, nextModel: ManagedObjectModel? = nil,
-                         only: [String] = [], skip: [String] = []) throws -> [Finding] {
-        let checkContext = try CheckContext(store: store, mergeState: mergeState, mirroring: mirroring, config: settings, model: model, now: now,
-                                            nextModel: nextModel)
-        return try Checker.run(checkContext, only: only, skip: skip + settings.skip)
-            .sorted { ($1.severity, $0.ruleID) < ($0.severity, $1.ruleID) }
+    static func findings(_ context: CheckContext, only: [String] = [], skip: [String] = []) throws -> [Finding] {
+        try Checker.run(context, only: only, skip: skip + context.config.skip).sorted { ($1.severity, $0.ruleID) < ($0.severity, $1.ruleID) }
     }
 }

@@ -61,10 +61,10 @@ struct ReportCommand: ParsableCommand, SessionInputs {
         try OutputFile.refuseToReplace(out, inputs: inputs)
         guard let mergeReport = analysis.report else { return }
         let modelResolution = try historyStore.resolveModel(userModelPath: model)
-        // The check sees merge state only when there is some, as `check` does.
-        let findings = try CheckCommand.findings(store: historyStore, mergeState: analysis.isGiven ? mergeReport : nil, mirroring: analysis.mirroring,
-                                                 settings: settings, model: modelResolution, now: now)
-        let threshold = settings.failOn ?? .error
+        // The check sees merge state only when there is some, as `check` does; its tallies of entities and authors are the page's.
+        let checkContext = try CheckContext(store: historyStore, mergeState: analysis.isGiven ? mergeReport : nil, mirroring: analysis.mirroring,
+                                            config: settings, model: modelResolution, now: now, countingAttributedChanges: true)
+        let findings = try CheckCommand.findings(checkContext), threshold = settings.failOn ?? .error
         let selection = try cutoff.selection(narrowing: HistoryQuery(), report: mergeReport, parser: try mergeState.positionParser(utc: utc))
         let purge = try selection.map { s -> (rule: String, preview: PurgePreview, document: Document) in
             let preview = try historyStore.previewPurge(s.query, actors: mergeReport.actors, readers: mergeReport.hiddenReaders, breakdown: true)
@@ -72,7 +72,7 @@ struct ReportCommand: ParsableCommand, SessionInputs {
             return (s.rule, preview, PurgePresenter(time: time).preview(preview, store: path, rule: s.rule, executing: false,
                                                                          actors: positioned == 0 ? nil : positioned))
         }
-        let entities = try historyStore.entityChangeCounts(), statistics = try historyStore.statistics(changeTypes: entities)
+        let entities = try checkContext.entityChangeCounts(), statistics = try historyStore.statistics(changeTypes: entities)
         let content = ReportPage.Content(
             storePath: path, now: now, statistics: statistics,
             summary: InfoPresenter(time: time).document(store: historyStore, stats: statistics, model: modelResolution),
@@ -86,7 +86,7 @@ struct ReportCommand: ParsableCommand, SessionInputs {
             check: CheckPresenter.document(findings, store: historyStore, threshold: threshold,
                                          failing: findings.filter { $0.severity >= threshold }.count),
             cloudKit: try CloudKitPresenter.Content.read(historyStore, now: now, objects: ReportPage.topCount, events: ReportPage.topCount),
-            authors: try historyStore.fieldSummaries(.author),
+            authors: try checkContext.attribution()[.author] ?? [],
             entities: ReportPage.entityRows(entities, catalog: historyStore.catalog))
         try exam.finish()
         let html = ReportPage(time: time, svg: TimelineSVG(time: time, utc: utc, top: top)).html(content, evidence: (exam, historyStore.access))

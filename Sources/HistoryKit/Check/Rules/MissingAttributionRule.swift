@@ -7,7 +7,7 @@ struct MissingAttributionRule: CheckRule {
 
     func evaluate(_ c: CheckContext) throws -> [Finding] {
         // One pass over the transactions for both fields (a BLOB name counts as none, as it reads).
-        let summaries = try c.store.fieldSummaries([.author, .contextName], countingChanges: false)
+        let summaries = try c.attribution()
         let noAuthor = summaries[.author]?.first { $0.value == nil }?.transactionCount ?? 0
         let noContext = summaries[.contextName]?.first { $0.value == nil }?.transactionCount ?? 0
         guard noAuthor > 0 || noContext > 0 else { return [] }

@@ -7,7 +7,7 @@ struct UnknownEntityRule: CheckRule {
     let summary = "changes of an entity the store does not know"
 
     func evaluate(_ c: CheckContext) throws -> [Finding] {
-        let tally = try c.store.entityChangeCounts()
+        let tally = try c.entityChangeCounts()
         let unknown = tally.byEntity.filter { c.store.catalog.entity(number: $0.key) == nil }
         var findings: [Finding] = []
         if !unknown.isEmpty {
