@@ -62,19 +62,20 @@ import Testing
                 == (try store.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM ACHANGE") }))
     }
 
-    /// A check's context reads the tallies its rules share once, as the store reads them: its
-    /// attribution counts changes only when asked to (for the report's authors).
+    /// A check's context reads the tallies its rules share once, as the store reads them; read
+    /// for a page (a report), its attribution counts changes and its statistics change types.
     @Test(arguments: stores) func aCheckContextSharesTheStoresTallies(store path: String) throws {
         let store = try HistoryStore.open(path)
         let model = try store.resolveModel()
         let changes = try store.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM ACHANGE c JOIN ATRANSACTION t ON t.Z_PK = c.ZTRANSACTIONID") } ?? 0
         for counting in [false, true] {
             let context = try CheckContext(store: store, mergeState: nil, config: CheckConfig(), model: model, now: 770_000_000,
-                                           countingAttributedChanges: counting)
+                                           readingForAPage: counting)
             let expected = try store.fieldSummaries([.author, .contextName], countingChanges: counting)
             #expect(try context.attribution() == expected && (try context.attribution()) == expected, "\(path)")
             #expect(try context.entityChangeCounts() == (try store.entityChangeCounts()), "\(path)")
             #expect(try context.attribution()[.author]?.reduce(0) { $0 + $1.changeCount } ?? 0 == (counting ? changes : 0), "\(path)")
+            #expect(context.statistics == (try counting ? store.statistics(changeTypes: store.entityChangeCounts()) : store.statistics()), "\(path)")
         }
     }
 

@@ -80,17 +80,25 @@ public final class CheckContext {
     public let now: Double
     /// The model the app's next version ships (`--next-model`), for the migration rule.
     public let nextModel: ManagedObjectModel?
-    /// Whether ``attribution()`` counts each name's changes too (for a caller that shows them).
-    public let countsAttributedChanges: Bool
+    /// Whether the context also reads what a page shows beside the findings (a report): its
+    /// ``statistics`` count changes by type and its ``attribution()`` counts each name's changes.
+    public let readsForAPage: Bool
     private var entityTally: EntityChangeTally?
     private var attributionSummaries: [TransactionField: [FieldSummary]]?
 
-    /// `countingAttributedChanges`: ``attribution()`` counts changes as well as transactions.
+    /// `readingForAPage`: the statistics count changes by type, from the entity tally (read
+    /// now, once, as ``entityChangeCounts()`` gives it), and ``attribution()`` counts changes.
     public init(store: HistoryStore, mergeState: MergeStateReport?, mirroring: MirroringState? = nil, config: CheckConfig,
-                model: ModelResolution, now: Double, nextModel: ManagedObjectModel? = nil, countingAttributedChanges: Bool = false) throws {
+                model: ModelResolution, now: Double, nextModel: ManagedObjectModel? = nil, readingForAPage: Bool = false) throws {
         self.store = store
-        countsAttributedChanges = countingAttributedChanges
-        statistics = try store.statistics()
+        readsForAPage = readingForAPage
+        if readingForAPage {
+            let tally = try store.entityChangeCounts()
+            entityTally = tally
+            statistics = try store.statistics(changeTypes: tally)
+        } else {
+            statistics = try store.statistics()
+        }
         self.mergeState = mergeState
         self.mirroring = mirroring
         self.config = config
@@ -109,10 +117,10 @@ public final class CheckContext {
     }
 
     /// Each author and context name with its transactions (its changes too with
-    /// ``countsAttributedChanges``), read once, in one pass, for the rules and a caller.
+    /// ``readsForAPage``), read once, in one pass, for the rules and a caller.
     public func attribution() throws -> [TransactionField: [FieldSummary]] {
         if let attributionSummaries { return attributionSummaries }
-        let summaries = try store.fieldSummaries([.author, .contextName], countingChanges: countsAttributedChanges)
+        let summaries = try store.fieldSummaries([.author, .contextName], countingChanges: readsForAPage)
         attributionSummaries = summaries
         return summaries
     }

@@ -61,9 +61,9 @@ struct ReportCommand: ParsableCommand, SessionInputs {
         try OutputFile.refuseToReplace(out, inputs: inputs)
         guard let mergeReport = analysis.report else { return }
         let modelResolution = try historyStore.resolveModel(userModelPath: model)
-        // The check sees merge state only when there is some, as `check` does; its tallies of entities and authors are the page's.
+        // The check sees merge state only when there is some, as `check` does; what it reads (statistics, tallies) is the page's.
         let checkContext = try CheckContext(store: historyStore, mergeState: analysis.isGiven ? mergeReport : nil, mirroring: analysis.mirroring,
-                                            config: settings, model: modelResolution, now: now, countingAttributedChanges: true)
+                                            config: settings, model: modelResolution, now: now, readingForAPage: true)
         let findings = try CheckCommand.findings(checkContext), threshold = settings.failOn ?? .error
         let selection = try cutoff.selection(narrowing: HistoryQuery(), report: mergeReport, parser: try mergeState.positionParser(utc: utc))
         let purge = try selection.map { s -> (rule: String, preview: PurgePreview, document: Document) in
@@ -72,7 +72,7 @@ struct ReportCommand: ParsableCommand, SessionInputs {
             return (s.rule, preview, PurgePresenter(time: time).preview(preview, store: path, rule: s.rule, executing: false,
                                                                          actors: positioned == 0 ? nil : positioned))
         }
-        let entities = try checkContext.entityChangeCounts(), statistics = try historyStore.statistics(changeTypes: entities)
+        let entities = try checkContext.entityChangeCounts(), statistics = checkContext.statistics
         let content = ReportPage.Content(
             storePath: path, now: now, statistics: statistics,
             summary: InfoPresenter(time: time).document(store: historyStore, stats: statistics, model: modelResolution),
