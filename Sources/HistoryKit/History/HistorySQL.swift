@@ -215,18 +215,26 @@ struct HistorySQL {
     /// the reader counts them). `numbered`: only those numbered between two more arguments,
     /// after ``arguments``. Names in ``namesLookedUp`` are the reader's to look up.
     func transactionSelect(limit: Int?, numbered: Bool = false, counted: Bool = true) -> String {
-        func changeCount(_ number: String) -> String {
-            counted ? "(SELECT COUNT(*) FROM ACHANGE c WHERE c.ZTRANSACTIONID = \(number))" : "NULL"
-        }
-        let columns = "t.Z_PK AS number, t.ZTIMESTAMP, \(selectedNames), \(queryGenExpression), \(referenceExpressions)"
+        func changeCount(_ number: String) -> String { counted ? Self.changeCount(of: number) : "NULL" }
         // With a scan's list of transactions, the list drives the read: SQLite would rather walk
         // every transaction between the bounds and test each against a long list (+ stops it).
         let conditions = transactionWhere + (numbered ? [transactionMatch == nil ? "t.Z_PK BETWEEN ? AND ?" : "+t.Z_PK BETWEEN ? AND ?"] : [])
         let from = "FROM ATRANSACTION t\(selectJoins)\(whereClause(conditions)) ORDER BY t.Z_PK \(direction)"
-        guard let limit else { return "SELECT \(columns), \(changeCount("t.Z_PK")) \(from)" }
+        guard let limit else { return "SELECT \(transactionColumns), \(changeCount("t.Z_PK")) \(from)" }
         // With a limit, SQLite may sort the matches (through the timestamp index) and would
         // count the changes of every one of them first: count only those that are kept.
-        return "SELECT x.*, \(changeCount("x.number")) FROM (SELECT \(columns) \(from) LIMIT \(limit)) x ORDER BY x.number \(direction)"
+        return "SELECT x.*, \(changeCount("x.number")) FROM (SELECT \(transactionColumns) \(from) LIMIT \(limit)) x ORDER BY x.number \(direction)"
+    }
+
+    /// A transaction select's columns before its change count (the row's last column).
+    private var transactionColumns: String {
+        "t.Z_PK AS number, t.ZTIMESTAMP, \(selectedNames), \(queryGenExpression), \(referenceExpressions)"
+    }
+
+    /// The number of changes of the transaction numbered `number` (an expression), through the
+    /// index on `ZTRANSACTIONID`.
+    private static func changeCount(of number: String) -> String {
+        "(SELECT COUNT(*) FROM ACHANGE c WHERE c.ZTRANSACTIONID = \(number))"
     }
 
     /// Whether transaction selects leave names to be looked up by string reference (the
@@ -303,8 +311,7 @@ struct HistorySQL {
     /// a number on, ascending, without their change counts: a walk down `ATRANSACTION` beside
     /// ``scannedChangesSelect()``. Uses ``transactionWalkArguments(from:)``.
     func transactionWalkSelect() -> String {
-        let columns = "t.Z_PK AS number, t.ZTIMESTAMP, \(selectedNames), \(queryGenExpression), \(referenceExpressions), NULL"
-        return "SELECT \(columns) FROM ATRANSACTION t\(selectJoins)\(whereClause(transactionConditions + ["t.Z_PK >= ?"])) ORDER BY t.Z_PK ASC"
+        return "SELECT \(transactionColumns), NULL FROM ATRANSACTION t\(selectJoins)\(whereClause(transactionConditions + ["t.Z_PK >= ?"])) ORDER BY t.Z_PK ASC"
     }
 
     /// The rows of `rows` (a select with a column `last`, a transaction number), in `order`, each
@@ -312,9 +319,7 @@ struct HistorySQL {
     /// gives them, change count included: one sorted read instead of a lookup per row. A row whose
     /// transaction is gone has NULL there. For a query without transaction conditions (no arguments).
     func rowsWithTransactionSelect(_ rows: String, order: String) -> String {
-        let columns = "t.Z_PK AS number, t.ZTIMESTAMP, \(selectedNames), \(queryGenExpression), \(referenceExpressions)"
-        let count = "(SELECT COUNT(*) FROM ACHANGE n WHERE n.ZTRANSACTIONID = t.Z_PK)"
-        return "SELECT \(columns), \(count), r.* FROM (\(rows)) r LEFT JOIN ATRANSACTION t ON t.Z_PK = r.last\(selectJoins) ORDER BY \(order)"
+        return "SELECT \(transactionColumns), \(Self.changeCount(of: "t.Z_PK")), r.* FROM (\(rows)) r LEFT JOIN ATRANSACTION t ON t.Z_PK = r.last\(selectJoins) ORDER BY \(order)"
     }
 
     /// The arguments of ``transactionWalkSelect()`` from transaction `number` on.

@@ -32,11 +32,10 @@ struct ChangesCommand: ParsableCommand, SessionInputs {
         let store = session.store, decoder = session.decoder
         // Labels and values are looked up on one connection, in order: read in one go then.
         if list.takesChunks, presenter.label == nil, presenter.values == nil {
-            let chunks = ListChunks(presenter: presenter, plain: PlainChangeWriter(decoder: decoder, csvRaw: false), storeUUID: store.storeUUID,
-                                    tagged: session.context.format == .ndjson)
+            let chunks = ListChunks(presenter: presenter, storeUUID: store.storeUUID, tagged: session.context.format == .ndjson)
             try list.addInChunks(inChunks: { body in try store.readChangesInChunks(query, decoder: decoder) { try body($0.index, $0.forEach) } },
                                  inOneGo: { _, decoded in try store.forEachChange(query, decoder: decoder, decoded) },
-                                 warnings: warnings, chunks.changes)
+                                 warnings: warnings, chunks.changes(writing: PlainChangeWriter(decoder: decoder, csvRaw: false)))
         } else {
             try store.forEachChange(query, decoder: decoder) { change in
                 warnings.add(change.warnings)

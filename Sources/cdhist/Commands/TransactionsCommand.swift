@@ -24,7 +24,7 @@ struct TransactionsCommand: ParsableCommand, SessionInputs {
         let warnings = ValueWarnings(store: session.store.path)
         let store = session.store, decoder = session.decoder
         if list.takesChunks {
-            let chunks = ListChunks(presenter: presenter, plain: nil, storeUUID: store.storeUUID, tagged: session.context.format == .ndjson)
+            let chunks = ListChunks(presenter: presenter, storeUUID: store.storeUUID, tagged: session.context.format == .ndjson)
             try list.addInChunks(inChunks: { body in try store.readInChunks(query, decoder: decoder) { try body($0.index, $0.forEach) } },
                                  inOneGo: { _, decoded in try store.forEachTransaction(query) { try decoded($0, .empty) } },
                                  warnings: warnings, chunks.transactions)

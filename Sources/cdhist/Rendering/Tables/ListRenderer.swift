@@ -82,36 +82,37 @@ final class ListRenderer {
     /// first record written, a table laid out from its first rows), records are formatted in
     /// batches on another core while the caller reads the next ones.
     func add(_ record: some ListRecord & Sendable) {
-        guard Cores.usable > 1, context.format == .table ? layout != nil : count > 0 else { return add(cells: record.cells, record: record) }
+        guard Cores.usable > 1, let writer = recordWriter ?? startRecordWriter() else { return add(cells: record.cells, record: record) }
         records.append(record)
         count += 1
         guard records.count >= BatchWriter<any ListRecord & Sendable>.batchSize else { return }
-        if recordWriter == nil { recordWriter = makeRecordWriter() }
-        recordWriter?.submit(records)
+        writer.submit(records)
         records.removeAll(keepingCapacity: true)
     }
 
-    /// Formats records after the list began as ``add(cells:record:)`` would: a table's rows in its
-    /// layout, CSV rows under the first record's names, JSON records each after its separator,
-    /// NDJSON lines.
-    private func makeRecordWriter() -> BatchWriter<any ListRecord & Sendable> {
-        let output = context.output
+    /// Starts the writer of the records from here on, once the list has begun (nil before: the
+    /// record is added here). It formats them as ``add(cells:record:)`` would: a table's rows in
+    /// its layout, CSV rows under the first record's names, JSON records each after its
+    /// separator, NDJSON lines.
+    private func startRecordWriter() -> BatchWriter<any ListRecord & Sendable>? {
+        let output = context.output, writer: BatchWriter<any ListRecord & Sendable>
         switch context.format {
         case .table:
-            // Laid out before any record is gathered (``add(_:)``).
-            let layout = layout ?? TableLayout(columns: columns, rows: [], totalWidth: context.terminal.width)
+            guard let layout else { return nil }
             let columns = columns, style = context.color ? context.style : nil
-            return BatchWriter(output: output) { record, bytes in layout.write(record.cells, columns: columns, style: style, to: &bytes) }
+            writer = BatchWriter(output: output) { record, bytes in layout.write(record.cells, columns: columns, style: style, to: &bytes) }
         case .csv:
-            let names = recordNames ?? [], raw = context.csvRaw
-            return BatchWriter(output: output) { record, bytes in
+            guard let names = recordNames else { return nil }
+            let raw = context.csvRaw
+            writer = BatchWriter(output: output) { record, bytes in
                 bytes += CSV.row(CSVRecord.cells(CSVRecord.members(record.json), under: names), raw: raw).utf8
                 bytes.append(0x0A)
             }
         case .json, .ndjson:
+            guard count > 0 else { return nil }
             let json = context.format == .json
             var line = JSONBytes(capacity: 1 << 16, prettyIndent: prettyIndent)
-            return BatchWriter(output: output) { record, bytes in
+            writer = BatchWriter(output: output) { record, bytes in
                 line.reset()
                 record.write(format: json ? nil : jsonFormatTag, to: &line)
                 if json { bytes += Self.jsonSeparator }
@@ -119,6 +120,8 @@ final class ListRenderer {
                 if !json { bytes.append(0x0A) }
             }
         }
+        recordWriter = writer
+        return writer
     }
 
     /// A record as a CSV row under the names of the first record's members (a member another
@@ -221,7 +224,6 @@ final class ListRenderer {
 
     /// Writes the rows and records gathered, and waits for the writers to write what they hold.
     private func endBatches() {
-        if !records.isEmpty, recordWriter == nil { recordWriter = makeRecordWriter() }
         if let recordWriter {
             if !records.isEmpty { recordWriter.submit(records) }
             recordWriter.end()

@@ -6,25 +6,22 @@ import HistoryKit
 /// entity, or from a plain transaction's fields), the others decoded.
 struct ListChunks {
     let presenter: HistoryPresenter
-    /// Writes a change list's plain changes (a transaction list has none to write).
-    let plain: PlainChangeWriter?
     let storeUUID: String
     /// NDJSON: each record with the format's tag first.
     let tagged: Bool
 
-    /// Adds the records of the changes `walk` reads to `records`.
-    func changes(_ walk: ChunkedWrite.ChangeWalk, _ records: inout ChunkRecords) throws {
-        let tag = tagged ? jsonFormatTag : nil
-        try walk({ change in
-            if let plain {
+    /// Adds the records of the changes a walk reads to a chunk's records, the plain ones
+    /// written by `plain`.
+    func changes(writing plain: PlainChangeWriter) -> (ChunkedWrite.ChangeWalk, inout ChunkRecords) throws -> Void {
+        let tag = tagged ? jsonFormatTag : nil, tagged = tagged, presenter = presenter
+        return { walk, records in
+            try walk({ change in
                 try records.add { plain.json(change, tagged: tagged, to: &$0.bytes) }
-            } else {
-                try records.add { presenter.record(change.change).write(format: tag, to: &$0) }
-            }
-        }, { change in
-            records.warnings.add(change.warnings)
-            try records.add { presenter.record(change).write(format: tag, to: &$0) }
-        })
+            }, { change in
+                records.warnings.add(change.warnings)
+                try records.add { presenter.record(change).write(format: tag, to: &$0) }
+            })
+        }
     }
 
     /// Adds the records of the transactions `walk` reads to `records`.
