@@ -90,34 +90,47 @@ import Testing
         }
     }
 
-    /// The -shm is trusted only when it indexes this log; a main-file page equal to a later copy
-    /// (after an earlier copy that differs) shows a checkpoint got that far, which makes partial the
-    /// saves before it that a page first written later would be read wrong for.
-    @Test func aCheckpointMakesEarlierCommitsPartial() throws {
+    /// A checkpoint through frame K leaves every page written in frames 1…K as its last copy there: one page
+    /// equal to a later copy proves nothing (a page may return to earlier content), every page does. The -shm
+    /// counts only when it indexes this log.
+    @Test func aCheckpointIsTheLargestCommitEveryPageFits() throws {
         let dir = try TemporaryDirectory()
         try dir.copy(from: Repository.fixtures + "/WALPending", prefix: "Tasks.sqlite")
         let log = try WALLog.read(dir.file("Tasks.sqlite-wal"), pageSize: 4096)
         let shm = try #require(WALIndexHeader.read(dir.file("Tasks.sqlite-shm")))
         #expect(shm.agrees(with: log) && shm.backfilled == 0)
         #expect(SaveExactness.of(log, mainPath: dir.file("Tasks.sqlite"), shmPath: dir.file("Tasks.sqlite-shm")).partial.isEmpty)
-        // Copy frame 40's page (the last copy of a page written again and again) into the main file, as a checkpoint would.
-        let page = log.frames[39].page
-        let copies = log.frames.enumerated().filter { $0.element.page == page }
-        #expect(copies.count > 1)
-        let handle = try #require(FileHandle(forUpdatingAtPath: dir.file("Tasks.sqlite")))
-        let walHandle = try #require(FileHandle(forReadingAtPath: dir.file("Tasks.sqlite-wal")))
-        try walHandle.seek(toOffset: UInt64(log.pageOffset(ofFrame: 40)))
-        let data = try #require(try walHandle.read(upToCount: 4096))
-        try handle.seek(toOffset: UInt64(page - 1) * 4096)
-        try handle.write(contentsOf: data)
-        try handle.close()
-        try walHandle.close()
         try FileManager.default.removeItem(atPath: dir.file("Tasks.sqlite-shm"))
-        let inferred = SaveExactness.of(log, mainPath: dir.file("Tasks.sqlite"), shmPath: dir.file("Tasks.sqlite-shm"))
+        /// Copies frame `n`'s page into the main file, as a checkpoint would.
+        func copy(frame n: Int) throws {
+            let handle = try #require(FileHandle(forUpdatingAtPath: dir.file("Tasks.sqlite")))
+            let walHandle = try #require(FileHandle(forReadingAtPath: dir.file("Tasks.sqlite-wal")))
+            defer { try? handle.close(); try? walHandle.close() }
+            try walHandle.seek(toOffset: UInt64(log.pageOffset(ofFrame: n)))
+            let data = try #require(try walHandle.read(upToCount: 4096))
+            try handle.seek(toOffset: UInt64(log.frames[n - 1].page - 1) * 4096)
+            try handle.write(contentsOf: data)
+        }
+        func exactness() -> SaveExactness {
+            SaveExactness.of(log, mainPath: dir.file("Tasks.sqlite"), shmPath: dir.file("Tasks.sqlite-shm"))
+        }
+        // Frame 40's page alone (the last copy of a page written again and again): no checkpoint.
+        let page = log.frames[39].page
+        #expect(log.frames.filter { $0.page == page }.count > 1)
+        try copy(frame: 40)
+        #expect(exactness().backfilled == 0)
+        #expect(exactness().source.contains("no checkpoint fits its pages"))
+        // Every page's last copy through commit 4 (frame 40): a checkpoint through frame 40, and no later one.
+        let commit = try #require(log.commits.first { $0.lastFrame == 40 })
+        var last: [UInt32: Int] = [:]
+        for n in 1...commit.lastFrame { last[log.frames[n - 1].page] = n }
+        for n in last.values.sorted() { try copy(frame: n) }
+        let inferred = exactness()
         #expect(inferred.backfilled == 40)
-        #expect(inferred.source.contains("its page \(page) is the copy of it in frame 40"))
+        #expect(inferred.source.contains("each of the 10 pages written in frames 1–40 is its last copy there"))
         // Every save writes the same ten pages, first written by save 1: each save still finds its own copies in the
-        // -wal, so none is partial.
+        // -wal, so none is partial; the main file no longer holds the store as it was before save 1.
         #expect(Set(log.frames.map(\.page)).count == 10 && inferred.partial.isEmpty)
+        #expect(inferred.reason(ofState: 0) != nil)
     }
 }

@@ -10,6 +10,10 @@ public struct WALIndexHeader: Equatable, Sendable {
     public var frames: Int
     /// Frames a checkpoint has copied into the main file (`nBackfill`).
     public var backfilled: Int
+    /// Frames a checkpoint has attempted to copy (`nBackfillAttempted`): some of those after
+    /// ``backfilled`` may be in the main file too. SQLite sets it to every frame when it rebuilds
+    /// the index, as copies made before may be there.
+    public var attempted: Int
 
     /// Reads the header of the `-shm` at `path` (the writer's byte order: little-endian on every
     /// device Core Data runs on); nil when there is none, it is too short, or it is not initialised.
@@ -21,7 +25,7 @@ public struct WALIndexHeader: Equatable, Sendable {
         func word(_ at: Int) -> Int { Int(WALLog.word(b, at, bigEndian: false)) }
         // Two copies of the header, then the checkpoint information; `isInit` is byte 12.
         guard b[12] == 1, b[0..<48] == b[48..<96] else { return nil }
-        return WALIndexHeader(saltBytes: Array(b[32..<40]), frames: word(16), backfilled: word(96))
+        return WALIndexHeader(saltBytes: Array(b[32..<40]), frames: word(16), backfilled: word(96), attempted: word(128))
     }
 
     /// Whether it indexes exactly `log`: the same salts, and its last commit.
