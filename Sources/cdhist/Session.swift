@@ -45,6 +45,12 @@ struct Session {
 func openStore(_ path: String, lockTimeout: Double, atSave: Int? = nil) throws -> HistoryStore {
     if atSave == nil, let shared = try REPLEnvironment.current?.store(for: path) { return shared }
     let store = try HistoryStore.open(path, options: OpenOptions(busyTimeout: lockTimeout, atSave: atSave))
-    for notice in store.notices { printError("cdhist: note: \(notice)") }
+    for notice in store.notices { printNotice(notice) }
     return store
+}
+
+/// Says on stderr what opening a store found: a warning when the store read is not all its
+/// files hold, else a note.
+func printNotice(_ notice: StoreNotice) {
+    printError("cdhist: \(notice.isWarning ? "warning" : "note"): \(notice)")
 }

@@ -134,7 +134,7 @@ public enum Checker {
         ActorBehindRule(), ActorNotMergingRule(), StaleActorRule(), PositionAfterNewestRule(), AuthorMismatchRule(), NoMergePositionRule(),
         CloudKitExpiredRule(), CloudKitTokenUnreadableRule(),
         CloudKitExportBehindRule(), CloudKitRecordsPendingRule(), TwoMirrorsRule(), DormantMirrorRule(), HistoryTooLargeRule(), HistoryOldRule(), MissingAttributionRule(),
-        CloudKitPurgeRule(), SpotlightReaderRule(), MigrationTruncationRule(), WALMissingRule(), OrphanChangesRule(), MassDeleteRule(), CascadeOrphansRule(), UnknownEntityRule(),
+        CloudKitPurgeRule(), SpotlightReaderRule(), MigrationTruncationRule(), WALMissingRule(), WALDamagedRule(), OrphanChangesRule(), MassDeleteRule(), CascadeOrphansRule(), UnknownEntityRule(),
         ColumnsMismatchRule(), WrongTypeRule(), FreePagesRule(),
     ]
 

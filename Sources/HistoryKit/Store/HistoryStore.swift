@@ -40,6 +40,12 @@ public final class HistoryStore {
     public var files: StoreFiles { connection.files }
     /// What is worth telling about how the store was opened and its bookkeeping tables read.
     public var notices: [StoreNotice] { connection.notices + valueNotices }
+    /// The frames of the `-wal` a damaged frame hides from SQLite, and so from this store (nil
+    /// when none does; a live store's log is not judged while its app may be writing it).
+    public var hiddenWALFrames: WALLog.HiddenFrames? {
+        for case .walDamaged(_, let hidden) in connection.notices { return hidden }
+        return nil
+    }
     /// How the store's files were opened (never for writing).
     public var access: StoreAccess { connection.access }
     /// Whether the store is in WAL mode (else it uses a rollback journal).

@@ -98,7 +98,8 @@ final class StoreConnection {
                                                               interruption: interruption, packed: packed != nil)
             readonly = true
             snapshotDirectory = packed?.assembledIn
-            notices = partial.map { [.partialSave(path: path, save: save, reason: $0)] } ?? []
+            notices = (partial.map { [.partialSave(path: path, save: save, reason: $0)] } ?? [])
+                + (Self.hiddenFrames(files, pageSize: header.pageSize).map { [.walDamaged(path: path, hidden: $0)] } ?? [])
             return
         }
         var notices: [StoreNotice] = []
@@ -112,6 +113,10 @@ final class StoreConnection {
         let walProblem = header.isWAL && !live ? files.walSize.flatMap { Self.walProblem(files.walPath, size: $0, pageSize: header.pageSize) } : nil
         let walHoldsNothing = walProblem != nil
         if let walProblem { notices.append(.walUnusable(path: path, reason: walProblem)) }
+        // A damaged frame hides the commits after it: SQLite reads the log up to it, without a word.
+        if header.isWAL && !live && !walHoldsNothing, let hidden = Self.hiddenFrames(files, pageSize: header.pageSize) {
+            notices.append(.walDamaged(path: path, hidden: hidden))
+        }
         var snapshotReason: String?
         if header.isWAL && files.walSize != nil && files.shmSize == nil && !walHoldsNothing {
             snapshotReason = "SQLite cannot read the WAL without creating -shm"
@@ -405,6 +410,13 @@ final class StoreConnection {
         lock.l_len = 1
         guard fcntl(fd, F_GETLK, &lock) == 0 else { return false }
         return lock.l_type != Int16(F_UNLCK)
+    }
+
+    /// The frames of the store's `-wal` a damaged frame hides from SQLite; nil when none does
+    /// (or there is no log to read).
+    static func hiddenFrames(_ files: StoreFiles, pageSize: Int) -> WALLog.HiddenFrames? {
+        guard (files.walSize ?? 0) > 0 else { return nil }
+        return (try? WALLog.read(files.walPath, pageSize: pageSize))?.hidden
     }
 
     static func walProblem(_ walPath: String, size: Int64, pageSize: Int) -> String? {

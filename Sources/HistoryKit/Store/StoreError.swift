@@ -92,6 +92,15 @@ public enum StoreNotice: Equatable, Sendable, CustomStringConvertible {
     case walUnusable(path: String, reason: String)
     /// The store as it was after a save of its `-wal` cannot be rebuilt exactly (``SaveExactness``).
     case partialSave(path: String, save: Int, reason: String)
+    /// A damaged frame in the `-wal` hides the commits after it from SQLite, and so from the store.
+    case walDamaged(path: String, hidden: WALLog.HiddenFrames)
+
+    /// Whether it warns of something the reader of any output should know (the store read is
+    /// not all the files hold), rather than notes how the files were read.
+    public var isWarning: Bool {
+        if case .walDamaged = self { return true }
+        return false
+    }
 
     public var description: String {
         switch self {
@@ -107,6 +116,10 @@ public enum StoreNotice: Equatable, Sendable, CustomStringConvertible {
             return "\(p)-wal \(why): only the main file was read"
         case .partialSave(let p, let save, let why):
             return "\(p) as after save \(save) is partial: \(why)"
+        case .walDamaged(let p, let h):
+            return "\(p)-wal is damaged (\(h.why)): SQLite reads it only up to frame \(h.damagedFrame - 1), so frames "
+                + "\(h.damagedFrame)–\(h.lastFrame) (\(plural(h.commits, "commit"))) are not part of the store; "
+                + "cdhist saves lists the saves it reads and the damage"
         }
     }
 }

@@ -23,6 +23,12 @@ public struct WALLog: Sendable {
         public var saltBytes: [UInt8]
         /// The 32 bytes as the file holds them.
         public var bytes: [UInt8]
+
+        /// What stands for the header of a log of 0 bytes: no salts, no frames.
+        static func empty(pageSize: Int) -> Header {
+            Header(pageSize: pageSize, checkpointSequence: 0, salt1: 0, salt2: 0, bigEndianChecksum: false, checksum1: 0, checksum2: 0,
+                   saltBytes: [UInt8](repeating: 0, count: 8), bytes: [UInt8](repeating: 0, count: 32))
+        }
     }
 
     /// One frame: the copy of one page a commit wrote.
@@ -87,8 +93,27 @@ public struct WALLog: Sendable {
     public let olderGenerations: [Generation]
     /// What stopped the valid frames before the end of the file, other than an earlier generation.
     public let damage: String?
+    /// Frames of this log that a damaged frame hides from SQLite (and so from the store): nil
+    /// when no commit of this generation follows a frame that breaks the checksum chain.
+    public let hidden: HiddenFrames?
+
+    /// The frames a damaged frame hides: SQLite reads a log only up to the frame before it.
+    public struct HiddenFrames: Equatable, Sendable {
+        /// The damaged frame: the first whose checksum does not chain (or that names no page).
+        public var damagedFrame: Int
+        /// The last commit frame of this log after it.
+        public var lastFrame: Int
+        /// Commit frames of this log from it on.
+        public var commits: Int
+        /// What is wrong with the damaged frame (`frame 15's checksum does not match`).
+        public var why: String
+        /// The frames hidden: the damaged one and those after it, through the last commit.
+        public var frames: Int { lastFrame - damagedFrame + 1 }
+    }
 
     public var pageSize: Int { header.pageSize }
+    /// Whether the file has 0 bytes: the log was reset and nothing written since.
+    public var isEmpty: Bool { size == 0 }
     /// Bytes of one frame: its 24-byte header and a page.
     public var frameSize: Int64 { 24 + Int64(header.pageSize) }
 
@@ -119,6 +144,11 @@ public struct WALLog: Sendable {
         defer { try? handle.close() }
         let size = Int64((try? handle.seekToEnd()) ?? 0)
         try? handle.seek(toOffset: 0)
+        // A log of 0 bytes was reset (truncated after a checkpoint) and nothing written since.
+        if size == 0 {
+            return WALLog(path: path, header: .empty(pageSize: expected), size: 0, frames: [], commits: [], unfinished: nil,
+                          inProgress: nil, olderGenerations: [], damage: nil, hidden: nil)
+        }
         guard size >= 32, let head = try? handle.read(upToCount: 32), head.count == 32 else {
             throw WALError.notALog(path: path, reason: "\(size) bytes: shorter than a WAL header")
         }
@@ -206,6 +236,7 @@ public struct WALLog: Sendable {
         /// The last commit of this generation after the break: the break is damage, not a save in
         /// progress, and frames of other salts before it are damaged ones, not an earlier generation.
         var lastCommitAfterBreak: Int?
+        var commitsAfterBreak = 0
         var inProgressPages = Set<UInt32>()
         var inProgressLast: Int?
         var generations: [Generation] = []
@@ -253,7 +284,10 @@ public struct WALLog: Sendable {
             // generation follows: then the frames that broke the chain are damage.
             let zeroed = salt1 == 0 && salt2 == 0 && stored == (0, 0)
             if sameSalts || zeroed {
-                if sameSalts && databaseSize != 0 { lastCommitAfterBreak = position }
+                if sameSalts && databaseSize != 0 {
+                    lastCommitAfterBreak = position
+                    commitsAfterBreak += 1
+                }
                 inProgressPages.insert(page)
                 inProgressLast = position
                 previousChecksum = stored
@@ -286,7 +320,9 @@ public struct WALLog: Sendable {
             var damage: String?
             var inProgress: LooseRun?
             var generations = self.generations
+            var hidden: HiddenFrames?
             if let breakFrame, let lastCommitAfterBreak {
+                hidden = HiddenFrames(damagedFrame: breakFrame, lastFrame: lastCommitAfterBreak, commits: commitsAfterBreak, why: breakWhy)
                 damage = "\(breakWhy): SQLite reads the log only up to frame \(breakFrame - 1), yet a commit of this generation follows"
                 generations.removeAll { $0.firstFrame < lastCommitAfterBreak }
             } else if let last = inProgressLast {
@@ -299,7 +335,7 @@ public struct WALLog: Sendable {
             let lastCommitted = commits.last?.lastFrame ?? 0
             return WALLog(path: path, header: header, size: size, frames: frames, commits: commits,
                           unfinished: frames.count > lastCommitted ? (lastCommitted + 1)...frames.count : nil,
-                          inProgress: inProgress, olderGenerations: generations, damage: damage)
+                          inProgress: inProgress, olderGenerations: generations, damage: damage, hidden: hidden)
         }
     }
 }
@@ -319,7 +355,7 @@ public enum WALError: MessageError, Equatable, Sendable {
         case .notALog(let p, let why): return "\(p): not a WAL file of this store: \(why)"
         case .noSaves(let p, let why): return "\(p): \(why)"
         case .noSuchSave(let p, let n, let count):
-            return count == 0 ? "\(p): its -wal holds no save, so there is no save \(n)"
+            return count == 0 ? "\(p): its -wal holds no save, so there is no save \(n) (cdhist saves lists a store's saves)"
                 : "\(p): its -wal holds saves 1 to \(count), not \(n)"
         }
     }

@@ -47,7 +47,7 @@ struct WatchCommand: ParsableCommand, SessionInputs {
         let model = storeOptions.model
         let watcher = try StoreWatcher(path: storeOptions.store, options: OpenOptions(busyTimeout: storeOptions.lockTimeout),
                                        filter: try selection.query(), since: since) { try $0.resolveModel(userModelPath: model) }
-        for notice in watcher.notices { printError("cdhist: note: \(notice)") }
+        for notice in watcher.notices { printNotice(notice) }
         if let problem = watcher.model.problem { printError("cdhist: note: \(problem.text)") }
         let stop = REPLEnvironment.current?.freshStop() ?? StopSignal.onInterrupt()
         let printer = WatchPrinter(context: context, presenter: HistoryPresenter(time: context.time), storeUUID: watcher.storeUUID,

@@ -52,7 +52,7 @@ final class REPLEnvironment: @unchecked Sendable {
         // Closed first: opening looks at -shm, which must not happen beside a connection of ours.
         storeLock.withLock { store = nil }
         let opened = try HistoryStore.open(storePath, options: OpenOptions(busyTimeout: lockTimeout))
-        if current == nil { for notice in opened.notices { printError("cdhist: note: \(notice)") } }
+        if current == nil { for notice in opened.notices { printNotice(notice) } }
         storeLock.withLock { store = opened }
         return opened
     }
@@ -60,7 +60,7 @@ final class REPLEnvironment: @unchecked Sendable {
     /// Switches to another store (`open`); the old one is closed.
     func switchStore(to path: String) throws {
         let opened = try HistoryStore.open(path, options: OpenOptions(busyTimeout: lockTimeout))
-        for notice in opened.notices { printError("cdhist: note: \(notice)") }
+        for notice in opened.notices { printNotice(notice) }
         storeLock.withLock { store = opened }
         storePath = path
     }

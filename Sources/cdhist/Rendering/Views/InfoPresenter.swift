@@ -57,7 +57,7 @@ struct InfoPresenter {
         }
         if let problem = store.metadata.plistProblem { fields.append(("Metadata", problem)) }
         var sections: [Document.Section] = [.fields(title: nil, fields)]
-        for notice in store.notices { sections.append(.note("note: \(notice)")) }
+        for notice in store.notices { sections.append(.note("\(notice.isWarning ? "warning" : "note"): \(notice)")) }
 
         let json: [(String, JSONValue)] = [
             ("store", .string(store.path)),

@@ -46,7 +46,10 @@ struct SavesPresenter {
     }
 
     private func fields(_ log: SaveLog, store: String) -> Document.Section {
-        .fields(title: nil, [
+        guard !log.log.isEmpty else {
+            return .fields(title: nil, [("Store", store), ("WAL", "\(log.log.path): empty (0 bytes), no save")])
+        }
+        return .fields(title: nil, [
             ("Store", store),
             ("WAL", "\(log.log.path): \(plural(log.log.frames.count, "valid frame")) of \(log.log.pageSize) bytes, \(plural(log.log.commits.count, "save"))"),
             ("Checkpoint", log.exactness.backfilled == 0 ? "no frame copied into the main file, \(log.exactness.source)"
@@ -57,7 +60,11 @@ struct SavesPresenter {
     /// What follows the table: saves without history, loose frames, damage, the slot check.
     private func notes(_ log: SaveLog, withoutHistory: [Int], slots: SlotCheck?) -> [Document.Section] {
         var sections: [Document.Section] = []
-        if log.log.commits.isEmpty { sections.append(.note("The -wal holds no commit: the main file alone is the store.")) }
+        if log.log.isEmpty {
+            sections.append(.note("The -wal is empty: it was reset after a checkpoint and nothing was written since, so the main file alone is the store."))
+        } else if log.log.commits.isEmpty {
+            sections.append(.note("The -wal holds no commit: the main file alone is the store."))
+        }
         if !withoutHistory.isEmpty {
             let shown = withoutHistory.prefix(20).map(String.init).joined(separator: ", ")
                 + (withoutHistory.count > 20 ? ", … and \(withoutHistory.count - 20) more" : "")

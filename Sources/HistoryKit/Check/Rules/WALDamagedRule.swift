@@ -1,0 +1,24 @@
+/// `wal-damaged`: a frame of the `-wal` whose checksum does not chain hides every commit after
+/// it: SQLite (and so the app, and every read of the store) stops at the frame before it.
+struct WALDamagedRule: CheckRule {
+    let id = "wal-damaged"
+    let severity = Severity.warning
+    let summary = "a damaged frame of the -wal hides the commits after it"
+
+    func evaluate(_ c: CheckContext) throws -> [Finding] {
+        guard let hidden = c.store.hiddenWALFrames else { return [] }
+        let message = Message(
+            "\(c.store.path)-wal is damaged (\(hidden.why)): SQLite reads it only up to frame \(hidden.damagedFrame - 1), so the "
+                + "\(hidden.frames) frames from frame \(hidden.damagedFrame) to \(hidden.lastFrame) (\(plural(hidden.commits, "commit"))) "
+                + "are not part of the store, and neither the app nor this check sees what they saved. "
+                + "Run cdhist saves on the store to list the saves it reads; keep a copy of the -wal before the app opens the store again.")
+        return [
+            finding(
+                message,
+                [
+                    "damagedFrame": .integer(Int64(hidden.damagedFrame)), "lastFrame": .integer(Int64(hidden.lastFrame)),
+                    "hiddenFrames": .integer(Int64(hidden.frames)), "hiddenCommits": .integer(Int64(hidden.commits)),
+                ])
+        ]
+    }
+}
