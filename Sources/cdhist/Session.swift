@@ -18,7 +18,7 @@ struct Session {
     static func open(_ options: StoreOptions, atSave: Int? = nil, context: RenderContext) throws -> Session {
         let store = try openStore(options.store, lockTimeout: options.lockTimeout, atSave: atSave)
         let model = try store.resolveModel(userModelPath: options.model)
-        return Session(store: store, model: model, context: context, decoder: store.makeDecoder(model: model))
+        return Session(store: store, model: model, context: try context.reading(store), decoder: store.makeDecoder(model: model))
     }
 
     /// Says once on stderr why changes cannot be fully named, for commands that decode them.

@@ -3,7 +3,10 @@
 /// and after its save are compared with the properties its `ZCOLUMNS` names. A property whose
 /// value changed without its bit is a decoding error; a bit without a changed value is normal (a
 /// property set to the value it had). To-many relationships are kept in other rows and are left
-/// out, as are Core Data's bookkeeping columns (`Z_OPT`), which belong to no property.
+/// out, as are Core Data's bookkeeping columns (`Z_OPT`), which belong to no property. Columns
+/// Core Data's own triggers write (derived and count attributes, ``TriggerColumns``) change
+/// without a bit by design: they are counted apart and weigh for no layout. Updates of a save
+/// whose states are not exact (a checkpoint overwrote a page they read) are left out.
 public struct SlotCheck: Sendable {
     /// A property that changed in a save without its update naming it.
     public struct Miss: Equatable, Sendable {
@@ -41,6 +44,12 @@ public struct SlotCheck: Sendable {
     public var misses: [Miss] = []
     /// Updates whose object had no row on one side (its row is not in the store at that save).
     public var skipped = 0
+    /// Updates left out because a state of their save is partial (``SaveExactness``).
+    public var partial = 0
+    /// Property values that changed in a column Core Data's triggers write.
+    public var byTrigger = 0
+    /// Those properties, as `Entity.property`, each once, in the order first met.
+    public var triggerProperties: [String] = []
     /// Each layout that relies on a derived or composite attribute, as the saves bear it out.
     public var uncertainLayouts: [LayoutEvidence] = []
 
@@ -65,10 +74,15 @@ public struct SlotCheck: Sendable {
             uncertain[change.entityNumber] = (layout, slots)
             return (layout, slots)
         }
+        let triggers = try TriggerColumns.read(values.store)
         let bounds = HistoryQuery.Bound.around(window)
         try values.store.forEachChange(HistoryQuery(after: bounds.after, before: bounds.before, changeTypes: [.update]), decoder: decoder) { change in
             guard let named = change.updatedProperties, let sides = try values.rows(change) else {
                 check.skipped += 1
+                return
+            }
+            guard sides.why == nil else {
+                check.partial += 1
                 return
             }
             check.updates += 1
@@ -92,6 +106,12 @@ public struct SlotCheck: Sendable {
                 if case .toMany = property.content { continue }
                 if case .unread = property.content { continue }
                 let changed = before[property.name].map { $0 != property.content } ?? false
+                if changed, let column = property.column, triggers.contains(table: sides.table, column: column) {
+                    check.byTrigger += 1
+                    let name = "\(change.entityName ?? "?").\(property.name)"
+                    if !check.triggerProperties.contains(name) { check.triggerProperties.append(name) }
+                    continue
+                }
                 let bit = named.contains(property.name)
                 switch (changed, bit) {
                 case (true, true):

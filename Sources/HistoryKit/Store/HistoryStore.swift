@@ -46,6 +46,8 @@ public final class HistoryStore {
         for case .walDamaged(_, let hidden) in connection.notices { return hidden }
         return nil
     }
+    /// The save of its `-wal` the store is read at (``OpenOptions/atSave``); nil: as it is.
+    public var savePoint: SavePoint? { connection.savePoint }
     /// How the store's files were opened (never for writing).
     public var access: StoreAccess { connection.access }
     /// Whether the store is in WAL mode (else it uses a rollback journal).

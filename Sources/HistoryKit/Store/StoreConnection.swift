@@ -49,6 +49,8 @@ final class StoreConnection {
     let usesWAL: Bool
     /// How the files were opened.
     let access: StoreAccess
+    /// The save the store is read at, when one was asked for.
+    private(set) var savePoint: SavePoint?
     private let busyTimeout: Double
     private let snapshotDirectory: URL?
     /// How `queue` was opened, for a second connection (``read(_:beside:)``).
@@ -93,12 +95,14 @@ final class StoreConnection {
             return
         }
         if let save = options.atSave {
-            let partial: String?
-            (queue, uri, access, partial) = try Self.openAtSave(save, files: files, header: header, options: options, reportedPath: path,
-                                                              interruption: interruption, packed: packed != nil)
+            let point: SavePoint
+            (queue, uri, point) = try Self.openAtSave(save, files: files, header: header, options: options, reportedPath: path,
+                                                      interruption: interruption)
+            access = .atSave(save, of: point.of)
+            savePoint = point
             readonly = true
             snapshotDirectory = packed?.assembledIn
-            notices = (partial.map { [.partialSave(path: path, save: save, reason: $0)] } ?? [])
+            notices = (point.why.map { [.partialSave(path: path, save: save, reason: $0)] } ?? [])
                 + (Self.hiddenFrames(files, pageSize: header.pageSize).map { [.walDamaged(path: path, hidden: $0)] } ?? [])
             return
         }
@@ -152,7 +156,7 @@ final class StoreConnection {
     /// shows the `-wal` through that commit and keeps the WAL index in memory; with why that state
     /// cannot be rebuilt exactly, when it cannot.
     private static func openAtSave(_ save: Int, files: StoreFiles, header: SQLiteHeader, options: OpenOptions, reportedPath: String,
-                                   interruption: SharedFlag, packed: Bool) throws -> (DatabaseQueue, String, StoreAccess, String?) {
+                                   interruption: SharedFlag) throws -> (DatabaseQueue, String, SavePoint) {
         guard header.isWAL else { throw WALError.noSaves(path: reportedPath, reason: "it is not in WAL mode, so it keeps no saves to go back to") }
         guard files.walSize != nil else {
             throw WALError.noSaves(path: reportedPath, reason: "it has no -wal: the main file alone is the store, with no save to go back to")
@@ -168,7 +172,7 @@ final class StoreConnection {
         let uri = Self.viewURI(files.location, log: log, throughCommit: save)
         let queue = try openQueue(uri: uri, readonly: true, options: options, reportedPath: reportedPath, interruption: interruption)
         let partial = SaveExactness.of(log, mainPath: files.location, shmPath: files.shmPath).reason(ofState: save)
-        return (queue, uri, .atSave(save, of: log.commits.count), partial)
+        return (queue, uri, SavePoint(save: save, of: log.commits.count, why: partial, walBytes: log.length(throughCommit: save)))
     }
 
     /// The read-only view of the store at `location` with its `-wal` shown through commit `n`

@@ -35,7 +35,7 @@ struct ActorsCommand: ParsableCommand, SessionInputs {
     func run() throws {
         let path = try mergeState.storePath(store)
         let historyStore = try openStore(path, lockTimeout: lock.lockTimeout, atSave: save.atSave)
-        let context = outputOptions.context()
+        let context = try outputOptions.context().reading(historyStore)
         let analysis = try mergeState.analyze(historyStore, now: try mergeState.evaluationTime(utc: outputOptions.utc), utc: outputOptions.utc, always: true)
         guard let report = analysis.report else { return }
         let presenter = MergeStatePresenter(time: context.time, now: report.now, inSession: context.terminal.inSession, all: summary.all)

@@ -41,7 +41,7 @@ struct CloudKitCommand: ParsableCommand, SessionInputs {
 
     func run() throws {
         let store = try openStore(store, lockTimeout: lock.lockTimeout, atSave: save.atSave)
-        let context = outputOptions.context()
+        let context = try outputOptions.context().reading(store)
         let at = try now.map { try PositionParser(utc: outputOptions.utc).date($0, option: "--now") } ?? Date().timeIntervalSinceReferenceDate
         let content = try CloudKitPresenter.Content.read(store, now: at, objects: objects, events: events)
         DocumentRenderer.render(CloudKitPresenter(time: context.time, now: at).document(content), context: context)

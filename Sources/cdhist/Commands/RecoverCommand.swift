@@ -28,7 +28,7 @@ struct RecoverCommand: ParsableCommand, SessionInputs {
 
     func run() throws {
         let historyStore = try openStore(store, lockTimeout: lock.lockTimeout)
-        let context = outputOptions.context()
+        let context = try outputOptions.context().reading(historyStore)
         let log = try SaveLog.read(historyStore)
         var transactions: [SaveRecovery.Transaction] = []
         var objects: [SaveRecovery.DeletedObject] = []

@@ -87,7 +87,7 @@ struct ReportCommand: ParsableCommand, SessionInputs {
                                          failing: findings.filter { $0.severity >= threshold }.count),
             cloudKit: try CloudKitPresenter.Content.read(historyStore, now: now, objects: ReportPage.topCount, events: ReportPage.topCount),
             authors: try checkContext.attribution()[.author] ?? [],
-            entities: ReportPage.entityRows(entities, catalog: historyStore.catalog))
+            entities: ReportPage.entityRows(entities, catalog: historyStore.catalog), atSave: try SaveStamp.of(historyStore))
         try exam.finish()
         let html = ReportPage(time: time, svg: TimelineSVG(time: time, utc: utc, top: top)).html(content, evidence: (exam, historyStore.access))
         let file = try OutputFile(out, reading: inputs)

@@ -32,7 +32,7 @@ struct SavesCommand: ParsableCommand, SessionInputs {
 
     func run() throws {
         let historyStore = try openStore(store, lockTimeout: lock.lockTimeout)
-        let context = outputOptions.context()
+        let context = try outputOptions.context().reading(historyStore)
         let saves = try SaveLog.read(historyStore)
         var check: SlotCheck?
         if slots {

@@ -52,7 +52,7 @@ struct TimelineCommand: ParsableCommand, SessionInputs {
     func run() throws {
         let path = try mergeState.storePath(store)
         let historyStore = try openStore(path, lockTimeout: lock.lockTimeout, atSave: save.atSave)
-        let context = outputOptions.context()
+        let context = try outputOptions.context().reading(historyStore)
         let now = try mergeState.evaluationTime(utc: outputOptions.utc)
         // Actors are analysed only when there is something to show of them (or a strategy needs their dates).
         let report = try mergeState.analyze(historyStore, now: now, utc: outputOptions.utc, always: marker.strategy != nil).report

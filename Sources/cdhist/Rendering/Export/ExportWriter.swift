@@ -46,7 +46,7 @@ struct ExportWriter {
             let seen = { (change: Change) in local.add(change.warnings) }
             var fields = PlainTransactionFields(storeUUID: storeUUID, presenter: presenter, csvRaw: context.csvRaw)
             if events {
-                var writer = TimesketchExport(presenter: presenter, source: warnings.store)
+                var writer = TimesketchExport(presenter: presenter, source: warnings.store, atSave: context.stamp?.description)
                 func event(_ tx: Transaction, _ changes: ChangeStream) throws {
                     local.add(tx.warnings)
                     try writer.write(tx, changes, seen: seen, spill: offer)

@@ -4,11 +4,14 @@ import HistoryKit
 /// `export --format timesketch`: one JSON line per change, an event as Timesketch imports it
 /// (`message`, `datetime`, `timestamp_desc`, `timestamp` in microseconds since 1970), then the
 /// transaction's and the change's fields as `export` writes them, and the store's path as
-/// `filename` (as plaso names an event's source file). Lines gather in ``bytes``.
+/// `filename` (as plaso names an event's source file), and `atSave` when the store is read at a
+/// save. Lines gather in ``bytes``.
 struct TimesketchExport {
     let presenter: HistoryPresenter
     /// The store as the user named it (inside a backup or an archive, its name there).
     let source: String
+    /// The save the store is read at (``SaveStamp``), which every event names; nil: as it is.
+    let atSave: String?
     var bytes: [UInt8] = []
     private var line = JSONBytes(capacity: 1024)
 
@@ -16,9 +19,10 @@ struct TimesketchExport {
     static let undated = "Core Data change recorded (transaction time unreadable)"
     static let dataType = "coredata:history:change"
 
-    init(presenter: HistoryPresenter, source: String) {
+    init(presenter: HistoryPresenter, source: String, atSave: String? = nil) {
         self.presenter = presenter
         self.source = source
+        self.atSave = atSave
         bytes.reserveCapacity(OrderedOutput.writeThreshold * 2)
     }
 
@@ -54,6 +58,7 @@ struct TimesketchExport {
             line.member("timestamp_desc", micro == nil ? Self.undated : Self.recorded)
             line.member("data_type", Self.dataType)
             line.member("filename", source)
+            if let atSave { line.member("atSave", atSave) }
             line.member("format", jsonFormatTag)
             line.member("transactionNumber", tx.number)
             line.member("cocoaTimestamp", tx.timestamp)

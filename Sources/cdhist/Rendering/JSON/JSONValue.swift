@@ -17,6 +17,28 @@ enum JSONValue {
     }
 
     /// A string, or `null` for nil.
+    /// Writes the value through `sink`, so that a streamed document indents it as its own.
+    func write<S: JSONSink>(to sink: inout S) {
+        switch self {
+        case .null: sink.null()
+        case .bool(let b): sink.bool(b)
+        case .int(let i): sink.int(i)
+        case .double(let d): sink.double(d)
+        case .string(let text): sink.string(text)
+        case .array(let items):
+            sink.beginArray()
+            for item in items { item.write(to: &sink) }
+            sink.endArray()
+        case .members(let keys, let values):
+            sink.beginObject()
+            for (name, value) in zip(keys, values) {
+                sink.key(named: name)
+                value.write(to: &sink)
+            }
+            sink.endObject()
+        }
+    }
+
     static func optional(_ s: String?) -> JSONValue { s.map { .string($0) } ?? .null }
     /// An integer, or `null` for nil.
     static func optional(_ i: Int64?) -> JSONValue { i.map { .int($0) } ?? .null }

@@ -31,13 +31,46 @@ final class Output {
         buffer.reserveCapacity(flushThreshold + 4096)
     }
 
+    /// What the output begins with, written before its first byte (``begin(with:)``).
+    private var opening: [UInt8]?
+    /// A column put before each CSV record (``prefixCSVRecords(name:value:)``).
+    private var csvColumn: CSVColumnPrefix?
+
+    /// Begins the output with `bytes`, before whatever is written first (nothing when nothing is).
+    func begin(with bytes: [UInt8]) {
+        opening = bytes
+    }
+
+    /// Puts a first column before every CSV record written from here on: `name` in the header
+    /// (the first record), `value` in each row.
+    func prefixCSVRecords(name: String, value: String) {
+        csvColumn = CSVColumnPrefix(header: Array((CSV.row([name], raw: true) + ",").utf8),
+                                    row: Array((CSV.row([value], raw: false) + ",").utf8))
+    }
+
     func write(_ text: String) {
+        guard opening == nil && csvColumn == nil else { return stamped(Array(text.utf8)) }
         buffer += text.utf8
         if buffer.count >= flushThreshold { flush() }
     }
 
     func write(bytes: [UInt8]) {
+        guard opening == nil && csvColumn == nil else { return stamped(bytes) }
         buffer += bytes
+        if buffer.count >= flushThreshold { flush() }
+    }
+
+    /// Writes `bytes` after the opening, if it is still to be written, and with the CSV column.
+    private func stamped(_ bytes: [UInt8]) {
+        if let first = opening {
+            opening = nil
+            write(bytes: first)
+        }
+        if csvColumn != nil {
+            csvColumn?.add(bytes, to: &buffer)
+        } else {
+            buffer += bytes
+        }
         if buffer.count >= flushThreshold { flush() }
     }
 
@@ -50,8 +83,10 @@ final class Output {
     }
 
     func line(_ text: String = "") {
-        write(text)
+        guard opening == nil && csvColumn == nil else { return stamped(Array(text.utf8) + [0x0A]) }
+        buffer += text.utf8
         buffer.append(0x0A)
+        if buffer.count >= flushThreshold { flush() }
     }
 
     func flush() {
@@ -78,6 +113,37 @@ final class Output {
     }
 
     deinit { flush() }
+}
+
+/// Puts a column before each record of CSV text written in pieces: a record begins at the start
+/// and after each line break outside quotes (RFC 4180: a quoted cell may hold line breaks).
+struct CSVColumnPrefix {
+    let header: [UInt8]
+    let row: [UInt8]
+    private var inQuotes = false
+    private var atRecordStart = true
+    private var headerWritten = false
+
+    init(header: [UInt8], row: [UInt8]) {
+        self.header = header
+        self.row = row
+    }
+
+    mutating func add(_ bytes: [UInt8], to out: inout [UInt8]) {
+        for byte in bytes {
+            if atRecordStart {
+                out += headerWritten ? row : header
+                headerWritten = true
+                atRecordStart = false
+            }
+            out.append(byte)
+            if byte == UInt8(ascii: "\"") {
+                inQuotes.toggle()
+            } else if byte == 0x0A && !inQuotes {
+                atRecordStart = true
+            }
+        }
+    }
 }
 
 /// Writes one line to stderr. A control character in it (a store's string, a path with a

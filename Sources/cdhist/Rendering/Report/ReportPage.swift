@@ -29,6 +29,8 @@ struct ReportPage {
         var authors: [FieldSummary]
         /// Entities with their change counts.
         var entities: [(name: String, counts: EntityChangeCounts)]
+        /// The save the store is read at (nil: as it is).
+        var atSave: SaveStamp?
     }
 
     let time: TimeFormatter
@@ -41,6 +43,7 @@ struct ReportPage {
         let name = URL(fileURLWithPath: c.storePath).lastPathComponent
         var body = "<header>\n<h1>History report: \(HTML.escape(name))</h1>\n"
         body += "<p class=\"subtitle\">\(HTML.escape(c.storePath)) · as of \(HTML.escape(time.display(c.now))) · cdhist \(ToolVersion.number)</p>\n"
+        if let stamp = c.atSave { body += "<p class=\"subtitle\"><strong>\(HTML.escape(stamp.sentence))</strong></p>\n" }
         body += "</header>\n"
         // The picture first, the details after.
         body += section("glance", "At a glance", HTML.sections([.fields(title: nil, glance(c))]))

@@ -65,7 +65,7 @@ enum DocumentRenderer {
 
     static func render(_ document: Document, context: RenderContext) {
         let out = context.output
-        let object = JSONValue.object([("format", .string(jsonFormatTag)), ("kind", .string(document.kind))] + document.json)
+        let object = JSONValue.object([("format", .string(jsonFormatTag)), ("kind", .string(document.kind))] + context.documentMembers + document.json)
         switch context.format {
         case .json:
             var bytes: [UInt8] = []

@@ -247,7 +247,7 @@ final class ListRenderer {
 
     /// The JSON document up to its list's opening bracket.
     private func jsonOpening() -> [UInt8] {
-        var pairs: [(String, JSONValue)] = [("format", .string(jsonFormatTag)), ("kind", .string(kind))]
+        var pairs: [(String, JSONValue)] = [("format", .string(jsonFormatTag)), ("kind", .string(kind))] + context.documentMembers
         pairs += header
         var bytes: [UInt8] = []
         JSONValue.object(pairs).write(to: &bytes)

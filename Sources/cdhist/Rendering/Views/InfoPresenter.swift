@@ -9,7 +9,9 @@ struct InfoPresenter {
     func document(store: HistoryStore, stats: HistoryStatistics, model: ModelResolution) -> Document {
         let files = store.files
         let space = stats.space
-        let fileBytes = files.mainSize + (files.walSize ?? 0)
+        // At a save, the -wal is read only through that save's commit.
+        let walBytes = store.savePoint?.walBytes ?? files.walSize
+        let fileBytes = files.mainSize + (walBytes ?? 0)
         let share = space.databaseBytes > 0 ? Double(space.historyBytes) / Double(space.databaseBytes) : 0
         let traces = stats.purgeTraces
         let modelText: String = {
@@ -35,7 +37,11 @@ struct InfoPresenter {
             ("Model", modelText),
             ("Entities", String(store.catalog.entities.count)),
             ("Main file", ByteCount.text(files.mainSize)),
-            ("WAL", files.walSize.map(ByteCount.text) ?? "none"),
+            ("WAL", walBytes.map { bytes in
+                ByteCount.text(bytes) + (store.savePoint.map { at in
+                    ", read through save \(at.save) of \(at.of); the file holds \(ByteCount.text(files.walSize ?? 0))"
+                } ?? "")
+            } ?? "none"),
             ("SHM", files.shmSize.map(ByteCount.text)
                 ?? store.packedShmSize.map { ByteCount.text($0) + " in the \(store.packedIn?.kind == .backup ? "backup" : "archive"), beside the store (not needed to read it)" } ?? "none"),
             ("History size", "\(ByteCount.text(space.historyBytes)), \(String(format: "%.1f", share * 100))% of the database (\(space.method == .dbstat ? "measured with dbstat" : "estimated"))"),
@@ -72,7 +78,7 @@ struct InfoPresenter {
             ])),
             ("entityCount", .int(Int64(store.catalog.entities.count))),
             ("files", .object([
-                ("main", .int(files.mainSize)), ("wal", .optional(files.walSize)), ("shm", .optional(files.shmSize)), ("packedShm", .optional(store.packedShmSize)),
+                ("main", .int(files.mainSize)), ("wal", .optional(walBytes)), ("shm", .optional(files.shmSize)), ("packedShm", .optional(store.packedShmSize)),
                 ("total", .int(fileBytes)),
             ])),
             ("space", .object([

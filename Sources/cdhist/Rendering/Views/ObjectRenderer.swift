@@ -99,6 +99,10 @@ struct ObjectRenderer {
         s.beginObject()
         s.member("format", jsonFormatTag)
         s.member("kind", "object")
+        for (name, value) in context.documentMembers {
+            s.key(named: name)
+            value.write(to: &s)
+        }
         s.member("storeID", store.storeUUID)
         var state: ObjectState?
         if case .found(let found) = lookup { state = found }

@@ -83,8 +83,12 @@ struct SavesPresenter {
 
     private func slotSection(_ c: SlotCheck) -> Document.Section {
         var fields: [(String, String)] = [
-            ("Updates", "\(c.updates) compared" + (c.skipped > 0 ? " (\(c.skipped) without a row on one side, left out)" : "")),
+            ("Updates", "\(c.updates) compared" + Self.leftOut(c)),
             ("Changed", "\(plural(c.changedProperties, "property value")) changed, \(c.named) named by their bits"),
+            ("By trigger", c.byTrigger == 0 ? "none"
+                : "\(c.byTrigger), left out: Core Data's triggers set these columns, with no bit by design ("
+                    + c.triggerProperties.prefix(5).joined(separator: ", ")
+                    + (c.triggerProperties.count > 5 ? ", … and \(c.triggerProperties.count - 5) more" : "") + ")"),
             ("Without bit", c.misses.isEmpty ? "none: the slot layout names every property a save changed"
                 : "\(c.misses.count): " + c.misses.prefix(5).map { "#\($0.transactionNumber) change \($0.changeID) \($0.entity).\($0.property)" }.joined(separator: ", ")
                     + (c.misses.count > 5 ? ", … and \(c.misses.count - 5) more" : "")),
@@ -95,14 +99,23 @@ struct SavesPresenter {
                     : e.supporting > 0 ? "established: \(e.supporting) changed properties at later slots each have their bit"
                     : "not tried: no save changed a property at a later slot"))
         }
-        if c.updates == 0 { fields = [("Updates", "none in the saves to compare")] }
+        if c.updates == 0 { fields = [("Updates", c.partial + c.skipped == 0 ? "none in the saves to compare" : "none compared" + Self.leftOut(c))] }
         return .fields(title: "Slot layout against the saves", fields)
+    }
+
+    /// The updates left out of the comparison, and why.
+    private static func leftOut(_ c: SlotCheck) -> String {
+        let parts = [c.skipped > 0 ? "\(c.skipped) without a row on one side" : nil,
+                     c.partial > 0 ? "\(c.partial) of partial saves" : nil].compactMap { $0 }
+        return parts.isEmpty ? "" : " (" + parts.joined(separator: " and ") + ", left out)"
     }
 
     private func slotJSON(_ c: SlotCheck) -> JSONValue {
         .object([
             ("updates", .int(Int64(c.updates))), ("skipped", .int(Int64(c.skipped))), ("changedProperties", .int(Int64(c.changedProperties))),
             ("named", .int(Int64(c.named))), ("unchangedBits", .int(Int64(c.unchangedBits))),
+            ("partialSaveUpdates", .int(Int64(c.partial))), ("byTrigger", .int(Int64(c.byTrigger))),
+            ("triggerProperties", .array(c.triggerProperties.map { .string($0) })),
             ("uncertainLayouts", .array(c.uncertainLayouts.map { e in
                 .object([("entity", .string(e.entity)), ("property", .string(e.property)), ("slot", .int(Int64(e.slot))),
                          ("supporting", .int(Int64(e.supporting))), ("refuting", .int(Int64(e.refuting))), ("established", .bool(e.isEstablished))])
