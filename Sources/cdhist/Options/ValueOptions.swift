@@ -10,6 +10,6 @@ struct ValueOptions: ParsableArguments {
     func apply(to presenter: inout HistoryPresenter, session: Session) throws {
         guard values else { return }
         let reader = try SaveValues(session.store, model: session.model.model)
-        presenter.values = .init(storeUUID: session.store.storeUUID, lookup: { try? reader.values($0) })
+        presenter.values = .init(storeUUID: session.store.storeUUID, lookup: { try? reader.values($0) }, missing: reader.whyMissing)
     }
 }

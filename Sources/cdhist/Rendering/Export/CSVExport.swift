@@ -19,14 +19,15 @@ struct CSVExport {
     static let transactionColumns = ["transactionNumber", "timestamp", "cocoaTimestamp", "author", "contextName", "bundleID", "processID"]
     static let changeColumns = ["changeID", "changeType", "entity", "entityPK", "changedObjectID", "updatedProperties", "tombstone"]
     /// The change's columns, with `label` after the object's ID when objects are labelled, and
-    /// `valuesBefore`, `valuesAfter` (JSON objects) last with `--values`.
+    /// `valuesBefore`, `valuesAfter` (JSON objects), `valuesSave`, `valuesExact` and `valuesNote`
+    /// last with `--values`.
     let changeColumns: [String]
     var header: [UInt8] { Array((CSV.row(Self.transactionColumns + changeColumns, raw: true) + "\n").utf8) }
 
     init(presenter: HistoryPresenter, plain: PlainChangeWriter? = nil, raw: Bool) {
         self.presenter = presenter
         changeColumns = (presenter.label == nil ? Self.changeColumns : Self.changeColumns.prefix(5) + ["label"] + Self.changeColumns.suffix(2))
-            + (presenter.values == nil ? [] : ["valuesBefore", "valuesAfter"])
+            + (presenter.values == nil ? [] : ["valuesBefore", "valuesAfter", "valuesSave", "valuesExact", "valuesNote"])
         self.plain = plain
         self.raw = raw
         bytes.reserveCapacity(OrderedOutput.writeThreshold * 2)
@@ -144,6 +145,12 @@ struct CSVExport {
                 presenter.writeProperties(side, storeUUID: values.storeUUID, to: &cellJSON)
                 CSV.field(bytes: cellJSON.bytes, to: &bytes, raw: raw)
             }
+            bytes.append(comma)
+            if let found { JSONValue.writeInt(Int64(found.save), to: &bytes) }
+            bytes.append(comma)
+            if let found { bytes += Array((found.exact ? "true" : "false").utf8) }
+            bytes.append(comma)
+            if let note = found.map({ $0.why }) ?? values.missing(c) { CSV.field(note, to: &bytes, raw: raw) }
         }
     }
 }

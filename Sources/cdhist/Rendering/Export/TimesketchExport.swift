@@ -91,7 +91,7 @@ struct TimesketchExport {
         if let who = HistoryPresenter.who(tx) { text += " by " + who }
         if let values = presenter.values, let found = values.lookup(change) {
             let lines = presenter.valueLines(found)
-            if !lines.isEmpty { text += "; save \(found.save): " + lines.joined(separator: "; ") }
+            if !lines.isEmpty { text += "; " + HistoryPresenter.valueSource(found) + ": " + lines.joined(separator: "; ") }
         }
         return text
     }

@@ -57,10 +57,23 @@ extension HistoryPresenter {
     }
 
     /// The values before and after a change as JSON members (`valuesBefore`, `valuesAfter`);
-    /// null on a side without a row, and both null outside the saves of the -wal.
-    func writeValues<S: JSONSink>(_ values: SaveValues.Values?, storeUUID: String, to s: inout S) {
-        writeSide(values?.before, key: "valuesBefore", storeUUID: storeUUID, to: &s)
-        writeSide(values?.after, key: "valuesAfter", storeUUID: storeUUID, to: &s)
+    /// null on a side without a row, and both null outside the saves of the -wal. Then where they
+    /// were read: `valuesSave` (before: the store after the save before it; after: after it),
+    /// `valuesExact` (both states exact), and `valuesNote`: why a state is partial, or why the
+    /// files hold no values (null when exact).
+    func writeValues<S: JSONSink>(_ values: SaveValues.Values?, change: Change, source: ValueSource, to s: inout S) {
+        writeSide(values?.before, key: "valuesBefore", storeUUID: source.storeUUID, to: &s)
+        writeSide(values?.after, key: "valuesAfter", storeUUID: source.storeUUID, to: &s)
+        s.member("valuesSave", values?.save)
+        s.key("valuesExact")
+        if let values { s.bool(values.exact) } else { s.null() }
+        s.member("valuesNote", values.map { $0.why } ?? source.missing(change))
+    }
+
+    /// The save the values were read at, for people: `save 3`, or `save 3 (partial …)` when a
+    /// state it was read from is partial (JSON and CSV give why; so does `cdhist saves`).
+    static func valueSource(_ values: SaveValues.Values) -> String {
+        "save \(values.save)" + (values.exact ? "" : " (partial: a value may be a later save's; cdhist saves says why)")
     }
 
     private func writeSide<S: JSONSink>(_ side: [PropertyValue]?, key: String, storeUUID: String, to s: inout S) {

@@ -15,6 +15,8 @@ struct HistoryPresenter {
     struct ValueSource {
         let storeUUID: String
         let lookup: (Change) -> SaveValues.Values?
+        /// Why the files hold no values for a change the lookup finds none for.
+        let missing: (Change) -> String
     }
 
     /// Labels changed objects with `labeler` (none when nil).
@@ -259,7 +261,7 @@ struct HistoryPresenter {
         } else {
             s.null()
         }
-        if let values { writeValues(values.lookup(change), storeUUID: values.storeUUID, to: &s) }
+        if let values { writeValues(values.lookup(change), change: change, source: values, to: &s) }
         Self.write(change.warnings, to: &s)
     }
 
@@ -287,9 +289,10 @@ struct HistoryPresenter {
     /// With `--values`, the values before and after the change (or that the files do not hold them).
     func valueCells(_ change: Change) -> [Cell] {
         guard let values else { return [] }
-        guard let found = values.lookup(change) else { return [Cell("values: not in the -wal (before its saves)", .dim)] }
+        guard let found = values.lookup(change) else { return [Cell("values: not in the files: " + values.missing(change), .dim)] }
         let lines = valueLines(found)
-        return [Cell("save \(found.save): " + (lines.isEmpty ? "no property read" : lines.joined(separator: "; ")))]
+        return [Cell(Self.valueSource(found) + ": " + (lines.isEmpty ? "no property read" : lines.joined(separator: "; ")),
+                     found.exact ? nil : .yellow)]
     }
 
     /// The change type, coloured.
