@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import HistoryFixtures
 import HistoryKit
 import TestSupport
@@ -118,6 +119,40 @@ import Testing
         let undo = try CLI.run(["provoke", "--undo", "--group-container", group])
         #expect(undo.status == 0, "\(undo.stderr)")
         #expect(try DirectoryState(dir.path) == before)
+    }
+
+    /// The documented loop is provoke, relaunch the app, check, undo: an undo after the app wrote would throw away
+    /// what it wrote. It is refused, naming what would be lost, and nothing is put back; --force puts every byte back.
+    @Test func anUndoAfterTheAppWroteIsRefusedUnlessForced() throws {
+        let dir = try Self.copy("MergeState")
+        let store = dir.file("Tasks.sqlite")
+        let before = try DirectoryState(dir.path)
+        let run = try CLI.run(["provoke", "expired-token", store, "--actor", "app", "--token", "app=" + dir.file("token.data"), "--execute"])
+        #expect(run.status == 0, "\(run.stderr)")
+        // The app relaunches and saves: one transaction more.
+        let queue = try DatabaseQueue(path: store)
+        let newest = try queue.write { db -> Int64 in
+            try db.execute(sql: """
+                INSERT INTO ATRANSACTION (Z_PK, Z_ENT, Z_OPT, ZAUTHOR, ZTIMESTAMP)
+                SELECT MAX(Z_PK) + 1, Z_ENT, 1, ZAUTHOR, MAX(ZTIMESTAMP) + 1 FROM ATRANSACTION
+                """)
+            return try Int64.fetchOne(db, sql: "SELECT MAX(Z_PK) FROM ATRANSACTION") ?? 0
+        }
+        try queue.close()
+        let written = try DirectoryState(dir.path)
+        let refused = try CLI.run(["provoke", "--undo", store])
+        #expect(refused.status == 2, "\(refused.stderr)")
+        #expect(refused.stderr.contains("undoing would lose 1 transaction written since (#\(newest)"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("cdhist provoke --undo STORE --force"), "\(refused.stderr)")
+        #expect(try DirectoryState(dir.path) == written, "a refused undo changed a file")
+        let forced = try CLI.run(["provoke", "--undo", store, "--force"])
+        #expect(forced.status == 0, "\(forced.stderr)")
+        let discarded = try #require(try forced.json()["discarded"] as? [String: Any])
+        #expect(discarded["transactions"] as? [Int] == [Int(newest)] && discarded["transactionCount"] as? Int == 1)
+        #expect(try DirectoryState(dir.path) == before, "a forced undo left a difference")
+        // --force is only for an undo.
+        let misplaced = try CLI.run(["provoke", "expired-token", store, "--actor", "app", "--force"])
+        #expect(misplaced.status == 2 && misplaced.stderr.contains("--force goes with --undo"), "\(misplaced.stderr)")
     }
 
     /// In a session the session's store is the one provoked, and undone, with the session open on it.

@@ -60,6 +60,8 @@ public enum Control: String, CaseIterable, Sendable, CustomStringConvertible {
     case exportHistory
     /// Put back every file a provocation changed.
     case provokeUndo
+    /// Put back every file a provocation changed, losing what was written since.
+    case provokeUndoForce
     /// The actor a provocation acts on.
     case provokeActor
 

@@ -33,6 +33,38 @@ public enum ProvokeBackup {
         public var files: [File]
         /// The copies were never finished: nothing had been changed; they were removed.
         public var unfinished: Bool
+        /// What was written since the provocation and is gone now (an undo with `force`).
+        public var discarded: Drift? = nil
+    }
+
+    /// What changed since the provocation, which undoing it would lose: history transactions
+    /// written since, and the files (not the `-shm`, an index SQLite rebuilds) that differ from
+    /// what the provocation left.
+    public struct Drift: Equatable, Sendable {
+        /// Transactions newer than the newest the provocation left: number, author and time.
+        public var transactions: [(number: Int64, author: String?, timestamp: Double?)]
+        /// Transactions written since in all (``transactions`` holds the first few).
+        public var transactionCount: Int
+        /// Files that differ from what the provocation left.
+        public var files: [String]
+        public var isEmpty: Bool { transactionCount == 0 && files.isEmpty }
+
+        /// What it holds, for people: `1 transaction written since (#35 by 'widget') and changes to …`.
+        public var lost: String {
+            var parts: [String] = []
+            if transactionCount > 0 {
+                let named = transactions.map { t in "#\(t.number)" + (t.author.map { " by '\($0)'" } ?? "") }
+                let more = transactionCount > named.count ? ", … and \(transactionCount - named.count) more" : ""
+                parts.append("\(plural(transactionCount, "transaction")) written since (\(named.joined(separator: ", "))\(more))")
+            }
+            if !files.isEmpty { parts.append("changes to \(files.joined(separator: ", "))") }
+            return parts.joined(separator: " and ")
+        }
+
+        public static func == (a: Drift, b: Drift) -> Bool {
+            a.transactionCount == b.transactionCount && a.files == b.files
+                && a.transactions.map(\.number) == b.transactions.map(\.number)
+        }
     }
 
     private struct Manifest: Codable {
@@ -40,6 +72,11 @@ public enum ProvokeBackup {
         var scenario: String
         var actor: String
         var files: [Entry]
+        /// The store's newest transaction once the provocation was done (nil: none, or not recorded).
+        var newestTransactionAfter: Int64?
+        /// Whether the state the provocation left was recorded (``Entry/after``): a provocation
+        /// stopped before it finished, or made by an earlier version, has none.
+        var recordedAfter: Bool?
     }
 
     private struct Entry: Codable {
@@ -47,6 +84,8 @@ public enum ProvokeBackup {
         /// The copy's name in the folder.
         var copy: String?
         var sha256: String?
+        /// Its SHA-256 once the provocation was done (nil: absent then, or not recorded).
+        var after: String?
     }
 
     static let manifestName = "manifest.json"
@@ -108,6 +147,54 @@ public enum ProvokeBackup {
         return made
     }
 
+    /// Records in the manifest what the provocation left: each file's SHA-256 and the store's
+    /// newest transaction, so that an undo can tell what was written since. Written atomically;
+    /// when it cannot be, the undo acts as for a provocation made before this was recorded.
+    static func recordAfter(store: String) {
+        let manifestPath = folder(forStore: store) + "/" + manifestName
+        guard let data = FileContents.read(manifestPath), var manifest = try? JSONDecoder().decode(Manifest.self, from: data) else { return }
+        for i in manifest.files.indices {
+            manifest.files[i].after = (try? FileDigest.take(manifest.files[i].path))??.sha256
+        }
+        manifest.newestTransactionAfter = try? newestTransaction(store)
+        manifest.recordedAfter = true
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        guard let bytes = try? encoder.encode(manifest) else { return }
+        try? FileReplacement.replace(manifestPath, expecting: data, with: bytes, stop: WriteInterruption(),
+                                     outcome: "the undo cannot tell what changed since")
+    }
+
+    /// The newest transaction of `store`, read without writing beside it; nil when it has none.
+    private static func newestTransaction(_ store: String) throws -> Int64? {
+        let opened = try HistoryStore.open(store)
+        defer { opened.close() }
+        let newest = try opened.numberBounds().transaction
+        return newest > 0 ? newest : nil
+    }
+
+    /// What changed since the provocation of `store` was done; nil when its state then was not
+    /// recorded (nothing can be told) or there is no provocation to undo.
+    public static func drift(store: String) throws -> Drift? {
+        let manifestPath = folder(forStore: store) + "/" + manifestName
+        guard let data = FileContents.read(manifestPath), let manifest = try? JSONDecoder().decode(Manifest.self, from: data),
+            manifest.recordedAfter == true
+        else { return nil }
+        let shm = FileStatus.resolvedPath(store) + "-shm"
+        let files = manifest.files.filter { $0.path != shm && (try? FileDigest.take($0.path))??.sha256 != $0.after }.map(\.path)
+        var transactions: [(number: Int64, author: String?, timestamp: Double?)] = []
+        var count = 0
+        if FileStatus(store) != nil, let opened = try? HistoryStore.open(store) {
+            defer { opened.close() }
+            let query = HistoryQuery(after: manifest.newestTransactionAfter.map { .transaction($0) })
+            try? opened.forEachTransaction(query) { tx in
+                count += 1
+                if transactions.count < 5 { transactions.append((tx.number, tx.author, tx.timestamp)) }
+            }
+        }
+        return Drift(transactions: transactions, transactionCount: count, files: files)
+    }
+
     /// Removes the backups of a provocation that changed nothing.
     static func discard(store: String) {
         try? FileManager.default.removeItem(atPath: folder(forStore: store))
@@ -119,7 +206,11 @@ public enum ProvokeBackup {
     /// that are not the store's or the one merge-state file a provocation rewrites. The store's
     /// `-wal`, `-shm` and `-journal` go first, then the store comes back, then they do: stopped
     /// between two steps, the store is never beside another state's log.
-    public static func undo(store: String, stops: StopRequests? = nil) throws -> Undone {
+    ///
+    /// When something changed since the provocation was done (``drift(store:)``: the app wrote
+    /// transactions, a file differs), undoing would lose it: it is refused, with what would be
+    /// lost, unless `force`.
+    public static func undo(store: String, force: Bool = false, stops: StopRequests? = nil) throws -> Undone {
         let fm = FileManager.default
         let folder = folder(forStore: store)
         guard (try? fm.attributesOfItem(atPath: folder)) != nil else { throw ProvokeError.nothingToUndo(path: store, folder: folder) }
@@ -131,6 +222,8 @@ public enum ProvokeBackup {
         }
         if StoreConnection.hasLiveConnection(shm: FileStatus.resolvedPath(store) + "-shm") { throw ProvokeError.storeInUse(path: store) }
         let files = try validated(manifestPath, store: store, folder: folder)
+        let drift = try drift(store: store).flatMap { $0.isEmpty ? nil : $0 }
+        if !force, let drift { throw ProvokeError.changedSince(path: store, drift: drift) }
         let stop = WriteInterruption(stops: stops)
         defer { stop.cancel() }
         let outcome: Message = "the backups are kept in \(folder); run \(Control.provokeUndo) again"
@@ -165,7 +258,7 @@ public enum ProvokeBackup {
             acted.append(file)
         }
         try? fm.removeItem(atPath: folder)
-        return Undone(files: acted, unfinished: false)
+        return Undone(files: acted, unfinished: false, discarded: drift)
     }
 
     /// The manifest's files, each checked: the store's own files, and at most one other, a

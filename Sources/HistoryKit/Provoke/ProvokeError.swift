@@ -14,6 +14,8 @@ public enum ProvokeError: MessageError, Sendable {
     case copyFailed(path: String, reason: String, outcome: Message)
     /// The provocation failed after it changed a file; the copies are kept.
     case failedAfterChange(path: String, cause: Message, folder: String)
+    /// Something was written since the provocation, which undoing it would lose.
+    case changedSince(path: String, drift: ProvokeBackup.Drift)
 
     public var message: Message {
         switch self {
@@ -25,6 +27,10 @@ public enum ProvokeError: MessageError, Sendable {
         case .nothingToUndo(let p, let folder): return "\(p): nothing to undo (no \(folder))"
         case .damagedBackup(let p, let backup, let why): return "\(p): the backup \(backup) \(why); nothing was put back"
         case .copyFailed(let p, let why, let outcome): return "\(p): \(why); \(outcome)"
+        case .changedSince(let p, let drift):
+            return "\(p): the store changed since it was provoked: undoing would lose \(drift.lost); nothing was put back. "
+                + "To put the files back anyway, losing that: \(Control.provokeUndoForce); "
+                + "to keep the store as it is, remove \(ProvokeBackup.folder(forStore: p))"
         case .failedAfterChange(let p, let cause, let folder):
             return "\(p): \(cause); the files it changed are copied in \(folder): put them back with \(Control.provokeUndo)"
         }

@@ -34,6 +34,7 @@ public enum ProvokeExecutor {
                 defer { stop.cancel() }
                 try FileReplacement.replace(edit.path, expecting: edit.bytesRead, with: edit.bytes, stop: stop, outcome: "it is unchanged")
             }
+            ProvokeBackup.recordAfter(store: store)
             return ProvokeResult(files: files, transactionsDeleted: deleted)
         } catch {
             // Nothing changed: the copies would only be left over. Anything changed: they are how to undo it.

@@ -53,6 +53,9 @@ struct ProvokeCommand: ParsableCommand, SessionInputs {
     @Flag(help: "Put back every file the store's last provocation changed, byte for byte.")
     var undo = false
 
+    @Flag(help: "With --undo: put the files back even when the app wrote since the provocation (what it wrote is lost).")
+    var force = false
+
     @OptionGroup var lock: LockOptions
 
     @OptionGroup var outputOptions: OutputOptions
@@ -64,6 +67,7 @@ struct ProvokeCommand: ParsableCommand, SessionInputs {
             }
             return
         }
+        if force { throw ValidationError("--force goes with --undo: cdhist provoke --undo STORE --force") }
         guard let scenario, [store, storeOption, groupContainer].contains(where: { $0 != nil }) else {
             throw ValidationError("give a scenario and a store: cdhist provoke SCENARIO STORE (or --group-container DIR)")
         }
@@ -79,7 +83,7 @@ struct ProvokeCommand: ParsableCommand, SessionInputs {
         let path = try store ?? storeOption ?? (undo ? scenario : nil) ?? MergeStateRequest.store(inAppGroupFolder: groupContainer ?? "")
         if undo {
             REPLEnvironment.current?.closeStore()
-            let undone = try ProvokeBackup.undo(store: path, stops: REPLEnvironment.current?.freshStop())
+            let undone = try ProvokeBackup.undo(store: path, force: force, stops: REPLEnvironment.current?.freshStop())
             return DocumentRenderer.render(ProvokePresenter(time: render.time, store: path).undone(undone), context: render)
         }
         guard let scenario = scenario.flatMap(ProvokeScenario.init(rawValue:)) else { return }

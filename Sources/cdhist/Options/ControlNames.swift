@@ -33,6 +33,7 @@ enum ControlNames {
         case .showTokens: return "cdhist token"
         case .exportHistory: return "export"
         case .provokeUndo: return "cdhist provoke --undo STORE"
+        case .provokeUndoForce: return "cdhist provoke --undo STORE --force"
         case .provokeActor: return "--actor"
         }
     }

@@ -78,7 +78,13 @@ struct ProvokePresenter {
         ]
         let note = undone.unfinished ? "The provocation was stopped while it copied the files, before it changed any: its unfinished copies are removed."
             : "Every file is as it was before the provocation; its backups are removed."
-        return Document(kind: "provoke-undo", json: json + [("unfinished", .bool(undone.unfinished))],
+            + (undone.discarded.map { " What was written since is gone: \($0.lost)." } ?? "")
+        return Document(kind: "provoke-undo", json: json + [("unfinished", .bool(undone.unfinished)),
+                                                            ("discarded", undone.discarded.map { d in
+                                                                .object([("transactions", .array(d.transactions.map { .int($0.number) })),
+                                                                         ("transactionCount", .int(Int64(d.transactionCount))),
+                                                                         ("files", .array(d.files.map { .string($0) }))])
+                                                            } ?? .null)],
                         sections: [.fields(title: nil, [("Store", store)] + rows), .note(note)])
     }
 
