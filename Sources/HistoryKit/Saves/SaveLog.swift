@@ -31,13 +31,13 @@ public struct SaveLog: Sendable {
     /// The saves of `store`'s `-wal`; an error names the store when it has none to read.
     public static func read(_ store: HistoryStore) throws -> SaveLog {
         let files = store.files
-        guard files.walSize != nil else {
-            throw WALError.noSaves(path: store.path, reason: "it has no -wal: the main file alone is the store, with no save to list")
+        guard store.usesWAL else {
+            throw WALError.noSaves(path: store.path, reason: "it is not in WAL mode (it keeps a rollback journal), so it has no saves to list")
         }
         guard let pageSize = Self.pageSize(files.location) else {
             throw WALError.noSaves(path: store.path, reason: "its main file has no readable header")
         }
-        let log = try WALLog.read(files.walPath, pageSize: pageSize)
+        let log = files.walSize == nil ? WALLog.missing(files.walPath, pageSize: pageSize) : try WALLog.read(files.walPath, pageSize: pageSize)
         return SaveLog(store: store.path, log: log, exactness: SaveExactness.of(log, mainPath: files.location, shmPath: files.shmPath),
                        mainPath: files.location, catalog: store.catalog)
     }
@@ -53,6 +53,7 @@ public struct SaveLog: Sendable {
 
     /// Calls `body` with each save in order.
     public func forEachSave(_ body: (SaveSummary) throws -> Void) throws {
+        guard !log.commits.isEmpty else { return }
         let reader = try PageReader(mainPath: mainPath, log: log)
         var owners = PageOwners(reader)
         for commit in log.commits {

@@ -78,7 +78,7 @@ public struct WALLog: Sendable {
 
     public let path: String
     public let header: Header
-    /// The file's size in bytes.
+    /// The file's size in bytes (-1: there is no file, ``isMissing``).
     public let size: Int64
     /// The valid frames, in order.
     public let frames: [Frame]
@@ -112,8 +112,17 @@ public struct WALLog: Sendable {
     }
 
     public var pageSize: Int { header.pageSize }
-    /// Whether the file has 0 bytes: the log was reset and nothing written since.
+    /// Whether the file has 0 bytes (the log was reset and nothing written since), or is not
+    /// there (``isMissing``).
     public var isEmpty: Bool { size == 0 }
+    /// Whether there is no file: SQLite removes the log when the last connection closes.
+    public var isMissing: Bool { size < 0 }
+
+    /// The log of a store in WAL mode that has no `-wal`: no frame, no save.
+    public static func missing(_ path: String, pageSize: Int) -> WALLog {
+        WALLog(path: path, header: .empty(pageSize: pageSize), size: -1, frames: [], commits: [], unfinished: nil,
+               inProgress: nil, olderGenerations: [], damage: nil, hidden: nil)
+    }
     /// Bytes of one frame: its 24-byte header and a page.
     public var frameSize: Int64 { 24 + Int64(header.pageSize) }
 

@@ -46,8 +46,8 @@ struct SavesPresenter {
     }
 
     private func fields(_ log: SaveLog, store: String) -> Document.Section {
-        guard !log.log.isEmpty else {
-            return .fields(title: nil, [("Store", store), ("WAL", "\(log.log.path): empty (0 bytes), no save")])
+        guard !log.log.isEmpty && !log.log.isMissing else {
+            return .fields(title: nil, [("Store", store), ("WAL", log.log.isMissing ? "none" : "\(log.log.path): empty (0 bytes), no save")])
         }
         return .fields(title: nil, [
             ("Store", store),
@@ -60,7 +60,9 @@ struct SavesPresenter {
     /// What follows the table: saves without history, loose frames, damage, the slot check.
     private func notes(_ log: SaveLog, withoutHistory: [Int], slots: SlotCheck?) -> [Document.Section] {
         var sections: [Document.Section] = []
-        if log.log.isEmpty {
+        if log.log.isMissing {
+            sections.append(.note("The store has no -wal (SQLite removes it when the last connection closes): the main file alone is the store, with no save to list."))
+        } else if log.log.isEmpty {
             sections.append(.note("The -wal is empty: it was reset after a checkpoint and nothing was written since, so the main file alone is the store."))
         } else if log.log.commits.isEmpty {
             sections.append(.note("The -wal holds no commit: the main file alone is the store."))
@@ -153,7 +155,8 @@ struct SavesPresenter {
         }
         return [
             ("store", .string(store)),
-            ("wal", .object([("path", .string(log.log.path)), ("pageSize", .int(Int64(log.log.pageSize))),
+            ("wal", .object([("path", .string(log.log.path)), ("bytes", log.log.isMissing ? .null : .int(log.log.size)),
+                             ("pageSize", .int(Int64(log.log.pageSize))),
                              ("frames", .int(Int64(log.log.frames.count))), ("damage", .optional(log.log.damage))])),
             ("backfilledFrames", .int(Int64(log.exactness.backfilled))),
             ("unfinished", log.unfinished.map(loose) ?? .null),
