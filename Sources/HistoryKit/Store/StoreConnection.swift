@@ -96,14 +96,15 @@ final class StoreConnection {
         }
         if let save = options.atSave {
             let point: SavePoint
-            (queue, uri, point) = try Self.openAtSave(save, files: files, header: header, options: options, reportedPath: path,
-                                                      interruption: interruption)
+            let hidden: WALLog.HiddenFrames?
+            (queue, uri, point, hidden) = try Self.openAtSave(save, files: files, header: header, options: options, reportedPath: path,
+                                                              interruption: interruption)
             access = .atSave(save, of: point.of)
             savePoint = point
             readonly = true
             snapshotDirectory = packed?.assembledIn
             notices = (point.why.map { [.partialSave(path: path, save: save, reason: $0)] } ?? [])
-                + (Self.hiddenFrames(files, pageSize: header.pageSize).map { [.walDamaged(path: path, hidden: $0)] } ?? [])
+                + (hidden.map { [.walDamaged(path: path, hidden: $0)] } ?? [])
             return
         }
         var notices: [StoreNotice] = []
@@ -156,10 +157,10 @@ final class StoreConnection {
     /// shows the `-wal` through that commit and keeps the WAL index in memory; with why that state
     /// cannot be rebuilt exactly, when it cannot.
     private static func openAtSave(_ save: Int, files: StoreFiles, header: SQLiteHeader, options: OpenOptions, reportedPath: String,
-                                   interruption: SharedFlag) throws -> (DatabaseQueue, String, SavePoint) {
+                                   interruption: SharedFlag) throws -> (DatabaseQueue, String, SavePoint, WALLog.HiddenFrames?) {
         guard header.isWAL else { throw WALError.noSaves(path: reportedPath, reason: "it is not in WAL mode, so it keeps no saves to go back to") }
         guard files.walSize != nil else {
-            throw WALError.noSaves(path: reportedPath, reason: "it has no -wal: the main file alone is the store, with no save to go back to")
+            throw WALError.noSaves(path: reportedPath, reason: "it has no -wal, so there is no save \(save): the main file alone is the store")
         }
         let log = try WALLog.read(files.walPath, pageSize: header.pageSize)
         // Save 0 is the main file as it was before the first (the log's header alone is shown).
@@ -172,7 +173,7 @@ final class StoreConnection {
         let uri = Self.viewURI(files.location, log: log, throughCommit: save)
         let queue = try openQueue(uri: uri, readonly: true, options: options, reportedPath: reportedPath, interruption: interruption)
         let partial = SaveExactness.of(log, mainPath: files.location, shmPath: files.shmPath).reason(ofState: save)
-        return (queue, uri, SavePoint(save: save, of: log.commits.count, why: partial, walBytes: log.length(throughCommit: save)))
+        return (queue, uri, SavePoint(save: save, of: log.commits.count, why: partial, walBytes: log.length(throughCommit: save)), log.hidden)
     }
 
     /// The read-only view of the store at `location` with its `-wal` shown through commit `n`
