@@ -94,6 +94,12 @@ import Testing
             }
         }
         if !addedBy.isEmpty { #expect(compared > 0, "\(store): no value compared") }
+        // The slot layout names every property an update of an exact save changed; a column Core
+        // Data's triggers set (a derived or count attribute) is counted apart and refutes no layout.
+        let slots = try CLI.run(["saves", store, "--slots", "--format", "json"])
+        let check = try #require(try slots.json()["slotCheck"] as? [String: Any])
+        #expect((check["withoutBit"] as? [Any])?.isEmpty == true, "\(store): \(check["withoutBit"] ?? "")")
+        #expect((check["uncertainLayouts"] as? [[String: Any]] ?? []).allSatisfy { $0["refuting"] as? Int == 0 }, "\(store)")
     }
 
     /// `recover` and every read command, as a table at 80 columns: each fits, and reading changes
