@@ -36,7 +36,11 @@ import json, os
 #       (its author's history at every date); a cleaner's allDates (no cut-off date: what its authorFilter selects);
 #       hiddenReaders of actors and purge previews (the Spotlight delegate); watch's mass-delete event; the
 #       check rules cascade-orphans, mass-delete, two-mirrors, dormant-mirror and spotlight-reader.
-VERSION = "1.13"
+# 1.14: every document's atSave (read at a save of the -wal) and warnings (a damaged -wal), and NDJSON's first
+#       line of kind atSave; a change's valuesSave, valuesExact and valuesNote (with --values), and a Timesketch
+#       event's atSave; the saves document's wal.bytes and slotCheck's partialSaveUpdates, byTrigger and
+#       triggerProperties; provoke-undo's discarded (what an undo with --force threw away).
+VERSION = "1.14"
 
 def nullable(t): return {"type": [t, "null"]} if isinstance(t, str) else {"anyOf": [t, {"type": "null"}]}
 S, I, N, B = {"type": "string"}, {"type": "integer"}, {"type": "number"}, {"type": "boolean"}
@@ -47,11 +51,13 @@ def obj(props, optional=()):
             "required": [k for k in props if k not in optional]}
 def ref(name): return {"$ref": f"#/$defs/{name}"}
 def doc(kind, props, optional=()):
-    p = {"format": {"const": "cdhist/1"}, "kind": {"const": kind}}
+    # Every document: atSave when read at a save, warnings when the store read is not all its files hold.
+    p = {"format": {"const": "cdhist/1"}, "kind": {"const": kind}, "atSave": ref("atSave"), "warnings": arr(S)}
     p.update(props)
-    return obj(p, optional)
+    return obj(p, tuple(optional) + ("atSave", "warnings"))
 
 defs = {}
+defs["atSave"] = obj({"save": I, "of": I, "newestTransaction": nullable("integer"), "exact": B, "why": nullable("string")})
 defs["token"] = {"type": "object", "additionalProperties": I, "minProperties": 1}
 defs["transaction"] = obj({
     "transactionNumber": I, "timestamp": nullable(TS), "cocoaTimestamp": nullable("number"),
@@ -69,8 +75,9 @@ defs["change"] = obj({
     "updatedProperties": nullable(arr(S)), "updatedSlots": nullable(arr(I)),
     "tombstone": nullable({"type": "object", "additionalProperties": {"type": ["string", "number", "boolean", "null"]}}),
     "label": nullable("string"), "valuesBefore": nullable({"type": "object"}), "valuesAfter": nullable({"type": "object"}),
+    "valuesSave": nullable("integer"), "valuesExact": nullable("boolean"), "valuesNote": nullable("string"),
     "warnings": arr(ref("warning")),
-}, optional=("label", "valuesBefore", "valuesAfter", "warnings"))
+}, optional=("label", "valuesBefore", "valuesAfter", "valuesSave", "valuesExact", "valuesNote", "warnings"))
 line = lambda base: {**base, "properties": {"format": {"const": "cdhist/1"}, **base["properties"]},
                      "required": ["format"] + base["required"]}
 defs["transactionLine"] = line(defs["transaction"])
@@ -190,7 +197,8 @@ defs["provoke"] = doc("provoke", {"scenario": scenario, "store": S, "actor": S, 
     "expectedAtLaunch": obj({"code": nullable("integer"), "name": nullable("string"), "behaviour": S}),
     "checkRule": nullable("string")}, optional=("position",))
 defs["provokeUndo"] = doc("provoke-undo", {"store": S,
-    "files": arr(obj({"path": S, "action": {"enum": ["restored", "removed"]}, "sha256": nullable("string")})), "unfinished": B})
+    "files": arr(obj({"path": S, "action": {"enum": ["restored", "removed"]}, "sha256": nullable("string")})), "unfinished": B,
+    "discarded": nullable(obj({"transactions": arr(I), "transactionCount": I, "files": arr(S)}))})
 defs["check"] = doc("check", {"store": S, "storeID": S, "failOn": {"enum": ["error", "warning", "info"]},
     "findings": arr(obj({"rule": S, "severity": {"enum": ["error", "warning", "info"]}, "message": S, "data": {"type": "object"}})),
     "counts": obj({"info": I, "warning": I, "error": I}), "failed": B})
@@ -262,8 +270,8 @@ defs["timesketchEvent"] = obj({
     "data_type": {"const": "coredata:history:change"}, "filename": S, "format": {"const": "cdhist/1"},
     "transactionNumber": I, "cocoaTimestamp": nullable("number"), "author": nullable("string"), "contextName": nullable("string"),
     "bundleID": nullable("string"), "processID": nullable("string"), "storeID": S,
-    **{k: v for k, v in defs["change"]["properties"].items() if k != "transactionNumber"},
-}, optional=("label", "valuesBefore", "valuesAfter", "warnings"))
+    "atSave": S, **{k: v for k, v in defs["change"]["properties"].items() if k != "transactionNumber"},
+}, optional=("atSave", "label", "valuesBefore", "valuesAfter", "valuesSave", "valuesExact", "valuesNote", "warnings"))
 event = lambda name, props: obj({"format": {"const": "cdhist/1"}, "event": {"const": name}, **props})
 defs["purgedEvent"] = event("purged", {"firstTransaction": I, "lastTransaction": I, "transactions": nullable("integer")})
 defs["checkpointEvent"] = event("checkpoint", {"walBytes": nullable("integer")})
@@ -277,10 +285,12 @@ saveMembers = {"save": I, "firstFrame": I, "lastFrame": I, "pages": I, "transact
                "withoutHistory": B, "exact": B, "why": nullable("string")}
 defs["saveLine"] = obj({"format": {"const": "cdhist/1"}, **saveMembers})
 defs["saves"] = doc("saves", {
-    "store": S, "wal": obj({"path": S, "pageSize": I, "frames": I, "damage": nullable("string")}), "backfilledFrames": I,
+    "store": S, "wal": obj({"path": S, "bytes": nullable("integer"), "pageSize": I, "frames": I, "damage": nullable("string")}),
+    "backfilledFrames": I,
     "saves": arr(obj(saveMembers)),
     "unfinished": nullable(looseFrames), "olderGeneration": arr(looseFrames),
     "slotCheck": obj({"updates": I, "skipped": I, "changedProperties": I, "named": I, "unchangedBits": I,
+                      "partialSaveUpdates": I, "byTrigger": I, "triggerProperties": arr(S),
                       "withoutBit": arr(obj({"changeID": I, "transactionNumber": I, "entity": S, "property": S})),
                       "uncertainLayouts": arr(obj({"entity": S, "property": S, "slot": I, "supporting": I, "refuting": I, "established": B}))}),
 }, optional=("slotCheck",))
@@ -295,7 +305,9 @@ defs["recovered"] = doc("recovered", {
     "olderGeneration": arr(looseFrames),
 })
 
-kinds = {"info": "info", "transactions": "transactions", "changes": "changes", "transaction": "show", "entities": "entities",
+# NDJSON's first line when the store is read at a save.
+defs["atSaveLine"] = obj({"format": {"const": "cdhist/1"}, "kind": {"const": "atSave"}, "atSave": ref("atSave")})
+kinds = {"atSave": "atSaveLine", "info": "info", "transactions": "transactions", "changes": "changes", "transaction": "show", "entities": "entities",
          "authors": "authors", "actors": "actors", "token": "tokenCheck", "purge-preview": "purgePreview",
          "purge-result": "purgeResult", "repair-defaults": "repairDefaults", "provoke": "provoke", "provoke-undo": "provokeUndo", "check": "check", "cloudkit": "cloudkit", "timeline": "timeline",
          "object": "object", "diff": "diff", "stores": "stores", "deleted": "deleted", "saves": "saves", "recovered": "recovered"}

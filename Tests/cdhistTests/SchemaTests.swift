@@ -40,6 +40,11 @@ import Testing
                 try save(["saves", store, "--format", "ndjson"], "saves-nd")
                 try save(["recover", store], "recovered")
                 try save(["info", store, "--at-save", "1"], "info-at-save")
+                try save(["transactions", store, "--at-save", "1", "--format", "ndjson"], "transactions-at-save")
+                try save(["export", store, "--at-save", "1"], "export-at-save")
+                try save(["export", store, "--at-save", "1", "--format", "timesketch"], "timesketch-at-save")
+                try save(["object", store, "--at-save", "1", store.hasSuffix("Photos.sqlite") ? "Asset/p1" : store.hasSuffix("default.store") ? "Item/p1" : "Task/p1"],
+                         "object-at-save")
                 try save(["changes", store, "--values", "--format", "ndjson"], "changes-values")
                 try save(["export", store, "--values"], "export-values")
                 try save(["export", store, "--values", "--format", "timesketch"], "timesketch-values")

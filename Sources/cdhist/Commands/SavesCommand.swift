@@ -9,10 +9,11 @@ struct SavesCommand: ParsableCommand, SessionInputs {
         usage: "cdhist saves [<options>] <store>",
         discussion: """
         A store in WAL mode keeps every page written since its -wal was last reset, commit by commit: the store as it \
-        was after each save. Any read command takes --at-save N to read it as it was after save N. A save is partial \
-        when a checkpoint has already copied later frames into the main file (known from the -shm when it indexes this \
-        -wal, else from the main file's pages). Frames after the last commit (a save that never finished) and frames of \
-        an earlier generation of the log are listed apart. Nothing is written.
+        was after each save. Any read command takes --at-save N to read it as it was after save N, and says so first. \
+        A save is partial when a checkpoint has already copied later frames into the main file: the largest commit \
+        after which every page written so far is, in the main file, its last copy (within what the -shm records when \
+        it indexes this -wal). An empty -wal, or none, holds no save. Frames after the last commit (a save that never \
+        finished), frames of an earlier generation of the log and damage are listed apart. Nothing is written.
         """)
 
     static let sessionStore = SessionStorePlacement.first
