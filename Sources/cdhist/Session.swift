@@ -52,5 +52,5 @@ func openStore(_ path: String, lockTimeout: Double, atSave: Int? = nil) throws -
 /// Says on stderr what opening a store found: a warning when the store read is not all its
 /// files hold, else a note.
 func printNotice(_ notice: StoreNotice) {
-    printError("cdhist: \(notice.isWarning ? "warning" : "note"): \(notice)")
+    printError("cdhist: \(notice.isWarning ? "warning" : "note"): \(notice.message.text)")
 }

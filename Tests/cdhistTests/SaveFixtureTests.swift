@@ -54,12 +54,15 @@ import Testing
     /// The purge comes back transaction for transaction, change for change, as export wrote
     /// them before it; the deleted task with every value its row had.
     @Test func thePurgeAndTheDeleteAreRecoveredWhole() throws {
-        let before = try CLI.run(["export", Self.saves, "--at-save", "4", "--before", "tx:11"])
-        #expect(before.lines.count == 10)
+        let export = try CLI.run(["export", Self.saves, "--at-save", "4", "--before", "tx:11"])
+        // The first line says which save the export was read at.
+        #expect(export.lines.first?.contains("\"kind\":\"atSave\"") == true)
+        let before = export.lines.dropFirst()
+        #expect(before.count == 10)
         let recovered = try Self.json(["recover", Self.saves, "--format", "json"])
         let transactions = try #require(recovered["transactions"] as? [[String: Any]])
         #expect(transactions.count == 10)
-        for (line, found) in zip(before.lines, transactions) {
+        for (line, found) in zip(before, transactions) {
             var expected = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
             expected["format"] = nil
             var got = found

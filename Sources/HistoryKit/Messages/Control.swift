@@ -58,6 +58,8 @@ public enum Control: String, CaseIterable, Sendable, CustomStringConvertible {
     case showTokens
     /// Export history, with the warnings of values that could not be read as written.
     case exportHistory
+    /// List the saves a store's -wal holds.
+    case listSaves
     /// Put back every file a provocation changed.
     case provokeUndo
     /// Put back every file a provocation changed, losing what was written since.

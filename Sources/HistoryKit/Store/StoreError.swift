@@ -102,7 +102,10 @@ public enum StoreNotice: Equatable, Sendable, CustomStringConvertible {
         return false
     }
 
-    public var description: String {
+    public var description: String { message.description }
+
+    /// What it says, pointing at the controls that show more.
+    public var message: Message {
         switch self {
         case .walWithoutShm(let p):
             return "\(p)-wal is present without \(p)-shm"
@@ -119,7 +122,7 @@ public enum StoreNotice: Equatable, Sendable, CustomStringConvertible {
         case .walDamaged(let p, let h):
             return "\(p)-wal is damaged (\(h.why)): SQLite reads it only up to frame \(h.damagedFrame - 1), so frames "
                 + "\(h.damagedFrame)–\(h.lastFrame) (\(plural(h.commits, "commit"))) are not part of the store; "
-                + "cdhist saves lists the saves it reads and the damage"
+                + "\(Control.listSaves) lists the saves it reads and the damage"
         }
     }
 }

@@ -364,7 +364,7 @@ public enum WALError: MessageError, Equatable, Sendable {
         case .notALog(let p, let why): return "\(p): not a WAL file of this store: \(why)"
         case .noSaves(let p, let why): return "\(p): \(why)"
         case .noSuchSave(let p, let n, let count):
-            return count == 0 ? "\(p): its -wal holds no save, so there is no save \(n) (cdhist saves lists a store's saves)"
+            return count == 0 ? "\(p): its -wal holds no save, so there is no save \(n) (\(Control.listSaves) lists a store's saves)"
                 : "\(p): its -wal holds saves 1 to \(count), not \(n)"
         }
     }

@@ -32,6 +32,7 @@ enum ControlNames {
         case .showCloudKit: return "cdhist cloudkit"
         case .showTokens: return "cdhist token"
         case .exportHistory: return "export"
+        case .listSaves: return "cdhist saves STORE"
         case .provokeUndo: return "cdhist provoke --undo STORE"
         case .provokeUndoForce: return "cdhist provoke --undo STORE --force"
         case .provokeActor: return "--actor"

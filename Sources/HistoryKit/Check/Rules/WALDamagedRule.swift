@@ -7,11 +7,11 @@ struct WALDamagedRule: CheckRule {
 
     func evaluate(_ c: CheckContext) throws -> [Finding] {
         guard let hidden = c.store.hiddenWALFrames else { return [] }
-        let message = Message(
+        let message: Message = (
             "\(c.store.path)-wal is damaged (\(hidden.why)): SQLite reads it only up to frame \(hidden.damagedFrame - 1), so the "
                 + "\(hidden.frames) frames from frame \(hidden.damagedFrame) to \(hidden.lastFrame) (\(plural(hidden.commits, "commit"))) "
                 + "are not part of the store, and neither the app nor this check sees what they saved. "
-                + "Run cdhist saves on the store to list the saves it reads; keep a copy of the -wal before the app opens the store again.")
+                + "\(Control.listSaves) lists the saves it reads; keep a copy of the -wal before the app opens the store again.")
         return [
             finding(
                 message,

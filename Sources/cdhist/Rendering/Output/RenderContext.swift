@@ -25,7 +25,7 @@ struct RenderContext {
     /// must each be whole events (Timesketch's) carry the save themselves: `eventLines`.
     func reading(_ store: HistoryStore, eventLines: Bool = false) throws -> RenderContext {
         var context = self
-        context.storeWarnings = store.notices.filter(\.isWarning).map(\.description)
+        context.storeWarnings = store.notices.filter(\.isWarning).map(\.message.text)
         guard let stamp = try SaveStamp.of(store) else { return context }
         context.stamp = stamp
         switch format {

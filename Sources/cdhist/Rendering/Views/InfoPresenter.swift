@@ -63,7 +63,7 @@ struct InfoPresenter {
         }
         if let problem = store.metadata.plistProblem { fields.append(("Metadata", problem)) }
         var sections: [Document.Section] = [.fields(title: nil, fields)]
-        for notice in store.notices { sections.append(.note("\(notice.isWarning ? "warning" : "note"): \(notice)")) }
+        for notice in store.notices { sections.append(.note("\(notice.isWarning ? "warning" : "note"): \(notice.message.text)")) }
 
         let json: [(String, JSONValue)] = [
             ("store", .string(store.path)),
@@ -111,7 +111,7 @@ struct InfoPresenter {
                 ("transactionGaps", .int(traces.transactionGaps)),
                 ("migrationAtCut", .optional(traces.migrationAtCut)),
             ])),
-            ("notices", .array(store.notices.map { .string($0.description) })),
+            ("notices", .array(store.notices.map { .string($0.message.text) })),
         ]
         return Document(kind: "info", json: json, sections: sections)
     }
