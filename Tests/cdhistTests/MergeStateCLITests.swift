@@ -258,6 +258,21 @@ import Testing
         }
     }
 
+    /// token's names stay short (the store's UUID is in the value): at 80 columns the explanation of an expired
+    /// token takes three lines beside them, not five under a 44-wide name column.
+    @Test func tokenTableFitsEightyColumns() throws {
+        var cases = [(Repository.fixtures + "/Purged/widget-token.data", Repository.fixtures + "/Purged/Tasks.sqlite", 8)]
+        if RealStores.available { cases.append((RealStores.photosToken, RealStores.photos, 8)) }
+        for (token, store, most) in cases {
+            let r = try CLI.run(["token", token, "--store", store, "--format", "table"], environment: ["COLUMNS": "80"])
+            #expect(r.lines.count <= most && r.lines.allSatisfy { $0.count <= 80 }, "\(r.stdout)")
+            let named = try #require(r.lines.first { $0.hasPrefix("Transaction:") })
+            #expect(named.range(of: "^Transaction: +#[0-9]+ of store [0-9A-F-]{36}$", options: .regularExpression) != nil, "\(named)")
+            let meaning = try #require(r.lines.firstIndex { $0.hasPrefix("Meaning:") })
+            #expect(r.lines[meaning...].count <= 3, "\(r.stdout)")
+        }
+    }
+
     @Test(.enabled(if: RealStores.available)) func photosTokenAgainstBothRealStores() throws {
         let token = RealStores.directory! + "/photos-10.15.7/HistoryToken.plist"
         let valid = try CLI.run(["token", token, "--store", RealStores.photos])

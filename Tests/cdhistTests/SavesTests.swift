@@ -188,6 +188,53 @@ import Testing
         #expect((recovered["olderGeneration"] as? [[String: Any]])?.count == 1)
     }
 
+    /// recover's table at 80 columns: "save 10 (read as after save 9)" wrapped beside a long author widened
+    /// beside the times (four lines a row), and why the save is partial beside each row (seven). Each row now
+    /// takes at most two, a long author under it, and why a save is partial is said once, under the table.
+    @Test func recoverKeepsEachRowWithinTwoLinesAtEightyColumns() throws {
+        let dir = try TemporaryDirectory(), copy = try TemporaryDirectory()
+        try dir.copy(from: Repository.fixtures + "/WALPending", prefix: "Tasks.sqlite")
+        let store = dir.file("Tasks.sqlite")
+        let writer = try DatabaseQueue(path: store)
+        try writer.inDatabase { try $0.execute(sql: "PRAGMA wal_autocheckpoint = 0") }
+        // Save 9 writes pages no save wrote before and names the authors at length, save 10 purges #27–#30,
+        // save 11 writes new pages again.
+        func save(_ first: Int, renaming: [(String, String)] = []) throws {
+            try writer.write { db in
+                try db.execute(sql: "CREATE TABLE IF NOT EXISTS SAVETEST (Z_PK INTEGER PRIMARY KEY, ZDATA BLOB)")
+                for key in first..<(first + 3) { try db.execute(sql: "INSERT INTO SAVETEST VALUES (?, zeroblob(6000))", arguments: [key]) }
+                for (name, long) in renaming {
+                    try db.execute(sql: "UPDATE ATRANSACTIONSTRING SET ZNAME = ? WHERE ZNAME = ?", arguments: [long, name])
+                }
+            }
+        }
+        try save(1, renaming: [("app", "com.example.tasks.widget timeline provider reload"), ("shareExtension", "share extension (posting)")])
+        try writer.write { db in
+            try db.execute(sql: "DELETE FROM ACHANGE WHERE ZTRANSACTIONID BETWEEN 27 AND 30")
+            try db.execute(sql: "DELETE FROM ATRANSACTION WHERE Z_PK BETWEEN 27 AND 30")
+        }
+        try save(4)
+        // A reader holds the log at save 11 while a checkpoint copies it all: the states before it are partial.
+        let reader = try HeldReader.open(store)
+        try writer.inDatabase { _ = try Row.fetchOne($0, sql: "PRAGMA wal_checkpoint(PASSIVE)") }
+        try save(7)
+        for suffix in ["", "-wal", "-shm"] { try FileManager.default.copyItem(atPath: store + suffix, toPath: copy.file("Tasks.sqlite" + suffix)) }
+        try reader.inDatabase { try $0.execute(sql: "COMMIT") }
+        try reader.close()
+        try writer.close()
+
+        let r = try CLI.run(["recover", copy.file("Tasks.sqlite"), "--format", "table"], environment: ["COLUMNS": "80"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let lines = r.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines.allSatisfy { $0.count <= 80 }, "\(r.stdout)")
+        let first = try #require(lines.firstIndex { $0.hasPrefix("#27 ") }), end = try #require(lines[first...].firstIndex(of: ""))
+        let rows = lines[first..<end].filter { $0.hasPrefix("#") }
+        #expect(rows.count == 4 && end - first <= 2 * rows.count, "\(r.stdout)")
+        #expect(rows.allSatisfy { $0.hasSuffix("  save 10, partial") }, "\(r.stdout)")
+        #expect(r.stdout.contains("Author: com.example.tasks.widget timeline provider reload"), "\(r.stdout)")
+        #expect(r.stdout.components(separatedBy: "What save 10 removed is read partially: a checkpoint copied").count == 2, "\(r.stdout)")
+    }
+
     /// The demo store copied while the app ran: its 8 newest transactions are in 8 saves.
     @Test func theSavesOfTheWALPendingFixture() throws {
         let store = Repository.fixtures + "/WALPending/Tasks.sqlite"
