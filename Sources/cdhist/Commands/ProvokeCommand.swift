@@ -28,6 +28,7 @@ struct ProvokeCommand: ParsableCommand, SessionInputs {
     var store: String?
 
     @Option(name: .customLong("store"), help: .hidden) var storeOption: String?  // as a session or --booted gives the store
+    @OptionGroup var booted: BootedOptions
 
     @Option(help: ArgumentHelp("The actor to put into the failure (every scenario but cloudkit-reset).", valueName: "name"))
     var actor: String?
@@ -37,7 +38,6 @@ struct ProvokeCommand: ParsableCommand, SessionInputs {
 
     @Option(help: ArgumentHelp("A shared defaults plist (binary or XML) holding merge positions (repeatable).", valueName: "plist"))
     var defaults: [String] = []
-
     @Option(help: ArgumentHelp("A token file, with its actor: ACTOR=FILE (repeatable).", valueName: "token"))
     var token: [String] = []
 
@@ -54,7 +54,6 @@ struct ProvokeCommand: ParsableCommand, SessionInputs {
     var undo = false
 
     @OptionGroup var lock: LockOptions
-
     @OptionGroup var outputOptions: OutputOptions
 
     func validate() throws {
@@ -88,8 +87,9 @@ struct ProvokeCommand: ParsableCommand, SessionInputs {
                                                                keyPrefixes: keyPrefix, now: Date().timeIntervalSinceReferenceDate), always: true)
         for note in analysis.notes where !note.onRequest { printError("cdhist: note: \(note.text.text)") }
         let plan = try opened.planProvocation(scenario, actor: actor, by: by, analysis: analysis, keyPrefixes: keyPrefix)
-        let presenter = ProvokePresenter(time: render.time, store: path, mergeStateWords: defaults.flatMap { ["--defaults", $0] }
-            + token.flatMap { ["--token", $0] } + (groupContainer.map { ["--group-container", $0] } ?? []) + keyPrefix.flatMap { ["--key-prefix", $0] })
+        let words = defaults.flatMap { ["--defaults", $0] } + token.flatMap { ["--token", $0] }
+            + (groupContainer.map { ["--group-container", $0] } ?? []) + keyPrefix.flatMap { ["--key-prefix", $0] }
+        let presenter = ProvokePresenter(time: render.time, store: path, mergeStateWords: words, storeWords: booted.words)
         guard execute else { return DocumentRenderer.render(presenter.document(plan, result: nil), context: render) }
         REPLEnvironment.current?.closeStore()
         let result = try ProvokeExecutor.execute(plan, busyTimeout: lock.lockTimeout, stops: REPLEnvironment.current?.freshStop()) { line in

@@ -19,6 +19,8 @@ struct TokenCommand: ParsableCommand, SessionInputs {
     @Option(help: ArgumentHelp("Check the token against this store.", valueName: "store"))
     var store: String?
 
+    @OptionGroup var booted: BootedOptions
+
     @OptionGroup var lock: LockOptions
 
     @OptionGroup var outputOptions: OutputOptions
