@@ -235,6 +235,50 @@ import Testing
         #expect(r.stdout.components(separatedBy: "What save 10 removed is read partially: a checkpoint copied").count == 2, "\(r.stdout)")
     }
 
+    /// show of a transaction a save still in the -wal removed (a purge) names that save and the command that
+    /// shows it, which does; a number no save removed is only said to be missing.
+    @Test func showNamesTheSaveThatRemovedATransactionAndHowToSeeIt() throws {
+        let store = Repository.fixtures + "/WALSaves/Tasks.sqlite"
+        let gone = try CLI.run(["show", store, "3"])
+        #expect(gone.status == 2)
+        let command = ["show", store, "3", "--at-save", "4"]
+        let said = "cdhist: \(store): no transaction 3 (the store has #11…#39); save 5 of its -wal removed it, and "
+            + "the store as it was after save 4 still has it: cdhist \(command.joined(separator: " ")) shows it "
+            + "(cdhist recover \(store) lists all that the saves removed)\n"
+        #expect(gone.stderr == said, "\(gone.stderr)")
+        let shown = try CLI.run(command + ["--format", "json"])
+        #expect(shown.status == 0, "\(shown.stderr)")
+        #expect(try (shown.json()["transaction"] as? [String: Any])?["transactionNumber"] as? Int == 3)
+        // Read as after save 5, the purge included, the same; past the newest, no save removed it.
+        #expect(try CLI.run(["show", store, "3", "--at-save", "5"]).stderr.contains("save 5 of its -wal removed it"))
+        let beyond = try CLI.run(["show", store, "99"]).stderr
+        #expect(beyond == "cdhist: \(store): no transaction 99 (the store has #11…#39)\n")
+
+        // Removed by the first save: the store before it is the main file alone, which recover reads.
+        let dir = try TemporaryDirectory(), copy = try TemporaryDirectory()
+        try dir.copy(from: Repository.fixtures + "/AppGroup", prefix: "Tasks.sqlite")
+        let original = dir.file("Tasks.sqlite")
+        let reader = try HeldReader.open(original)
+        let writer = try DatabaseQueue(path: original)
+        try writer.write { db in
+            try db.execute(sql: "DELETE FROM ACHANGE WHERE ZTRANSACTIONID <= 5")
+            try db.execute(sql: "DELETE FROM ATRANSACTION WHERE Z_PK <= 5")
+        }
+        try writer.close()
+        for suffix in ["", "-wal", "-shm"] {
+            try FileManager.default.copyItem(atPath: original + suffix, toPath: copy.file("Tasks.sqlite" + suffix))
+        }
+        try reader.inDatabase { try $0.execute(sql: "COMMIT") }
+        try reader.close()
+        let purged = copy.file("Tasks.sqlite")
+        let first = try CLI.run(["show", purged, "2"])
+        let toRecover = "; save 1 of its -wal removed it: cdhist recover \(purged) shows what the saves removed\n"
+        #expect(first.status == 2 && first.stderr.hasSuffix(toRecover), "\(first.stderr)")
+        let recover = try CLI.run(["recover", purged, "--format", "json"])
+        let recovered = try #require(try recover.json()["transactions"] as? [[String: Any]])
+        #expect(recovered.compactMap { $0["transactionNumber"] as? Int } == Array(1...5))
+    }
+
     /// The demo store copied while the app ran: its 8 newest transactions are in 8 saves.
     @Test func theSavesOfTheWALPendingFixture() throws {
         let store = Repository.fixtures + "/WALPending/Tasks.sqlite"
