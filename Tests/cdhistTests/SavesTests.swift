@@ -293,8 +293,15 @@ import Testing
         #expect(beyond.status == 2 && beyond.stderr == "cdhist: \(store): its -wal holds saves 1 to 8, not 9\n", "\(beyond.stderr)")
         let none = try CLI.run(["info", Repository.fixtures + "/AppGroup/Tasks.sqlite", "--at-save", "1"])
         #expect(none.status == 2 && none.stderr.contains("it has no -wal"), "\(none.stderr)")
-        let zero = try CLI.run(["info", store, "--at-save", "0"])
-        #expect(zero.status == 2 && zero.stderr.contains("--at-save takes a save from 1"), "\(zero.stderr)")
+        // A number below 1, negative ones too (an option's value, not an option): what a save number is, and where.
+        let below = [(["info", store, "--at-save", "0"], "--at-save", "0"),
+                     (["show", store, "27", "--at-save", "-1"], "--at-save", "-1"),
+                     (["diff", store, store, "--old-save", "-2", "--new-save", "3"], "--old-save", "-2")]
+        for (arguments, option, value) in below {
+            let r = try CLI.run(arguments)
+            let said = "takes a save number from 1 (cdhist saves STORE lists the saves of its -wal), not \(value)\n"
+            #expect(r.status == 2 && r.stderr.hasPrefix("Error: \(option) " + said), "\(arguments): \(r.stderr)")
+        }
     }
 }
 
