@@ -31,6 +31,30 @@ import Testing
         #expect(check.lines.last?.hasPrefix("cdhist check \(store):") == true, "\(check.stdout)\(check.stderr)")
     }
 
+    /// Each command that takes a store lists --booted in its help (the option is read before the command is).
+    @Test func everyCommandThatTakesAStoreShowsTheOptionInItsHelp() throws {
+        for command in DocumentationTests.subcommands {
+            let help = try CLI.run([command, "--help"])
+            #expect(help.status == 0 && help.stdout.contains("--booted <bundle-id>"), "cdhist \(command) --help")
+        }
+    }
+
+    /// After provoke --booted ID, the commands to run next name the store as it was given, and run.
+    @Test func provokeNamesTheBootedAppInTheCommandsToRunNext() throws {
+        let home = try TemporaryDirectory()
+        let stores = try SimulatorFixtures.write([.init(name: "iPhone 16", booted: true)], home: home.path)
+        let store = try #require(stores[0])
+        let env = ["HOME": home.path, "COLUMNS": "80"]
+        let args = ["provoke", "behind", "--booted", app, "--actor", "widget", "--execute", "--format", "table"]
+        let run = try CLI.run(args, environment: env)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.lines.contains("  cdhist check --booted \(app)"), "\(run.stdout)")
+        #expect(run.lines.contains("  cdhist provoke --undo --booted \(app)"), "\(run.stdout)")
+        #expect(!run.lines.contains { $0.hasPrefix("  cdhist") && $0.contains(store) }, "\(run.stdout)")
+        let undo = try CLI.run(["provoke", "--undo", "--booted", app, "--format", "table"], environment: env)
+        #expect(undo.status == 0 && undo.stdout.contains("Every file is as it was"), "\(undo.stdout)\(undo.stderr)")
+    }
+
     @Test func withoutOneBootedDeviceTheErrorNamesTheDevices() throws {
         let home = try TemporaryDirectory()
         try SimulatorFixtures.write([.init(name: "iPhone 15", booted: false), .init(name: "iPhone 16", booted: false)], home: home.path)

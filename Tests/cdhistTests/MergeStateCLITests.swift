@@ -32,6 +32,41 @@ import Testing
         #expect(r.stdout.contains("² held back by widget, whose position sets the cut-off; ³ deletes only what app, widget, shareExtension, intents wrote."))
     }
 
+    /// A merge-state file beside the store (a library deep in a case folder) is named by its file name: the
+    /// store's line names the folder. One elsewhere is named whole, and JSON names every file whole.
+    @Test func actorsNamesAFileBesideTheStoreByItsFileName() throws {
+        let root = try TemporaryDirectory(), fm = FileManager.default
+        let deep = root.file("case-2026-0117/evidence/extraction/private/var/mobile/Media/PhotoData")
+        try fm.createDirectory(atPath: deep, withIntermediateDirectories: true)
+        for name in ["Tasks.sqlite", "phtk.plist"] {
+            try fm.copyItem(atPath: dir + "/" + name, toPath: deep + "/" + name)
+        }
+        let elsewhere = dir + "/foreign-token.data"
+        let args = ["actors", deep + "/Tasks.sqlite", "--defaults", deep + "/phtk.plist",
+                    "--token", "intents=" + elsewhere, "--now", now]
+        let table = try CLI.run(args + ["--format", "table"], environment: ["COLUMNS": "80"])
+        #expect(table.status == 0, "\(table.stderr)")
+        let beside = "Source: phtk.plist: defaults (binary), 3 positions, 4 other keys ignored"
+        #expect(table.lines.contains(beside), "\(table.stdout)")
+        #expect(table.stdout.contains("Source: \(elsewhere): token file"), "\(table.stdout)")
+        let sources = try CLI.run(args + ["--format", "json"]).json()["sources"] as? [[String: Any]]
+        #expect(sources?.compactMap { $0["path"] as? String } == [deep + "/phtk.plist", elsewhere])
+
+        // Photos with its token, as an extraction holds them: under the store's lines (two at /tmp/case-…/PhotoData,
+        // the page then 30 lines), the time and the token's one line.
+        guard RealStores.available else { return }
+        let photos = deep + "/Photos.sqlite", token = deep + "/HistoryToken.plist"
+        for suffix in ["", "-wal", "-shm"] {
+            try fm.copyItem(atPath: RealStores.photos + suffix, toPath: photos + suffix)
+        }
+        try fm.copyItem(atPath: RealStores.photosToken, toPath: token)
+        let r = try CLI.run(["actors", photos, "--token", token, "--format", "table"], environment: ["COLUMNS": "80"])
+        let header = Array(r.lines.prefix { !$0.hasPrefix("Actors") })
+        let storeLines = try #require(header.firstIndex { $0.hasPrefix("As of:") })
+        #expect(r.status == 0 && header.count == storeLines + 2 && r.lines.count <= 28 + storeLines, "\(r.stdout)")
+        #expect(r.lines.contains("Source: HistoryToken.plist: token file, 1 position"), "\(r.stdout)")
+    }
+
     @Test func actorsJSONAndGroupContainer() throws {
         let json = try CLI.run(["actors", "--group-container", Repository.fixtures + "/GroupContainer/" + MergeStateFixtures.containerUUID,
                                 "--actor", "app", "--actor", "widget", "--batch-actor", "shareExtension", "--token", "ignored=/nonexistent",
@@ -255,6 +290,21 @@ import Testing
             let extreme = try CLI.run(["token", "\(Scenarios.appGroupUUID):\(n)", "--store", store])
             #expect(extreme.status == 1, "\(n): \(extreme.stderr)")
             #expect(try extreme.json()["status"] as? String == "expired")
+        }
+    }
+
+    /// token's names stay short (the store's UUID is in the value): at 80 columns the explanation of an expired
+    /// token takes three lines beside them, not five under a 44-wide name column.
+    @Test func tokenTableFitsEightyColumns() throws {
+        var cases = [(Repository.fixtures + "/Purged/widget-token.data", Repository.fixtures + "/Purged/Tasks.sqlite", 8)]
+        if RealStores.available { cases.append((RealStores.photosToken, RealStores.photos, 8)) }
+        for (token, store, most) in cases {
+            let r = try CLI.run(["token", token, "--store", store, "--format", "table"], environment: ["COLUMNS": "80"])
+            #expect(r.lines.count <= most && r.lines.allSatisfy { $0.count <= 80 }, "\(r.stdout)")
+            let named = try #require(r.lines.first { $0.hasPrefix("Transaction:") })
+            #expect(named.range(of: "^Transaction: +#[0-9]+ of store [0-9A-F-]{36}$", options: .regularExpression) != nil, "\(named)")
+            let meaning = try #require(r.lines.firstIndex { $0.hasPrefix("Meaning:") })
+            #expect(r.lines[meaning...].count <= 3, "\(r.stdout)")
         }
     }
 

@@ -268,6 +268,30 @@ import Testing
         }
     }
 
+    /// A token already expired is refused with why, as check says it: beyond the newest transaction (a store
+    /// restored from an older copy) is not "gone"; purged says where history now starts.
+    @Test func anExpiredTokenIsRefusedWithWhatCheckSays() throws {
+        let dir = try Self.copy("AppGroup")
+        let store = dir.file("Tasks.sqlite"), token = dir.file("token.data")
+        try Data(HistoryTokenDecoder.encode(HistoryToken(storeUUID: Scenarios.appGroupUUID, transactionNumber: 99)))
+            .write(to: URL(fileURLWithPath: token))
+        let mergeState = ["--token", "app=" + token]
+        let why = "its token (transaction #99) is beyond the newest transaction (#34): the store was restored from an "
+            + "older copy"
+        let provoke = try CLI.run(["provoke", "expired-token", store, "--actor", "app"] + mergeState)
+        let refused = "cdhist: \(store): 'app' is expired already: \(why)"
+        #expect(provoke.status == 2 && provoke.stderr.hasPrefix(refused), "\(provoke.stderr)")
+        let check = try CLI.run(["check", store, "--format", "table"] + mergeState, environment: ["COLUMNS": "1000"])
+        #expect(check.status == 1 && check.stdout.contains("app: \(why)"), "\(check.stdout)")
+
+        let purged = Repository.fixtures + "/Purged"
+        let gone = try CLI.run(["provoke", "expired-token", purged + "/Tasks.sqlite", "--actor", "widget",
+                                "--token", "widget=" + purged + "/widget-token.data"])
+        let purgedWhy = "'widget' is expired already: its token (transaction #15) was purged (the oldest remaining is "
+            + "#21)"
+        #expect(gone.status == 2 && gone.stderr.contains(purgedWhy), "\(gone.stderr)")
+    }
+
     @Test func refusesWhatCannotHappenAndAStoreInUse() throws {
         let dir = try Self.copy("MergeState")
         let store = dir.file("Tasks.sqlite"), phtk = ["--defaults", dir.file("phtk.plist")]

@@ -188,6 +188,97 @@ import Testing
         #expect((recovered["olderGeneration"] as? [[String: Any]])?.count == 1)
     }
 
+    /// recover's table at 80 columns: "save 10 (read as after save 9)" wrapped beside a long author widened
+    /// beside the times (four lines a row), and why the save is partial beside each row (seven). Each row now
+    /// takes at most two, a long author under it, and why a save is partial is said once, under the table.
+    @Test func recoverKeepsEachRowWithinTwoLinesAtEightyColumns() throws {
+        let dir = try TemporaryDirectory(), copy = try TemporaryDirectory()
+        try dir.copy(from: Repository.fixtures + "/WALPending", prefix: "Tasks.sqlite")
+        let store = dir.file("Tasks.sqlite")
+        let writer = try DatabaseQueue(path: store)
+        try writer.inDatabase { try $0.execute(sql: "PRAGMA wal_autocheckpoint = 0") }
+        // Save 9 writes pages no save wrote before and names the authors at length, save 10 purges #27–#30,
+        // save 11 writes new pages again.
+        func save(_ first: Int, renaming: [(String, String)] = []) throws {
+            try writer.write { db in
+                try db.execute(sql: "CREATE TABLE IF NOT EXISTS SAVETEST (Z_PK INTEGER PRIMARY KEY, ZDATA BLOB)")
+                for key in first..<(first + 3) { try db.execute(sql: "INSERT INTO SAVETEST VALUES (?, zeroblob(6000))", arguments: [key]) }
+                for (name, long) in renaming {
+                    try db.execute(sql: "UPDATE ATRANSACTIONSTRING SET ZNAME = ? WHERE ZNAME = ?", arguments: [long, name])
+                }
+            }
+        }
+        try save(1, renaming: [("app", "com.example.tasks.widget timeline provider reload"), ("shareExtension", "share extension (posting)")])
+        try writer.write { db in
+            try db.execute(sql: "DELETE FROM ACHANGE WHERE ZTRANSACTIONID BETWEEN 27 AND 30")
+            try db.execute(sql: "DELETE FROM ATRANSACTION WHERE Z_PK BETWEEN 27 AND 30")
+        }
+        try save(4)
+        // A reader holds the log at save 11 while a checkpoint copies it all: the states before it are partial.
+        let reader = try HeldReader.open(store)
+        try writer.inDatabase { _ = try Row.fetchOne($0, sql: "PRAGMA wal_checkpoint(PASSIVE)") }
+        try save(7)
+        for suffix in ["", "-wal", "-shm"] { try FileManager.default.copyItem(atPath: store + suffix, toPath: copy.file("Tasks.sqlite" + suffix)) }
+        try reader.inDatabase { try $0.execute(sql: "COMMIT") }
+        try reader.close()
+        try writer.close()
+
+        let r = try CLI.run(["recover", copy.file("Tasks.sqlite"), "--format", "table"], environment: ["COLUMNS": "80"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let lines = r.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines.allSatisfy { $0.count <= 80 }, "\(r.stdout)")
+        let first = try #require(lines.firstIndex { $0.hasPrefix("#27 ") }), end = try #require(lines[first...].firstIndex(of: ""))
+        let rows = lines[first..<end].filter { $0.hasPrefix("#") }
+        #expect(rows.count == 4 && end - first <= 2 * rows.count, "\(r.stdout)")
+        #expect(rows.allSatisfy { $0.hasSuffix("  save 10, partial") }, "\(r.stdout)")
+        #expect(r.stdout.contains("Author: com.example.tasks.widget timeline provider reload"), "\(r.stdout)")
+        #expect(r.stdout.components(separatedBy: "What save 10 removed is read partially: a checkpoint copied").count == 2, "\(r.stdout)")
+    }
+
+    /// show of a transaction a save still in the -wal removed (a purge) names that save and the command that
+    /// shows it, which does; a number no save removed is only said to be missing.
+    @Test func showNamesTheSaveThatRemovedATransactionAndHowToSeeIt() throws {
+        let store = Repository.fixtures + "/WALSaves/Tasks.sqlite"
+        let gone = try CLI.run(["show", store, "3"])
+        #expect(gone.status == 2)
+        let command = ["show", store, "3", "--at-save", "4"]
+        let said = "cdhist: \(store): no transaction 3 (the store has #11…#39); save 5 of its -wal removed it, and "
+            + "the store as it was after save 4 still has it: cdhist \(command.joined(separator: " ")) shows it "
+            + "(cdhist recover \(store) lists all that the saves removed)\n"
+        #expect(gone.stderr == said, "\(gone.stderr)")
+        let shown = try CLI.run(command + ["--format", "json"])
+        #expect(shown.status == 0, "\(shown.stderr)")
+        #expect(try (shown.json()["transaction"] as? [String: Any])?["transactionNumber"] as? Int == 3)
+        // Read as after save 5, the purge included, the same; past the newest, no save removed it.
+        #expect(try CLI.run(["show", store, "3", "--at-save", "5"]).stderr.contains("save 5 of its -wal removed it"))
+        let beyond = try CLI.run(["show", store, "99"]).stderr
+        #expect(beyond == "cdhist: \(store): no transaction 99 (the store has #11…#39)\n")
+
+        // Removed by the first save: the store before it is the main file alone, which recover reads.
+        let dir = try TemporaryDirectory(), copy = try TemporaryDirectory()
+        try dir.copy(from: Repository.fixtures + "/AppGroup", prefix: "Tasks.sqlite")
+        let original = dir.file("Tasks.sqlite")
+        let reader = try HeldReader.open(original)
+        let writer = try DatabaseQueue(path: original)
+        try writer.write { db in
+            try db.execute(sql: "DELETE FROM ACHANGE WHERE ZTRANSACTIONID <= 5")
+            try db.execute(sql: "DELETE FROM ATRANSACTION WHERE Z_PK <= 5")
+        }
+        try writer.close()
+        for suffix in ["", "-wal", "-shm"] {
+            try FileManager.default.copyItem(atPath: original + suffix, toPath: copy.file("Tasks.sqlite" + suffix))
+        }
+        try reader.inDatabase { try $0.execute(sql: "COMMIT") }
+        try reader.close()
+        let purged = copy.file("Tasks.sqlite")
+        let first = try CLI.run(["show", purged, "2"])
+        let toRecover = "; save 1 of its -wal removed it: cdhist recover \(purged) shows what the saves removed\n"
+        #expect(first.status == 2 && first.stderr.hasSuffix(toRecover), "\(first.stderr)")
+        let recover = try CLI.run(["recover", purged, "--format", "json"])
+        let recovered = try #require(try recover.json()["transactions"] as? [[String: Any]])
+        #expect(recovered.compactMap { $0["transactionNumber"] as? Int } == Array(1...5))
+    }
+
     /// The demo store copied while the app ran: its 8 newest transactions are in 8 saves.
     @Test func theSavesOfTheWALPendingFixture() throws {
         let store = Repository.fixtures + "/WALPending/Tasks.sqlite"
@@ -202,8 +293,15 @@ import Testing
         #expect(beyond.status == 2 && beyond.stderr == "cdhist: \(store): its -wal holds saves 1 to 8, not 9\n", "\(beyond.stderr)")
         let none = try CLI.run(["info", Repository.fixtures + "/AppGroup/Tasks.sqlite", "--at-save", "1"])
         #expect(none.status == 2 && none.stderr.contains("it has no -wal"), "\(none.stderr)")
-        let zero = try CLI.run(["info", store, "--at-save", "0"])
-        #expect(zero.status == 2 && zero.stderr.contains("--at-save takes a save from 1"), "\(zero.stderr)")
+        // A number below 1, negative ones too (an option's value, not an option): what a save number is, and where.
+        let below = [(["info", store, "--at-save", "0"], "--at-save", "0"),
+                     (["show", store, "27", "--at-save", "-1"], "--at-save", "-1"),
+                     (["diff", store, store, "--old-save", "-2", "--new-save", "3"], "--old-save", "-2")]
+        for (arguments, option, value) in below {
+            let r = try CLI.run(arguments)
+            let said = "takes a save number from 1 (cdhist saves STORE lists the saves of its -wal), not \(value)\n"
+            #expect(r.status == 2 && r.stderr.hasPrefix("Error: \(option) " + said), "\(arguments): \(r.stderr)")
+        }
     }
 }
 

@@ -31,7 +31,10 @@ extension HistoryStore {
         switch scenario {
         case .expiredToken:
             guard let n = r.tokenNumber else { throw notApplicable("keeps a date, which never expires: missed-changes deletes what it has not merged") }
-            guard r.lastMerged != nil else { throw notApplicable("has a token naming #\(n), which is gone already: it is expired") }
+            // Expired already: purged, or beyond the newest transaction (a restored store), said as check says it.
+            guard r.lastMerged != nil else {
+                throw ProvokeError.notApplicable(path: path, reason: "'\(actor)' is expired already: \(r.explanation)")
+            }
             let purge = try planPurge(HistoryQuery(before: Self.after(n)), actors: report.actors)
             return plan(scenario, actor, purge: purge,
                         expected: LaunchExpectation(code: 134301, name: "NSPersistentHistoryTokenExpiredError",

@@ -65,3 +65,37 @@ public struct SaveRecovery {
         }
     }
 }
+
+extension SaveRecovery {
+    /// Where a history transaction the store no longer holds can still be read.
+    public struct Removal: Equatable, Sendable {
+        /// The save that removed it.
+        public var removedBy: Int
+        /// The save after which the store still has it (0: the main file alone, before the first save);
+        /// nil when it cannot be read there (a partial state).
+        public var heldAfter: Int?
+    }
+
+    /// The last save of `log`, through save `last` (nil: every save), that removed transaction `number`,
+    /// and whether the store as it was after the save before still has it; nil when no save removed it.
+    public static func removal(ofTransaction number: Int64, in store: HistoryStore, log: SaveLog,
+                               through last: Int? = nil) throws -> Removal? {
+        var removedBy: Int?
+        do {
+            try log.forEachSave { summary in
+                if let last, summary.commit.number > last { throw EndOfSaves() }
+                if summary.transactionsRemoved.contains(number) { removedBy = summary.commit.number }
+                // Written again after it was removed (a number reused by a later save): not that one.
+                if summary.transactionsAdded.contains(number) { removedBy = nil }
+            }
+        } catch is EndOfSaves {}
+        guard let removedBy else { return nil }
+        let before = try? HistoryStore.open(store.path, options: OpenOptions(atSave: removedBy - 1))
+        defer { before?.close() }
+        let held = (try? before?.transaction(number: number)) != nil
+        return Removal(removedBy: removedBy, heldAfter: held ? removedBy - 1 : nil)
+    }
+
+    /// Ends the walk through the saves early.
+    private struct EndOfSaves: Error {}
+}

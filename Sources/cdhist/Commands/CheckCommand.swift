@@ -17,6 +17,8 @@ struct CheckCommand: ParsableCommand, SessionInputs {
     @Argument(help: ArgumentHelp("The Core Data store file (optional with --group-container).", valueName: "store"))
     var store: String?
 
+    @OptionGroup var booted: BootedOptions
+
     @OptionGroup var mergeState: MergeStateOptions
 
     @Option(help: ArgumentHelp("Model to decode with instead of the store's cache.", valueName: "path"))

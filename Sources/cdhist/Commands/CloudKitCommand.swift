@@ -20,6 +20,8 @@ struct CloudKitCommand: ParsableCommand, SessionInputs {
     @Argument(help: ArgumentHelp("The Core Data store file (.sqlite, .store).", valueName: "store"))
     var store: String
 
+    @OptionGroup var booted: BootedOptions
+
     @Option(help: ArgumentHelp("List at most this many objects changed since their last export.", valueName: "n"))
     var objects = 10
 

@@ -22,6 +22,8 @@ struct DiffCommand: ParsableCommand, SessionInputs {
     @Argument(help: ArgumentHelp("The newer copy of the store.", valueName: "new"))
     var new: String
 
+    @OptionGroup var booted: BootedOptions
+
     @Option(help: ArgumentHelp("Model to decode both with instead of their caches: a .mom, .momd, .xcdatamodel or .xcdatamodeld.",
                                valueName: "path"))
     var model: String?

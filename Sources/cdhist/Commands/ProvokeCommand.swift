@@ -15,7 +15,8 @@ struct ProvokeCommand: ParsableCommand, SessionInputs {
         transactions), foreign-token (a token of another store: 134501), corrupt-token (a value that does not decode, under the \
         same key), cloudkit-reset (deletes history through CloudKit mirroring's export position). The merge state is read as \
         actors reads it. --execute refuses while another process has the store open, copies every file it changes byte for \
-        byte into STORE.cdhist-provoke, then changes them; --undo STORE puts each back, checks its SHA-256, removes the copies.
+        byte into STORE.cdhist-provoke, then changes them; --undo STORE puts each back, checks its SHA-256, removes the copies \
+        (refused, saying what would be lost, when the app wrote since, unless --force).
         """)
 
     static let sessionStore = SessionStorePlacement.storeOption, readsSessionDefaults = true
@@ -28,6 +29,7 @@ struct ProvokeCommand: ParsableCommand, SessionInputs {
     var store: String?
 
     @Option(name: .customLong("store"), help: .hidden) var storeOption: String?  // as a session or --booted gives the store
+    @OptionGroup var booted: BootedOptions
 
     @Option(help: ArgumentHelp("The actor to put into the failure (every scenario but cloudkit-reset).", valueName: "name"))
     var actor: String?
@@ -37,10 +39,8 @@ struct ProvokeCommand: ParsableCommand, SessionInputs {
 
     @Option(help: ArgumentHelp("A shared defaults plist (binary or XML) holding merge positions (repeatable).", valueName: "plist"))
     var defaults: [String] = []
-
     @Option(help: ArgumentHelp("A token file, with its actor: ACTOR=FILE (repeatable).", valueName: "token"))
     var token: [String] = []
-
     @Option(name: .customLong("group-container"), help: ArgumentHelp("An App Group folder: its defaults plists and token files.", valueName: "dir"))
     var groupContainer: String?
 
@@ -50,14 +50,10 @@ struct ProvokeCommand: ParsableCommand, SessionInputs {
     @Flag(help: "Change the files (after copying each). Without it, only the preview.")
     var execute = false
 
-    @Flag(help: "Put back every file the store's last provocation changed, byte for byte.")
-    var undo = false
-
-    @Flag(help: "With --undo: put the files back even when the app wrote since the provocation (what it wrote is lost).")
-    var force = false
+    @OptionGroup var undoOptions: UndoOptions
+    var undo: Bool { undoOptions.undo }
 
     @OptionGroup var lock: LockOptions
-
     @OptionGroup var outputOptions: OutputOptions
 
     func validate() throws {
@@ -67,7 +63,6 @@ struct ProvokeCommand: ParsableCommand, SessionInputs {
             }
             return
         }
-        if force { throw ValidationError("--force goes with --undo: cdhist provoke --undo STORE --force") }
         guard let scenario, [store, storeOption, groupContainer].contains(where: { $0 != nil }) else {
             throw ValidationError("give a scenario and a store: cdhist provoke SCENARIO STORE (or --group-container DIR)")
         }
@@ -83,7 +78,7 @@ struct ProvokeCommand: ParsableCommand, SessionInputs {
         let path = try store ?? storeOption ?? (undo ? scenario : nil) ?? MergeStateRequest.store(inAppGroupFolder: groupContainer ?? "")
         if undo {
             REPLEnvironment.current?.closeStore()
-            let undone = try ProvokeBackup.undo(store: path, force: force, stops: REPLEnvironment.current?.freshStop())
+            let undone = try ProvokeBackup.undo(store: path, force: undoOptions.force, stops: REPLEnvironment.current?.freshStop())
             return DocumentRenderer.render(ProvokePresenter(time: render.time, store: path).undone(undone), context: render)
         }
         guard let scenario = scenario.flatMap(ProvokeScenario.init(rawValue:)) else { return }
@@ -92,8 +87,9 @@ struct ProvokeCommand: ParsableCommand, SessionInputs {
                                                                keyPrefixes: keyPrefix, now: Date().timeIntervalSinceReferenceDate), always: true)
         for note in analysis.notes where !note.onRequest { printError("cdhist: note: \(note.text.text)") }
         let plan = try opened.planProvocation(scenario, actor: actor, by: by, analysis: analysis, keyPrefixes: keyPrefix)
-        let presenter = ProvokePresenter(time: render.time, store: path, mergeStateWords: defaults.flatMap { ["--defaults", $0] }
-            + token.flatMap { ["--token", $0] } + (groupContainer.map { ["--group-container", $0] } ?? []) + keyPrefix.flatMap { ["--key-prefix", $0] })
+        let words = defaults.flatMap { ["--defaults", $0] } + token.flatMap { ["--token", $0] }
+            + (groupContainer.map { ["--group-container", $0] } ?? []) + keyPrefix.flatMap { ["--key-prefix", $0] }
+        let presenter = ProvokePresenter(time: render.time, store: path, mergeStateWords: words, storeWords: booted.words)
         guard execute else { return DocumentRenderer.render(presenter.document(plan, result: nil), context: render) }
         REPLEnvironment.current?.closeStore()
         let result = try ProvokeExecutor.execute(plan, busyTimeout: lock.lockTimeout, stops: REPLEnvironment.current?.freshStop()) { line in

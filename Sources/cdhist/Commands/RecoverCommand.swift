@@ -19,6 +19,8 @@ struct RecoverCommand: ParsableCommand, SessionInputs {
     @Argument(help: ArgumentHelp("The Core Data store file.", valueName: "store"))
     var store: String
 
+    @OptionGroup var booted: BootedOptions
+
     @Option(help: ArgumentHelp("Model to decode with instead of the store's cache.", valueName: "path"))
     var model: String?
 

@@ -32,6 +32,8 @@ struct RepairDefaultsCommand: ParsableCommand, SessionInputs {
     @Option(help: ArgumentHelp("The store the positions refer to (needed for tx:N, --to-oldest, --to-latest).", valueName: "store"))
     var store: String?
 
+    @OptionGroup var booted: BootedOptions
+
     @Option(name: .customLong("key-format"), help: ArgumentHelp("Key format when the actor has no key: phtk, tracker, timestamp, appwise.", valueName: "format"))
     var keyFormat: String?
 

@@ -14,6 +14,8 @@ struct ReplCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The store to open (commands run on it).", valueName: "store"))
     var store: String
 
+    @OptionGroup var booted: BootedOptions
+
     @Option(name: .customShort("c"), help: ArgumentHelp("Run this command on the store and exit (repeatable).", valueName: "command"))
     var command: [String] = []
 

@@ -19,6 +19,7 @@ struct ReportCommand: ParsableCommand, SessionInputs {
 
     @Argument(help: ArgumentHelp("The Core Data store file (optional with --group-container).", valueName: "store"))
     var store: String?
+    @OptionGroup var booted: BootedOptions
 
     @OptionGroup var mergeState: MergeStateOptions
 
@@ -40,7 +41,6 @@ struct ReportCommand: ParsableCommand, SessionInputs {
     var utc = false
 
     @OptionGroup var lock: LockOptions
-
     @OptionGroup var save: SaveOptions
 
     func validate() throws { guard (1...100).contains(top) else { throw ValidationError("--top takes 1 to 100 lanes") } }

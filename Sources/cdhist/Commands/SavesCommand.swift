@@ -21,6 +21,8 @@ struct SavesCommand: ParsableCommand, SessionInputs {
     @Argument(help: ArgumentHelp("The Core Data store file.", valueName: "store"))
     var store: String
 
+    @OptionGroup var booted: BootedOptions
+
     @Option(help: ArgumentHelp("Model to decode with instead of the store's cache (for --slots).", valueName: "path"))
     var model: String?
 

@@ -20,6 +20,8 @@ struct TimelineCommand: ParsableCommand, SessionInputs {
     @Argument(help: ArgumentHelp("The Core Data store file (optional with --group-container).", valueName: "store"))
     var store: String?
 
+    @OptionGroup var booted: BootedOptions
+
     @OptionGroup var mergeState: MergeStateOptions
 
     @OptionGroup var range: RangeOptions

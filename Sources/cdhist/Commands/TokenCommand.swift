@@ -19,6 +19,8 @@ struct TokenCommand: ParsableCommand, SessionInputs {
     @Option(help: ArgumentHelp("Check the token against this store.", valueName: "store"))
     var store: String?
 
+    @OptionGroup var booted: BootedOptions
+
     @OptionGroup var lock: LockOptions
 
     @OptionGroup var outputOptions: OutputOptions
@@ -34,7 +36,10 @@ struct TokenCommand: ParsableCommand, SessionInputs {
         if held.count > 1 { sections.append(.fields(title: nil, [("Token", token), ("Holds", "\(held.count) tokens, one under each key")])) }
         for (key, decoded) in held {
             var fields: [(String, String)] = held.count > 1 ? [] : [("Token", token)]
-            for (uuid, n) in decoded.transactionNumbers.sorted(by: { $0.key < $1.key }) { fields.append(("Store \(uuid)", "transaction #\(n)")) }
+            // The store's UUID in the value, not the name: a 42-wide name would push every value to the right.
+            for (uuid, n) in decoded.transactionNumbers.sorted(by: { $0.key < $1.key }) {
+                fields.append(("Transaction", "#\(n) of store \(uuid)"))
+            }
             if decoded.transactionNumbers.count > 1 { fields.append(("Note", "this token names \(decoded.transactionNumbers.count) stores")) }
             var json: [(String, JSONValue)] = [("key", .optional(key)), ("token", HistoryPresenter.json(decoded))]
             if let store, let opened {

@@ -9,8 +9,9 @@ enum BootedOption {
     /// Whether `word` is the option (`--booted` or `--booted=ID`).
     static func isOption(_ word: String) -> Bool { word == name || word.hasPrefix(name + "=") }
 
-    /// `arguments` (a command's name first) with `--booted ID` replaced by the store it finds;
-    /// unchanged without it, and for `stores`, whose own option it is.
+    /// `arguments` (a command's name first) with the store `--booted ID` finds put where the command
+    /// takes its store, and `--booted ID` kept last (the command shows it in its help, ``BootedOptions``,
+    /// and may name it again); unchanged without it, and for `stores`, whose own option it is.
     static func resolve(_ arguments: [String]) throws -> [String] {
         guard let index = arguments.firstIndex(where: isOption), arguments.first != "stores" else { return arguments }
         var args = arguments
@@ -25,8 +26,21 @@ enum BootedOption {
         }
         if args.contains("--group-container") { throw ValidationError("give \(name) or --group-container, not both") }
         let store = try BootedSimulator.store(bundleID: id)
-        guard let command = args.first else { return ["repl", store] }
+        guard let command = args.first else { return ["repl", store, name, id] }
         let inputs = CDHist.configuration.subcommands.first { $0.configuration.commandName == command } as? SessionInputs.Type
-        return [command] + (inputs?.sessionStore ?? .first).place(store, in: Array(args.dropFirst()))
+        return [command] + (inputs?.sessionStore ?? .first).place(store, in: Array(args.dropFirst())) + [name, id]
     }
+}
+
+/// `--booted BUNDLE_ID` in the help of each command that takes a store. ``BootedOption/resolve(_:)`` has put
+/// the store it names in place before the command is parsed; the bundle identifier stays for the command to
+/// name again (the commands `provoke` prints to run next).
+struct BootedOptions: ParsableArguments {
+    @Option(name: .customLong("booted"), help: ArgumentHelp(
+        "In place of the store: the store of the app with this bundle identifier on the booted simulator.",
+        valueName: "bundle-id"))
+    var bundleID: String?
+
+    /// `--booted ID` when the store was given so (nil otherwise), for a command to print.
+    var words: [String]? { bundleID.map { [BootedOption.name, $0] } }
 }

@@ -8,6 +8,8 @@ struct StoreOptions: ParsableArguments {
                                  valueName: "store"), completion: .custom(StoreNameCompletion.shell))
     var store: String
 
+    @OptionGroup var booted: BootedOptions
+
     @Option(help: ArgumentHelp("Model to decode with instead of the store's cache: a .mom, .momd, .xcdatamodel or .xcdatamodeld.",
                                valueName: "path"))
     var model: String?

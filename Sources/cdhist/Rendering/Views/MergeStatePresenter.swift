@@ -22,7 +22,7 @@ struct MergeStatePresenter {
                 let (shown, more) = ListSummary.limited(s.otherStoreKeys, to: ListSummary.inline)
                 text += ", for other stores: \(shown.joined(separator: ", "))" + (more > 0 ? " " + ListSummary.more(more) : "")
             }
-            fields.append(("Source", "\(s.path): \(text)"))
+            fields.append(("Source", "\(Self.beside(store.path, s.path)): \(text)"))
         }
         if sources.isEmpty { fields.append(("Source", "none (give --defaults, --token or --group-container)")) }
         let actorRows = report.actors.map { a -> [Cell] in
@@ -49,6 +49,14 @@ struct MergeStatePresenter {
         sections += report.hiddenReaders.map { .note(HiddenReaderText.actorNote($0)) }
         sections += CleanerTable(time: time, all: all).sections(report)
         return Document(kind: "actors", json: json(report, sources: sources, store: store.path), sections: sections)
+    }
+
+    /// `path` by its file name when it sits beside the store (the store's line names the folder), else
+    /// whole: the folders of an extraction can take a line of their own.
+    static func beside(_ store: String, _ path: String) -> String {
+        let file = URL(fileURLWithPath: path).standardizedFileURL
+        let folder = URL(fileURLWithPath: store).standardizedFileURL.deletingLastPathComponent()
+        return file.deletingLastPathComponent() == folder ? file.lastPathComponent : path
     }
 
     /// The command that resets a broken actor's position, so that it fetches history from the

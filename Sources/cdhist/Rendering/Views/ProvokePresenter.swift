@@ -7,6 +7,8 @@ struct ProvokePresenter {
     let store: String
     /// The options that read the merge state, as given (for the commands to run next).
     var mergeStateWords: [String] = []
+    /// The store as the commands to run next name it (`--booted ID` when it was given so); nil: its path.
+    var storeWords: [String]?
 
     /// The plan; with `result`, what was done.
     func document(_ plan: ProvokePlan, result: ProvokeResult?) -> Document {
@@ -57,7 +59,8 @@ struct ProvokePresenter {
         var sections: [Document.Section] = [.fields(title: nil, fields)]
         if result != nil {
             sections.append(.commands(title: "Relaunch the app, then check, then put every file back:",
-                                      [["cdhist", "check", store] + mergeStateWords, ["cdhist", "provoke", "--undo", store]]))
+                                      [["cdhist", "check"] + (storeWords ?? [store]) + mergeStateWords,
+                                       ["cdhist", "provoke", "--undo"] + (storeWords ?? [store])]))
         } else {
             sections.append(.note("Preview: nothing was changed. Quit the app first; --execute copies every file it changes, then does it."))
         }

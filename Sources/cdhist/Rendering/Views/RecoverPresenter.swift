@@ -14,12 +14,15 @@ struct RecoverPresenter {
                 + "\(plural(objects.count, "object")) a save deleted"),
         ])]
         if !transactions.isEmpty {
-            sections.append(.table(title: "History transactions removed by a save", columns: [
-                Column("#", alignRight: true), Column("Time"), Column("Author", fit: .wrap(min: 8)), Column("Changes", alignRight: true),
-                Column("Removed by", fit: .wrap(min: 10)),
+            // The save that removed each is a short value (the store each is read from is always the one
+            // before that save, said once in the title); an author too long to share the line goes under
+            // its row rather than breaking the times and wrapping beside them.
+            sections.append(.table(title: Self.transactionsTitle, columns: [
+                Column("#", alignRight: true), Column("Time"), Column("Author", fit: .wrap(min: 8), importance: .detail),
+                Column("Changes", alignRight: true), Column("Removed by"),
             ], rows: transactions.map { r in
-                [Cell("#\(r.transaction.number)"), Cell(history.time.display(r.transaction.timestamp)), HistoryPresenter.optional(r.transaction.author),
-                 Cell("\(r.changes.count)"), Self.removal("save \(r.removedBy) (read as after save \(r.readAt))", r.inexact)]
+                [Cell("#\(r.transaction.number)"), Cell(history.time.display(r.transaction.timestamp)),
+                 HistoryPresenter.optional(r.transaction.author), Cell("\(r.changes.count)"), Self.removal(r.removedBy, r.inexact)]
             }))
         }
         if !objects.isEmpty {
@@ -27,9 +30,17 @@ struct RecoverPresenter {
                 Column("Object", fit: .wrap(min: 12)), Column("Deleted by", fit: .wrap(min: 10)), Column("Values", fit: .below),
             ], rows: objects.map { o in
                 [Cell(o.object.description),
-                 Self.removal("save \(o.deletedBy)" + (o.transactionNumbers.isEmpty ? " (no history transaction)" : " (#\(o.transactionNumbers.map(String.init).joined(separator: ", #")))"), o.inexact),
+                 Self.removal(o.deletedBy, o.inexact, detail: o.transactionNumbers.isEmpty ? " (no history transaction)"
+                    : " (#\(o.transactionNumbers.map(String.init).joined(separator: ", #")))"),
                  Cell(o.state.map { state in state.properties.map { "\($0.name): \(history.text($0.content).text)" }.joined(separator: "; ") } ?? "its row before could not be read")]
             }))
+        }
+        // Why a save's states may not be what SQLite wrote: once per save, not on each of its rows.
+        var partial: [Int: String] = [:]
+        for r in transactions { if let why = r.inexact { partial[r.removedBy] = why } }
+        for o in objects { if let why = o.inexact { partial[o.deletedBy] = why } }
+        for (save, why) in partial.sorted(by: { $0.key < $1.key }) {
+            sections.append(.note("What save \(save) removed is read partially: \(why)."))
         }
         if transactions.isEmpty && objects.isEmpty {
             sections.append(.note("No save in the -wal removed history or deleted an object: there is nothing to recover from it."))
@@ -40,10 +51,13 @@ struct RecoverPresenter {
         return Document(kind: "recovered", json: json(transactions: transactions, objects: objects, log: log, store: store), sections: sections)
     }
 
-    /// The save that removed something, with why its states may not be what SQLite wrote.
-    private static func removal(_ text: String, _ inexact: String?) -> Cell {
-        guard let inexact else { return Cell(text) }
-        return Cell(text + "; partial: \(inexact)", .yellow)
+    static let transactionsTitle = "History transactions removed by a save (read as the store was before it)"
+
+    /// The save that removed something, marked partial when its states may not be what SQLite wrote
+    /// (a note under the tables says why).
+    private static func removal(_ save: Int, _ inexact: String?, detail: String = "") -> Cell {
+        guard inexact != nil else { return Cell("save \(save)\(detail)") }
+        return Cell("save \(save), partial\(detail)", .yellow)
     }
 
     private func json(transactions: [SaveRecovery.Transaction], objects: [SaveRecovery.DeletedObject], log: SaveLog, store: String) -> [(String, JSONValue)] {
