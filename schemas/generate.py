@@ -39,7 +39,8 @@ import json, os
 # 1.14: every document's atSave (read at a save of the -wal) and warnings (a damaged -wal), and NDJSON's first
 #       line of kind atSave; a change's valuesSave, valuesExact and valuesNote (with --values), and a Timesketch
 #       event's atSave; the saves document's wal.bytes and slotCheck's partialSaveUpdates, byTrigger and
-#       triggerProperties; provoke-undo's discarded (what an undo with --force threw away).
+#       triggerProperties; provoke-undo's discarded (what an undo with --force threw away); the recovered
+#       document's unreadable (saves whose earlier, partial state SQLite cannot read).
 VERSION = "1.14"
 
 def nullable(t): return {"type": [t, "null"]} if isinstance(t, str) else {"anyOf": [t, {"type": "null"}]}
@@ -303,6 +304,7 @@ defs["recovered"] = doc("recovered", {
     "objects": arr(obj({"entity": S, "objectID": S, "values": nullable({"type": "object"}), "deletedBy": I, "exact": B,
                      "why": nullable("string"), "transactionNumbers": arr(I)})),
     "olderGeneration": arr(looseFrames),
+    "unreadable": arr(obj({"save": I, "transactionsRemoved": I, "objectsDeleted": I, "why": S})),
 })
 
 # NDJSON's first line when the store is read at a save.

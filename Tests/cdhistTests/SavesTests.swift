@@ -308,6 +308,39 @@ import Testing
 /// Each save of the real stores against SQLite's own reading of the `-wal` cut at that commit
 /// (every table of every state read in full: a few seconds).
 @Suite(.tags(.slow)) struct SavesOracleTests {
+    /// A purge and a VACUUM, then a checkpoint of every frame: the states before most saves are partial, and some
+    /// are not one database at all. recover says which saves it cannot read and recovers the rest.
+    @Test(.enabled(if: RealStores.available)) func recoverSaysWhichPartialStatesItCannotRead() throws {
+        let work = try TemporaryDirectory(), copy = try TemporaryDirectory()
+        for suffix in ["", "-wal", "-shm"] {
+            try FileManager.default.copyItem(atPath: RealStores.photos + suffix, toPath: work.file("Photos.sqlite" + suffix))
+            try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: work.file("Photos.sqlite" + suffix))
+        }
+        let queue = try DatabaseQueue(path: work.file("Photos.sqlite"))
+        try queue.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
+            let newest = try Int64.fetchOne(db, sql: "SELECT MAX(Z_PK) FROM ATRANSACTION") ?? 0
+            try db.inTransaction {
+                try db.execute(sql: "DELETE FROM ACHANGE WHERE ZTRANSACTIONID < ?", arguments: [newest - 3])
+                try db.execute(sql: "DELETE FROM ATRANSACTION WHERE Z_PK < ?", arguments: [newest - 3])
+                return .commit
+            }
+            try db.execute(sql: "VACUUM")
+            _ = try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(PASSIVE)")
+        }
+        // Copied while the connection is open: closing would checkpoint again and remove the -wal.
+        for suffix in ["", "-wal", "-shm"] { try FileManager.default.copyItem(atPath: work.file("Photos.sqlite" + suffix), toPath: copy.file("Photos.sqlite" + suffix)) }
+        try queue.close()
+        let r = try CLI.run(["recover", copy.file("Photos.sqlite"), "--format", "json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let unreadable = try #require(try r.json()["unreadable"] as? [[String: Any]])
+        #expect(!unreadable.isEmpty)
+        #expect(unreadable.allSatisfy { ($0["why"] as? String)?.contains("so that SQLite cannot read it as one database") == true })
+        let table = try CLI.run(["recover", copy.file("Photos.sqlite"), "--format", "table"], environment: ["COLUMNS": "80"])
+        #expect(table.stdout.contains("removed cannot be read"), "\(table.stdout)")
+    }
+
+
     @Test(.enabled(if: RealStores.available), arguments: [(RealStores.photos15, 34), (RealStores.photos, 12), (RealStores.swiftData, 42)])
     func eachSaveIsWhatSQLiteReadsFromTheLogCutThere(store: String, commits: Int) throws {
         let dir = try TemporaryDirectory()

@@ -29,21 +29,65 @@ public struct SaveRecovery {
         public var inexact: String?
     }
 
+    /// What a save removed that cannot be read: the store as it was before it is partial (a
+    /// checkpoint overwrote pages it reads), and SQLite cannot read it as one database.
+    public struct Unreadable: Sendable {
+        public var save: Int
+        public var transactionsRemoved: Int
+        public var objectsDeleted: Int
+        /// Why that state is partial, and what SQLite found.
+        public var why: String
+    }
+
     /// Calls `transaction` with each transaction a save removed and `object` with each object a
     /// save deleted, in the order of the saves; what the store still holds (a later save put it
-    /// back) is left out. `model` is the user's model, when given (else each state's cache).
+    /// back) is left out. `model` is the user's model, when given (else each state's cache). A
+    /// save whose earlier state is partial and unreadable goes to `unreadable`, and the others
+    /// are read still.
     public static func run(_ store: HistoryStore, log: SaveLog, userModel: String?,
-                           transaction: (Transaction) throws -> Void, object: (DeletedObject) throws -> Void) throws {
+                           transaction: (Transaction) throws -> Void, object: (DeletedObject) throws -> Void,
+                           unreadable: (Unreadable) throws -> Void = { _ in }) throws {
         var summaries: [SaveSummary] = []
         try log.forEachSave { summaries.append($0) }
         for summary in summaries where !summary.transactionsRemoved.isEmpty || !summary.deletedObjects.isEmpty {
-            let before = try HistoryStore.open(store.path, options: OpenOptions(atSave: summary.commit.number - 1))
+            // The state before the save, and the removed transactions read there.
+            let read: (store: HistoryStore, resolution: ModelResolution, found: [(HistoryKit.Transaction, [Change])])
+            do {
+                read = try readBefore(summary, path: store.path, userModel: userModel)
+            } catch {
+                // An exact state that does not read is a problem of the files; a partial one may well not.
+                guard let partial = log.exactness.reason(ofState: summary.commit.number - 1) else { throw error }
+                try unreadable(Unreadable(save: summary.commit.number, transactionsRemoved: summary.transactionsRemoved.count,
+                                          objectsDeleted: summary.deletedObjects.count,
+                                          why: "\(partial), so that SQLite cannot read it as one database"))
+                continue
+            }
+            let before = read.store
             defer { before.close() }
+            for (tx, changes) in read.found where try store.transaction(number: tx.number) == nil {
+                try transaction(Transaction(transaction: tx, changes: changes, removedBy: summary.commit.number, inexact: summary.why))
+            }
+            for reference in summary.deletedObjects {
+                if case .found? = try? store.objectState(reference, model: nil) { continue }
+                var state: ObjectState?
+                if case .found(let found)? = try? before.objectState(reference, model: read.resolution.model) { state = found }
+                try object(DeletedObject(object: reference, deletedBy: summary.commit.number, transactionNumbers: summary.transactionsAdded,
+                                         state: state, inexact: summary.why))
+            }
+        }
+    }
+
+    /// The store as it was before the save of `summary`, its model, and the transactions the save removed, read there.
+    private static func readBefore(_ summary: SaveSummary, path: String, userModel: String?) throws
+        -> (store: HistoryStore, resolution: ModelResolution, found: [(HistoryKit.Transaction, [Change])])
+    {
+        let before = try HistoryStore.open(path, options: OpenOptions(atSave: summary.commit.number - 1))
+        do {
             let resolution = try before.resolveModel(userModelPath: userModel)
             let removed = Set(summary.transactionsRemoved)
+            var found: [(HistoryKit.Transaction, [Change])] = []
             if let low = summary.transactionsRemoved.first, let high = summary.transactionsRemoved.last, low <= high {
                 let decoder = before.makeDecoder(model: resolution)
-                var found: [(HistoryKit.Transaction, [Change])] = []
                 let bounds = HistoryQuery.Bound.around(low...high)
                 try before.forEachTransactionWithChanges(HistoryQuery(after: bounds.after, before: bounds.before), decoder: decoder) { tx, changes in
                     guard removed.contains(tx.number) else { return }
@@ -51,17 +95,11 @@ public struct SaveRecovery {
                     try changes.forEach { list.append($0) }
                     found.append((tx, list))
                 }
-                for (tx, changes) in found where try store.transaction(number: tx.number) == nil {
-                    try transaction(Transaction(transaction: tx, changes: changes, removedBy: summary.commit.number, inexact: summary.why))
-                }
             }
-            for reference in summary.deletedObjects {
-                if case .found? = try? store.objectState(reference, model: nil) { continue }
-                var state: ObjectState?
-                if case .found(let found)? = try? before.objectState(reference, model: resolution.model) { state = found }
-                try object(DeletedObject(object: reference, deletedBy: summary.commit.number, transactionNumbers: summary.transactionsAdded,
-                                         state: state, inexact: summary.why))
-            }
+            return (before, resolution, found)
+        } catch {
+            before.close()
+            throw error
         }
     }
 }

@@ -34,8 +34,11 @@ struct RecoverCommand: ParsableCommand, SessionInputs {
         let log = try SaveLog.read(historyStore)
         var transactions: [SaveRecovery.Transaction] = []
         var objects: [SaveRecovery.DeletedObject] = []
-        try SaveRecovery.run(historyStore, log: log, userModel: model, transaction: { transactions.append($0) }, object: { objects.append($0) })
+        var unreadable: [SaveRecovery.Unreadable] = []
+        try SaveRecovery.run(historyStore, log: log, userModel: model, transaction: { transactions.append($0) }, object: { objects.append($0) },
+                             unreadable: { unreadable.append($0) })
         let presenter = RecoverPresenter(history: HistoryPresenter(time: context.time), storeUUID: historyStore.storeUUID)
-        DocumentRenderer.render(presenter.document(log, transactions: transactions, objects: objects, store: store), context: context)
+        DocumentRenderer.render(presenter.document(log, transactions: transactions, objects: objects, unreadable: unreadable, store: store),
+                                context: context)
     }
 }

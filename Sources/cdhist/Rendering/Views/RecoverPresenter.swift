@@ -5,7 +5,8 @@ struct RecoverPresenter {
     let history: HistoryPresenter
     let storeUUID: String
 
-    func document(_ log: SaveLog, transactions: [SaveRecovery.Transaction], objects: [SaveRecovery.DeletedObject], store: String) -> Document {
+    func document(_ log: SaveLog, transactions: [SaveRecovery.Transaction], objects: [SaveRecovery.DeletedObject],
+                  unreadable: [SaveRecovery.Unreadable] = [], store: String) -> Document {
         let changes = transactions.reduce(0) { $0 + $1.changes.count }
         var sections: [Document.Section] = [.fields(title: nil, [
             ("Store", store),
@@ -42,13 +43,22 @@ struct RecoverPresenter {
         for (save, why) in partial.sorted(by: { $0.key < $1.key }) {
             sections.append(.note("What save \(save) removed is read partially: \(why)."))
         }
-        if transactions.isEmpty && objects.isEmpty {
+        for u in unreadable {
+            sections.append(.note("What save \(u.save) removed cannot be read (\(plural(u.transactionsRemoved, "history transaction")), "
+                + "\(plural(u.objectsDeleted, "object"))): the store as it was before it is partial, \(u.why)."))
+        }
+        if transactions.isEmpty && objects.isEmpty && unreadable.isEmpty {
             sections.append(.note("No save in the -wal removed history or deleted an object: there is nothing to recover from it."))
         }
         for g in log.olderGenerations {
             sections.append(.note("Frames \(g.firstFrame)–\(g.lastFrame) are of an earlier generation of the log (\(plural(g.pages, "page")), \(plural(g.commits, "commit"))): left behind when the log was reset, they are the only remnant of what that generation held; what it took is otherwise gone."))
         }
-        return Document(kind: "recovered", json: json(transactions: transactions, objects: objects, log: log, store: store), sections: sections)
+        let cannot: JSONValue = .array(unreadable.map { u in
+            .object([("save", .int(Int64(u.save))), ("transactionsRemoved", .int(Int64(u.transactionsRemoved))),
+                     ("objectsDeleted", .int(Int64(u.objectsDeleted))), ("why", .string(u.why))])
+        })
+        return Document(kind: "recovered", json: json(transactions: transactions, objects: objects, log: log, store: store) + [("unreadable", cannot)],
+                        sections: sections)
     }
 
     static let transactionsTitle = "History transactions removed by a save (read as the store was before it)"
