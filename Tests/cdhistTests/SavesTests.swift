@@ -161,10 +161,11 @@ import Testing
             let added = (summary["otherTables"] as? [[String: Any]])?.first { $0["table"] as? String == "SAVETEST" }
             #expect(added?["inserted"] as? Int == 3, "\(summary)")
         }
-        let partial = try CLI.run(["info", checkpointed, "--at-save", "9"])
-        #expect(partial.status == 0 && partial.stderr.contains("as after save 9 is partial: a checkpoint copied frames 1–"), "\(partial.stderr)")
-        let exact = try CLI.run(["info", checkpointed, "--at-save", "11"])
-        #expect(exact.status == 0 && !exact.stderr.contains("partial"), "\(exact.stderr)")
+        let partial = try CLI.run(["info", checkpointed, "--at-save", "9", "--format", "table"])
+        #expect(partial.status == 0 && partial.stdout.hasPrefix("At save 9 of 12, after #"), "\(partial.stdout)")
+        #expect(partial.lines.first?.contains(": partial: a checkpoint copied frames 1–") == true, "\(partial.stdout)")
+        let exact = try CLI.run(["info", checkpointed, "--at-save", "11", "--format", "table"])
+        #expect(exact.status == 0 && exact.lines.first?.hasSuffix(": exact") == true && !exact.stderr.contains("partial"), "\(exact.stdout)")
         // SQLite reading the log cut at each exact save sees the rows those saves left.
         let (wal, ends) = try Self.commitEnds(checkpointed)
         for (at, rows) in [(11, 9), (12, 12)] {
@@ -428,7 +429,7 @@ import Testing
         }
         let csv = try CLI.run(["export", store, "--values", "--after", "tx:" + after, "--format", "csv"])
         let header = try #require(csv.lines.first).split(separator: ",").map(String.init)
-        #expect(header.suffix(2) == ["valuesBefore", "valuesAfter"])
+        #expect(header.suffix(5) == ["valuesBefore", "valuesAfter", "valuesSave", "valuesExact", "valuesNote"])
         let events = try CLI.run(["export", store, "--values", "--after", "tx:" + after, "--format", "timesketch"]).lines
         let withValues = events.filter { $0.contains("; save ") }.count
         #expect(withValues > 0 && withValues <= listed.count)

@@ -241,6 +241,10 @@ public struct MergeStateAnalyzer {
                 return r
             }
             guard position.lastMerged != nil else {
+                if let later = laterThanSave(n, history: history) {
+                    r.conclude(.upToDate, "its token (transaction #\(n)) \(later)", "nothing to do: judge its position against the store as it is, not as after a save")
+                    return r
+                }
                 r.status = .expired
                 r.explanation = "its token \(Self.missing(n, history: history)): Core Data fails with error 134301 (history token expired; in SwiftData, SwiftDataError.historyTokenExpired)"
                 r.advice = "reset its token (delete the saved token) so it refetches, and purge only before the oldest actor's position"
@@ -318,6 +322,10 @@ extension MergeStateAnalyzer {
             return r
         }
         guard position.lastMerged != nil else {
+            if let later = laterThanSave(n, history: history) {
+                r.conclude(.upToDate, "its export position (transaction #\(n)) \(later)", "nothing to do: judge its position against the store as it is, not as after a save")
+                return r
+            }
             r.conclude(.expired, "its export position \(Self.missing(n, history: history)): on its next export the mirror finds its token expired, resets (reason: history expired) and re-uploads \(r.everyRecord)",
                        "nothing in the store undoes it: let the reset run with a good network; from now on purge only transactions CloudKit has exported, or do not purge a mirrored store")
             return r
@@ -331,6 +339,14 @@ extension MergeStateAnalyzer {
                            : "it exports them when the app next runs with a network and an iCloud account; nothing to do")
         }
         return r
+    }
+
+    /// When the store is read as it was after a save and transaction `n` comes after everything
+    /// it held then: a position of a later time than the one read, not a restored store.
+    private func laterThanSave(_ n: Int64, history: ClosedRange<Int64>?) -> String? {
+        guard let at = store.savePoint, n > (history?.upperBound ?? 0) else { return nil }
+        return "is later than the newest transaction at save \(at.save) of \(at.of) (\(history.map { "#\($0.upperBound)" } ?? "none")), "
+            + "as which the store is read: the merge state is of a later time, and had merged everything the store held then"
     }
 
     /// Why transaction `n`, which a token names, is not in the store: purged, never

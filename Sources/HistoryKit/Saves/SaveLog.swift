@@ -12,7 +12,8 @@ public struct SaveLog: Sendable {
     public var unfinished: LooseFrames? {
         let lastCommitted = log.commits.last?.lastFrame ?? 0
         let valid = log.unfinished.map { Set(log.frames[($0.lowerBound - 1)..<$0.upperBound].map(\.page)) } ?? []
-        guard log.unfinished != nil || log.inProgress != nil else { return nil }
+        // Valid frames before a damaged one may be a save whose commit lies past it: the damage says so.
+        guard log.hidden == nil, log.unfinished != nil || log.inProgress != nil else { return nil }
         return LooseFrames(firstFrame: lastCommitted + 1, lastFrame: max(log.unfinished?.upperBound ?? 0, log.inProgress?.lastFrame ?? 0),
                            pages: log.inProgress?.pages ?? valid.count, commits: 0, salts: nil)
     }
@@ -175,9 +176,11 @@ public struct SaveLog: Sendable {
     }
 
     /// Why save `number` cannot be rebuilt exactly (nil when it can): a save is rebuilt from the
-    /// states before and after it, so both must be exact.
+    /// states before and after it, so both must be exact; the reason says which is not.
     public func reason(ofSave number: Int) -> String? {
-        exactness.reason(ofState: number) ?? exactness.reason(ofState: number - 1)
+        let after = exactness.reason(ofState: number), before = exactness.reason(ofState: number - 1)
+        if let after { return "the store after it is partial" + (before == nil ? "" : ", as is the one before it") + ": " + after }
+        return before.map { "the store before it is partial: " + $0 }
     }
 
     /// Core Data's tables of objects: `Z` and a letter (`ZTASK`), not its bookkeeping (`Z_PRIMARYKEY`,

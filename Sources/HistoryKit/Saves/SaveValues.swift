@@ -78,7 +78,8 @@ public final class SaveValues {
                 : "the -wal holds no save: values before and after a change are kept only while its save is in the -wal"
         }
         guard let first = firstSavedTransaction else {
-            return "no save in the -wal added a history transaction: #\(change.transactionNumber) was saved before the log began"
+            return "no save in the -wal adds a history transaction: #\(change.transactionNumber) was saved before the log began, so "
+                + "the values it wrote are not in the files"
         }
         guard change.transactionNumber < first.number else {
             return "no save in the -wal added #\(change.transactionNumber), so no state before and after it is in the files"
@@ -86,9 +87,9 @@ public final class SaveValues {
         // The log was reset after a checkpoint (its sequence counts resets; frames of an earlier
         // generation may remain): the save was in frames a checkpoint copied before the reset.
         let reset = log.log.header.checkpointSequence > 0 || !log.log.olderGenerations.isEmpty
-        return "#\(change.transactionNumber) was saved before the -wal's first save (save \(first.save) adds #\(first.number)): "
-            + (reset ? "in frames a checkpoint copied into the main file before the log was reset, so only its current row is kept"
-                : "before the log began, so only its current row is kept")
+        return "#\(change.transactionNumber) is older than the first transaction a save of the -wal adds (#\(first.number), by save "
+            + "\(first.save)): it was saved " + (reset ? "in frames a checkpoint copied into the main file before the log was reset"
+                : "before the log began") + ", so the values it wrote are not in the files"
     }
 
     /// Every property of `change`'s object before and after the save that made it, with the

@@ -103,8 +103,8 @@ final class StoreConnection {
             savePoint = point
             readonly = true
             snapshotDirectory = packed?.assembledIn
-            notices = (point.why.map { [.partialSave(path: path, save: save, reason: $0)] } ?? [])
-                + (hidden.map { [.walDamaged(path: path, hidden: $0)] } ?? [])
+            // Whether that state is partial, and why, is the save point's to say (every output says it first).
+            notices = hidden.map { [.walDamaged(path: path, hidden: $0)] } ?? []
             return
         }
         var notices: [StoreNotice] = []

@@ -90,8 +90,6 @@ public enum StoreNotice: Equatable, Sendable, CustomStringConvertible {
     case unexpectedValue(path: String, detail: String)
     /// `-wal` holds nothing SQLite can read (no whole frame, or a damaged header): only the main file was read.
     case walUnusable(path: String, reason: String)
-    /// The store as it was after a save of its `-wal` cannot be rebuilt exactly (``SaveExactness``).
-    case partialSave(path: String, save: Int, reason: String)
     /// A damaged frame in the `-wal` hides the commits after it from SQLite, and so from the store.
     case walDamaged(path: String, hidden: WALLog.HiddenFrames)
 
@@ -117,12 +115,8 @@ public enum StoreNotice: Equatable, Sendable, CustomStringConvertible {
             return "\(p): \(detail)"
         case .walUnusable(let p, let why):
             return "\(p)-wal \(why): only the main file was read"
-        case .partialSave(let p, let save, let why):
-            return "\(p) as after save \(save) is partial: \(why)"
         case .walDamaged(let p, let h):
-            return "\(p)-wal is damaged (\(h.why)): SQLite reads it only up to frame \(h.damagedFrame - 1), so frames "
-                + "\(h.damagedFrame)–\(h.lastFrame) (\(plural(h.commits, "commit"))) are not part of the store; "
-                + "\(Control.listSaves) lists the saves it reads and the damage"
+            return "\(p)-wal is damaged: \(h.sentence); \(Control.listSaves) lists the saves it reads and the damage"
         }
     }
 }

@@ -44,12 +44,13 @@ public struct SaveExactness: Sendable {
             let low = min(shm.backfilled, log.frames.count)
             let high = max(low, min(shm.attempted, log.frames.count))
             let indexes = "its -shm, which indexes this -wal (the same salts, \(shm.frames) frames committed)"
-            let allows = low == 0 ? "up to frame \(high)" : "frames \(low)–\(high)"
+            let allows = (low == 0 ? "says only that a checkpoint may have copied frames up to \(high)"
+                : "says a checkpoint copied frames 1–\(low), and may have copied up to \(high)")
             if let k = fits.largest(in: low...high) {
                 backfilled = k
                 source = low == high
                     ? "as \(indexes) says" + (k == 0 ? "" : ", which every page written through frame \(k) bears out")
-                    : "as the main file shows: \(fits.explanation(k)); \(indexes) allows a copy of \(allows)"
+                    : "as the main file shows: \(fits.explanation(k)); \(indexes) \(allows)"
             } else {
                 backfilled = fits.largest
                 source = "as the main file shows: \(fits.explanation(backfilled)); "
@@ -81,7 +82,7 @@ public struct SaveExactness: Sendable {
             guard low < firsts.count, firsts[low].frame <= backfilled else { continue }
             let later = log.commit(holdingFrame: firsts[low].frame)?.number
             partial[commit.number] = "a checkpoint copied frames 1–\(backfilled) into the main file: page \(firsts[low].page), "
-                + "first written by save \(later.map(String.init) ?? "?"), is read from the main file as a later save left it"
+                + "which save \(later.map(String.init) ?? "?") writes first, is read from there as a later save left it"
         }
         return partial
     }

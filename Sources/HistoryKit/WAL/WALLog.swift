@@ -97,18 +97,26 @@ public struct WALLog: Sendable {
     /// when no commit of this generation follows a frame that breaks the checksum chain.
     public let hidden: HiddenFrames?
 
-    /// The frames a damaged frame hides: SQLite reads a log only up to the frame before it.
+    /// The frames a damaged frame hides: SQLite reads a log only through its last commit before it.
     public struct HiddenFrames: Equatable, Sendable {
         /// The damaged frame: the first whose checksum does not chain (or that names no page).
         public var damagedFrame: Int
+        /// The first frame hidden: the one after the last commit before the damage.
+        public var firstFrame: Int
         /// The last commit frame of this log after it.
         public var lastFrame: Int
         /// Commit frames of this log from it on.
         public var commits: Int
         /// What is wrong with the damaged frame (`frame 15's checksum does not match`).
         public var why: String
-        /// The frames hidden: the damaged one and those after it, through the last commit.
-        public var frames: Int { lastFrame - damagedFrame + 1 }
+        /// The frames hidden, through the last commit after the damage.
+        public var frames: Int { lastFrame - firstFrame + 1 }
+
+        /// What it means, for people: where SQLite stops reading, and what it does not see.
+        public var sentence: String {
+            let through = firstFrame > 1 ? "only through frame \(firstFrame - 1), its last commit before it" : "no commit of it"
+            return "\(why): SQLite reads \(through), so frames \(firstFrame)–\(lastFrame) (\(plural(commits, "commit"))) are not part of the store"
+        }
     }
 
     public var pageSize: Int { header.pageSize }
@@ -331,8 +339,10 @@ public struct WALLog: Sendable {
             var generations = self.generations
             var hidden: HiddenFrames?
             if let breakFrame, let lastCommitAfterBreak {
-                hidden = HiddenFrames(damagedFrame: breakFrame, lastFrame: lastCommitAfterBreak, commits: commitsAfterBreak, why: breakWhy)
-                damage = "\(breakWhy): SQLite reads the log only up to frame \(breakFrame - 1), yet a commit of this generation follows"
+                let hiddenFrames = HiddenFrames(damagedFrame: breakFrame, firstFrame: (commits.last?.lastFrame ?? 0) + 1,
+                                                lastFrame: lastCommitAfterBreak, commits: commitsAfterBreak, why: breakWhy)
+                hidden = hiddenFrames
+                damage = hiddenFrames.sentence
                 generations.removeAll { $0.firstFrame < lastCommitAfterBreak }
             } else if let last = inProgressLast {
                 // Its pages with those of the valid frames before it (the same save's first frames).

@@ -289,7 +289,7 @@ struct HistoryPresenter {
     /// With `--values`, the values before and after the change (or that the files do not hold them).
     func valueCells(_ change: Change) -> [Cell] {
         guard let values else { return [] }
-        guard let found = values.lookup(change) else { return [Cell("values: not in the files: " + values.missing(change), .dim)] }
+        guard let found = values.lookup(change) else { return [Cell("values: " + values.missing(change), .dim)] }
         let lines = valueLines(found)
         return [Cell(Self.valueSource(found) + ": " + (lines.isEmpty ? "no property read" : lines.joined(separator: "; ")),
                      found.exact ? nil : .yellow)]

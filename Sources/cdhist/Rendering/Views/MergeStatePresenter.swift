@@ -102,7 +102,9 @@ struct MergeStatePresenter {
         case .token(let token):
             let kind = a.kind == .cloudKit ? "export token" : "token"
             guard let n = a.tokenNumber else { return "\(kind) \(token)" }
-            return a.lastMerged.map { "#\($0.number) \(time.display($0.timestamp)) (\(kind))" } ?? "#\(n), gone (\(kind))"
+            // Not in the store: purged, or after its newest (read at a save, or restored from an older copy).
+            let missing = a.status == .upToDate ? "later" : "gone"
+            return a.lastMerged.map { "#\($0.number) \(time.display($0.timestamp)) (\(kind))" } ?? "#\(n), \(missing) (\(kind))"
         case .date(let d, _):
             let tx = a.lastMerged.map { "#\($0.number) " } ?? "before every remaining transaction, "
             return "\(tx)\(time.display(d)) (date)"
