@@ -134,6 +134,19 @@ extension SaveRecovery {
         return Removal(removedBy: removedBy, heldAfter: held ? removedBy - 1 : nil)
     }
 
+    /// The first save after save `after` that adds transaction `number`; nil when none does.
+    public static func addition(ofTransaction number: Int64, log: SaveLog, after: Int) throws -> Int? {
+        var adds: Int?
+        do {
+            try log.forEachSave { summary in
+                guard summary.commit.number > after, summary.transactionsAdded.contains(number) else { return }
+                adds = summary.commit.number
+                throw EndOfSaves()
+            }
+        } catch is EndOfSaves {}
+        return adds
+    }
+
     /// Ends the walk through the saves early.
     private struct EndOfSaves: Error {}
 }

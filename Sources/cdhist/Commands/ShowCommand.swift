@@ -31,7 +31,8 @@ struct ShowCommand: ParsableCommand, SessionInputs {
             (try session.store.transaction(number: number), try session.store.changes(inTransaction: number, decoder: session.decoder))
         }
         guard let tx = found else {
-            throw CLIError.notFound(path: session.store.path, what: try missing(number, in: session.store))
+            let words = storeOptions.booted.words ?? [storeOptions.store]
+            throw CLIError.notFound(path: session.store.path, what: try MissingTransaction(store: session.store, words: words).why(number))
         }
         var presenter = try labelOptions.presenter(session)
         try valueOptions.apply(to: &presenter, session: session)
@@ -59,27 +60,6 @@ struct ShowCommand: ParsableCommand, SessionInputs {
         warnings.add(tx.warnings)
         for change in changes { warnings.add(change.warnings) }
         warnings.report()
-    }
-
-    /// Why transaction `number` is not shown: the transactions the store has, and when a save still in its
-    /// -wal removed it (a purge), which save did and the command that shows it.
-    private func missing(_ number: Int64, in store: HistoryStore) throws -> String {
-        let range = try store.statistics().transactionNumbers
-        let has = range.map { "the store has #\($0.lowerBound)…#\($0.upperBound)" } ?? "the store has no transactions"
-        let what = "no transaction \(number) (\(has))"
-        // Beyond the newest, no save removed it; a store without a -wal has no saves.
-        guard range.map({ number < $0.upperBound }) ?? true, store.files.walSize != nil,
-              let log = try? SaveLog.read(store),
-              let removal = try? SaveRecovery.removal(ofTransaction: number, in: store, log: log, through: save.atSave)
-        else { return what }
-        let words = storeOptions.booted.words ?? [storeOptions.store]
-        let recover = ShellWord.line(["cdhist", "recover"] + words)
-        guard let held = removal.heldAfter, held > 0 else {
-            return what + "; save \(removal.removedBy) of its -wal removed it: \(recover) shows what the saves removed"
-        }
-        let show = ShellWord.line(["cdhist", "show"] + words + ["\(number)", "--at-save", "\(held)"])
-        return what + "; save \(removal.removedBy) of its -wal removed it, and the store as it was after save \(held) "
-            + "still has it: \(show) shows it (\(recover) lists all that the saves removed)"
     }
 
     private func resolveNumber(_ store: HistoryStore) throws -> Int64 {

@@ -10,7 +10,8 @@ struct RecoverPresenter {
         let changes = transactions.reduce(0) { $0 + $1.changes.count }
         var sections: [Document.Section] = [.fields(title: nil, [
             ("Store", store),
-            ("Saves", "\(plural(log.log.commits.count, "save")) in the -wal"),
+            ("Saves", log.log.isMissing ? "none: the store has no -wal" : log.log.isEmpty ? "none: the -wal is empty"
+                : "\(plural(log.log.commits.count, "save")) in the -wal"),
             ("Recovered", "\(plural(transactions.count, "history transaction")) (\(plural(changes, "change"))) a later save removed; "
                 + "\(plural(objects.count, "object")) a save deleted"),
         ])]
