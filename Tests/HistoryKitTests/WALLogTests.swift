@@ -38,7 +38,8 @@ import Testing
         bytes[32 + 14 * frameSize + 24 + 2000] ^= 0xFF
         let log = try log(bytes, in: dir)
         #expect(log.frames.count == 14 && log.commits.count == 1 && log.unfinished == 11...14)
-        #expect(log.damage == "frame 15's checksum does not match: SQLite reads the log only up to frame 14, yet a commit of this generation follows")
+        #expect(log.damage == "frame 15's checksum does not match: SQLite reads only through frame 10, its last commit before it, so frames 11–80 (7 commits) are not part of the store")
+        #expect(log.hidden == WALLog.HiddenFrames(damagedFrame: 15, firstFrame: 11, lastFrame: 80, commits: 7, why: "frame 15's checksum does not match"))
         #expect(log.inProgress == nil)
     }
 

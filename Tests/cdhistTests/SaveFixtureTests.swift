@@ -85,7 +85,7 @@ import Testing
         let listed = try #require(try Self.json(["saves", Self.checkpointed, "--format", "json"])["saves"] as? [[String: Any]])
         let truth = try #require(try Self.json(["saves", Self.saves, "--format", "json"])["saves"] as? [[String: Any]])
         #expect(listed.map { $0["exact"] as? Bool } == [false, true, true, true, true, true])
-        #expect((listed.first?["why"] as? String)?.hasPrefix("a checkpoint copied frames 1–44 into the main file") == true, "\(listed.first ?? [:])")
+        #expect((listed.first?["why"] as? String)?.hasPrefix("the store before it is partial: a checkpoint copied frames 1–44 into the main file") == true, "\(listed.first ?? [:])")
         #expect(try Self.json(["saves", Self.checkpointed, "--format", "json"])["backfilledFrames"] as? Int == 44)
         let dir = try TemporaryDirectory()
         let (wal, ends) = try SavesTests.commitEnds(Self.checkpointed)

@@ -156,7 +156,7 @@ import Testing
         #expect(saves.map { $0["exact"] as? Bool } == Array(repeating: false, count: 10) + [true, true])
         // The checkpoint wrote save 10's pages over what save 9 read: its rows read wrong (3
         // deleted, not inserted), and it says why.
-        #expect((saves[8]["why"] as? String)?.hasPrefix("a checkpoint copied frames 1–94 into the main file") == true, "\(saves[8])")
+        #expect((saves[8]["why"] as? String)?.hasPrefix("the store after it is partial, as is the one before it: a checkpoint copied frames 1–94 into the main file") == true, "\(saves[8])")
         for summary in saves.suffix(2) {
             let added = (summary["otherTables"] as? [[String: Any]])?.first { $0["table"] as? String == "SAVETEST" }
             #expect(added?["inserted"] as? Int == 3, "\(summary)")
@@ -233,7 +233,7 @@ import Testing
         #expect(rows.count == 4 && end - first <= 2 * rows.count, "\(r.stdout)")
         #expect(rows.allSatisfy { $0.hasSuffix("  save 10, partial") }, "\(r.stdout)")
         #expect(r.stdout.contains("Author: com.example.tasks.widget timeline provider reload"), "\(r.stdout)")
-        #expect(r.stdout.components(separatedBy: "What save 10 removed is read partially: a checkpoint copied").count == 2, "\(r.stdout)")
+        #expect(r.stdout.components(separatedBy: "What save 10 removed is read partially: the store after it is partial").count == 2, "\(r.stdout)")
     }
 
     /// show of a transaction a save still in the -wal removed (a purge) names that save and the command that
