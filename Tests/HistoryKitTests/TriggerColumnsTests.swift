@@ -23,14 +23,18 @@ import Testing
             CREATE TRIGGER T AFTER INSERT ON ZA BEGIN SELECT 'UPDATE ZB SET ZC = 1'; -- UPDATE ZD SET ZE = 2
             UPDATE OR IGNORE [ZF] SET ZG = 1, ZH = (1, 2) WHERE ZI = 3; END
             """
-        let columns = TriggerColumns(sql: [count, derived, lookalike])
+        let qualified = """
+            CREATE TRIGGER U AFTER UPDATE ON ZA BEGIN UPDATE main.ZJ SET ZK = CASE WHEN NEW.ZL > 0 THEN 1 ELSE 0 END, ZM = 2; END
+            """
+        let columns = TriggerColumns(sql: [count, derived, lookalike, qualified])
         #expect(columns.contains(table: "ZDETECTEDFACE", column: "ZASSETVISIBLE"))
         #expect(columns.contains(table: "zasset", column: "ZDerivedCameraCaptureDevice"))
         #expect(columns.contains(table: "ZASSET", column: "ZOTHER"))
         #expect(columns.contains(table: "ZF", column: "ZG") && columns.contains(table: "ZF", column: "ZH"))
         #expect(!columns.contains(table: "ZB", column: "ZC") && !columns.contains(table: "ZD", column: "ZE"))
         #expect(!columns.contains(table: "ZDETECTEDFACE", column: "ZASSETFORFACE") && !columns.contains(table: "ZF", column: "ZI"))
-        #expect(columns.count == 5)
+        #expect(columns.contains(table: "ZJ", column: "ZK") && columns.contains(table: "ZJ", column: "ZM"))
+        #expect(!columns.contains(table: "ZJ", column: "ZL") && !columns.contains(table: "MAIN", column: "ZK"))
     }
 
     /// On a real Photos library every count attribute's column is among them.

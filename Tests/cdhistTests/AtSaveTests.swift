@@ -44,13 +44,58 @@ import Testing
             let ndjson = try CLI.run(args + ["--format", "ndjson"])
             let first = try #require(try JSONSerialization.jsonObject(with: Data((ndjson.lines.first ?? "").utf8)) as? [String: Any])
             #expect(first["kind"] as? String == "atSave" && (first["atSave"] as? [String: Any])?["save"] as? Int == 2, "\(args)")
-            let csv = try CLI.run(args + ["--format", "csv"])
-            #expect(csv.lines.first?.hasPrefix("atSave,") == true, "\(args): \(csv.lines.first ?? "")")
-            #expect(csv.lines.dropFirst().allSatisfy { $0.hasPrefix("\"save 2 of \(c.saves), after #") }, "\(args)")
+            // Every record, read as RFC 4180 reads it (quoted cells may hold commas, quotes and line breaks), begins
+            // with the column, and has as many cells as the header.
+            let csv = try Self.records(try CLI.run(args + ["--format", "csv"]).stdout)
+            #expect(csv.count > 1 && csv.first?.first == "atSave", "\(args): \(csv.first ?? [])")
+            #expect(csv.dropFirst().allSatisfy { $0.first?.hasPrefix("save 2 of \(c.saves), after #") == true && $0.count == csv[0].count },
+                    "\(args)")
         }
         // Without --at-save, none of it.
         let now = try CLI.run(["transactions", store, "--format", "json"])
         #expect(try now.json()["atSave"] == nil)
+    }
+
+    /// The records of CSV text, each a list of its cells.
+    static func records(_ text: String) -> [[String]] {
+        var records: [[String]] = [], record: [String] = [], cell = "", quoted = false
+        var characters = Array(text).makeIterator()
+        var pending: Character?
+        while let c = pending ?? characters.next() {
+            pending = nil
+            if quoted {
+                if c == "\"" {
+                    let next = characters.next()
+                    if next == "\"" { cell.append("\"") } else { quoted = false; pending = next }
+                } else {
+                    cell.append(c)
+                }
+            } else if c == "\"" {
+                quoted = true
+            } else if c == "," {
+                record.append(cell)
+                cell = ""
+            } else if c == "\n" {
+                record.append(cell)
+                records.append(record)
+                record = []
+                cell = ""
+            } else {
+                cell.append(c)
+            }
+        }
+        if !cell.isEmpty || !record.isEmpty { records.append(record + [cell]) }
+        return records
+    }
+
+    /// A CI reporter's file read at a save takes no first line: it stays XML, SARIF or annotations.
+    @Test func aReporterAtASaveStaysItsFormat() throws {
+        let store = Repository.fixtures + "/WALSaves/Tasks.sqlite"
+        for reporter in ["junit", "sarif", "github"] {
+            let r = try CLI.run(["check", store, "--at-save", "2", "--reporter", reporter, "--fail-on", "info"])
+            #expect(!r.stdout.contains("At save"), "\(reporter): \(r.stdout.prefix(200))")
+            #expect(r.stdout.hasPrefix(reporter == "junit" ? "<?xml" : reporter == "sarif" ? "{" : "::"), "\(reporter): \(r.stdout.prefix(200))")
+        }
     }
 
     /// A frame damaged in the middle of the -wal hides every commit after it from SQLite: each read

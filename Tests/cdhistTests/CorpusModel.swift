@@ -22,7 +22,8 @@ struct CorpusModel {
     /// The frames a checkpoint copied, as the files show (within what the `-shm` records when it
     /// indexes this log).
     let backfilled: Int
-    /// Whether the store as it was after each commit (index 0: before the first) is exact.
+    /// Whether the store as it was after each commit (index 0: before the first) is exact: it reads
+    /// no page of its database (within its size) that a later commit first wrote and the checkpoint copied.
     let stateExact: [Bool]
 
     private let log: [UInt8]
@@ -105,7 +106,8 @@ struct CorpusModel {
         var first: [Int: Int] = [:]
         for (n, frame) in frames.enumerated() where first[frame.page] == nil { first[frame.page] = n + 1 }
         stateExact = [backfilled == 0] + ends.map { end in
-            end >= backfilled || !first.values.contains { $0 > end && $0 <= backfilled }
+            let size = frames[end - 1].databaseSize
+            return end >= backfilled || !first.contains { page, n in n > end && n <= backfilled && page <= size }
         }
     }
 }

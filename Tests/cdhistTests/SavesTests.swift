@@ -118,8 +118,10 @@ import Testing
     /// Saves whose truth is known, written here: four saves that each add three rows too large for
     /// a page (so each writes pages no save wrote before), a reader holding the log open at the
     /// second of them while a checkpoint copies every frame so far into the main file. The main
-    /// file then holds the pages of saves 9 and 10 as save 10 left them: the states before that
-    /// (0 to 9) cannot be rebuilt, those from 10 on can. A reset after that (the log restarted
+    /// file then holds the pages of saves 9 and 10 as save 10 left them: the states before save 9
+    /// (0 to 8), which read page 1 and the new table's pages from there, cannot be rebuilt; from 9
+    /// on they can (the pages save 10 adds lie beyond the database after save 9, which SQLite does
+    /// not read: SQLite reading the log cut at save 9 finds the database whole and its three rows). A reset after that (the log restarted
     /// from its first frame, shorter than before) leaves the old frames behind as an earlier
     /// generation, and its one save is read whole.
     @Test func aCheckpointInsideTheSavesAndALogResetHaveKnownResults() throws {
@@ -153,22 +155,24 @@ import Testing
         let checkpointed = copy.file("Tasks.sqlite")
         let saves = try #require(try CLI.run(["saves", checkpointed, "--format", "json"]).json()["saves"] as? [[String: Any]])
         #expect(saves.count == 12)
-        #expect(saves.map { $0["exact"] as? Bool } == Array(repeating: false, count: 10) + [true, true])
-        // The checkpoint wrote save 10's pages over what save 9 read: its rows read wrong (3
+        #expect(saves.map { $0["exact"] as? Bool } == Array(repeating: false, count: 9) + [true, true, true])
+        // The checkpoint wrote save 9's pages over what the store before it read: save 9's rows read wrong (3
         // deleted, not inserted), and it says why.
-        #expect((saves[8]["why"] as? String)?.hasPrefix("the store after it is partial, as is the one before it: a checkpoint copied frames 1–94 into the main file") == true, "\(saves[8])")
+        #expect((saves[8]["why"] as? String)?.hasPrefix("the store before it is partial: a checkpoint copied frames 1–94 into the main file") == true, "\(saves[8])")
         for summary in saves.suffix(2) {
             let added = (summary["otherTables"] as? [[String: Any]])?.first { $0["table"] as? String == "SAVETEST" }
             #expect(added?["inserted"] as? Int == 3, "\(summary)")
         }
-        let partial = try CLI.run(["info", checkpointed, "--at-save", "9", "--format", "table"])
-        #expect(partial.status == 0 && partial.stdout.hasPrefix("At save 9 of 12, after #"), "\(partial.stdout)")
-        #expect(partial.lines.first?.contains(": partial: a checkpoint copied frames 1–") == true, "\(partial.stdout)")
-        let exact = try CLI.run(["info", checkpointed, "--at-save", "11", "--format", "table"])
+        // The states before save 9 read its page 1 (which names the new table) over their own: not one database.
+        let partial = try CLI.run(["info", checkpointed, "--at-save", "8", "--format", "table"])
+        #expect(partial.status == 2 && partial.stderr.contains("as it was after save 8 it is partial (a checkpoint copied frames 1–94"),
+                "\(partial.stderr)")
+        #expect(partial.stderr.contains("so that SQLite cannot read it as one database"), "\(partial.stderr)")
+        let exact = try CLI.run(["info", checkpointed, "--at-save", "9", "--format", "table"])
         #expect(exact.status == 0 && exact.lines.first?.hasSuffix(": exact") == true && !exact.stderr.contains("partial"), "\(exact.stdout)")
         // SQLite reading the log cut at each exact save sees the rows those saves left.
         let (wal, ends) = try Self.commitEnds(checkpointed)
-        for (at, rows) in [(11, 9), (12, 12)] {
+        for (at, rows) in [(9, 3), (10, 6), (11, 9), (12, 12)] {
             #expect(try Self.tables(checkpointed, wal: wal, end: ends[at - 1], in: try TemporaryDirectory())["SAVETEST"]?.count == rows)
         }
 
@@ -215,12 +219,18 @@ import Testing
             try db.execute(sql: "DELETE FROM ATRANSACTION WHERE Z_PK BETWEEN 27 AND 30")
         }
         try save(4)
-        // A reader holds the log at save 11 while a checkpoint copies it all: the states before it are partial.
+        // Save 12 also changes a page of the main file no save wrote before (Z_METADATA's), and a reader holds the
+        // log at save 12 while a checkpoint copies it all: every state before it reads that page as save 12 left it.
         let reader = try HeldReader.open(store)
-        try writer.inDatabase { _ = try Row.fetchOne($0, sql: "PRAGMA wal_checkpoint(PASSIVE)") }
         try save(7)
-        for suffix in ["", "-wal", "-shm"] { try FileManager.default.copyItem(atPath: store + suffix, toPath: copy.file("Tasks.sqlite" + suffix)) }
+        try writer.write { try $0.execute(sql: "UPDATE Z_METADATA SET Z_VERSION = Z_VERSION + 1") }
         try reader.inDatabase { try $0.execute(sql: "COMMIT") }
+        let later = try HeldReader.open(store)
+        try writer.inDatabase { _ = try Row.fetchOne($0, sql: "PRAGMA wal_checkpoint(PASSIVE)") }
+        try save(10)
+        for suffix in ["", "-wal", "-shm"] { try FileManager.default.copyItem(atPath: store + suffix, toPath: copy.file("Tasks.sqlite" + suffix)) }
+        try later.inDatabase { try $0.execute(sql: "COMMIT") }
+        try later.close()
         try reader.close()
         try writer.close()
 

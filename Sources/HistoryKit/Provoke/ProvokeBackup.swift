@@ -41,8 +41,8 @@ public enum ProvokeBackup {
     /// written since, and the files (not the `-shm`, an index SQLite rebuilds) that differ from
     /// what the provocation left.
     public struct Drift: Equatable, Sendable {
-        /// Transactions newer than the newest the provocation left: number, author and time.
-        public var transactions: [(number: Int64, author: String?, timestamp: Double?)]
+        /// Transactions newer than the newest the provocation left: number and author.
+        public var transactions: [(number: Int64, author: String?)]
         /// Transactions written since in all (``transactions`` holds the first few).
         public var transactionCount: Int
         /// Files that differ from what the provocation left.
@@ -152,11 +152,14 @@ public enum ProvokeBackup {
     /// when it cannot be, the undo acts as for a provocation made before this was recorded.
     static func recordAfter(store: String) {
         let manifestPath = folder(forStore: store) + "/" + manifestName
-        guard let data = FileContents.read(manifestPath), var manifest = try? JSONDecoder().decode(Manifest.self, from: data) else { return }
+        // Unread, the newest transaction would make every transaction look written since: record nothing then.
+        guard let data = FileContents.read(manifestPath), var manifest = try? JSONDecoder().decode(Manifest.self, from: data),
+            let newest = try? newestTransaction(store)
+        else { return }
         for i in manifest.files.indices {
             manifest.files[i].after = (try? FileDigest.take(manifest.files[i].path))??.sha256
         }
-        manifest.newestTransactionAfter = try? newestTransaction(store)
+        manifest.newestTransactionAfter = newest
         manifest.recordedAfter = true
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
@@ -182,14 +185,14 @@ public enum ProvokeBackup {
         else { return nil }
         let shm = FileStatus.resolvedPath(store) + "-shm"
         let files = manifest.files.filter { $0.path != shm && (try? FileDigest.take($0.path))??.sha256 != $0.after }.map(\.path)
-        var transactions: [(number: Int64, author: String?, timestamp: Double?)] = []
+        var transactions: [(number: Int64, author: String?)] = []
         var count = 0
         if FileStatus(store) != nil, let opened = try? HistoryStore.open(store) {
             defer { opened.close() }
             let query = HistoryQuery(after: manifest.newestTransactionAfter.map { .transaction($0) })
             try? opened.forEachTransaction(query) { tx in
                 count += 1
-                if transactions.count < 5 { transactions.append((tx.number, tx.author, tx.timestamp)) }
+                if transactions.count < 5 { transactions.append((tx.number, tx.author)) }
             }
         }
         return Drift(transactions: transactions, transactionCount: count, files: files)

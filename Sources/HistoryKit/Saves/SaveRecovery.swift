@@ -55,8 +55,9 @@ public struct SaveRecovery {
             do {
                 read = try readBefore(summary, path: store.path, userModel: userModel)
             } catch {
-                // An exact state that does not read is a problem of the files; a partial one may well not.
-                guard let partial = log.exactness.reason(ofState: summary.commit.number - 1) else { throw error }
+                // An exact state that does not read is a problem of the files; a partial one may well not be
+                // one database. Anything else (a lock, Ctrl-C, a model that does not load) stops the command.
+                guard let partial = log.exactness.reason(ofState: summary.commit.number - 1), (error as? StoreError)?.isDamage == true else { throw error }
                 try unreadable(Unreadable(save: summary.commit.number, transactionsRemoved: summary.transactionsRemoved.count,
                                           objectsDeleted: summary.deletedObjects.count,
                                           why: "\(partial), so that SQLite cannot read it as one database"))

@@ -11,9 +11,6 @@ public struct TriggerColumns: Sendable {
     /// `TABLE.COLUMN` of every column a trigger sets, in capitals as SQLite compares them.
     private let columns: Set<String>
 
-    /// How many columns the triggers set.
-    public var count: Int { columns.count }
-
     /// Whether a trigger sets `column` of `table`.
     public func contains(table: String, column: String) -> Bool {
         columns.contains(Self.key(table, column))
@@ -51,10 +48,14 @@ public struct TriggerColumns: Sendable {
             var at = i + 1
             // UPDATE OR REPLACE (or another conflict clause) names its table after it.
             if at + 1 < tokens.count, tokens[at].isWord("OR") { at += 2 }
+            // A table named with its schema (`main.ZX`) is the table after the dot.
+            if at + 2 < tokens.count, tokens[at].name != nil, tokens[at + 1].text == "." { at += 2 }
             guard at + 1 < tokens.count, let table = tokens[at].name, tokens[at + 1].isWord("SET") else { continue }
             at += 2
             // Assignments up to WHERE, FROM, RETURNING, `;` or END at the statement's own depth.
             var depth = 0
+            // CASE … END inside an assignment: its END is not the trigger's.
+            var cases = 0
             var expectColumn = true
             while at < tokens.count {
                 let token = tokens[at]
@@ -63,6 +64,10 @@ public struct TriggerColumns: Sendable {
                 } else if token.text == ")" {
                     depth -= 1
                     if depth < 0 { break }
+                } else if token.isWord("CASE") {
+                    cases += 1
+                } else if token.isWord("END") && cases > 0 {
+                    cases -= 1
                 } else if depth == 0 {
                     if token.text == ";" || ["WHERE", "FROM", "RETURNING", "END"].contains(where: token.isWord) { break }
                     if token.text == "," {

@@ -80,7 +80,23 @@ public final class HistoryStore {
             throw error
         }
         let location = connection.files.location
-        let loaded = try connection.read { db -> (StoreMetadata, EntityCatalog, HistorySchema, [String]) in
+        let loaded: (StoreMetadata, EntityCatalog, HistorySchema, [String])
+        do {
+            loaded = try Self.readBookkeeping(connection, path: path, location: location)
+        } catch let error as StoreError {
+            // Read as it was after a partial save, the files need not make one database.
+            guard let point = connection.savePoint, let why = point.why, error.isDamage else { throw error }
+            throw StoreError.unreadablePartialSave(path: path, save: point.save, reason: why)
+        }
+        (metadata, catalog, schema) = (loaded.0, loaded.1, loaded.2)
+        valueNotices = loaded.3.map { StoreNotice.unexpectedValue(path: path, detail: $0) }
+    }
+
+    /// Core Data's bookkeeping tables and the history schema, read once on opening; the values
+    /// of a type Core Data does not write are said as problems.
+    private static func readBookkeeping(_ connection: StoreConnection, path: String,
+                                        location: String) throws -> (StoreMetadata, EntityCatalog, HistorySchema, [String]) {
+        try connection.read { db -> (StoreMetadata, EntityCatalog, HistorySchema, [String]) in
             let tables = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'"))
             let missingCoreData = ["Z_METADATA", "Z_PRIMARYKEY"].filter { !tables.contains($0) }
             guard missingCoreData.isEmpty else {
@@ -98,8 +114,6 @@ public final class HistoryStore {
             let metadata = try Self.readMetadata(db, path: path, problems: &problems)
             return (metadata, try Self.readCatalog(db, problems: &problems), schema, problems)
         }
-        (metadata, catalog, schema) = (loaded.0, loaded.1, loaded.2)
-        valueNotices = loaded.3.map { StoreNotice.unexpectedValue(path: path, detail: $0) }
     }
 
     /// Makes the statement running on this store, and every later one until

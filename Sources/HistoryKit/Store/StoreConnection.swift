@@ -171,9 +171,14 @@ final class StoreConnection {
             throw StoreError.unreadable(path: reportedPath, reason: "SQLite refused the read-only view of its saves")
         }
         let uri = Self.viewURI(files.location, log: log, throughCommit: save)
-        let queue = try openQueue(uri: uri, readonly: true, options: options, reportedPath: reportedPath, interruption: interruption)
         let partial = SaveExactness.of(log, mainPath: files.location, shmPath: files.shmPath).reason(ofState: save)
-        return (queue, uri, SavePoint(save: save, of: log.commits.count, why: partial, walBytes: log.length(throughCommit: save)), log.hidden)
+        do {
+            let queue = try openQueue(uri: uri, readonly: true, options: options, reportedPath: reportedPath, interruption: interruption)
+            return (queue, uri, SavePoint(save: save, of: log.commits.count, why: partial, walBytes: log.length(throughCommit: save)), log.hidden)
+        } catch let error as StoreError {
+            guard let partial, error.isDamage else { throw error }
+            throw StoreError.unreadablePartialSave(path: reportedPath, save: save, reason: partial)
+        }
     }
 
     /// The read-only view of the store at `location` with its `-wal` shown through commit `n`
@@ -421,7 +426,7 @@ final class StoreConnection {
     /// (or there is no log to read).
     static func hiddenFrames(_ files: StoreFiles, pageSize: Int) -> WALLog.HiddenFrames? {
         guard (files.walSize ?? 0) > 0 else { return nil }
-        return (try? WALLog.read(files.walPath, pageSize: pageSize))?.hidden
+        return (try? WALLog.read(files.walPath, pageSize: pageSize, hashingPages: false))?.hidden
     }
 
     static func walProblem(_ walPath: String, size: Int64, pageSize: Int) -> String? {

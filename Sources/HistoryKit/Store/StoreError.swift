@@ -28,13 +28,16 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case sqlite(path: String, message: String)
     /// A private snapshot could not be made.
     case snapshotFailed(path: String, reason: String)
+    /// As it was after a save, the store is partial and not one database SQLite can read.
+    case unreadablePartialSave(path: String, save: Int, reason: String)
 
     /// The file the error is about.
     public var path: String {
         switch self {
         case .fileNotFound(let p), .isDirectory(let p), .unreadable(let p, _), .notSQLite(let p, _),
              .truncated(let p, _, _), .corrupt(let p, _), .notCoreData(let p, _), .historyNotEnabled(let p),
-             .unexpectedSchema(let p, _), .locked(let p, _), .interrupted(let p), .closed(let p), .sqlite(let p, _), .snapshotFailed(let p, _):
+             .unexpectedSchema(let p, _), .locked(let p, _), .interrupted(let p), .closed(let p), .sqlite(let p, _), .snapshotFailed(let p, _),
+             .unreadablePartialSave(let p, _, _):
             return p
         }
     }
@@ -69,6 +72,9 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(p): SQLite error: \(message)"
         case .snapshotFailed(let p, let why):
             return "\(p): cannot make a private snapshot copy (\(why))"
+        case .unreadablePartialSave(let p, let save, let why):
+            return "\(p): as it was after save \(save) it is partial (\(why)), so that SQLite cannot read it as one database; "
+                + "the saves whose state is exact can be read"
         }
     }
 
@@ -122,6 +128,14 @@ public enum StoreNotice: Equatable, Sendable, CustomStringConvertible {
 }
 
 extension StoreError {
+    /// Whether it says the files do not make one database (what a state a checkpoint overwrote may be).
+    var isDamage: Bool {
+        switch self {
+        case .corrupt, .notSQLite, .notCoreData, .historyNotEnabled, .unexpectedSchema, .truncated, .unreadablePartialSave: return true
+        default: return false
+        }
+    }
+
     /// The same error about `name`, for a file read under another path (a backup's hashed file).
     func renamed(from readPath: String, to name: String) -> StoreError {
         switch self {

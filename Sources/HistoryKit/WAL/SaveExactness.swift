@@ -65,8 +65,9 @@ public struct SaveExactness: Sendable {
         return SaveExactness(backfilled: backfilled, source: source, partial: partialCommits(log, backfilled: backfilled))
     }
 
-    /// Commit k is partial when a page first written after its last frame, through the backfill,
-    /// exists: the store after k reads that page from the main file as a later save left it.
+    /// Commit k is partial when a page of its database (within its size) first written after its
+    /// last frame, through the backfill, exists: the store after k reads that page from the main
+    /// file as a later save left it.
     private static func partialCommits(_ log: WALLog, backfilled: Int) -> [Int: String] {
         var firstFrame: [UInt32: Int] = [:]
         for (i, frame) in log.frames.enumerated() where firstFrame[frame.page] == nil { firstFrame[frame.page] = i + 1 }
@@ -79,6 +80,8 @@ public struct SaveExactness: Sendable {
                 let mid = (low + high) / 2
                 if firsts[mid].frame <= commit.lastFrame { low = mid + 1 } else { high = mid }
             }
+            // A page beyond the database's size after commit k is not part of the store then.
+            while low < firsts.count, firsts[low].frame <= backfilled, firsts[low].page > commit.databaseSize { low += 1 }
             guard low < firsts.count, firsts[low].frame <= backfilled else { continue }
             let later = log.commit(holdingFrame: firsts[low].frame)?.number
             partial[commit.number] = "a checkpoint copied frames 1–\(backfilled) into the main file: page \(firsts[low].page), "

@@ -154,7 +154,9 @@ public struct WALLog: Sendable {
     }
 
     /// Reads the log at `path`; `pageSize`, the main file's, must be the log's.
-    public static func read(_ path: String, pageSize expected: Int) throws -> WALLog {
+    /// `hashingPages`: whether each frame's ``Frame/pageHash`` is taken (0 when not: enough to
+    /// find the commits and the damage, as opening a store does).
+    public static func read(_ path: String, pageSize expected: Int, hashingPages: Bool = true) throws -> WALLog {
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw WALError.unreadable(path: path, reason: FileAccess.whyUnreadable(path) ?? "cannot be read")
         }
@@ -173,7 +175,7 @@ public struct WALLog: Sendable {
         guard header.pageSize == expected else {
             throw WALError.notALog(path: path, reason: "its pages are of \(header.pageSize) bytes, the database's of \(expected)")
         }
-        var scan = Scan(header: header, size: size)
+        var scan = Scan(header: header, size: size, hashingPages: hashingPages)
         let frameSize = 24 + header.pageSize
         let batch = max(1, (1 << 20) / frameSize)
         while let chunk = try? handle.read(upToCount: batch * frameSize), !chunk.isEmpty {
@@ -261,7 +263,10 @@ public struct WALLog: Sendable {
         var generationPages = Set<UInt32>()
         var previousChecksum: (UInt32, UInt32)?
 
-        init(header: Header, size: Int64) {
+        let hashingPages: Bool
+
+        init(header: Header, size: Int64, hashingPages: Bool) {
+            self.hashingPages = hashingPages
             self.header = header
             self.size = size
             // As many frames as the file can hold (16 bytes for each 24 + page size): growing the
@@ -281,7 +286,7 @@ public struct WALLog: Sendable {
                 sum = WALLog.checksum(UnsafeRawBufferPointer(rebasing: frame[24...]), bigEndian: header.bigEndianChecksum, sum.0, sum.1)
                 if sameSalts && page != 0 && sum == stored {
                     checksum = sum
-                    frames.append(Frame(page: page, databaseSize: databaseSize, pageHash: PageHash.of(UnsafeRawBufferPointer(rebasing: frame[24...]))))
+                    frames.append(Frame(page: page, databaseSize: databaseSize, pageHash: hashingPages ? PageHash.of(UnsafeRawBufferPointer(rebasing: frame[24...])) : 0))
                     pagesSinceCommit.insert(page)
                     if databaseSize != 0 {
                         let first = (commits.last?.lastFrame ?? 0) + 1
@@ -338,7 +343,9 @@ public struct WALLog: Sendable {
             var inProgress: LooseRun?
             var generations = self.generations
             var hidden: HiddenFrames?
-            if let breakFrame, let lastCommitAfterBreak {
+            // A commit after the frame that breaks the chain: damage. A broken commit frame with none
+            // after it is the last write of a save cut short (a copy taken while it was written).
+            if let breakFrame, let lastCommitAfterBreak, lastCommitAfterBreak > breakFrame {
                 let hiddenFrames = HiddenFrames(damagedFrame: breakFrame, firstFrame: (commits.last?.lastFrame ?? 0) + 1,
                                                 lastFrame: lastCommitAfterBreak, commits: commitsAfterBreak, why: breakWhy)
                 hidden = hiddenFrames

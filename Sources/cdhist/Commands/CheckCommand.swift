@@ -74,7 +74,8 @@ struct CheckCommand: ParsableCommand, SessionInputs {
         let threshold = failOn.flatMap(Severity.init(rawValue:)) ?? settings.failOn ?? .error
         let path = try mergeState.storePath(store)
         let historyStore = try openStore(path, lockTimeout: lock.lockTimeout, atSave: save.atSave)
-        let context = try outputOptions.context().reading(historyStore)
+        // A CI reporter's file (XML, SARIF, annotations) takes no first line; the findings are of the save read.
+        let context = reporter == nil ? try outputOptions.context().reading(historyStore) : outputOptions.context()
         let now = try mergeState.evaluationTime(utc: outputOptions.utc)
         let analysis = try mergeState.analyze(historyStore, declared: settings.actors, batch: settings.batchActors, now: now, utc: outputOptions.utc, model: model)
         let next = try nextModel.map { try ModelLoader.load(path: $0).model }

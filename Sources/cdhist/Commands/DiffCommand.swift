@@ -69,9 +69,9 @@ struct DiffCommand: ParsableCommand, SessionInputs {
         }
         progress.finish(leaving: nil)
         let presenter = DiffPresenter(time: context.time, limit: summary.limit(context), groupsFamilies: summary.groupsFamilies(context))
-        let old = DiffPresenter.Side(path: SavePairOptions.label(self.old, save: saves.old), storeUUID: oldStore.storeUUID,
+        let old = DiffPresenter.Side(path: SavePairOptions.label(self.old, store: oldStore), storeUUID: oldStore.storeUUID,
                                      transactions: diff.removed.transactions + diff.unchanged.transactions + diff.rewritten.transactions)
-        let new = DiffPresenter.Side(path: SavePairOptions.label(self.new, save: saves.new), storeUUID: newStore.storeUUID,
+        let new = DiffPresenter.Side(path: SavePairOptions.label(self.new, store: newStore), storeUUID: newStore.storeUUID,
                                      transactions: diff.added.transactions + diff.unchanged.transactions + diff.rewritten.transactions)
         DocumentRenderer.render(presenter.document(diff, old: old, new: new), context: context)
         if !diff.isIdentical { throw ExitCode(1) }

@@ -31,9 +31,7 @@ struct ExportCommand: ParsableCommand, SessionInputs {
             + filters.range.tokenFiles
         let target = try out.map { try OutputFile($0, reading: inputs) }
         let output = target.map { Output(handle: $0.handle) } ?? Output()
-        let context = try RenderContext(format: session.context.format, terminal: session.context.terminal,
-                                        time: session.context.time, output: output, csvRaw: outputOptions.flags.csvRaw)
-            .reading(session.store, eventLines: outputOptions.format == .timesketch)
+        let context = session.context.writing(to: output, eventLines: outputOptions.format == .timesketch)
         session.noteModelProblem()
         let query = try filters.query(utc: outputOptions.flags.utc)
         var presenter = try labelOptions.presenter(session)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import HistoryKit
 
 /// `--at-save N`: the store as it was after one save of its `-wal` (`cdhist saves` lists them).
 /// Its value is taken whatever it looks like, so that `--at-save -1` is told what a save number is
@@ -35,6 +36,8 @@ struct SavePairOptions: ParsableArguments {
         }
     }
 
-    /// `path` and the save it is read at, for people.
-    static func label(_ path: String, save: Int?) -> String { save.map { "\(path) (save \($0))" } ?? path }
+    /// `path` and the save `store` is read at, for people: which of how many, exact or partial and why.
+    static func label(_ path: String, store: HistoryStore) -> String {
+        store.savePoint.map { at in "\(path) (save \(at.save) of \(at.of), " + (at.why.map { "partial: \($0)" } ?? "exact") + ")" } ?? path
+    }
 }

@@ -1,5 +1,5 @@
 /// `wal-damaged`: a frame of the `-wal` whose checksum does not chain hides every commit after
-/// it: SQLite (and so the app, and every read of the store) stops at the frame before it.
+/// it: SQLite (and so the app, and every read of the store) stops at the last commit before it.
 struct WALDamagedRule: CheckRule {
     let id = "wal-damaged"
     let severity = Severity.warning

@@ -35,10 +35,13 @@ final class Output {
     private var opening: [UInt8]?
     /// A column put before each CSV record (``prefixCSVRecords(name:value:)``).
     private var csvColumn: CSVColumnPrefix?
+    /// Whether bytes go straight to the buffer: no opening to write first, no column to put in.
+    private var plain = true
 
     /// Begins the output with `bytes`, before whatever is written first (nothing when nothing is).
     func begin(with bytes: [UInt8]) {
         opening = bytes
+        plain = false
     }
 
     /// Puts a first column before every CSV record written from here on: `name` in the header
@@ -46,16 +49,17 @@ final class Output {
     func prefixCSVRecords(name: String, value: String) {
         csvColumn = CSVColumnPrefix(header: Array((CSV.row([name], raw: true) + ",").utf8),
                                     row: Array((CSV.row([value], raw: false) + ",").utf8))
+        plain = false
     }
 
     func write(_ text: String) {
-        guard opening == nil && csvColumn == nil else { return stamped(Array(text.utf8)) }
+        guard plain else { return stamped(Array(text.utf8)) }
         buffer += text.utf8
         if buffer.count >= flushThreshold { flush() }
     }
 
     func write(bytes: [UInt8]) {
-        guard opening == nil && csvColumn == nil else { return stamped(bytes) }
+        guard plain else { return stamped(bytes) }
         buffer += bytes
         if buffer.count >= flushThreshold { flush() }
     }
@@ -64,6 +68,7 @@ final class Output {
     private func stamped(_ bytes: [UInt8]) {
         if let first = opening {
             opening = nil
+            plain = csvColumn == nil
             write(bytes: first)
         }
         if csvColumn != nil {
@@ -83,7 +88,7 @@ final class Output {
     }
 
     func line(_ text: String = "") {
-        guard opening == nil && csvColumn == nil else { return stamped(Array(text.utf8) + [0x0A]) }
+        guard plain else { return stamped(Array(text.utf8) + [0x0A]) }
         buffer += text.utf8
         buffer.append(0x0A)
         if buffer.count >= flushThreshold { flush() }

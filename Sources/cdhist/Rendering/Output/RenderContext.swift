@@ -26,8 +26,23 @@ struct RenderContext {
     func reading(_ store: HistoryStore, eventLines: Bool = false) throws -> RenderContext {
         var context = self
         context.storeWarnings = store.notices.filter(\.isWarning).map(\.message.text)
-        guard let stamp = try SaveStamp.of(store) else { return context }
-        context.stamp = stamp
+        context.stamp = try SaveStamp.of(store)
+        context.beginOutput(eventLines: eventLines)
+        return context
+    }
+
+    /// The same context writing to `output` instead (a file), which the save begins as it would
+    /// have begun this one's.
+    func writing(to output: Output, eventLines: Bool = false) -> RenderContext {
+        var context = RenderContext(format: format, terminal: terminal, time: time, output: output, csvRaw: csvRaw,
+                                    stamp: stamp, storeWarnings: storeWarnings)
+        context.beginOutput(eventLines: eventLines)
+        return context
+    }
+
+    /// Has the output begin with the save, in the context's format.
+    private func beginOutput(eventLines: Bool) {
+        guard let stamp else { return }
         switch format {
         case .table:
             let lines = terminal.width.map { TextWrap.lines(stamp.sentence, width: $0) } ?? [stamp.sentence]
@@ -39,7 +54,6 @@ struct RenderContext {
         case .json:
             break
         }
-        return context
     }
 
     /// The members every JSON document has after its kind: `atSave` when the store is read at

@@ -65,7 +65,9 @@ enum DocumentRenderer {
 
     static func render(_ document: Document, context: RenderContext) {
         let out = context.output
-        let object = JSONValue.object([("format", .string(jsonFormatTag)), ("kind", .string(document.kind))] + context.documentMembers + document.json)
+        // NDJSON says the save in its first line, before the document's.
+        let members = context.format == .ndjson ? context.documentMembers.filter { $0.0 != "atSave" } : context.documentMembers
+        let object = JSONValue.object([("format", .string(jsonFormatTag)), ("kind", .string(document.kind))] + members + document.json)
         switch context.format {
         case .json:
             var bytes: [UInt8] = []
