@@ -38,7 +38,9 @@ struct CorpusModel {
 
     init(store: String) throws {
         let main = [UInt8](try Data(contentsOf: URL(fileURLWithPath: store)))
-        let log = [UInt8]((try? Data(contentsOf: URL(fileURLWithPath: store + "-wal"))) ?? Data())
+        // An empty or absent log is read as none (Foundation's Data(contentsOf:) leaks its buffer on an empty file).
+        let walSize = (try? FileManager.default.attributesOfItem(atPath: store + "-wal")[.size] as? Int) ?? 0
+        let log = walSize > 0 ? [UInt8](try Data(contentsOf: URL(fileURLWithPath: store + "-wal"))) : []
         self.log = log
         func be(_ b: [UInt8], _ at: Int) -> Int { Int(b[at]) << 24 | Int(b[at + 1]) << 16 | Int(b[at + 2]) << 8 | Int(b[at + 3]) }
         let rawSize = Int(main[16]) << 8 | Int(main[17])
