@@ -41,7 +41,10 @@ import json, os
 #       event's atSave; the saves document's wal.bytes and slotCheck's partialSaveUpdates, byTrigger and
 #       triggerProperties; provoke-undo's discarded (what an undo with --force threw away); the recovered
 #       document's unreadable (saves whose earlier, partial state SQLite cannot read).
-VERSION = "1.14"
+# 1.15: the token document's status is the status actors gives the same position (up-to-date or behind where
+#       it said valid; corrupt-token for a damaged one, listed with its problem), with the advice and the actor actors names it; every token a
+#       plist holds is listed, damaged ones included, and otherStoreKeys names the keys of other stores' positions.
+VERSION = "1.15"
 
 def nullable(t): return {"type": [t, "null"]} if isinstance(t, str) else {"anyOf": [t, {"type": "null"}]}
 S, I, N, B = {"type": "string"}, {"type": "integer"}, {"type": "number"}, {"type": "boolean"}
@@ -156,13 +159,15 @@ defs["actors"] = doc("actors", {
         "breaks": arr(ref("consequence"))})),
 })
 defs["token"] = defs["token"]
-token_check = {"token": ref("token"), "store": S, "storeID": S,
-    "status": {"enum": ["valid", "expired", "foreign-token"]}, "message": S, "transactionNumber": nullable("integer"),
-    "transaction": nullable(ref("transaction"))}
-token_check_optional = ("store", "storeID", "status", "message", "transactionNumber", "transaction")
+# A token as `actors` judges the same position: its status, explanation (message) and advice; a damaged
+# one has no token but its problem.
+token_check = {"token": nullable(ref("token")), "problem": S, "store": S, "storeID": S,
+    "status": {"enum": ["up-to-date", "behind", "expired", "foreign-token", "corrupt-token"]}, "message": S, "advice": S,
+    "transactionNumber": nullable("integer"), "transaction": nullable(ref("transaction"))}
+token_check_optional = ("problem", "store", "storeID", "status", "message", "advice", "transactionNumber", "transaction")
 # The top-level members describe the file's token when it holds one; `tokens` lists every token
 # it holds (a plist of several: each under its key).
-defs["tokenCheck"] = doc("token", dict({"source": S, "tokens": arr(obj(dict({"key": nullable("string")}, **token_check),
+defs["tokenCheck"] = doc("token", dict({"source": S, "otherStoreKeys": arr(S), "tokens": arr(obj(dict({"key": nullable("string"), "actor": S}, **token_check),
                                                                        optional=token_check_optional))}, **token_check),
     optional=("token",) + token_check_optional)
 defs["purgePreview"] = doc("purge-preview", {

@@ -39,7 +39,7 @@ import Testing
         // Members holding a value are fields (a nested object's named with dots); without a list, field,value alone.
         let info = try CLI.run(["info", store, "--format", "csv"]).lines
         #expect(info.contains(",files.main,81920,,,") && info.contains(",transactionCount,34,,,"), "\(info)")
-        #expect(try CLI.run(["token", Repository.fixtures + "/MergeState/token.data", "--format", "csv"]).lines.first == "section,field,value,key,token")
+        #expect(try CLI.run(["token", Repository.fixtures + "/MergeState/token.data", "--format", "csv"]).lines.first == "section,field,value,key,actor,token")
         // A column title a section has twice keeps both columns: an author named "-" beside the lane of no author.
         let dir = try TemporaryDirectory()
         var fixture = Scenarios.all[0].store

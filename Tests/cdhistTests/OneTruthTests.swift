@@ -47,6 +47,36 @@ import Testing
         #expect(compared > 0, "\(scenario.name): no strategy purges")
     }
 
+    /// `token FILE --store STORE` gives every token of every token file and plist of a scenario the
+    /// status `actors` gives its actor (a plist of dates only is no token file: token refuses it).
+    @Test(arguments: scenarios)
+    func tokenGivesEachTokenTheStatusActorsGivesIt(_ scenario: Scenario) throws {
+        let store = scenario.arguments[0]
+        let actors = try #require(try CLI.run(["actors"] + scenario.arguments + Self.now + ["--format", "json"]).json()["actors"] as? [[String: Any]])
+        var status: [String: String] = [:]
+        for a in actors { if let name = a["actor"] as? String { status[name] = a["status"] as? String } }
+        let files = zip(scenario.arguments, scenario.arguments.dropFirst()).filter { ["--token", "--defaults"].contains($0.0) }
+        var compared = 0
+        for (option, file) in files {
+            let r = try CLI.run(["token", file, "--store", store])
+            if r.status == 2 {
+                #expect(option == "--defaults" && r.stderr.contains("not a token file"), "\(file): \(r.stderr)")
+                continue
+            }
+            let tokens = try #require(try r.json()["tokens"] as? [[String: Any]])
+            // Given with --token, a file holds one token, of the actor its file name names.
+            if option == "--token" { #expect(tokens.count == 1, "\(file)") }
+            for t in tokens {
+                let actor = option == "--token" ? URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent : try #require(t["actor"] as? String)
+                #expect(t["status"] as? String == status[actor], "\(scenario.name) \(file) \(actor)")
+                compared += 1
+            }
+            let broken = tokens.contains { ["expired", "foreign-token", "corrupt-token"].contains($0["status"] as? String ?? "") }
+            #expect(r.status == (broken ? 1 : 0), "\(file)")
+        }
+        if scenario.arguments.contains("--token") || scenario.name == "MergeState tokens.plist" { #expect(compared > 0) }
+    }
+
     /// For each strategy that cuts, `actors`' breaks against `purge --strategy`'s consequences:
     /// how many were compared, and how many of them break someone.
     private func compare(_ name: String, _ arguments: [String], now: [String]) throws -> (compared: Int, breaking: Int) {

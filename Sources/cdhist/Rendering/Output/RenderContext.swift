@@ -34,7 +34,7 @@ struct RenderContext {
     /// The same context writing to `output` instead (a file), which the save begins as it would
     /// have begun this one's.
     func writing(to output: Output, eventLines: Bool = false) -> RenderContext {
-        var context = RenderContext(format: format, terminal: terminal, time: time, output: output, csvRaw: csvRaw,
+        let context = RenderContext(format: format, terminal: terminal, time: time, output: output, csvRaw: csvRaw,
                                     stamp: stamp, storeWarnings: storeWarnings)
         context.beginOutput(eventLines: eventLines)
         return context
