@@ -44,6 +44,8 @@ import json, os
 # 1.15: the token document's status is the status actors gives the same position (up-to-date or behind where
 #       it said valid; corrupt-token for a damaged one, listed with its problem), with the advice and the actor actors names it; every token a
 #       plist holds is listed, damaged ones included, and otherStoreKeys names the keys of other stores' positions.
+#       A partial save's transactionNumbers, transactionsRemoved, changesAdded, changesRemoved, entities and
+#       otherTables are null: its changes are not known.
 VERSION = "1.15"
 
 def nullable(t): return {"type": [t, "null"]} if isinstance(t, str) else {"anyOf": [t, {"type": "null"}]}
@@ -286,8 +288,10 @@ defs["massDeleteEvent"] = event("mass-delete", {"entity": S, "author": nullable(
 
 rowCounts = lambda key: obj({key: S, "inserted": I, "updated": I, "deleted": I})
 looseFrames = obj({"firstFrame": I, "lastFrame": I, "pages": I, "commits": I})
-saveMembers = {"save": I, "firstFrame": I, "lastFrame": I, "pages": I, "transactionNumbers": arr(I), "transactionsRemoved": arr(I),
-               "changesAdded": I, "changesRemoved": I, "entities": arr(rowCounts("entity")), "otherTables": arr(rowCounts("table")),
+# A partial save's changes are not known: its counts are null.
+saveMembers = {"save": I, "firstFrame": I, "lastFrame": I, "pages": I, "transactionNumbers": nullable(arr(I)), "transactionsRemoved": nullable(arr(I)),
+               "changesAdded": nullable("integer"), "changesRemoved": nullable("integer"), "entities": nullable(arr(rowCounts("entity"))),
+               "otherTables": nullable(arr(rowCounts("table"))),
                "withoutHistory": B, "exact": B, "why": nullable("string")}
 defs["saveLine"] = obj({"format": {"const": "cdhist/1"}, **saveMembers})
 defs["saves"] = doc("saves", {

@@ -163,10 +163,10 @@ public struct SaveLog: Sendable {
             }
         }
         let why = reason(ofSave: commit.number)
-        return SaveSummary(commit: commit, exact: why == nil, why: why, transactionsAdded: added, transactionsRemoved: removed,
-                           changesAdded: changesAdded, changesRemoved: changesRemoved,
-                           entities: entities.values.filter { $0.total > 0 }.sorted { $0.name < $1.name },
-                           otherTables: others.values.filter { $0.total > 0 }.sorted { $0.name < $1.name }, deletedObjects: deletedObjects)
+        let read = SaveSummary.Changes(transactionsAdded: added, transactionsRemoved: removed, changesAdded: changesAdded, changesRemoved: changesRemoved,
+                                       entities: entities.values.filter { $0.total > 0 }.sorted { $0.name < $1.name },
+                                       otherTables: others.values.filter { $0.total > 0 }.sorted { $0.name < $1.name }, deletedObjects: deletedObjects)
+        return SaveSummary(commit: commit, exact: why == nil, why: why, read: read)
     }
 
     private func count(_ counts: inout [String: SaveSummary.RowCounts], _ name: String, _ inserted: Int, _ updated: Int, _ deleted: Int) {

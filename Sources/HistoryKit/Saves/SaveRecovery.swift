@@ -49,7 +49,7 @@ public struct SaveRecovery {
                            unreadable: (Unreadable) throws -> Void = { _ in }) throws {
         var summaries: [SaveSummary] = []
         try log.forEachSave { summaries.append($0) }
-        for summary in summaries where !summary.transactionsRemoved.isEmpty || !summary.deletedObjects.isEmpty {
+        for summary in summaries where !summary.read.transactionsRemoved.isEmpty || !summary.read.deletedObjects.isEmpty {
             // The state before the save, and the removed transactions read there.
             let read: (store: HistoryStore, resolution: ModelResolution, found: [(HistoryKit.Transaction, [Change])])
             do {
@@ -58,8 +58,8 @@ public struct SaveRecovery {
                 // An exact state that does not read is a problem of the files; a partial one may well not be
                 // one database. Anything else (a lock, Ctrl-C, a model that does not load) stops the command.
                 guard let partial = log.exactness.reason(ofState: summary.commit.number - 1), (error as? StoreError)?.isDamage == true else { throw error }
-                try unreadable(Unreadable(save: summary.commit.number, transactionsRemoved: summary.transactionsRemoved.count,
-                                          objectsDeleted: summary.deletedObjects.count,
+                try unreadable(Unreadable(save: summary.commit.number, transactionsRemoved: summary.read.transactionsRemoved.count,
+                                          objectsDeleted: summary.read.deletedObjects.count,
                                           why: "\(partial), so that SQLite cannot read it as one database"))
                 continue
             }
@@ -68,11 +68,11 @@ public struct SaveRecovery {
             for (tx, changes) in read.found where try store.transaction(number: tx.number) == nil {
                 try transaction(Transaction(transaction: tx, changes: changes, removedBy: summary.commit.number, inexact: summary.why))
             }
-            for reference in summary.deletedObjects {
+            for reference in summary.read.deletedObjects {
                 if case .found? = try? store.objectState(reference, model: nil) { continue }
                 var state: ObjectState?
                 if case .found(let found)? = try? before.objectState(reference, model: read.resolution.model) { state = found }
-                try object(DeletedObject(object: reference, deletedBy: summary.commit.number, transactionNumbers: summary.transactionsAdded,
+                try object(DeletedObject(object: reference, deletedBy: summary.commit.number, transactionNumbers: summary.read.transactionsAdded,
                                          state: state, inexact: summary.why))
             }
         }
@@ -85,9 +85,9 @@ public struct SaveRecovery {
         let before = try HistoryStore.open(path, options: OpenOptions(atSave: summary.commit.number - 1))
         do {
             let resolution = try before.resolveModel(userModelPath: userModel)
-            let removed = Set(summary.transactionsRemoved)
+            let removed = Set(summary.read.transactionsRemoved)
             var found: [(HistoryKit.Transaction, [Change])] = []
-            if let low = summary.transactionsRemoved.first, let high = summary.transactionsRemoved.last, low <= high {
+            if let low = summary.read.transactionsRemoved.first, let high = summary.read.transactionsRemoved.last, low <= high {
                 let decoder = before.makeDecoder(model: resolution)
                 let bounds = HistoryQuery.Bound.around(low...high)
                 try before.forEachTransactionWithChanges(HistoryQuery(after: bounds.after, before: bounds.before), decoder: decoder) { tx, changes in
@@ -123,9 +123,9 @@ extension SaveRecovery {
         do {
             try log.forEachSave { summary in
                 if let last, summary.commit.number > last { throw EndOfSaves() }
-                if summary.transactionsRemoved.contains(number) { removedBy = summary.commit.number }
+                if summary.read.transactionsRemoved.contains(number) { removedBy = summary.commit.number }
                 // Written again after it was removed (a number reused by a later save): not that one.
-                if summary.transactionsAdded.contains(number) { removedBy = nil }
+                if summary.read.transactionsAdded.contains(number) { removedBy = nil }
             }
         } catch is EndOfSaves {}
         guard let removedBy else { return nil }
@@ -140,7 +140,7 @@ extension SaveRecovery {
         var adds: Int?
         do {
             try log.forEachSave { summary in
-                guard summary.commit.number > after, summary.transactionsAdded.contains(number) else { return }
+                guard summary.commit.number > after, summary.read.transactionsAdded.contains(number) else { return }
                 adds = summary.commit.number
                 throw EndOfSaves()
             }

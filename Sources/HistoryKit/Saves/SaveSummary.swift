@@ -12,29 +12,40 @@ public struct SaveSummary: Sendable {
         public var total: Int { inserted + updated + deleted }
     }
 
+    /// What a save changed: read from the pages before and after it.
+    public struct Changes: Sendable {
+        /// The history transactions it added, by number, in order.
+        public var transactionsAdded: [Int64]
+        /// The history transactions it removed (a purge), by number, in order.
+        public var transactionsRemoved: [Int64]
+        public var changesAdded: Int
+        public var changesRemoved: Int
+        /// Rows of each entity it changed, in the order of the entities' names.
+        public var entities: [RowCounts]
+        /// Rows of other tables it changed (many-to-many links, Core Data's and CloudKit's own
+        /// bookkeeping), by table name; the history tables are counted above.
+        public var otherTables: [RowCounts]
+        /// The objects whose rows it deleted (their entity named as ``entities`` names it), in order.
+        public var deletedObjects: [ObjectReference] = []
+    }
+
     /// The commit: its number (the save's), frames and pages.
     public var commit: WALLog.Commit
-    /// Whether the store after it can be rebuilt exactly (``SaveExactness``), and if not, why.
+    /// Whether the stores before and after it can be rebuilt exactly (``SaveExactness``), and if not, why.
     public var exact: Bool
     public var why: String?
-    /// The history transactions it added, by number, in order.
-    public var transactionsAdded: [Int64]
-    /// The history transactions it removed (a purge), by number, in order.
-    public var transactionsRemoved: [Int64]
-    public var changesAdded: Int
-    public var changesRemoved: Int
-    /// Rows of each entity it changed, in the order of the entities' names.
-    public var entities: [RowCounts]
-    /// Rows of other tables it changed (many-to-many links, Core Data's and CloudKit's own
-    /// bookkeeping), by table name; the history tables are counted above.
-    public var otherTables: [RowCounts]
-    /// The objects whose rows it deleted (their entity named as ``entities`` names it), in order.
-    public var deletedObjects: [ObjectReference] = []
+    /// What the pages before and after it differ by, exact or not. Of a partial save they differ by
+    /// what a checkpoint overwrote too: recover and `--values` read them and mark what they give.
+    var read: Changes
+
+    /// What it changed; nil for a partial save, whose changes are not known (its pages differ by
+    /// what a checkpoint overwrote as well, so counting them would invent changes).
+    public var changes: Changes? { exact ? read : nil }
 
     /// It changed rows of entities without recording a history transaction (a save without
     /// history tracking, a batch operation, a migration).
     /// Only an exact save says so: a partial one's rows are not known.
-    public var changesEntitiesWithoutHistory: Bool { exact && transactionsAdded.isEmpty && entities.contains { $0.total > 0 } }
+    public var changesEntitiesWithoutHistory: Bool { changes.map { $0.transactionsAdded.isEmpty && $0.entities.contains { $0.total > 0 } } ?? false }
 }
 
 /// Frames of a log that no commit holds: a save that never finished, or an earlier generation.

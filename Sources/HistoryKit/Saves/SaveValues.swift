@@ -39,7 +39,7 @@ public final class SaveValues {
         var first: (number: Int64, save: Int)?
         let log = store.files.walSize != nil ? try? SaveLog.read(store) : nil
         try log?.forEachSave { summary in
-            for number in summary.transactionsAdded {
+            for number in summary.read.transactionsAdded {
                 map[number] = summary.commit.number
                 if first == nil { first = (number, summary.commit.number) }
             }

@@ -129,18 +129,24 @@ struct SavesPresenter {
         ])
     }
 
+    /// A partial save's changes are not known: the pages before and after it differ by what a
+    /// checkpoint overwrote too.
+    private static let unknown = "unknown"
+
     private func transactions(_ s: SaveSummary) -> String {
+        guard let c = s.changes else { return Self.unknown }
         var parts: [String] = []
-        if let first = s.transactionsAdded.first, let last = s.transactionsAdded.last {
-            parts.append(first == last ? "#\(first)" : last.subtractingReportingOverflow(first) == (Int64(s.transactionsAdded.count - 1), false) ? "#\(first)–#\(last)"
-                : s.transactionsAdded.map { "#\($0)" }.joined(separator: ", "))
+        if let first = c.transactionsAdded.first, let last = c.transactionsAdded.last {
+            parts.append(first == last ? "#\(first)" : last.subtractingReportingOverflow(first) == (Int64(c.transactionsAdded.count - 1), false) ? "#\(first)–#\(last)"
+                : c.transactionsAdded.map { "#\($0)" }.joined(separator: ", "))
         }
-        if !s.transactionsRemoved.isEmpty { parts.append("\(plural(s.transactionsRemoved.count, "transaction")) removed") }
+        if !c.transactionsRemoved.isEmpty { parts.append("\(plural(c.transactionsRemoved.count, "transaction")) removed") }
         return parts.isEmpty ? "-" : parts.joined(separator: "; ")
     }
 
     private func rowText(_ s: SaveSummary) -> String {
-        let parts = s.entities.map { e in
+        guard let c = s.changes else { return Self.unknown }
+        let parts = c.entities.map { e in
             "\(e.name) " + [e.inserted > 0 ? "+\(e.inserted)" : nil, e.updated > 0 ? "~\(e.updated)" : nil, e.deleted > 0 ? "−\(e.deleted)" : nil]
                 .compactMap { $0 }.joined(separator: " ")
         }
@@ -176,27 +182,33 @@ struct SavesPresenter {
             s.member("firstFrame", save.commit.firstFrame)
             s.member("lastFrame", save.commit.lastFrame)
             s.member("pages", save.commit.pages)
+            // A partial save's changes are not known: null, never counts.
+            let c = save.changes
             s.key("transactionNumbers")
-            s.beginArray()
-            for n in save.transactionsAdded { s.int(n) }
-            s.endArray()
+            Self.write(c?.transactionsAdded, to: &s)
             s.key("transactionsRemoved")
-            s.beginArray()
-            for n in save.transactionsRemoved { s.int(n) }
-            s.endArray()
-            s.member("changesAdded", save.changesAdded)
-            s.member("changesRemoved", save.changesRemoved)
+            Self.write(c?.transactionsRemoved, to: &s)
+            s.member("changesAdded", c?.changesAdded)
+            s.member("changesRemoved", c?.changesRemoved)
             s.key("entities")
-            Self.write(save.entities, key: "entity", to: &s)
+            Self.write(c?.entities, key: "entity", to: &s)
             s.key("otherTables")
-            Self.write(save.otherTables, key: "table", to: &s)
+            Self.write(c?.otherTables, key: "table", to: &s)
             s.member("withoutHistory", save.changesEntitiesWithoutHistory)
             s.member("exact", save.exact)
             s.member("why", save.why)
             s.endObject()
         }
 
-        private static func write<S: JSONSink>(_ counts: [SaveSummary.RowCounts], key: String, to s: inout S) {
+        private static func write<S: JSONSink>(_ numbers: [Int64]?, to s: inout S) {
+            guard let numbers else { return s.null() }
+            s.beginArray()
+            for n in numbers { s.int(n) }
+            s.endArray()
+        }
+
+        private static func write<S: JSONSink>(_ counts: [SaveSummary.RowCounts]?, key: String, to s: inout S) {
+            guard let counts else { return s.null() }
             s.beginArray()
             for c in counts {
                 s.beginObject()
