@@ -45,7 +45,9 @@ import json, os
 #       it said valid; corrupt-token for a damaged one, listed with its problem), with the advice and the actor actors names it; every token a
 #       plist holds is listed, damaged ones included, and otherStoreKeys names the keys of other stores' positions.
 #       A partial save's transactionNumbers, transactionsRemoved, changesAdded, changesRemoved, entities and
-#       otherTables are null: its changes are not known.
+#       otherTables are null: its changes are not known. The actors document's lagClock, lagTo, newestTransaction and
+#       newestTimestamp (lags are measured by the store's own time unless --now is given or the store is live), and an
+#       actor's positionAgeSeconds (how long before that time its position lies).
 VERSION = "1.15"
 
 def nullable(t): return {"type": [t, "null"]} if isinstance(t, str) else {"anyOf": [t, {"type": "null"}]}
@@ -143,11 +145,16 @@ defs["actor"] = obj({"actor": S, "kind": kind, "status": status, "declared": B, 
     "mirroredRecords": nullable("integer"),
     "pendingByAuthor": arr(obj({"author": nullable("string"), "count": I})),
     "oldestPendingTransaction": nullable("integer"), "oldestPendingTimestamp": nullable(TS),
-    "lagSeconds": nullable("number"), "explanation": S, "advice": S, "fix": nullable("string")}, optional=("pendingCountAtMost",))
+    "lagSeconds": nullable("number"), "positionAgeSeconds": nullable("number"), "explanation": S, "advice": S, "fix": nullable("string")},
+    optional=("pendingCountAtMost",))
 # A reader of history whose position no file shows (the Spotlight delegate), and what shows it is there.
 defs["hiddenReader"] = obj({"kind": {"enum": ["spotlight"]}, "name": S, "evidence": arr(S), "explanation": S, "purgeEffect": S})
 defs["actors"] = doc("actors", {
     "storeID": S, "now": nullable(TS), "cocoaNow": N,
+    # What lags are measured to: the store's newest transaction (a copy is judged by its own time), --now, or the
+    # wall clock while another process has the store open.
+    "lagClock": {"enum": ["newest-transaction", "given", "wall-clock"]}, "lagTo": nullable(TS),
+    "newestTransaction": nullable("integer"), "newestTimestamp": nullable(TS),
     "sources": arr(obj({"path": S, "kind": S, "positions": I, "ignoredKeys": I, "otherStoreKeys": arr(S)})),
     "actors": arr(ref("actor")),
     "hiddenReaders": arr(ref("hiddenReader")),

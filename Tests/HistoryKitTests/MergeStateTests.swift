@@ -252,15 +252,34 @@ import Testing
 @Suite struct ActorStatusTests {
     let now = Scenarios.appGroupTime(34) + 86400
 
+    /// `byGivenTime`: `now` is a time the user gave, to which lags are measured (else the store's newest transaction).
     private func analyze(_ scenario: String, plists: [String] = [], tokens: [(String, String)] = [], declared: [String] = [],
-                         batch: [String] = [], now: Double? = nil) throws -> [String: ActorReport] {
+                         batch: [String] = [], now: Double? = nil, byGivenTime: Bool = true) throws -> [String: ActorReport] {
         let dir = Repository.fixtures + "/" + scenario
         let store = try HistoryStore.open(dir + "/Tasks.sqlite")
         var records: [MergeRecord] = []
         for p in plists { records += try DefaultsReader.read(path: dir + "/" + p, storeUUID: store.storeUUID).records }
         for (actor, file) in tokens { records.append(try TokenFileReader.read(path: dir + "/" + file, actor: actor)) }
-        let report = try MergeStateAnalyzer(store: store, declared: declared, batch: batch, records: records, now: now ?? self.now).report()
+        let report = try MergeStateAnalyzer(store: store, declared: declared, batch: batch, records: records, now: now ?? self.now,
+                                            nowIsGiven: byGivenTime).report()
         return Dictionary(report.actors.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    /// Without a time the user gave, a copy of a store is judged by its own time: lags run to the newest
+    /// transaction, however long ago that was, and no actor is stale for the copy's age.
+    @Test func aCopyIsJudgedByItsOwnTime() throws {
+        let years = Scenarios.appGroupTime(34) + 800 * 86400
+        let given = try analyze("MergeState", plists: ["stale.plist"], declared: ["app", "widget", "intents"], now: years)
+        let own = try analyze("MergeState", plists: ["stale.plist"], declared: ["app", "widget", "intents"], now: years, byGivenTime: false)
+        let intents = try #require(own["intents"]), clocked = try #require(given["intents"])
+        #expect(intents.status == .behind && clocked.status == .behind)
+        #expect(intents.pending.count == clocked.pending.count)
+        let oldest = try #require(intents.pending.oldestTimestamp), position = try #require(intents.effectiveDate)
+        #expect(intents.lag == Scenarios.appGroupTime(34) - oldest)
+        #expect(intents.positionAge == Scenarios.appGroupTime(34) - position)
+        #expect(clocked.lag == years - oldest)
+        #expect(clocked.advice.description.contains("has not merged for"))
+        #expect(!intents.advice.description.contains("has not merged for"), "\(intents.advice)")
     }
 
     @Test func upToDateBehindNeverMergedWritesOnly() throws {

@@ -63,7 +63,9 @@ import Testing
         let r = try CLI.run(["actors", photos, "--token", token, "--format", "table"], environment: ["COLUMNS": "80"])
         let header = Array(r.lines.prefix { !$0.hasPrefix("Actors") })
         let storeLines = try #require(header.firstIndex { $0.hasPrefix("As of:") })
-        #expect(r.status == 0 && header.count == storeLines + 2 && r.lines.count <= 28 + storeLines, "\(r.stdout)")
+        #expect(r.status == 0 && header.count == storeLines + 3 && r.lines.count <= 29 + storeLines, "\(r.stdout)")
+        #expect(header[storeLines + 1].range(of: "^Newest: #516 at 2022-[0-9:. +-]+, [0-9]+d [0-9]+h old$", options: .regularExpression) != nil,
+                "\(header[storeLines + 1])")
         #expect(r.lines.contains("Source: HistoryToken.plist: token file, 1 position"), "\(r.stdout)")
     }
 

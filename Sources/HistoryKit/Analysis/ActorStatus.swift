@@ -56,8 +56,11 @@ public struct ActorReport: Sendable {
     }
     /// What it still has to merge.
     public var pending: PendingSummary
-    /// Seconds between the oldest pending transaction and now.
+    /// Seconds the oldest pending transaction has waited, measured to the report's ``MergeStateReport/lagTo``.
     public var lag: Double?
+    /// Seconds from its position (its date, or its token's transaction) to the report's
+    /// ``MergeStateReport/lagTo``: by the store's own time, how long before the newest transaction it lies.
+    public var positionAge: Double? = nil
     /// Why the status, in a sentence.
     public var explanation: String
     /// What to do about it.
@@ -117,6 +120,12 @@ public struct MergeStateReport: Sendable {
     public var storeUUID: String
     /// Cocoa seconds the report is evaluated at.
     public var now: Double
+    /// What lags are measured to, and that time (Cocoa seconds): the newest transaction's, or `now`.
+    public var lagClock: LagClock
+    public var lagTo: Double
+    /// The store's newest transaction, and its time.
+    public var newestTimestamp: Double?
+    public var newestNumber: Int64?
     /// Whatever has a merge position or is declared.
     public var actors: [ActorReport]
     /// Authors without a position, most transactions first.

@@ -12,12 +12,15 @@ public struct MergeStateAnalyzer {
     public var mirroring: MirroringState?
     /// Cocoa seconds to evaluate at.
     public var now: Double
+    /// `now` is a time the user gave: lags are measured to it (``LagClock``).
+    public var nowIsGiven: Bool
     /// What the cleaners are configured with (their retention).
     public var cleaners: CleanerSettings
 
     public init(store: HistoryStore, declared: [String], batch: [String], records: [MergeRecord], mirroring: MirroringState? = nil, now: Double,
-                cleaners: CleanerSettings = CleanerSettings()) {
+                nowIsGiven: Bool = false, cleaners: CleanerSettings = CleanerSettings()) {
         self.store = store
+        self.nowIsGiven = nowIsGiven
         self.declared = declared
         self.batch = batch
         self.records = records
@@ -105,6 +108,10 @@ public struct MergeStateAnalyzer {
         let history = present.first.map { f in
             present.reduce(f.firstNumber) { min($0, $1.firstNumber) }...present.reduce(f.lastNumber) { max($0, $1.lastNumber) }
         }
+        // Lags are measured by the store's own time unless the user gave one or the store is live.
+        let newest = present.compactMap(\.lastTimestamp).max()
+        let clock = LagClock.of(nowIsGiven: nowIsGiven, isLive: store.isLive, newest: newest)
+        let lagTo = clock == .newestTransaction ? newest ?? now : now
         var reports: [ActorReport] = []
         for (i, name) in names.enumerated() {
             let position = located[name] ?? Located()
@@ -114,10 +121,13 @@ public struct MergeStateAnalyzer {
                                isOwn: { ActorReport.isOwn($0, actor: name, kind: kind) })
                 : PendingSummary(byAuthor: [], oldestTimestamp: nil, oldestNumber: nil)
             if kind == .app, let own = authorNames.firstIndex(of: name) { pending.ownAfterOthers = returns[i].returns[own] ?? 0 }
-            reports.append(kind == .cloudKit
-                ? evaluateExporter(position: position, pending: pending, history: history)
-                : evaluate(name, position: position, pending: pending, authoredCount: authored[name] ?? 0,
-                           knownAuthors: knownAuthors, purged: purged, first: first, history: history))
+            let lag = position.pendingFrom != nil ? pending.oldestTimestamp.map { max(0, lagTo - $0) } : nil
+            var report = kind == .cloudKit
+                ? evaluateExporter(position: position, pending: pending, lag: lag, clock: clock, history: history)
+                : evaluate(name, position: position, pending: pending, lag: lag, clock: clock, authoredCount: authored[name] ?? 0,
+                           knownAuthors: knownAuthors, purged: purged, first: first, history: history)
+            report.positionAge = position.effectiveDate.map { max(0, lagTo - $0) }
+            reports.append(report)
         }
         func count(_ c: CleanerCutoff, _ tallies: AuthorTallies) -> Int {
             let filter = c.authorFilter.map(Set.init)
@@ -130,7 +140,8 @@ public struct MergeStateAnalyzer {
                           transactionsToDeleteAtMost: laterBounds[j] == nil ? nil : count(c, within[2 * n + m + j]),
                           breaks: c.purges ? breakages[j].consequences(reports, authorNames: authorNames) : [])
         }
-        return MergeStateReport(storeUUID: store.storeUUID, now: now, actors: reports, writers: writers, cleaners: cleaners)
+        return MergeStateReport(storeUUID: store.storeUUID, now: now, lagClock: clock, lagTo: lagTo, newestTimestamp: newest,
+                                newestNumber: history?.upperBound, actors: reports, writers: writers, cleaners: cleaners)
     }
 
     /// What others wrote, from the tallies of the transactions after an actor's position;
@@ -204,16 +215,14 @@ public struct MergeStateAnalyzer {
         return l
     }
 
-    private func evaluate(_ name: String, position: Located, pending: PendingSummary, authoredCount: Int, knownAuthors: [String],
-                          purged: Bool, first: Transaction?, history: ClosedRange<Int64>?) -> ActorReport {
+    private func evaluate(_ name: String, position: Located, pending: PendingSummary, lag: Double?, clock: LagClock, authoredCount: Int,
+                          knownAuthors: [String], purged: Bool, first: Transaction?, history: ClosedRange<Int64>?) -> ActorReport {
         let isBatch = batch.contains(name)
         let isDeclared = declared.contains(name) || isBatch
         var r = ActorReport(name: name, kind: .app, status: .upToDate, isDeclared: isDeclared, isBatch: isBatch,
                             records: position.records,
                             authoredCount: authoredCount, lastMerged: position.lastMerged, tokenNumber: position.tokenNumber,
-                            positionDate: position.positionDate, pending: pending,
-                            lag: position.pendingFrom != nil ? pending.oldestTimestamp.map { now - $0 } : nil,
-                            explanation: "", advice: "")
+                            positionDate: position.positionDate, pending: pending, lag: lag, explanation: "", advice: "")
         if authoredCount == 0 {
             r.similarAuthors = NameSuggestion.closest(to: name, among: knownAuthors.filter { AuthorFamily.of($0) == nil })
                 .map { ActorReport.SimilarAuthor(name: $0.name, distance: $0.distance) }
@@ -284,7 +293,9 @@ public struct MergeStateAnalyzer {
                 r.explanation += "; it wrote \(plural(r.pending.ownCount, "transaction")) after its position, \(r.pending.ownAfterOthers) of them after others' it has not merged: it saves but does not merge, or does not store its position"
                 r.advice = "make it merge history each time it runs (fetch the transactions after its position, merge them, then store the new position), not only save"
             } else if let lag = r.lag, lag > CleanerInput.week {
-                r.advice = "has not merged for \(days(lag / 86400)) and holds back purges; if this target no longer runs, remove its key"
+                r.advice = clock == .newestTransaction
+                    ? "the oldest is \(clock.waited(lag)): it has not merged since, and holds back purges; if this target no longer runs, remove its key"
+                    : "has not merged for \(days(lag / 86400)) and holds back purges; if this target no longer runs, remove its key"
             } else {
                 r.advice = "it merges them when it next runs; nothing to do"
             }
@@ -296,11 +307,10 @@ public struct MergeStateAnalyzer {
 extension MergeStateAnalyzer {
     /// CloudKit's exporter: where its token stands, what it has still to export,
     /// and what a purge past it has done.
-    private func evaluateExporter(position: Located, pending: PendingSummary, history: ClosedRange<Int64>?) -> ActorReport {
+    private func evaluateExporter(position: Located, pending: PendingSummary, lag: Double?, clock: LagClock, history: ClosedRange<Int64>?) -> ActorReport {
         var r = ActorReport(name: MirroringState.exportActorName, kind: .cloudKit, status: .upToDate, isDeclared: false, isBatch: false,
                             records: position.records, authoredCount: 0, lastMerged: position.lastMerged, tokenNumber: position.tokenNumber,
-                            positionDate: nil, pending: pending,
-                            lag: position.pendingFrom != nil ? pending.oldestTimestamp.map { now - $0 } : nil,
+                            positionDate: nil, pending: pending, lag: lag,
                             explanation: "", advice: "", mirroredRecordCount: mirroring?.records?.mirrored)
         let own = pending.ownCount > 0
             ? " (and \(pending.ownCount) written by CloudKit itself, which it does not export)" : ""
@@ -335,7 +345,9 @@ extension MergeStateAnalyzer {
         } else {
             r.conclude(.behind, "has \(plural(pending.count, "transaction")) to export\(own)",
                        r.lag.map { $0 > 86400 } == true
-                           ? "it has not exported for \(days((r.lag ?? 0) / 86400)): check the device's iCloud account and the mirror's recent events"
+                           ? (clock == .newestTransaction
+                               ? "the oldest is \(clock.waited(r.lag ?? 0)): it has not exported since; check the device's iCloud account and the mirror's recent events"
+                               : "it has not exported for \(days((r.lag ?? 0) / 86400)): check the device's iCloud account and the mirror's recent events")
                            : "it exports them when the app next runs with a network and an iCloud account; nothing to do")
         }
         return r

@@ -32,7 +32,7 @@ extension HistoryStore {
         let given = !gathered.records.isEmpty || !request.declared.isEmpty || !request.batch.isEmpty || mirroring != nil
         var report = always || given
             ? try MergeStateAnalyzer(store: self, declared: request.declared, batch: request.batch, records: gathered.records, mirroring: mirroring,
-                                     now: request.now, cleaners: request.cleaners).report()
+                                     now: request.now, nowIsGiven: request.nowIsGiven, cleaners: request.cleaners).report()
             : nil
         let readers = hiddenReaders(modelPath: request.modelPath)
         report?.hiddenReaders = readers

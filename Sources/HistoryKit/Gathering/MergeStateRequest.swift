@@ -18,12 +18,16 @@ public struct MergeStateRequest: Sendable {
     public var cleaners = CleanerSettings()
     /// Cocoa seconds to evaluate at.
     public var now: Double
+    /// `now` is a time the user gave (`--now`): actors' lags are measured to it. Otherwise they are
+    /// measured to the store's newest transaction, or to `now` while the store is live (``LagClock``).
+    public var nowIsGiven = false
     /// The model the user gave (else the store's model cache), for the readers it shows.
     public var modelPath: String?
 
     public init(defaults: [String] = [], tokens: [String] = [], groupContainer: String? = nil, keyPrefixes: [String] = [],
                 declared: [String] = [], batch: [String] = [], cleaners: CleanerSettings = CleanerSettings(), now: Double,
-                modelPath: String? = nil) {
+                nowIsGiven: Bool = false, modelPath: String? = nil) {
+        self.nowIsGiven = nowIsGiven
         self.defaults = defaults
         self.tokens = tokens
         self.groupContainer = groupContainer

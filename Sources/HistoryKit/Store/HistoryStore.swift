@@ -46,6 +46,9 @@ public final class HistoryStore {
         for case .walDamaged(_, let hidden) in connection.notices { return hidden }
         return nil
     }
+    /// Whether another process has the store open now (a connection's lock on its `-shm`): an app
+    /// that may be writing it, whose actors are judged by the wall clock, not the store's own time.
+    public var isLive: Bool { savePoint == nil && files.shmSize != nil && StoreConnection.hasLiveConnection(shm: files.shmPath) }
     /// The save of its `-wal` the store is read at (``OpenOptions/atSave``); nil: as it is.
     public var savePoint: SavePoint? { connection.savePoint }
     /// How the store's files were opened (never for writing).

@@ -28,7 +28,7 @@ struct CloudKitCommand: ParsableCommand, SessionInputs {
     @Option(help: ArgumentHelp("Show at most this many of the newest events.", valueName: "n"))
     var events = 10
 
-    @Option(help: ArgumentHelp("Evaluate as of this date instead of now.", valueName: "date"))
+    @Option(help: ArgumentHelp("Evaluate as of this date instead of now; lags are then measured to it (without it, to the store's newest transaction, unless the store is live).", valueName: "date"))
     var now: String?
 
     @OptionGroup var lock: LockOptions
@@ -45,7 +45,7 @@ struct CloudKitCommand: ParsableCommand, SessionInputs {
         let store = try openStore(store, lockTimeout: lock.lockTimeout, atSave: save.atSave)
         let context = try outputOptions.context().reading(store)
         let at = try now.map { try PositionParser(utc: outputOptions.utc).date($0, option: "--now") } ?? Date().timeIntervalSinceReferenceDate
-        let content = try CloudKitPresenter.Content.read(store, now: at, objects: objects, events: events)
+        let content = try CloudKitPresenter.Content.read(store, now: at, nowIsGiven: now != nil, objects: objects, events: events)
         DocumentRenderer.render(CloudKitPresenter(time: context.time, now: at).document(content), context: context)
     }
 }

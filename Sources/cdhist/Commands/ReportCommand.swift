@@ -85,7 +85,7 @@ struct ReportCommand: ParsableCommand, SessionInputs {
             findings: findings,
             check: CheckPresenter.document(findings, store: historyStore, threshold: threshold,
                                          failing: findings.filter { $0.severity >= threshold }.count),
-            cloudKit: try CloudKitPresenter.Content.read(historyStore, now: now, objects: ReportPage.topCount, events: ReportPage.topCount),
+            cloudKit: try CloudKitPresenter.Content.read(historyStore, now: now, nowIsGiven: mergeState.now != nil, objects: ReportPage.topCount, events: ReportPage.topCount),
             authors: try checkContext.attribution()[.author] ?? [],
             entities: ReportPage.entityRows(entities, catalog: historyStore.catalog), atSave: try SaveStamp.of(historyStore))
         try exam.finish()

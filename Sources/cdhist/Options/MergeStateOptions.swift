@@ -23,7 +23,7 @@ struct MergeStateOptions: ParsableArguments {
     @Option(name: .customLong("key-prefix"), help: ArgumentHelp("Another defaults key prefix followed by the actor name (repeatable).", valueName: "prefix"))
     var keyPrefix: [String] = []
 
-    @Option(help: ArgumentHelp("Evaluate as of this date instead of now.", valueName: "date"))
+    @Option(help: ArgumentHelp("Evaluate as of this date instead of now; lags are then measured to it (without it, to the store's newest transaction, unless the store is live).", valueName: "date"))
     var now: String?
 
     @Option(help: ArgumentHelp("How long the cleaners that can be set keep history (apple, apple-604800, phtk-1.0.4, appwise): 7d by default; 36h, 2w, …; apple counts whole days as calendar days.",
@@ -51,7 +51,7 @@ struct MergeStateOptions: ParsableArguments {
                           declared: declared + actor, batch: batch + batchActor,
                           cleaners: try CleanerSettings(retention: retention.map { try PositionParser.duration($0, option: "--retention") }
                               ?? CleanerSettings.defaultRetention, timeZone: utc ? CleanerSettings.utc : TimeZone.current),
-                          now: now, modelPath: model)
+                          now: now, nowIsGiven: self.now != nil, modelPath: model)
     }
 
     /// `store`'s merge state as the options ask (see ``MergeStateRequest``); what was passed over is

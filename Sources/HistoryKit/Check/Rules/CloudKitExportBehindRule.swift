@@ -6,9 +6,9 @@ struct CloudKitExportBehindRule: CheckRule {
     let summary = "CloudKit's exporter is far behind (transactions to export above the threshold)"
 
     func evaluate(_ c: CheckContext) throws -> [Finding] {
-        guard let exporter = c.mergeState?.exporter, exporter.status == .behind || exporter.status == .neverMerged,
+        guard let report = c.mergeState, let exporter = report.exporter, exporter.status == .behind || exporter.status == .neverMerged,
               exporter.pending.count > c.config.maxExportPendingTransactions else { return [] }
-        let age = exporter.lag.map { ", the oldest \(days($0 / 86400)) old" } ?? ""
+        let age = exporter.lag.map { ", the oldest \(report.lagClock.waited($0))" } ?? ""
         var data: [String: PlistValue] = ["actor": .string(exporter.name), "pendingTransactions": .integer(Int64(exporter.pending.count)),
                                           "threshold": .integer(Int64(c.config.maxExportPendingTransactions))]
         if let lag = exporter.lag { data["lagDays"] = .real(lag / 86400) }

@@ -11,10 +11,13 @@ struct StaleActorRule: CheckRule {
         // An actor with nothing to merge is not stale, however old its position: nothing newer was written.
         return report.actors.filter { holders.contains($0.name) && $0.pending.count > 0 }.compactMap { a in
             guard let date = a.effectiveDate else { return nil }
-            let days = (c.now - date) / 86400
+            // Measured by the store's own time unless a time was given or the store is live: a copy is not stale for its age.
+            let seconds = report.lagTo - date
+            let days = seconds / 86400
             guard days > c.config.staleDays else { return nil }
             let remove: Message = a.records.first?.keyFormat != nil ? "delete its key (\(Control.removePositionFromDefaults))" : "delete its saved token"
-            return finding("\(a.name) last merged \(HistoryKit.days(days)) ago, has \(plural(a.pending.count, "transaction")) to merge and sets the cleaners' cut-off: no history after that can be purged. If this target was removed, \(remove).",
+            let when = report.lagClock == .newestTransaction ? "\(HistoryKit.days(days)) before the newest transaction" : "\(HistoryKit.days(days)) ago"
+            return finding("\(a.name) last merged \(when), has \(plural(a.pending.count, "transaction")) to merge and sets the cleaners' cut-off: no history after that can be purged. If this target was removed, \(remove).",
                            ["actor": .string(a.name), "daysSinceMerge": .real(days)])
         }
     }

@@ -18,10 +18,12 @@ struct CloudKitPresenter {
 
         /// Reads it all from one snapshot of `store` (every number agrees, even while the app writes),
         /// listing at most `objects` changed objects and `events` events.
-        static func read(_ store: HistoryStore, now: Double, objects: Int, events: Int) throws -> Content {
+        /// `nowIsGiven`: `now` is the user's `--now`, to which lags are measured.
+        static func read(_ store: HistoryStore, now: Double, nowIsGiven: Bool, objects: Int, events: Int) throws -> Content {
             try store.snapshot {
                 guard let state = try store.mirroringState(recentEvents: events) else { return Content(store: store) }
-                let exporter = try MergeStateAnalyzer(store: store, declared: [], batch: [], records: [], mirroring: state, now: now).report().exporter
+                let exporter = try MergeStateAnalyzer(store: store, declared: [], batch: [], records: [], mirroring: state, now: now,
+                                                      nowIsGiven: nowIsGiven).report().exporter
                 return Content(store: store, state: state, exporter: exporter,
                                changesAfterPosition: try exporter?.tokenNumber.map { try store.countChanges(afterTransaction: $0) },
                                backlog: try store.exportBacklog(limit: objects))

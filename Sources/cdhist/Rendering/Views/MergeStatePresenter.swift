@@ -15,6 +15,7 @@ struct MergeStatePresenter {
             ("Store", "\(store.path) (\(store.storeUUID))"),
             ("As of", time.display(report.now)),
         ]
+        if let newest = newestText(report) { fields.append(("Newest", newest)) }
         for s in sources {
             var text = "\(s.kind), \(plural(s.positions, "position"))"
             if s.ignoredKeys > 0 { text += ", \(plural(s.ignoredKeys, "other key")) ignored" }
@@ -26,7 +27,7 @@ struct MergeStatePresenter {
         }
         if sources.isEmpty { fields.append(("Source", "none (give --defaults, --token or --group-container)")) }
         let actorRows = report.actors.map { a -> [Cell] in
-            [Cell(a.name), Cell(a.status.rawValue, Self.style(a.status)), Cell(merged(a)), Cell(pendingText(a)),
+            [Cell(a.name), Cell(a.status.rawValue, Self.style(a.status)), Cell(merged(a)), Cell(pendingText(a, clock: report.lagClock)),
              Cell("\(a.explanation); \(a.advice.text)" + (Self.fix(a, store: store.path) == nil ? "" : " (the command is under the table)"))]
         }
         var sections: [Document.Section] = [
@@ -111,7 +112,19 @@ struct MergeStatePresenter {
         }
     }
 
-    private func pendingText(_ a: ActorReport) -> String {
+    /// The store's newest transaction, how old it is, and what lags are measured to.
+    private func newestText(_ report: MergeStateReport) -> String? {
+        guard let number = report.newestNumber else { return nil }
+        let when = report.newestTimestamp.map { " at \(time.display($0)), \(Self.age(report.now - $0)) old" } ?? ""
+        // By default actors are judged by the store's own time (how far behind the newest each is): a copy is not stale for its age.
+        switch report.lagClock {
+        case .newestTransaction: return "#\(number)\(when)"
+        case .given: return "#\(number)\(when); actors' lags are measured to --now"
+        case .wallClock: return "#\(number)\(when); actors' lags are measured to now: another process has the store open"
+        }
+    }
+
+    private func pendingText(_ a: ActorReport, clock: LagClock) -> String {
         if a.status == .writesOnly || a.status == .corruptToken || a.status == .foreignToken { return "-" }
         if a.pending.count == 0, let most = a.pending.countAtMost { return "0–\(most) (within the second after its date)" }
         guard a.pending.count > 0 else { return a.kind == .cloudKit && a.pending.ownCount > 0 ? "none (\(a.pending.ownCount) by CloudKit itself)" : "none" }
@@ -119,7 +132,10 @@ struct MergeStatePresenter {
         let (shown, left) = ListSummary.limited(groups, to: all ? nil : 3)
         let parts = shown.map { g in "\(g.family?.title ?? g.label) \(g.members.reduce(0) { $0 + $1.count })" }
         let more = left > 0 ? " and \(left) more" : ""
-        let age = a.lag.map { ", oldest \(Self.age($0)) old" } ?? ""
+        // By the store's own time, how long before the newest transaction its position lies; by a clock, how old the oldest is.
+        let age = clock == .newestTransaction
+            ? (a.positionAge ?? a.lag).map { ", \(Self.age($0)) behind the newest" } ?? ""
+            : a.lag.map { ", oldest \(Self.age($0)) old" } ?? ""
         let own = a.kind == .cloudKit && a.pending.ownCount > 0 ? "; and \(a.pending.ownCount) by CloudKit itself, not exported" : ""
         let count = a.pending.countAtMost.map { "\(a.pending.count)–\($0)" } ?? "\(a.pending.count)"
         return "\(count) (\(parts.joined(separator: ", "))\(more))\(age)\(own)"
@@ -129,7 +145,9 @@ struct MergeStatePresenter {
     static func age(_ seconds: Double) -> String {
         // A timestamp of -1e300 (a damaged store) makes an age no Int holds.
         guard seconds < 1e15 else { return "\(seconds.wholeDescription) s" }
-        let s = Int(max(0, seconds))
+        // Under a second (an actor a moment behind the newest transaction): to the millisecond.
+        if seconds < 1 { return String(format: "%.3fs", max(0, seconds)) }
+        let s = Int(seconds)
         if s >= 86400 { return "\(s / 86400)d \((s % 86400) / 3600)h" }
         if s >= 3600 { return "\(s / 3600)h \((s % 3600) / 60)m" }
         if s >= 60 { return "\(s / 60)m" }
@@ -141,6 +159,10 @@ struct MergeStatePresenter {
             ("storeID", .string(report.storeUUID)),
             ("now", .optional(time.iso(report.now))),
             ("cocoaNow", .double(report.now)),
+            ("lagClock", .string(report.lagClock.rawValue)),
+            ("lagTo", .optional(time.iso(report.lagTo))),
+            ("newestTransaction", .optional(report.newestNumber)),
+            ("newestTimestamp", report.newestTimestamp.map { .optional(time.iso($0)) } ?? .null),
             ("sources", .array(sources.map { s in .object([
                 ("path", .string(s.path)), ("kind", .string(s.kind)), ("positions", .int(Int64(s.positions))),
                 ("ignoredKeys", .int(Int64(s.ignoredKeys))), ("otherStoreKeys", .array(s.otherStoreKeys.map { .string($0) })),
@@ -195,7 +217,7 @@ struct MergeStatePresenter {
             ("pendingByAuthor", .array(a.pending.byAuthor.map { .object([("author", .optional($0.author)), ("count", .int(Int64($0.count)))]) })),
             ("oldestPendingTransaction", .optional(a.pending.oldestNumber)),
             ("oldestPendingTimestamp", .optional(a.pending.oldestTimestamp.flatMap { time.iso($0) })),
-            ("lagSeconds", .optional(a.lag)),
+            ("lagSeconds", .optional(a.lag)), ("positionAgeSeconds", .optional(a.positionAge)),
             ("explanation", .string(a.explanation)),
             ("advice", .string(a.advice.text)),
             ("fix", .optional(store.flatMap { Self.fix(a, store: $0) }.map(ShellWord.line))),

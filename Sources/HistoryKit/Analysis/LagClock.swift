@@ -1,0 +1,29 @@
+/// What an actor's lag (how long its oldest pending transaction has waited) is measured to. A
+/// copy of a store is judged by its own time, however long ago it was copied: the wall clock
+/// counts only when the user gives a time, or when the store is live.
+public enum LagClock: String, Equatable, Sendable {
+    /// The store's newest transaction.
+    case newestTransaction = "newest-transaction"
+    /// The time the user gave (`--now`).
+    case given
+    /// The current time: another process has the store open and is writing it.
+    case wallClock = "wall-clock"
+
+    /// How a lag of `seconds` reads: "3 days before the newest transaction", "3 days old".
+    public func waited(_ seconds: Double) -> String {
+        switch self {
+        case .newestTransaction: return "\(Self.length(seconds)) before the newest transaction"
+        case .given, .wallClock: return "\(Self.length(seconds)) old"
+        }
+    }
+
+    /// "under a second", "12 seconds", "3 days".
+    static func length(_ seconds: Double) -> String { seconds < 1 ? "under a second" : span(seconds) }
+
+    /// Which clock decides: a time the user gave, else the wall clock while another process has
+    /// the store open, else the store's newest transaction (the wall clock when it has none).
+    static func of(nowIsGiven: Bool, isLive: Bool, newest: Double?) -> LagClock {
+        if nowIsGiven { return .given }
+        return isLive || newest == nil ? .wallClock : .newestTransaction
+    }
+}
