@@ -47,7 +47,9 @@ import json, os
 #       A partial save's transactionNumbers, transactionsRemoved, changesAdded, changesRemoved, entities and
 #       otherTables are null: its changes are not known. The actors document's lagClock, lagTo, newestTransaction and
 #       newestTimestamp (lags are measured by the store's own time unless --now is given or the store is live), and an
-#       actor's positionAgeSeconds (how long before that time its position lies).
+#       actor's positionAgeSeconds (how long before that time its position lies). A source's and the token
+#       document's inferredKeyPrefix (keys historyToken.<actor>: the prefix before authors' names, found without
+#       --key-prefix).
 VERSION = "1.15"
 
 def nullable(t): return {"type": [t, "null"]} if isinstance(t, str) else {"anyOf": [t, {"type": "null"}]}
@@ -155,7 +157,7 @@ defs["actors"] = doc("actors", {
     # wall clock while another process has the store open.
     "lagClock": {"enum": ["newest-transaction", "given", "wall-clock"]}, "lagTo": nullable(TS),
     "newestTransaction": nullable("integer"), "newestTimestamp": nullable(TS),
-    "sources": arr(obj({"path": S, "kind": S, "positions": I, "ignoredKeys": I, "otherStoreKeys": arr(S)})),
+    "sources": arr(obj({"path": S, "kind": S, "positions": I, "ignoredKeys": I, "otherStoreKeys": arr(S), "inferredKeyPrefix": nullable("string")})),
     "actors": arr(ref("actor")),
     "hiddenReaders": arr(ref("hiddenReader")),
     "writers": arr(obj({"author": nullable("string"), "family": nullable({"enum": ["coredata-migration", "cloudkit", "apple"]}),
@@ -176,7 +178,7 @@ token_check = {"token": nullable(ref("token")), "problem": S, "store": S, "store
 token_check_optional = ("problem", "store", "storeID", "status", "message", "advice", "transactionNumber", "transaction")
 # The top-level members describe the file's token when it holds one; `tokens` lists every token
 # it holds (a plist of several: each under its key).
-defs["tokenCheck"] = doc("token", dict({"source": S, "otherStoreKeys": arr(S), "tokens": arr(obj(dict({"key": nullable("string"), "actor": S}, **token_check),
+defs["tokenCheck"] = doc("token", dict({"source": S, "otherStoreKeys": arr(S), "inferredKeyPrefix": nullable("string"), "tokens": arr(obj(dict({"key": nullable("string"), "actor": S}, **token_check),
                                                                        optional=token_check_optional))}, **token_check),
     optional=("token",) + token_check_optional)
 defs["purgePreview"] = doc("purge-preview", {

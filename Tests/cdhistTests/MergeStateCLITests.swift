@@ -69,6 +69,31 @@ import Testing
         #expect(r.lines.contains("Source: HistoryToken.plist: token file, 1 position"), "\(r.stdout)")
     }
 
+    /// SwiftData apps keep each target's token as `historyToken.<target>`: the prefix the keys share before the
+    /// authors' names is inferred, so the widget's own writes are not among what it has to merge and it is not
+    /// listed again among the writers; a prefix given with --key-prefix is taken as given.
+    @Test func keysSharingAPrefixBeforeAuthorsNamesAreTheirActors() throws {
+        let f = Repository.fixtures + "/CloudKit"
+        let args = ["actors", f + "/Tasks.sqlite", "--defaults", f + "/swiftdata.plist", "--now", now]
+        let doc = try CLI.run(args).json()
+        let actors = try #require(doc["actors"] as? [[String: Any]])
+        #expect(actors.map { $0["actor"] as? String } == ["app", "widget", "CloudKit export"])
+        let widget = try #require(actors.first { $0["actor"] as? String == "widget" })
+        #expect(widget["pendingCount"] as? Int == 11 && widget["ownTransactionsAfterPosition"] as? Int == 3)
+        #expect((widget["positions"] as? [[String: Any]])?.first?["keyFormat"] as? String == "prefix historyToken.")
+        let writers = (doc["writers"] as? [[String: Any]])?.compactMap { $0["author"] as? String } ?? []
+        #expect(!writers.contains("widget") && !writers.contains("app"), "\(writers)")
+        #expect((doc["sources"] as? [[String: Any]])?.first?["inferredKeyPrefix"] as? String == "historyToken.")
+        let table = try CLI.run(args + ["--format", "table"], environment: ["COLUMNS": "80"]).stdout
+        #expect(table.contains("keys historyToken.<actor> (the prefix inferred from the authors;"), "\(table)")
+        let given = try CLI.run(args + ["--key-prefix", "historyToken."]).json()
+        #expect((given["sources"] as? [[String: Any]])?.first?["inferredKeyPrefix"] is NSNull)
+        #expect((given["actors"] as? [[String: Any]])?.map { $0["actor"] as? String } == ["app", "widget", "CloudKit export"])
+        // Keys that are authors' names themselves need no prefix: tokens.plist's keys name no author, and stay.
+        let plain = try CLI.run(["actors", dir + "/Tasks.sqlite", "--defaults", dir + "/tokens.plist", "--now", now]).json()
+        #expect((plain["sources"] as? [[String: Any]])?.first?["inferredKeyPrefix"] is NSNull)
+    }
+
     @Test func actorsJSONAndGroupContainer() throws {
         let json = try CLI.run(["actors", "--group-container", Repository.fixtures + "/GroupContainer/" + MergeStateFixtures.containerUUID,
                                 "--actor", "app", "--actor", "widget", "--batch-actor", "shareExtension", "--token", "ignored=/nonexistent",

@@ -100,7 +100,7 @@ import Testing
         try String(resultLine).write(toFile: dir.file("purge-result.json"), atomically: true, encoding: .utf8)
         files.append(dir.file("purge-result.json"))
         try save(["provoke", "behind", m + "/Tasks.sqlite", "--actor", "widget", "--defaults", m + "/phtk.plist"], "provoke-behind")
-        try save(["provoke", "corrupt-token", ck + "/Tasks.sqlite", "--actor", "historyToken.app", "--defaults", ck + "/swiftdata.plist"], "provoke-corrupt")
+        try save(["provoke", "corrupt-token", ck + "/Tasks.sqlite", "--actor", "app", "--defaults", ck + "/swiftdata.plist"], "provoke-corrupt")
         try save(["provoke", "cloudkit-reset", ck + "/Tasks.sqlite"], "provoke-cloudkit")
         let provoked = try TemporaryDirectory()
         for name in ["Tasks.sqlite", "token.data"] { try FileManager.default.copyItem(atPath: m + "/" + name, toPath: provoked.file(name)) }

@@ -9,6 +9,8 @@ public struct MergeSource: Equatable, Sendable {
     public var ignoredKeys: Int
     /// Keys that hold the positions of other stores.
     public var otherStoreKeys: [String]
+    /// The prefix its keys were found to share before their actors' names (none was given).
+    public var inferredKeyPrefix: String? = nil
 }
 
 /// Something passed over while merge state was read, and why.

@@ -14,6 +14,9 @@ public struct MergeStateAnalysis: Sendable {
     /// Readers of history whose positions no file shows (the Spotlight delegate), whether or not
     /// there is a report.
     public var hiddenReaders: [HiddenReader]
+    /// The prefix the defaults keys were found to share before their actors' names, when none was
+    /// given (`historyToken.` of `historyToken.<actor>`): read as `--key-prefix` would read it.
+    public var inferredKeyPrefix: String? = nil
 }
 
 extension HistoryStore {
@@ -22,6 +25,13 @@ extension HistoryStore {
     /// analyse and `always` is false.
     public func mergeState(_ request: MergeStateRequest, always: Bool = false) throws -> MergeStateAnalysis {
         var gathered = try request.records(storeUUID: storeUUID, storeName: path)
+        // Keys sharing a prefix before authors' names are those authors' positions, as --key-prefix would make them.
+        let inferred = request.keyPrefixes.isEmpty ? try KeyPrefixInference.infer(gathered.records, isAuthor: hasAuthor) : nil
+        if let inferred {
+            gathered.records = KeyPrefixInference.apply(inferred, to: gathered.records)
+            let files = Set(gathered.records.filter { $0.keyFormat == .customPrefix(inferred) }.compactMap(\.file))
+            for i in gathered.sources.indices where files.contains(gathered.sources[i].path) { gathered.sources[i].inferredKeyPrefix = inferred }
+        }
         let mirroring = try mirroringState()
         if let mirroring {
             let detail = mirroring.tables.isEmpty ? "kept in Z_METADATA (the first release's layout)" : plural(mirroring.tables.count, "ANSCK table")
@@ -37,7 +47,7 @@ extension HistoryStore {
         let readers = hiddenReaders(modelPath: request.modelPath)
         report?.hiddenReaders = readers
         return MergeStateAnalysis(sources: gathered.sources, mirroring: mirroring, report: report, isGiven: given, notes: gathered.notes,
-                                  hiddenReaders: readers)
+                                  hiddenReaders: readers, inferredKeyPrefix: inferred)
     }
 }
 

@@ -36,6 +36,8 @@ public struct TokenReport: Sendable {
     public var entries: [Entry]
     /// Keys holding another store's position (they name its UUID), passed over as `actors` does.
     public var otherStoreKeys: [String]
+    /// The prefix the keys were found to share before their actors' names, as `actors` finds it.
+    public var inferredKeyPrefix: String? = nil
 
     /// Whether any token is broken (``Entry/isBroken``).
     public var anyBroken: Bool { entries.contains(where: \.isBroken) }
@@ -44,6 +46,12 @@ public struct TokenReport: Sendable {
     public static func make(source: String, store: HistoryStore?, now: Double) throws -> TokenReport {
         var report = try read(source, storeUUID: store?.storeUUID)
         if let store {
+            // Keys sharing a prefix before authors' names are those authors' tokens, as actors reads them.
+            if let prefix = try KeyPrefixInference.infer(report.entries.map(\.record), isAuthor: store.hasAuthor) {
+                let renamed = KeyPrefixInference.apply(prefix, to: report.entries.map(\.record))
+                for i in report.entries.indices { report.entries[i].record = renamed[i] }
+                report.inferredKeyPrefix = prefix
+            }
             let analysis = try MergeStateAnalyzer(store: store, declared: [], batch: [], records: report.entries.map(\.record), now: now).report()
             for i in report.entries.indices {
                 report.entries[i].judged = analysis.actors.first { $0.kind == .app && $0.name == report.entries[i].record.actor }

@@ -323,3 +323,18 @@ struct ChangeCounts {
 
     func finish() { rows.finish() }
 }
+
+extension HistoryStore {
+    /// Whether some transaction has `name` as its author.
+    public func hasAuthor(_ name: String) throws -> Bool {
+        let (reference, inline) = TransactionField.author.columns
+        var terms: [String] = []
+        if schema.hasStringTable && schema.transactionColumns.contains(reference) {
+            terms.append("\(reference) IN (SELECT Z_PK FROM ATRANSACTIONSTRING WHERE ZNAME = ?)")
+        }
+        if schema.transactionColumns.contains(inline) { terms.append("\(inline) = ?") }
+        guard !terms.isEmpty else { return false }
+        let sql = "SELECT EXISTS (SELECT 1 FROM ATRANSACTION WHERE \(terms.joined(separator: " OR ")))"
+        return try read { db in try Bool.fetchOne(db, sql: sql, arguments: StatementArguments(Array(repeating: name, count: terms.count))) ?? false }
+    }
+}

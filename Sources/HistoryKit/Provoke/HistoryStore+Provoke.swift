@@ -6,7 +6,9 @@ extension HistoryStore {
     /// transactions `behind` moves the actor back. Throws ``ProvokeError/notApplicable(path:reason:)``
     /// when the scenario cannot happen to it (a date never expires; a token already expired).
     public func planProvocation(_ scenario: ProvokeScenario, actor: String?, by: Int = 1, analysis: MergeStateAnalysis,
-                                keyPrefixes: [String] = []) throws -> ProvokePlan {
+                                keyPrefixes given: [String] = []) throws -> ProvokePlan {
+        // The keys are rewritten as they were read: with the prefix the analysis inferred, when it did.
+        let keyPrefixes = given + (analysis.inferredKeyPrefix.map { [$0] } ?? [])
         if packedIn != nil { throw PlaceError.readOnlyPlace(name: path) }
         // A library caller may have asked for no analysis when nothing was given (`always: false`).
         guard let report = analysis.report else { throw ProvokeError.notApplicable(path: path, reason: "no merge state was found or analysed") }

@@ -19,6 +19,7 @@ struct MergeStatePresenter {
         for s in sources {
             var text = "\(s.kind), \(plural(s.positions, "position"))"
             if s.ignoredKeys > 0 { text += ", \(plural(s.ignoredKeys, "other key")) ignored" }
+            if let prefix = s.inferredKeyPrefix { text += ", keys \(prefix)<actor> (the prefix inferred from the authors; --key-prefix sets it)" }
             if !s.otherStoreKeys.isEmpty {
                 let (shown, more) = ListSummary.limited(s.otherStoreKeys, to: ListSummary.inline)
                 text += ", for other stores: \(shown.joined(separator: ", "))" + (more > 0 ? " " + ListSummary.more(more) : "")
@@ -67,7 +68,9 @@ struct MergeStatePresenter {
         guard record.keyFormat != nil else { return ["rm", record.source] }
         // A defaults entry's source is `<plist> [<key>]`.
         let plist = record.source.range(of: " [", options: .backwards).map { String(record.source[..<$0.lowerBound]) } ?? record.source
-        return ["cdhist", "repair-defaults", plist, "--actor", record.actor, "--remove", "--store", store, "--execute"]
+        var prefix: [String] = []
+        if case .customPrefix(let p)? = record.keyFormat { prefix = ["--key-prefix", p] }
+        return ["cdhist", "repair-defaults", plist, "--actor", record.actor] + prefix + ["--remove", "--store", store, "--execute"]
     }
 
     /// One line for every author without a merge position: the busiest by name, a
@@ -166,6 +169,7 @@ struct MergeStatePresenter {
             ("sources", .array(sources.map { s in .object([
                 ("path", .string(s.path)), ("kind", .string(s.kind)), ("positions", .int(Int64(s.positions))),
                 ("ignoredKeys", .int(Int64(s.ignoredKeys))), ("otherStoreKeys", .array(s.otherStoreKeys.map { .string($0) })),
+                ("inferredKeyPrefix", .optional(s.inferredKeyPrefix)),
             ]) })),
             ("actors", .array(report.actors.map { actorJSON($0, store: store) })),
             ("hiddenReaders", .array(report.hiddenReaders.map(HiddenReaderText.json))),

@@ -12,8 +12,11 @@ struct TokenPresenter {
     func document(_ report: TokenReport) -> Document {
         var sections: [Document.Section] = []
         let several = report.entries.count > 1
-        if several || !report.otherStoreKeys.isEmpty {
+        if several || !report.otherStoreKeys.isEmpty || report.inferredKeyPrefix != nil {
             var fields = [("Token", report.source), ("Holds", several ? "\(report.entries.count) tokens, one under each key" : "1 token")]
+            if let prefix = report.inferredKeyPrefix {
+                fields.append(("Key prefix", "\(prefix)<actor>: inferred from the store's authors, as actors reads the keys"))
+            }
             let others = report.otherStoreKeys
             if !others.isEmpty {
                 let named = others.prefix(3).joined(separator: ", ") + (others.count > 3 ? ", … and \(others.count - 3) more" : "")
@@ -23,14 +26,15 @@ struct TokenPresenter {
         }
         var entries: [JSONValue] = []
         for entry in report.entries {
-            var fields: [(String, String)] = several || !report.otherStoreKeys.isEmpty ? [] : [("Token", report.source)]
+            var fields: [(String, String)] = several || !report.otherStoreKeys.isEmpty || report.inferredKeyPrefix != nil ? [] : [("Token", report.source)]
             fields += describe(entry)
             sections.append(.fields(title: entry.key.map { "Key \($0)" }, fields))
             entries.append(.object(json(entry)))
         }
         var json: [(String, JSONValue)] = [("source", .string(report.source))]
         if !several, let only = report.entries.first { json += self.json(only).filter { $0.0 != "key" && $0.0 != "actor" } }
-        json += [("otherStoreKeys", .array(report.otherStoreKeys.map(JSONValue.string))), ("tokens", .array(entries))]
+        json += [("otherStoreKeys", .array(report.otherStoreKeys.map(JSONValue.string))), ("inferredKeyPrefix", .optional(report.inferredKeyPrefix)),
+                 ("tokens", .array(entries))]
         return Document(kind: "token", json: json, sections: sections)
     }
 
