@@ -112,7 +112,25 @@ import Testing
                                   "--fail-on", "warning"])
         #expect(strict.status == 1)
         let message = try #require((try strict.json()["findings"] as? [[String: Any]])?.first?["message"] as? String)
-        #expect(message.hasPrefix("CloudKit has 5 transactions to export, the oldest 1 day old (threshold: 4 transactions)"))
+        #expect(message.hasPrefix("CloudKit has 5 transactions to export, the oldest 1 day old (thresholds: 4 transactions, 7 days)"), "\(message)")
+        // Behind by time as well as by count: without --now, by the store's own time (16 hours before its newest transaction).
+        let lagConfig = try TemporaryDirectory()
+        try Data(#"{"thresholds": {"maxLagDays": 0.5}}"#.utf8).write(to: URL(fileURLWithPath: lagConfig.file("c.json")))
+        let byTime = try CLI.run(["check", fixture + "/Tasks.sqlite", "--config", lagConfig.file("c.json"), "--rule", "cloudkit-export-behind"]).json()
+        let late = try #require((byTime["findings"] as? [[String: Any]])?.first?["message"] as? String)
+        #expect(late.hasPrefix("CloudKit has 5 transactions to export, its position lies 16 hours before the newest transaction (thresholds: 100 transactions, 12 hours)"), "\(late)")
+        // Its newest export failed (CKErrorDomain 3) and none succeeded after it: stuck, named, whatever the clock.
+        for clock in [[], ["--now", now]] {
+            let failing = try CLI.run(["check", fixture + "/Tasks.sqlite", "--rule", "cloudkit-export-failing", "--fail-on", "warning"] + clock)
+            #expect(failing.status == 1)
+            let finding = try #require((try failing.json()["findings"] as? [[String: Any]])?.first)
+            #expect(finding["severity"] as? String == "warning")
+            #expect((finding["message"] as? String)?.hasPrefix("CloudKit's last export at 2025-03-05 09:41:00Z failed with CKErrorDomain 3 (networkUnavailable: the device had no network), and none succeeded after it; 5 transactions of the app's authors wait to be exported.") == true, "\(finding)")
+            #expect((finding["data"] as? [String: Any])?["errorName"] as? String == "networkUnavailable")
+        }
+        // actors and cloudkit give the exporter the same verdict.
+        let exporter = try CLI.run(["cloudkit", fixture + "/Tasks.sqlite"]).json()["exporter"] as? [String: Any]
+        #expect((exporter?["explanation"] as? String)?.contains("its last export (2025-03-05 09:41:00Z) failed with CKErrorDomain 3 (networkUnavailable") == true)
         let pending = try CLI.run(["check", fixture + "/Tasks.sqlite", "--now", now, "--rule", "cloudkit-records-pending", "--format", "table"]).stdout
         #expect(pending.contains("2 of 20 mirrored records await upload and 1 await deletion in iCloud (Task: 2, Tag: 1)"))
         let config = try TemporaryDirectory()
@@ -141,7 +159,7 @@ import Testing
         #expect(table.contains("Export position: #28 2025-03-04 17:30:00.000Z (export token) in ANSCKMETADATAENTRY"))
         #expect(table.contains("Records:         20 mirrored, 2 await upload, 1 await deletion in iCloud, 1 in an export in flight"))
         #expect(table.contains("… and 2 more"))
-        #expect(table.contains("export  2025-03-05 09:41:00.000Z   30s  failed (CKErrorDomain 3)"))
+        #expect(table.contains("export  2025-03-05 09:41:00.000Z   30s  failed (CKErrorDomain 3: networkUnavailable)"), "\(table)")
         // Not mirrored: one line, exit 0.
         let plain = try CLI.run(["cloudkit", Repository.fixtures + "/AppGroup/Tasks.sqlite", "--format", "table"])
         #expect(plain.status == 0)

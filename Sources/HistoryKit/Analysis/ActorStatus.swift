@@ -138,6 +138,14 @@ public struct MergeStateReport: Sendable {
     /// CloudKit's exporter, when the store is mirrored.
     public var exporter: ActorReport? { actors.first { $0.kind == .cloudKit } }
 
+    /// How far behind `actor` is, in seconds, when it has something to merge: by the store's own time,
+    /// how long before the newest transaction its position lies; by a clock, how long the oldest
+    /// transaction it has to merge has waited (``LagClock/behind(_:)`` says which in words).
+    public func behind(_ actor: ActorReport) -> Double? {
+        guard actor.pending.count > 0 else { return nil }
+        return lagClock == .newestTransaction ? actor.positionAge ?? actor.lag : actor.lag
+    }
+
     /// The effect of `strategy`.
     public func cleaner(_ strategy: CleanerStrategy) -> CleanerEffect? { cleaners.first { $0.strategy == strategy } }
 }

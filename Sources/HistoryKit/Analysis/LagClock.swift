@@ -9,11 +9,12 @@ public enum LagClock: String, Equatable, Sendable {
     /// The current time: another process has the store open and is writing it.
     case wallClock = "wall-clock"
 
-    /// How a lag of `seconds` reads: "3 days before the newest transaction", "3 days old".
-    public func waited(_ seconds: Double) -> String {
+    /// How far behind an actor is, as ``MergeStateReport/behind(_:)`` measures it: "its position lies
+    /// 3 days before the newest transaction", or by a clock "the oldest 3 days old".
+    public func behind(_ seconds: Double) -> String {
         switch self {
-        case .newestTransaction: return "\(Self.length(seconds)) before the newest transaction"
-        case .given, .wallClock: return "\(Self.length(seconds)) old"
+        case .newestTransaction: return "its position lies \(Self.length(seconds)) before the newest transaction"
+        case .given, .wallClock: return "the oldest \(Self.length(seconds)) old"
         }
     }
 

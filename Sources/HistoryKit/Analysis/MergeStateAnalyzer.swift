@@ -122,11 +122,14 @@ public struct MergeStateAnalyzer {
                 : PendingSummary(byAuthor: [], oldestTimestamp: nil, oldestNumber: nil)
             if kind == .app, let own = authorNames.firstIndex(of: name) { pending.ownAfterOthers = returns[i].returns[own] ?? 0 }
             let lag = position.pendingFrom != nil ? pending.oldestTimestamp.map { max(0, lagTo - $0) } : nil
+            let positionAge = position.effectiveDate.map { max(0, lagTo - $0) }
+            // How far behind it is, as MergeStateReport.behind measures it.
+            let behind = pending.count > 0 ? (clock == .newestTransaction ? positionAge ?? lag : lag) : nil
             var report = kind == .cloudKit
-                ? evaluateExporter(position: position, pending: pending, lag: lag, clock: clock, history: history)
-                : evaluate(name, position: position, pending: pending, lag: lag, clock: clock, authoredCount: authored[name] ?? 0,
+                ? evaluateExporter(position: position, pending: pending, lag: lag, behind: behind, clock: clock, history: history)
+                : evaluate(name, position: position, pending: pending, lag: lag, behind: behind, clock: clock, authoredCount: authored[name] ?? 0,
                            knownAuthors: knownAuthors, purged: purged, first: first, history: history)
-            report.positionAge = position.effectiveDate.map { max(0, lagTo - $0) }
+            report.positionAge = positionAge
             reports.append(report)
         }
         func count(_ c: CleanerCutoff, _ tallies: AuthorTallies) -> Int {
@@ -215,7 +218,7 @@ public struct MergeStateAnalyzer {
         return l
     }
 
-    private func evaluate(_ name: String, position: Located, pending: PendingSummary, lag: Double?, clock: LagClock, authoredCount: Int,
+    private func evaluate(_ name: String, position: Located, pending: PendingSummary, lag: Double?, behind: Double?, clock: LagClock, authoredCount: Int,
                           knownAuthors: [String], purged: Bool, first: Transaction?, history: ClosedRange<Int64>?) -> ActorReport {
         let isBatch = batch.contains(name)
         let isDeclared = declared.contains(name) || isBatch
@@ -292,10 +295,10 @@ public struct MergeStateAnalyzer {
                 // It ran again, saved, and left its position where it was.
                 r.explanation += "; it wrote \(plural(r.pending.ownCount, "transaction")) after its position, \(r.pending.ownAfterOthers) of them after others' it has not merged: it saves but does not merge, or does not store its position"
                 r.advice = "make it merge history each time it runs (fetch the transactions after its position, merge them, then store the new position), not only save"
-            } else if let lag = r.lag, lag > CleanerInput.week {
+            } else if let behind, behind > CleanerInput.week {
                 r.advice = clock == .newestTransaction
-                    ? "the oldest is \(clock.waited(lag)): it has not merged since, and holds back purges; if this target no longer runs, remove its key"
-                    : "has not merged for \(days(lag / 86400)) and holds back purges; if this target no longer runs, remove its key"
+                    ? "\(clock.behind(behind)): it has not merged since, and holds back purges; if this target no longer runs, remove its key"
+                    : "has not merged for \(days(behind / 86400)) and holds back purges; if this target no longer runs, remove its key"
             } else {
                 r.advice = "it merges them when it next runs; nothing to do"
             }
@@ -307,7 +310,8 @@ public struct MergeStateAnalyzer {
 extension MergeStateAnalyzer {
     /// CloudKit's exporter: where its token stands, what it has still to export,
     /// and what a purge past it has done.
-    private func evaluateExporter(position: Located, pending: PendingSummary, lag: Double?, clock: LagClock, history: ClosedRange<Int64>?) -> ActorReport {
+    private func evaluateExporter(position: Located, pending: PendingSummary, lag: Double?, behind: Double?, clock: LagClock,
+                                  history: ClosedRange<Int64>?) -> ActorReport {
         var r = ActorReport(name: MirroringState.exportActorName, kind: .cloudKit, status: .upToDate, isDeclared: false, isBatch: false,
                             records: position.records, authoredCount: 0, lastMerged: position.lastMerged, tokenNumber: position.tokenNumber,
                             positionDate: nil, pending: pending, lag: lag,
@@ -342,12 +346,18 @@ extension MergeStateAnalyzer {
         }
         if pending.count == 0 {
             r.conclude(.upToDate, "has exported everything the app's authors wrote" + own, "nothing to do")
+        } else if let failed = mirroring?.failedLastExport {
+            // Stuck, not merely behind: the newest export failed and none succeeded after it.
+            let when = failed.started.map { " (\(moment($0)))" } ?? ""
+            r.conclude(.behind, "has \(plural(pending.count, "transaction")) to export\(own); its last export\(when) failed with "
+                           + CloudKitErrorCode.text(domain: failed.errorDomain, code: failed.errorCode) + " and none succeeded after it",
+                       "fix what the error names (\(Control.showCloudKit) shows the recent events); the mirror exports them once an export succeeds")
         } else {
             r.conclude(.behind, "has \(plural(pending.count, "transaction")) to export\(own)",
-                       r.lag.map { $0 > 86400 } == true
+                       behind.map { $0 > 86400 } == true
                            ? (clock == .newestTransaction
-                               ? "the oldest is \(clock.waited(r.lag ?? 0)): it has not exported since; check the device's iCloud account and the mirror's recent events"
-                               : "it has not exported for \(days((r.lag ?? 0) / 86400)): check the device's iCloud account and the mirror's recent events")
+                               ? "\(clock.behind(behind ?? 0)): it has not exported since; check the device's iCloud account and the mirror's recent events"
+                               : "it has not exported for \(days((behind ?? 0) / 86400)): check the device's iCloud account and the mirror's recent events")
                            : "it exports them when the app next runs with a network and an iCloud account; nothing to do")
         }
         return r

@@ -133,7 +133,7 @@ public enum Checker {
         ActorExpiredRule(), ActorMissedChangesRule(), ForeignTokenRule(), CorruptTokenRule(),
         ActorBehindRule(), ActorNotMergingRule(), StaleActorRule(), PositionAfterNewestRule(), AuthorMismatchRule(), NoMergePositionRule(),
         CloudKitExpiredRule(), CloudKitTokenUnreadableRule(),
-        CloudKitExportBehindRule(), CloudKitRecordsPendingRule(), TwoMirrorsRule(), DormantMirrorRule(), HistoryTooLargeRule(), HistoryOldRule(), MissingAttributionRule(),
+        CloudKitExportFailingRule(), CloudKitExportBehindRule(), CloudKitRecordsPendingRule(), TwoMirrorsRule(), DormantMirrorRule(), HistoryTooLargeRule(), HistoryOldRule(), MissingAttributionRule(),
         CloudKitPurgeRule(), SpotlightReaderRule(), MigrationTruncationRule(), WALMissingRule(), WALDamagedRule(), OrphanChangesRule(), MassDeleteRule(), CascadeOrphansRule(), UnknownEntityRule(),
         ColumnsMismatchRule(), WrongTypeRule(), FreePagesRule(),
     ]

@@ -36,6 +36,12 @@ public struct MirroringState: Sendable {
     public func entry(_ key: String) -> MirroringMetadataEntry? { metadata.first { $0.key == key } }
 
     /// `PFCloudKitMetadataFrameworkVersionKey`.
+    /// The newest export among the recent events, when it failed: none succeeded after it.
+    public var failedLastExport: MirroringEvent? {
+        guard let last = recentEvents?.first(where: { $0.type == 2 }), last.succeeded == false else { return nil }
+        return last
+    }
+
     public var frameworkVersion: Int64? { entry("PFCloudKitMetadataFrameworkVersionKey")?.value.integerValue }
     /// `NSCloudKitMirroringDelegateCheckedCKIdentityDefaultsKey`.
     public var identityChecked: Bool? { entry("NSCloudKitMirroringDelegateCheckedCKIdentityDefaultsKey")?.value.boolValue }

@@ -128,7 +128,9 @@ struct CloudKitPresenter {
         switch e.succeeded {
         case true?: return Cell("succeeded", .green)
         case false?:
-            let error = e.errorDomain.map { " (\($0)\(e.errorCode.map { " \($0)" } ?? ""))" } ?? ""
+            // CloudKit's code named (CKErrorDomain 3: networkUnavailable), another domain's as recorded.
+            let name = e.errorDomain == CloudKitErrorCode.domain ? e.errorCode.flatMap(CloudKitErrorCode.describe)?.name : nil
+            let error = e.errorDomain.map { " (\($0)\(e.errorCode.map { " \($0)" } ?? "")\(name.map { ": \($0)" } ?? ""))" } ?? ""
             return Cell("failed" + error, .red)
         case nil: return Cell(e.ended == nil ? "running" : "-")
         }

@@ -28,7 +28,7 @@ struct MergeStatePresenter {
         }
         if sources.isEmpty { fields.append(("Source", "none (give --defaults, --token or --group-container)")) }
         let actorRows = report.actors.map { a -> [Cell] in
-            [Cell(a.name), Cell(a.status.rawValue, Self.style(a.status)), Cell(merged(a)), Cell(pendingText(a, clock: report.lagClock)),
+            [Cell(a.name), Cell(a.status.rawValue, Self.style(a.status)), Cell(merged(a)), Cell(pendingText(a, report: report)),
              Cell("\(a.explanation); \(a.advice.text)" + (Self.fix(a, store: store.path) == nil ? "" : " (the command is under the table)"))]
         }
         var sections: [Document.Section] = [
@@ -127,7 +127,8 @@ struct MergeStatePresenter {
         }
     }
 
-    private func pendingText(_ a: ActorReport, clock: LagClock) -> String {
+    private func pendingText(_ a: ActorReport, report: MergeStateReport) -> String {
+        let clock = report.lagClock
         if a.status == .writesOnly || a.status == .corruptToken || a.status == .foreignToken { return "-" }
         if a.pending.count == 0, let most = a.pending.countAtMost { return "0–\(most) (within the second after its date)" }
         guard a.pending.count > 0 else { return a.kind == .cloudKit && a.pending.ownCount > 0 ? "none (\(a.pending.ownCount) by CloudKit itself)" : "none" }
@@ -136,9 +137,7 @@ struct MergeStatePresenter {
         let parts = shown.map { g in "\(g.family?.title ?? g.label) \(g.members.reduce(0) { $0 + $1.count })" }
         let more = left > 0 ? " and \(left) more" : ""
         // By the store's own time, how long before the newest transaction its position lies; by a clock, how old the oldest is.
-        let age = clock == .newestTransaction
-            ? (a.positionAge ?? a.lag).map { ", \(Self.age($0)) behind the newest" } ?? ""
-            : a.lag.map { ", oldest \(Self.age($0)) old" } ?? ""
+        let age = report.behind(a).map { clock == .newestTransaction ? ", \(Self.age($0)) behind the newest" : ", oldest \(Self.age($0)) old" } ?? ""
         let own = a.kind == .cloudKit && a.pending.ownCount > 0 ? "; and \(a.pending.ownCount) by CloudKit itself, not exported" : ""
         let count = a.pending.countAtMost.map { "\(a.pending.count)–\($0)" } ?? "\(a.pending.count)"
         return "\(count) (\(parts.joined(separator: ", "))\(more))\(age)\(own)"
