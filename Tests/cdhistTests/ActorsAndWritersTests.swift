@@ -23,7 +23,7 @@ import Testing
         #expect(export["firstTransaction"] as? Int == 3 && export["lastTransaction"] as? Int == 33)
         #expect(export["firstTimestamp"] as? String == "2025-03-03T09:02:00.000Z")
         let table = try CLI.run(["actors", dir + "/Tasks.sqlite", "--defaults", dir + "/phtk.plist", "--now", now, "--format", "table"]).stdout
-        #expect(table.contains("3 authors write without a merge position (CloudKit mirroring (3 authors) 7 transactions)"))
+        #expect(table.contains("3 authors write without a merge position (transactions: CloudKit mirroring (3 authors) 7)"), "\(table)")
         #expect(table.contains("1 transaction has no author"))
         #expect(!table.contains("unknown-actor"))
         // A declared actor without a position stays a row.
@@ -79,8 +79,34 @@ import Testing
         let lines = table.lines
         #expect(lines.filter { $0.hasPrefix("HistoryToken ") }.count == 1)
         #expect(table.stdout.replacingOccurrences(of: "\n", with: " ")
-            .contains("6 authors write without a merge position ([0,0] 271, [0,1] 180, [1,0] 33, Core Data migration (3 authors) 3 transactions)"))
+            .contains("6 authors write without a merge position (transactions: [0,0] 271, [0,1] 180, [1,0] 33, Core Data migration (3 authors) 3)"))
         #expect(lines.allSatisfy { $0.count <= 80 })
+    }
+
+    /// The writers' line counts what it leaves out in authors, with their transactions, so that the
+    /// authors named and left out add up to the count it begins with; a name that is a number is quoted.
+    @Test(.enabled(if: Corpus.available)) func theWritersLineAddsUp() throws {
+        let store = try #require(Corpus.stores.first { $0.contains("/Test-14.6.0/") })
+        let doc = try CLI.run(["actors", store]).json()
+        let writers = try #require(doc["writers"] as? [[String: Any]]).filter { $0["author"] is String }
+        let text = try CLI.run(["actors", store, "--format", "table"], environment: ["COLUMNS": "80"]).stdout.replacingOccurrences(of: "\n", with: " ")
+        let line = try #require(text.range(of: "[0-9]+ authors write without a merge position \\(transactions: [^)]*\\)", options: .regularExpression).map { String(text[$0]) })
+        let named = line.components(separatedBy: "(transactions: ")[1].components(separatedBy: " and ")[0].components(separatedBy: ", ").count
+        let more = try #require(line.range(of: "and [0-9]+ more authors with [0-9]+", options: .regularExpression).map { String(line[$0]) })
+        let numbers = more.split(separator: " ").compactMap { Int($0) }
+        #expect(line.hasPrefix("\(writers.count) authors"), "\(line)")
+        #expect(named + numbers[0] == writers.count, "\(line)")
+        let shownTransactions = writers.map { $0["transactions"] as? Int ?? 0 }.sorted(by: >).prefix(named).reduce(0, +)
+        #expect(shownTransactions + numbers[1] == writers.reduce(0) { $0 + ($1["transactions"] as? Int ?? 0) }, "\(line)")
+        // A writer named by a number reads as a name, not as a count.
+        let dir = try TemporaryDirectory()
+        let copy = dir.file("Tasks.sqlite")
+        try FileManager.default.copyItem(atPath: Repository.fixtures + "/MergeState/Tasks.sqlite", toPath: copy)
+        let db = try DatabaseQueue(path: copy)
+        try db.write { try $0.execute(sql: "UPDATE ATRANSACTIONSTRING SET ZNAME = '1369' WHERE ZNAME = 'widget'") }
+        try db.close()
+        let numbered = try CLI.run(["actors", copy, "--format", "table"], environment: ["COLUMNS": "200"]).stdout
+        #expect(numbered.contains("\"1369\" 7"), "\(numbered)")
     }
 
     /// `--all` lists each strategy on its own row with its rule, and every writer by name.

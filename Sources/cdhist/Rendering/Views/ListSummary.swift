@@ -1,3 +1,4 @@
+import Foundation
 import HistoryKit
 
 /// Long lists in tables and summaries: the first few, then how many more; and
@@ -20,6 +21,25 @@ enum ListSummary {
 
     /// The row or phrase that stands for what was left out.
     static func more(_ n: Int) -> String { "… and \(n) more (--all, or JSON)" }
+
+    /// "app 6, widget 3 and 2 more authors with 4": the first `limit` groups (all when nil) with
+    /// their counts, then how many authors the rest are and what they count; a name that reads as a
+    /// number is quoted, so that "1369" 690 does not read as two counts.
+    static func counts<T>(_ groups: [Group<T>], limit: Int?, count: (T) -> Int) -> String {
+        let (shown, _) = limited(groups, to: limit)
+        var parts = shown.map { g in "\(Self.name(g.label)) \(g.members.reduce(0) { $0 + count($1) })" }.joined(separator: ", ")
+        let rest = groups.dropFirst(shown.count)
+        if !rest.isEmpty {
+            let authors = rest.reduce(0) { $0 + $1.members.count }, total = rest.reduce(0) { $0 + $1.members.reduce(0) { $0 + count($1) } }
+            parts += " and \(plural(authors, "more author")) with \(total)"
+        }
+        return parts
+    }
+
+    /// An author's name as a summary gives it: quoted when it reads as a number.
+    static func name(_ label: String) -> String {
+        Double(label.trimmingCharacters(in: .whitespaces)) != nil ? "\"\(label)\"" : label
+    }
 
     /// One group: an author on its own, or a family of two or more.
     struct Group<T> {

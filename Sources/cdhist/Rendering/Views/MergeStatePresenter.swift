@@ -81,10 +81,9 @@ struct MergeStatePresenter {
         let without = anonymous == 0 ? "" : "\(anonymous) transaction\(anonymous == 1 ? " has" : "s have") no author: set transactionAuthor on every context that saves."
         guard !named.isEmpty else { return without.isEmpty ? nil : without }
         let groups = ListSummary.grouped(named, author: \.author, families: all ? [] : Set(AuthorFamily.allCases))
-        let (shown, more) = ListSummary.limited(groups, to: all ? nil : ListSummary.inline)
-        let parts = shown.map { g in "\(g.label) \(g.members.reduce(0) { $0 + $1.transactions })" }
+        let counts = ListSummary.counts(groups, limit: all ? nil : ListSummary.inline, count: \.transactions)
         return "\(named.count) author\(named.count == 1 ? " writes" : "s write") without a merge position"
-            + " (\(parts.joined(separator: ", "))\(more > 0 ? " and \(more) more" : "") transactions); "
+            + " (transactions: \(counts)); "
             + "if one of them merges, give its --key-prefix or --token."
             + (without.isEmpty ? "" : " " + without)
     }
@@ -133,14 +132,13 @@ struct MergeStatePresenter {
         if a.pending.count == 0, let most = a.pending.countAtMost { return "0–\(most) (within the second after its date)" }
         guard a.pending.count > 0 else { return a.kind == .cloudKit && a.pending.ownCount > 0 ? "none (\(a.pending.ownCount) by CloudKit itself)" : "none" }
         let groups = ListSummary.grouped(a.pending.byAuthor, author: \.author, families: all ? [] : Set(AuthorFamily.allCases))
-        let (shown, left) = ListSummary.limited(groups, to: all ? nil : 3)
-        let parts = shown.map { g in "\(g.family?.title ?? g.label) \(g.members.reduce(0) { $0 + $1.count })" }
-        let more = left > 0 ? " and \(left) more" : ""
+            .map { g in ListSummary.Group(label: g.family?.title ?? g.label, family: g.family, members: g.members) }
+        let parts = ListSummary.counts(groups, limit: all ? nil : 3, count: \.count)
         // By the store's own time, how long before the newest transaction its position lies; by a clock, how old the oldest is.
         let age = report.behind(a).map { clock == .newestTransaction ? ", \(Self.age($0)) behind the newest" : ", oldest \(Self.age($0)) old" } ?? ""
         let own = a.kind == .cloudKit && a.pending.ownCount > 0 ? "; and \(a.pending.ownCount) by CloudKit itself, not exported" : ""
         let count = a.pending.countAtMost.map { "\(a.pending.count)–\($0)" } ?? "\(a.pending.count)"
-        return "\(count) (\(parts.joined(separator: ", "))\(more))\(age)\(own)"
+        return "\(count) (\(parts))\(age)\(own)"
     }
 
     /// `3d 4h`, `5h 12m`, `40m`, `12s`.
