@@ -29,7 +29,7 @@ import Testing
         // Strategies that agree share a row; the notes are said once, under the table.
         #expect(lines.contains { $0.hasPrefix("no purge ") && $0.hasSuffix("  phtk-1.0.0, phtk-1.0.0-manual, phtk-2, fatbobman, swiftlee, studapp") }, "\(r.stdout)")
         #expect(lines.contains { $0.hasPrefix("2025-03-04 11:30:00.000Z² ") && $0.contains(" 14³  phtk-1.0.4, phtk-2-manual, fatbobman-demo¹") }, "\(r.stdout)")
-        #expect(r.stdout.contains("² held back by widget, whose position sets the cut-off; ³ deletes only what app, widget, shareExtension, intents wrote."))
+        #expect(r.stdout.contains("² held back by widget, whose position sets the cut-off; ³ deletes only what app, widget, shareExtension, intents wrote; ⁴ deletes only what com.github.3lvis.SwiftSync.inbound wrote."), "\(r.stdout)")
     }
 
     /// A merge-state file beside the store (a library deep in a case folder) is named by its file name: the
@@ -169,13 +169,17 @@ import Testing
         #expect(row["cutoff"] is NSNull && row["allDates"] as? Bool == true && row["transactionsToDelete"] as? Int == 3)
         #expect(row["authorFilter"] as? [String] == [SwiftSyncFixtures.inboundAuthor] && row["title"] as? String == "SwiftSync")
         #expect((row["source"] as? String)?.hasPrefix("3lvis/SwiftSync #663") == true)
-        let wide = try CLI.run(["actors"] + args + ["--format", "table"], environment: ["COLUMNS": "200"])
-        #expect(wide.lines.contains { $0.hasPrefix("all history by com.github.3lvis.SwiftSync.inbound ") && $0.hasSuffix(" 3  swiftsync") }, "\(wide.stdout)")
-        // Narrow, it wraps between words, the author whole.
-        let table = try CLI.run(["actors"] + args + ["--format", "table"], environment: ["COLUMNS": "80"])
-        let at = try #require(table.lines.firstIndex { $0.hasPrefix("all history by ") && $0.hasSuffix(" 3  swiftsync") }, "\(table.stdout)")
-        #expect(table.lines[at + 1] == "com.github.3lvis.SwiftSync.inbound", "\(table.stdout)")
-        #expect(table.lines.allSatisfy { $0.count <= 80 })
+        // "every date" in its row, and its mark names whose history under the table: a long author in the
+        // first column would wrap to the start of the next line and read as another row.
+        for width in ["200", "80"] {
+            let table = try CLI.run(["actors"] + args + ["--format", "table"], environment: ["COLUMNS": width])
+            let row = try #require(table.lines.first { $0.hasPrefix("every date ") }, "\(table.stdout)")
+            let mark = try #require(row.range(of: "(?<= 3)[¹²³⁴⁵⁶⁷⁸⁹]+(?=  swiftsync$)", options: .regularExpression).map { String(row[$0]) }, "\(row)")
+            #expect(table.stdout.replacingOccurrences(of: "\n", with: " ").contains("\(mark) deletes only what com.github.3lvis.SwiftSync.inbound wrote"),
+                    "\(table.stdout)")
+            #expect(!table.lines.contains { $0.hasPrefix("com.github") }, "\(table.stdout)")
+            #expect(table.lines.allSatisfy { $0.count <= Int(width) ?? 0 })
+        }
 
         let purge = try CLI.run(["purge"] + args + ["--strategy", "swiftsync"]).json()
         #expect(purge["rule"] as? String == "SwiftSync: all history by com.github.3lvis.SwiftSync.inbound, at every date")

@@ -6,7 +6,7 @@ import HistoryKit
 /// where they wrap; with `--all`, each strategy has its own row with its rule under it. What
 /// rows have in common (who holds a cut-off back, a delete narrowed to some authors, keys
 /// reset after the purge) is a mark in the row and said once, under the table. A cleaner
-/// without a cut-off date says what it deletes in its place (all history by its author).
+/// without a cut-off date deletes at every date: its row says so, and its mark whose history.
 struct CleanerTable {
     let time: TimeFormatter
     /// Each strategy on its own row, with its rule.
@@ -28,8 +28,8 @@ struct CleanerTable {
             if all { cells.append(Cell("rule: \(e.rule)")) }
             return cells
         }
-        // A date (and its mark) is never wrapped; what a cleaner without one deletes wraps between its words.
-        let cutoffWidth = entries.map { $0.dated ? $0.cutoff.cells + 1 : $0.cutoff.split(separator: " ").map(\.cells).max() ?? 0 }.max() ?? 0
+        // A date (and its mark) is never wrapped.
+        let cutoffWidth = entries.map { $0.cutoff.cells + 1 }.max() ?? 0
         var columns = [Column("Cut-off", fit: .wrap(min: cutoffWidth)), Column("Would delete", alignRight: true),
                        Column("Strategies", fit: .wrap(min: 14), importance: .key)]
         // The breaks under their row, when a row has any.
@@ -50,23 +50,21 @@ struct CleanerTable {
         var strategy: String, cutoff: String, deletes: String, breaks: String, rule: String
         var heldBackBy: String?, onlyBy: String?
         var resets: Bool
-        /// The cut-off is a date (or no purge), not what a cleaner without one deletes.
-        var dated: Bool
 
         init(_ effect: CleanerEffect, time: TimeFormatter) {
             let c = effect.cutoff, count = effect.transactionsToDelete
             let most = effect.transactionsToDeleteAtMost.flatMap { $0 > count ? $0 : nil }
             strategy = c.strategy.rawValue
-            let everyDate = c.allDates ? "all history by " + (c.authorFilter ?? []).joined(separator: ", ") : nil
-            cutoff = c.cutoff.map { time.display($0) } ?? everyDate ?? "no purge"
-            dated = everyDate == nil
+            // Without a date, "every date" and a mark naming whose history: a long author in the first
+            // column would wrap to the line's start and read as another row.
+            cutoff = c.cutoff.map { time.display($0) } ?? (c.allDates ? "every date" : "no purge")
             deletes = !c.purges ? "-" : most.map { "\(count)–\($0)" } ?? "\(count)"
             let broken = effect.breaks.map { "\($0.actor) (\($0.status.rawValue))" }
             breaks = broken.isEmpty ? "" : "breaks " + broken.joined(separator: ", ")
             rule = c.reason
             heldBackBy = c.heldBackBy
-            // A filter narrows a delete only when there is one (and a cleaner without a date says it in its cut-off).
-            onlyBy = c.cutoff == nil ? nil : c.authorFilter.map { $0.joined(separator: ", ") }
+            // A filter narrows a delete only when there is one (a cutoff date, or every date).
+            onlyBy = c.cutoff == nil && !c.allDates ? nil : c.authorFilter.map { $0.joined(separator: ", ") }
             resets = c.resetsKeysAfterPurge
         }
 
