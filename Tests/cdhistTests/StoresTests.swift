@@ -136,6 +136,16 @@ import ZIPFoundation
         #expect(try Self.snapshot(place) == before, "the backup changed")
     }
 
+    /// Stores in plain folders have no identifier, and their name already says where they are: the
+    /// table has neither column (a column of "-" and a Where line repeating each path, before).
+    @Test func plainFoldersGetNoIdentifierNorWhere() throws {
+        let r = try CLI.run(["stores", Repository.fixtures + "/MergeState", Repository.fixtures + "/AppGroup", "--format", "table"],
+                            environment: ["COLUMNS": "80"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.lines.first?.split(separator: " ") == ["Transactions", "Newest", "Size", "Health", "State"], "\(r.stdout)")
+        #expect(!r.stdout.contains("Where:") && r.lines.contains { $0.hasSuffix("/fixtures/MergeState/Tasks.sqlite") }, "\(r.stdout)")
+    }
+
     @Test func oneDeviceAndASetWithoutItsPlistListTheSameStores() throws {
         let dir = try TemporaryDirectory()
         let (place, planted) = try PlaceFixtures.write("simulator", into: dir.path)
