@@ -49,7 +49,7 @@ import json, os
 #       newestTimestamp (lags are measured by the store's own time unless --now is given or the store is live), and an
 #       actor's positionAgeSeconds (how long before that time its position lies). A source's and the token
 #       document's inferredKeyPrefix (keys historyToken.<actor>: the prefix before authors' names, found without
-#       --key-prefix).
+#       --key-prefix). A recovered object's deletedAt (its delete's time), and its values whole (every byte of data).
 VERSION = "1.15"
 
 def nullable(t): return {"type": [t, "null"]} if isinstance(t, str) else {"anyOf": [t, {"type": "null"}]}
@@ -319,7 +319,7 @@ defs["recovered"] = doc("recovered", {
     "transactions": arr({**defs["transaction"], "properties": {**defs["transaction"]["properties"],
                                                                  "recoveredFrom": obj({"save": I, "removedBy": I, "exact": B, "why": nullable("string")})},
                          "required": defs["transaction"]["required"] + ["recoveredFrom"]}),
-    "objects": arr(obj({"entity": S, "objectID": S, "values": nullable({"type": "object"}), "deletedBy": I, "exact": B,
+    "objects": arr(obj({"entity": S, "objectID": S, "values": nullable({"type": "object"}), "deletedBy": I, "deletedAt": nullable(TS), "exact": B,
                      "why": nullable("string"), "transactionNumbers": arr(I)})),
     "olderGeneration": arr(looseFrames),
     "unreadable": arr(obj({"save": I, "transactionsRemoved": I, "objectsDeleted": I, "why": S})),

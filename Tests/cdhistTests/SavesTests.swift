@@ -246,6 +246,31 @@ import Testing
         #expect(r.stdout.components(separatedBy: "What save 10 removed is read partially: the store after it is partial").count == 2, "\(r.stdout)")
     }
 
+    /// What recover brings back is given whole: every byte of data in JSON (photos-15.4.1's deleted
+    /// PhotosSearchData keep 478 bytes, 32 of them before), each object with the time of its delete, and in
+    /// the table a note when a value is cut, which --all shows whole.
+    @Test(.enabled(if: RealStores.available)) func recoverGivesEveryByteAndTheTimeOfEachDelete() throws {
+        let doc = try CLI.run(["recover", RealStores.photos15]).json()
+        let objects = try #require(doc["objects"] as? [[String: Any]])
+        #expect(!objects.isEmpty)
+        for o in objects {
+            for (name, value) in o["values"] as? [String: Any] ?? [:] {
+                if let summary = value as? [String: Any] { #expect(summary["hex"] == nil, "\(o["objectID"] ?? ""): \(name) is cut") }
+            }
+            // The time of the transaction that deleted it; a save that recorded none gives none.
+            let recorded = !((o["transactionNumbers"] as? [Int]) ?? []).isEmpty
+            #expect(recorded ? (o["deletedAt"] as? String)?.hasPrefix("2025-") == true : o["deletedAt"] is NSNull, "\(o)")
+        }
+        let data = objects.flatMap { ($0["values"] as? [String: Any] ?? [:]).values.compactMap { $0 as? String } }.filter { $0.hasPrefix("0x62706c697374") }
+        #expect(data.contains { $0.count == 2 + 2 * 478 }, "no whole 478-byte value among \(data.map(\.count))")
+        let table = try CLI.run(["recover", RealStores.photos15, "--format", "table"], environment: ["COLUMNS": "80"]).stdout
+            .replacingOccurrences(of: "\n", with: " ")
+        #expect(table.contains("478 bytes (0x62706c6973743030…)") && table.contains("--all shows them whole, and --format json gives every byte."))
+        let all = try CLI.run(["recover", RealStores.photos15, "--format", "table", "--all"], environment: ["COLUMNS": "80"]).stdout
+        #expect(!all.contains("bytes (0x") && !all.contains("--all shows them whole"), "\(all)")
+        #expect(all.split(separator: "\n").allSatisfy { $0.count <= 80 })
+    }
+
     /// show of a transaction a save still in the -wal removed (a purge) names that save and the command that
     /// shows it, which does; a number no save removed is only said to be missing.
     @Test func showNamesTheSaveThatRemovedATransactionAndHowToSeeIt() throws {

@@ -27,6 +27,9 @@ public struct SaveRecovery {
         public var state: ObjectState?
         /// Why the states around that save may not be the ones SQLite wrote; nil when both are exact.
         public var inexact: String?
+        /// When it was deleted: the time of the first of those transactions (Cocoa seconds); nil
+        /// when history recorded none, or it is no longer in the store.
+        public var deletedAt: Double? = nil
     }
 
     /// What a save removed that cannot be read: the store as it was before it is partial (a
@@ -72,8 +75,9 @@ public struct SaveRecovery {
                 if case .found? = try? store.objectState(reference, model: nil) { continue }
                 var state: ObjectState?
                 if case .found(let found)? = try? before.objectState(reference, model: read.resolution.model) { state = found }
+                let at = try summary.read.transactionsAdded.first.flatMap { try store.transaction(number: $0)?.timestamp }
                 try object(DeletedObject(object: reference, deletedBy: summary.commit.number, transactionNumbers: summary.read.transactionsAdded,
-                                         state: state, inexact: summary.why))
+                                         state: state, inexact: summary.why, deletedAt: at))
             }
         }
     }

@@ -24,6 +24,9 @@ struct RecoverCommand: ParsableCommand, SessionInputs {
     @Option(help: ArgumentHelp("Model to decode with instead of the store's cache.", valueName: "path"))
     var model: String?
 
+    @Flag(help: "Show every value whole in the table (long strings and data are cut otherwise; JSON always gives every byte).")
+    var all = false
+
     @OptionGroup var lock: LockOptions
 
     @OptionGroup var outputOptions: OutputOptions
@@ -37,7 +40,7 @@ struct RecoverCommand: ParsableCommand, SessionInputs {
         var unreadable: [SaveRecovery.Unreadable] = []
         try SaveRecovery.run(historyStore, log: log, userModel: model, transaction: { transactions.append($0) }, object: { objects.append($0) },
                              unreadable: { unreadable.append($0) })
-        let presenter = RecoverPresenter(history: HistoryPresenter(time: context.time), storeUUID: historyStore.storeUUID)
+        let presenter = RecoverPresenter(history: HistoryPresenter(time: context.time), storeUUID: historyStore.storeUUID, all: all)
         DocumentRenderer.render(presenter.document(log, transactions: transactions, objects: objects, unreadable: unreadable, store: store),
                                 context: context)
     }

@@ -9,16 +9,32 @@ extension HistoryPresenter {
     /// Strings longer than this are cut in tables (JSON keeps them whole).
     static let tableTextLimit = 200
 
+    /// Whether `content` is cut in a table (``text(_:whole:reference:)`` without `whole`).
+    static func isCut(_ content: PropertyValue.Content) -> Bool {
+        let value: StoredValue?, type: AttributeType?
+        switch content {
+        case .attribute(let t, let v): (value, type) = (v, t)
+        case .column(let v): (value, type) = (v, nil)
+        default: return false
+        }
+        switch value {
+        case .text(let s)?: return s.count > tableTextLimit
+        case .blob(let b)?: return b.count > tableBlobLimit && !(type == .uuid && b.count == 16)
+        default: return false
+        }
+    }
+
     /// `properties` as a JSON object keyed by name; objects named by their URIs in the store `storeUUID`.
-    func writeProperties<S: JSONSink>(_ properties: [PropertyValue], storeUUID: String, to s: inout S) {
+    /// Blobs past `blobLimit` bytes are summarized; nil gives every byte (what `recover` brings back).
+    func writeProperties<S: JSONSink>(_ properties: [PropertyValue], storeUUID: String, blobLimit: Int? = jsonBlobLimit, to s: inout S) {
         s.beginObject()
         for property in properties {
             s.key(named: property.name)
             switch property.content {
             case .attribute(let type, let value):
-                if let value { write(value, type: type, blobLimit: Self.jsonBlobLimit, to: &s) } else { s.null() }
+                if let value { write(value, type: type, blobLimit: blobLimit, to: &s) } else { s.null() }
             case .column(let value):
-                if let value { write(value, type: nil, blobLimit: Self.jsonBlobLimit, to: &s) } else { s.null() }
+                if let value { write(value, type: nil, blobLimit: blobLimit, to: &s) } else { s.null() }
             case .toOne(let target):
                 s.string(target?.uri(storeUUID: storeUUID))
             case .toMany(let count, let first):
@@ -38,13 +54,16 @@ extension HistoryPresenter {
         s.endObject()
     }
 
-    /// A property's value as a table shows it; `reference` names an object.
-    func text(_ content: PropertyValue.Content, reference: (ObjectReference) -> String = { $0.description }) -> (text: String, style: Style?) {
+    /// A property's value as a table shows it; `reference` names an object. With `whole`, long
+    /// strings and blobs are not cut.
+    func text(_ content: PropertyValue.Content, whole: Bool = false, reference: (ObjectReference) -> String = { $0.description })
+        -> (text: String, style: Style?) {
+        let textLimit = whole ? nil : Self.tableTextLimit, blobLimit = whole ? nil : Self.tableBlobLimit
         switch content {
         case .attribute(let type, let value):
-            return value.map { (text($0, type: type, textLimit: Self.tableTextLimit, blobLimit: Self.tableBlobLimit), nil) } ?? ("nil", .dim)
+            return value.map { (text($0, type: type, textLimit: textLimit, blobLimit: blobLimit), nil) } ?? ("nil", .dim)
         case .column(let value):
-            return value.map { (text($0, type: nil, textLimit: Self.tableTextLimit, blobLimit: Self.tableBlobLimit), nil) } ?? ("nil", .dim)
+            return value.map { (text($0, type: nil, textLimit: textLimit, blobLimit: blobLimit), nil) } ?? ("nil", .dim)
         case .toOne(let target):
             return target.map { (reference($0), nil) } ?? ("nil", .dim)
         case .toMany(let count, let first):

@@ -4,6 +4,8 @@ import HistoryKit
 struct RecoverPresenter {
     let history: HistoryPresenter
     let storeUUID: String
+    /// Every value whole in the table (`--all`); JSON always gives every byte of what is recovered.
+    var all = false
 
     func document(_ log: SaveLog, transactions: [SaveRecovery.Transaction], objects: [SaveRecovery.DeletedObject],
                   unreadable: [SaveRecovery.Unreadable] = [], store: String) -> Document {
@@ -29,13 +31,19 @@ struct RecoverPresenter {
         }
         if !objects.isEmpty {
             sections.append(.table(title: "Objects deleted by a save", columns: [
-                Column("Object", fit: .wrap(min: 12)), Column("Deleted by", fit: .wrap(min: 10)), Column("Values", fit: .below),
+                Column("Object", fit: .wrap(min: 12)), Column("Deleted", fit: .wrap(min: 10)), Column("By", fit: .wrap(min: 10)),
+                Column("Values", fit: .below),
             ], rows: objects.map { o in
-                [Cell(o.object.description),
+                [Cell(o.object.description), Cell(o.deletedAt.map { history.time.display($0) } ?? "-"),
                  Self.removal(o.deletedBy, o.inexact, detail: o.transactionNumbers.isEmpty ? " (no history transaction)"
                     : " (#\(o.transactionNumbers.map(String.init).joined(separator: ", #")))"),
-                 Cell(o.state.map { state in state.properties.map { "\($0.name): \(history.text($0.content).text)" }.joined(separator: "; ") } ?? "its row before could not be read")]
+                 Cell(o.state.map { state in state.properties.map { "\($0.name): \(history.text($0.content, whole: all).text)" }.joined(separator: "; ") }
+                    ?? "its row before could not be read")]
             }))
+            let cut = objects.contains { $0.state?.properties.contains { HistoryPresenter.isCut($0.content) } == true }
+            if cut && !all {
+                sections.append(.note("Values longer than \(HistoryPresenter.tableTextLimit) characters or \(HistoryPresenter.tableBlobLimit) bytes are cut above: --all shows them whole, and --format json gives every byte."))
+            }
         }
         // Why a save's states may not be what SQLite wrote: once per save, not on each of its rows.
         var partial: [Int: String] = [:]
@@ -84,11 +92,14 @@ struct RecoverPresenter {
             })),
             ("objects", .array(objects.map { o in
                 let values = JSONTree.build { sink in
-                    if let state = o.state { history.writeProperties(state.properties, storeUUID: storeUUID, to: &sink) } else { sink.null() }
+                    // What is recovered is given whole: every byte of every value.
+                    if let state = o.state { history.writeProperties(state.properties, storeUUID: storeUUID, blobLimit: nil, to: &sink) } else { sink.null() }
                 }
                 return .object([
                     ("entity", .string(o.object.entityName)), ("objectID", .string(o.object.uri(storeUUID: storeUUID))),
-                    ("values", values), ("deletedBy", .int(Int64(o.deletedBy))), ("exact", .bool(o.inexact == nil)), ("why", .optional(o.inexact)),
+                    ("values", values), ("deletedBy", .int(Int64(o.deletedBy))),
+                    ("deletedAt", o.deletedAt.map { .optional(history.time.iso($0)) } ?? .null),
+                    ("exact", .bool(o.inexact == nil)), ("why", .optional(o.inexact)),
                     ("transactionNumbers", .array(o.transactionNumbers.map { .int($0) })),
                 ])
             })),
