@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import HistoryFixtures
 import TestSupport
 import Testing
@@ -248,5 +249,34 @@ import Testing
     private static func groupStore(_ arguments: [String]) -> [String] {
         guard let i = arguments.firstIndex(of: "--group-container") else { return [] }
         return [arguments[i + 1] + "/Library/Application Support/Tasks.sqlite"]
+    }
+
+    /// The axis follows the span: weeks over six weeks, hours over a few hours (one tick each before);
+    /// an empty window names the window; the legend shows the glyph each row draws.
+    @Test func theAxisFollowsTheSpanAndEmptyWindowsSayWhich() throws {
+        let dir = try TemporaryDirectory()
+        let copy = dir.file("Tasks.sqlite")
+        try FileManager.default.copyItem(atPath: Repository.fixtures + "/MergeState/Tasks.sqlite", toPath: copy)
+        let db = try DatabaseQueue(path: copy)
+        try db.write { try $0.execute(sql: "UPDATE ATRANSACTION SET ZTIMESTAMP = 762685200 + Z_PK * 1.25 * 86400") }
+        try db.close()
+        func axis(_ args: [String]) throws -> [String] {
+            let r = try CLI.run(["timeline"] + args + ["--utc", "--format", "table"], environment: ["COLUMNS": "80"])
+            let lines = r.lines
+            let rule = try #require(lines.firstIndex { $0.contains("┬") }, "\(r.stdout)")
+            return lines[rule + 1].split(separator: " ").map(String.init)
+        }
+        let weeks = try axis([copy])
+        #expect(weeks.count >= 5 && weeks.allSatisfy { $0.range(of: "^[0-9]{2}-[0-9]{2}$", options: .regularExpression) != nil }, "\(weeks)")
+        let hours = try axis([Repository.fixtures + "/AppGroup/Tasks.sqlite", "--after", "2025-03-04T08:00:00Z", "--before", "2025-03-04T13:00:00Z"])
+        #expect(hours.count >= 4 && hours.allSatisfy { $0.range(of: "^[0-9]{2}:[0-9]{2}$", options: .regularExpression) != nil }, "\(hours)")
+        let empty = try CLI.run(["timeline", Repository.fixtures + "/AppGroup/Tasks.sqlite", "--after", "2030-01-01", "--before", "2030-02-01", "--utc",
+                                 "--format", "table"], environment: ["COLUMNS": "200"])
+        #expect(empty.stdout == "Tasks.sqlite: no transactions between 2030-01-01 00:00:00.000Z and 2030-02-01 00:00:00.000Z\n", "\(empty.stdout)")
+        let purged = try CLI.run(["timeline", Self.purged + "/Tasks.sqlite", "--defaults", Self.purged + "/defaults.plist", "--utc", "--format", "table"],
+                                 environment: ["COLUMNS": "80"])
+        let row = try #require(purged.lines.last { $0.hasPrefix("app ") }, "\(purged.stdout)")
+        #expect(row.contains("◂") && !row.contains("▲"), "\(row)")
+        #expect(purged.lines.contains { $0.hasPrefix("◂ app ") }, "\(purged.stdout)")
     }
 }

@@ -73,7 +73,7 @@ struct TimelineCommand: ParsableCommand, SessionInputs {
             return
         }
         let chart = TimelineChart(layout: layout, glyphs: ascii ? .ascii : .unicode, context: context, top: top, utc: outputOptions.utc)
-        for line in chart.lines(timeline, markers: markers, store: URL(fileURLWithPath: path).lastPathComponent) { context.output.line(line) }
+        for line in chart.lines(timeline, markers: markers, store: URL(fileURLWithPath: path).lastPathComponent, window: span) { context.output.line(line) }
         context.output.flush()
     }
 }

@@ -11,8 +11,10 @@ enum TimeAxis {
     private static let steps: [(unit: Calendar.Component, count: Int, seconds: Double, format: String)] = [
         (.second, 1, 1, "HH:mm:ss"), (.second, 10, 10, "HH:mm:ss"), (.second, 30, 30, "HH:mm:ss"),
         (.minute, 1, 60, "HH:mm"), (.minute, 5, 300, "HH:mm"), (.minute, 15, 900, "HH:mm"), (.minute, 30, 1800, "HH:mm"),
-        (.hour, 1, 3600, "MM-dd HH:mm"), (.hour, 3, 10800, "MM-dd HH:mm"), (.hour, 6, 21600, "MM-dd HH:mm"),
-        (.hour, 12, 43200, "MM-dd HH:mm"), (.day, 1, 86400, "yyyy-MM-dd"), (.day, 2, 172_800, "yyyy-MM-dd"),
+        // Hours over a few hours read without their day (the heading gives the dates); days and weeks without their year.
+        (.hour, 1, 3600, "HH:mm"), (.hour, 3, 10800, "HH:mm"), (.hour, 6, 21600, "MM-dd HH:mm"),
+        (.hour, 12, 43200, "MM-dd HH:mm"), (.day, 1, 86400, "MM-dd"), (.day, 2, 172_800, "MM-dd"),
+        (.weekOfYear, 1, 604_800, "MM-dd"), (.weekOfYear, 2, 1_209_600, "MM-dd"),
         (.month, 1, 2_629_746, "yyyy-MM"), (.month, 3, 7_889_238, "yyyy-MM"), (.month, 6, 15_778_476, "yyyy-MM"),
         (.year, 1, 31_556_952, "yyyy"), (.year, 2, 63_113_904, "yyyy"), (.year, 5, 157_784_760, "yyyy"),
         (.year, 10, 315_569_520, "yyyy"), (.year, 100, 3_155_695_200, "yyyy"), (.year, 1000, 31_556_952_000, "yyyy"),
@@ -29,6 +31,8 @@ enum TimeAxis {
         }) else { return [] }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = utc ? TimeZone(identifier: "UTC") ?? .current : .current
+        // Weeks start on Monday (ISO 8601).
+        calendar.firstWeekday = 2
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = calendar.timeZone
@@ -37,7 +41,7 @@ enum TimeAxis {
         guard var date = calendar.dateInterval(of: step.unit, for: startDate)?.start else { return [] }
         // The first boundary at or after the start whose value is a multiple of the step.
         // Days and months count from 1: quarters start in January, April, July and October.
-        let origin = step.unit == .day || step.unit == .month ? 1 : 0
+        let origin = step.unit == .day || step.unit == .month || step.unit == .weekOfYear ? 1 : 0
         var guardCount = 0
         while date.timeIntervalSinceReferenceDate < start || (calendar.component(step.unit, from: date) - origin) % step.count != 0 {
             guard let next = calendar.date(byAdding: step.unit, value: 1, to: date), guardCount < 2 * step.count + 2 else { return [] }

@@ -41,10 +41,25 @@ struct TimelineChart {
     let top: Int
     let utc: Bool
 
-    func lines(_ timeline: ActivityTimeline, markers: [TimelineMarker], store: String) -> [String] {
+    /// The chart's lines; `window` is the span asked for (--after, --before), which an empty chart names.
+    func lines(_ timeline: ActivityTimeline, markers: [TimelineMarker], store: String, window: HistoryQuery = HistoryQuery()) -> [String] {
         let time = context.time
         guard let range = timeline.range else {
-            return wrap("\(store): no transactions with a timestamp" + (timeline.undatedCount > 0 ? " (\(timeline.undatedCount) without one)" : ""))
+            func bound(_ b: HistoryQuery.Bound) -> String {
+                switch b {
+                case .date(let d): return time.display(d)
+                case .transaction(let n): return "#\(n)"
+                case .token(let token): return "token \(token)"
+                }
+            }
+            let asked: String
+            switch (window.after, window.before) {
+            case let (after?, before?): asked = "between \(bound(after)) and \(bound(before))"
+            case let (after?, nil): asked = "after \(bound(after))"
+            case let (nil, before?): asked = "before \(bound(before))"
+            case (nil, nil): asked = "with a timestamp"
+            }
+            return wrap("\(store): no transactions \(asked)" + (timeline.undatedCount > 0 ? " (\(timeline.undatedCount) without a timestamp)" : ""))
         }
         // Transactions without an author (bundle ID, process) are not an author's: counted apart.
         let noun = timeline.field.noun
@@ -78,8 +93,9 @@ struct TimelineChart {
         let full = String(glyphs.levels.last ?? "#")
         out += wrap("\(String(glyphs.levels.dropFirst())) transactions in one column (\(MergeStatePresenter.age(timeline.bucketSeconds))): "
                     + "\(full) is \(busiest)")
-        for (marker, _) in placed {
-            let glyph = String(marker.kind.isCutoff ? glyphs.cutoff : glyphs.actor)
+        for (marker, placement) in placed {
+            // The glyph its row draws: beyond either end, the arrow that points there.
+            let glyph = String(mark(placement, marker))
             // The name in the label column, what it means beside it (continued under it when long).
             let detail = wrap(marker.detail, indent: layout.labelWidth + 1)
             out.append(context.style(glyph + " " + label(marker.name, width: layout.labelWidth - 2), marker.style) + " " + detail[0].dropFirst(layout.labelWidth + 1))
@@ -168,9 +184,13 @@ struct TimelineChart {
     }
 
     /// A marker's row: a dotted track with its glyph where it stands.
+    /// What a marker's row draws at its place: its glyph, or an arrow beyond either end.
+    private func mark(_ placement: TimelineMarker.Placement, _ marker: TimelineMarker) -> Character {
+        placement == .beforeStart ? glyphs.before : placement == .afterEnd ? glyphs.after : marker.kind.isCutoff ? glyphs.cutoff : glyphs.actor
+    }
+
     private func track(_ placement: TimelineMarker.Placement, _ marker: TimelineMarker) -> String {
         var cells = [Character](repeating: glyphs.track, count: layout.chartWidth)
-        let glyph = marker.kind.isCutoff ? glyphs.cutoff : glyphs.actor
         let column: Int
         switch placement {
         case .bucket(let b): column = b
@@ -178,7 +198,7 @@ struct TimelineChart {
         case .afterEnd: column = layout.chartWidth - 1
         case .nowhere: return context.style(String(cells), .dim)
         }
-        let mark: Character = placement == .beforeStart ? glyphs.before : placement == .afterEnd ? glyphs.after : glyph
+        let mark = mark(placement, marker)
         cells[column] = " "
         let before = String(cells[..<column]), after = String(cells[(column + 1)...])
         return context.style(before, .dim) + context.style(String(mark), marker.style) + context.style(after, .dim)
