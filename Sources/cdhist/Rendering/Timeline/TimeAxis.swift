@@ -11,8 +11,8 @@ enum TimeAxis {
     private static let steps: [(unit: Calendar.Component, count: Int, seconds: Double, format: String)] = [
         (.second, 1, 1, "HH:mm:ss"), (.second, 10, 10, "HH:mm:ss"), (.second, 30, 30, "HH:mm:ss"),
         (.minute, 1, 60, "HH:mm"), (.minute, 5, 300, "HH:mm"), (.minute, 15, 900, "HH:mm"), (.minute, 30, 1800, "HH:mm"),
-        // Hours over a few hours read without their day (the heading gives the dates); days and weeks without their year.
-        (.hour, 1, 3600, "HH:mm"), (.hour, 3, 10800, "HH:mm"), (.hour, 6, 21600, "MM-dd HH:mm"),
+        // An hour at a time reads without its day (the heading gives the dates); days and weeks without their year.
+        (.hour, 1, 3600, "HH:mm"), (.hour, 3, 10800, "MM-dd HH:mm"), (.hour, 6, 21600, "MM-dd HH:mm"),
         (.hour, 12, 43200, "MM-dd HH:mm"), (.day, 1, 86400, "MM-dd"), (.day, 2, 172_800, "MM-dd"),
         (.weekOfYear, 1, 604_800, "MM-dd"), (.weekOfYear, 2, 1_209_600, "MM-dd"),
         (.month, 1, 2_629_746, "yyyy-MM"), (.month, 3, 7_889_238, "yyyy-MM"), (.month, 6, 15_778_476, "yyyy-MM"),
