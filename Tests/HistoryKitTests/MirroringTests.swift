@@ -77,7 +77,10 @@ import Testing
         #expect(e.pending.ownCount == 1)
         #expect(e.pending.oldestNumber == 29)
         #expect(e.mirroredRecordCount == 20)
-        #expect(e.explanation == "has 5 transactions to export (and 1 written by CloudKit itself, which it does not export)")
+        // Its newest export failed (CKErrorDomain 3) and none succeeded after it: stuck, and named.
+        #expect(e.explanation == "has 5 transactions to export (and 1 written by CloudKit itself, which it does not export); its last export "
+            + "(2025-03-05 09:41:00Z) failed with CKErrorDomain 3 (networkUnavailable: the device had no network) and none succeeded after it")
+        #expect(e.advice.description.hasPrefix("fix what the error names"))
         // The exporter holds back no app cleaner and is in no cleaner's author filter.
         #expect(report.cleaners.map(\.cutoff).allSatisfy { $0.heldBackBy != e.name && !($0.authorFilter ?? []).contains(e.name) })
     }
