@@ -142,8 +142,7 @@ public struct MergeStateReport: Sendable {
     /// how long before the newest transaction its position lies; by a clock, how long the oldest
     /// transaction it has to merge has waited (``LagClock/behind(_:)`` says which in words).
     public func behind(_ actor: ActorReport) -> Double? {
-        guard actor.pending.count > 0 else { return nil }
-        return lagClock == .newestTransaction ? actor.positionAge ?? actor.lag : actor.lag
+        lagClock.behind(pending: actor.pending.count, positionAge: actor.positionAge, lag: actor.lag)
     }
 
     /// The effect of `strategy`.

@@ -18,6 +18,14 @@ public enum LagClock: String, Equatable, Sendable {
         }
     }
 
+    /// How far behind an actor with `pending` transactions to merge is, in seconds: by the store's
+    /// own time, how long before the newest transaction its position lies (`positionAge`); by a
+    /// clock, how long the oldest of them has waited (`lag`). Nil with nothing to merge.
+    public func behind(pending: Int, positionAge: Double?, lag: Double?) -> Double? {
+        guard pending > 0 else { return nil }
+        return self == .newestTransaction ? positionAge ?? lag : lag
+    }
+
     /// "under a second", "12 seconds", "3 days".
     static func length(_ seconds: Double) -> String { seconds < 1 ? "under a second" : span(seconds) }
 

@@ -124,7 +124,7 @@ public struct MergeStateAnalyzer {
             let lag = position.pendingFrom != nil ? pending.oldestTimestamp.map { max(0, lagTo - $0) } : nil
             let positionAge = position.effectiveDate.map { max(0, lagTo - $0) }
             // How far behind it is, as MergeStateReport.behind measures it.
-            let behind = pending.count > 0 ? (clock == .newestTransaction ? positionAge ?? lag : lag) : nil
+            let behind = clock.behind(pending: pending.count, positionAge: positionAge, lag: lag)
             var report = kind == .cloudKit
                 ? evaluateExporter(position: position, pending: pending, lag: lag, behind: behind, clock: clock, history: history)
                 : evaluate(name, position: position, pending: pending, lag: lag, behind: behind, clock: clock, authoredCount: authored[name] ?? 0,

@@ -8,7 +8,7 @@ enum KeyPrefixInference {
 
     /// The prefix most keys share before an author's name; nil when no key has one, or when a key
     /// is itself an author's name (the app names its positions by author, no prefix).
-    static func infer(_ records: [MergeRecord], isAuthor: (String) throws -> Bool) throws -> String? {
+    private static func infer(_ records: [MergeRecord], isAuthor: (String) throws -> Bool) throws -> String? {
         let keys = records.filter(isCandidate).map(\.actor)
         guard !keys.isEmpty, try !keys.contains(where: isAuthor) else { return nil }
         var votes: [String: Int] = [:]
@@ -22,8 +22,13 @@ enum KeyPrefixInference {
         return votes.max { ($0.value, $0.key.count) < ($1.value, $1.key.count) }?.key
     }
 
+    /// The prefix inferred from `records` and the records read with it; nil when none is inferred.
+    static func resolve(_ records: [MergeRecord], isAuthor: (String) throws -> Bool) throws -> (prefix: String, records: [MergeRecord])? {
+        try infer(records, isAuthor: isAuthor).map { ($0, apply($0, to: records)) }
+    }
+
     /// `records` with each candidate key under `prefix` made the position of the actor it names.
-    static func apply(_ prefix: String, to records: [MergeRecord]) -> [MergeRecord] {
+    private static func apply(_ prefix: String, to records: [MergeRecord]) -> [MergeRecord] {
         records.map { record in
             guard isCandidate(record), record.actor.hasPrefix(prefix), record.actor.count > prefix.count else { return record }
             var renamed = record

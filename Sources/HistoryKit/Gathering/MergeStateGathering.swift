@@ -26,9 +26,10 @@ extension HistoryStore {
     public func mergeState(_ request: MergeStateRequest, always: Bool = false) throws -> MergeStateAnalysis {
         var gathered = try request.records(storeUUID: storeUUID, storeName: path)
         // Keys sharing a prefix before authors' names are those authors' positions, as --key-prefix would make them.
-        let inferred = request.keyPrefixes.isEmpty ? try KeyPrefixInference.infer(gathered.records, isAuthor: hasAuthor) : nil
-        if let inferred {
-            gathered.records = KeyPrefixInference.apply(inferred, to: gathered.records)
+        let resolved = request.keyPrefixes.isEmpty ? try KeyPrefixInference.resolve(gathered.records, isAuthor: hasAuthor) : nil
+        let inferred = resolved?.prefix
+        if let resolved, let inferred {
+            gathered.records = resolved.records
             let files = Set(gathered.records.filter { $0.keyFormat == .customPrefix(inferred) }.compactMap(\.file))
             for i in gathered.sources.indices where files.contains(gathered.sources[i].path) { gathered.sources[i].inferredKeyPrefix = inferred }
         }

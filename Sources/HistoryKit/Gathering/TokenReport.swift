@@ -31,8 +31,6 @@ public struct TokenReport: Sendable {
 
     /// The file or literal, as given.
     public var source: String
-    /// Whether the source is a plist keeping tokens under keys (shared defaults), not one token.
-    public var isKeyed: Bool
     public var entries: [Entry]
     /// Keys holding another store's position (they name its UUID), passed over as `actors` does.
     public var otherStoreKeys: [String]
@@ -47,10 +45,9 @@ public struct TokenReport: Sendable {
         var report = try read(source, storeUUID: store?.storeUUID)
         if let store {
             // Keys sharing a prefix before authors' names are those authors' tokens, as actors reads them.
-            if let prefix = try KeyPrefixInference.infer(report.entries.map(\.record), isAuthor: store.hasAuthor) {
-                let renamed = KeyPrefixInference.apply(prefix, to: report.entries.map(\.record))
-                for i in report.entries.indices { report.entries[i].record = renamed[i] }
-                report.inferredKeyPrefix = prefix
+            if let resolved = try KeyPrefixInference.resolve(report.entries.map(\.record), isAuthor: store.hasAuthor) {
+                for i in report.entries.indices { report.entries[i].record = resolved.records[i] }
+                report.inferredKeyPrefix = resolved.prefix
             }
             let analysis = try MergeStateAnalyzer(store: store, declared: [], batch: [], records: report.entries.map(\.record), now: now).report()
             for i in report.entries.indices {
@@ -68,7 +65,7 @@ public struct TokenReport: Sendable {
             guard value.contains(":") else { throw MergeStateError.noTokenFile(path: value) }
             let record = MergeRecord(actor: spec.actor, position: .token(try HistoryTokenDecoder.parseLiteral(value)), source: "literal \(value)",
                                      keyFormat: nil)
-            return TokenReport(source: value, isKeyed: false, entries: [Entry(key: nil, record: record)], otherStoreKeys: [])
+            return TokenReport(source: value, entries: [Entry(key: nil, record: record)], otherStoreKeys: [])
         }
         guard let data = FileContents.read(value) else {
             throw MergeStateError.unreadableToken(path: value, reason: FileContents.whyUnreadable(value) ?? "cannot be read")
@@ -78,12 +75,12 @@ public struct TokenReport: Sendable {
               plist.dictionaryValue != nil else {
             // One token, read as `actors --token` reads it: a damaged one is an entry saying why.
             let record = try TokenFileReader.read(bytes: bytes, path: value, actor: spec.actor, storeUUID: storeUUID)
-            return TokenReport(source: value, isKeyed: false, entries: [Entry(key: nil, record: record)], otherStoreKeys: [])
+            return TokenReport(source: value, entries: [Entry(key: nil, record: record)], otherStoreKeys: [])
         }
         let state = try DefaultsReader.read(bytes: bytes, path: value, storeUUID: storeUUID)
         let held = state.records.filter { if case .date = $0.position { return false } else { return true } }
         guard !held.isEmpty else { throw TokenError.defaultsNotToken(source: value, positions: state.records.count) }
-        return TokenReport(source: value, isKeyed: true, entries: held.map { Entry(key: $0.key ?? $0.actor, record: $0) },
+        return TokenReport(source: value, entries: held.map { Entry(key: $0.key ?? $0.actor, record: $0) },
                            otherStoreKeys: state.otherStoreKeys)
     }
 }

@@ -71,13 +71,14 @@ public struct SaveRecovery {
             for (tx, changes) in read.found where try store.transaction(number: tx.number) == nil {
                 try transaction(Transaction(transaction: tx, changes: changes, removedBy: summary.commit.number, inexact: summary.why))
             }
+            // The delete's time, once per save: the first transaction it added.
+            let deletedAt = try summary.read.transactionsAdded.first.flatMap { try store.transaction(number: $0)?.timestamp }
             for reference in summary.read.deletedObjects {
                 if case .found? = try? store.objectState(reference, model: nil) { continue }
                 var state: ObjectState?
                 if case .found(let found)? = try? before.objectState(reference, model: read.resolution.model) { state = found }
-                let at = try summary.read.transactionsAdded.first.flatMap { try store.transaction(number: $0)?.timestamp }
                 try object(DeletedObject(object: reference, deletedBy: summary.commit.number, transactionNumbers: summary.read.transactionsAdded,
-                                         state: state, inexact: summary.why, deletedAt: at))
+                                         state: state, inexact: summary.why, deletedAt: deletedAt))
             }
         }
     }

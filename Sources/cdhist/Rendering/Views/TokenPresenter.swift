@@ -12,7 +12,9 @@ struct TokenPresenter {
     func document(_ report: TokenReport) -> Document {
         var sections: [Document.Section] = []
         let several = report.entries.count > 1
-        if several || !report.otherStoreKeys.isEmpty || report.inferredKeyPrefix != nil {
+        // A header names the file when it says more than one token's fields would.
+        let header = several || !report.otherStoreKeys.isEmpty || report.inferredKeyPrefix != nil
+        if header {
             var fields = [("Token", report.source), ("Holds", several ? "\(report.entries.count) tokens, one under each key" : "1 token")]
             if let prefix = report.inferredKeyPrefix {
                 fields.append(("Key prefix", "\(prefix)<actor>: inferred from the store's authors, as actors reads the keys"))
@@ -26,7 +28,7 @@ struct TokenPresenter {
         }
         var entries: [JSONValue] = []
         for entry in report.entries {
-            var fields: [(String, String)] = several || !report.otherStoreKeys.isEmpty || report.inferredKeyPrefix != nil ? [] : [("Token", report.source)]
+            var fields: [(String, String)] = header ? [] : [("Token", report.source)]
             fields += describe(entry)
             sections.append(.fields(title: entry.key.map { "Key \($0)" }, fields))
             entries.append(.object(json(entry)))
