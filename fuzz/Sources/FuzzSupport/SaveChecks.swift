@@ -19,8 +19,10 @@ enum SaveChecks {
         StoreChecks.attempt {
             try log.forEachSave { summary in
                 Touch.text(summary.why)
-                Touch.sink &+= summary.transactionsAdded.count &+ summary.changesAdded &+ summary.deletedObjects.count
-                for counts in summary.entities + summary.otherTables { Touch.text(counts.name) }
+                // A partial save's counts are unknown (nil): its base was overwritten.
+                guard let changes = summary.changes else { return }
+                Touch.sink &+= changes.transactionsAdded.count &+ changes.changesAdded &+ changes.deletedObjects.count
+                for counts in changes.entities + changes.otherTables { Touch.text(counts.name) }
             }
         }
         for save in Set([1, log.log.commits.count]) where save >= 1 {
