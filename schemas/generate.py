@@ -50,7 +50,10 @@ import json, os
 #       actor's positionAgeSeconds (how long before that time its position lies). A source's and the token
 #       document's inferredKeyPrefix (keys historyToken.<actor>: the prefix before authors' names, found without
 #       --key-prefix). A recovered object's deletedAt (its delete's time), and its values whole (every byte of data).
-VERSION = "1.15"
+# 1.16: the deleted document's entities (per entity: objects deleted, how many of those deletes kept tombstone
+#       values, objects gone without a recorded delete, the first and last deleting transaction), given in full
+#       when --limit lists fewer objects.
+VERSION = "1.16"
 
 def nullable(t): return {"type": [t, "null"]} if isinstance(t, str) else {"anyOf": [t, {"type": "null"}]}
 S, I, N, B = {"type": "string"}, {"type": "integer"}, {"type": "number"}, {"type": "boolean"}
@@ -272,7 +275,9 @@ defs["stores"] = doc("stores", {"places": arr(S), "filesExamined": I,
                        "oldest": nullable(TS), "newest": nullable(TS), "purged": B,
                        "health": {"enum": ["empty", "big-wal", "growing", "ok"]}, "defaults": arr(S), "tokenFiles": arr(S)})),
     "problems": arr(obj({"name": S, "problem": S}))})
-defs["deleted"] = doc("deleted", {"storeID": S, "deleted": arr(obj({
+defs["deleted"] = doc("deleted", {"storeID": S, "entities": arr(obj({
+    "entity": S, "entityNumber": I, "deleted": I, "withTombstoneValues": I, "goneWithoutDelete": I,
+    "firstDeleteTransaction": nullable("integer"), "lastDeleteTransaction": nullable("integer")})), "deleted": arr(obj({
     "status": {"enum": ["deleted", "gone-without-delete"]}, "entity": S, "entityNumber": I, "entityPK": I, "changedObjectID": S,
     "label": nullable("string"), "transactionNumber": I, "timestamp": nullable(TS), "cocoaTimestamp": nullable("number"),
     "author": nullable("string"), "contextName": nullable("string"), "bundleID": nullable("string"), "processID": nullable("string"),

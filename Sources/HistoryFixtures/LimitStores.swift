@@ -13,6 +13,7 @@ public enum LimitStores {
     public static let longAuthorFile = "LongAuthor.sqlite"
     public static let largeTransactionFile = "LargeTransaction.sqlite"
     public static let edgeTimestampsFile = "EdgeTimestamps.sqlite"
+    public static let manyDeletionsFile = "ManyDeletions.sqlite"
 
     /// Writes every limit store into `directory` (created if needed);
     /// `largeTransactionChanges` sets the size of the large transaction.
@@ -24,6 +25,7 @@ public enum LimitStores {
         try writeLongAuthor(to: url.appendingPathComponent(longAuthorFile).path)
         try writeLargeTransaction(to: url.appendingPathComponent(largeTransactionFile).path, changes: largeTransactionChanges)
         try writeEdgeTimestamps(to: url.appendingPathComponent(edgeTimestampsFile).path)
+        try writeManyDeletions(to: url.appendingPathComponent(manyDeletionsFile).path)
     }
 
     private static func attribute(_ name: String, _ type: AttributeType, preserve: Bool = false) -> PropertyDescription {
@@ -196,5 +198,58 @@ public enum LimitStores {
         }
         try StoreWriter.write(FixtureStore(model: Scenarios.tasksModel, storeUUID: "A1D3E000-0000-4000-8000-0000000000E0",
                                            transactions: transactions), to: path)
+    }
+
+    // MARK: thousands of deletions, long entity names
+
+    /// Entities with long names: the first keeps a title in its tombstone, the second keeps
+    /// nothing, the third keeps a name and is also gone without recorded deletes.
+    public static let titledEntity = "UsageTimedItemCategorySummary"
+    public static let untitledEntity = "ApplicationUsageHistoryRecordEntry"
+    public static let unrecordedEntity = "DeviceActivityScheduleSnapshot"
+
+    /// Objects of each entity ``writeManyDeletions(to:)`` deletes.
+    public static let titledDeletions = 3000, untitledDeletions = 4200, unrecordedDeletions = 300
+    /// Objects of ``unrecordedEntity`` gone without a recorded delete (their delete purged).
+    public static let goneWithoutDelete = 40
+
+    /// The title ``titledEntity``'s object `pk` keeps when deleted: words with spaces, long
+    /// enough to need more than one line in a narrow column.
+    public static func deletedTitle(_ pk: Int64) -> String { "Weekly screen time summary for the family, category number \(pk)" }
+
+    static let manyDeletionsModel = ManagedObjectModel(entities: [
+        EntityDescription(name: titledEntity, properties: [attribute("title", .string, preserve: true), attribute("seconds", .integer64)]),
+        EntityDescription(name: untitledEntity, properties: [attribute("bundle", .string), attribute("seconds", .integer64)]),
+        EntityDescription(name: unrecordedEntity, properties: [attribute("name", .string, preserve: true)]),
+    ], versionIdentifiers: ["Deletions 1"])
+
+    /// Every object inserted by `app`, then deleted in batches of 100 by `cleaner`, an hour
+    /// apart; the deletes of ``goneWithoutDelete`` objects of ``unrecordedEntity`` are not
+    /// recorded (as after a purge of the cleaner's transactions), and their rows are gone.
+    public static func writeManyDeletions(to path: String) throws {
+        typealias C = FixtureStore.Change
+        let counts = [(titledEntity, titledDeletions), (untitledEntity, untitledDeletions), (unrecordedEntity, unrecordedDeletions + goneWithoutDelete)]
+        var transactions: [FixtureStore.Transaction] = []
+        for (entity, count) in counts {
+            transactions.append(FixtureStore.Transaction(timestamp: Scenarios.baseTime + Double(transactions.count) * 60, author: "app",
+                                                         changes: (1...Int64(count)).map { C(entity: entity, primaryKey: $0, type: .insert) }))
+        }
+        var deletes: [C] = []
+        for (entity, count) in counts {
+            for pk in 1...Int64(entity == unrecordedEntity ? unrecordedDeletions : count) {
+                let tombstone: [String: StoredValue] = switch entity {
+                case titledEntity: ["title": .text(deletedTitle(pk))]
+                case unrecordedEntity: ["name": .text("schedule \(pk)")]
+                default: [:]
+                }
+                deletes.append(C(entity: entity, primaryKey: pk, type: .delete, tombstone: tombstone))
+            }
+        }
+        for batch in stride(from: 0, to: deletes.count, by: 100) {
+            transactions.append(FixtureStore.Transaction(timestamp: Scenarios.baseTime + 3600 * Double(transactions.count), author: "cleaner",
+                                                         contextName: "BackgroundCleanup", changes: Array(deletes[batch..<min(batch + 100, deletes.count)])))
+        }
+        try StoreWriter.write(FixtureStore(model: manyDeletionsModel, storeUUID: "A1D3E000-0000-4000-8000-00000000DE1E",
+                                           tombstoneColumnCount: 1, transactions: transactions), to: path)
     }
 }

@@ -105,7 +105,7 @@ struct WriteCommand: ParsableCommand {
 struct LimitsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "limits",
-        abstract: "Write stores at the limits: 100 tombstones, 1,000 entities, a 10 MB author, a transaction of a million changes, edge timestamps.")
+        abstract: "Write stores at the limits: 100 tombstones, 1,000 entities, a 10 MB author, a transaction of a million changes, edge timestamps, 7,500 deletions of long-named entities.")
 
     @Option(help: ArgumentHelp("Folder to write them into.", valueName: "dir"))
     var out: String

@@ -312,7 +312,7 @@ import Testing
         #expect(json.count == lines.count && zip(json, lines).allSatisfy { NSDictionary(dictionary: $0).isEqual(to: $1.filter { $0.key != "format" }) })
         let csv = try CLI.run(["deleted", path, "--format", "csv"]).lines.filter { $0.hasPrefix("gone-without-delete,") }
         #expect(csv.map { $0.split(separator: ",")[3] } == expected.map { "\($0.pk)"[...] })
-        let table = try CLI.run(["deleted", path, "--format", "table"], environment: ["COLUMNS": "200"]).lines
+        let table = try CLI.run(["deleted", path, "--format", "table", "--all"], environment: ["COLUMNS": "200"]).lines
         let title = try #require(table.firstIndex { $0.hasPrefix("Gone without a recorded delete") }, "\(table.prefix(3))")
         // A row's first line (a long history wraps onto lines of its own, indented).
         let tableRows = table[(title + 2)...].filter { !$0.hasPrefix(" ") }.map { $0.split(separator: " ", omittingEmptySubsequences: true) }

@@ -8,8 +8,8 @@ import Testing
 /// Stores at the limits (``LimitStores``): every command reads them with
 /// correct output, valid JSON and bounded memory.
 @Suite(.tags(.slow)) struct LimitTests {
-    private func run(_ args: [String], status: Int32 = 0) throws -> CLI.Result {
-        let r = try CLI.run(args)
+    private func run(_ args: [String], status: Int32 = 0, environment: [String: String] = [:]) throws -> CLI.Result {
+        let r = try CLI.run(args, environment: environment)
         #expect(r.status == status, "\(args): \(r.status) \(r.stderr)")
         #expect(!r.stderr.contains("Fatal error") && !r.stderr.contains("Backtrac"), "\(args): \(r.stderr)")
         return r
@@ -245,6 +245,66 @@ import Testing
         let aged = try CLI.run(["check", store, "--rule", "history-old"]).json()
         let message = (aged["findings"] as? [[String: Any]])?.first?["message"] as? String ?? ""
         #expect(message.contains("the oldest transaction is infinitely many days old"), "\(message)")
+    }
+
+    /// Thousands of deletions of entities with long names: a table counts them per entity first,
+    /// then lists the first rows of each entity (every one with --all, at most n with --limit in
+    /// every format), says once that an entity keeps no tombstone values, and never breaks a name
+    /// or a quoted value.
+    @Test func deletedSummarisesThousandsOfDeletionsPerEntity() throws {
+        let dir = try TemporaryDirectory()
+        let store = dir.file(LimitStores.manyDeletionsFile)
+        try LimitStores.writeManyDeletions(to: store)
+        let (titled, untitled, unrecorded) = (LimitStores.titledEntity, LimitStores.untitledEntity, LimitStores.unrecordedEntity)
+        let total = LimitStores.titledDeletions + LimitStores.untitledDeletions + LimitStores.unrecordedDeletions + LimitStores.goneWithoutDelete
+        let table = try run(["deleted", store, "--format", "table"], environment: ["COLUMNS": "80"]).stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(Array(table.prefix(8)) == [
+            "7500 objects deleted in 3 entities; 40 objects of 1 entity gone without a",
+            "recorded delete.",
+            "",
+            "Entity                              Deleted  Tombstone values  Deleted by  Gone",
+            "\(untitled)     4200  none kept         #34…#75        0",
+            "\(unrecorded)          300  all               #76…#78       40",
+            "\(titled)          3000  all               #4…#33         0",
+            "",
+        ])
+        #expect(table.allSatisfy { $0.count <= 80 })
+        // Ten rows of each entity and kind: an entity's name starts each row, whole.
+        let rows = table.dropFirst(8).filter { line in [titled, untitled, unrecorded].contains { line.hasPrefix($0 + " ") } }
+        #expect(rows.count == 40)
+        #expect(!table.contains { $0.contains("no tombstone values") })
+        #expect(table.filter { $0.contains("none kept") }.count == 1)
+        #expect(rows.filter { $0.hasPrefix(untitled + " ") }.allSatisfy { $0.hasSuffix("cleaner  -") })
+        // A title wider than its column goes under its row, whole where a line holds it (a label
+        // is cut past 60 characters, as every label is: object 10's; its tombstone has it whole).
+        for pk in 1...9 {
+            let label = "Label: '\(LimitStores.deletedTitle(Int64(pk)))';"
+            #expect(table.contains { $0.trimmingCharacters(in: .whitespaces) == label }, "\(label)")
+        }
+        #expect(table.suffix(4) == [
+            "Shown: 40 of \(total) objects (the first 10 of each entity, deleted and gone): --all",
+            "lists every one, --entity NAME one entity's, --format json each with its",
+            "tombstone.", "",
+        ])
+
+        let all = try run(["deleted", store, "--format", "table", "--all"], environment: ["COLUMNS": "80"]).lines
+        #expect(all.filter { line in [titled, untitled, unrecorded].contains { line.hasPrefix($0 + " ") } }.count == total + 3)
+        #expect(!all.contains { $0.hasPrefix("Shown:") })
+
+        // JSON, NDJSON and CSV list every object; --limit caps every format; JSON counts them all.
+        #expect(try run(["deleted", store, "--format", "ndjson"]).lines.count == total)
+        #expect(try run(["deleted", store, "--format", "csv", "--limit", "7"]).lines.count == 8)
+        let json = try run(["deleted", store, "--format", "json", "--limit", "5"]).json()
+        #expect((json["deleted"] as? [[String: Any]])?.count == 5)
+        let entities = try #require(json["entities"] as? [[String: Any]])
+        #expect(entities.map { $0["entity"] as? String ?? "" } == [untitled, unrecorded, titled])
+        #expect(entities.map { [$0["deleted"], $0["withTombstoneValues"], $0["goneWithoutDelete"]].map { $0 as? Int ?? -1 } }
+                == [[LimitStores.untitledDeletions, 0, 0], [LimitStores.unrecordedDeletions, LimitStores.unrecordedDeletions, LimitStores.goneWithoutDelete],
+                    [LimitStores.titledDeletions, LimitStores.titledDeletions, 0]])
+        #expect(entities.map { [$0["firstDeleteTransaction"], $0["lastDeleteTransaction"]].map { $0 as? Int ?? -1 } } == [[34, 75], [76, 78], [4, 33]])
+        let narrowed = try run(["deleted", store, "--entity", titled, "--limit", "2", "--format", "table"], environment: ["COLUMNS": "60"]).lines
+        #expect(narrowed.first == "3000 objects deleted in 1 entity.")
+        #expect(narrowed.last == "tombstone.")
     }
 }
 

@@ -26,34 +26,82 @@ public struct DeletedObject: Sendable {
 extension HistoryStore {
     /// Calls `body` with every object history shows deleted, entity by entity (by name), each
     /// entity's deletes in transaction order; then with every object gone without a recorded
-    /// delete, entity by entity, by key. `entities` (names; empty: all) narrows both.
-    public func forEachDeletedObject(entities: [String] = [], includeSubentities: Bool = false, decoder: ChangeDecoder,
-                                     _ body: (DeletedObject) throws -> Void) throws {
-        let chosen: Set<Int64>
-        do {
-            chosen = Set(try catalog.numbers(of: entities, includingSubentities: includeSubentities))
-        } catch let error as QueryError {
-            throw StoreQueryError(path: path, error)
-        }
-        let named = catalog.entities.filter { entities.isEmpty || chosen.contains($0.number) }.sorted { $0.name < $1.name }
+    /// delete, entity by entity, by key. `entities` (names; empty: all) narrows both. At most
+    /// `perEntity` objects of each entity and of each kind, and `limit` in all (nil: every one).
+    public func forEachDeletedObject(entities: [String] = [], includeSubentities: Bool = false, perEntity: Int? = nil, limit: Int? = nil,
+                                     decoder: ChangeDecoder, _ body: (DeletedObject) throws -> Void) throws {
+        let named = try deletionEntities(entities, includeSubentities: includeSubentities)
+        var left = limit ?? .max
         try read { db in
             let deleting = Set(try Int64.fetchAll(db, sql: "SELECT DISTINCT ZENTITY FROM ACHANGE WHERE ZCHANGETYPE = 2"))
-            for entity in named where deleting.contains(entity.number) {
+            for entity in named where deleting.contains(entity.number) && left > 0 {
                 let query = HistoryQuery(entities: [entity.name], changeTypes: [.delete])
-                try forEachTransactionWithChanges(query, decoder: decoder) { tx, changes in
-                    try changes.forEach { change in
-                        try body(DeletedObject(kind: .deleted, entityName: entity.name, entityNumber: entity.number, entityPK: change.entityPK,
-                                               transaction: tx, change: change, changeCount: 1, firstTransactionNumber: tx.number))
+                var entityLeft = min(perEntity ?? .max, left)
+                do {
+                    try forEachTransactionWithChanges(query, decoder: decoder) { tx, changes in
+                        try changes.forEach { change in
+                            guard entityLeft > 0 else { throw DeletionListStop() }
+                            try body(DeletedObject(kind: .deleted, entityName: entity.name, entityNumber: entity.number, entityPK: change.entityPK,
+                                                   transaction: tx, change: change, changeCount: 1, firstTransactionNumber: tx.number))
+                            entityLeft -= 1
+                            left -= 1
+                        }
                     }
-                }
+                } catch is DeletionListStop {}
             }
-            try forEachObjectGoneWithoutDelete(named, db, body)
+            guard left > 0 else { return }
+            var shown: [Int64: Int] = [:]
+            try forEachObjectGoneWithoutDelete(named, db) { object in
+                guard shown[object.entityNumber, default: 0] < perEntity ?? .max else { return true }
+                try body(object)
+                shown[object.entityNumber, default: 0] += 1
+                left -= 1
+                return left > 0
+            }
         }
     }
 
+    /// How many objects of each entity history shows deleted (and how many of those deletes kept
+    /// tombstone values) and gone without a recorded delete: what ``forEachDeletedObject`` lists.
+    public func deletionSummary(entities: [String] = [], includeSubentities: Bool = false) throws -> DeletionSummary {
+        let named = try deletionEntities(entities, includeSubentities: includeSubentities)
+        let chosen = Set(named.map(\.number))
+        return try read { db in
+            let anyValue = schema.tombstoneColumns.isEmpty ? "0" : schema.tombstoneColumns.map { "c.\($0) IS NOT NULL" }.joined(separator: " OR ")
+            // Deletes whose transaction is gone (orphans) are not listed, so not counted.
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT c.ZENTITY, COUNT(*), SUM(\(anyValue)), MIN(c.ZTRANSACTIONID), MAX(c.ZTRANSACTIONID) FROM ACHANGE c
+                JOIN ATRANSACTION t ON t.Z_PK = c.ZTRANSACTIONID WHERE c.ZCHANGETYPE = 2 GROUP BY c.ZENTITY
+                """)
+            var byNumber: [Int64: DeletionSummary.Entity] = [:]
+            for row in rows {
+                let number: Int64 = row[0]
+                guard chosen.contains(number), let entity = named.first(where: { $0.number == number }) else { continue }
+                byNumber[number] = DeletionSummary.Entity(name: entity.name, number: number, deleted: row[1], withTombstoneValues: row[2] ?? 0,
+                                                          goneWithoutDelete: 0, firstDelete: row[3], lastDelete: row[4])
+            }
+            try forEachObjectGoneWithoutDelete(named, db) { object in
+                byNumber[object.entityNumber, default: DeletionSummary.Entity(name: object.entityName, number: object.entityNumber)].goneWithoutDelete += 1
+                return true
+            }
+            return DeletionSummary(entities: byNumber.values.sorted { $0.name < $1.name })
+        }
+    }
+
+    /// The entities `names` (empty: all) and with `includeSubentities` their subentities, by name.
+    private func deletionEntities(_ names: [String], includeSubentities: Bool) throws -> [CatalogEntity] {
+        let chosen: Set<Int64>
+        do {
+            chosen = Set(try catalog.numbers(of: names, includingSubentities: includeSubentities))
+        } catch let error as QueryError {
+            throw StoreQueryError(path: path, error)
+        }
+        return catalog.entities.filter { names.isEmpty || chosen.contains($0.number) }.sorted { $0.name < $1.name }
+    }
+
     /// One scan of `ACHANGE`: the objects of `entities` changed in history whose rows are not in
-    /// their tables and that no delete names.
-    private func forEachObjectGoneWithoutDelete(_ entities: [CatalogEntity], _ db: Database, _ body: (DeletedObject) throws -> Void) throws {
+    /// their tables and that no delete names; `body` returns false to stop.
+    private func forEachObjectGoneWithoutDelete(_ entities: [CatalogEntity], _ db: Database, _ body: (DeletedObject) throws -> Bool) throws {
         let tables = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'"))
         var byTable: [String: [CatalogEntity]] = [:]
         for entity in entities {
@@ -90,8 +138,13 @@ extension HistoryStore {
             // A change whose transaction is gone (an orphan) has no time or author to show.
             guard let name = names[number], cursor.storageClass(0) != .null else { continue }
             let tx = try transaction(cursor, names: transactionNames)
-            try body(DeletedObject(kind: .goneWithoutDelete, entityName: name, entityNumber: number, entityPK: cursor.int64(group + 2), transaction: tx,
-                                   change: nil, changeCount: Int(cursor.int64(group + 3)), firstTransactionNumber: cursor.int64(group + 4)))
+            let object = DeletedObject(kind: .goneWithoutDelete, entityName: name, entityNumber: number, entityPK: cursor.int64(group + 2), transaction: tx,
+                                       change: nil, changeCount: Int(cursor.int64(group + 3)), firstTransactionNumber: cursor.int64(group + 4))
+            guard try body(object) else { return }
         }
     }
 }
+
+/// Ends ``HistoryStore/forEachDeletedObject(entities:includeSubentities:perEntity:limit:decoder:_:)``'s
+/// read of one entity's deletes when it has listed enough.
+private struct DeletionListStop: Error {}

@@ -11,6 +11,9 @@ struct Column {
         /// Free text (names, paths): wraps within the column, no narrower than
         /// `min` (or its title); narrower than that, it moves under its row.
         case wrap(min: Int)
+        /// Values (a quoted string, a list of them): never broken inside. A row whose value is
+        /// wider than the column has it under the row, whole, with its title.
+        case value(min: Int)
         /// Long free text best read under its row (why, what to do, a rule): the
         /// first to move there when the table is too wide.
         case below
@@ -53,7 +56,7 @@ struct Column {
     var narrowest: Int {
         switch fit {
         case .whole: return shownTitle.count
-        case .wrap(let min): return max(min, shownTitle.count)
+        case .wrap(let min), .value(let min): return max(min, shownTitle.count)
         case .below: return max(40, shownTitle.count)
         }
     }

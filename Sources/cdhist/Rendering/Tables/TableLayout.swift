@@ -65,7 +65,7 @@ struct TableLayout {
             }
             switch columns[i].fit {
             case .below: return 0.5
-            case .wrap: return 4
+            case .wrap, .value: return 4
             // A number away from its column reads worst.
             case .whole: return columns[i].alignRight ? 8 : 5
             }
@@ -125,7 +125,7 @@ struct TableLayout {
         for i in inline where widths[i] < natural[i] {
             switch columns[i].fit {
             case .whole: cost += 2
-            case .wrap, .below: cost += widths[i] < longestWord[i] ? 7 : 1
+            case .wrap, .value, .below: cost += widths[i] < longestWord[i] ? 7 : 1
             }
         }
         return (cost, widths)
@@ -141,17 +141,23 @@ struct TableLayout {
         // (what TextWrap leaves whole) is one line: most rows, written without breaking cells.
         if total == nil || inline.allSatisfy({ widths[$0] <= 0 || texts[$0].cells <= widths[$0] }) {
             writeLine({ texts[inline[$0]] }, cells: cells, columns: columns, style: style, to: &out)
-        } else {
-            // A whole value breaks only at its spaces, when it must, and is never cut (a value
-            // wider than the rows the table was sized from stays whole).
-            let grid = inline.map { i in
-                TextWrap.lines(texts[i], width: widths[i], keepingDatesWhole: columns[i].fit != .whole, hardBreak: columns[i].fit != .whole)
-            }
-            for k in 0..<(grid.map(\.count).max() ?? 1) {
-                writeLine({ k < grid[$0].count ? grid[$0][k] : "" }, cells: cells, columns: columns, style: style, to: &out)
-            }
+            writeBelow(texts, cells: cells, columns: columns, style: style, to: &out)
+            return
         }
-        writeBelow(texts, cells: cells, columns: columns, style: style, to: &out)
+        // A value wider than its column goes under this row, whole.
+        let moved = inline.filter { i in
+            if case .value = columns[i].fit { return widths[i] > 0 && texts[i].cells > widths[i] }
+            return false
+        }
+        // A whole value breaks only at its spaces, when it must, and is never cut (a value
+        // wider than the rows the table was sized from stays whole).
+        let grid = inline.map { i in
+            moved.contains(i) ? [""] : TextWrap.lines(texts[i], width: widths[i], keepingDatesWhole: columns[i].fit != .whole, hardBreak: columns[i].fit != .whole)
+        }
+        for k in 0..<(grid.map(\.count).max() ?? 1) {
+            writeLine({ k < grid[$0].count ? grid[$0][k] : "" }, cells: cells, columns: columns, style: style, to: &out)
+        }
+        writeBelow(texts, moved: moved, cells: cells, columns: columns, style: style, to: &out)
     }
 
     /// One grid line: `piece(n)` in the `n`th grid column, padded to its width, without trailing spaces.
@@ -177,7 +183,9 @@ struct TableLayout {
     }
 
     /// Under the row: each explanation as a paragraph, the other columns together as "Title: value; …".
-    private func writeBelow(_ texts: [String], cells: [Cell], columns: [Column], style: ((String, Style) -> String)?, to out: inout [UInt8]) {
+    /// `moved`: the columns of the grid whose values this row has under it (wider than their columns).
+    private func writeBelow(_ texts: [String], moved: [Int] = [], cells: [Cell], columns: [Column], style: ((String, Style) -> String)?,
+                            to out: inout [UInt8]) {
         let space = UInt8(ascii: " ")
         let room = (total ?? Int.max) - Self.belowIndent
         func paragraph(_ text: String, style cellStyle: Style?) {
@@ -187,7 +195,7 @@ struct TableLayout {
                 out.append(0x0A)
             }
         }
-        let labelled = below.filter { columns[$0].fit != .below && !texts[$0].isEmpty && texts[$0] != "-" }
+        let labelled = (below + moved).sorted().filter { columns[$0].fit != .below && !texts[$0].isEmpty && texts[$0] != "-" }
             .map { (title: columns[$0].shownTitle, text: texts[$0]) }
         if !labelled.isEmpty {
             // ASCII that fits one line is written in place (what wrapping the joined text would give).
@@ -202,7 +210,19 @@ struct TableLayout {
                 }
                 out.append(0x0A)
             } else {
-                paragraph(labelled.map { "\($0.title): \($0.text)" }.joined(separator: "; "), style: nil)
+                // Each "Title: value" is kept on one line where it fits one: the next starts a
+                // line when it does not fit the rest of this one; one wider than a line wraps.
+                var line = ""
+                for pair in labelled {
+                    let part = "\(pair.title): \(pair.text)"
+                    if !line.isEmpty, line.cells + 2 + part.cells <= room {
+                        line += "; " + part
+                        continue
+                    }
+                    if !line.isEmpty { paragraph(line + ";", style: nil) }
+                    line = part
+                }
+                paragraph(line, style: nil)
             }
         }
         for i in below where columns[i].fit == .below && !texts[i].isEmpty {

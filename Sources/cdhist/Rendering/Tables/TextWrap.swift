@@ -96,12 +96,13 @@ enum TextWrap {
 
     /// The part of `unit` that goes on a line: up to the last punctuation mark that
     /// leaves the line at least a third full, or as much as fits. Marks between the
-    /// parts of a value come first (a path's `/`, a selector's `:`), then the others,
-    /// so `…/Photos.sqlite` breaks before the file name, not inside it.
+    /// parts of a value come first (a path's `/`, a selector's `:`, a tombstone's
+    /// `name=` before its value), then the others, so `…/Photos.sqlite` breaks before
+    /// the file name, not inside it, and `name="…"` before its quoted value.
     private static func breakPoint(_ unit: Substring, width: Int) -> Substring {
         let fits = unit.prefix(cells: width)
         guard !fits.isEmpty else { return unit.prefix(1) }
-        for marks in ["/:", ",)]", "._-"] {
+        for marks in ["/:=", ",)]", "._-"] {
             if let mark = fits.lastIndex(where: { marks.contains($0) }), fits[...mark].cells >= max(1, width / 3) {
                 return fits[...mark]
             }
