@@ -34,7 +34,7 @@ public enum Chromium {
     public static func overflowing(_ page: String, scratch: TemporaryDirectory) throws -> [String] {
         let probe = scratch.file("probe.html")
         let script = #"""
-            <script>var o = []; document.querySelectorAll("main, section, table, dl, pre, svg, figure").forEach(function (e) {
+            <script>var o = []; document.querySelectorAll("main, section, table, dl, pre, svg, figure, .scroll").forEach(function (e) {
             if (e.getBoundingClientRect().right > 1280.5 || e.scrollWidth > e.clientWidth + 1) o.push(e.tagName.toLowerCase()); });
             document.body.setAttribute("data-overflowing", o.join(" ") || "none");</script></body>
             """#

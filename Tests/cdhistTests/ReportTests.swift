@@ -163,6 +163,56 @@ import Testing
         }
     }
 
+    /// The report says what the terminal says: the writers' line of `actors` (a framework's authors
+    /// grouped as one family), no badge without text, and at 1280 pixels every column in view,
+    /// with `--all` (each strategy's rule in a column of its own) as without. On a CloudKit store,
+    /// a store with cleaners that break actors, and (with ../shared) a Photos library of 14
+    /// migration authors.
+    @Test(arguments: ["cloudkit", "cleaners", "many", "photos"]) func reportSaysWhatActorsSays(_ name: String) throws {
+        let fixtures = Repository.fixtures
+        let dir = try TemporaryDirectory()
+        let arguments: [String]
+        switch name {
+        case "many":
+            // Twelve extensions of long names, each merged up to the first day: a cleaner breaks them all, in one long Effect.
+            let store = fixtures + "/MergeState/Tasks.sqlite", uuid = "6F1D2C8A-4B7E-4E0A-9C51-3A2B1D0E9F87"
+            let positions = Dictionary(uniqueKeysWithValues: (1...12).map {
+                ("persistent-history-tracking:\(uuid)-com.example.tasks.notificationServiceExtension\($0)", Date(timeIntervalSinceReferenceDate: 762_685_260))
+            })
+            let plist = dir.file("many.plist")
+            try PropertyListSerialization.data(fromPropertyList: positions, format: .binary, options: 0).write(to: URL(fileURLWithPath: plist))
+            arguments = [store, "--defaults", plist, "--strategy", "appwise"]
+        case "cloudkit": arguments = [fixtures + "/CloudKit/Tasks.sqlite", "--defaults", fixtures + "/CloudKit/swiftdata.plist"]
+        case "cleaners": arguments = [fixtures + "/MergeState/Tasks.sqlite", "--defaults", fixtures + "/MergeState/appwise.plist", "--strategy", "appwise"]
+        default:
+            guard let store = Corpus.stores.first(where: { $0.contains("/Test-14.6.0/") }) else {
+                print("NOTICE: ../shared/corpus not found; the report of Test-14.6.0 is not compared")
+                return
+            }
+            let token = URL(fileURLWithPath: store).deletingLastPathComponent().appendingPathComponent("HistoryToken.plist").path
+            arguments = [store, "--token", "photos=" + token, "--strategy", "phtk-2"]
+        }
+        let merge = arguments.filter { $0 != "--strategy" && $0 != "appwise" && $0 != "phtk-2" }
+        let terminal = try CLI.run(["actors"] + merge + ["--format", "table"])
+        #expect(terminal.status == 0 || terminal.status == 1, "\(terminal.stderr)")
+        let writers = try #require(terminal.lines.first { $0.contains(" without a merge position") })
+        for all in [false, true] {
+            let file = all ? "all.html" : "report.html"
+            let html = try Self.report(arguments + (all ? ["--all"] : []), in: dir, name: file)
+            let notes = HTMLPage(html).notes(section: "actors")
+            if all {
+                #expect(!notes.contains(writers), "--all names every author")
+            } else {
+                #expect(notes.contains(writers), "\(notes)")
+            }
+            #expect(!html.contains("<span aria-hidden=\"true\">✕ </span></span>"), "an empty badge")
+            if Chromium.available {
+                let scratch = try TemporaryDirectory()
+                #expect(try Chromium.overflowing(dir.file(file), scratch: scratch).isEmpty, "\(name) \(file)")
+            }
+        }
+    }
+
     @Test func storeTextIsEscaped() throws {
         let dir = try TemporaryDirectory()
         for name in ["Tasks.sqlite"] { try FileManager.default.copyItem(atPath: Self.appGroup, toPath: dir.file(name)) }
@@ -235,6 +285,11 @@ struct HTMLPage {
             result[Self.text(pieces[0])] = Self.text(pieces[1].components(separatedBy: "</dd>")[0])
         }
         return result
+    }
+
+    /// The section's notes (`<p class="note">`), as text.
+    func notes(section id: String) -> [String] {
+        section(id).components(separatedBy: "<p class=\"note\">").dropFirst().map { Self.text($0.components(separatedBy: "</p>")[0]) }
     }
 
     /// Rows of the table after the `<h3>` titled `table` (the first table when nil).

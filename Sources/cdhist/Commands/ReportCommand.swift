@@ -40,6 +40,7 @@ struct ReportCommand: ParsableCommand, SessionInputs {
     @Flag(help: "Show times in UTC instead of local time (and read dates without a zone, and count the apple cleaner's calendar days, in UTC).")
     var utc = false
 
+    @OptionGroup var summaryOptions: SummaryOptions
     @OptionGroup var lock: LockOptions
     @OptionGroup var save: SaveOptions
 
@@ -80,7 +81,7 @@ struct ReportCommand: ParsableCommand, SessionInputs {
             markers: TimelineMarker.all(actors: mergeReport.actors, cutoff: try selection.map { ($0.rule, try $0.timestamp(in: historyStore)) },
                                         time: time, now: now),
             mergeState: mergeReport,
-            actors: MergeStatePresenter(time: time, now: now, all: true).document(mergeReport, store: historyStore, sources: sources),
+            actors: MergeStatePresenter(time: time, now: now, all: summaryOptions.all).document(mergeReport, store: historyStore, sources: sources),
             purge: purge,
             findings: findings,
             check: CheckPresenter.document(findings, store: historyStore, threshold: threshold,

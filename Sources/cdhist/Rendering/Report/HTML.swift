@@ -76,6 +76,9 @@ enum HTML {
         return String(text.prefix(limit)) + "… (\(text.count) characters)"
     }
 
+    /// Characters past which a badge wraps (a status never does).
+    static let longBadge = 24
+
     /// The class and the symbol (so that colour is never the only sign) of a styled cell.
     static func badge(_ style: Style) -> (cssClass: String, symbol: String)? {
         switch style {
@@ -87,10 +90,13 @@ enum HTML {
     }
 
     /// A cell's text, with its badge or emphasis.
+    /// An empty cell has no badge (a badge with nothing in it reads as a verdict). A badge of
+    /// more than a few words wraps within its column instead of widening the table.
     static func cell(_ text: String, style: Style?) -> String {
-        guard let style else { return breakable(text) }
+        guard let style, !text.isEmpty else { return breakable(text) }
         if let badge = badge(style) {
-            return "<span class=\"badge \(badge.cssClass)\"><span aria-hidden=\"true\">\(badge.symbol) </span>\(escape(shortened(text)))</span>"
+            let long = text.count > longBadge ? " long" : ""
+            return "<span class=\"badge \(badge.cssClass)\(long)\"><span aria-hidden=\"true\">\(badge.symbol) </span>\(escape(shortened(text)))</span>"
         }
         return style == .bold ? "<strong>\(breakable(text))</strong>" : "<span class=\"dim\">\(breakable(text))</span>"
     }

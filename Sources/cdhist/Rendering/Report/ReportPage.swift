@@ -199,6 +199,7 @@ struct ReportPage {
         th { background: #f6f8fa; font-weight: 600; white-space: nowrap; }
         .num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
         .badge { display: inline-block; padding: 0 6px; border: 1px solid; border-radius: 4px; font-weight: 600; white-space: nowrap; }
+        .badge.long { white-space: normal; max-width: 100%; }
         .ok { color: #14532d; background: #e6f4ea; border-color: #1a7f37; }
         .warn { color: #5c3c00; background: #fff4d6; border-color: #8a5a00; }
         .bad { color: #7f1d1d; background: #fde8e8; border-color: #c11f2b; }

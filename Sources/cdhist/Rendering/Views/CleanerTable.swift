@@ -24,7 +24,7 @@ struct CleanerTable {
             let names = group.map { $0.strategy + ($0.resets ? notes.mark("then resets every actor's key") : "") }
             var cells = [Cell(e.cutoff + (e.heldBackBy.map { notes.mark("held back by \($0), whose position sets the cut-off") } ?? "")),
                          Cell(e.deletes + (e.onlyBy.map { notes.mark("deletes only what \($0) wrote") } ?? "")),
-                         Cell(names.joined(separator: ", ")), Cell(e.breaks, .red)]
+                         Cell(names.joined(separator: ", ")), Cell(e.breaks, e.breaks.isEmpty ? nil : .red)]
             if all { cells.append(Cell("rule: \(e.rule)")) }
             return cells
         }
