@@ -77,6 +77,59 @@ import Testing
         if scenario.arguments.contains("--token") || scenario.name == "MergeState tokens.plist" { #expect(compared > 0) }
     }
 
+    /// `check`, `cloudkit` and the report judge each actor as `actors` does: every actor whose
+    /// status is a failure has the finding of its status in `check` (and every finding of those
+    /// rules names an actor of that status, `actor-behind` and `cloudkit-export-behind` one that
+    /// is behind), `cloudkit`'s exporter has the status `actors` gives CloudKit's, and the
+    /// report's table of actors shows each actor's status.
+    @Test(arguments: scenarios)
+    func checkCloudKitAndTheReportGiveEachActorTheStatusActorsGivesIt(_ scenario: Scenario) throws {
+        let store = scenario.arguments[0]
+        let actors = try #require(try CLI.run(["actors"] + scenario.arguments + Self.now + ["--format", "json"]).json()["actors"] as? [[String: Any]])
+        var status: [String: String] = [:], kind: [String: String] = [:]
+        for a in actors {
+            guard let name = a["actor"] as? String else { continue }
+            status[name] = a["status"] as? String
+            kind[name] = a["kind"] as? String
+        }
+        #expect(!status.isEmpty, "\(scenario.name): no actor")
+
+        let check = try CLI.run(["check"] + scenario.arguments + Self.now + ["--format", "json"])
+        let findings = try #require(try check.json()["findings"] as? [[String: Any]], "\(check.stderr)")
+        var named: [String: Set<String>] = [:]
+        for f in findings {
+            guard let rule = f["rule"] as? String, let actor = (f["data"] as? [String: Any])?["actor"] as? String else { continue }
+            named[rule, default: []].insert(actor)
+        }
+        let appRules = ["expired": "actor-expired", "missed-changes": "actor-missed-changes", "foreign-token": "foreign-token", "corrupt-token": "corrupt-token"]
+        for (rule, wanted) in appRules.map({ ($0.value, $0.key) }) {
+            let apps = Set(status.filter { $0.value == wanted && kind[$0.key] == "app" }.keys)
+            #expect(named[rule, default: []] == apps, "\(scenario.name): \(rule) names \(named[rule, default: []]), actors gives \(wanted) to \(apps)")
+        }
+        for actor in named["actor-behind", default: []] { #expect(status[actor] == "behind", "\(scenario.name): actor-behind names \(actor)") }
+        let exporter = status.first { kind[$0.key] == "cloudkit" }
+        #expect(named["cloudkit-expired", default: []] == Set(exporter.flatMap { $0.value == "expired" ? [$0.key] : [] } ?? []), "\(scenario.name)")
+        for actor in named["cloudkit-export-behind", default: []] {
+            #expect(["behind", "never-merged"].contains(status[actor] ?? ""), "\(scenario.name): cloudkit-export-behind names \(actor)")
+        }
+
+        let cloudKit = try CLI.run(["cloudkit", store] + Self.now + ["--format", "json"])
+        if let exporter, cloudKit.status == 0 {
+            let shown = try cloudKit.json()["exporter"] as? [String: Any]
+            #expect(shown?["status"] as? String == exporter.value, "\(scenario.name): cloudkit says \(shown?["status"] ?? "nothing")")
+        }
+
+        let dir = try TemporaryDirectory()
+        let report = try CLI.run(["report"] + scenario.arguments + Self.now + ["--out", dir.file("report.html")])
+        #expect(report.status == 0, "\(report.stderr)")
+        let rows = HTMLPage(try String(contentsOfFile: dir.file("report.html"), encoding: .utf8)).rows(section: "actors", table: "Actors")
+        #expect(rows.count == actors.count, "\(scenario.name)")
+        for row in rows where row.count > 1 {
+            // The status after its symbol (✓, ⚠ or ✕).
+            #expect(row[1].split(separator: " ").last.map(String.init) == status[row[0]], "\(scenario.name): the report gives \(row[0]) \(row[1])")
+        }
+    }
+
     /// For each strategy that cuts, `actors`' breaks against `purge --strategy`'s consequences:
     /// how many were compared, and how many of them break someone.
     private func compare(_ name: String, _ arguments: [String], now: [String]) throws -> (compared: Int, breaking: Int) {
