@@ -273,7 +273,16 @@ import Testing
         #expect(defaultsAsToken.stderr == "cdhist: \(dir)/phtk.plist: a plist of settings holding 3 merge positions and no token, not a token file: an app's shared defaults are given with --defaults\n")
         let severalAsToken = try CLI.run(["purge", store, "--before", "token:" + dir + "/tokens.plist"])
         #expect(severalAsToken.status == 2)
-        #expect(severalAsToken.stderr.contains("tokens.plist: a plist holding 2 history tokens (lastHistoryToken, widgetHistoryToken), not one token: cdhist token lists them; shared defaults like this are given with --defaults"), "\(severalAsToken.stderr)")
+        #expect(severalAsToken.stderr.contains("tokens.plist: a plist holding 3 history tokens (lastHistoryToken, shareHistoryToken (damaged), widgetHistoryToken), not one token: cdhist token lists them; shared defaults like this are given with --defaults"), "\(severalAsToken.stderr)")
+        // One good token beside a damaged one is no single token either: which one was meant, nothing says.
+        let scratch = try TemporaryDirectory()
+        let two = scratch.file("two.plist")
+        var held = try #require(try PropertyListSerialization.propertyList(from: Data(contentsOf: URL(fileURLWithPath: dir + "/tokens.plist")), format: nil) as? [String: Any])
+        held["widgetHistoryToken"] = nil
+        try PropertyListSerialization.data(fromPropertyList: held, format: .binary, options: 0).write(to: URL(fileURLWithPath: two))
+        let goodAndDamaged = try CLI.run(["transactions", store, "--after", "token:" + two])
+        #expect(goodAndDamaged.status == 2 && goodAndDamaged.stdout.isEmpty)
+        #expect(goodAndDamaged.stderr.contains("two.plist: a plist holding 2 history tokens (lastHistoryToken, shareHistoryToken (damaged)), not one token"), "\(goodAndDamaged.stderr)")
         let tokenAsDefaults = try CLI.run(["actors", store, "--defaults", dir + "/token.data"])
         #expect(tokenAsDefaults.status == 2)
         #expect(tokenAsDefaults.stderr == "cdhist: \(dir)/token.data: a history token, not shared defaults: give it with --token (ACTOR=\(dir)/token.data)\n")

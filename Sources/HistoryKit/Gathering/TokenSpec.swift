@@ -24,9 +24,14 @@ public struct TokenSpec: Equatable, Sendable {
 
     /// The token `value` holds: the file's when there is such a file, else the literal's.
     public static func token(fileOrLiteral value: String) throws -> HistoryToken {
-        let held = try tokens(fileOrLiteral: value)
-        guard held.count == 1, let only = held.first else { throw TokenError.severalTokens(source: value, keys: held.compactMap(\.key)) }
-        return only.token
+        guard FileManager.default.fileExists(atPath: value) else {
+            guard let only = try tokens(fileOrLiteral: value).first else { throw MergeStateError.noTokenFile(path: value) }
+            return only.token
+        }
+        guard let data = FileContents.read(value) else {
+            throw MergeStateError.unreadableToken(path: value, reason: FileContents.whyUnreadable(value) ?? "cannot be read")
+        }
+        return try HistoryTokenDecoder.decode(fileBytes: [UInt8](data), source: value)
     }
 
     /// Every token `value` holds: a token file's or a literal's one (key nil), or each of a

@@ -115,10 +115,22 @@ public enum HistoryTokenDecoder {
     /// ``TokenError/severalTokens(source:keys:)`` or ``TokenError/defaultsNotToken(source:positions:)``.
     public static func decode(fileBytes bytes: [UInt8], source: String) throws -> HistoryToken {
         let held = try tokens(fileBytes: bytes, source: source)
-        guard held.count == 1, let only = held.first else {
-            throw TokenError.severalTokens(source: source, keys: held.compactMap(\.key))
+        // A damaged token beside a good one counts: which of them the user meant, nothing says.
+        let damaged = held.first?.key == nil ? [] : damagedTokenKeys(bytes)
+        guard held.count == 1, damaged.isEmpty, let only = held.first else {
+            let keys = held.compactMap(\.key).map { ($0, "") } + damaged.map { ($0, " (damaged)") }
+            throw TokenError.severalTokens(source: source, keys: keys.sorted { $0.0 < $1.0 }.map { $0.0 + $0.1 })
         }
         return only.token
+    }
+
+    /// The keys of a plist whose names say they hold a token and whose data is no token archive.
+    private static func damagedTokenKeys(_ bytes: [UInt8]) -> [String] {
+        guard let dict = (try? PropertyList.decode(bytes).value)?.dictionaryValue else { return [] }
+        return dict.keys.sorted().filter { key in
+            guard key.lowercased().contains("token"), let data = dict[key]?.dataValue else { return false }
+            return !isTokenArchive(data)
+        }
     }
 
     /// How many tokens a file found while looking around a store holds: 1 for a token file, more
