@@ -13,9 +13,6 @@ public struct DeletionSummary: Sendable {
         /// The first and the last transaction that deleted one of them (nil: no recorded delete).
         public var firstDelete: Int64?
         public var lastDelete: Int64?
-
-        /// Deletes were recorded and none of them kept a tombstone value.
-        public var keepsNoTombstoneValues: Bool { deleted > 0 && withTombstoneValues == 0 }
     }
 
     /// By name; only entities with an object deleted or gone.

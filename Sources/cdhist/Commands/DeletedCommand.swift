@@ -9,8 +9,8 @@ struct DeletedCommand: ParsableCommand, SessionInputs {
         discussion: """
         A table first counts per entity the objects deleted, how many of those deletes kept tombstone values, and the \
         objects gone without a recorded delete; then it lists the first 10 objects of each entity (--all: every one). \
-        JSON, NDJSON and CSV list every object; --limit caps every format. Deletes come from history with their tombstones. An object history shows inserted or changed whose row is no \
-        longer in its table and that no delete names is listed after them, marked: its delete was purged since (a purge \
+        JSON, NDJSON and CSV list every object; --limit caps every format. Deletes come from history with their \
+        tombstones. An object history shows inserted or changed whose row is no longer in its table and that no delete names is listed after them, marked: its delete was purged since (a purge \
         of one author's transactions), or it was deleted outside Core Data. Objects are labelled from the tombstone, \
         or with --labels-from from an earlier copy of the store.
         """)

@@ -89,9 +89,9 @@ enum HTML {
         }
     }
 
-    /// A cell's text, with its badge or emphasis.
-    /// An empty cell has no badge (a badge with nothing in it reads as a verdict). A badge of
-    /// more than a few words wraps within its column instead of widening the table.
+    /// A cell's text, with its badge or emphasis. An empty cell has no badge (a badge with
+    /// nothing in it reads as a verdict); a badge of more than a few words wraps within its
+    /// column instead of widening the table.
     static func cell(_ text: String, style: Style?) -> String {
         guard let style, !text.isEmpty else { return breakable(text) }
         if let badge = badge(style) {

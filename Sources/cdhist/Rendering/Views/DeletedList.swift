@@ -55,8 +55,8 @@ final class DeletedList {
     func finish(shown: Int, perEntity: Int?, limit: Int?) {
         list.finish()
         let total = summary.deleted + summary.goneWithoutDelete
-        guard context.format == .table, shown < total else { return }
-        let why = limit.map { "--limit \($0)" } ?? "the first \(perEntity ?? 0) of each entity, deleted and gone"
+        guard context.format == .table, shown < total, let why = limit.map({ "--limit \($0)" })
+                ?? perEntity.map({ "the first \($0) of each entity, deleted and gone" }) else { return }
         context.output.line("")
         let text = "Shown: \(shown) of \(total) objects (\(why)): --all lists every one, --entity NAME one entity's, --format json each with its tombstone."
         for line in DocumentRenderer.wrapped(text, context) { context.output.line(context.style(line, .dim)) }
