@@ -52,7 +52,8 @@ import json, os
 #       --key-prefix). A recovered object's deletedAt (its delete's time), and its values whole (every byte of data).
 # 1.16: the deleted document's entities (per entity: objects deleted, how many of those deletes kept tombstone
 #       values, objects gone without a recorded delete, the first and last deleting transaction), given in full
-#       when --limit lists fewer objects.
+#       when --limit lists fewer objects. A provocation's hiddenReaders (readers no file shows that its purge may
+#       break, as purge names them).
 VERSION = "1.16"
 
 def nullable(t): return {"type": [t, "null"]} if isinstance(t, str) else {"anyOf": [t, {"type": "null"}]}
@@ -213,7 +214,8 @@ scenario = {"enum": ["expired-token", "missed-changes", "behind", "foreign-token
 defs["provoke"] = doc("provoke", {"scenario": scenario, "store": S, "actor": S, "executed": B, "summary": S,
     "position": obj({"file": S, "old": position, "new": position}),
     "files": arr(obj({"path": S, "existed": B, "backup": nullable("string"), "sha256": nullable("string")})),
-    "transactionsDeleted": I, "alsoBreaks": arr(obj({"actor": S, "status": status})), "deletedRange": nullable(obj({"first": I, "last": I})),
+    "transactionsDeleted": I, "alsoBreaks": arr(obj({"actor": S, "status": status})), "hiddenReaders": arr(ref("hiddenReader")),
+    "deletedRange": nullable(obj({"first": I, "last": I})),
     "expectedAtLaunch": obj({"code": nullable("integer"), "name": nullable("string"), "behaviour": S}),
     "checkRule": nullable("string")}, optional=("position",))
 defs["provokeUndo"] = doc("provoke-undo", {"store": S,

@@ -143,8 +143,8 @@ import Testing
     @Test func theExecutorRefusesAPlanThatBreaksAnActor() throws {
         let dir = try TemporaryDirectory()
         let (store, plist) = try store(widgetAt: Scenarios.appGroupTime(20) - 0.5, format: .binary, in: dir)
-        let report = try analysis(store, plist)
-        let plan = try store.planPurge(HistoryQuery(before: .transaction(21)), actors: report.actors)
+        let mergeState = try store.mergeState(MergeStateRequest(defaults: [plist], now: Scenarios.appGroupTime(34) + 86400), always: true)
+        let plan = try store.planPurge(HistoryQuery(before: .transaction(21)), mergeState: mergeState)
         let before = try DirectoryState(dir.path)
         #expect(throws: RepairError.wouldBreakActors(path: dir.file("Tasks.sqlite"), actors: ["widget (missed-changes)"])) {
             try PurgeExecutor.execute(plan, options: PurgeOptions(backup: .skip))

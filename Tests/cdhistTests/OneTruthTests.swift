@@ -130,6 +130,36 @@ import Testing
         }
     }
 
+    /// `provoke` and `purge` name the same actors and readers broken by the same deletion: for
+    /// every actor not broken already that a purging scenario applies to (expired-token for a
+    /// token, missed-changes for a date) on every fixture scenario, and on the Hazards store, whose model Spotlight indexes,
+    /// `purge --before` the transactions the provocation deletes breaks the actor and the
+    /// provocation's others, and may break the same readers.
+    @Test(arguments: scenarios + [Scenario(name: "Hazards", arguments: [Repository.fixtures + "/Hazards/Clipboard.sqlite",
+                                                                       "--token", Repository.fixtures + "/Hazards/swiftdata-tokens.json"])])
+    func provokeBreaksWhomPurgeBreaksForTheSameDeletion(_ scenario: Scenario) throws {
+        let actors = try #require(try CLI.run(["actors"] + scenario.arguments + Self.now + ["--format", "json"]).json()["actors"] as? [[String: Any]])
+        var compared = 0
+        for a in actors where a["kind"] as? String == "app" {
+            guard let name = a["actor"] as? String, let status = a["status"] as? String, !["corrupt-token", "foreign-token", "expired", "missed-changes"].contains(status) else { continue }
+            let provokeScenario = a["tokenTransactionNumber"] is Int ? "expired-token" : "missed-changes"
+            let provoke = try CLI.run(["provoke", provokeScenario] + scenario.arguments + Self.now + ["--actor", name, "--format", "json"])
+            guard provoke.status == 0 else { continue }  // not applicable to this actor (said on stderr, tested in ProvokeTests)
+            let plan = try provoke.json()
+            let last = try #require((plan["deletedRange"] as? [String: Any])?["last"] as? Int, "\(scenario.name) \(name)")
+            let purge = try CLI.run(["purge"] + scenario.arguments + Self.now + ["--before", "tx:\(last + 1)", "--format", "json"]).json()
+            let broken = Set(((purge["consequences"] as? [[String: Any]]) ?? []).map { "\($0["actor"] ?? "") \($0["status"] ?? "")" })
+            let others = ((plan["alsoBreaks"] as? [[String: Any]]) ?? []).map { "\($0["actor"] ?? "") \($0["status"] ?? "")" }
+            #expect(broken == Set(others).union(broken.filter { $0.hasPrefix(name + " ") }) && broken.contains { $0.hasPrefix(name + " ") },
+                    "\(scenario.name) \(name): purge breaks \(broken), provoke \(others)")
+            let readers = { (doc: [String: Any]) in ((doc["hiddenReaders"] as? [[String: Any]]) ?? []).compactMap { $0["name"] as? String } }
+            #expect(readers(purge) == readers(plan), "\(scenario.name) \(name)")
+            if scenario.name == "Hazards" { #expect(readers(plan) == ["Spotlight (NSCoreDataCoreSpotlightDelegate)"]) }
+            compared += 1
+        }
+        if scenario.name == "Hazards" { #expect(compared > 0) }
+    }
+
     /// For each strategy that cuts, `actors`' breaks against `purge --strategy`'s consequences:
     /// how many were compared, and how many of them break someone.
     private func compare(_ name: String, _ arguments: [String], now: [String]) throws -> (compared: Int, breaking: Int) {

@@ -14,7 +14,7 @@ extension HistoryStore {
         guard let report = analysis.report else { throw ProvokeError.notApplicable(path: path, reason: "no merge state was found or analysed") }
         let folder = ProvokeBackup.folder(forStore: path)
         if FileStatus(folder) != nil { throw ProvokeError.earlierProvocation(path: path, folder: folder) }
-        if scenario == .cloudKitReset { return try planCloudKitReset(report) }
+        if scenario == .cloudKitReset { return try planCloudKitReset(report, analysis: analysis) }
         guard let actor else { throw ProvokeError.notApplicable(path: path, reason: "\(scenario.rawValue) needs the actor to act on (\(Control.provokeActor))") }
         guard let r = report.actors.first(where: { $0.name == actor && $0.kind == .app }), let record = r.records.first else {
             let known = report.actors.filter { $0.kind == .app && !$0.records.isEmpty }.map(\.name)
@@ -37,7 +37,7 @@ extension HistoryStore {
             guard r.lastMerged != nil else {
                 throw ProvokeError.notApplicable(path: path, reason: "'\(actor)' is expired already: \(r.explanation)")
             }
-            let purge = try planPurge(HistoryQuery(before: Self.after(n)), actors: report.actors)
+            let purge = try planPurge(HistoryQuery(before: Self.after(n)), mergeState: analysis)
             return plan(scenario, actor, purge: purge,
                         expected: LaunchExpectation(code: 134301, name: "NSPersistentHistoryTokenExpiredError",
                             behaviour: "its next history fetch after its token (#\(n)) fails with NSPersistentHistoryTokenExpiredError (134301); in SwiftData, SwiftDataError.historyTokenExpired: the app must drop its token and fetch all history again"),
@@ -47,7 +47,7 @@ extension HistoryStore {
             guard let m = r.pending.oldestNumber else {
                 throw notApplicable("has merged everything others wrote: there is nothing it has not merged to delete (let another author save first)")
             }
-            let purge = try planPurge(HistoryQuery(before: Self.after(m)), actors: report.actors)
+            let purge = try planPurge(HistoryQuery(before: Self.after(m)), mergeState: analysis)
             return plan(scenario, actor, purge: purge,
                         expected: LaunchExpectation(code: nil, name: nil,
                             behaviour: "no error: its next fetch after its date starts after #\(m), so it never merges #\(m), written by another author: the change is silently lost to it"),
@@ -106,11 +106,11 @@ extension HistoryStore {
                                                     behaviour: behaviour),
                         summary: "replaces \(actor)'s position by a value that does not decode, under the same key")
         case .cloudKitReset:
-            return try planCloudKitReset(report)
+            return try planCloudKitReset(report, analysis: analysis)
         }
     }
 
-    private func planCloudKitReset(_ report: MergeStateReport) throws -> ProvokePlan {
+    private func planCloudKitReset(_ report: MergeStateReport, analysis: MergeStateAnalysis) throws -> ProvokePlan {
         guard let exporter = report.exporter else {
             throw ProvokeError.notApplicable(path: path, reason: "the store holds no CloudKit mirroring state: there is no export position to purge past")
         }
@@ -120,7 +120,7 @@ extension HistoryStore {
         guard exporter.lastMerged != nil else {
             throw ProvokeError.notApplicable(path: path, reason: "CloudKit mirroring's export position (#\(n)) is gone already: the mirror resets on its next export")
         }
-        let purge = try planPurge(HistoryQuery(before: Self.after(n)), actors: report.actors)
+        let purge = try planPurge(HistoryQuery(before: Self.after(n)), mergeState: analysis)
         return plan(.cloudKitReset, exporter.name, purge: purge,
                     expected: LaunchExpectation(code: nil, name: nil,
                         behaviour: "on its next export NSPersistentCloudKitContainer finds its history token expired, resets the mirror (reason: history expired) and uploads \(exporter.everyRecord) again"),

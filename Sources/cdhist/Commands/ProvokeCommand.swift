@@ -37,15 +37,8 @@ struct ProvokeCommand: ParsableCommand, SessionInputs {
     @Option(help: ArgumentHelp("How many transactions behind moves the actor back.", valueName: "N"))
     var by: Int = 1
 
-    @Option(help: ArgumentHelp("A shared defaults plist (binary or XML) holding merge positions (repeatable).", valueName: "plist"))
-    var defaults: [String] = []
-    @Option(help: ArgumentHelp("A token file, with its actor: ACTOR=FILE (repeatable).", valueName: "token"))
-    var token: [String] = []
-    @Option(name: .customLong("group-container"), help: ArgumentHelp("An App Group folder: its defaults plists and token files.", valueName: "dir"))
-    var groupContainer: String?
-
-    @Option(name: .customLong("key-prefix"), help: ArgumentHelp("Another defaults key prefix followed by the actor name (repeatable).", valueName: "prefix"))
-    var keyPrefix: [String] = []
+    /// The merge state, read as every command reads it.
+    @OptionGroup var mergeState: MergeSourceOptions
 
     @Flag(help: "Change the files (after copying each). Without it, only the preview.")
     var execute = false
@@ -58,12 +51,12 @@ struct ProvokeCommand: ParsableCommand, SessionInputs {
 
     func validate() throws {
         if undo {
-            guard [scenario, store, storeOption, groupContainer].compactMap({ $0 }).count == 1, !execute else {
+            guard [scenario, store, storeOption, mergeState.groupContainer].compactMap({ $0 }).count == 1, !execute else {
                 throw ValidationError("give only the store with --undo, without --execute: cdhist provoke --undo STORE")
             }
             return
         }
-        guard let scenario, [store, storeOption, groupContainer].contains(where: { $0 != nil }) else {
+        guard let scenario, [store, storeOption, mergeState.groupContainer].contains(where: { $0 != nil }) else {
             throw ValidationError("give a scenario and a store: cdhist provoke SCENARIO STORE (or --group-container DIR)")
         }
         guard let kind = ProvokeScenario(rawValue: scenario) else {
@@ -75,7 +68,7 @@ struct ProvokeCommand: ParsableCommand, SessionInputs {
 
     func run() throws {
         let render = outputOptions.context()
-        let path = try store ?? storeOption ?? (undo ? scenario : nil) ?? MergeStateRequest.store(inAppGroupFolder: groupContainer ?? "")
+        let path = try store ?? storeOption ?? (undo ? scenario : nil) ?? mergeState.storePath(nil)
         if undo {
             REPLEnvironment.current?.closeStore()
             let undone = try ProvokeBackup.undo(store: path, force: undoOptions.force, stops: REPLEnvironment.current?.freshStop())
@@ -83,13 +76,9 @@ struct ProvokeCommand: ParsableCommand, SessionInputs {
         }
         guard let scenario = scenario.flatMap(ProvokeScenario.init(rawValue:)) else { return }
         let opened = try openStore(path, lockTimeout: lock.lockTimeout)
-        let analysis = try opened.mergeState(MergeStateRequest(defaults: defaults, tokens: token, groupContainer: groupContainer,
-                                                               keyPrefixes: keyPrefix, now: Date().timeIntervalSinceReferenceDate), always: true)
-        for note in analysis.notes where !note.onRequest { printError("cdhist: note: \(note.text.text)") }
-        let plan = try opened.planProvocation(scenario, actor: actor, by: by, analysis: analysis, keyPrefixes: keyPrefix)
-        let words = defaults.flatMap { ["--defaults", $0] } + token.flatMap { ["--token", $0] }
-            + (groupContainer.map { ["--group-container", $0] } ?? []) + keyPrefix.flatMap { ["--key-prefix", $0] }
-        let presenter = ProvokePresenter(time: render.time, store: path, mergeStateWords: words, storeWords: booted.words)
+        let analysis = try mergeState.analyze(opened, now: try mergeState.evaluationTime(utc: outputOptions.utc), utc: outputOptions.utc, always: true)
+        let plan = try opened.planProvocation(scenario, actor: actor, by: by, analysis: analysis, keyPrefixes: mergeState.keyPrefix)
+        let presenter = ProvokePresenter(time: render.time, store: path, mergeStateWords: mergeState.words, storeWords: booted.words)
         guard execute else { return DocumentRenderer.render(presenter.document(plan, result: nil), context: render) }
         REPLEnvironment.current?.closeStore()
         let result = try ProvokeExecutor.execute(plan, busyTimeout: lock.lockTimeout, stops: REPLEnvironment.current?.freshStop()) { line in

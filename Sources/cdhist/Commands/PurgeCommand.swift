@@ -74,7 +74,7 @@ struct PurgeCommand: ParsableCommand, SessionInputs {
         let parser = PositionParser(utc: outputOptions.utc, now: Date(timeIntervalSinceReferenceDate: now))
         if let after { query.after = try parser.bound(after, option: "--after") }
         guard let selection = try cutoff.selection(narrowing: query, report: report, parser: parser) else { return }
-        let plan = try store.planPurge(selection, actors: report?.actors ?? [], readers: analysis.hiddenReaders, breakdown: breakdown)
+        let plan = try store.planPurge(selection, mergeState: analysis, breakdown: breakdown)
         let presenter = PurgePresenter(time: render.time, limit: summary.limit(render), groupsFamilies: summary.groupsFamilies(render))
         DocumentRenderer.render(presenter.preview(plan.preview, store: path, rule: selection.rule, notes: selection.notes, executing: execute,
                                                   actors: plan.actorsChecked == 0 ? nil : plan.actorsChecked,

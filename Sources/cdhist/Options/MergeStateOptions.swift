@@ -2,8 +2,10 @@ import ArgumentParser
 import Foundation
 import HistoryKit
 
-/// Where the merge state comes from: shared defaults, token files, an App Group folder.
-struct MergeStateOptions: ParsableArguments {
+/// Where the merge state comes from: shared defaults, token files, an App Group folder; the
+/// clock and the cleaners' retention it is judged with. Every command that reads merge state
+/// takes these (``MergeStateOptions`` adds the actors an app declares).
+struct MergeSourceOptions: ParsableArguments {
     @Option(help: ArgumentHelp("A shared defaults plist (binary or XML) holding merge positions (repeatable).", valueName: "plist"))
     var defaults: [String] = []
 
@@ -13,12 +15,6 @@ struct MergeStateOptions: ParsableArguments {
 
     @Option(help: ArgumentHelp("A token: a file (an archive, a plist holding one, or SwiftData's JSON) or a STOREUUID:N literal, optionally with its actor: [ACTOR=]FILE or [ACTOR=]STOREUUID:N (repeatable; the actor defaults to the file name or the literal).", valueName: "token"))
     var token: [String] = []
-
-    @Option(help: ArgumentHelp("An actor the app declares, i.e. an author that merges (repeatable).", valueName: "name"))
-    var actor: [String] = []
-
-    @Option(name: .customLong("batch-actor"), help: ArgumentHelp("An author that only writes and never merges (repeatable).", valueName: "name"))
-    var batchActor: [String] = []
 
     @Option(name: .customLong("key-prefix"), help: ArgumentHelp("Another defaults key prefix followed by the actor name (repeatable).", valueName: "prefix"))
     var keyPrefix: [String] = []
@@ -48,7 +44,7 @@ struct MergeStateOptions: ParsableArguments {
     /// `model`: the model the user gave, for the readers it shows.
     func request(declared: [String] = [], batch: [String] = [], now: Double, utc: Bool, model: String? = nil) throws -> MergeStateRequest {
         MergeStateRequest(defaults: defaults, tokens: token, groupContainer: groupContainer, keyPrefixes: keyPrefix,
-                          declared: declared + actor, batch: batch + batchActor,
+                          declared: declared, batch: batch,
                           cleaners: try CleanerSettings(retention: retention.map { try PositionParser.duration($0, option: "--retention") }
                               ?? CleanerSettings.defaultRetention, timeZone: utc ? CleanerSettings.utc : TimeZone.current),
                           now: now, nowIsGiven: self.now != nil, modelPath: model)
@@ -78,4 +74,46 @@ struct MergeStateOptions: ParsableArguments {
     func positionParser(utc: Bool) throws -> PositionParser {
         PositionParser(utc: utc, now: Date(timeIntervalSinceReferenceDate: try evaluationTime(utc: utc)))
     }
+
+    /// The sources as options, for a command to run next on the same merge state.
+    var words: [String] {
+        let repeated: [(String, [String])] = [("--defaults", defaults), ("--token", token), ("--group-container", groupContainer.map { [$0] } ?? []),
+                                              ("--key-prefix", keyPrefix), ("--now", now.map { [$0] } ?? []), ("--retention", retention.map { [$0] } ?? [])]
+        return repeated.flatMap { option, values in values.flatMap { [option, $0] } }
+    }
+}
+
+/// The merge-state sources and the actors an app declares: what `actors`, `check`, `purge`,
+/// `timeline` and `report` read merge state with.
+struct MergeStateOptions: ParsableArguments {
+    @OptionGroup var sources: MergeSourceOptions
+
+    @Option(help: ArgumentHelp("An actor the app declares, i.e. an author that merges (repeatable).", valueName: "name"))
+    var actor: [String] = []
+
+    @Option(name: .customLong("batch-actor"), help: ArgumentHelp("An author that only writes and never merges (repeatable).", valueName: "name"))
+    var batchActor: [String] = []
+
+    var now: String? { sources.now }
+
+    func storePath(_ argument: String?) throws -> String { try sources.storePath(argument) }
+
+    /// ``MergeSourceOptions/request(declared:batch:now:utc:model:)`` with the actors declared here.
+    func request(declared: [String] = [], batch: [String] = [], now: Double, utc: Bool, model: String? = nil) throws -> MergeStateRequest {
+        try sources.request(declared: declared + actor, batch: batch + batchActor, now: now, utc: utc, model: model)
+    }
+
+    /// ``MergeSourceOptions/analyze(_:declared:batch:now:utc:model:always:)`` with the actors declared here.
+    func analyze(_ store: HistoryStore, declared: [String] = [], batch: [String] = [], now: Double, utc: Bool,
+                 model: String? = nil, always: Bool = false) throws -> MergeStateAnalysis {
+        try sources.analyze(store, declared: declared + actor, batch: batch + batchActor, now: now, utc: utc, model: model, always: always)
+    }
+
+    func evidenceInputs(storeName: String, others: [(EvidenceInput.Role, String?)]) throws -> [EvidenceInput] {
+        try sources.evidenceInputs(storeName: storeName, others: others)
+    }
+
+    func evaluationTime(utc: Bool) throws -> Double { try sources.evaluationTime(utc: utc) }
+
+    func positionParser(utc: Bool) throws -> PositionParser { try sources.positionParser(utc: utc) }
 }

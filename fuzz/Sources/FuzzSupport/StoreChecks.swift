@@ -181,10 +181,11 @@ public enum StoreChecks {
                                      authors: (cutoff.authorFilter ?? []).map { .value($0) })
             if !queries.contains(query) { queries.append(query) }
         }
+        let readers = store.hiddenReaders()
         for query in queries {
-            attempt { Touch.preview(try store.planPurge(query, actors: report?.actors ?? [], breakdown: true).preview) }
+            attempt { Touch.preview(try store.planPurge(query, actors: report?.actors ?? [], readers: readers, breakdown: true).preview) }
         }
-        attempt { Touch.preview(try store.planPurge(HistoryQuery(before: .transaction(middle)), actors: report?.actors ?? []).preview) }
+        attempt { Touch.preview(try store.planPurge(HistoryQuery(before: .transaction(middle)), actors: report?.actors ?? [], readers: readers).preview) }
     }
 }
 

@@ -27,6 +27,9 @@ struct ProvokePresenter {
         if !others.isEmpty {
             fields.append(("Also breaks", others.map { "\($0.actor) (\($0.status.rawValue))" }.joined(separator: ", ")))
         }
+        // Readers no file shows (Spotlight's), named as purge names them for the same deletion.
+        let readers = plan.purge?.preview.hiddenReaders ?? []
+        for r in readers { fields.append(("May break", HiddenReaderText.purgeWarning(r))) }
         fields.append(("Next launch", plan.expected.behaviour))
         fields.append(("Then check", plan.scenario.checkRule.map { "reports \($0) (exit 1)" } ?? "reports actor-behind only past its thresholds; actors shows the position moved"))
         var json: [(String, JSONValue)] = [
@@ -51,6 +54,7 @@ struct ProvokePresenter {
             ("files", .array(files)),
             ("transactionsDeleted", .int(Int64(result?.transactionsDeleted ?? plan.transactionsDeleted))),
             ("alsoBreaks", .array(others.map { .object([("actor", .string($0.actor)), ("status", .string($0.status.rawValue))]) })),
+            ("hiddenReaders", .array(readers.map(HiddenReaderText.json))),
             ("deletedRange", plan.deletedRange.map { .object([("first", .int($0.lowerBound)), ("last", .int($0.upperBound))]) } ?? .null),
             ("expectedAtLaunch", .object([("code", plan.expected.code.map { .int(Int64($0)) } ?? .null), ("name", .optional(plan.expected.name)),
                                           ("behaviour", .string(plan.expected.behaviour))])),
