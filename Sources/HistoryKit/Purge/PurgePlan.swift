@@ -40,20 +40,10 @@ struct PurgeSQL: Sendable {
 }
 
 extension HistoryStore {
-    /// Previews the purge `selection` makes and prepares it for ``PurgeExecutor``; whom it
-    /// breaks is judged from `mergeState` (its actors, and the readers no file shows): every
-    /// caller passes it, so that no preview forgets one of them.
-    public func planPurge(_ selection: PurgeSelection, mergeState: MergeStateAnalysis, breakdown: Bool = false) throws -> PurgePlan {
-        try planPurge(selection.query, mergeState: mergeState, breakdown: breakdown)
-    }
-
-    /// Previews the purge of the transactions matching `query` and prepares it for ``PurgeExecutor``.
-    public func planPurge(_ query: HistoryQuery, mergeState: MergeStateAnalysis, breakdown: Bool = false) throws -> PurgePlan {
-        try planPurge(query, actors: mergeState.report?.actors ?? [], readers: mergeState.hiddenReaders, breakdown: breakdown)
-    }
-
-    /// ``planPurge(_:mergeState:breakdown:)`` for a caller that analysed merge state itself
-    /// (``MergeStateAnalyzer``): the `actors` and `readers` to check have no default.
+    /// Previews the purge of the transactions matching `query` and prepares it for
+    /// ``PurgeExecutor``, checking what it breaks of `actors` (from ``MergeStateAnalyzer``) and
+    /// `readers` (no default: a caller cannot forget them; ``planPurge(_:mergeState:breakdown:)``
+    /// takes both from a merge-state analysis).
     public func planPurge(_ query: HistoryQuery, actors: [ActorReport], readers: [HiddenReader], breakdown: Bool = false) throws -> PurgePlan {
         let preview = try previewPurge(query, actors: actors, readers: readers, breakdown: breakdown)
         let sql = try HistorySQL(store: self, query: preview.query)

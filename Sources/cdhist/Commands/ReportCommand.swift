@@ -22,7 +22,6 @@ struct ReportCommand: ParsableCommand, SessionInputs {
     @OptionGroup var booted: BootedOptions
 
     @OptionGroup var mergeState: MergeStateOptions
-
     @OptionGroup var cutoff: CutoffOptions
 
     @Option(help: ArgumentHelp("Where to write the report (an .html file).", valueName: "file"))
