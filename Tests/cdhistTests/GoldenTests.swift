@@ -62,7 +62,11 @@ import Testing
             return
         }
         let r = try CLI.run(c.arguments, environment: ["COLUMNS": "80"])
-        let text = "$ cdhist \(c.arguments.joined(separator: " "))\n# exit \(r.status)\n" + r.stdout + (r.stderr.isEmpty ? "" : "# stderr\n" + r.stderr)
+        // Paths a command resolves (a provocation's files, a -wal's real path in JSON) are
+        // absolute: the clone's root is written as <clone>/ (no table shows one, and JSON does
+        // not wrap, so no byte depends on the root's length).
+        let output = (r.stdout + (r.stderr.isEmpty ? "" : "# stderr\n" + r.stderr)).replacingOccurrences(of: Repository.root.path + "/", with: "<clone>/")
+        let text = "$ cdhist \(c.arguments.joined(separator: " "))\n# exit \(r.status)\n" + output
         let file = Self.folder.appendingPathComponent(c.name + ".txt")
         if Self.recording {
             try FileManager.default.createDirectory(at: Self.folder, withIntermediateDirectories: true)

@@ -46,12 +46,14 @@ struct SavesPresenter {
     }
 
     private func fields(_ log: SaveLog, store: String) -> Document.Section {
+        // The -wal by its name when it sits beside the store as given (the Store line names the folder).
+        let wal = MergeStatePresenter.beside(store, log.log.path)
         guard !log.log.isEmpty && !log.log.isMissing else {
-            return .fields(title: nil, [("Store", store), ("WAL", log.log.isMissing ? "none" : "\(log.log.path): empty (0 bytes), no save")])
+            return .fields(title: nil, [("Store", store), ("WAL", log.log.isMissing ? "none" : "\(wal): empty (0 bytes), no save")])
         }
         return .fields(title: nil, [
             ("Store", store),
-            ("WAL", "\(log.log.path): \(plural(log.log.frames.count, "valid frame")) of \(log.log.pageSize) bytes, \(plural(log.log.commits.count, "save"))"),
+            ("WAL", "\(wal): \(plural(log.log.frames.count, "valid frame")) of \(log.log.pageSize) bytes, \(plural(log.log.commits.count, "save"))"),
             ("Checkpoint", log.exactness.backfilled == 0 ? "no frame copied into the main file, \(log.exactness.source)"
                 : "frames 1–\(log.exactness.backfilled) copied into the main file, \(log.exactness.source)"),
         ])
