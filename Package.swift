@@ -18,22 +18,24 @@ let lineEditor: LineEditor = {
         return editor
     }
     #if os(macOS)
-    return .libedit
+        return .libedit
     #else
-    return .readline
+        return .readline
     #endif
 }()
 
 /// Homebrew's readline is keg-only (outside the compiler's paths): pkg-config finds it on macOS.
 /// Debian's is in the standard paths, and its .pc file brings ncurses' -D flags SwiftPM refuses.
 #if os(macOS)
-let readlinePkgConfig: String? = "readline"
+    let readlinePkgConfig: String? = "readline"
 #else
-let readlinePkgConfig: String? = nil
+    let readlinePkgConfig: String? = nil
 #endif
 
-let lineEditorLibrary: Target = lineEditor == .readline
-    ? .systemLibrary(name: "CReadline", pkgConfig: readlinePkgConfig, providers: [.apt(["libreadline-dev"]), .brew(["readline"])])
+let lineEditorLibrary: Target =
+    lineEditor == .readline
+    ? .systemLibrary(
+        name: "CReadline", pkgConfig: readlinePkgConfig, providers: [.apt(["libreadline-dev"]), .brew(["readline"])])
     // No pkg-config here: Debian's libedit.pc adds -D_XOPEN_SOURCE=600 to every target that imports
     // it, and macOS's SDK has no .pc file; the header is <editline/readline.h> on both.
     : .systemLibrary(name: "CEditLine", providers: [.apt(["libedit-dev"])])
@@ -111,7 +113,9 @@ let package = Package(
             path: "Sources/cdhist",
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
-        .executableTarget(name: "cdhist", dependencies: ["CDHistCLI"], path: "Sources/cdhist-main", swiftSettings: [.swiftLanguageMode(.v6)]),
+        .executableTarget(
+            name: "cdhist", dependencies: ["CDHistCLI"], path: "Sources/cdhist-main",
+            swiftSettings: [.swiftLanguageMode(.v6)]),
         .executableTarget(
             name: "cdhist-fixtures",
             dependencies: [

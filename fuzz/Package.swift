@@ -20,16 +20,17 @@ let package = Package(
                 .product(name: "HistoryKit", package: "cdhist"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
-        ),
-    ] + fuzzTargets.map { name in
-        .executableTarget(
-            name: name,
-            dependencies: [
-                "FuzzSupport",
-                .product(name: "HistoryKit", package: "cdhist"),
-                .product(name: "GRDBSQLite", package: "GRDB.swift"),
-            ]
         )
-    },
+    ]
+        + fuzzTargets.map { name in
+            .executableTarget(
+                name: name,
+                dependencies: [
+                    "FuzzSupport",
+                    .product(name: "HistoryKit", package: "cdhist"),
+                    .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                ]
+            )
+        },
     swiftLanguageModes: [.v5]
 )

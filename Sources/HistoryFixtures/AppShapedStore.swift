@@ -12,25 +12,47 @@ public enum AppShapedStore {
     public static let model: ManagedObjectModel = {
         let types: [AttributeType] = [.string, .integer64, .double, .date, .boolean, .integer32]
         let fields = fieldNames.enumerated().map { ModelParts.attribute($0.element, types[$0.offset % types.count]) }
-        return ManagedObjectModel(entities: [
-            EntityDescription(name: "Item", properties: fields + [
-                ModelParts.attribute("title", .string, preserve: true), ModelParts.attribute("uuid", .uuid, preserve: true),
-                ModelParts.attribute("createdAt", .date), ModelParts.attribute("modifiedAt", .date),
-                ModelParts.relationship("folder", "Folder", inverse: "items", toMany: false),
-                ModelParts.relationship("tags", "Tag", inverse: "items", toMany: true),
-            ]),
-            EntityDescription(name: "Book", superentityName: "Item", properties: [ModelParts.attribute("isbn", .string), ModelParts.attribute("pages", .integer32)]),
-            EntityDescription(name: "Track", superentityName: "Item", properties: [ModelParts.attribute("artist", .string), ModelParts.attribute("duration", .double)]),
-            EntityDescription(name: "Episode", superentityName: "Item", properties: [ModelParts.attribute("show", .string), ModelParts.attribute("number", .integer32)]),
-            EntityDescription(name: "Folder", properties: [ModelParts.attribute("name", .string, preserve: true), ModelParts.relationship("items", "Item", inverse: "folder", toMany: true)]),
-            EntityDescription(name: "Tag", properties: [ModelParts.attribute("name", .string, preserve: true), ModelParts.relationship("items", "Item", inverse: "tags", toMany: true)]),
-        ], versionIdentifiers: ["Library 1"])
+        return ManagedObjectModel(
+            entities: [
+                EntityDescription(
+                    name: "Item",
+                    properties: fields + [
+                        ModelParts.attribute("title", .string, preserve: true),
+                        ModelParts.attribute("uuid", .uuid, preserve: true),
+                        ModelParts.attribute("createdAt", .date), ModelParts.attribute("modifiedAt", .date),
+                        ModelParts.relationship("folder", "Folder", inverse: "items", toMany: false),
+                        ModelParts.relationship("tags", "Tag", inverse: "items", toMany: true),
+                    ]),
+                EntityDescription(
+                    name: "Book", superentityName: "Item",
+                    properties: [ModelParts.attribute("isbn", .string), ModelParts.attribute("pages", .integer32)]),
+                EntityDescription(
+                    name: "Track", superentityName: "Item",
+                    properties: [ModelParts.attribute("artist", .string), ModelParts.attribute("duration", .double)]),
+                EntityDescription(
+                    name: "Episode", superentityName: "Item",
+                    properties: [ModelParts.attribute("show", .string), ModelParts.attribute("number", .integer32)]),
+                EntityDescription(
+                    name: "Folder",
+                    properties: [
+                        ModelParts.attribute("name", .string, preserve: true),
+                        ModelParts.relationship("items", "Item", inverse: "folder", toMany: true),
+                    ]),
+                EntityDescription(
+                    name: "Tag",
+                    properties: [
+                        ModelParts.attribute("name", .string, preserve: true),
+                        ModelParts.relationship("items", "Item", inverse: "tags", toMany: true),
+                    ]),
+            ], versionIdentifiers: ["Library 1"])
     }()
 
     public static let storeUUID = "A9B8C7D6-0000-4000-8000-00000000A995"
 
     public static var store: FixtureStore {
-        FixtureStore(model: model, storeUUID: storeUUID, tombstoneColumnCount: 4, journalMode: .wal(keepInWAL: 0), transactions: [])
+        FixtureStore(
+            model: model, storeUUID: storeUUID, tombstoneColumnCount: 4, journalMode: .wal(keepInWAL: 0),
+            transactions: [])
     }
 
     /// Changes in transaction `i`: 2, 2, 3, 2, 2, 2, 2, 3, 2 … (2.22 on average).
@@ -47,13 +69,20 @@ public enum AppShapedStore {
     public static func transaction(_ i: Int) -> FixtureStore.Transaction {
         let h = mix(i, 0) % 100
         let (author, context, bundle, process): (String?, String?, String, String) =
-            h < 88 ? (nil, nil, "com.example.library", "Library")
-            : h < 94 ? ("app", "viewContext", "com.example.library", "Library")
-            : h < 97 ? (nil, nil, "com.example.library.widget", "LibraryWidget")
-            : ("NSCloudKitMirroringDelegate.import", "NSCloudKitMirroringDelegate.import", "com.example.library", "Library")
+            h < 88
+            ? (nil, nil, "com.example.library", "Library")
+            : h < 94
+                ? ("app", "viewContext", "com.example.library", "Library")
+                : h < 97
+                    ? (nil, nil, "com.example.library.widget", "LibraryWidget")
+                    : (
+                        "NSCloudKitMirroringDelegate.import", "NSCloudKitMirroringDelegate.import",
+                        "com.example.library", "Library"
+                    )
         let changes = (0..<changeCount(i)).map { change(i, $0) }
-        return FixtureStore.Transaction(timestamp: Scenarios.baseTime + Double(i) * 20, author: author, contextName: context,
-                                        bundleID: bundle, processID: process, changes: changes)
+        return FixtureStore.Transaction(
+            timestamp: Scenarios.baseTime + Double(i) * 20, author: author, contextName: context,
+            bundleID: bundle, processID: process, changes: changes)
     }
 
     /// Change `j` of transaction `i`: 85 % of the Item family (its subentities share its table),
@@ -63,12 +92,16 @@ public enum AppShapedStore {
         let h = mix(i, j + 1)
         let pk = Int64(1 + h % 200_000)
         let which = (h / 7) % 100
-        let entity = which < 40 ? "Item" : which < 60 ? "Book" : which < 75 ? "Track" : which < 85 ? "Episode" : which < 95 ? "Folder" : "Tag"
+        let entity =
+            which < 40
+            ? "Item"
+            : which < 60 ? "Book" : which < 75 ? "Track" : which < 85 ? "Episode" : which < 95 ? "Folder" : "Tag"
         let kind = (h / 701) % 100
         if kind < 18 { return .init(entity: entity, primaryKey: pk, type: .insert) }
         let itemFamily = which < 85
         if kind >= 95 {
-            let tombstone: [String: StoredValue] = itemFamily
+            let tombstone: [String: StoredValue] =
+                itemFamily
                 ? ["title": .text("Item \(pk)"), "uuid": .blob(Scenarios.uuidBytes(Int(pk)))]
                 : ["name": .text("\(entity.lowercased())-\(pk % 500)")]
             return .init(entity: entity, primaryKey: pk, type: .delete, tombstone: tombstone)

@@ -20,7 +20,8 @@ public enum FixtureFiles {
         if scenario.writesXcdatamodel {
             let modelDir = store.deletingLastPathComponent().appendingPathComponent("Tasks.xcdatamodel")
             try fm.createDirectory(at: modelDir, withIntermediateDirectories: true)
-            try Data(XcdatamodelWriter.contents(scenario.store.model).utf8).write(to: modelDir.appendingPathComponent("contents"))
+            try Data(XcdatamodelWriter.contents(scenario.store.model).utf8).write(
+                to: modelDir.appendingPathComponent("contents"))
         }
     }
 }

@@ -13,8 +13,10 @@ public struct FixtureStore: Sendable {
         public var changes: [Change]
 
         /// Describes a transaction; absent strings are stored as NULL.
-        public init(timestamp: Double, author: String? = nil, contextName: String? = nil, bundleID: String? = nil,
-                    processID: String? = nil, changes: [Change]) {
+        public init(
+            timestamp: Double, author: String? = nil, contextName: String? = nil, bundleID: String? = nil,
+            processID: String? = nil, changes: [Change]
+        ) {
             self.timestamp = timestamp
             self.author = author
             self.contextName = contextName
@@ -39,8 +41,10 @@ public struct FixtureStore: Sendable {
         public var rawEntityNumber: Int64?
 
         /// Describes a change of `entity`'s object `primaryKey`.
-        public init(entity: String, primaryKey: Int64, type: ChangeType, updated: [String] = [],
-                    rawColumns: [UInt8]? = nil, tombstone: [String: StoredValue] = [:], rawEntityNumber: Int64? = nil) {
+        public init(
+            entity: String, primaryKey: Int64, type: ChangeType, updated: [String] = [],
+            rawColumns: [UInt8]? = nil, tombstone: [String: StoredValue] = [:], rawEntityNumber: Int64? = nil
+        ) {
             self.entity = entity
             self.primaryKey = primaryKey
             self.type = type
@@ -62,7 +66,10 @@ public struct FixtureStore: Sendable {
         /// `Z_OPT`.
         public var version: Int64
 
-        public init(entity: String, primaryKey: Int64, values: [String: StoredValue] = [:], links: [String: [Int64]] = [:], version: Int64 = 1) {
+        public init(
+            entity: String, primaryKey: Int64, values: [String: StoredValue] = [:], links: [String: [Int64]] = [:],
+            version: Int64 = 1
+        ) {
             self.entity = entity
             self.primaryKey = primaryKey
             self.values = values
@@ -97,8 +104,10 @@ public struct FixtureStore: Sendable {
         /// Transactions deleted in this commit (a purge).
         public var purge: ClosedRange<Int64>?
 
-        public init(transaction: Transaction? = nil, inserted: [Row] = [], updated: [Row] = [], deleted: [Row] = [],
-                    purge: ClosedRange<Int64>? = nil) {
+        public init(
+            transaction: Transaction? = nil, inserted: [Row] = [], updated: [Row] = [], deleted: [Row] = [],
+            purge: ClosedRange<Int64>? = nil
+        ) {
             self.transaction = transaction
             self.inserted = inserted
             self.updated = updated
@@ -131,10 +140,12 @@ public struct FixtureStore: Sendable {
     public var saveSteps: [SaveStep] = []
 
     /// Describes a store; defaults match a modern Core Data store in WAL mode.
-    public init(model: ManagedObjectModel, storeUUID: String, frameworkVersion: Int64 = 1345,
-                tombstoneColumnCount: Int = 4, writesModelCache: Bool = true, historyEnabled: Bool = true,
-                journalMode: JournalMode = .wal(keepInWAL: 0), transactions: [Transaction],
-                purgedTransactions: ClosedRange<Int64>? = nil, rows: [Row] = []) {
+    public init(
+        model: ManagedObjectModel, storeUUID: String, frameworkVersion: Int64 = 1345,
+        tombstoneColumnCount: Int = 4, writesModelCache: Bool = true, historyEnabled: Bool = true,
+        journalMode: JournalMode = .wal(keepInWAL: 0), transactions: [Transaction],
+        purgedTransactions: ClosedRange<Int64>? = nil, rows: [Row] = []
+    ) {
         self.model = model
         self.storeUUID = storeUUID
         self.frameworkVersion = frameworkVersion
@@ -156,7 +167,8 @@ public struct FixtureStore: Sendable {
             let me = Int64(result.count)
             for child in model.subentityNames(of: name).sorted() { visit(child, parent: me) }
         }
-        for root in model.entities where root.superentityName == nil || model.entity(named: root.superentityName ?? "") == nil {
+        for root in model.entities
+        where root.superentityName == nil || model.entity(named: root.superentityName ?? "") == nil {
             visit(root.name, parent: 0)
         }
         return result

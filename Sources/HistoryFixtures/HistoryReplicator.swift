@@ -22,8 +22,9 @@ public enum HistoryReplicator {
         let fm = FileManager.default
         // Never plain mode=ro: as root it would create or rewrite -wal and -shm beside the source.
         let walReadable = fm.fileExists(atPath: source + "-wal") && fm.fileExists(atPath: source + "-shm")
-        let input = try DatabaseQueue(path: "file:\(source)?" + (walReadable ? "mode=ro&readonly_shm=1" : "immutable=1"),
-                                      configuration: readConfig)
+        let input = try DatabaseQueue(
+            path: "file:\(source)?" + (walReadable ? "mode=ro&readonly_shm=1" : "immutable=1"),
+            configuration: readConfig)
         let output = try DatabaseQueue(path: destination)
         try input.backup(to: output)
         try input.close()
@@ -33,30 +34,56 @@ public enum HistoryReplicator {
             try db.inTransaction {
                 let txColumns = try db.columns(in: "ATRANSACTION").map(\.name)
                 let changeColumns = try db.columns(in: "ACHANGE").map(\.name)
-                guard let row = try Row.fetchOne(db, sql: """
-                    SELECT (SELECT MAX(Z_PK) FROM ATRANSACTION), (SELECT COUNT(*) FROM ATRANSACTION),
-                           (SELECT MIN(ZTIMESTAMP) FROM ATRANSACTION), (SELECT MAX(ZTIMESTAMP) FROM ATRANSACTION),
-                           (SELECT MAX(Z_PK) FROM ACHANGE), (SELECT COUNT(*) FROM ACHANGE)
-                    """), let maxTx: Int64 = row[0], let maxChange: Int64 = row[4], let first: Double = row[2], let last: Double = row[3]
+                guard
+                    let row = try Row.fetchOne(
+                        db,
+                        sql: """
+                            SELECT (SELECT MAX(Z_PK) FROM ATRANSACTION), (SELECT COUNT(*) FROM ATRANSACTION),
+                                   (SELECT MIN(ZTIMESTAMP) FROM ATRANSACTION), (SELECT MAX(ZTIMESTAMP) FROM \
+                            ATRANSACTION),
+                                   (SELECT MAX(Z_PK) FROM ACHANGE), (SELECT COUNT(*) FROM ACHANGE)
+                            """), let maxTx: Int64 = row[0], let maxChange: Int64 = row[4], let first: Double = row[2],
+                    let last: Double = row[3]
                 else { throw CocoaError(.fileReadCorruptFile, userInfo: [NSFilePathErrorKey: source]) }
-                let txCount: Int = row[1], changeCount: Int = row[5]
-                guard changeCount > 0 else { throw CocoaError(.fileReadCorruptFile, userInfo: [NSFilePathErrorKey: source]) }
+                let txCount: Int = row[1]
+                let changeCount: Int = row[5]
+                guard changeCount > 0 else {
+                    throw CocoaError(.fileReadCorruptFile, userInfo: [NSFilePathErrorKey: source])
+                }
                 let copies = max(1, (targetChanges + changeCount - 1) / changeCount)
                 let timeSpan = last - first + 1
                 func select(_ columns: [String], replacing: [String: String]) -> String {
                     columns.map { replacing[$0] ?? $0 }.joined(separator: ", ")
                 }
                 for k in stride(from: 1, to: copies, by: 1) {
-                    let txOffset = Int64(k) * maxTx, changeOffset = Int64(k) * maxChange
-                    try db.execute(sql: "INSERT INTO ATRANSACTION (\(txColumns.joined(separator: ", "))) SELECT "
-                                   + select(txColumns, replacing: ["Z_PK": "Z_PK + \(txOffset)", "ZTIMESTAMP": "ZTIMESTAMP + \(Double(k) * timeSpan)"])
-                                   + " FROM ATRANSACTION WHERE Z_PK <= \(maxTx)")
-                    try db.execute(sql: "INSERT INTO ACHANGE (\(changeColumns.joined(separator: ", "))) SELECT "
-                                   + select(changeColumns, replacing: ["Z_PK": "Z_PK + \(changeOffset)", "ZTRANSACTIONID": "ZTRANSACTIONID + \(txOffset)"])
-                                   + " FROM ACHANGE WHERE Z_PK <= \(maxChange)")
+                    let txOffset = Int64(k) * maxTx
+                    let changeOffset = Int64(k) * maxChange
+                    try db.execute(
+                        sql: "INSERT INTO ATRANSACTION (\(txColumns.joined(separator: ", "))) SELECT "
+                            + select(
+                                txColumns,
+                                replacing: [
+                                    "Z_PK": "Z_PK + \(txOffset)", "ZTIMESTAMP": "ZTIMESTAMP + \(Double(k) * timeSpan)",
+                                ])
+                            + " FROM ATRANSACTION WHERE Z_PK <= \(maxTx)")
+                    try db.execute(
+                        sql: "INSERT INTO ACHANGE (\(changeColumns.joined(separator: ", "))) SELECT "
+                            + select(
+                                changeColumns,
+                                replacing: [
+                                    "Z_PK": "Z_PK + \(changeOffset)", "ZTRANSACTIONID": "ZTRANSACTIONID + \(txOffset)",
+                                ])
+                            + " FROM ACHANGE WHERE Z_PK <= \(maxChange)")
                 }
-                try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = (SELECT MAX(Z_PK) FROM ATRANSACTION) WHERE Z_NAME = 'TRANSACTION'")
-                try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = (SELECT MAX(Z_PK) FROM ACHANGE) WHERE Z_NAME = 'CHANGE'")
+                try db.execute(
+                    sql:
+                        """
+                        UPDATE Z_PRIMARYKEY SET Z_MAX = (SELECT MAX(Z_PK) FROM ATRANSACTION) WHERE Z_NAME = \
+                        'TRANSACTION'
+                        """
+                )
+                try db.execute(
+                    sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = (SELECT MAX(Z_PK) FROM ACHANGE) WHERE Z_NAME = 'CHANGE'")
                 result = Result(transactions: txCount * copies, changes: changeCount * copies)
                 return .commit
             }

@@ -23,13 +23,17 @@ public enum LimitStores {
         try writeWideTombstones(to: url.appendingPathComponent(wideTombstonesFile).path)
         try writeManyEntities(to: url.appendingPathComponent(manyEntitiesFile).path)
         try writeLongAuthor(to: url.appendingPathComponent(longAuthorFile).path)
-        try writeLargeTransaction(to: url.appendingPathComponent(largeTransactionFile).path, changes: largeTransactionChanges)
+        try writeLargeTransaction(
+            to: url.appendingPathComponent(largeTransactionFile).path, changes: largeTransactionChanges)
         try writeEdgeTimestamps(to: url.appendingPathComponent(edgeTimestampsFile).path)
         try writeManyDeletions(to: url.appendingPathComponent(manyDeletionsFile).path)
     }
 
-    private static func attribute(_ name: String, _ type: AttributeType, preserve: Bool = false) -> PropertyDescription {
-        PropertyDescription(name: name, kind: .attribute(AttributeInfo(type: type, flags: preserve ? AttributeInfo.preserveAfterDeletionFlag : 0)))
+    private static func attribute(_ name: String, _ type: AttributeType, preserve: Bool = false) -> PropertyDescription
+    {
+        PropertyDescription(
+            name: name,
+            kind: .attribute(AttributeInfo(type: type, flags: preserve ? AttributeInfo.preserveAfterDeletionFlag : 0)))
     }
 
     // MARK: 100 tombstone columns
@@ -42,11 +46,16 @@ public enum LimitStores {
 
     /// Entity `Wide`: 100 preserved attributes of four types in turn (string,
     /// 64-bit integer, double, binary) and one that is not preserved.
-    public static let wideModel = ManagedObjectModel(entities: [
-        EntityDescription(name: "Wide", properties: (0..<tombstoneCount).map { i in
-            attribute(wideAttributeName(i), [AttributeType.string, .integer64, .double, .binaryData][i % 4], preserve: true)
-        } + [attribute("note", .string)]),
-    ], versionIdentifiers: ["Wide 1"])
+    public static let wideModel = ManagedObjectModel(
+        entities: [
+            EntityDescription(
+                name: "Wide",
+                properties: (0..<tombstoneCount).map { i in
+                    attribute(
+                        wideAttributeName(i), [AttributeType.string, .integer64, .double, .binaryData][i % 4],
+                        preserve: true)
+                } + [attribute("note", .string)])
+        ], versionIdentifiers: ["Wide 1"])
 
     /// What the delete of `Wide` object `pk` preserves for attribute `i`.
     public static func wideValue(_ i: Int, pk: Int64) -> StoredValue {
@@ -63,17 +72,26 @@ public enum LimitStores {
     public static func writeWideTombstones(to path: String) throws {
         typealias C = FixtureStore.Change
         let deleted = (1...3).map { pk in
-            C(entity: "Wide", primaryKey: Int64(pk), type: .delete,
-              tombstone: Dictionary(uniqueKeysWithValues: (0..<tombstoneCount).map { (wideAttributeName($0), wideValue($0, pk: Int64(pk))) }))
+            C(
+                entity: "Wide", primaryKey: Int64(pk), type: .delete,
+                tombstone: Dictionary(
+                    uniqueKeysWithValues: (0..<tombstoneCount).map {
+                        (wideAttributeName($0), wideValue($0, pk: Int64(pk)))
+                    }))
         }
         let transactions = [
-            FixtureStore.Transaction(timestamp: Scenarios.baseTime, author: "app", changes: (1...3).map { C(entity: "Wide", primaryKey: $0, type: .insert) }),
-            FixtureStore.Transaction(timestamp: Scenarios.baseTime + 60, author: "app",
-                                     changes: [C(entity: "Wide", primaryKey: 2, type: .update, updated: ["a099", "note"])]),
+            FixtureStore.Transaction(
+                timestamp: Scenarios.baseTime, author: "app",
+                changes: (1...3).map { C(entity: "Wide", primaryKey: $0, type: .insert) }),
+            FixtureStore.Transaction(
+                timestamp: Scenarios.baseTime + 60, author: "app",
+                changes: [C(entity: "Wide", primaryKey: 2, type: .update, updated: ["a099", "note"])]),
             FixtureStore.Transaction(timestamp: Scenarios.baseTime + 120, author: "app", changes: deleted),
         ]
-        try StoreWriter.write(FixtureStore(model: wideModel, storeUUID: "A1D3E000-0000-4000-8000-000000000100",
-                                           tombstoneColumnCount: tombstoneCount, transactions: transactions), to: path)
+        try StoreWriter.write(
+            FixtureStore(
+                model: wideModel, storeUUID: "A1D3E000-0000-4000-8000-000000000100",
+                tombstoneColumnCount: tombstoneCount, transactions: transactions), to: path)
     }
 
     // MARK: 1,000 entities
@@ -90,11 +108,16 @@ public enum LimitStores {
 
     /// `count` entities (a multiple of 100) named and related as ``manyEntitiesModel``'s.
     public static func manyEntitiesModel(count: Int) -> ManagedObjectModel {
-        ManagedObjectModel(entities: (0..<count).map { i in
-            i % 10 == 9
-                ? EntityDescription(name: entityName(i), superentityName: entityName(i - 9), properties: [attribute("extra", .integer32)])
-                : EntityDescription(name: entityName(i), properties: [attribute("key", .string, preserve: true), attribute("value", .integer64)])
-        }, versionIdentifiers: ["Many 1"])
+        ManagedObjectModel(
+            entities: (0..<count).map { i in
+                i % 10 == 9
+                    ? EntityDescription(
+                        name: entityName(i), superentityName: entityName(i - 9),
+                        properties: [attribute("extra", .integer32)])
+                    : EntityDescription(
+                        name: entityName(i),
+                        properties: [attribute("key", .string, preserve: true), attribute("value", .integer64)])
+            }, versionIdentifiers: ["Many 1"])
     }
 
     /// One transaction per hundred entities: each entity's object 1 inserted, its `value`
@@ -110,10 +133,15 @@ public enum LimitStores {
                 changes.append(FixtureStore.Change(entity: name, primaryKey: 1, type: .update, updated: ["value"]))
                 changes.append(FixtureStore.Change(entity: name, primaryKey: 1, type: .delete, tombstone: ["key": key]))
             }
-            transactions.append(FixtureStore.Transaction(timestamp: Scenarios.baseTime + Double(t) * 60, author: "importer", changes: changes))
+            transactions.append(
+                FixtureStore.Transaction(
+                    timestamp: Scenarios.baseTime + Double(t) * 60, author: "importer", changes: changes))
         }
-        try StoreWriter.write(FixtureStore(model: count == entityCount ? manyEntitiesModel : manyEntitiesModel(count: count), storeUUID: "A1D3E000-0000-4000-8000-000000001000",
-                                           tombstoneColumnCount: 1, transactions: transactions), to: path)
+        try StoreWriter.write(
+            FixtureStore(
+                model: count == entityCount ? manyEntitiesModel : manyEntitiesModel(count: count),
+                storeUUID: "A1D3E000-0000-4000-8000-000000001000",
+                tombstoneColumnCount: 1, transactions: transactions), to: path)
     }
 
     // MARK: a 10 MB author
@@ -134,10 +162,14 @@ public enum LimitStores {
     public static func writeLongAuthor(to path: String) throws {
         let change = [FixtureStore.Change(entity: "Tag", primaryKey: 1, type: .insert)]
         let transactions = [longAuthor, "app", longAuthor].enumerated().map { i, author in
-            FixtureStore.Transaction(timestamp: Scenarios.baseTime + Double(i) * 60, author: author, contextName: "viewContext", changes: change)
+            FixtureStore.Transaction(
+                timestamp: Scenarios.baseTime + Double(i) * 60, author: author, contextName: "viewContext",
+                changes: change)
         }
-        try StoreWriter.write(FixtureStore(model: Scenarios.tasksModel, storeUUID: "A1D3E000-0000-4000-8000-00000000000A",
-                                           transactions: transactions), to: path)
+        try StoreWriter.write(
+            FixtureStore(
+                model: Scenarios.tasksModel, storeUUID: "A1D3E000-0000-4000-8000-00000000000A",
+                transactions: transactions), to: path)
     }
 
     // MARK: one transaction of a million changes
@@ -147,28 +179,40 @@ public enum LimitStores {
     /// (ZCOLUMNS) and delete with the title preserved, in turn (`n % 3`). The
     /// changes are written by one prepared statement in one SQLite transaction.
     public static func writeLargeTransaction(to path: String, changes: Int) throws {
-        let fixture = FixtureStore(model: Scenarios.tasksModel, storeUUID: "A1D3E000-0000-4000-8000-000000100000", transactions: [
-            FixtureStore.Transaction(timestamp: Scenarios.baseTime, author: "app", changes: [.init(entity: "Task", primaryKey: 1, type: .insert)]),
-            FixtureStore.Transaction(timestamp: Scenarios.baseTime + 60, author: "importer", changes: []),
-        ])
+        let fixture = FixtureStore(
+            model: Scenarios.tasksModel, storeUUID: "A1D3E000-0000-4000-8000-000000100000",
+            transactions: [
+                FixtureStore.Transaction(
+                    timestamp: Scenarios.baseTime, author: "app",
+                    changes: [.init(entity: "Task", primaryKey: 1, type: .insert)]),
+                FixtureStore.Transaction(timestamp: Scenarios.baseTime + 60, author: "importer", changes: []),
+            ])
         try StoreWriter.write(fixture, to: path)
         guard let task = fixture.entityNumbers.first(where: { $0.name == "Task" })?.number,
-              let layout = SlotLayout(entity: "Task", model: fixture.model),
-              let done = layout.slots.first(where: { $0.propertyName == "done" }),
-              layout.tombstoneAttributes.first == "title" else {
-            throw CocoaError(.featureUnsupported, userInfo: [NSLocalizedDescriptionKey: "the Tasks model lost Task.done or its title tombstone"])
+            let layout = SlotLayout(entity: "Task", model: fixture.model),
+            let done = layout.slots.first(where: { $0.propertyName == "done" }),
+            layout.tombstoneAttributes.first == "title"
+        else {
+            throw CocoaError(
+                .featureUnsupported,
+                userInfo: [NSLocalizedDescriptionKey: "the Tasks model lost Task.done or its title tombstone"])
         }
         var columns = [UInt8](repeating: 0, count: layout.byteLength)
         columns[done.index >> 3] |= 0x80 >> UInt8(done.index & 7)
         let queue = try DatabaseQueue(path: path)
         try queue.write { db in
-            try db.execute(sql: """
-                WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
-                INSERT INTO ACHANGE (Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS, ZTOMBSTONE0)
-                SELECT 16001, NULL, i % 3, ?, i, 2, CASE i % 3 WHEN 1 THEN ? END, CASE i % 3 WHEN 2 THEN 'Task ' || i END FROM n
-                """, arguments: [changes, task, Data(columns)])
-            try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = (SELECT MAX(Z_PK) FROM ACHANGE) WHERE Z_NAME = 'CHANGE'")
-            try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = MAX(Z_MAX, ?) WHERE Z_NAME = 'Task'", arguments: [changes])
+            try db.execute(
+                sql: """
+                    WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
+                    INSERT INTO ACHANGE (Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS, \
+                    ZTOMBSTONE0)
+                    SELECT 16001, NULL, i % 3, ?, i, 2, CASE i % 3 WHEN 1 THEN ? END, CASE i % 3 WHEN 2 THEN 'Task ' \
+                    || i END FROM n
+                    """, arguments: [changes, task, Data(columns)])
+            try db.execute(
+                sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = (SELECT MAX(Z_PK) FROM ACHANGE) WHERE Z_NAME = 'CHANGE'")
+            try db.execute(
+                sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = MAX(Z_MAX, ?) WHERE Z_NAME = 'Task'", arguments: [changes])
         }
         try queue.close()
     }
@@ -194,10 +238,14 @@ public enum LimitStores {
     /// One transaction per ``edgeTimestamps`` entry (author `t1`, `t2`, …), each inserting a Tag.
     public static func writeEdgeTimestamps(to path: String) throws {
         let transactions = edgeTimestamps.enumerated().map { i, edge in
-            FixtureStore.Transaction(timestamp: edge.cocoa, author: "t\(i + 1)", changes: [.init(entity: "Tag", primaryKey: Int64(i + 1), type: .insert)])
+            FixtureStore.Transaction(
+                timestamp: edge.cocoa, author: "t\(i + 1)",
+                changes: [.init(entity: "Tag", primaryKey: Int64(i + 1), type: .insert)])
         }
-        try StoreWriter.write(FixtureStore(model: Scenarios.tasksModel, storeUUID: "A1D3E000-0000-4000-8000-0000000000E0",
-                                           transactions: transactions), to: path)
+        try StoreWriter.write(
+            FixtureStore(
+                model: Scenarios.tasksModel, storeUUID: "A1D3E000-0000-4000-8000-0000000000E0",
+                transactions: transactions), to: path)
     }
 
     // MARK: thousands of deletions, long entity names
@@ -215,41 +263,57 @@ public enum LimitStores {
 
     /// The title ``titledEntity``'s object `pk` keeps when deleted: words with spaces, long
     /// enough to need more than one line in a narrow column.
-    public static func deletedTitle(_ pk: Int64) -> String { "Weekly screen time summary for the family, category number \(pk)" }
+    public static func deletedTitle(_ pk: Int64) -> String {
+        "Weekly screen time summary for the family, category number \(pk)"
+    }
 
-    static let manyDeletionsModel = ManagedObjectModel(entities: [
-        EntityDescription(name: titledEntity, properties: [attribute("title", .string, preserve: true), attribute("seconds", .integer64)]),
-        EntityDescription(name: untitledEntity, properties: [attribute("bundle", .string), attribute("seconds", .integer64)]),
-        EntityDescription(name: unrecordedEntity, properties: [attribute("name", .string, preserve: true)]),
-    ], versionIdentifiers: ["Deletions 1"])
+    static let manyDeletionsModel = ManagedObjectModel(
+        entities: [
+            EntityDescription(
+                name: titledEntity,
+                properties: [attribute("title", .string, preserve: true), attribute("seconds", .integer64)]),
+            EntityDescription(
+                name: untitledEntity, properties: [attribute("bundle", .string), attribute("seconds", .integer64)]),
+            EntityDescription(name: unrecordedEntity, properties: [attribute("name", .string, preserve: true)]),
+        ], versionIdentifiers: ["Deletions 1"])
 
     /// Every object inserted by `app`, then deleted in batches of 100 by `cleaner`, an hour
     /// apart; the deletes of ``goneWithoutDelete`` objects of ``unrecordedEntity`` are not
     /// recorded (as after a purge of the cleaner's transactions), and their rows are gone.
     public static func writeManyDeletions(to path: String) throws {
         typealias C = FixtureStore.Change
-        let counts = [(titledEntity, titledDeletions), (untitledEntity, untitledDeletions), (unrecordedEntity, unrecordedDeletions + goneWithoutDelete)]
+        let counts = [
+            (titledEntity, titledDeletions), (untitledEntity, untitledDeletions),
+            (unrecordedEntity, unrecordedDeletions + goneWithoutDelete),
+        ]
         var transactions: [FixtureStore.Transaction] = []
         for (entity, count) in counts {
-            transactions.append(FixtureStore.Transaction(timestamp: Scenarios.baseTime + Double(transactions.count) * 60, author: "app",
-                                                         changes: (1...Int64(count)).map { C(entity: entity, primaryKey: $0, type: .insert) }))
+            transactions.append(
+                FixtureStore.Transaction(
+                    timestamp: Scenarios.baseTime + Double(transactions.count) * 60, author: "app",
+                    changes: (1...Int64(count)).map { C(entity: entity, primaryKey: $0, type: .insert) }))
         }
         var deletes: [C] = []
         for (entity, count) in counts {
             for pk in 1...Int64(entity == unrecordedEntity ? unrecordedDeletions : count) {
-                let tombstone: [String: StoredValue] = switch entity {
-                case titledEntity: ["title": .text(deletedTitle(pk))]
-                case unrecordedEntity: ["name": .text("schedule \(pk)")]
-                default: [:]
-                }
+                let tombstone: [String: StoredValue] =
+                    switch entity {
+                    case titledEntity: ["title": .text(deletedTitle(pk))]
+                    case unrecordedEntity: ["name": .text("schedule \(pk)")]
+                    default: [:]
+                    }
                 deletes.append(C(entity: entity, primaryKey: pk, type: .delete, tombstone: tombstone))
             }
         }
         for batch in stride(from: 0, to: deletes.count, by: 100) {
-            transactions.append(FixtureStore.Transaction(timestamp: Scenarios.baseTime + 3600 * Double(transactions.count), author: "cleaner",
-                                                         contextName: "BackgroundCleanup", changes: Array(deletes[batch..<min(batch + 100, deletes.count)])))
+            transactions.append(
+                FixtureStore.Transaction(
+                    timestamp: Scenarios.baseTime + 3600 * Double(transactions.count), author: "cleaner",
+                    contextName: "BackgroundCleanup", changes: Array(deletes[batch..<min(batch + 100, deletes.count)])))
         }
-        try StoreWriter.write(FixtureStore(model: manyDeletionsModel, storeUUID: "A1D3E000-0000-4000-8000-00000000DE1E",
-                                           tombstoneColumnCount: 1, transactions: transactions), to: path)
+        try StoreWriter.write(
+            FixtureStore(
+                model: manyDeletionsModel, storeUUID: "A1D3E000-0000-4000-8000-00000000DE1E",
+                tombstoneColumnCount: 1, transactions: transactions), to: path)
     }
 }

@@ -32,36 +32,10 @@ public final class LiveWriter {
     /// Authors the writer rotates through, as an app, its widget and its share extension.
     public static let authors = ["app", "widget", "shareExtension"]
 
-    /// Time spent in the busy handler since the last ``reset()``; the handler
-    /// runs on the connection's queue, the writer reads it after each commit.
-    // Unchecked Sendable: its one mutable value is read and written only under `lock`.
-    private final class BusyClock: @unchecked Sendable {
-        private let lock = NSLock()
-        private var firstCall: UInt64?
-
-        func called(retries: Int) -> Bool {
-            lock.lock()
-            defer { lock.unlock() }
-            let now = DispatchTime.now().uptimeNanoseconds
-            if firstCall == nil { firstCall = now }
-            // Give up after 10 s, as an app's busy timeout would.
-            guard now - (firstCall ?? now) < 10_000_000_000 else { return false }
-            usleep(retries < 10 ? 100 : 1000)
-            return true
-        }
-
-        /// Seconds waited since the last call, and starts again.
-        func reset() -> Double {
-            lock.lock()
-            defer { lock.unlock() }
-            let waited = firstCall.map { Double(DispatchTime.now().uptimeNanoseconds - $0) / 1e9 } ?? 0
-            firstCall = nil
-            return waited
-        }
-    }
-
     private let queue: DatabaseQueue
-    private let clock = BusyClock()
+    /// When the busy handler was first called since the last commit (the handler runs on the
+    /// connection's queue, the writer reads it after each commit).
+    private let firstBusyCall = Locked<UInt64?>(nil)
     /// The entity whose objects the writer inserts, updates and deletes, and its root's name.
     private let entity: Int64
     private let rootName: String
@@ -73,6 +47,15 @@ public final class LiveWriter {
     private let namesInStringTable: Bool
     private var nextPK: Int64 = 0
 
+    /// Seconds the busy handler waited since the last call, and starts again.
+    private func busyWait() -> Double {
+        let now = DispatchTime.now().uptimeNanoseconds
+        return firstBusyCall.withLock { first in
+            defer { first = nil }
+            return first.map { Double(now - $0) / 1e9 } ?? 0
+        }
+    }
+
     /// Opens the existing WAL store at `path`; SQLite checkpoints every
     /// `checkpointPages` WAL pages. Its changes are to `Task` objects when
     /// the store has that entity (the fixtures' Tasks model), else to the first
@@ -80,8 +63,18 @@ public final class LiveWriter {
     /// (a copy of a real one too).
     public init(path: String, checkpointPages: Int = 1000) throws {
         var config = Configuration()
-        let clock = self.clock
-        config.busyMode = .callback { clock.called(retries: $0) }
+        let firstBusyCall = self.firstBusyCall
+        config.busyMode = .callback { retries in
+            let now = DispatchTime.now().uptimeNanoseconds
+            let first = firstBusyCall.withLock { first in
+                if first == nil { first = now }
+                return first ?? now
+            }
+            // Give up after 10 s, as an app's busy timeout would.
+            guard now - first < 10_000_000_000 else { return false }
+            usleep(retries < 10 ? 100 : 1000)
+            return true
+        }
         let (chosen, model) = try Self.chooseEntity(path)
         queue = try DatabaseQueue(path: path, configuration: config)
         let mode = try queue.writeWithoutTransaction { db -> String in
@@ -90,11 +83,17 @@ public final class LiveWriter {
             return try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? ""
         }
         guard mode.lowercased() == "wal" else {
-            throw CocoaError(.fileReadUnsupportedScheme, userInfo: [NSLocalizedDescriptionKey: "\(path): not a WAL store (journal_mode \(mode))"])
+            throw CocoaError(
+                .fileReadUnsupportedScheme,
+                userInfo: [NSLocalizedDescriptionKey: "\(path): not a WAL store (journal_mode \(mode))"])
         }
         guard let layout = SlotLayout(entity: chosen.name, model: model),
-              let slot = layout.slots.first(where: { $0.propertyName == "done" }) ?? layout.slots.first(where: { $0.role == .attribute }) else {
-            throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "\(path): entity \(chosen.name) has no attribute to update"])
+            let slot = layout.slots.first(where: { $0.propertyName == "done" })
+                ?? layout.slots.first(where: { $0.role == .attribute })
+        else {
+            throw CocoaError(
+                .fileReadCorruptFile,
+                userInfo: [NSLocalizedDescriptionKey: "\(path): entity \(chosen.name) has no attribute to update"])
         }
         entity = chosen.number
         rootName = chosen.root
@@ -104,32 +103,46 @@ public final class LiveWriter {
         (hasTombstone, namesInStringTable) = try queue.read { db in
             let change = try db.columns(in: "ACHANGE").map { $0.name.uppercased() }
             let transaction = try db.columns(in: "ATRANSACTION").map { $0.name.uppercased() }
-            return (change.contains("ZTOMBSTONE0"), transaction.contains("ZAUTHORTS") && transaction.contains("ZCONTEXTNAMETS"))
+            return (
+                change.contains("ZTOMBSTONE0"),
+                transaction.contains("ZAUTHORTS") && transaction.contains("ZCONTEXTNAMETS")
+            )
         }
-        nextPK = try queue.read { try Int64.fetchOne($0, sql: "SELECT COALESCE(MAX(ZENTITYPK), 0) FROM ACHANGE WHERE ZENTITY = ?", arguments: [chosen.number]) } ?? 0
+        nextPK =
+            try queue.read {
+                try Int64.fetchOne(
+                    $0, sql: "SELECT COALESCE(MAX(ZENTITYPK), 0) FROM ACHANGE WHERE ZENTITY = ?",
+                    arguments: [chosen.number])
+            } ?? 0
     }
 
     /// `Task` and the Tasks model when the store has it, else the first entity of the store's cached
     /// model (by number) that has an attribute.
-    private static func chooseEntity(_ path: String) throws -> (entity: (number: Int64, name: String, root: String), model: ManagedObjectModel) {
+    private static func chooseEntity(_ path: String) throws -> (
+        entity: (number: Int64, name: String, root: String), model: ManagedObjectModel
+    ) {
         let store = try HistoryStore.open(path)
         func pick(_ e: CatalogEntity) -> (number: Int64, name: String, root: String) {
             (e.number, e.name, store.catalog.root(of: e.number)?.name ?? e.name)
         }
         if let task = store.catalog.entity(named: "Task") { return (pick(task), Scenarios.tasksModel) }
         guard let model = try store.resolveModel().model else {
-            throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "\(path): no Task entity and no cached model to choose another"])
+            throw CocoaError(
+                .fileReadCorruptFile,
+                userInfo: [NSLocalizedDescriptionKey: "\(path): no Task entity and no cached model to choose another"])
         }
-        for e in store.catalog.entities where SlotLayout(entity: e.name, model: model)?.slots.contains(where: { $0.role == .attribute }) == true {
+        for e in store.catalog.entities
+        where SlotLayout(entity: e.name, model: model)?.slots.contains(where: { $0.role == .attribute }) == true {
             return (pick(e), model)
         }
-        throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "\(path): no entity with an attribute"])
+        throw CocoaError(
+            .fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "\(path): no entity with an attribute"])
     }
 
     /// Commits one transaction; returns its number, the seconds it waited
     /// for a lock and the seconds the whole commit took.
     public func commit(at timestamp: Double) throws -> (number: Int64, lockWait: Double, duration: Double) {
-        _ = clock.reset()
+        _ = busyWait()
         let start = DispatchTime.now().uptimeNanoseconds
         let number: Int64 = try queue.inDatabase { db in
             try db.execute(sql: "BEGIN IMMEDIATE")
@@ -137,28 +150,38 @@ public final class LiveWriter {
                 let number = (try Int64.fetchOne(db, sql: "SELECT COALESCE(MAX(Z_PK), 0) + 1 FROM ATRANSACTION") ?? 1)
                 let author = Self.authors[Int(number % Int64(Self.authors.count))]
                 if namesInStringTable {
-                    try db.execute(sql: """
-                        INSERT INTO ATRANSACTION (Z_PK, Z_ENT, Z_OPT, ZAUTHORTS, ZCONTEXTNAMETS, ZTIMESTAMP) VALUES (?, 16002, NULL, ?, ?, ?)
-                        """, arguments: [number, try stringID(author, db), try stringID("viewContext", db), timestamp])
+                    try db.execute(
+                        sql: """
+                            INSERT INTO ATRANSACTION (Z_PK, Z_ENT, Z_OPT, ZAUTHORTS, ZCONTEXTNAMETS, ZTIMESTAMP) \
+                            VALUES (?, 16002, NULL, ?, ?, ?)
+                            """,
+                        arguments: [number, try stringID(author, db), try stringID("viewContext", db), timestamp])
                 } else {
-                    try db.execute(sql: """
-                        INSERT INTO ATRANSACTION (Z_PK, Z_ENT, Z_OPT, ZAUTHOR, ZCONTEXTNAME, ZTIMESTAMP) VALUES (?, 16002, NULL, ?, ?, ?)
-                        """, arguments: [number, author, "viewContext", timestamp])
+                    try db.execute(
+                        sql: """
+                            INSERT INTO ATRANSACTION (Z_PK, Z_ENT, Z_OPT, ZAUTHOR, ZCONTEXTNAME, ZTIMESTAMP) VALUES \
+                            (?, 16002, NULL, ?, ?, ?)
+                            """, arguments: [number, author, "viewContext", timestamp])
                 }
-                let insert = try db.cachedStatement(sql: hasTombstone ? """
-                    INSERT INTO ACHANGE (Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS, ZTOMBSTONE0)
-                    VALUES (16001, NULL, ?, ?, ?, ?, ?, ?)
-                    """ : """
-                    INSERT INTO ACHANGE (Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS)
-                    VALUES (16001, NULL, ?, ?, ?, ?, ?)
-                    """)
+                let insert = try db.cachedStatement(
+                    sql: hasTombstone
+                        ? """
+                        INSERT INTO ACHANGE (Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS, \
+                        ZTOMBSTONE0)
+                        VALUES (16001, NULL, ?, ?, ?, ?, ?, ?)
+                        """
+                        : """
+                        INSERT INTO ACHANGE (Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS)
+                        VALUES (16001, NULL, ?, ?, ?, ?, ?)
+                        """)
                 func add(_ type: ChangeType, _ pk: Int64, _ columns: Data?, _ tombstone: String?) throws {
                     var values: [DatabaseValueConvertible?] = [type.rawValue, entity, pk, number, columns]
                     if hasTombstone { values.append(tombstone) }
                     try insert.execute(arguments: StatementArguments(values))
                 }
                 for i in 0..<Self.changeCount(ofTransaction: number) {
-                    // Insert an object, then update one attribute, then (every third) delete an earlier one, its title preserved.
+                    // Insert an object, then update one attribute, then (every third) delete an earlier one, its title
+                    // preserved.
                     switch i {
                     case 0:
                         nextPK += 1
@@ -169,9 +192,13 @@ public final class LiveWriter {
                         try add(.delete, nextPK - Int64(i), nil, "Task \(nextPK - Int64(i))")
                     }
                 }
-                try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_NAME = 'TRANSACTION'", arguments: [number])
-                try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = (SELECT MAX(Z_PK) FROM ACHANGE) WHERE Z_NAME = 'CHANGE'")
-                try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = MAX(Z_MAX, ?) WHERE Z_NAME = ?", arguments: [nextPK, rootName])
+                try db.execute(
+                    sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_NAME = 'TRANSACTION'", arguments: [number])
+                try db.execute(
+                    sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = (SELECT MAX(Z_PK) FROM ACHANGE) WHERE Z_NAME = 'CHANGE'")
+                try db.execute(
+                    sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = MAX(Z_MAX, ?) WHERE Z_NAME = ?",
+                    arguments: [nextPK, rootName])
                 try db.execute(sql: "COMMIT")
                 return number
             } catch {
@@ -180,14 +207,15 @@ public final class LiveWriter {
             }
         }
         let duration = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        return (number, clock.reset(), duration)
+        return (number, busyWait(), duration)
     }
 
     /// Commits `transactions` transactions, one every `interval` seconds
     /// (timestamps one second apart after `startTime`, Cocoa seconds).
     public func run(transactions: Int, interval: Double, startTime: Double) throws -> Report {
-        var report = Report(transactions: 0, changes: 0, firstTransaction: 0, lastTransaction: 0, maxLockWaitMilliseconds: 0,
-                            commitsThatWaited: 0, maxCommitMilliseconds: 0, seconds: 0)
+        var report = Report(
+            transactions: 0, changes: 0, firstTransaction: 0, lastTransaction: 0, maxLockWaitMilliseconds: 0,
+            commitsThatWaited: 0, maxCommitMilliseconds: 0, seconds: 0)
         let start = DispatchTime.now().uptimeNanoseconds
         for i in 0..<transactions {
             let result = try commit(at: startTime + Double(i))
@@ -208,8 +236,13 @@ public final class LiveWriter {
     public func close() throws { try queue.close() }
 
     private func stringID(_ name: String, _ db: Database) throws -> Int64 {
-        if let id = try Int64.fetchOne(db.cachedStatement(sql: "SELECT Z_PK FROM ATRANSACTIONSTRING WHERE ZNAME = ?"), arguments: [name]) { return id }
-        try db.execute(sql: "INSERT INTO ATRANSACTIONSTRING (Z_ENT, Z_OPT, ZNAME) VALUES (16003, NULL, ?)", arguments: [name])
+        if let id = try Int64.fetchOne(
+            db.cachedStatement(sql: "SELECT Z_PK FROM ATRANSACTIONSTRING WHERE ZNAME = ?"), arguments: [name])
+        {
+            return id
+        }
+        try db.execute(
+            sql: "INSERT INTO ATRANSACTIONSTRING (Z_ENT, Z_OPT, ZNAME) VALUES (16003, NULL, ?)", arguments: [name])
         let id = db.lastInsertedRowID
         try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_NAME = 'TRANSACTIONSTRING'", arguments: [id])
         return id

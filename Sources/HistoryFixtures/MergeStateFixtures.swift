@@ -55,11 +55,13 @@ public enum MergeStateFixtures {
             ]),
             // The phtk.plist content after `plutil -convert xml1`: whole seconds only
             // (the scenario's dates, all in 2025, are dates an XML plist holds).
-            "xml.plist": try! PropertyList.encodeXML(.dictionary([
-                "PersistentHistoryTrackingKit.lastToken.app": date(34),
-                "PersistentHistoryTrackingKit.lastToken.widget": date(20),
-                "PersistentHistoryTrackingKit.lastToken.shareExtension": date(27),
-            ].merging(otherKeys) { a, _ in a })),
+            "xml.plist": try! PropertyList.encodeXML(
+                .dictionary(
+                    [
+                        "PersistentHistoryTrackingKit.lastToken.app": date(34),
+                        "PersistentHistoryTrackingKit.lastToken.widget": date(20),
+                        "PersistentHistoryTrackingKit.lastToken.shareExtension": date(27),
+                    ].merging(otherKeys) { a, _ in a })),
             // A stale actor (a removed extension still in the plist) and a mismatched author name.
             "stale.plist": plist([
                 "PersistentHistoryTrackingKit.lastToken.app": date(34),
@@ -76,7 +78,8 @@ public enum MergeStateFixtures {
             "token.data": token(31),
             "corrupt-token.data": Array(token(31).dropLast(20)),
             "foreign-token.data": token(31, store: foreignUUID),
-            "multi-store-token.data": HistoryTokenDecoder.encode(HistoryToken(transactionNumbers: [uuid: 29, foreignUUID: 4])),
+            "multi-store-token.data": HistoryTokenDecoder.encode(
+                HistoryToken(transactionNumbers: [uuid: 29, foreignUUID: 4])),
             "date-archive.data": dateArchive(),
         ]
     }
@@ -91,11 +94,12 @@ public enum MergeStateFixtures {
     /// `GroupContainer/<UUID>/`: the iOS layout.
     public static func containerFiles() -> [String: [UInt8]] {
         [
-            "\(containerUUID)/.com.apple.mobile_container_manager.metadata.plist": PropertyList.encodeBinary(.dictionary([
-                "MCMMetadataIdentifier": .string(groupID),
-                "MCMMetadataContentClass": .integer(7),
-                "MCMMetadataUUID": .string(containerUUID),
-            ])),
+            "\(containerUUID)/.com.apple.mobile_container_manager.metadata.plist": PropertyList.encodeBinary(
+                .dictionary([
+                    "MCMMetadataIdentifier": .string(groupID),
+                    "MCMMetadataContentClass": .integer(7),
+                    "MCMMetadataUUID": .string(containerUUID),
+                ])),
             "\(containerUUID)/Library/Preferences/\(groupID).plist": plist([
                 "PersistentHistoryTrackingKit.lastToken.app": date(34),
                 "PersistentHistoryTrackingKit.lastToken.widget": date(20),

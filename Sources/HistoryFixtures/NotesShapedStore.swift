@@ -18,34 +18,52 @@ public enum NotesShapedStore {
         func fields(_ names: [String]) -> [PropertyDescription] {
             names.enumerated().map { ModelParts.attribute($0.element, types[$0.offset % types.count]) }
         }
-        return ManagedObjectModel(entities: [
-            EntityDescription(name: "CloudSyncingObject", properties: fields(syncingFields) + [
-                ModelParts.attribute("identifier", .string, preserve: true), ModelParts.attribute("modificationDate", .date),
-                ModelParts.attribute("needsToBeFetchedFromCloud", .boolean), ModelParts.attribute("serverRecordData", .binaryData),
-            ]),
-            EntityDescription(name: "Note", superentityName: "CloudSyncingObject", properties: fields(noteFields) + [
-                ModelParts.attribute("title", .string), ModelParts.attribute("snippet", .string), ModelParts.attribute("modificationDateForSorting", .date),
-                ModelParts.relationship("folder", "Folder", inverse: "notes", toMany: false),
-                ModelParts.relationship("noteData", "NoteData", inverse: "note", toMany: false),
-                ModelParts.relationship("attachments", "Attachment", inverse: "note", toMany: true),
-            ]),
-            EntityDescription(name: "Folder", superentityName: "CloudSyncingObject", properties: [
-                ModelParts.attribute("title", .string), ModelParts.relationship("notes", "Note", inverse: "folder", toMany: true),
-            ]),
-            EntityDescription(name: "Attachment", superentityName: "CloudSyncingObject", properties: [
-                ModelParts.attribute("typeUTI", .string), ModelParts.attribute("fileSize", .integer64), ModelParts.relationship("note", "Note", inverse: "attachments", toMany: false),
-            ]),
-            EntityDescription(name: "NoteData", properties: fields(dataFields) + [
-                ModelParts.attribute("data", .binaryData), ModelParts.attribute("cryptoTag", .binaryData),
-                ModelParts.relationship("note", "Note", inverse: "noteData", toMany: false),
-            ]),
-        ], versionIdentifiers: ["Notes 1"])
+        return ManagedObjectModel(
+            entities: [
+                EntityDescription(
+                    name: "CloudSyncingObject",
+                    properties: fields(syncingFields) + [
+                        ModelParts.attribute("identifier", .string, preserve: true),
+                        ModelParts.attribute("modificationDate", .date),
+                        ModelParts.attribute("needsToBeFetchedFromCloud", .boolean),
+                        ModelParts.attribute("serverRecordData", .binaryData),
+                    ]),
+                EntityDescription(
+                    name: "Note", superentityName: "CloudSyncingObject",
+                    properties: fields(noteFields) + [
+                        ModelParts.attribute("title", .string), ModelParts.attribute("snippet", .string),
+                        ModelParts.attribute("modificationDateForSorting", .date),
+                        ModelParts.relationship("folder", "Folder", inverse: "notes", toMany: false),
+                        ModelParts.relationship("noteData", "NoteData", inverse: "note", toMany: false),
+                        ModelParts.relationship("attachments", "Attachment", inverse: "note", toMany: true),
+                    ]),
+                EntityDescription(
+                    name: "Folder", superentityName: "CloudSyncingObject",
+                    properties: [
+                        ModelParts.attribute("title", .string),
+                        ModelParts.relationship("notes", "Note", inverse: "folder", toMany: true),
+                    ]),
+                EntityDescription(
+                    name: "Attachment", superentityName: "CloudSyncingObject",
+                    properties: [
+                        ModelParts.attribute("typeUTI", .string), ModelParts.attribute("fileSize", .integer64),
+                        ModelParts.relationship("note", "Note", inverse: "attachments", toMany: false),
+                    ]),
+                EntityDescription(
+                    name: "NoteData",
+                    properties: fields(dataFields) + [
+                        ModelParts.attribute("data", .binaryData), ModelParts.attribute("cryptoTag", .binaryData),
+                        ModelParts.relationship("note", "Note", inverse: "noteData", toMany: false),
+                    ]),
+            ], versionIdentifiers: ["Notes 1"])
     }()
 
     public static let storeUUID = "A9B8C7D6-0000-4000-8000-00000000B0E5"
 
     public static var store: FixtureStore {
-        FixtureStore(model: model, storeUUID: storeUUID, tombstoneColumnCount: 4, journalMode: .wal(keepInWAL: 0), transactions: [])
+        FixtureStore(
+            model: model, storeUUID: storeUUID, tombstoneColumnCount: 4, journalMode: .wal(keepInWAL: 0),
+            transactions: [])
     }
 
     /// How many transactions make about `changes` changes (2.2 per transaction).
@@ -68,29 +86,46 @@ public enum NotesShapedStore {
         // Hashed twice: mix(i, j) for nearby j are correlated, and the note is chosen by mix(i, 0).
         let h = mix(mix(i, 1), 5) % 100
         let (author, context, bundle, process): (String?, String?, String, String) =
-            h < 90 ? (nil, nil, "com.apple.mobilenotes", "MobileNotes")
-            : h < 95 ? (nil, nil, "com.apple.mobilenotes.SharingExtension", "com.apple.mobilenotes.SharingExtension")
-            : ("NSCloudKitMirroringDelegate.import", "NSCloudKitMirroringDelegate.import", "com.apple.mobilenotes", "MobileNotes")
+            h < 90
+            ? (nil, nil, "com.apple.mobilenotes", "MobileNotes")
+            : h < 95
+                ? (nil, nil, "com.apple.mobilenotes.SharingExtension", "com.apple.mobilenotes.SharingExtension")
+                : (
+                    "NSCloudKitMirroringDelegate.import", "NSCloudKitMirroringDelegate.import", "com.apple.mobilenotes",
+                    "MobileNotes"
+                )
         let n = note(i)
         var changes: [FixtureStore.Change] = [
-            .init(entity: "Note", primaryKey: n, type: .update, updated: touched(noteFields, i, 1, extra: ["modificationDate", "modificationDateForSorting", "snippet"])),
-            .init(entity: "NoteData", primaryKey: n, type: .update, updated: touched(dataFields, i, 2, extra: ["data", "cryptoTag"])),
+            .init(
+                entity: "Note", primaryKey: n, type: .update,
+                updated: touched(
+                    noteFields, i, 1, extra: ["modificationDate", "modificationDateForSorting", "snippet"])),
+            .init(
+                entity: "NoteData", primaryKey: n, type: .update,
+                updated: touched(dataFields, i, 2, extra: ["data", "cryptoTag"])),
         ]
         if i % 5 == 4 {
             let k = mix(i, 3) % 10_000
             // Of these fifths: 21 % insert (2 % of all changes), 1.7 % delete (0.15 %), the rest update.
             switch k % 1_000 {
-            case 0..<210: changes.append(.init(entity: k % 2 == 0 ? "Attachment" : "Note", primaryKey: Int64(100_000 + i), type: .insert))
+            case 0..<210:
+                changes.append(
+                    .init(entity: k % 2 == 0 ? "Attachment" : "Note", primaryKey: Int64(100_000 + i), type: .insert))
             case 210..<227:
-                changes.append(.init(entity: "Attachment", primaryKey: Int64(100_000 + i - 5), type: .delete,
-                                     tombstone: ["identifier": .text("attachment-\(100_000 + i - 5)")]))
+                changes.append(
+                    .init(
+                        entity: "Attachment", primaryKey: Int64(100_000 + i - 5), type: .delete,
+                        tombstone: ["identifier": .text("attachment-\(100_000 + i - 5)")]))
             default:
-                changes.append(.init(entity: "Attachment", primaryKey: Int64(1 + k % 5_000), type: .update,
-                                     updated: touched(syncingFields, i, 4, extra: ["modificationDate", "fileSize"])))
+                changes.append(
+                    .init(
+                        entity: "Attachment", primaryKey: Int64(1 + k % 5_000), type: .update,
+                        updated: touched(syncingFields, i, 4, extra: ["modificationDate", "fileSize"])))
             }
         }
-        return FixtureStore.Transaction(timestamp: Scenarios.baseTime + Double(i) * 2, author: author, contextName: context,
-                                        bundleID: bundle, processID: process, changes: changes)
+        return FixtureStore.Transaction(
+            timestamp: Scenarios.baseTime + Double(i) * 2, author: author, contextName: context,
+            bundleID: bundle, processID: process, changes: changes)
     }
 
     /// 2 to 17 of `fields` (a stride coprime with their count never repeats one), and `extra`.

@@ -43,19 +43,29 @@ struct RowWriter {
     func insert(_ row: FixtureStore.Row, _ db: Database) throws {
         let names = row.values.keys.sorted()
         let columns = (["Z_PK", "Z_ENT", "Z_OPT"] + names.map { column(row.entity, $0) }).joined(separator: ", ")
-        let values: [DatabaseValueConvertible?] = [row.primaryKey, numberOf[row.entity], row.version] + names.map { Self.argument(row.values[$0]) }
-        try db.execute(sql: "INSERT INTO \(table(row.entity)) (\(columns)) VALUES (\(Array(repeating: "?", count: values.count).joined(separator: ", ")))",
-                       arguments: StatementArguments(values))
+        let values: [DatabaseValueConvertible?] =
+            [row.primaryKey, numberOf[row.entity], row.version] + names.map { Self.argument(row.values[$0]) }
+        try db.execute(
+            sql:
+                """
+                INSERT INTO \(table(row.entity)) (\(columns)) VALUES \
+                (\(Array(repeating: "?", count: values.count).joined(separator: ", ")))
+                """,
+            arguments: StatementArguments(values))
         for (relationship, keys) in row.links {
             let chain = model.inheritanceChain(of: row.entity).map(\.name)
             for join in joins {
                 let isLow = chain.contains(join.lowEntity) && join.lowRelationship == relationship
-                guard isLow || model.allProperties(of: row.entity).contains(where: {
-                    $0.name == relationship && $0.relationship?.inverseName == join.lowRelationship
-                }) else { continue }
+                guard
+                    isLow
+                        || model.allProperties(of: row.entity).contains(where: {
+                            $0.name == relationship && $0.relationship?.inverseName == join.lowRelationship
+                        })
+                else { continue }
                 for key in keys {
-                    try db.execute(sql: "INSERT OR IGNORE INTO \(join.name) (\(join.lowColumn), \(join.highColumn)) VALUES (?, ?)",
-                                   arguments: isLow ? [row.primaryKey, key] : [key, row.primaryKey])
+                    try db.execute(
+                        sql: "INSERT OR IGNORE INTO \(join.name) (\(join.lowColumn), \(join.highColumn)) VALUES (?, ?)",
+                        arguments: isLow ? [row.primaryKey, key] : [key, row.primaryKey])
                 }
             }
         }
@@ -64,9 +74,11 @@ struct RowWriter {
     /// Sets `row`'s values on the existing row, and counts a version (`Z_OPT`) as Core Data does.
     func update(_ row: FixtureStore.Row, _ db: Database) throws {
         let names = row.values.keys.sorted()
-        let assignments = (names.map { column(row.entity, $0) + " = ?" } + ["Z_OPT = Z_OPT + 1"]).joined(separator: ", ")
-        try db.execute(sql: "UPDATE \(table(row.entity)) SET \(assignments) WHERE Z_PK = ?",
-                       arguments: StatementArguments(names.map { Self.argument(row.values[$0]) } + [row.primaryKey]))
+        let assignments = (names.map { column(row.entity, $0) + " = ?" } + ["Z_OPT = Z_OPT + 1"]).joined(
+            separator: ", ")
+        try db.execute(
+            sql: "UPDATE \(table(row.entity)) SET \(assignments) WHERE Z_PK = ?",
+            arguments: StatementArguments(names.map { Self.argument(row.values[$0]) } + [row.primaryKey]))
     }
 
     func delete(_ row: FixtureStore.Row, _ db: Database) throws {

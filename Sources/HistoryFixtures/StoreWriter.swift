@@ -10,8 +10,15 @@ public enum StoreWriter {
     public static func historyDDL(tombstoneColumns: Int) -> [String] {
         let tombstones = (0..<tombstoneColumns).map { ", ZTOMBSTONE\($0) BLOB" }.joined()
         return [
-            "CREATE TABLE ACHANGE ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZCHANGETYPE INTEGER, ZENTITY INTEGER, ZENTITYPK INTEGER, ZTRANSACTIONID INTEGER, ZCOLUMNS BLOB\(tombstones) )",
-            "CREATE TABLE ATRANSACTION ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZAUTHORTS INTEGER, ZBUNDLEIDTS INTEGER, ZCONTEXTNAMETS INTEGER, ZPROCESSIDTS INTEGER, ZTIMESTAMP FLOAT, ZAUTHOR VARCHAR, ZBUNDLEID VARCHAR, ZCONTEXTNAME VARCHAR, ZPROCESSID VARCHAR, ZQUERYGEN BLOB )",
+            """
+            CREATE TABLE ACHANGE ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZCHANGETYPE INTEGER, \
+            ZENTITY INTEGER, ZENTITYPK INTEGER, ZTRANSACTIONID INTEGER, ZCOLUMNS BLOB\(tombstones) )
+            """,
+            """
+            CREATE TABLE ATRANSACTION ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZAUTHORTS \
+            INTEGER, ZBUNDLEIDTS INTEGER, ZCONTEXTNAMETS INTEGER, ZPROCESSIDTS INTEGER, ZTIMESTAMP FLOAT, ZAUTHOR \
+            VARCHAR, ZBUNDLEID VARCHAR, ZCONTEXTNAME VARCHAR, ZPROCESSID VARCHAR, ZQUERYGEN BLOB )
+            """,
             "CREATE TABLE ATRANSACTIONSTRING ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME VARCHAR )",
             "CREATE INDEX ACHANGE_ZTRANSACTIONID_INDEX ON ACHANGE (ZTRANSACTIONID)",
             "CREATE INDEX ATRANSACTION_ZAUTHORTS_INDEX ON ATRANSACTION (ZAUTHORTS)",
@@ -27,8 +34,10 @@ public enum StoreWriter {
     /// Writes `fixture` to `path` (which must not exist yet). `generated`
     /// transactions (count, maker) follow the fixture's own, without being
     /// held in memory: for large benchmark stores.
-    public static func write(_ fixture: FixtureStore, to path: String,
-                             generated: (count: Int, make: (Int) -> FixtureStore.Transaction)? = nil) throws {
+    public static func write(
+        _ fixture: FixtureStore, to path: String,
+        generated: (count: Int, make: (Int) -> FixtureStore.Transaction)? = nil
+    ) throws {
         guard !FileManager.default.fileExists(atPath: path) else {
             throw CocoaError(.fileWriteFileExists, userInfo: [NSFilePathErrorKey: path])
         }
@@ -71,8 +80,12 @@ public enum StoreWriter {
         if let purged = fixture.purgedTransactions, fixture.historyEnabled {
             try queue.inDatabase { db in
                 try db.inTransaction {
-                    try db.execute(sql: "DELETE FROM ACHANGE WHERE ZTRANSACTIONID BETWEEN ? AND ?", arguments: [purged.lowerBound, purged.upperBound])
-                    try db.execute(sql: "DELETE FROM ATRANSACTION WHERE Z_PK BETWEEN ? AND ?", arguments: [purged.lowerBound, purged.upperBound])
+                    try db.execute(
+                        sql: "DELETE FROM ACHANGE WHERE ZTRANSACTIONID BETWEEN ? AND ?",
+                        arguments: [purged.lowerBound, purged.upperBound])
+                    try db.execute(
+                        sql: "DELETE FROM ATRANSACTION WHERE Z_PK BETWEEN ? AND ?",
+                        arguments: [purged.lowerBound, purged.upperBound])
                     return .commit
                 }
             }
@@ -98,10 +111,15 @@ public enum StoreWriter {
         }
     }
 
-    private static func createSchema(_ db: Database, fixture: FixtureStore,
-                                     numbers: [(name: String, number: Int64, superNumber: Int64)]) throws {
-        try db.execute(sql: "CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)")
-        try db.execute(sql: "CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)")
+    private static func createSchema(
+        _ db: Database, fixture: FixtureStore,
+        numbers: [(name: String, number: Int64, superNumber: Int64)]
+    ) throws {
+        try db.execute(
+            sql: "CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)"
+        )
+        try db.execute(
+            sql: "CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)")
         try db.execute(sql: "CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB)")
         let numberOf = Dictionary(numbers.map { ($0.name, $0.number) }, uniquingKeysWith: { a, _ in a })
         let columnNames = ColumnNames(model: fixture.model) { numberOf[$0] }
@@ -109,10 +127,15 @@ public enum StoreWriter {
             try db.execute(sql: entityTableDDL(root: root.name, model: fixture.model, columnNames: columnNames))
         }
         if fixture.historyEnabled {
-            for statement in historyDDL(tombstoneColumns: fixture.tombstoneColumnCount) { try db.execute(sql: statement) }
+            for statement in historyDDL(tombstoneColumns: fixture.tombstoneColumnCount) {
+                try db.execute(sql: statement)
+            }
         }
-        let hashes = Dictionary(numbers.map { ($0.name, PlistValue.data(Array(repeating: UInt8(truncatingIfNeeded: $0.number), count: 32))) },
-                                uniquingKeysWith: { a, _ in a })
+        let hashes = Dictionary(
+            numbers.map {
+                ($0.name, PlistValue.data(Array(repeating: UInt8(truncatingIfNeeded: $0.number), count: 32)))
+            },
+            uniquingKeysWith: { a, _ in a })
         let metadata: PlistValue = .dictionary([
             "NSStoreType": .string("SQLite"),
             "NSStoreUUID": .string(fixture.storeUUID),
@@ -122,11 +145,13 @@ public enum StoreWriter {
             "NSStoreModelVersionHashes": .dictionary(hashes),
             "_NSAutoVacuumLevel": .string("2"),
         ])
-        try db.execute(sql: "INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)",
-                       arguments: [fixture.storeUUID, Data(PropertyList.encodeBinary(metadata))])
+        try db.execute(
+            sql: "INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)",
+            arguments: [fixture.storeUUID, Data(PropertyList.encodeBinary(metadata))])
         if fixture.writesModelCache {
-            try db.execute(sql: "INSERT INTO Z_MODELCACHE (Z_CONTENT) VALUES (?)",
-                           arguments: [Data(ModelArchiveEncoder.modelCache(fixture.model))])
+            try db.execute(
+                sql: "INSERT INTO Z_MODELCACHE (Z_CONTENT) VALUES (?)",
+                arguments: [Data(ModelArchiveEncoder.modelCache(fixture.model))])
         }
     }
 
@@ -142,24 +167,35 @@ public enum StoreWriter {
         var lowRelationship: String
     }
 
-    static func joinTables(_ model: ManagedObjectModel, numbers: [(name: String, number: Int64, superNumber: Int64)]) -> [JoinTable] {
+    static func joinTables(_ model: ManagedObjectModel, numbers: [(name: String, number: Int64, superNumber: Int64)])
+        -> [JoinTable]
+    {
         let numberOf = Dictionary(numbers.map { ($0.name, $0.number) }, uniquingKeysWith: { a, _ in a })
         var tables: [JoinTable] = []
         for entity in model.entities {
             for p in entity.properties {
-                guard let r = p.relationship, r.isToMany, let destination = r.destinationEntityName, let inverse = r.inverseName,
-                      let declaring = model.inheritanceChain(of: destination).last(where: { $0.property(named: inverse) != nil }),
-                      declaring.property(named: inverse)?.relationship?.isToMany == true,
-                      let a = numberOf[entity.name], let b = numberOf[declaring.name], a < b || (a == b && p.name < inverse) else { continue }
-                tables.append(JoinTable(name: "Z_\(a)\(p.name.uppercased())", lowColumn: "Z_\(a)\(inverse.uppercased())",
-                                        highColumn: "Z_\(b)\(p.name.uppercased())", lowEntity: entity.name, lowRelationship: p.name))
+                guard let r = p.relationship, r.isToMany, let destination = r.destinationEntityName,
+                    let inverse = r.inverseName,
+                    let declaring = model.inheritanceChain(of: destination).last(where: {
+                        $0.property(named: inverse) != nil
+                    }),
+                    declaring.property(named: inverse)?.relationship?.isToMany == true,
+                    let a = numberOf[entity.name], let b = numberOf[declaring.name],
+                    a < b || (a == b && p.name < inverse)
+                else { continue }
+                tables.append(
+                    JoinTable(
+                        name: "Z_\(a)\(p.name.uppercased())", lowColumn: "Z_\(a)\(inverse.uppercased())",
+                        highColumn: "Z_\(b)\(p.name.uppercased())", lowEntity: entity.name, lowRelationship: p.name))
             }
         }
         return tables
     }
 
     /// Runs the fixture's save steps on `queue`; the reader holding the log, when a step made one.
-    private static func writeSaveSteps(_ fixture: FixtureStore, queue: DatabaseQueue, path: String, recorder: Recorder) throws -> DatabaseQueue? {
+    private static func writeSaveSteps(_ fixture: FixtureStore, queue: DatabaseQueue, path: String, recorder: Recorder)
+        throws -> DatabaseQueue?
+    {
         var reader: DatabaseQueue?
         let rows = RowWriter(fixture: fixture, numbers: recorder.numbers)
         for step in fixture.saveSteps {
@@ -172,8 +208,12 @@ public enum StoreWriter {
                         for row in save.updated { try rows.update(row, db) }
                         for row in save.deleted { try rows.delete(row, db) }
                         if let purge = save.purge {
-                            try db.execute(sql: "DELETE FROM ACHANGE WHERE ZTRANSACTIONID BETWEEN ? AND ?", arguments: [purge.lowerBound, purge.upperBound])
-                            try db.execute(sql: "DELETE FROM ATRANSACTION WHERE Z_PK BETWEEN ? AND ?", arguments: [purge.lowerBound, purge.upperBound])
+                            try db.execute(
+                                sql: "DELETE FROM ACHANGE WHERE ZTRANSACTIONID BETWEEN ? AND ?",
+                                arguments: [purge.lowerBound, purge.upperBound])
+                            try db.execute(
+                                sql: "DELETE FROM ATRANSACTION WHERE Z_PK BETWEEN ? AND ?",
+                                arguments: [purge.lowerBound, purge.upperBound])
                         }
                         if save.transaction != nil { try recorder.writePrimaryKeys(db) }
                         return .commit
@@ -189,11 +229,19 @@ public enum StoreWriter {
         return reader
     }
 
-    private static func writeRows(_ db: Database, fixture: FixtureStore, numbers: [(name: String, number: Int64, superNumber: Int64)]) throws {
+    private static func writeRows(
+        _ db: Database, fixture: FixtureStore, numbers: [(name: String, number: Int64, superNumber: Int64)]
+    ) throws {
         guard !fixture.rows.isEmpty else { return }
         let writer = RowWriter(fixture: fixture, numbers: numbers)
         for join in writer.joins {
-            try db.execute(sql: "CREATE TABLE \(join.name) ( \(join.lowColumn) INTEGER, \(join.highColumn) INTEGER, PRIMARY KEY (\(join.lowColumn), \(join.highColumn)) )")
+            try db.execute(
+                sql:
+                    """
+                    CREATE TABLE \(join.name) ( \(join.lowColumn) INTEGER, \(join.highColumn) INTEGER, PRIMARY \
+                    KEY (\(join.lowColumn), \(join.highColumn)) )
+                    """
+            )
         }
         for row in fixture.rows { try writer.insert(row, db) }
     }
@@ -256,17 +304,24 @@ private final class Recorder {
         guard fixture.historyEnabled else { return }
         transactionCount += 1
         let number = transactionCount
-        try db.cachedStatement(sql: """
-            INSERT INTO ATRANSACTION (Z_PK, Z_ENT, Z_OPT, ZAUTHORTS, ZBUNDLEIDTS, ZCONTEXTNAMETS, ZPROCESSIDTS, ZTIMESTAMP)
-            VALUES (?, 16002, NULL, ?, ?, ?, ?, ?)
-            """).execute(arguments: [number, try stringID(tx.author, db), try stringID(tx.bundleID, db),
-                                     try stringID(tx.contextName, db), try stringID(tx.processID, db), tx.timestamp])
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO ATRANSACTION (Z_PK, Z_ENT, Z_OPT, ZAUTHORTS, ZBUNDLEIDTS, ZCONTEXTNAMETS, ZPROCESSIDTS, \
+                ZTIMESTAMP)
+                VALUES (?, 16002, NULL, ?, ?, ?, ?, ?)
+                """
+        ).execute(arguments: [
+            number, try stringID(tx.author, db), try stringID(tx.bundleID, db),
+            try stringID(tx.contextName, db), try stringID(tx.processID, db), tx.timestamp,
+        ])
         let columnsList = (0..<fixture.tombstoneColumnCount).map { ", ZTOMBSTONE\($0)" }.joined()
         let placeholders = String(repeating: ", ?", count: fixture.tombstoneColumnCount)
-        let insert = try db.cachedStatement(sql: """
-            INSERT INTO ACHANGE (Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS\(columnsList))
-            VALUES (16001, NULL, ?, ?, ?, ?, ?\(placeholders))
-            """)
+        let insert = try db.cachedStatement(
+            sql: """
+                INSERT INTO ACHANGE (Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, \
+                ZCOLUMNS\(columnsList))
+                VALUES (16001, NULL, ?, ?, ?, ?, ?\(placeholders))
+                """)
         for c in tx.changes {
             changeCount += 1
             maxPK[c.entity] = max(maxPK[c.entity] ?? 0, c.primaryKey)
@@ -308,21 +363,26 @@ private final class Recorder {
     func writePrimaryKeys(_ db: Database) throws {
         try db.execute(sql: "DELETE FROM Z_PRIMARYKEY")
         for e in numbers {
-            try db.execute(sql: "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, ?)",
-                           arguments: [e.number, e.name, e.superNumber, maxPK[e.name] ?? 0])
+            try db.execute(
+                sql: "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, ?)",
+                arguments: [e.number, e.name, e.superNumber, maxPK[e.name] ?? 0])
         }
         guard fixture.historyEnabled else { return }
-        for (ent, name, max) in [(16001, "CHANGE", changeCount), (16002, "TRANSACTION", transactionCount),
-                                 (16003, "TRANSACTIONSTRING", Int64(strings.count))] {
-            try db.execute(sql: "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, 0, ?)",
-                           arguments: [ent, name, max])
+        for (ent, name, max) in [
+            (16001, "CHANGE", changeCount), (16002, "TRANSACTION", transactionCount),
+            (16003, "TRANSACTIONSTRING", Int64(strings.count)),
+        ] {
+            try db.execute(
+                sql: "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, 0, ?)",
+                arguments: [ent, name, max])
         }
     }
 
     private func stringID(_ s: String?, _ db: Database) throws -> Int64? {
         guard let s else { return nil }
         if let id = strings[s] { return id }
-        try db.cachedStatement(sql: "INSERT INTO ATRANSACTIONSTRING (Z_ENT, Z_OPT, ZNAME) VALUES (16003, NULL, ?)").execute(arguments: [s])
+        try db.cachedStatement(sql: "INSERT INTO ATRANSACTIONSTRING (Z_ENT, Z_OPT, ZNAME) VALUES (16003, NULL, ?)")
+            .execute(arguments: [s])
         strings[s] = db.lastInsertedRowID
         return db.lastInsertedRowID
     }

@@ -12,15 +12,24 @@ public enum SwiftSyncFixtures {
     /// The pulls' transaction numbers: the first day's, the second's and the newest transaction.
     public static let inboundNumbers: [Int64] = [6, 19, 37]
 
-    static let inbound = Scenarios.Actor(author: inboundAuthor, context: "SwiftSync.inbound", bundle: "com.example.tasks", process: "Tasks")
+    static let inbound = Scenarios.Actor(
+        author: inboundAuthor, context: "SwiftSync.inbound", bundle: "com.example.tasks", process: "Tasks")
 
     /// The App Group history with the three pulls where their times fall (minutes 20, 1505 and 2950).
     public static func history() -> [FixtureStore.Transaction] {
         typealias C = FixtureStore.Change
         let pulls = [
-            Scenarios.tx(inbound, 20, [C(entity: "Project", primaryKey: 3, type: .insert), C(entity: "Person", primaryKey: 3, type: .insert)]),
+            Scenarios.tx(
+                inbound, 20,
+                [
+                    C(
+                        entity: """
+                            Project
+                            """, primaryKey: 3, type: .insert), C(entity: "Person", primaryKey: 3, type: .insert),
+                ]),
             Scenarios.tx(inbound, 1505, [C(entity: "Project", primaryKey: 3, type: .update, updated: ["name"])]),
-            Scenarios.tx(inbound, 2950, [C(entity: "Person", primaryKey: 3, type: .update, updated: ["email", "projects"])]),
+            Scenarios.tx(
+                inbound, 2950, [C(entity: "Person", primaryKey: 3, type: .update, updated: ["email", "projects"])]),
         ]
         var all = Scenarios.appGroupHistory()
         for pull in pulls {
@@ -32,7 +41,8 @@ public enum SwiftSyncFixtures {
 
     /// The store, every transaction in the main file.
     public static func store() -> FixtureStore {
-        FixtureStore(model: Scenarios.tasksModel, storeUUID: storeUUID, tombstoneColumnCount: 4, journalMode: .wal(keepInWAL: 0),
-                     transactions: history())
+        FixtureStore(
+            model: Scenarios.tasksModel, storeUUID: storeUUID, tombstoneColumnCount: 4, journalMode: .wal(keepInWAL: 0),
+            transactions: history())
     }
 }

@@ -5,7 +5,9 @@ public enum XcdatamodelWriter {
     public static func contents(_ model: ManagedObjectModel) -> String {
         var lines = [
             #"<?xml version="1.0" encoding="UTF-8" standalone="yes"?>"#,
-            #"<model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" lastSavedToolsVersion="1" systemVersion="23A344" minimumToolsVersion="Automatic" sourceLanguage="Swift" userDefinedModelVersionIdentifier="">"#,
+            #"<model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" lastSavedToolsVersion="1" "#
+                + #"systemVersion="23A344" minimumToolsVersion="Automatic" sourceLanguage="Swift" "#
+                + #"userDefinedModelVersionIdentifier="">"#,
         ]
         for e in model.entities {
             var attrs = #"name="\#(e.name)" representedClassName="\#(e.name)""#
@@ -27,17 +29,26 @@ public enum XcdatamodelWriter {
                     if r.isOrdered { a += #" ordered="YES""# }
                     a += #" deletionRule="\#(r.deleteRule.word)""#
                     if let d = r.destinationEntityName { a += #" destinationEntity="\#(d)""# }
-                    if let i = r.inverseName, let d = r.destinationEntityName { a += #" inverseName="\#(i)" inverseEntity="\#(d)""# }
+                    if let i = r.inverseName, let d = r.destinationEntityName {
+                        a += #" inverseName="\#(i)" inverseEntity="\#(d)""#
+                    }
                     lines.append("        <relationship \(a)/>")
                 case .fetchedProperty:
-                    lines.append("        <fetchedProperty \(a)><fetchRequest name=\"fetchedPropertyFetchRequest\" entity=\"\(e.name)\"/></fetchedProperty>")
+                    lines.append(
+                        """
+                                <fetchedProperty \(a)><fetchRequest name=\"fetchedPropertyFetchRequest\" \
+                        entity=\"\(e.name)\"/></fetchedProperty>
+                        """
+                    )
                 case .expression:
                     continue
                 }
             }
             if !e.userInfo.isEmpty {
                 lines.append("        <userInfo>")
-                for (k, v) in e.userInfo.sorted(by: { $0.key < $1.key }) { lines.append("            <entry key=\"\(k)\" value=\"\(v)\"/>") }
+                for (k, v) in e.userInfo.sorted(by: { $0.key < $1.key }) {
+                    lines.append("            <entry key=\"\(k)\" value=\"\(v)\"/>")
+                }
                 lines.append("        </userInfo>")
             }
             lines.append("    </entity>")

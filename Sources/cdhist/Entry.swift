@@ -28,7 +28,9 @@ public enum Entry {
                 }
                 arguments.insert(ReplCommand.configuration.commandName ?? "repl", at: 0)
             }
-            if arguments.count == 2, arguments[0] == "--generate-completion-script", let script = CompletionScript.text(arguments[1]) {
+            if arguments.count == 2, arguments[0] == "--generate-completion-script",
+                let script = CompletionScript.text(arguments[1])
+            {
                 console.standardOutput.write(Data(script.utf8))
                 return 0
             }
@@ -85,7 +87,8 @@ public enum Entry {
 
     /// Errors raised by ArgumentParser itself (help requests, validation), as opposed to ours.
     static func isParserError(_ error: Error) -> Bool {
-        error is CleanExit || error is ValidationError || String(reflecting: type(of: error)).hasPrefix("ArgumentParser.")
+        error is CleanExit || error is ValidationError
+            || String(reflecting: type(of: error)).hasPrefix("ArgumentParser.")
     }
 
     /// Prints help to stdout (status 0), or a usage error to stderr (status 2).

@@ -10,7 +10,9 @@ struct Session {
     let decoder: ChangeDecoder
 
     /// Opens the store of `options` (as after save `atSave` when given); notices go to stderr.
-    static func open(_ options: StoreOptions, atSave: Int? = nil, output: OutputOptions, fallback: OutputFormat = .json) throws -> Session {
+    static func open(_ options: StoreOptions, atSave: Int? = nil, output: OutputOptions, fallback: OutputFormat = .json)
+        throws -> Session
+    {
         try open(options, atSave: atSave, context: output.context(fallback: fallback))
     }
 
@@ -18,7 +20,8 @@ struct Session {
     static func open(_ options: StoreOptions, atSave: Int? = nil, context: RenderContext) throws -> Session {
         let store = try openStore(options.store, lockTimeout: options.lockTimeout, atSave: atSave)
         let model = try store.resolveModel(userModelPath: options.model)
-        return Session(store: store, model: model, context: try context.reading(store), decoder: store.makeDecoder(model: model))
+        return Session(
+            store: store, model: model, context: try context.reading(store), decoder: store.makeDecoder(model: model))
     }
 
     /// Says once on stderr why changes cannot be fully named, for commands that decode them.
@@ -29,11 +32,14 @@ struct Session {
     /// After a listing that found nothing: says on stderr which names it filtered on no
     /// transaction has, with the names like them that some do (`--author Widget`: widget).
     func noteUnmatchedNames(_ query: HistoryQuery) throws {
-        let option: [TransactionField: String] = [.author: "--author", .contextName: "--context", .bundleID: "--bundle", .processID: "--process"]
+        let option: [TransactionField: String] = [
+            .author: "--author", .contextName: "--context", .bundleID: "--bundle", .processID: "--process",
+        ]
         for u in try store.unmatchedNames(query) {
             let like = u.similar.prefix(3).map { "'\(TerminalText.visible($0))'" }.joined(separator: " or ")
-            printError("cdhist: note: \(option[u.field] ?? "") '\(TerminalText.visible(u.value))' matches no transaction"
-                       + (like.isEmpty ? "" : "; did you mean \(like)?"))
+            printError(
+                "cdhist: note: \(option[u.field] ?? "") '\(TerminalText.visible(u.value))' matches no transaction"
+                    + (like.isEmpty ? "" : "; did you mean \(like)?"))
         }
     }
 

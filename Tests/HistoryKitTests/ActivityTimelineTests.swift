@@ -1,8 +1,9 @@
 import Foundation
 import GRDB
-import TestSupport
 import HistoryFixtures
+import TestSupport
 import Testing
+
 @testable import HistoryKit
 
 @Suite struct ActivityTimelineTests {
@@ -18,7 +19,9 @@ import Testing
         #expect(timeline.bucketSeconds == 60)
         #expect(timeline.undatedCount == 0 && timeline.datedCount == 6 && timeline.overflow == nil)
         func nonzero(_ lane: ActivityTimeline.Lane) -> [Int: Int] {
-            Dictionary(uniqueKeysWithValues: lane.counts.enumerated().filter { $0.element > 0 }.map { ($0.offset, $0.element) })
+            Dictionary(
+                uniqueKeysWithValues: lane.counts.enumerated().filter { $0.element > 0 }.map { ($0.offset, $0.element) }
+            )
         }
         #expect(timeline.lanes.map(\.author) == ["app", nil, "shareExtension", "widget"])
         #expect(timeline.lanes.map(\.total) == [3, 1, 1, 1])
@@ -26,10 +29,13 @@ import Testing
         #expect(nonzero(timeline.lanes[1]) == [2: 1])
         #expect(nonzero(timeline.lanes[2]) == [120: 1])
         #expect(nonzero(timeline.lanes[3]) == [1: 1])
-        #expect(timeline.bucket(of: t0 + 7260) == 120 && timeline.bucket(of: t0 - 1) == nil && timeline.bucket(of: t0 + 7261) == nil)
+        #expect(
+            timeline.bucket(of: t0 + 7260) == 120 && timeline.bucket(of: t0 - 1) == nil
+                && timeline.bucket(of: t0 + 7261) == nil)
         // The same totals as the author summary.
         let summaries = try store.fieldSummaries(.author, countingChanges: false)
-        #expect(Dictionary(uniqueKeysWithValues: summaries.map { ($0.value ?? "-", $0.transactionCount) })
+        #expect(
+            Dictionary(uniqueKeysWithValues: summaries.map { ($0.value ?? "-", $0.transactionCount) })
                 == Dictionary(uniqueKeysWithValues: timeline.lanes.map { ($0.author ?? "-", $0.total) }))
 
         let top = timeline.topLanes(1)

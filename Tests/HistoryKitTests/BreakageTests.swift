@@ -3,6 +3,7 @@ import GRDB
 import HistoryFixtures
 import TestSupport
 import Testing
+
 @testable import HistoryKit
 
 /// Which actors a deletion breaks is decided once (``Breakage``): the cleaners' rows of the
@@ -11,7 +12,9 @@ import Testing
 @Suite struct BreakageTests {
     /// A copy of the MergeState fixture (34 transactions, one a minute or more apart) and a
     /// defaults plist holding `widget`'s date under PersistentHistoryTrackingKit's key.
-    private func store(widgetAt date: Double, format: PropertyList.Format, in dir: TemporaryDirectory) throws -> (HistoryStore, String) {
+    private func store(widgetAt date: Double, format: PropertyList.Format, in dir: TemporaryDirectory) throws -> (
+        HistoryStore, String
+    ) {
         try dir.copy(from: Repository.fixtures + "/MergeState", prefix: "Tasks.sqlite")
         let plist: PlistValue = .dictionary(["PersistentHistoryTrackingKit.lastToken.widget": .date(date)])
         let bytes = format == .xml ? try PropertyList.encodeXML(plist) : PropertyList.encodeBinary(plist)
@@ -20,7 +23,10 @@ import Testing
     }
 
     private func analysis(_ store: HistoryStore, _ plist: String) throws -> MergeStateReport {
-        try #require(try store.mergeState(MergeStateRequest(defaults: [plist], now: Scenarios.appGroupTime(34) + 86400), always: true).report)
+        try #require(
+            try store.mergeState(
+                MergeStateRequest(defaults: [plist], now: Scenarios.appGroupTime(34) + 86400), always: true
+            ).report)
     }
 
     /// #20 (app) is at 11:30:00.000; the widget's date half a second before it, from a binary
@@ -35,8 +41,10 @@ import Testing
         let preview = try store.previewPurge(HistoryQuery(before: .transaction(21)), actors: report.actors)
         #expect(preview.consequences.map(\.actor) == ["widget"])
         #expect(preview.consequences.first?.status == .missedChanges)
-        #expect(preview.consequences.first?.message.hasPrefix("the purge deletes 1 transaction it has not merged yet") == true,
-                "\(preview.consequences)")
+        #expect(
+            preview.consequences.first?.message.hasPrefix("the purge deletes 1 transaction it has not merged yet")
+                == true,
+            "\(preview.consequences)")
     }
 
     /// A whole-second date (an XML plist) at 11:30:00: the app's own is up to a second later.
@@ -49,10 +57,13 @@ import Testing
         let queue = try DatabaseQueue(path: dir.file("Tasks.sqlite"))
         try queue.write { db in
             for (pk, offset) in [(35, 0.4), (36, 1.0)] {
-                try db.execute(sql: """
-                    INSERT INTO ATRANSACTION (Z_PK, Z_ENT, Z_OPT, ZAUTHORTS, ZBUNDLEIDTS, ZCONTEXTNAMETS, ZPROCESSIDTS, ZTIMESTAMP)
-                    SELECT ?, Z_ENT, 1, ZAUTHORTS, ZBUNDLEIDTS, ZCONTEXTNAMETS, ZPROCESSIDTS, ZTIMESTAMP + ? FROM ATRANSACTION WHERE Z_PK = 20
-                    """, arguments: [pk, offset])
+                try db.execute(
+                    sql: """
+                        INSERT INTO ATRANSACTION (Z_PK, Z_ENT, Z_OPT, ZAUTHORTS, ZBUNDLEIDTS, ZCONTEXTNAMETS, \
+                        ZPROCESSIDTS, ZTIMESTAMP)
+                        SELECT ?, Z_ENT, 1, ZAUTHORTS, ZBUNDLEIDTS, ZCONTEXTNAMETS, ZPROCESSIDTS, ZTIMESTAMP + ? FROM \
+                        ATRANSACTION WHERE Z_PK = 20
+                        """, arguments: [pk, offset])
             }
         }
         try queue.close()
@@ -65,30 +76,43 @@ import Testing
         #expect(widget.pending.count == 12 && widget.pending.countAtMost == 13, "\(widget.pending)")
         #expect(widget.explanation.hasPrefix("has 12–13 transactions by others to merge"))
         // Through 11:30:00.500: #35 may be unmerged.
-        let halfSecond = try reopened.previewPurge(HistoryQuery(before: .date(Scenarios.appGroupTime(20) + 0.5)), actors: report.actors)
+        let halfSecond = try reopened.previewPurge(
+            HistoryQuery(before: .date(Scenarios.appGroupTime(20) + 0.5)), actors: report.actors)
         #expect(halfSecond.consequences.map(\.status) == [.missedChanges])
-        #expect(halfSecond.consequences.first?.message.hasPrefix("the purge deletes 0–1 transactions it may not have merged yet") == true,
-                "\(halfSecond.consequences)")
+        #expect(
+            halfSecond.consequences.first?.message.hasPrefix(
+                "the purge deletes 0–1 transactions it may not have merged yet") == true,
+            "\(halfSecond.consequences)")
         // Through 11:30:01.000 (#36 survives): #35 may be unmerged; through 11:30:01.001 #36 surely is.
-        let second = try reopened.previewPurge(HistoryQuery(before: .date(Scenarios.appGroupTime(20) + 1.001)), actors: report.actors)
-        #expect(second.consequences.first?.message.hasPrefix("the purge deletes 1–2 transactions") == true, "\(second.consequences)")
+        let second = try reopened.previewPurge(
+            HistoryQuery(before: .date(Scenarios.appGroupTime(20) + 1.001)), actors: report.actors)
+        #expect(
+            second.consequences.first?.message.hasPrefix("the purge deletes 1–2 transactions") == true,
+            "\(second.consequences)")
         // Before its date nothing it has not merged goes.
-        let before = try reopened.previewPurge(HistoryQuery(before: .date(Scenarios.appGroupTime(20) + 0.0001)), actors: report.actors)
+        let before = try reopened.previewPurge(
+            HistoryQuery(before: .date(Scenarios.appGroupTime(20) + 0.0001)), actors: report.actors)
         #expect(before.consequences.isEmpty)
     }
 
     /// Every strategy's row in the report says what the purge preview of its selection says.
-    @Test(arguments: ["phtk.plist", "xml.plist", "tracker.plist", "studapp.plist", "swiftlee.plist", "appwise.plist", "stale.plist", "tokens.plist"])
+    @Test(arguments: [
+        "phtk.plist", "xml.plist", "tracker.plist", "studapp.plist", "swiftlee.plist", "appwise.plist", "stale.plist",
+        "tokens.plist",
+    ])
     func cleanerRowsAreThePurgePreviews(plist: String) throws {
         let store = try HistoryStore.open(Repository.fixtures + "/MergeState/Tasks.sqlite")
         for now in [Scenarios.appGroupTime(34) + 3600, Scenarios.appGroupTime(34) + 30 * 86400] {
-            let request = MergeStateRequest(defaults: [Repository.fixtures + "/MergeState/" + plist], declared: ["app"], now: now)
+            let request = MergeStateRequest(
+                defaults: [Repository.fixtures + "/MergeState/" + plist], declared: ["app"], now: now)
             let report = try #require(try store.mergeState(request, always: true).report)
             for effect in report.cleaners {
                 let selection = try PurgeSelection.strategy(effect.strategy, report: report, narrowing: HistoryQuery())
                 let preview = try store.previewPurge(selection.query, actors: report.actors)
                 #expect(preview.consequences == effect.breaks, "\(plist) \(effect.strategy.rawValue)")
-                #expect(!effect.cutoff.purges || preview.transactionCount == effect.transactionsToDelete, "\(plist) \(effect.strategy.rawValue)")
+                #expect(
+                    !effect.cutoff.purges || preview.transactionCount == effect.transactionsToDelete,
+                    "\(plist) \(effect.strategy.rawValue)")
             }
         }
     }
@@ -105,36 +129,57 @@ import Testing
         let times = SwiftSyncFixtures.history().map(\.timestamp)
         let records = [
             MergeRecord(actor: "app", position: .date(times[26], wholeSeconds: false), source: "test", keyFormat: nil),
-            MergeRecord(actor: "widget", position: .token(try TokenSpec.token(fileOrLiteral: SwiftSyncFixtures.storeUUID + ":19")), source: "test", keyFormat: nil),
-            MergeRecord(actor: "shareExtension", position: .date(times[36], wholeSeconds: false), source: "test", keyFormat: nil),
+            MergeRecord(
+                actor: "widget",
+                position: .token(try TokenSpec.token(fileOrLiteral: SwiftSyncFixtures.storeUUID + ":19")),
+                source: "test", keyFormat: nil),
+            MergeRecord(
+                actor: "shareExtension", position: .date(times[36], wholeSeconds: false), source: "test", keyFormat: nil
+            ),
         ]
-        let report = try MergeStateAnalyzer(store: store, declared: [], batch: [], records: records, now: times[36] + 86400).report()
+        let report = try MergeStateAnalyzer(
+            store: store, declared: [], batch: [], records: records, now: times[36] + 86400
+        ).report()
         let effect = try #require(report.cleaner(.swiftsync))
-        #expect(effect.cutoff.cutoff == nil && effect.cutoff.allDates && effect.cutoff.authorFilter == [SwiftSyncFixtures.inboundAuthor])
+        #expect(
+            effect.cutoff.cutoff == nil && effect.cutoff.allDates
+                && effect.cutoff.authorFilter == [SwiftSyncFixtures.inboundAuthor])
         #expect(effect.transactionsToDelete == 3 && effect.transactionsToDeleteAtMost == nil)
-        #expect(effect.breaks.map(\.actor) == ["app", "widget"] && effect.breaks.map(\.status) == [.missedChanges, .expired], "\(effect.breaks)")
-        #expect(effect.breaks.first?.message.hasPrefix("the purge deletes 1 transaction it has not merged yet") == true, "\(effect.breaks)")
+        #expect(
+            effect.breaks.map(\.actor) == ["app", "widget"]
+                && effect.breaks.map(\.status) == [.missedChanges, .expired], "\(effect.breaks)")
+        #expect(
+            effect.breaks.first?.message.hasPrefix("the purge deletes 1 transaction it has not merged yet") == true,
+            "\(effect.breaks)")
 
         let selection = try PurgeSelection.strategy(.swiftsync, report: report, narrowing: HistoryQuery())
         #expect(selection.query.before == nil && selection.query.authors == [.value(SwiftSyncFixtures.inboundAuthor)])
         let preview = try store.previewPurge(selection.query, actors: report.actors)
         #expect(preview.transactionCount == 3 && preview.survivingTransactions == 34)
         #expect(preview.ranges == SwiftSyncFixtures.inboundNumbers.map { $0...$0 })
-        #expect(preview.byAuthor == [PurgePreview.AuthorCount(author: SwiftSyncFixtures.inboundAuthor, transactions: 3, changes: nil)])
+        #expect(
+            preview.byAuthor == [
+                PurgePreview.AuthorCount(author: SwiftSyncFixtures.inboundAuthor, transactions: 3, changes: nil)
+            ])
         #expect(preview.changeCount == 4 && preview.cut == nil)
         #expect(preview.consequences == effect.breaks)
         // Authors named with it narrow its own; they never replace it.
-        let app = try PurgeSelection.strategy(.swiftsync, report: report, narrowing: HistoryQuery(authors: [.value("app")]))
+        let app = try PurgeSelection.strategy(
+            .swiftsync, report: report, narrowing: HistoryQuery(authors: [.value("app")]))
         #expect(try store.previewPurge(app.query).transactionCount == 0)
-        let own = try PurgeSelection.strategy(.swiftsync, report: report, narrowing: HistoryQuery(authors: [.value("app"), .value(SwiftSyncFixtures.inboundAuthor)]))
+        let own = try PurgeSelection.strategy(
+            .swiftsync, report: report,
+            narrowing: HistoryQuery(authors: [.value("app"), .value(SwiftSyncFixtures.inboundAuthor)]))
         #expect(try store.previewPurge(own.query).transactionCount == 3)
         // After #19 only #37 goes.
-        let after = try PurgeSelection.strategy(.swiftsync, report: report, narrowing: HistoryQuery(after: .transaction(19)))
+        let after = try PurgeSelection.strategy(
+            .swiftsync, report: report, narrowing: HistoryQuery(after: .transaction(19)))
         #expect(try store.previewPurge(after.query).ranges == [37...37])
 
         // A store its author never wrote to: nothing to delete, nobody broken.
         let plain = try HistoryStore.open(Repository.fixtures + "/MergeState/Tasks.sqlite")
-        let none = try MergeStateAnalyzer(store: plain, declared: ["app"], batch: [], records: [], now: times[36]).report()
+        let none = try MergeStateAnalyzer(store: plain, declared: ["app"], batch: [], records: [], now: times[36])
+            .report()
         #expect(none.cleaner(.swiftsync)?.transactionsToDelete == 0 && none.cleaner(.swiftsync)?.breaks == [])
     }
 
@@ -143,10 +188,13 @@ import Testing
     @Test func theExecutorRefusesAPlanThatBreaksAnActor() throws {
         let dir = try TemporaryDirectory()
         let (store, plist) = try store(widgetAt: Scenarios.appGroupTime(20) - 0.5, format: .binary, in: dir)
-        let mergeState = try store.mergeState(MergeStateRequest(defaults: [plist], now: Scenarios.appGroupTime(34) + 86400), always: true)
+        let mergeState = try store.mergeState(
+            MergeStateRequest(defaults: [plist], now: Scenarios.appGroupTime(34) + 86400), always: true)
         let plan = try store.planPurge(HistoryQuery(before: .transaction(21)), mergeState: mergeState)
         let before = try DirectoryState(dir.path)
-        #expect(throws: RepairError.wouldBreakActors(path: dir.file("Tasks.sqlite"), actors: ["widget (missed-changes)"])) {
+        #expect(
+            throws: RepairError.wouldBreakActors(path: dir.file("Tasks.sqlite"), actors: ["widget (missed-changes)"])
+        ) {
             try PurgeExecutor.execute(plan, options: PurgeOptions(backup: .skip))
         }
         #expect(try DirectoryState(dir.path) == before)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import HistoryKit
 
 /// Reads split over the cores use those the process may run on.

@@ -3,6 +3,7 @@ import GRDB
 import HistoryFixtures
 import TestSupport
 import Testing
+
 @testable import HistoryKit
 
 /// The one-pass field summaries agree with SQLite's own GROUP BY of the same values
@@ -28,14 +29,20 @@ import Testing
         let value = parts.isEmpty ? "NULL" : parts.count == 1 ? parts[0] : "COALESCE(\(parts.joined(separator: ", ")))"
         let time = "CASE WHEN typeof(t.ZTIMESTAMP) IN ('integer', 'real') THEN t.ZTIMESTAMP END"
         return try store.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT CASE WHEN typeof(\(value)) = 'blob' THEN NULL ELSE \(value) END AS v, COUNT(*),
-                       SUM((SELECT COUNT(*) FROM ACHANGE c WHERE c.ZTRANSACTIONID = t.Z_PK)), MIN(\(time)), MAX(\(time)), MIN(t.Z_PK), MAX(t.Z_PK)
-                FROM ATRANSACTION t\(hasReference ? " LEFT JOIN ATRANSACTIONSTRING s ON s.Z_PK = t.\(reference)" : "")
-                GROUP BY v ORDER BY COUNT(*) DESC, v ASC
-                """).map { row in
-                FieldSummary(value: row[0], transactionCount: row[1], changeCount: row[2], firstTimestamp: row[3],
-                             lastTimestamp: row[4], firstTransaction: row[5], lastTransaction: row[6])
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT CASE WHEN typeof(\(value)) = 'blob' THEN NULL ELSE \(value) END AS v, COUNT(*),
+                           SUM((SELECT COUNT(*) FROM ACHANGE c WHERE c.ZTRANSACTIONID = t.Z_PK)), MIN(\(time)), \
+                    MAX(\(time)), MIN(t.Z_PK), MAX(t.Z_PK)
+                    FROM ATRANSACTION \
+                    t\(hasReference ? " LEFT JOIN ATRANSACTIONSTRING s ON s.Z_PK = t.\(reference)" : "")
+                    GROUP BY v ORDER BY COUNT(*) DESC, v ASC
+                    """
+            ).map { row in
+                FieldSummary(
+                    value: row[0], transactionCount: row[1], changeCount: row[2], firstTimestamp: row[3],
+                    lastTimestamp: row[4], firstTransaction: row[5], lastTransaction: row[6])
             }
         }
     }
@@ -49,7 +56,8 @@ import Testing
         // Split over the cores (done from 50,000 transactions on), the same.
         #expect(try store.fieldSummaries(TransactionField.allCases, countingChanges: true, parallelFrom: 0) == all)
         let uncounted = try store.fieldSummaries(.author, countingChanges: false)
-        #expect(uncounted.map(\.changeCount).allSatisfy { $0 == 0 } && uncounted.map(\.value) == all[.author]?.map(\.value))
+        #expect(
+            uncounted.map(\.changeCount).allSatisfy { $0 == 0 } && uncounted.map(\.value) == all[.author]?.map(\.value))
     }
 
     /// Change counts by entity and type, tallied in parts, are SQLite's GROUP BY.
@@ -58,7 +66,8 @@ import Testing
         let grouped = try store.read { try store.entityChangeCounts($0) }
         #expect(try store.entityChangeCounts() == grouped)
         #expect(try store.entityChangeCounts(parallelFrom: 0) == grouped)
-        #expect(grouped.byEntity.values.reduce(0) { $0 + $1.total } + grouped.withoutEntityNumber.total
+        #expect(
+            grouped.byEntity.values.reduce(0) { $0 + $1.total } + grouped.withoutEntityNumber.total
                 == (try store.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM ACHANGE") }))
     }
 
@@ -67,15 +76,25 @@ import Testing
     @Test(arguments: stores) func aCheckContextSharesTheStoresTallies(store path: String) throws {
         let store = try HistoryStore.open(path)
         let model = try store.resolveModel()
-        let changes = try store.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM ACHANGE c JOIN ATRANSACTION t ON t.Z_PK = c.ZTRANSACTIONID") } ?? 0
+        let changes =
+            try store.read {
+                try Int.fetchOne(
+                    $0, sql: "SELECT COUNT(*) FROM ACHANGE c JOIN ATRANSACTION t ON t.Z_PK = c.ZTRANSACTIONID")
+            } ?? 0
         for counting in [false, true] {
-            let context = try CheckContext(store: store, mergeState: nil, config: CheckConfig(), model: model, now: 770_000_000,
-                                           readingForAPage: counting)
+            let context = try CheckContext(
+                store: store, mergeState: nil, config: CheckConfig(), model: model, now: 770_000_000,
+                readingForAPage: counting)
             let expected = try store.fieldSummaries([.author, .contextName], countingChanges: counting)
             #expect(try context.attribution() == expected && (try context.attribution()) == expected, "\(path)")
             #expect(try context.entityChangeCounts() == (try store.entityChangeCounts()), "\(path)")
-            #expect(try context.attribution()[.author]?.reduce(0) { $0 + $1.changeCount } ?? 0 == (counting ? changes : 0), "\(path)")
-            #expect(context.statistics == (try counting ? store.statistics(changeTypes: store.entityChangeCounts()) : store.statistics()), "\(path)")
+            #expect(
+                try context.attribution()[.author]?.reduce(0) { $0 + $1.changeCount } ?? 0 == (counting ? changes : 0),
+                "\(path)")
+            #expect(
+                context.statistics
+                    == (try counting ? store.statistics(changeTypes: store.entityChangeCounts()) : store.statistics()),
+                "\(path)")
         }
     }
 
@@ -85,9 +104,13 @@ import Testing
         #expect(HistoryStore.split(5, 5, parts: 4) == [5...5])
         #expect(HistoryStore.split(1, 3, parts: 8) == [1...1, 2...2, 3...3])
         #expect(HistoryStore.split(1, 1000, parts: 1) == [1...1000])
-        for (first, last, parts) in [(Int64.min, Int64.max, 2), (Int64.min, Int64.max, 16), (-7, 1_000_003, 5), (0, Int64.max, 3)] {
+        for (first, last, parts) in [
+            (Int64.min, Int64.max, 2), (Int64.min, Int64.max, 16), (-7, 1_000_003, 5), (0, Int64.max, 3),
+        ] {
             let ranges = HistoryStore.split(first, last, parts: parts)
-            #expect(ranges.count <= parts && ranges.first?.lowerBound == first && ranges.last?.upperBound == last, "\(first) \(last) \(parts)")
+            #expect(
+                ranges.count <= parts && ranges.first?.lowerBound == first && ranges.last?.upperBound == last,
+                "\(first) \(last) \(parts)")
             #expect(zip(ranges, ranges.dropFirst()).allSatisfy { $0.upperBound &+ 1 == $1.lowerBound }, "\(ranges)")
         }
     }

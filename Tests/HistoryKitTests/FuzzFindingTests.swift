@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import TestSupport
 import Testing
+
 @testable import HistoryKit
 
 /// Inputs the fuzz targets (`fuzz/`, run by `scripts/fuzz`) found trapping,
@@ -28,7 +29,10 @@ import Testing
         let dir = try TemporaryDirectory()
         let path = dir.file("group.plist")
         try Data(bytes).write(to: URL(fileURLWithPath: path))
-        #expect(throws: MergeStateError.notAPlist(path: path, reason: "damaged property list: XML: not UTF-8 text (invalid byte at offset \(offset))")) {
+        #expect(
+            throws: MergeStateError.notAPlist(
+                path: path, reason: "damaged property list: XML: not UTF-8 text (invalid byte at offset \(offset))")
+        ) {
             try DefaultsReader.read(path: path, storeUUID: nil)
         }
         #expect(throws: TokenError.self) { try HistoryTokenDecoder.decode(fileBytes: bytes, source: path) }
@@ -39,18 +43,28 @@ import Testing
     /// found) died with SIGSEGV.
     @Test func xmlWithAProcessingInstruction() throws {
         let found = Array("<?xmlvet?>\n<pr".utf8) + [0x14]
-        #expect(throws: PlistError.malformed("XML: a processing instruction at offset 0 (these files hold none but the XML declaration)")) {
+        #expect(
+            throws: PlistError.malformed(
+                "XML: a processing instruction at offset 0 (these files hold none but the XML declaration)")
+        ) {
             try PropertyList.decode(found)
         }
         #expect(throws: TokenError.self) { try HistoryTokenDecoder.decode(fileBytes: found, source: "token.data") }
         let inside = Array("<?xml version=\"1.0\"?><plist><?x?><dict/></plist>".utf8)
-        #expect(throws: PlistError.malformed("XML: a processing instruction at offset 28 (these files hold none but the XML declaration)")) {
+        #expect(
+            throws: PlistError.malformed(
+                "XML: a processing instruction at offset 28 (these files hold none but the XML declaration)")
+        ) {
             try PropertyList.decode(inside)
         }
-        #expect(throws: ModelError.self) { try XcdatamodelReader.read(Array("<?xml version=\"1.0\"?><model><?x?></model>".utf8), source: "contents") }
+        #expect(throws: ModelError.self) {
+            try XcdatamodelReader.read(Array("<?xml version=\"1.0\"?><model><?x?></model>".utf8), source: "contents")
+        }
         // The declaration, with or without a byte-order mark, is welcome.
         for prefix in [[], [0xEF, 0xBB, 0xBF]] as [[UInt8]] {
-            let plist = prefix + Array("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\"><dict/></plist>".utf8)
+            let plist =
+                prefix
+                + Array("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\"><dict/></plist>".utf8)
             #expect(try PropertyList.decode(plist).value == .dictionary([:]))
         }
     }
@@ -60,7 +74,8 @@ import Testing
     /// on this plist died with SIGSEGV. Found by review, not by the fuzzers,
     /// whose dictionaries had no `<!ENTITY` (they have now).
     @Test func xmlDeclaringAnEntity() throws {
-        let plist = Array("""
+        let plist = Array(
+            """
             <?xml version="1.0"?>
             <!DOCTYPE plist [<!ENTITY e "&#60;?x?&#62;">]>
             <plist version="1.0"><dict><key>a</key><string>&e;</string></dict></plist>
@@ -69,10 +84,12 @@ import Testing
             try PropertyList.decode(plist)
         }
         #expect(throws: TokenError.self) { try HistoryTokenDecoder.decode(fileBytes: plist, source: "token.data") }
-        let model = Array("<?xml version=\"1.0\"?><!DOCTYPE model [<!ENTITY e \"&#60;?x?&#62;\">]><model>&e;</model>".utf8)
+        let model = Array(
+            "<?xml version=\"1.0\"?><!DOCTYPE model [<!ENTITY e \"&#60;?x?&#62;\">]><model>&e;</model>".utf8)
         #expect(throws: ModelError.self) { try XcdatamodelReader.read(model, source: "contents") }
         // Apple's DOCTYPE (an external identifier, no internal subset) is welcome.
-        let apple = Array("""
+        let apple = Array(
+            """
             <?xml version="1.0" encoding="UTF-8"?>
             <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
             <plist version="1.0"><dict><key>a</key><string>b</string></dict></plist>
@@ -81,17 +98,22 @@ import Testing
     }
 
     @Test func xcdatamodelWhoseXMLIsNotUTF8() throws {
-        let contents = try Data(contentsOf: URL(fileURLWithPath: Repository.fixtures + "/NoModelCache/Tasks.xcdatamodel/contents"))
+        let contents = try Data(
+            contentsOf: URL(fileURLWithPath: Repository.fixtures + "/NoModelCache/Tasks.xcdatamodel/contents"))
         var bytes = [UInt8](contents)
         // `<userInfo>` with a byte that is no UTF-8 inside the name, as the fuzzer found it.
         let at = try #require(bytes.indices.first { Array(bytes[$0...].prefix(10)) == Array("<userInfo>".utf8) })
         bytes.insert(0xCD, at: at + 3)
-        #expect(throws: ModelError.undecodable(source: "contents", reason: "XML: not UTF-8 text (invalid byte at offset \(at + 3))")) {
+        #expect(
+            throws: ModelError.undecodable(
+                source: "contents", reason: "XML: not UTF-8 text (invalid byte at offset \(at + 3))")
+        ) {
             try XcdatamodelReader.read(bytes, source: "contents")
         }
         // The unchanged file still reads, and non-ASCII UTF-8 stays welcome.
         #expect(try XcdatamodelReader.read([UInt8](contents), source: "contents").entities.count == 7)
-        let accented = Array("<plist version=\"1.0\"><dict><key>caf\u{E9}</key><string>\u{1F600}</string></dict></plist>".utf8)
+        let accented = Array(
+            "<plist version=\"1.0\"><dict><key>caf\u{E9}</key><string>\u{1F600}</string></dict></plist>".utf8)
         #expect(try PropertyList.decode(accented).value == .dictionary(["caf\u{E9}": .string("\u{1F600}")]))
     }
 
@@ -102,7 +124,8 @@ import Testing
     /// wrote it again (fuzz-token's re-encoding check).
     @Test func tokenNamingAStoreDollarNull() throws {
         let token = HistoryToken(transactionNumbers: ["$null": 4, "6F1D2C8A-4B7E-4E0A-9C51-3A2B1D0E9F87": 29])
-        #expect(try HistoryTokenDecoder.decode(archive: HistoryTokenDecoder.encode(token), source: "token.data") == token)
+        #expect(
+            try HistoryTokenDecoder.decode(archive: HistoryTokenDecoder.encode(token), source: "token.data") == token)
         var builder = KeyedArchiveBuilder()
         let root = builder.add(string: "$null")
         let archive = try KeyedArchive(plist: builder.archive(root: root))
@@ -134,7 +157,8 @@ import Testing
     /// It is refused before anything is written, naming the plist.
     @Test func repairOfAnXMLPlistRefusesAFarTimestamp() throws {
         let dir = try TemporaryDirectory()
-        let store = try Self.copy("MergeState", in: dir, setting: "ZTIMESTAMP", of: "ATRANSACTION", to: "1e300", where: "Z_PK = 30")
+        let store = try Self.copy(
+            "MergeState", in: dir, setting: "ZTIMESTAMP", of: "ATRANSACTION", to: "1e300", where: "Z_PK = 30")
         let plist = dir.file("xml.plist")
         try FileManager.default.copyItem(atPath: Repository.fixtures + "/MergeState/xml.plist", toPath: plist)
         let before = try DirectoryState(dir.path)
@@ -143,10 +167,21 @@ import Testing
             _ = try DefaultsRepair.plan(path: plist, actor: "widget", target: .transaction(30), store: opened)
             Issue.record("a date of 1e300 was planned into an XML plist")
         } catch let error as RepairError {
-            #expect(error == .invalidRepair(path: plist, reason: "cannot write the property list: the date 1e+300 (Cocoa seconds) is outside the years 1–9999 an XML plist can hold"))
+            #expect(
+                error
+                    == .invalidRepair(
+                        path: plist,
+                        reason:
+                            """
+                            cannot write the property list: the date 1e+300 (Cocoa seconds) is outside the years \
+                            1–9999 an XML plist can hold
+                            """
+                    ))
         }
         // A transaction with an ordinary timestamp still repairs.
-        #expect(try DefaultsRepair.plan(path: plist, actor: "widget", target: .transaction(29), store: opened).changes.count == 1)
+        #expect(
+            try DefaultsRepair.plan(path: plist, actor: "widget", target: .transaction(29), store: opened).changes.count
+                == 1)
         #expect(try DirectoryState(dir.path) == before)
     }
 
@@ -170,12 +205,14 @@ import Testing
         #expect(try store.statistics().transactionCount == 26)
         #expect(Date().timeIntervalSince(started) < 5, "opening waited for SQLite's retries")
         #expect(store.notices.contains(.walUnusable(path: path, reason: "holds no complete frame (\(bytes) bytes)")))
-        #expect(StoreNotice.walUnusable(path: path, reason: "holds no complete frame (\(bytes) bytes)").description
+        #expect(
+            StoreNotice.walUnusable(path: path, reason: "holds no complete frame (\(bytes) bytes)").description
                 == "\(path)-wal holds no complete frame (\(bytes) bytes): only the main file was read")
         #expect(try DirectoryState(dir.path) == before)
         // The whole WAL is read as before.
         try FileManager.default.removeItem(atPath: path + "-wal")
-        try FileManager.default.copyItem(atPath: Repository.fixtures + "/WALPending/Tasks.sqlite-wal", toPath: path + "-wal")
+        try FileManager.default.copyItem(
+            atPath: Repository.fixtures + "/WALPending/Tasks.sqlite-wal", toPath: path + "-wal")
         #expect(try HistoryStore.open(path).statistics().transactionCount == 34)
     }
 
@@ -183,9 +220,12 @@ import Testing
     /// fuzzer to 57856, and its page size) beside an `-shm`: the same 10 s and
     /// "locking protocol" (fuzz-store: a timeout). A damaged checksum makes
     /// SQLite ignore the WAL; all three are read as the main file, with a note.
-    @Test(arguments: [(4, [0x00, 0x00, 0xE2, 0x00], "has an unknown format version (57856)"),
-                      (8, [0x18, 0x2D, 0x00, 0x10], "has pages of 405602320 bytes, the database 4096"),
-                      (16, [0x00, 0x00, 0x00, 0x00], "has a damaged header (its checksum does not match)")] as [(Int, [UInt8], String)])
+    @Test(
+        arguments: [
+            (4, [0x00, 0x00, 0xE2, 0x00], "has an unknown format version (57856)"),
+            (8, [0x18, 0x2D, 0x00, 0x10], "has pages of 405602320 bytes, the database 4096"),
+            (16, [0x00, 0x00, 0x00, 0x00], "has a damaged header (its checksum does not match)"),
+        ] as [(Int, [UInt8], String)])
     func walWithADamagedHeader(offset: Int, bytes: [UInt8], reason: String) throws {
         let dir = try TemporaryDirectory()
         try dir.copy(from: Repository.fixtures + "/WALPending", prefix: "Tasks.sqlite")
@@ -216,8 +256,10 @@ import Testing
         return try HistoryStore.open(path)
     }
 
-    static func copy(_ fixture: String, in dir: TemporaryDirectory, setting column: String, of table: String,
-                     to value: String, where condition: String, bypassingAffinity: Bool = false) throws -> String {
+    static func copy(
+        _ fixture: String, in dir: TemporaryDirectory, setting column: String, of table: String,
+        to value: String, where condition: String, bypassingAffinity: Bool = false
+    ) throws -> String {
         let path = dir.file("Tasks.sqlite")
         try FileManager.default.copyItem(atPath: Repository.fixtures + "/\(fixture)/Tasks.sqlite", toPath: path)
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: path)
@@ -225,11 +267,13 @@ import Testing
         if bypassingAffinity {
             let queue = try DatabaseQueue(path: path)
             original = try queue.writeWithoutTransaction { db -> String? in
-                let sql = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = ?", arguments: [table])
+                let sql = try String.fetchOne(
+                    db, sql: "SELECT sql FROM sqlite_master WHERE name = ?", arguments: [table])
                 let declared = try #require(try db.columns(in: table).first { $0.name == column }?.type)
                 try db.execute(sql: "PRAGMA writable_schema = ON")
-                try db.execute(sql: "UPDATE sqlite_master SET sql = replace(sql, ?, ?) WHERE name = ?",
-                               arguments: ["\(column) \(declared)", column, table])
+                try db.execute(
+                    sql: "UPDATE sqlite_master SET sql = replace(sql, ?, ?) WHERE name = ?",
+                    arguments: ["\(column) \(declared)", column, table])
                 return sql
             }
             try queue.close()
@@ -278,8 +322,9 @@ import Testing
     @Test(arguments: wrongTypes)
     func storeWithAValueOfTheWrongType(_ wrong: WrongType) throws {
         let dir = try TemporaryDirectory()
-        let path = try Self.copy("AppGroup", in: dir, setting: wrong.column, of: wrong.table, to: wrong.value, where: wrong.row,
-                                 bypassingAffinity: wrong.bypassingAffinity)
+        let path = try Self.copy(
+            "AppGroup", in: dir, setting: wrong.column, of: wrong.table, to: wrong.value, where: wrong.row,
+            bypassingAffinity: wrong.bypassingAffinity)
         let store = try HistoryStore.open(path)
         #expect(store.catalog.entities.count >= 6)
         let stats = try store.statistics(countingChangeTypes: true)
@@ -295,13 +340,18 @@ import Testing
         #expect(model.model != nil)
         let decoder = store.makeDecoder(model: model)
         var changes = 0
-        try store.forEachTransactionWithChanges(HistoryQuery(), decoder: decoder) { _, c in try c.forEach { _ in changes += 1 } }
+        try store.forEachTransactionWithChanges(HistoryQuery(), decoder: decoder) { _, c in
+            try c.forEach { _ in changes += 1 }
+        }
         #expect(changes == 67)
         let preview = try store.previewPurge(HistoryQuery(before: .transaction(10)), breakdown: true)
         #expect(preview.transactionCount == 9)
-        let report = try MergeStateAnalyzer(store: store, declared: ["app", "widget"], batch: [], records: [], now: 770_000_000).report()
+        let report = try MergeStateAnalyzer(
+            store: store, declared: ["app", "widget"], batch: [], records: [], now: 770_000_000
+        ).report()
         #expect(report.actors.count >= 2)
-        let context = try CheckContext(store: store, mergeState: report, config: CheckConfig(), model: model, now: 770_000_000)
+        let context = try CheckContext(
+            store: store, mergeState: report, config: CheckConfig(), model: model, now: 770_000_000)
         _ = try Checker.run(context)
     }
 
@@ -310,7 +360,8 @@ import Testing
     /// `Z_PK` of -9223372036854775808).
     @Test func transactionNumbersAtBothExtremes() throws {
         let dir = try TemporaryDirectory()
-        var path = try Self.copy("AppGroup", in: dir, setting: "Z_PK", of: "ATRANSACTION", to: "-9223372036854775808", where: "Z_PK = 1")
+        var path = try Self.copy(
+            "AppGroup", in: dir, setting: "Z_PK", of: "ATRANSACTION", to: "-9223372036854775808", where: "Z_PK = 1")
         var stats = try HistoryStore.open(path).statistics(countingChangeTypes: true)
         #expect(stats.transactionNumbers == Int64.min...34)
         #expect(stats.purgeTraces.transactionGaps == Int64.max - 34)
@@ -322,7 +373,8 @@ import Testing
         #expect(stats.transactionNumbers == Int64.min...Int64.max)
         #expect(stats.purgeTraces.transactionGaps == Int64.max - 34)
         try FileManager.default.removeItem(atPath: path)
-        path = try Self.copy("AppGroup", in: dir, setting: "Z_PK", of: "ATRANSACTION", to: "9223372036854775807", where: "Z_PK = 34")
+        path = try Self.copy(
+            "AppGroup", in: dir, setting: "Z_PK", of: "ATRANSACTION", to: "9223372036854775807", where: "Z_PK = 34")
         #expect(try HistoryStore.open(path).statistics().purgeTraces.transactionGaps == Int64.max - 34)
     }
 
@@ -331,16 +383,22 @@ import Testing
     /// the fix is issue9-live's `wholeDescription`, taken unchanged).
     @Test func agesFromATimestampAtTheEndOfTime() throws {
         let dir = try TemporaryDirectory()
-        let path = try Self.copy("MergeState", in: dir, setting: "ZTIMESTAMP", of: "ATRANSACTION", to: "-1e300", where: "Z_PK IN (1, 19)")
+        let path = try Self.copy(
+            "MergeState", in: dir, setting: "ZTIMESTAMP", of: "ATRANSACTION", to: "-1e300", where: "Z_PK IN (1, 19)")
         let store = try HistoryStore.open(path)
-        let records = try DefaultsReader.read(path: Repository.fixtures + "/MergeState/phtk.plist", storeUUID: store.storeUUID).records
-        let report = try MergeStateAnalyzer(store: store, declared: ["app", "widget"], batch: [], records: records, now: 770_000_000).report()
+        let records = try DefaultsReader.read(
+            path: Repository.fixtures + "/MergeState/phtk.plist", storeUUID: store.storeUUID
+        ).records
+        let report = try MergeStateAnalyzer(
+            store: store, declared: ["app", "widget"], batch: [], records: records, now: 770_000_000
+        ).report()
         var strict = CheckConfig()
         strict.maxHistoryAgeDays = 0
         strict.maxLagDays = 0
         strict.staleDays = 0
         strict.maxPendingTransactions = 0
-        let context = try CheckContext(store: store, mergeState: report, config: strict, model: try store.resolveModel(), now: 770_000_000)
+        let context = try CheckContext(
+            store: store, mergeState: report, config: strict, model: try store.resolveModel(), now: 770_000_000)
         let messages = try Checker.run(context).map(\.message)
         #expect(messages.contains { $0.description.contains("the oldest transaction is 1.16e+295 days old") })
         #expect((-1e300).wholeDescription == "-1e+300" && Double.nan.wholeDescription == "an unknown number of")
@@ -381,11 +439,13 @@ import Testing
 
     @Test func wrongTypesInTheCatalogAndMetadataReadAsAbsent() throws {
         let dir = try TemporaryDirectory()
-        var path = try Self.copy("AppGroup", in: dir, setting: "Z_SUPER", of: "Z_PRIMARYKEY", to: "9e999", where: "Z_ENT = 2")
+        var path = try Self.copy(
+            "AppGroup", in: dir, setting: "Z_SUPER", of: "Z_PRIMARYKEY", to: "9e999", where: "Z_ENT = 2")
         // Document's superentity is unreadable: it is taken for a root, not for entity 9223372036854775807.
         #expect(try HistoryStore.open(path).catalog.entity(number: 2)?.superNumber == 0)
         try FileManager.default.removeItem(atPath: path)
-        path = try Self.copy("AppGroup", in: dir, setting: "Z_MAX", of: "Z_PRIMARYKEY", to: "'Task'", where: "Z_NAME = 'TRANSACTION'")
+        path = try Self.copy(
+            "AppGroup", in: dir, setting: "Z_MAX", of: "Z_PRIMARYKEY", to: "'Task'", where: "Z_NAME = 'TRANSACTION'")
         #expect(try HistoryStore.open(path).statistics().purgeTraces.highWaterMarkAboveLast == false)
         try FileManager.default.removeItem(atPath: path)
         path = try Self.copy("AppGroup", in: dir, setting: "Z_PLIST", of: "Z_METADATA", to: "42", where: "1")

@@ -1,11 +1,15 @@
 import Foundation
-import TestSupport
+import GRDB
 import HistoryFixtures
+import TestSupport
 import Testing
+
 @testable import HistoryKit
 
 @Suite struct HistoryReadingTests {
-    private func withStore<T>(_ fixture: FixtureStore = LibraryModel.fixture(), _ body: (HistoryStore) throws -> T) throws -> T {
+    private func withStore<T>(_ fixture: FixtureStore = LibraryModel.fixture(), _ body: (HistoryStore) throws -> T)
+        throws -> T
+    {
         let dir = try TemporaryDirectory()
         let path = try LibraryModel.write(fixture, in: dir)
         let store = try HistoryStore.open(path)
@@ -25,7 +29,10 @@ import Testing
             #expect(store.metadata.storeType == "SQLite")
             #expect(store.metadata.modelVersionIdentifiers == ["1.0"])
             #expect(store.metadata.modelVersionHashes.count == 8)
-            #expect(store.catalog.entities.map(\.name) == ["Author", "Book", "EBook", "Media", "Image", "Video", "Shelf", "Tag"])
+            #expect(
+                store.catalog.entities.map(\.name) == [
+                    "Author", "Book", "EBook", "Media", "Image", "Video", "Shelf", "Tag",
+                ])
             let ebook = try #require(store.catalog.entity(named: "EBook"))
             #expect(store.catalog.rootTableName(of: ebook.number) == "ZBOOK")
             let media = try #require(store.catalog.entity(named: "Media"))
@@ -50,8 +57,11 @@ import Testing
     /// change filter only reading changes would tell.
     @Test func queriesCountTheirTransactions() throws {
         try withStore { store in
-            let queries = [HistoryQuery(), HistoryQuery(before: .transaction(3)), HistoryQuery(after: .transaction(2), authors: [.value("app")]),
-                           HistoryQuery(authors: [.none]), HistoryQuery(limit: 2), HistoryQuery(limit: 0)]
+            let queries = [
+                HistoryQuery(), HistoryQuery(before: .transaction(3)),
+                HistoryQuery(after: .transaction(2), authors: [.value("app")]),
+                HistoryQuery(authors: [.none]), HistoryQuery(limit: 2), HistoryQuery(limit: 0),
+            ]
             for query in queries {
                 let read = try numbers(store, query).count
                 #expect(try store.transactionCount(query) == read, "\(query)")
@@ -111,7 +121,10 @@ import Testing
             #expect(try numbers(store, HistoryQuery(after: .token(token))) == [6])
             #expect(try numbers(store, HistoryQuery(before: .token(token))) == [1, 2, 3, 4])
             let other = HistoryToken(storeUUID: "OTHER", transactionNumber: 1)
-            #expect(throws: StoreQueryError(path: store.path, .tokenForOtherStore(token: other, storeUUID: LibraryModel.storeUUID))) {
+            #expect(
+                throws: StoreQueryError(
+                    path: store.path, .tokenForOtherStore(token: other, storeUUID: LibraryModel.storeUUID))
+            ) {
                 try numbers(store, HistoryQuery(after: .token(other)))
             }
             #expect(try numbers(store, HistoryQuery(authors: [.value("app")])) == [1, 4, 6])
@@ -121,8 +134,13 @@ import Testing
             #expect(try numbers(store, HistoryQuery(processIDs: [.value("Widget")])) == [2])
             #expect(try numbers(store, HistoryQuery(entities: ["Media"])) == [])
             #expect(try numbers(store, HistoryQuery(entities: ["Media"], includeSubentities: true)) == [3, 6])
-            #expect(try numbers(store, HistoryQuery(entities: ["Book"], includeSubentities: true, changeTypes: [.delete])) == [4])
-            #expect(throws: StoreQueryError(path: store.path, .unknownEntity(name: "Nope", known: store.catalog.entities.map(\.name)))) {
+            #expect(
+                try numbers(store, HistoryQuery(entities: ["Book"], includeSubentities: true, changeTypes: [.delete]))
+                    == [4])
+            #expect(
+                throws: StoreQueryError(
+                    path: store.path, .unknownEntity(name: "Nope", known: store.catalog.entities.map(\.name)))
+            ) {
                 try numbers(store, HistoryQuery(entities: ["Nope"]))
             }
             #expect(try numbers(store, HistoryQuery(limit: 2)) == [1, 2])
@@ -133,13 +151,18 @@ import Testing
 
             var changeIDs: [Int64] = []
             let decoder = store.makeDecoder(model: try store.resolveModel())
-            try store.forEachChange(HistoryQuery(authors: [.value("app")], changeTypes: [.insert]), decoder: decoder) { changeIDs.append($0.changeID) }
+            try store.forEachChange(HistoryQuery(authors: [.value("app")], changeTypes: [.insert]), decoder: decoder) {
+                changeIDs.append($0.changeID)
+            }
             #expect(changeIDs == [1, 2, 3, 11])
             var typed: [ChangeType] = []
-            try store.forEachChange(HistoryQuery(entities: ["Book"], includeSubentities: true, order: .descending), decoder: decoder) { typed.append($0.changeType) }
+            try store.forEachChange(
+                HistoryQuery(entities: ["Book"], includeSubentities: true, order: .descending), decoder: decoder
+            ) { typed.append($0.changeType) }
             #expect(typed == [.update, .insert, .delete, .update, .insert, .insert])
             var exported: [(Int64, [Int64])] = []
-            try store.forEachTransactionWithChanges(HistoryQuery(changeTypes: [.update]), decoder: decoder) { tx, changes in
+            try store.forEachTransactionWithChanges(HistoryQuery(changeTypes: [.update]), decoder: decoder) {
+                tx, changes in
                 var ids: [Int64] = []
                 try changes.forEach { ids.append($0.changeID) }
                 exported.append((tx.number, ids))
@@ -169,7 +192,10 @@ import Testing
             #expect(deletes[0].tombstone.map(\.name) == ["isbn", "title"])
             #expect(deletes[0].tombstone.map(\.value) == [.text("978-0"), .text("Dune")])
             #expect(deletes[0].tombstone.first?.attributeType == .string)
-            #expect(deletes[1].tombstone == [TombstoneEntry(name: "uuid", value: .blob([0xAB, 0xCD]), attributeType: .uuid)])
+            #expect(
+                deletes[1].tombstone == [
+                    TombstoneEntry(name: "uuid", value: .blob([0xAB, 0xCD]), attributeType: .uuid)
+                ])
             #expect(deletes.allSatisfy { $0.warnings.isEmpty && $0.updatedProperties == nil })
 
             let ebookUpdate = try store.changes(inTransaction: 5, decoder: decoder)[1]
@@ -179,12 +205,16 @@ import Testing
 
     @Test func imperfectRowsBecomeWarningsWithRawData() throws {
         var fixture = LibraryModel.fixture()
-        fixture.transactions.append(.init(timestamp: LibraryModel.t0 + 9000, author: "app", changes: [
-            .init(entity: "Author", primaryKey: 9, type: .update, rawColumns: [0x80, 0x00]),   // 2 bytes, 1 expected
-            .init(entity: "Author", primaryKey: 9, type: .update, rawColumns: [0x41]),         // bit 6 of 3 slots
-            .init(entity: "Author", primaryKey: 9, type: .insert, rawEntityNumber: 77),        // unknown ZENTITY
-            .init(entity: "Author", primaryKey: 9, type: .update, rawColumns: nil, rawEntityNumber: nil),
-        ]))
+        fixture.transactions.append(
+            .init(
+                timestamp: LibraryModel.t0 + 9000, author: "app",
+                changes: [
+                    // 2 bytes, 1 expected
+                    .init(entity: "Author", primaryKey: 9, type: .update, rawColumns: [0x80, 0x00]),
+                    .init(entity: "Author", primaryKey: 9, type: .update, rawColumns: [0x41]),  // bit 6 of 3 slots
+                    .init(entity: "Author", primaryKey: 9, type: .insert, rawEntityNumber: 77),  // unknown ZENTITY
+                    .init(entity: "Author", primaryKey: 9, type: .update, rawColumns: nil, rawEntityNumber: nil),
+                ]))
         try withStore(fixture) { store in
             let decoder = store.makeDecoder(model: try store.resolveModel())
             let rows = try store.changes(inTransaction: 7, decoder: decoder)
@@ -206,7 +236,9 @@ import Testing
         try withStore(LibraryModel.fixture(writesModelCache: false)) { store in
             let resolution = try store.resolveModel()
             #expect(resolution.model == nil)
-            #expect(resolution.problem?.description.contains("no model cache") == true && resolution.problem?.controls == [.model])
+            #expect(
+                resolution.problem?.description.contains("no model cache") == true
+                    && resolution.problem?.controls == [.model])
             let decoder = store.makeDecoder(model: resolution)
             let update = try store.changes(inTransaction: 2, decoder: decoder)[0]
             #expect(update.entityName == "Book")
@@ -221,7 +253,8 @@ import Testing
             // A user-given model fixes it.
             let dir = try TemporaryDirectory()
             let mom = dir.file("Library.mom")
-            try Data(BinaryPlistWriter.encode(ModelArchiveEncoder.archive(LibraryModel.model))).write(to: URL(fileURLWithPath: mom))
+            try Data(BinaryPlistWriter.encode(ModelArchiveEncoder.archive(LibraryModel.model))).write(
+                to: URL(fileURLWithPath: mom))
             let given = try store.resolveModel(userModelPath: mom)
             #expect(given.source == .file(path: mom, resolved: mom))
             let fixed = try store.changes(inTransaction: 2, decoder: store.makeDecoder(model: given))[0]
@@ -252,8 +285,6 @@ import Testing
         }
     }
 }
-
-import GRDB
 
 enum GRDBHelper {
     static func open(_ path: String) throws -> DatabaseQueue { try DatabaseQueue(path: path) }

@@ -3,15 +3,18 @@ import GRDB
 import HistoryFixtures
 import TestSupport
 import Testing
+
 @testable import HistoryKit
 
 @Suite struct MergeKeyTests {
     @Test func everyKeyFormatIsRecognisedCaseInsensitively() {
-        #expect(MergeKeyFormat.parse("PersistentHistoryTrackingKit.lastToken.app")?.format == .persistentHistoryTrackingKit)
+        #expect(
+            MergeKeyFormat.parse("PersistentHistoryTrackingKit.lastToken.app")?.format == .persistentHistoryTrackingKit)
         #expect(MergeKeyFormat.parse("persistenthistorytrackingkit.LASTTOKEN.app")?.actor == "app")
         #expect(MergeKeyFormat.parse("PersistentHistoryTracker.lastToken.widget")?.format == .persistentHistoryTracker)
         #expect(MergeKeyFormat.parse("lastHistoryTransactionTimestamp-mainApp")?.actor == "mainApp")
-        #expect(MergeKeyFormat.parse("lastHistoryTransactionTimeStamp-mainApp")?.format == .lastHistoryTransactionTimestamp)
+        #expect(
+            MergeKeyFormat.parse("lastHistoryTransactionTimeStamp-mainApp")?.format == .lastHistoryTransactionTimestamp)
         let appwise = MergeKeyFormat.parse("persistent-history-tracking:6F1D2C8A-4B7E-4E0A-9C51-3A2B1D0E9F87-share-ext")
         #expect(appwise?.format == .appwiseCore)
         #expect(appwise?.actor == "share-ext")
@@ -37,17 +40,26 @@ import Testing
 
         let xml = try DefaultsReader.read(path: dir.file("xml.plist"), storeUUID: Scenarios.appGroupUUID)
         #expect(xml.format == .xml)
-        #expect(xml.records.map(\.position) == binary.records.map { record in
-            guard case .date(let d, _) = record.position else { return record.position }
-            return .date(d.rounded(.down), wholeSeconds: true)
-        })
+        #expect(
+            xml.records.map(\.position)
+                == binary.records.map { record in
+                    guard case .date(let d, _) = record.position else { return record.position }
+                    return .date(d.rounded(.down), wholeSeconds: true)
+                })
 
         let tokens = try DefaultsReader.read(path: dir.file("tokens.plist"), storeUUID: Scenarios.appGroupUUID)
         #expect(tokens.records.map(\.actor) == ["lastHistoryToken", "shareHistoryToken", "widgetHistoryToken"])
-        #expect(tokens.records[0].position == .token(HistoryToken(storeUUID: Scenarios.appGroupUUID, transactionNumber: 34)))
-        guard case .unreadable(let why) = tokens.records[1].position else { Issue.record("expected unreadable"); return }
+        #expect(
+            tokens.records[0].position == .token(HistoryToken(storeUUID: Scenarios.appGroupUUID, transactionNumber: 34))
+        )
+        guard case .unreadable(let why) = tokens.records[1].position else {
+            Issue.record("expected unreadable")
+            return
+        }
         #expect(why.contains("corrupt token archive"))
-        #expect(tokens.records[2].position == .token(HistoryToken(storeUUID: MergeStateFixtures.foreignUUID, transactionNumber: 12)))
+        #expect(
+            tokens.records[2].position
+                == .token(HistoryToken(storeUUID: MergeStateFixtures.foreignUUID, transactionNumber: 12)))
 
         let appwise = try DefaultsReader.read(path: dir.file("appwise.plist"), storeUUID: Scenarios.appGroupUUID)
         #expect(appwise.records.map(\.actor) == ["app", "widget"])
@@ -69,12 +81,20 @@ import Testing
         for (name, bytes) in MergeStateFixtures.files() where name.hasSuffix(".data") {
             try Data(bytes).write(to: URL(fileURLWithPath: dir.file(name)))
         }
-        #expect(try TokenFileReader.read(path: dir.file("token.data"), actor: "app").position
+        #expect(
+            try TokenFileReader.read(path: dir.file("token.data"), actor: "app").position
                 == .token(HistoryToken(storeUUID: Scenarios.appGroupUUID, transactionNumber: 31)))
         let multi = try TokenFileReader.read(path: dir.file("multi-store-token.data"), actor: "x").position
-        #expect(multi == .token(HistoryToken(transactionNumbers: [Scenarios.appGroupUUID: 29, MergeStateFixtures.foreignUUID: 4])))
-        guard case .unreadable(let corrupt) = try TokenFileReader.read(path: dir.file("corrupt-token.data"), actor: "x").position,
-              case .unreadable(let wrongClass) = try TokenFileReader.read(path: dir.file("date-archive.data"), actor: "x").position else {
+        #expect(
+            multi
+                == .token(
+                    HistoryToken(transactionNumbers: [Scenarios.appGroupUUID: 29, MergeStateFixtures.foreignUUID: 4])))
+        guard
+            case .unreadable(let corrupt) = try TokenFileReader.read(path: dir.file("corrupt-token.data"), actor: "x")
+                .position,
+            case .unreadable(let wrongClass) = try TokenFileReader.read(path: dir.file("date-archive.data"), actor: "x")
+                .position
+        else {
             Issue.record("expected unreadable positions")
             return
         }
@@ -89,12 +109,14 @@ import Testing
         #expect(container.groupID == "group.com.example.tasks")
         #expect(container.stores.map { URL(fileURLWithPath: $0).lastPathComponent } == ["Tasks.sqlite"])
         #expect(container.stores[0].contains("/Library/Application Support/"))
-        #expect(container.defaultsPlists.map { URL(fileURLWithPath: $0).lastPathComponent } == ["group.com.example.tasks.plist"])
+        #expect(
+            container.defaultsPlists.map { URL(fileURLWithPath: $0).lastPathComponent } == [
+                "group.com.example.tasks.plist"
+            ])
         #expect(container.tokenFiles.map { URL(fileURLWithPath: $0).lastPathComponent } == ["token.data"])
         #expect(throws: MergeStateError.self) { try GroupContainer.discover(root + "/nope") }
     }
 }
-
 
 /// Each cleaner's rule as its library's code computes it (the sources each rule's file cites).
 @Suite struct CleanerStrategyTests {
@@ -102,9 +124,14 @@ import Testing
     let day = 86400.0
     var now: Double { 30 * day }
 
-    private func cut(_ s: CleanerStrategy, _ dates: [(String, Double?)], batch: Set<String> = [], retention: Double? = nil) -> CleanerCutoff {
-        let actors = dates.map { CleanerInput.Actor(name: $0.0, date: $0.1.map { $0 * day }, isBatch: batch.contains($0.0)) }
-        return s.cutoff(CleanerInput(actors: actors, now: now, settings: CleanerSettings(retention: (retention ?? 7) * day)))
+    private func cut(
+        _ s: CleanerStrategy, _ dates: [(String, Double?)], batch: Set<String> = [], retention: Double? = nil
+    ) -> CleanerCutoff {
+        let actors = dates.map {
+            CleanerInput.Actor(name: $0.0, date: $0.1.map { $0 * day }, isBatch: batch.contains($0.0))
+        }
+        return s.cutoff(
+            CleanerInput(actors: actors, now: now, settings: CleanerSettings(retention: (retention ?? 7) * day)))
     }
 
     @Test func apple() {
@@ -129,9 +156,10 @@ import Testing
         let newYork = try #require(TimeZone(identifier: "America/New_York"))
         let now = 637_588_800.0  // 2021-03-16T12:00:00Z, 08:00 EDT
         func cut(_ s: CleanerStrategy, retention: Double = CleanerSettings.defaultRetention) -> CleanerCutoff {
-            s.cutoff(CleanerInput(actors: [], now: now, settings: CleanerSettings(retention: retention, timeZone: newYork)))
+            s.cutoff(
+                CleanerInput(actors: [], now: now, settings: CleanerSettings(retention: retention, timeZone: newYork)))
         }
-        #expect(cut(.apple).cutoff == 636_987_600)        // 2021-03-09T13:00:00Z, 08:00 EST
+        #expect(cut(.apple).cutoff == 636_987_600)  // 2021-03-09T13:00:00Z, 08:00 EST
         #expect(cut(.apple).reason == "now − 7 calendar days in America/New_York")
         #expect(cut(.apple604800).cutoff == 636_984_000)  // 2021-03-09T12:00:00Z
         // Whole days are calendar days; any other retention is seconds.
@@ -141,7 +169,9 @@ import Testing
         #expect(cut(.apple604800, retention: 14 * 86400).cutoff == now - 14 * 86400)
         // In UTC the two agree.
         let utc = CleanerInput(actors: [], now: now, settings: CleanerSettings(timeZone: CleanerSettings.utc))
-        #expect(CleanerStrategy.apple.cutoff(utc).cutoff == 636_984_000 && CleanerStrategy.apple604800.cutoff(utc).cutoff == 636_984_000)
+        #expect(
+            CleanerStrategy.apple.cutoff(utc).cutoff == 636_984_000
+                && CleanerStrategy.apple604800.cutoff(utc).cutoff == 636_984_000)
     }
 
     /// SwiftSync deletes what its inbound author wrote, at every date, whoever the actors are.
@@ -149,7 +179,9 @@ import Testing
         for actors in [[], [("app", 29.0)], [("app", nil)]] as [[(String, Double?)]] {
             let c = cut(.swiftsync, actors)
             #expect(c.cutoff == nil && c.allDates && c.purges, "\(actors)")
-            #expect(c.authorFilter == ["com.github.3lvis.SwiftSync.inbound"] && c.heldBackBy == nil && !c.resetsKeysAfterPurge)
+            #expect(
+                c.authorFilter == ["com.github.3lvis.SwiftSync.inbound"] && c.heldBackBy == nil
+                    && !c.resetsKeysAfterPurge)
             #expect(c.reason == "all history by com.github.3lvis.SwiftSync.inbound, at every date")
         }
         #expect(!CleanerStrategy.swiftsync.usesRetention && cut(.swiftsync, [], retention: 1).authorFilter?.count == 1)
@@ -175,7 +207,8 @@ import Testing
         #expect(cut(.phtk100Manual, [("app", 10), ("importer", nil)], batch: ["importer"]).cutoff == 23 * day)
         #expect(cut(.fatbobman, [("app", 10), ("importer", nil)], batch: ["importer"]).cutoff == 23 * day)
         // Every author is in the delete's filter, batch authors included.
-        #expect(cut(.phtk100, [("app", 10), ("importer", nil)], batch: ["importer"]).authorFilter == ["app", "importer"])
+        #expect(
+            cut(.phtk100, [("app", 10), ("importer", nil)], batch: ["importer"]).authorFilter == ["app", "importer"])
         #expect(cut(.fatbobman, [("app", 29)]).resetsKeysAfterPurge)
         #expect(!cut(.phtk100, [("app", 29)]).resetsKeysAfterPurge)
         #expect(!cut(.fatbobman, [("app", nil)]).resetsKeysAfterPurge)
@@ -186,7 +219,9 @@ import Testing
         #expect(cut(.fatbobmanDemo, [("app", 29), ("widget", 25)]).cutoff == 25 * day)
         #expect(cut(.fatbobmanDemo, [("app", 29), ("widget", 10)]).cutoff == 23 * day)
         #expect(cut(.fatbobmanDemo, [("app", nil), ("widget", nil)]).cutoff == 23 * day)
-        #expect(cut(.fatbobmanDemo, [("app", 29)]).resetsKeysAfterPurge && cut(.fatbobmanDemo, [("app", 29)]).authorFilter == ["app"])
+        #expect(
+            cut(.fatbobmanDemo, [("app", 29)]).resetsKeysAfterPurge
+                && cut(.fatbobmanDemo, [("app", 29)]).authorFilter == ["app"])
     }
 
     @Test func phtk104() {
@@ -253,15 +288,19 @@ import Testing
     let now = Scenarios.appGroupTime(34) + 86400
 
     /// `byGivenTime`: `now` is a time the user gave, to which lags are measured (else the store's newest transaction).
-    private func analyze(_ scenario: String, plists: [String] = [], tokens: [(String, String)] = [], declared: [String] = [],
-                         batch: [String] = [], now: Double? = nil, byGivenTime: Bool = true) throws -> [String: ActorReport] {
+    private func analyze(
+        _ scenario: String, plists: [String] = [], tokens: [(String, String)] = [], declared: [String] = [],
+        batch: [String] = [], now: Double? = nil, byGivenTime: Bool = true
+    ) throws -> [String: ActorReport] {
         let dir = Repository.fixtures + "/" + scenario
         let store = try HistoryStore.open(dir + "/Tasks.sqlite")
         var records: [MergeRecord] = []
         for p in plists { records += try DefaultsReader.read(path: dir + "/" + p, storeUUID: store.storeUUID).records }
         for (actor, file) in tokens { records.append(try TokenFileReader.read(path: dir + "/" + file, actor: actor)) }
-        let report = try MergeStateAnalyzer(store: store, declared: declared, batch: batch, records: records, now: now ?? self.now,
-                                            nowIsGiven: byGivenTime).report()
+        let report = try MergeStateAnalyzer(
+            store: store, declared: declared, batch: batch, records: records, now: now ?? self.now,
+            nowIsGiven: byGivenTime
+        ).report()
         return Dictionary(report.actors.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
     }
 
@@ -269,12 +308,17 @@ import Testing
     /// transaction, however long ago that was, and no actor is stale for the copy's age.
     @Test func aCopyIsJudgedByItsOwnTime() throws {
         let years = Scenarios.appGroupTime(34) + 800 * 86400
-        let given = try analyze("MergeState", plists: ["stale.plist"], declared: ["app", "widget", "intents"], now: years)
-        let own = try analyze("MergeState", plists: ["stale.plist"], declared: ["app", "widget", "intents"], now: years, byGivenTime: false)
-        let intents = try #require(own["intents"]), clocked = try #require(given["intents"])
+        let given = try analyze(
+            "MergeState", plists: ["stale.plist"], declared: ["app", "widget", "intents"], now: years)
+        let own = try analyze(
+            "MergeState", plists: ["stale.plist"], declared: ["app", "widget", "intents"], now: years,
+            byGivenTime: false)
+        let intents = try #require(own["intents"])
+        let clocked = try #require(given["intents"])
         #expect(intents.status == .behind && clocked.status == .behind)
         #expect(intents.pending.count == clocked.pending.count)
-        let oldest = try #require(intents.pending.oldestTimestamp), position = try #require(intents.effectiveDate)
+        let oldest = try #require(intents.pending.oldestTimestamp)
+        let position = try #require(intents.effectiveDate)
         #expect(intents.lag == Scenarios.appGroupTime(34) - oldest)
         #expect(intents.positionAge == Scenarios.appGroupTime(34) - position)
         #expect(clocked.lag == years - oldest)
@@ -283,7 +327,9 @@ import Testing
     }
 
     @Test func upToDateBehindNeverMergedWritesOnly() throws {
-        let a = try analyze("MergeState", plists: ["phtk.plist"], declared: ["app", "widget", "shareExtension", "intents"], batch: ["importer"])
+        let a = try analyze(
+            "MergeState", plists: ["phtk.plist"], declared: ["app", "widget", "shareExtension", "intents"],
+            batch: ["importer"])
         #expect(a["app"]?.status == .upToDate)
         #expect(a["app"]?.lastMerged?.number == 34)
         let widget = try #require(a["widget"])
@@ -292,7 +338,7 @@ import Testing
         // After #20, by others than widget: 14 transactions, 3 of them the widget's own.
         #expect(widget.pending.count == 11)
         #expect(widget.pending.byAuthor.first?.author == "app" && widget.pending.byAuthor.first?.count == 6)
-        #expect(widget.pending.oldestNumber == 22) // #21 is the widget's own
+        #expect(widget.pending.oldestNumber == 22)  // #21 is the widget's own
         #expect(widget.lag == now - Scenarios.appGroupTime(22))
         #expect(a["intents"]?.status == .neverMerged)
         #expect(a["importer"]?.status == .writesOnly)
@@ -319,17 +365,22 @@ import Testing
         // shareExtension writes but keeps no state under that name: a writer, not an actor.
         #expect(a["shareExtension"] == nil)
         let store = try HistoryStore.open(Repository.fixtures + "/MergeState/Tasks.sqlite")
-        let records = try DefaultsReader.read(path: Repository.fixtures + "/MergeState/stale.plist", storeUUID: store.storeUUID).records
-        let report = try MergeStateAnalyzer(store: store, declared: ["app", "widget", "intents"], batch: [], records: records, now: later).report()
+        let records = try DefaultsReader.read(
+            path: Repository.fixtures + "/MergeState/stale.plist", storeUUID: store.storeUUID
+        ).records
+        let report = try MergeStateAnalyzer(
+            store: store, declared: ["app", "widget", "intents"], batch: [], records: records, now: later
+        ).report()
         let writer = try #require(report.writers.first { $0.author == "shareExtension" })
         #expect(writer.transactions == 3 && writer.firstNumber == 11 && writer.lastNumber == 34)
         #expect(report.writers.first { $0.author == "NSCloudKitMirroringDelegate.export" }?.family == .cloudKit)
     }
 
     @Test func tokensForeignCorruptAndValid() throws {
-        let a = try analyze("MergeState", plists: ["tokens.plist"],
-                            tokens: [("widgetFile", "foreign-token.data"), ("shareFile", "corrupt-token.data"), ("app", "token.data")],
-                            declared: ["lastHistoryToken", "widgetFile", "shareFile", "app"])
+        let a = try analyze(
+            "MergeState", plists: ["tokens.plist"],
+            tokens: [("widgetFile", "foreign-token.data"), ("shareFile", "corrupt-token.data"), ("app", "token.data")],
+            declared: ["lastHistoryToken", "widgetFile", "shareFile", "app"])
         #expect(a["lastHistoryToken"]?.status == .upToDate)
         #expect(a["lastHistoryToken"]?.tokenNumber == 34)
         #expect(a["widgetHistoryToken"]?.status == .foreignToken)
@@ -351,15 +402,19 @@ import Testing
 
     @Test func cutoffsUseTheActorsDates() throws {
         let store = try HistoryStore.open(Repository.fixtures + "/MergeState/Tasks.sqlite")
-        let records = try DefaultsReader.read(path: Repository.fixtures + "/MergeState/phtk.plist", storeUUID: store.storeUUID).records
+        let records = try DefaultsReader.read(
+            path: Repository.fixtures + "/MergeState/phtk.plist", storeUUID: store.storeUUID
+        ).records
         let report = try MergeStateAnalyzer(store: store, declared: [], batch: [], records: records, now: now).report()
         let effect = try #require(report.cleaner(.phtk2))
         let phtk = effect.cutoff
         #expect(phtk.cutoff == Scenarios.appGroupTime(20))
         #expect(phtk.heldBackBy == "widget")
         // Transactions before #20's time, by app, shareExtension or widget.
-        let expected = try store.countTransactions(HistoryQuery(before: .date(Scenarios.appGroupTime(20)),
-                                                                authors: [.value("app"), .value("shareExtension"), .value("widget")]))
+        let expected = try store.countTransactions(
+            HistoryQuery(
+                before: .date(Scenarios.appGroupTime(20)),
+                authors: [.value("app"), .value("shareExtension"), .value("widget")]))
         #expect(effect.transactionsToDelete == expected)
         #expect(expected == 14)
     }
@@ -369,8 +424,11 @@ import Testing
     private func status(_ store: String) throws -> ActorReport {
         let opened = try HistoryStore.open(store)
         let record = try TokenFileReader.read(path: RealStores.photosToken, actor: "photos")
-        return try #require(try MergeStateAnalyzer(store: opened, declared: ["photos"], batch: [], records: [record],
-                                                   now: Date().timeIntervalSinceReferenceDate).report().actors.first { $0.name == "photos" })
+        return try #require(
+            try MergeStateAnalyzer(
+                store: opened, declared: ["photos"], batch: [], records: [record],
+                now: Date().timeIntervalSinceReferenceDate
+            ).report().actors.first { $0.name == "photos" })
     }
 
     @Test func photosTokenIsUpToDate() throws {

@@ -2,6 +2,7 @@ import Foundation
 import HistoryFixtures
 import TestSupport
 import Testing
+
 @testable import HistoryKit
 
 /// An object changed in more transactions than a list of matches holds is read by one scan of
@@ -22,18 +23,27 @@ import Testing
         let dir = try TemporaryDirectory()
         let path = dir.file("Hot.sqlite")
         let fixture = FixtureStore(model: Scenarios.tasksModel, storeUUID: Scenarios.appGroupUUID, transactions: [])
-        try StoreWriter.write(fixture, to: path, generated: (120_000, { i in
-            var tx = Scenarios.benchmarkTransaction(i, changesPerTransaction: 1)
-            if i % 7 != 3 { tx.changes.insert(.init(entity: "Task", primaryKey: 1, type: .update, updated: ["title"]), at: i % 2) }
-            return tx
-        }))
+        try StoreWriter.write(
+            fixture, to: path,
+            generated: (
+                120_000,
+                { i in
+                    var tx = Scenarios.benchmarkTransaction(i, changesPerTransaction: 1)
+                    if i % 7 != 3 {
+                        tx.changes.insert(
+                            .init(entity: "Task", primaryKey: 1, type: .update, updated: ["title"]), at: i % 2)
+                    }
+                    return tx
+                }
+            ))
         let store = try HistoryStore.open(path)
         for base in [
             HistoryQuery(),
             HistoryQuery(after: .transaction(50_000)),
             HistoryQuery(authors: [.value("widget")]),
             HistoryQuery(authors: [.none]),
-            HistoryQuery(after: .transaction(200), before: .transaction(90_000), processIDs: [.value("Tasks")], limit: 500),
+            HistoryQuery(
+                after: .transaction(200), before: .transaction(90_000), processIDs: [.value("Tasks")], limit: 500),
             HistoryQuery(changeTypes: [.update]),
         ] {
             try compare(store, base)
@@ -45,7 +55,9 @@ import Testing
         let task = ObjectReference(entityName: "Task", primaryKey: 1)
         var query = base
         query.objects = [task]
-        #expect(try store.read { db in try store.historySQL(query, in: db).scansObjects }, "the query is not read by the walk")
+        #expect(
+            try store.read { db in try store.historySQL(query, in: db).scansObjects },
+            "the query is not read by the walk")
         // Every transaction the base query selects, its changes kept when they are the object's.
         var expected: [Seen] = []
         var unlimited = base
@@ -53,7 +65,12 @@ import Testing
         try store.forEachTransactionWithChanges(unlimited, decoder: decoder) { tx, changes in
             var mine: [Int64] = []
             try changes.forEach { if $0.entityName == "Task" && $0.entityPK == 1 { mine.append($0.changeID) } }
-            if !mine.isEmpty { expected.append(Seen(number: tx.number, author: tx.author, timestamp: tx.timestamp, changeCount: tx.changeCount, changes: mine)) }
+            if !mine.isEmpty {
+                expected.append(
+                    Seen(
+                        number: tx.number, author: tx.author, timestamp: tx.timestamp, changeCount: tx.changeCount,
+                        changes: mine))
+            }
         }
         let all = expected.count
         if let limit = base.limit { expected = Array(expected.prefix(limit)) }
@@ -62,14 +79,26 @@ import Testing
         try store.forEachTransactionWithChanges(query, decoder: decoder) { tx, changes in
             var mine: [Int64] = []
             try changes.forEach { mine.append($0.changeID) }
-            walked.append(Seen(number: tx.number, author: tx.author, timestamp: tx.timestamp, changeCount: tx.changeCount, changes: mine))
+            walked.append(
+                Seen(
+                    number: tx.number, author: tx.author, timestamp: tx.timestamp, changeCount: tx.changeCount,
+                    changes: mine))
         }
         #expect(walked == expected)
         var transactions: [Seen] = []
         try store.forEachTransaction(query) { tx in
-            transactions.append(Seen(number: tx.number, author: tx.author, timestamp: tx.timestamp, changeCount: tx.changeCount, changes: []))
+            transactions.append(
+                Seen(
+                    number: tx.number, author: tx.author, timestamp: tx.timestamp, changeCount: tx.changeCount,
+                    changes: []))
         }
-        #expect(transactions == expected.map { Seen(number: $0.number, author: $0.author, timestamp: $0.timestamp, changeCount: $0.changeCount, changes: []) })
+        #expect(
+            transactions
+                == expected.map {
+                    Seen(
+                        number: $0.number, author: $0.author, timestamp: $0.timestamp, changeCount: $0.changeCount,
+                        changes: [])
+                })
         #expect(try store.countTransactions(query) == all)
         var changes: [Int64] = []
         try store.forEachChange(query, decoder: decoder) { changes.append($0.changeID) }

@@ -1,8 +1,9 @@
 import Foundation
 import GRDB
-import TestSupport
 import HistoryFixtures
+import TestSupport
 import Testing
+
 @testable import HistoryKit
 
 @Suite struct ObjectReferenceTests {
@@ -10,12 +11,20 @@ import Testing
         let uuid = "6F1D2C8A-4B7E-4E0A-9C51-3A2B1D0E9F87"
         #expect(try ObjectReference(parsing: "Task/p3") == ObjectReference(entityName: "Task", primaryKey: 3))
         #expect(try ObjectReference(parsing: " Task/3 ") == ObjectReference(entityName: "Task", primaryKey: 3))
-        #expect(try ObjectReference(parsing: "x-coredata://\(uuid)/Task/p3") == ObjectReference(entityName: "Task", primaryKey: 3, storeUUID: uuid))
+        #expect(
+            try ObjectReference(parsing: "x-coredata://\(uuid)/Task/p3")
+                == ObjectReference(entityName: "Task", primaryKey: 3, storeUUID: uuid))
         // An NSManagedObjectID's description.
-        #expect(try ObjectReference(parsing: "0x8b1c2e5f90a01234 <x-coredata://\(uuid)/Task/p3>") == ObjectReference(entityName: "Task", primaryKey: 3, storeUUID: uuid))
-        #expect(ObjectReference(entityName: "Task", primaryKey: 3).uri(storeUUID: uuid) == "x-coredata://\(uuid)/Task/p3")
-        for bad in ["", "Task", "Task/", "/p3", "Task/p0", "Task/p-2", "Task/pX", "Task/p3/x", "x-coredata:Task/p3", "x-coredata://\(uuid)/Task",
-                    "x-coredata:///Task/tA1B2", "x-coredata://\(uuid)/Task/t5", "Task/p99999999999999999999"] {
+        #expect(
+            try ObjectReference(parsing: "0x8b1c2e5f90a01234 <x-coredata://\(uuid)/Task/p3>")
+                == ObjectReference(entityName: "Task", primaryKey: 3, storeUUID: uuid))
+        #expect(
+            ObjectReference(entityName: "Task", primaryKey: 3).uri(storeUUID: uuid) == "x-coredata://\(uuid)/Task/p3")
+        for bad in [
+            "", "Task", "Task/", "/p3", "Task/p0", "Task/p-2", "Task/pX", "Task/p3/x", "x-coredata:Task/p3",
+            "x-coredata://\(uuid)/Task",
+            "x-coredata:///Task/tA1B2", "x-coredata://\(uuid)/Task/t5", "Task/p99999999999999999999",
+        ] {
             #expect(throws: ObjectReferenceError.self, "\(bad)") { try ObjectReference(parsing: bad) }
         }
     }
@@ -29,20 +38,29 @@ import Testing
         let path = dir.file("Big.sqlite")
         // Task 5 changed three times first, then 30,000 generated transactions (each object changed once).
         let edits = (0..<3).map { i in
-            FixtureStore.Transaction(timestamp: Scenarios.baseTime + Double(i), author: "app", changes: [
-                FixtureStore.Change(entity: "Task", primaryKey: 5, type: i == 0 ? .insert : .update, updated: i == 0 ? [] : ["done"])])
+            FixtureStore.Transaction(
+                timestamp: Scenarios.baseTime + Double(i), author: "app",
+                changes: [
+                    FixtureStore.Change(
+                        entity: "Task", primaryKey: 5, type: i == 0 ? .insert : .update, updated: i == 0 ? [] : ["done"]
+                    )
+                ])
         }
         let fixture = FixtureStore(model: Scenarios.tasksModel, storeUUID: Scenarios.appGroupUUID, transactions: edits)
-        try StoreWriter.write(fixture, to: path, generated: (30_000, { Scenarios.benchmarkTransaction($0, changesPerTransaction: 3) }))
+        try StoreWriter.write(
+            fixture, to: path, generated: (30_000, { Scenarios.benchmarkTransaction($0, changesPerTransaction: 3) }))
         let store = try HistoryStore.open(path)
         let decoder = store.makeDecoder(model: try store.resolveModel())
         // Task 5 and the objects of changes early, in the middle and at the end, found by SQL.
         let queue = try DatabaseQueue(path: path)
         let objects = try queue.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT p.Z_NAME, c.ZENTITY, c.ZENTITYPK FROM ACHANGE c JOIN Z_PRIMARYKEY p ON p.Z_ENT = c.ZENTITY
-                WHERE c.Z_PK IN (1, 45001, 89999) ORDER BY c.Z_PK
-                """).map { (name: $0[0] as String, entity: $0[1] as Int64, key: $0[2] as Int64) }
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT p.Z_NAME, c.ZENTITY, c.ZENTITYPK FROM ACHANGE c JOIN Z_PRIMARYKEY p ON p.Z_ENT = c.ZENTITY
+                    WHERE c.Z_PK IN (1, 45001, 89999) ORDER BY c.Z_PK
+                    """
+            ).map { (name: $0[0] as String, entity: $0[1] as Int64, key: $0[2] as Int64) }
         }
         try queue.close()
         #expect(objects.count == 3 && objects[0].name == "Task" && objects[0].key == 5)
@@ -52,9 +70,14 @@ import Testing
             var scanned: [Int64] = []
             try store.forEachChange(query, decoder: decoder) { scanned.append($0.changeID) }
             let sql = try HistorySQL(store: store, query: query)
-            #expect(try store.read { db in try sql.changeMatchSelect() != nil && store.historySQL(query, in: db).changeMatchSelect() == nil })
+            #expect(
+                try store.read { db in
+                    try sql.changeMatchSelect() != nil && store.historySQL(query, in: db).changeMatchSelect() == nil
+                })
             let plain = try store.read { db -> [Int64] in
-                try Int64.fetchAll(db, sql: "SELECT Z_PK FROM ACHANGE WHERE ZENTITY = ? AND ZENTITYPK = ? ORDER BY Z_PK", arguments: [object.entity, object.key])
+                try Int64.fetchAll(
+                    db, sql: "SELECT Z_PK FROM ACHANGE WHERE ZENTITY = ? AND ZENTITYPK = ? ORDER BY Z_PK",
+                    arguments: [object.entity, object.key])
             }
             #expect(scanned == plain && !plain.isEmpty)
             // Transactions with their changes: only the object's, each transaction once.
@@ -71,7 +94,9 @@ import Testing
             try store.forEachChange(narrow, decoder: decoder) { few.append($0.changeID) }
             #expect(few == plain.filter { $0 > 3 + 29_000 * 3 })
         }
-        #expect(try store.countTransactions(HistoryQuery(objects: [ObjectReference(entityName: "Task", primaryKey: 5)])) >= 3)
+        #expect(
+            try store.countTransactions(HistoryQuery(objects: [ObjectReference(entityName: "Task", primaryKey: 5)]))
+                >= 3)
         // Several objects at once, OR-ed, and counted transactions agree.
         let all = HistoryQuery(objects: objects.map { ObjectReference(entityName: $0.name, primaryKey: $0.key) })
         var changes = 0
@@ -119,7 +144,8 @@ import Testing
                     var types: [String] = []
                     try changes.forEach { types.append($0.changeType.description) }
                     seen.append("#\(tx.number) \(types.joined(separator: ","))")
-                case .purged(let first, let last, let count): seen.append("purged \(first)-\(last) \(count.map(String.init) ?? "?")")
+                case .purged(let first, let last, let count):
+                    seen.append("purged \(first)-\(last) \(count.map(String.init) ?? "?")")
                 case .checkpoint: seen.append("checkpoint")
                 case .massDelete(let burst): seen.append("mass-delete \(burst.entity) \(burst.deleted)")
                 }

@@ -1,13 +1,15 @@
 import Foundation
 import TestSupport
 import Testing
+
 @testable import HistoryKit
 
 /// Reading a page at a time (what `watch` does, so it holds no read while it writes) hands
 /// out exactly what one read does, whatever the page size and filters.
 @Suite struct PagedReadingTests {
     static var stores: [String] {
-        [Repository.fixtures + "/AppGroup/Tasks.sqlite"] + (RealStores.available ? [RealStores.photos, RealStores.photos15, RealStores.swiftData] : [])
+        [Repository.fixtures + "/AppGroup/Tasks.sqlite"]
+            + (RealStores.available ? [RealStores.photos, RealStores.photos15, RealStores.swiftData] : [])
     }
 
     /// Each transaction's number, changes and every decoded change (its description), in order.
@@ -15,7 +17,14 @@ import Testing
         var lines: [String] = []
         try walk { tx, changes in
             lines.append("#\(tx.number) \(tx.changeCount) \(tx.author ?? "-")")
-            try changes.forEach { lines.append("  \($0.changeID) \($0.changeType) \($0.entityNumber)/\($0.entityPK) \($0.updatedProperties ?? []) \($0.tombstone)") }
+            try changes.forEach {
+                lines.append(
+                    """
+                      \($0.changeID) \($0.changeType) \($0.entityNumber)/\($0.entityPK) \
+                    \($0.updatedProperties ?? []) \($0.tombstone)
+                    """
+                )
+            }
         }
         return lines
     }
@@ -36,8 +45,12 @@ import Testing
             #expect(!whole.isEmpty || query.changeTypes == [.delete], "\(path): \(query) selects nothing")
             // Pages smaller than the transactions and their changes, and the default.
             for size in [1, 2, 7, HistoryStore.pageSize] {
-                let paged = try Self.read { try store.forEachTransactionWithChangesInPages(query, decoder: decoder, pageSize: size, $0) }
-                #expect(paged == whole, "\(path): \(query), pages of \(size): \(paged.count) lines, one read \(whole.count)")
+                let paged = try Self.read {
+                    try store.forEachTransactionWithChangesInPages(query, decoder: decoder, pageSize: size, $0)
+                }
+                #expect(
+                    paged == whole, "\(path): \(query), pages of \(size): \(paged.count) lines, one read \(whole.count)"
+                )
             }
         }
     }

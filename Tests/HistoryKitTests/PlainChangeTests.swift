@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import TestSupport
 import Testing
+
 @testable import HistoryKit
 
 /// A plain change (read in place for the export) is exactly the change decoding gives,
@@ -27,8 +28,11 @@ import Testing
         let (decoded, split) = try read(path)
         #expect(split.map(\.change) == decoded, "\(path)")
         for (change, plain) in split {
-            let clean = change.warnings.isEmpty && change.tombstone.isEmpty && [.insert, .update].contains(change.changeType)
-            #expect(plain == clean, "\(path): change \(change.changeID) \(plain ? "plain" : "decoded") with \(change.warnings)")
+            let clean =
+                change.warnings.isEmpty && change.tombstone.isEmpty && [.insert, .update].contains(change.changeType)
+            #expect(
+                plain == clean,
+                "\(path): change \(change.changeID) \(plain ? "plain" : "decoded") with \(change.warnings)")
         }
         let plain = split.filter(\.plain).count
         return (plain, split.count - plain)
@@ -47,14 +51,20 @@ import Testing
             func edit(_ set: String, update offset: Int) throws {
                 try db.execute(sql: "UPDATE ACHANGE SET \(set) WHERE Z_PK = (\(updates))", arguments: [offset])
             }
-            try edit("ZCOLUMNS = ZCOLUMNS || x'00'", update: 0)              // too long
-            try edit("ZCOLUMNS = x'ffffffffffffffff'", update: 1)           // bits past the last slot
-            try edit("ZCOLUMNS = 'text'", update: 2)                        // not a BLOB
-            try edit("ZCOLUMNS = NULL", update: 3)                          // an update without columns
+            try edit("ZCOLUMNS = ZCOLUMNS || x'00'", update: 0)  // too long
+            try edit("ZCOLUMNS = x'ffffffffffffffff'", update: 1)  // bits past the last slot
+            try edit("ZCOLUMNS = 'text'", update: 2)  // not a BLOB
+            try edit("ZCOLUMNS = NULL", update: 3)  // an update without columns
             try edit("ZENTITYPK = 1.5", update: 4)
             try edit("ZENTITY = 999", update: 5)
             try edit("ZCHANGETYPE = 7", update: 6)
-            try db.execute(sql: "UPDATE ACHANGE SET ZENTITY = 'x' WHERE Z_PK = (SELECT MIN(Z_PK) FROM ACHANGE WHERE ZCHANGETYPE = 0)")
+            try db.execute(
+                sql:
+                    """
+                    UPDATE ACHANGE SET ZENTITY = 'x' WHERE Z_PK = (SELECT MIN(Z_PK) FROM ACHANGE WHERE \
+                    ZCHANGETYPE = 0)
+                    """
+            )
         }
         let (plain, decoded) = try check(path)
         #expect(plain > 0)

@@ -1,11 +1,13 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import HistoryKit
+
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The calls that differ between Linux and macOS (HistoryKit/Platform), on the system the tests run on.
@@ -44,10 +46,12 @@ import Glibc
         let dir = try TemporaryDirectory()
         var fds: [Int32] = [-1, -1]
         #expect(pipe(&fds) == 0)
-        let cat = try ChildProcess.spawn("/bin/cat", [], environment: [:], redirections: [
-            .duplicate(fds[0], to: STDIN_FILENO), .close(fds[1]),
-            .open(dir.file("out"), descriptor: STDOUT_FILENO, flags: O_WRONLY | O_CREAT | O_TRUNC, mode: 0o600),
-        ], closeOthers: true)
+        let cat = try ChildProcess.spawn(
+            "/bin/cat", [], environment: [:],
+            redirections: [
+                .duplicate(fds[0], to: STDIN_FILENO), .close(fds[1]),
+                .open(dir.file("out"), descriptor: STDOUT_FILENO, flags: O_WRONLY | O_CREAT | O_TRUNC, mode: 0o600),
+            ], closeOthers: true)
         close(fds[0])
         let text = Array("through the pipe\n".utf8)
         #expect(write(fds[1], text, text.count) == text.count)
@@ -66,9 +70,9 @@ import Glibc
         #expect(FileAccess.whyUnreadable(dir.file("here")) == nil)
         #expect(FileAccess.reason(errno: EACCES) == "permission denied")
         #if os(macOS)
-        #expect(FileAccess.reason(errno: EPERM).contains("Full Disk Access"))
+            #expect(FileAccess.reason(errno: EPERM).contains("Full Disk Access"))
         #else
-        #expect(FileAccess.reason(errno: EPERM) == "operation not permitted")
+            #expect(FileAccess.reason(errno: EPERM) == "operation not permitted")
         #endif
         #expect(throws: MergeStateError.fileNotFound(path: dir.file("missing"))) {
             try DefaultsReader.read(path: dir.file("missing"), storeUUID: nil)
@@ -82,9 +86,12 @@ import Glibc
         #expect(FileManager.default.createFile(atPath: dir.file("a"), contents: Data("abc".utf8)))
         let status = try #require(FileStatus(dir.file("a")))
         #expect(status.size == 3)
-        let date = try #require(try FileManager.default.attributesOfItem(atPath: dir.file("a"))[.modificationDate] as? Date)
+        let date = try #require(
+            try FileManager.default.attributesOfItem(atPath: dir.file("a"))[.modificationDate] as? Date)
         #expect(abs(Double(status.modifiedNanoseconds) / 1e9 - date.timeIntervalSince1970) < 0.001)
-        #expect(try FileManager.default.attributesOfItem(atPath: dir.file("a"))[.systemFileNumber] as? UInt64 == status.inode)
+        #expect(
+            try FileManager.default.attributesOfItem(atPath: dir.file("a"))[.systemFileNumber] as? UInt64
+                == status.inode)
     }
     /// A path resolves as the system resolves it, and where it would lead when the file is not there yet.
     @Test func resolvedPathFollowsDanglingLinksAndDotDotThroughLinks() throws {

@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+
 @testable import HistoryKit
 
 @Suite struct PlistTests {
@@ -20,15 +21,15 @@ import Testing
 
     @Test func xmlPlistWithDatesDataAndUIDs() throws {
         let xml = """
-        <?xml version="1.0" encoding="UTF-8"?>
-        <plist version="1.0"><dict>
-        <key>when</key><date>2024-01-01T00:00:00Z</date>
-        <key>n</key><integer>1</integer><key>yes</key><true/>
-        <key>blob</key><data>AAEC/w==</data>
-        <key>ref</key><dict><key>CF$UID</key><integer>7</integer></dict>
-        <key>list</key><array><string>a</string><real>2.5</real></array>
-        </dict></plist>
-        """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><dict>
+            <key>when</key><date>2024-01-01T00:00:00Z</date>
+            <key>n</key><integer>1</integer><key>yes</key><true/>
+            <key>blob</key><data>AAEC/w==</data>
+            <key>ref</key><dict><key>CF$UID</key><integer>7</integer></dict>
+            <key>list</key><array><string>a</string><real>2.5</real></array>
+            </dict></plist>
+            """
         let (value, format) = try PropertyList.decode(Array(xml.utf8))
         #expect(format == .xml)
         #expect(value["when"] == .date(725_760_000))
@@ -61,8 +62,9 @@ import Testing
         // An array (object 0) whose only element is itself.
         var bytes: [UInt8] = Array("bplist00".utf8)
         bytes += [0xA1, 0x00]
-        bytes += [0x08] // offset table: object 0 at 8
-        bytes += [0, 0, 0, 0, 0, 0, 1, 1] + [0, 0, 0, 0, 0, 0, 0, 1] + [0, 0, 0, 0, 0, 0, 0, 0] + [0, 0, 0, 0, 0, 0, 0, 10]
+        bytes += [0x08]  // offset table: object 0 at 8
+        bytes +=
+            [0, 0, 0, 0, 0, 0, 1, 1] + [0, 0, 0, 0, 0, 0, 0, 1] + [0, 0, 0, 0, 0, 0, 0, 0] + [0, 0, 0, 0, 0, 0, 0, 10]
         #expect(throws: PlistError.self) { try PropertyList.decode(bytes) }
     }
 
@@ -71,7 +73,9 @@ import Testing
         let packed = RawDeflate.deflate(input)
         #expect(packed.count < input.count / 10)
         #expect(try RawDeflate.inflate(packed, limit: input.count) == input)
-        #expect(throws: RawDeflate.Failure.truncated) { try RawDeflate.inflate(Array(packed.prefix(packed.count / 2)), limit: 1 << 20) }
+        #expect(throws: RawDeflate.Failure.truncated) {
+            try RawDeflate.inflate(Array(packed.prefix(packed.count / 2)), limit: 1 << 20)
+        }
         #expect(throws: RawDeflate.Failure.self) { try RawDeflate.inflate([0xFF, 0xFF, 0xFF, 0xFF], limit: 1 << 20) }
         #expect(throws: RawDeflate.Failure.tooLarge(limit: 100)) { try RawDeflate.inflate(packed, limit: 100) }
     }
@@ -89,7 +93,8 @@ import Testing
         var b = KeyedArchiveBuilder()
         let list = b.add(array: [b.add(string: "one"), b.add(string: "two")])
         let dict = b.add(dictionary: ["k": b.add(string: "v")])
-        let root = b.add(["list": list, "dict": dict, "nothing": KeyedArchiveBuilder.null], classChain: ["Thing", "NSObject"])
+        let root = b.add(
+            ["list": list, "dict": dict, "nothing": KeyedArchiveBuilder.null], classChain: ["Thing", "NSObject"])
         let archive = try KeyedArchive(bytes: BinaryPlistWriter.encode(b.archive(root: root)))
         let top = archive.topObject()
         #expect(archive.classChain(of: top) == ["Thing", "NSObject"])
@@ -104,11 +109,15 @@ import Testing
     @Test func integersBeyondSixtyFourBitsAreRefusedNotWrapped() throws {
         func plist(high: UInt64, low: UInt64) -> [UInt8] {
             var bytes = Array("bplist00".utf8) + [0x14]
-            for v in [high, low] { bytes += (0..<8).reversed().map { UInt8(truncatingIfNeeded: v >> (8 * UInt64($0))) } }
+            for v in [high, low] {
+                bytes += (0..<8).reversed().map { UInt8(truncatingIfNeeded: v >> (8 * UInt64($0))) }
+            }
             let offsetTable = UInt64(bytes.count)
             bytes += [8]
             bytes += [0, 0, 0, 0, 0, 0, 1, 1]
-            for v in [UInt64(1), 0, offsetTable] { bytes += (0..<8).reversed().map { UInt8(truncatingIfNeeded: v >> (8 * UInt64($0))) } }
+            for v in [UInt64(1), 0, offsetTable] {
+                bytes += (0..<8).reversed().map { UInt8(truncatingIfNeeded: v >> (8 * UInt64($0))) }
+            }
             return bytes
         }
         #expect(try PropertyList.decode(plist(high: 0, low: 42)).value == .integer(42))

@@ -25,12 +25,19 @@ import Testing
     @Test func aCommitSinceThePreviewStopsThePurge() throws {
         let (dir, path) = try copyOfFixture()
         let store = try HistoryStore.open(path)
-        let plan = try store.planPurge(HistoryQuery(before: .date(.infinity)), mergeState: store.mergeState(MergeStateRequest(now: 762_685_200)))
+        let plan = try store.planPurge(
+            HistoryQuery(before: .date(.infinity)), mergeState: store.mergeState(MergeStateRequest(now: 762_685_200)))
         #expect(plan.preview.transactionCount == 34)
         // An app saves after the preview: one more transaction before the cut.
         let app = try DatabaseQueue(path: path)
         try app.write { db in
-            try db.execute(sql: "INSERT INTO ATRANSACTION (Z_PK, Z_ENT, Z_OPT, ZTIMESTAMP) SELECT MAX(Z_PK) + 1, Z_ENT, 1, 800000000 FROM ATRANSACTION")
+            try db.execute(
+                sql:
+                    """
+                    INSERT INTO ATRANSACTION (Z_PK, Z_ENT, Z_OPT, ZTIMESTAMP) SELECT MAX(Z_PK) + 1, Z_ENT, 1, \
+                    800000000 FROM ATRANSACTION
+                    """
+            )
         }
         try app.close()
         #expect(throws: RepairError.self) {
@@ -46,7 +53,8 @@ import Testing
         defer { try? idle.close() }
         #expect(try idle.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM ATRANSACTION") } == 34)
         let store = try HistoryStore.open(path)
-        let plan = try store.planPurge(HistoryQuery(before: .transaction(20)), mergeState: store.mergeState(MergeStateRequest(now: 762_685_200)))
+        let plan = try store.planPurge(
+            HistoryQuery(before: .transaction(20)), mergeState: store.mergeState(MergeStateRequest(now: 762_685_200)))
         let result = try PurgeExecutor.execute(plan, options: PurgeOptions(backup: .skip))
         #expect(result.deletedTransactions == 19)
         // Executing closed the store it was planned on: it says so rather than read beside the writer.

@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+
 @testable import HistoryKit
 
 /// Checks against stores written by Apple's frameworks (`../shared/real-stores`).
@@ -37,7 +38,8 @@ import Testing
         #expect(model.entities.count == 54)
         #expect(Set(model.entities.map(\.name)) == Set(store.catalog.entities.map(\.name)))
         #expect(model.entity(named: "Album")?.superentityName == "GenericAlbum")
-        #expect(model.inheritanceChain(of: "CloudSharedAlbum").map(\.name) == ["GenericAlbum", "Album", "CloudSharedAlbum"])
+        #expect(
+            model.inheritanceChain(of: "CloudSharedAlbum").map(\.name) == ["GenericAlbum", "Album", "CloudSharedAlbum"])
         #expect(model.entity(named: "GenericAlbum")?.isAbstract == true)
         // Album declares one property of its own; the rest are GenericAlbum's.
         #expect(model.entity(named: "Album")?.properties.count == 1)
@@ -73,7 +75,10 @@ import Testing
                 if !change.tombstone.isEmpty {
                     deletesWithValues += 1
                     let layout = try #require(decoder.layout(forEntity: change.entityNumber))
-                    #expect(change.tombstone.allSatisfy { layout.tombstoneAttributes.contains($0.name) && !$0.name.hasPrefix("ZTOMBSTONE") })
+                    #expect(
+                        change.tombstone.allSatisfy {
+                            layout.tombstoneAttributes.contains($0.name) && !$0.name.hasPrefix("ZTOMBSTONE")
+                        })
                     namedValues += change.tombstone.count
                 }
             default:
@@ -89,13 +94,18 @@ import Testing
         let store = try HistoryStore.open(RealStores.photos)
         let decoder = store.makeDecoder(model: try store.resolveModel())
         var person: Change?
-        try store.forEachChange(HistoryQuery(entities: ["Person"], changeTypes: [.delete], limit: 1), decoder: decoder) { person = $0 }
+        try store.forEachChange(HistoryQuery(entities: ["Person"], changeTypes: [.delete], limit: 1), decoder: decoder)
+        { person = $0 }
         let p = try #require(person)
         #expect(p.tombstone.map(\.name) == ["cloudDeleteState", "personUUID"])
         #expect(p.tombstone[0].value == .integer(0))
         #expect(p.tombstone[0].attributeType == .integer16)
         #expect(p.tombstone[1].attributeType == .string)
-        if case .text(let uuid) = p.tombstone[1].value { #expect(UUID(uuidString: uuid) != nil) } else { Issue.record("personUUID is not text") }
+        if case .text(let uuid) = p.tombstone[1].value {
+            #expect(UUID(uuidString: uuid) != nil)
+        } else {
+            Issue.record("personUUID is not text")
+        }
         #expect(p.changedObjectID?.hasPrefix("x-coredata://\(RealStores.photosUUID)/Person/p") == true)
     }
 
@@ -123,7 +133,9 @@ import Testing
     }
 
     @Test func copiesWithoutShmInAReadOnlyFolderAreReadThroughASnapshot() throws {
-        for (folder, file, count) in [("photos-10.15.7", "Photos.sqlite", 516), ("swiftdata-resources", "default.store", 38)] {
+        for (folder, file, count) in [
+            ("photos-10.15.7", "Photos.sqlite", 516), ("swiftdata-resources", "default.store", 38),
+        ] {
             let dir = try TemporaryDirectory()
             try dir.copy(from: RealStores.directory! + "/" + folder, prefix: file)
             try FileManager.default.removeItem(atPath: dir.file(file + "-shm"))
@@ -155,7 +167,9 @@ import Testing
         let decoder = store.makeDecoder(model: try store.resolveModel())
         _ = try store.statistics()
         var n = 0
-        try store.forEachTransactionWithChanges(HistoryQuery(), decoder: decoder) { _, changes in try changes.forEach { _ in n += 1 } }
+        try store.forEachTransactionWithChanges(HistoryQuery(), decoder: decoder) { _, changes in
+            try changes.forEach { _ in n += 1 }
+        }
         #expect(n == (try store.statistics().changeCount))
     }
 }

@@ -11,13 +11,17 @@ import Testing
     /// 12,000 generated transactions of 5 changes each (some of them deletes).
     private static func writeStore(_ path: String) throws {
         let fixture = FixtureStore(model: Scenarios.tasksModel, storeUUID: Scenarios.appGroupUUID, transactions: [])
-        try StoreWriter.write(fixture, to: path, generated: (12_000, { Scenarios.benchmarkTransaction($0, changesPerTransaction: 5) }))
+        try StoreWriter.write(
+            fixture, to: path, generated: (12_000, { Scenarios.benchmarkTransaction($0, changesPerTransaction: 5) }))
     }
 
-    private static func compare(_ old: String, _ new: String, progress: (Int64) -> Bool = { _ in true }) throws -> HistoryDiff {
+    private static func compare(_ old: String, _ new: String, progress: (Int64) -> Bool = { _ in true }) throws
+        -> HistoryDiff
+    {
         let (a, b) = (try HistoryStore.open(old), try HistoryStore.open(new))
-        return try HistoryDiff.compare(old: a, oldDecoder: a.makeDecoder(model: try a.resolveModel()),
-                                       new: b, newDecoder: b.makeDecoder(model: try b.resolveModel()), progress: progress)
+        return try HistoryDiff.compare(
+            old: a, oldDecoder: a.makeDecoder(model: try a.resolveModel()),
+            new: b, newDecoder: b.makeDecoder(model: try b.resolveModel()), progress: progress)
     }
 
     private static func edit(_ path: String, _ sql: String) throws {
@@ -33,22 +37,36 @@ import Testing
         try FileManager.default.copyItem(atPath: old, toPath: new)
         // The old copy lacks the last 10 transactions; the new one is purged through #700, and three
         // transactions far apart are rewritten: a tombstone, an update's ZCOLUMNS, an author.
-        try Self.edit(old, "DELETE FROM ACHANGE WHERE ZTRANSACTIONID > 11990; DELETE FROM ATRANSACTION WHERE Z_PK > 11990")
-        try Self.edit(new, """
+        try Self.edit(
+            old, "DELETE FROM ACHANGE WHERE ZTRANSACTIONID > 11990; DELETE FROM ATRANSACTION WHERE Z_PK > 11990")
+        try Self.edit(
+            new,
+            """
             DELETE FROM ACHANGE WHERE ZTRANSACTIONID <= 700; DELETE FROM ATRANSACTION WHERE Z_PK <= 700;
-            UPDATE ACHANGE SET ZTOMBSTONE0 = 'changed' WHERE Z_PK = (SELECT MIN(Z_PK) FROM ACHANGE WHERE ZCHANGETYPE = 2 AND ZTRANSACTIONID > 6000);
-            UPDATE ACHANGE SET ZCOLUMNS = X'FF' WHERE Z_PK = (SELECT MIN(Z_PK) FROM ACHANGE WHERE ZCHANGETYPE = 1 AND ZTRANSACTIONID > 9000);
-            UPDATE ATRANSACTION SET ZAUTHORTS = (SELECT MAX(Z_PK) FROM ATRANSACTIONSTRING WHERE Z_PK <> ATRANSACTION.ZAUTHORTS) WHERE Z_PK = 11001
+            UPDATE ACHANGE SET ZTOMBSTONE0 = 'changed' WHERE Z_PK = (SELECT MIN(Z_PK) FROM ACHANGE WHERE ZCHANGETYPE = \
+            2 AND ZTRANSACTIONID > 6000);
+            UPDATE ACHANGE SET ZCOLUMNS = X'FF' WHERE Z_PK = (SELECT MIN(Z_PK) FROM ACHANGE WHERE ZCHANGETYPE = 1 AND \
+            ZTRANSACTIONID > 9000);
+            UPDATE ATRANSACTION SET ZAUTHORTS = (SELECT MAX(Z_PK) FROM ATRANSACTIONSTRING WHERE Z_PK <> \
+            ATRANSACTION.ZAUTHORTS) WHERE Z_PK = 11001
             """)
         let rewrittenNumbers = try DatabaseQueue(path: new).read { db in
-            try Int64.fetchAll(db, sql: """
-                SELECT ZTRANSACTIONID FROM ACHANGE WHERE ZTOMBSTONE0 = 'changed' OR ZCOLUMNS = X'FF' UNION SELECT 11001 ORDER BY 1
-                """)
+            try Int64.fetchAll(
+                db,
+                sql: """
+                    SELECT ZTRANSACTIONID FROM ACHANGE WHERE ZTOMBSTONE0 = 'changed' OR ZCOLUMNS = X'FF' UNION SELECT \
+                    11001 ORDER BY 1
+                    """)
         }
-        #expect(rewrittenNumbers.count == 3 && rewrittenNumbers[0] > 6000 && rewrittenNumbers[1] > 9000, "\(rewrittenNumbers)")
+        #expect(
+            rewrittenNumbers.count == 3 && rewrittenNumbers[0] > 6000 && rewrittenNumbers[1] > 9000,
+            "\(rewrittenNumbers)")
 
         var told: [Int64] = []
-        let diff = try Self.compare(old, new) { told.append($0); return true }
+        let diff = try Self.compare(old, new) {
+            told.append($0)
+            return true
+        }
         // Compared in 24 ranges of 512 numbers, told in order, the last ending at the last number.
         #expect(told.count > 1 && told == told.sorted() && told.last == 12_000, "\(told)")
         #expect(diff.removed.transactions == 700 && diff.removed.changes == 3_500)
@@ -56,8 +74,12 @@ import Testing
         #expect(diff.added.transactions == 10 && diff.added.changes == 50)
         #expect(diff.added.first?.transactionNumber == 11_991 && diff.added.last?.transactionNumber == 12_000)
         #expect(diff.rewritten.transactions == 3 && diff.rewritten.changes == 15, "\(diff.rewritten)")
-        #expect(diff.rewritten.first?.transactionNumber == rewrittenNumbers[0] && diff.rewritten.last?.transactionNumber == 11_001)
-        #expect(diff.unchanged.transactions == 12_000 - 700 - 10 - 3 && diff.unchanged.changes == (12_000 - 700 - 10 - 3) * 5)
+        #expect(
+            diff.rewritten.first?.transactionNumber == rewrittenNumbers[0]
+                && diff.rewritten.last?.transactionNumber == 11_001)
+        #expect(
+            diff.unchanged.transactions == 12_000 - 700 - 10 - 3
+                && diff.unchanged.changes == (12_000 - 700 - 10 - 3) * 5)
         // The tallies add up across ranges: every removed change under its entity.
         #expect(diff.removed.entities.reduce(0) { $0 + $1.changes } == 3_500)
         #expect(diff.removed.authors.reduce(0) { $0 + $1.transactions } == 700)
@@ -66,7 +88,10 @@ import Testing
         // Told to stop after the second range: the comparison ends there.
         var ranges = 0
         #expect(throws: HistoryDiffError.stopped) {
-            _ = try Self.compare(old, new) { _ in ranges += 1; return ranges < 2 }
+            _ = try Self.compare(old, new) { _ in
+                ranges += 1
+                return ranges < 2
+            }
         }
         #expect(ranges == 2)
     }
@@ -84,7 +109,9 @@ import Testing
         try Self.writeStore(old)
         try FileManager.default.copyItem(atPath: old, toPath: new)
         // Person (4) and Project (5) swap numbers in the catalog and in every change.
-        try Self.edit(new, """
+        try Self.edit(
+            new,
+            """
             \(Self.swapInCatalog);
             UPDATE ACHANGE SET ZENTITY = CASE ZENTITY WHEN 4 THEN 5 ELSE 4 END WHERE ZENTITY IN (4, 5)
             """)
@@ -96,6 +123,7 @@ import Testing
         let touched = try DatabaseQueue(path: old).read { db in
             try Int.fetchOne(db, sql: "SELECT COUNT(DISTINCT ZTRANSACTIONID) FROM ACHANGE WHERE ZENTITY IN (4, 5)") ?? 0
         }
-        #expect(touched > 0 && moved.rewritten.transactions == touched && moved.unchanged.transactions == 12_000 - touched)
+        #expect(
+            touched > 0 && moved.rewritten.transactions == touched && moved.unchanged.transactions == 12_000 - touched)
     }
 }

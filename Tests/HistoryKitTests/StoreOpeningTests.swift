@@ -1,8 +1,9 @@
 import Foundation
-import TestSupport
 import GRDB
 import HistoryFixtures
+import TestSupport
 import Testing
+
 @testable import HistoryKit
 
 @Suite struct StoreOpeningTests {
@@ -30,7 +31,9 @@ import Testing
         let before = try store.transactionCount()
         let (first, second, tx) = try store.snapshot {
             let first = try store.transactionCount()
-            try app.write { try $0.execute(sql: "INSERT INTO ATRANSACTION (Z_PK, ZTIMESTAMP) VALUES (1000, 800000000)") }
+            try app.write {
+                try $0.execute(sql: "INSERT INTO ATRANSACTION (Z_PK, ZTIMESTAMP) VALUES (1000, 800000000)")
+            }
             return (first, try store.transactionCount(), try store.transaction(number: 1000))
         }
         #expect(first == before && second == before && tx == nil)
@@ -58,7 +61,8 @@ import Testing
         _ = FileManager.default.createFile(atPath: empty, contents: Data())
         #expect(openError(empty) == .notSQLite(path: empty, reason: "empty file"))
         let text = dir.file("text.sqlite")
-        _ = FileManager.default.createFile(atPath: text, contents: Data(String(repeating: "hello world ", count: 100).utf8))
+        _ = FileManager.default.createFile(
+            atPath: text, contents: Data(String(repeating: "hello world ", count: 100).utf8))
         #expect(openError(text) == .notSQLite(path: text, reason: "no SQLite header"))
         #expect(openError(text)?.description.hasPrefix("\(text): not an SQLite database") == true)
     }
@@ -74,7 +78,13 @@ import Testing
             return
         }
         #expect(p == truncated && expected == Int64(bytes.count) && actual == Int64(bytes.count / 2))
-        #expect(openError(truncated)?.description == "\(truncated): truncated SQLite database (header declares \(bytes.count) bytes, file has \(bytes.count / 2))")
+        #expect(
+            openError(truncated)?.description
+                == """
+                \(truncated): truncated SQLite database (header declares \(bytes.count) bytes, file has \
+                \(bytes.count / 2))
+                """
+        )
         let headerOnly = dir.file("header.sqlite")
         try bytes.prefix(60).write(to: URL(fileURLWithPath: headerOnly))
         #expect(openError(headerOnly) == .truncated(path: headerOnly, expectedBytes: 100, actualBytes: 60))
@@ -100,7 +110,9 @@ import Testing
         try q.write { try $0.execute(sql: "CREATE TABLE t (x)") }
         try q.close()
         #expect(openError(path) == .notCoreData(path: path, missing: ["Z_METADATA", "Z_PRIMARYKEY"]))
-        #expect(openError(path)?.description == "\(path): SQLite database but not a Core Data store (no Z_METADATA, Z_PRIMARYKEY table)")
+        #expect(
+            openError(path)?.description
+                == "\(path): SQLite database but not a Core Data store (no Z_METADATA, Z_PRIMARYKEY table)")
     }
 
     @Test func coreDataStoreWithoutHistory() throws {
@@ -132,7 +144,9 @@ import Testing
         let path = try LibraryModel.write(LibraryModel.fixture(journalMode: .rollback), in: dir)
         let crash = Process()
         crash.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        crash.arguments = ["python3", "-c", """
+        crash.arguments = [
+            "python3", "-c",
+            """
             import os, sqlite3, sys
             db = sqlite3.connect(sys.argv[1], isolation_level=None)
             db.execute("PRAGMA cache_size = 1")
@@ -140,7 +154,8 @@ import Testing
             for i in range(3000):
                 db.execute("INSERT INTO ATRANSACTION (Z_ENT, ZTIMESTAMP, ZAUTHOR) VALUES (16002, ?, ?)", (i, "x" * 200))
             os._exit(0)
-            """, path]
+            """, path,
+        ]
         try crash.run()
         crash.waitUntilExit()
         #expect((StoreFiles.size(path + "-journal") ?? 0) > 0)
@@ -193,7 +208,9 @@ import Testing
             #expect(stats.transactionCount == 6)
             #expect(stats.changeCount == 11)
             var seen = 0
-            try store.forEachTransactionWithChanges(HistoryQuery(), decoder: store.makeDecoder(model: try store.resolveModel())) { _, _ in seen += 1 }
+            try store.forEachTransactionWithChanges(
+                HistoryQuery(), decoder: store.makeDecoder(model: try store.resolveModel())
+            ) { _, _ in seen += 1 }
             #expect(seen == 6)
         }
         #expect(try DirectoryState(dir.path) == before)

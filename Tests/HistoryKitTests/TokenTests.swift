@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+
 @testable import HistoryKit
 
 @Suite struct TokenTests {
@@ -15,14 +16,16 @@ import Testing
     }
 
     @Test func badTokensAreNamedPlainly() throws {
-        #expect(throws: TokenError.corruptArchive(source: "f", reason: "not a property list (neither binary nor XML)")) {
+        #expect(throws: TokenError.corruptArchive(source: "f", reason: "not a property list (neither binary nor XML)"))
+        {
             try HistoryTokenDecoder.decode(archive: [1, 2, 3], source: "f")
         }
         let model = BinaryPlistWriter.encode(ModelArchiveEncoder.archive(LibraryModel.model))
         #expect(throws: TokenError.wrongClass(source: "m", className: "NSManagedObjectModel")) {
             try HistoryTokenDecoder.decode(archive: model, source: "m")
         }
-        #expect(try HistoryTokenDecoder.parseLiteral("FE941CCE-3AF4-4243-907C-C2233C09008D:516")
+        #expect(
+            try HistoryTokenDecoder.parseLiteral("FE941CCE-3AF4-4243-907C-C2233C09008D:516")
                 == HistoryToken(storeUUID: "FE941CCE-3AF4-4243-907C-C2233C09008D", transactionNumber: 516))
         #expect(throws: TokenError.badLiteral("nope:1")) { try HistoryTokenDecoder.parseLiteral("nope:1") }
     }

@@ -3,6 +3,7 @@ import GRDB
 import HistoryFixtures
 import TestSupport
 import Testing
+
 @testable import HistoryKit
 
 /// Reading in chunks on several connections gives what one read gives: every
@@ -23,7 +24,8 @@ import Testing
 
     private func inOneGo(_ store: HistoryStore, _ query: HistoryQuery) throws -> [Read] {
         var out: [Read] = []
-        try store.forEachTransactionWithChanges(query, decoder: try store.makeDecoder(model: store.resolveModel())) { tx, changes in
+        try store.forEachTransactionWithChanges(query, decoder: try store.makeDecoder(model: store.resolveModel())) {
+            tx, changes in
             var read = Read(transaction: tx, changes: [])
             try changes.forEach { read.changes.append($0) }
             out.append(read)
@@ -34,7 +36,9 @@ import Testing
     /// The chunks' transactions in chunk order, or nil when the query was not split.
     private func inChunks(_ store: HistoryStore, _ query: HistoryQuery, span: Int64) throws -> [Read]? {
         let collected = Collected()
-        let split = try store.readInChunks(query, decoder: try store.makeDecoder(model: store.resolveModel()), minimum: 0, span: span) { chunk in
+        let split = try store.readInChunks(
+            query, decoder: try store.makeDecoder(model: store.resolveModel()), minimum: 0, span: span
+        ) { chunk in
             var reads: [Read] = []
             try chunk.forEach { tx, changes in
                 var read = Read(transaction: tx, changes: [])
@@ -57,7 +61,9 @@ import Testing
     /// The chunks' changes in chunk order (plain ones as decoded), or nil when the query was not split.
     private func changesInChunks(_ store: HistoryStore, _ query: HistoryQuery, span: Int64) throws -> [Change]? {
         let collected = CollectedChanges()
-        let split = try store.readChangesInChunks(query, decoder: try store.makeDecoder(model: store.resolveModel()), minimum: 0, span: span) { chunk in
+        let split = try store.readChangesInChunks(
+            query, decoder: try store.makeDecoder(model: store.resolveModel()), minimum: 0, span: span
+        ) { chunk in
             var changes: [Change] = []
             try chunk.forEach(plain: { changes.append($0.change) }, decoded: { changes.append($0) })
             collected.lock.withLock { collected.chunks[chunk.index] = changes }
@@ -73,18 +79,23 @@ import Testing
         let author = try store.fieldSummaries(.author).first { $0.value != nil }?.value
         let entity = store.catalog.entities.first?.name
         let middle = all[all.count / 2].number
-        var queries = [HistoryQuery(), HistoryQuery(after: .transaction(first.number + 1), before: .transaction(middle)),
-                       HistoryQuery(changeTypes: [.update, .delete])]
+        var queries = [
+            HistoryQuery(), HistoryQuery(after: .transaction(first.number + 1), before: .transaction(middle)),
+            HistoryQuery(changeTypes: [.update, .delete]),
+        ]
         if let author { queries.append(HistoryQuery(authors: [.value(author), .none])) }
         if let entity { queries.append(HistoryQuery(entities: [entity], includeSubentities: true)) }
         // Objects: their chunks walk the transactions beside the matching changes. The most
         // changed object, and with an author filter beside it.
-        let objects = all.flatMap(\.changes).compactMap { change in change.entityName.map { ObjectReference(entityName: $0, primaryKey: change.entityPK) } }
+        let objects = all.flatMap(\.changes).compactMap { change in
+            change.entityName.map { ObjectReference(entityName: $0, primaryKey: change.entityPK) }
+        }
         let counts = Dictionary(objects.map { ($0, 1) }, uniquingKeysWith: +)
         if let (object, _) = counts.max(by: { ($0.value, $1.key.description) < ($1.value, $0.key.description) }) {
             queries.append(HistoryQuery(objects: [object]))
             if let author { queries.append(HistoryQuery(authors: [.value(author)], objects: [object])) }
-            queries.append(HistoryQuery(objects: [ObjectReference(entityName: object.entityName, primaryKey: Int64.max)]))
+            queries.append(
+                HistoryQuery(objects: [ObjectReference(entityName: object.entityName, primaryKey: Int64.max)]))
         }
         let multicore = ProcessInfo.processInfo.activeProcessorCount > 1
         for query in queries {
@@ -99,7 +110,9 @@ import Testing
                 #expect((multicore && alone) == (changes != nil), "\(path) \(query)")
                 if let changes {
                     var expected: [Change] = []
-                    try store.forEachChange(query, decoder: try store.makeDecoder(model: store.resolveModel())) { expected.append($0) }
+                    try store.forEachChange(query, decoder: try store.makeDecoder(model: store.resolveModel())) {
+                        expected.append($0)
+                    }
                     #expect(changes == expected, "\(path) \(query) span \(span)")
                 }
             }
@@ -107,9 +120,13 @@ import Testing
         // A limit or newest first: read in one go, nothing called.
         #expect(try inChunks(store, HistoryQuery(limit: 10), span: 1) == nil)
         #expect(try inChunks(store, HistoryQuery(order: .descending), span: 1) == nil)
-        #expect(try store.readInChunks(HistoryQuery(), decoder: try store.makeDecoder(model: store.resolveModel()), minimum: last.number - first.number + 1) { _ in
-            Issue.record("called for a store smaller than the minimum")
-        } == false)
+        #expect(
+            try store.readInChunks(
+                HistoryQuery(), decoder: try store.makeDecoder(model: store.resolveModel()),
+                minimum: last.number - first.number + 1
+            ) { _ in
+                Issue.record("called for a store smaller than the minimum")
+            } == false)
     }
 
     /// Changes whose transaction number is no transaction's (REAL, TEXT, NULL, a number no
@@ -117,8 +134,14 @@ import Testing
     @Test func changesOfNoTransactionAreLeftOut() throws {
         let dir = try TemporaryDirectory()
         let path = try editedTasksStore(in: dir) { db in
-            let template = "INSERT INTO ACHANGE (Z_PK, Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID) SELECT ?, Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ? FROM ACHANGE LIMIT 1"
-            for (i, number) in [DatabaseValue.null, 3.5.databaseValue, "x".databaseValue, 10_000.databaseValue].enumerated() {
+            let template =
+                """
+                INSERT INTO ACHANGE (Z_PK, Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID) SELECT \
+                ?, Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ? FROM ACHANGE LIMIT 1
+                """
+            for (i, number) in [DatabaseValue.null, 3.5.databaseValue, "x".databaseValue, 10_000.databaseValue]
+                .enumerated()
+            {
                 try db.execute(sql: template, arguments: [100_000 + i, number])
             }
             // A transaction between two others without changes of its own.
@@ -140,13 +163,19 @@ import Testing
         let dir = try TemporaryDirectory()
         let numbers: [DatabaseValue] = [(3.5).databaseValue, Int64(10_000).databaseValue, Int64(7).databaseValue]
         let path = try editedTasksStore(in: dir) { db in
-            let template = "INSERT INTO ACHANGE (Z_PK, Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID) SELECT ?, Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ? FROM ACHANGE LIMIT 1"
+            let template =
+                """
+                INSERT INTO ACHANGE (Z_PK, Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID) SELECT \
+                ?, Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ? FROM ACHANGE LIMIT 1
+                """
             for (i, number) in numbers.enumerated() { try db.execute(sql: template, arguments: [100_000 + i, number]) }
             try db.execute(sql: "DELETE FROM ATRANSACTION WHERE Z_PK = 7")
         }
         let store = try HistoryStore.open(path)
         var all: [Change] = []
-        try store.forEachChange(HistoryQuery(), decoder: try store.makeDecoder(model: store.resolveModel())) { all.append($0) }
+        try store.forEachChange(HistoryQuery(), decoder: try store.makeDecoder(model: store.resolveModel())) {
+            all.append($0)
+        }
         #expect(all.filter { $0.changeID >= 100_000 }.count == 3)
         for span: Int64 in [1, 3, 1000] {
             let chunked = try changesInChunks(store, HistoryQuery(), span: span)
@@ -171,7 +200,9 @@ import Testing
         var failed = false
         var startedAfter: [Int] = []
         #expect(throws: Failure.self) {
-            _ = try store.readInChunks(HistoryQuery(), decoder: try store.makeDecoder(model: store.resolveModel()), minimum: 0, span: 1) { chunk in
+            _ = try store.readInChunks(
+                HistoryQuery(), decoder: try store.makeDecoder(model: store.resolveModel()), minimum: 0, span: 1
+            ) { chunk in
                 let late = try collected.lock.withLock { () -> Bool in
                     collected.chunks[chunk.index] = []
                     if failed { startedAfter.append(chunk.index) }

@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+
 @testable import HistoryKit
 
 /// The columns Core Data's triggers set are read from the triggers' SQL.
@@ -9,13 +10,17 @@ import Testing
     /// that only looks like an assignment.
     @Test func eachUpdateSetOfATriggerNamesItsColumns() {
         let count = """
-            CREATE TRIGGER ZT_ZDETECTEDFACE_ZASSETVISIBLE_ZASSET_UPDATE_DECREMENT AFTER UPDATE OF ZTRASHEDSTATE, ZHIDDEN ON ZASSET \
-            FOR EACH ROW WHEN (OLD.ZTRASHEDSTATE == 0) BEGIN UPDATE ZDETECTEDFACE SET ZASSETVISIBLE = MAX(0,IFNULL(ZASSETVISIBLE,0) - 1) \
-            WHERE OLD.Z_PK = ZASSETFORFACE; SELECT NSCoreDataTriggerUpdateAffectedObjectValue('ZDETECTEDFACE', Z_ENT, Z_PK, \
+            CREATE TRIGGER ZT_ZDETECTEDFACE_ZASSETVISIBLE_ZASSET_UPDATE_DECREMENT AFTER UPDATE OF ZTRASHEDSTATE, \
+            ZHIDDEN ON ZASSET \
+            FOR EACH ROW WHEN (OLD.ZTRASHEDSTATE == 0) BEGIN UPDATE ZDETECTEDFACE SET ZASSETVISIBLE = \
+            MAX(0,IFNULL(ZASSETVISIBLE,0) - 1) \
+            WHERE OLD.Z_PK = ZASSETFORFACE; SELECT NSCoreDataTriggerUpdateAffectedObjectValue('ZDETECTEDFACE', Z_ENT, \
+            Z_PK, \
             'ZASSETVISIBLE', ZASSETVISIBLE) FROM ZDETECTEDFACE WHERE ZASSETFORFACE = NEW.Z_PK; END
             """
         let derived = """
-            CREATE TRIGGER Z_DA_ZASSET_Asset_derivedCameraCaptureDevice_SOURCE_UPDATE AFTER UPDATE OF ZADDITIONALATTRIBUTES ON ZASSET \
+            CREATE TRIGGER Z_DA_ZASSET_Asset_derivedCameraCaptureDevice_SOURCE_UPDATE AFTER UPDATE OF \
+            ZADDITIONALATTRIBUTES ON ZASSET \
             FOR EACH ROW BEGIN UPDATE ZASSET SET ZDERIVEDCAMERACAPTUREDEVICE = (SELECT ZCAMERACAPTUREDEVICE FROM \
             ZADDITIONALASSETATTRIBUTES WHERE Z_PK = NEW.ZADDITIONALATTRIBUTES), "zOther" = 1 WHERE Z_PK = NEW.Z_PK; END
             """
@@ -24,7 +29,8 @@ import Testing
             UPDATE OR IGNORE [ZF] SET ZG = 1, ZH = (1, 2) WHERE ZI = 3; END
             """
         let qualified = """
-            CREATE TRIGGER U AFTER UPDATE ON ZA BEGIN UPDATE main.ZJ SET ZK = CASE WHEN NEW.ZL > 0 THEN 1 ELSE 0 END, ZM = 2; END
+            CREATE TRIGGER U AFTER UPDATE ON ZA BEGIN UPDATE main.ZJ SET ZK = CASE WHEN NEW.ZL > 0 THEN 1 ELSE 0 END, \
+            ZM = 2; END
             """
         let columns = TriggerColumns(sql: [count, derived, lookalike, qualified])
         #expect(columns.contains(table: "ZDETECTEDFACE", column: "ZASSETVISIBLE"))
@@ -32,7 +38,9 @@ import Testing
         #expect(columns.contains(table: "ZASSET", column: "ZOTHER"))
         #expect(columns.contains(table: "ZF", column: "ZG") && columns.contains(table: "ZF", column: "ZH"))
         #expect(!columns.contains(table: "ZB", column: "ZC") && !columns.contains(table: "ZD", column: "ZE"))
-        #expect(!columns.contains(table: "ZDETECTEDFACE", column: "ZASSETFORFACE") && !columns.contains(table: "ZF", column: "ZI"))
+        #expect(
+            !columns.contains(table: "ZDETECTEDFACE", column: "ZASSETFORFACE")
+                && !columns.contains(table: "ZF", column: "ZI"))
         #expect(columns.contains(table: "ZJ", column: "ZK") && columns.contains(table: "ZJ", column: "ZM"))
         #expect(!columns.contains(table: "ZJ", column: "ZL") && !columns.contains(table: "MAIN", column: "ZK"))
     }

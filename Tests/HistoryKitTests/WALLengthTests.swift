@@ -1,8 +1,9 @@
 import Foundation
 import GRDB
-@testable import HistoryKit
 import TestSupport
 import Testing
+
+@testable import HistoryKit
 
 /// WALLength cuts off what a failed write appended to a -wal, and nothing another
 /// connection committed.

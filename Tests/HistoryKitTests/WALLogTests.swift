@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+
 @testable import HistoryKit
 
 /// A `-wal` is read as SQLite reads it: up to its last valid commit, whatever follows named.
@@ -38,8 +39,18 @@ import Testing
         bytes[32 + 14 * frameSize + 24 + 2000] ^= 0xFF
         let log = try log(bytes, in: dir)
         #expect(log.frames.count == 14 && log.commits.count == 1 && log.unfinished == 11...14)
-        #expect(log.damage == "frame 15's checksum does not match: SQLite reads only through frame 10, its last commit before it, so frames 11–80 (7 commits) are not part of the store")
-        #expect(log.hidden == WALLog.HiddenFrames(damagedFrame: 15, firstFrame: 11, lastFrame: 80, commits: 7, why: "frame 15's checksum does not match"))
+        #expect(
+            log.damage
+                == """
+                frame 15's checksum does not match: SQLite reads only through frame 10, its last commit before \
+                it, so frames 11–80 (7 commits) are not part of the store
+                """
+        )
+        #expect(
+            log.hidden
+                == WALLog.HiddenFrames(
+                    damagedFrame: 15, firstFrame: 11, lastFrame: 80, commits: 7,
+                    why: "frame 15's checksum does not match"))
         #expect(log.inProgress == nil)
     }
 
@@ -53,7 +64,12 @@ import Testing
         let log = try log(bytes, in: dir)
         #expect(log.frames.count == 15 && log.commits.count == 1 && log.unfinished == 11...15)
         // The save's pages: those of its valid frames (11–15) and of the rest (16–18), each once.
-        let pages = Set((10..<18).map { frame in bytes[(32 + frame * frameSize)..<(32 + frame * frameSize + 4)].reduce(UInt32(0)) { $0 << 8 | UInt32($1) } })
+        let pages = Set(
+            (10..<18).map { frame in
+                bytes[(32 + frame * frameSize)..<(32 + frame * frameSize + 4)].reduce(UInt32(0)) {
+                    $0 << 8 | UInt32($1)
+                }
+            })
         #expect(pages.count > 1)
         #expect(log.inProgress == WALLog.LooseRun(firstFrame: 16, lastFrame: 18, pages: pages.count))
         #expect(log.damage == nil)
@@ -78,15 +94,23 @@ import Testing
 
     @Test func whatIsNoLogOfThisStoreIsNamed() throws {
         let dir = try TemporaryDirectory()
-        #expect(throws: WALError.notALog(path: dir.file("t.sqlite-wal"), reason: "20 bytes: shorter than a WAL header")) { try log(Array(wal.prefix(20)), in: dir) }
+        #expect(throws: WALError.notALog(path: dir.file("t.sqlite-wal"), reason: "20 bytes: shorter than a WAL header"))
+        { try log(Array(wal.prefix(20)), in: dir) }
         var random = wal
         random[0] = 0
-        #expect(throws: WALError.notALog(path: dir.file("t.sqlite-wal"), reason: "no WAL header (magic 0x7f0682)")) { try log(random, in: dir) }
+        #expect(throws: WALError.notALog(path: dir.file("t.sqlite-wal"), reason: "no WAL header (magic 0x7f0682)")) {
+            try log(random, in: dir)
+        }
         var checksum = wal
         checksum[13] ^= 1
-        #expect(throws: WALError.notALog(path: dir.file("t.sqlite-wal"), reason: "its header's checksum does not match")) { try log(checksum, in: dir) }
+        #expect(
+            throws: WALError.notALog(path: dir.file("t.sqlite-wal"), reason: "its header's checksum does not match")
+        ) { try log(checksum, in: dir) }
         try Data(wal).write(to: URL(fileURLWithPath: dir.file("t.sqlite-wal")))
-        #expect(throws: WALError.notALog(path: dir.file("t.sqlite-wal"), reason: "its pages are of 4096 bytes, the database's of 8192")) {
+        #expect(
+            throws: WALError.notALog(
+                path: dir.file("t.sqlite-wal"), reason: "its pages are of 4096 bytes, the database's of 8192")
+        ) {
             try WALLog.read(dir.file("t.sqlite-wal"), pageSize: 8192)
         }
     }
@@ -100,13 +124,18 @@ import Testing
         let log = try WALLog.read(dir.file("Tasks.sqlite-wal"), pageSize: 4096)
         let shm = try #require(WALIndexHeader.read(dir.file("Tasks.sqlite-shm")))
         #expect(shm.agrees(with: log) && shm.backfilled == 0)
-        #expect(SaveExactness.of(log, mainPath: dir.file("Tasks.sqlite"), shmPath: dir.file("Tasks.sqlite-shm")).partial.isEmpty)
+        #expect(
+            SaveExactness.of(log, mainPath: dir.file("Tasks.sqlite"), shmPath: dir.file("Tasks.sqlite-shm")).partial
+                .isEmpty)
         try FileManager.default.removeItem(atPath: dir.file("Tasks.sqlite-shm"))
         /// Copies frame `n`'s page into the main file, as a checkpoint would.
         func copy(frame n: Int) throws {
             let handle = try #require(FileHandle(forUpdatingAtPath: dir.file("Tasks.sqlite")))
             let walHandle = try #require(FileHandle(forReadingAtPath: dir.file("Tasks.sqlite-wal")))
-            defer { try? handle.close(); try? walHandle.close() }
+            defer {
+                try? handle.close()
+                try? walHandle.close()
+            }
             try walHandle.seek(toOffset: UInt64(log.pageOffset(ofFrame: n)))
             let data = try #require(try walHandle.read(upToCount: 4096))
             try handle.seek(toOffset: UInt64(log.frames[n - 1].page - 1) * 4096)

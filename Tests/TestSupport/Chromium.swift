@@ -5,7 +5,9 @@ import Foundation
 /// skipped, with a printed notice, when it is not installed.
 public enum Chromium {
     public static let path: String? = {
-        if let found = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) {
+        if let found = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first(where: {
+            FileManager.default.isExecutableFile(atPath: $0)
+        }) {
             return found
         }
         print("NOTICE: chromium not found; report screenshot tests are skipped (.ci/run installs it)")
@@ -22,10 +24,14 @@ public enum Chromium {
     /// screenshot (`.png`) or a print (`.pdf`) to `output`. Chromium gets its own
     /// profile and HOME in `scratch`, so it writes nothing anywhere else; it runs
     /// through ``Subprocess`` (its helpers may outlive it).
-    public static func capture(_ page: String, to output: String, scratch: TemporaryDirectory, height: Int = 2000) throws {
+    public static func capture(_ page: String, to output: String, scratch: TemporaryDirectory, height: Int = 2000)
+        throws
+    {
         let what = output.hasSuffix(".pdf") ? "--print-to-pdf=\(output)" : "--screenshot=\(output)"
         _ = try run(page, what, scratch: scratch, height: height)
-        guard FileManager.default.fileExists(atPath: output) else { throw Failed(description: "chromium wrote no \(output)") }
+        guard FileManager.default.fileExists(atPath: output) else {
+            throw Failed(description: "chromium wrote no \(output)")
+        }
     }
 
     /// The page's elements wider than a 1280-pixel window, or with content wider than
@@ -38,7 +44,8 @@ public enum Chromium {
             if (e.getBoundingClientRect().right > 1280.5 || e.scrollWidth > e.clientWidth + 1) o.push(e.tagName.toLowerCase()); });
             document.body.setAttribute("data-overflowing", o.join(" ") || "none");</script></body>
             """#
-        try String(contentsOfFile: page, encoding: .utf8).replacingOccurrences(of: "</body>", with: script).write(toFile: probe, atomically: true, encoding: .utf8)
+        try String(contentsOfFile: page, encoding: .utf8).replacingOccurrences(of: "</body>", with: script).write(
+            toFile: probe, atomically: true, encoding: .utf8)
         let dom = String(decoding: try run(probe, "--dump-dom", scratch: scratch, height: 2000), as: UTF8.self)
         guard let range = dom.range(of: #"data-overflowing="[^"]*""#, options: .regularExpression) else {
             throw Failed(description: "the probe did not run: \(dom.prefix(200))")
@@ -54,13 +61,18 @@ public enum Chromium {
         try FileManager.default.createDirectory(atPath: profile, withIntermediateDirectories: true)
         var env = ["HOME": profile, "PATH": "/usr/bin:/bin", "TMPDIR": scratch.path]
         if let lang = ProcessInfo.processInfo.environment["LANG"] { env["LANG"] = lang }
-        let r = try Subprocess.run(path, [
-            "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run", "--hide-scrollbars",
-            "--no-pdf-header-footer", "--user-data-dir=\(profile)", "--window-size=1280,\(height)", what,
-            URL(fileURLWithPath: page).absoluteString,
-        ], environment: env, timeout: 120)
+        let r = try Subprocess.run(
+            path,
+            [
+                "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+                "--hide-scrollbars",
+                "--no-pdf-header-footer", "--user-data-dir=\(profile)", "--window-size=1280,\(height)", what,
+                URL(fileURLWithPath: page).absoluteString,
+            ], environment: env, timeout: 120)
         guard r.status == 0 else {
-            throw Failed(description: "chromium exited with \(r.status): \(String(decoding: r.stderr, as: UTF8.self).suffix(2000))")
+            throw Failed(
+                description:
+                    "chromium exited with \(r.status): \(String(decoding: r.stderr, as: UTF8.self).suffix(2000))")
         }
         return r.stdout
     }
@@ -104,10 +116,16 @@ public struct PNGSummary: Sendable {
         """#
 
     public static func of(_ path: String) throws -> PNGSummary {
-        let r = try Subprocess.run("/usr/bin/env", ["python3", "-c", script, path], environment: ProcessInfo.processInfo.environment)
-        let fields = String(decoding: r.stdout, as: UTF8.self).split(separator: " ").map { String($0).trimmingCharacters(in: .whitespacesAndNewlines) }
-        guard r.status == 0, fields.count == 4, let w = Int(fields[0]), let h = Int(fields[1]), let c = Int(fields[2]), let share = Double(fields[3]) else {
-            throw Chromium.Failed(description: "\(path): cannot decode the PNG: \(String(decoding: r.stderr, as: UTF8.self))")
+        let r = try Subprocess.run(
+            "/usr/bin/env", ["python3", "-c", script, path], environment: ProcessInfo.processInfo.environment)
+        let fields = String(decoding: r.stdout, as: UTF8.self).split(separator: " ").map {
+            String($0).trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        guard r.status == 0, fields.count == 4, let w = Int(fields[0]), let h = Int(fields[1]), let c = Int(fields[2]),
+            let share = Double(fields[3])
+        else {
+            throw Chromium.Failed(
+                description: "\(path): cannot decode the PNG: \(String(decoding: r.stderr, as: UTF8.self))")
         }
         return PNGSummary(width: w, height: h, colours: c, foregroundShare: share)
     }

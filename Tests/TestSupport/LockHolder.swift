@@ -13,14 +13,17 @@ public final class LockHolder {
     public init(path: String, statement: String = "BEGIN EXCLUSIVE") throws {
         let output = Pipe()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = ["-c", """
+        process.arguments = [
+            "-c",
+            """
             import sqlite3, sys
             db = sqlite3.connect(sys.argv[1], isolation_level=None)
             db.execute(sys.argv[2])
             print("locked", flush=True)
             sys.stdin.read()
             db.execute("ROLLBACK")
-            """, path, statement]
+            """, path, statement,
+        ]
         process.standardInput = input
         process.standardOutput = output
         try process.run()

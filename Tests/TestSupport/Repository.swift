@@ -3,7 +3,8 @@ import Foundation
 /// Files of the repository the tests read.
 public enum Repository {
     /// The repository's root folder.
-    public static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    public static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
     /// The committed fixtures.
     public static let fixtures = root.appendingPathComponent("fixtures").path
 }
@@ -13,10 +14,17 @@ public enum Repository {
 /// `CDHIST_TESTS_WITHOUT_SHARED=1` asks the suite to run as on a fresh clone.
 public enum RealStores {
     /// Where the real stores are looked for.
-    private static let expected = Repository.root.deletingLastPathComponent().appendingPathComponent("shared/real-stores").path
+    private static let expected = Repository.root.deletingLastPathComponent().appendingPathComponent(
+        "shared/real-stores"
+    ).path
     public static let directory: String? = {
         if ProcessInfo.processInfo.environment["CDHIST_TESTS_WITHOUT_SHARED"] == "1" {
-            print("NOTICE: CDHIST_TESTS_WITHOUT_SHARED=1: tests run as on a fresh clone; tests against real Core Data stores are skipped")
+            print(
+                """
+                NOTICE: CDHIST_TESTS_WITHOUT_SHARED=1: tests run as on a fresh clone; tests against real Core \
+                Data stores are skipped
+                """
+            )
             return nil
         }
         if FileManager.default.fileExists(atPath: expected) { return expected }
@@ -40,7 +48,8 @@ public enum RealStores {
 /// A store added to the corpus is taken with the rest. Skipped, with a printed notice, when the
 /// folder is absent or `CDHIST_TESTS_WITHOUT_SHARED=1`.
 public enum Corpus {
-    private static let expected = Repository.root.deletingLastPathComponent().appendingPathComponent("shared/corpus").path
+    private static let expected = Repository.root.deletingLastPathComponent().appendingPathComponent("shared/corpus")
+        .path
 
     public static let directory: String? = {
         if ProcessInfo.processInfo.environment["CDHIST_TESTS_WITHOUT_SHARED"] == "1" { return nil }

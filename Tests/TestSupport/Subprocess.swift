@@ -1,9 +1,10 @@
 import Foundation
 import HistoryKit
+
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Runs a program to completion with HistoryKit's ``ChildProcess`` (posix_spawn and
@@ -80,9 +81,10 @@ public enum Subprocess {
                 pause = min(pause * 2, 50_000)
             }
             reaped = true
-            return Result(status: ChildProcess.shellStatus(status),
-                          stdout: FileContents.read(outPath) ?? Data(),
-                          stderr: FileContents.read(errPath) ?? Data())
+            return Result(
+                status: ChildProcess.shellStatus(status),
+                stdout: FileContents.read(outPath) ?? Data(),
+                stderr: FileContents.read(errPath) ?? Data())
         }
 
         /// What the child has written to stdout so far.
@@ -114,25 +116,33 @@ public enum Subprocess {
     /// Runs `executable` with `arguments` and the whole `environment`; stdin
     /// reads `stdinPath` (default /dev/null). Kills the child (SIGKILL) and throws
     /// `TimedOut` when it runs longer than `timeout` seconds.
-    public static func run(_ executable: String, _ arguments: [String], environment: [String: String],
-                           stdinPath: String = "/dev/null", timeout: Double = 300) throws -> Result {
+    public static func run(
+        _ executable: String, _ arguments: [String], environment: [String: String],
+        stdinPath: String = "/dev/null", timeout: Double = 300
+    ) throws -> Result {
         try start(executable, arguments, environment: environment, stdinPath: stdinPath).wait(timeout: timeout)
     }
 
     /// Starts `executable` without waiting for it; its output goes to files
     /// that ``Running/wait(timeout:)`` reads.
-    public static func start(_ executable: String, _ arguments: [String], environment: [String: String],
-                             stdinPath: String = "/dev/null") throws -> Running {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("cdhist-spawn-\(UUID().uuidString)").path
-        let outPath = scratch + ".out", errPath = scratch + ".err"
+    public static func start(
+        _ executable: String, _ arguments: [String], environment: [String: String],
+        stdinPath: String = "/dev/null"
+    ) throws -> Running {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("cdhist-spawn-\(UUID().uuidString)")
+            .path
+        let outPath = scratch + ".out"
+        let errPath = scratch + ".err"
         let command = [executable] + arguments
         let child: ChildProcess
         do {
-            child = try ChildProcess.spawn(executable, arguments, environment: environment, redirections: [
-                .open(stdinPath, descriptor: 0, flags: O_RDONLY, mode: 0),
-                .open(outPath, descriptor: 1, flags: O_WRONLY | O_CREAT | O_TRUNC, mode: 0o600),
-                .open(errPath, descriptor: 2, flags: O_WRONLY | O_CREAT | O_TRUNC, mode: 0o600),
-            ], closeOthers: true)
+            child = try ChildProcess.spawn(
+                executable, arguments, environment: environment,
+                redirections: [
+                    .open(stdinPath, descriptor: 0, flags: O_RDONLY, mode: 0),
+                    .open(outPath, descriptor: 1, flags: O_WRONLY | O_CREAT | O_TRUNC, mode: 0o600),
+                    .open(errPath, descriptor: 2, flags: O_WRONLY | O_CREAT | O_TRUNC, mode: 0o600),
+                ], closeOthers: true)
         } catch let failure as ChildProcess.SpawnFailed {
             unlink(outPath)
             unlink(errPath)

@@ -17,7 +17,8 @@ import Testing
 
     static var cases: [Case] {
         [Case(store: Repository.fixtures + "/WALSaves/Tasks.sqlite", saves: 6, transaction: "35", object: "Task/p1")]
-            + (RealStores.available ? [Case(store: RealStores.photos15, saves: 34, transaction: "387", object: "Asset/p1")] : [])
+            + (RealStores.available
+                ? [Case(store: RealStores.photos15, saves: 34, transaction: "387", object: "Asset/p1")] : [])
     }
 
     /// Every read command taking --at-save names the save in its first line (table), its atSave
@@ -25,7 +26,8 @@ import Testing
     @Test(arguments: cases) func everyReadCommandNamesTheSaveItReads(_ c: Case) throws {
         let store = c.store
         let commands: [[String]] = [
-            ["info", store], ["transactions", store], ["changes", store], ["show", store, c.transaction], ["entities", store],
+            ["info", store], ["transactions", store], ["changes", store], ["show", store, c.transaction],
+            ["entities", store],
             ["authors", store], ["object", store, c.object], ["deleted", store], ["check", store], ["actors", store],
             ["cloudkit", store], ["timeline", store],
         ]
@@ -33,23 +35,33 @@ import Testing
             let args = command + ["--at-save", "2"]
             let table = try CLI.run(args + ["--format", "table"], environment: ["COLUMNS": "80"])
             #expect(table.status <= 1, "\(args): \(table.stderr)")
-            #expect(table.lines.first?.hasPrefix("At save 2 of \(c.saves), after #") == true, "\(args): \(table.lines.first ?? "")")
+            #expect(
+                table.lines.first?.hasPrefix("At save 2 of \(c.saves), after #") == true,
+                "\(args): \(table.lines.first ?? "")")
             let json = try CLI.run(args + ["--format", "json"])
             let at = try #require(try json.json()["atSave"] as? [String: Any], "\(args)")
-            #expect(at["save"] as? Int == 2 && at["of"] as? Int == c.saves && at["exact"] as? Bool == true && at["why"] is NSNull, "\(args)")
+            #expect(
+                at["save"] as? Int == 2 && at["of"] as? Int == c.saves && at["exact"] as? Bool == true
+                    && at["why"] is NSNull, "\(args)")
             #expect((at["newestTransaction"] as? Int ?? 0) > 0)
         }
         for command in [["transactions", store], ["changes", store], ["export", store], ["deleted", store]] {
             let args = command + ["--at-save", "2"]
             let ndjson = try CLI.run(args + ["--format", "ndjson"])
-            let first = try #require(try JSONSerialization.jsonObject(with: Data((ndjson.lines.first ?? "").utf8)) as? [String: Any])
-            #expect(first["kind"] as? String == "atSave" && (first["atSave"] as? [String: Any])?["save"] as? Int == 2, "\(args)")
+            let first = try #require(
+                try JSONSerialization.jsonObject(with: Data((ndjson.lines.first ?? "").utf8)) as? [String: Any])
+            #expect(
+                first["kind"] as? String == "atSave" && (first["atSave"] as? [String: Any])?["save"] as? Int == 2,
+                "\(args)")
             // Every record, read as RFC 4180 reads it (quoted cells may hold commas, quotes and line breaks), begins
             // with the column, and has as many cells as the header.
             let csv = try Self.records(try CLI.run(args + ["--format", "csv"]).stdout)
             #expect(csv.count > 1 && csv.first?.first == "atSave", "\(args): \(csv.first ?? [])")
-            #expect(csv.dropFirst().allSatisfy { $0.first?.hasPrefix("save 2 of \(c.saves), after #") == true && $0.count == csv[0].count },
-                    "\(args)")
+            #expect(
+                csv.dropFirst().allSatisfy {
+                    $0.first?.hasPrefix("save 2 of \(c.saves), after #") == true && $0.count == csv[0].count
+                },
+                "\(args)")
         }
         // Without --at-save, none of it.
         let now = try CLI.run(["transactions", store, "--format", "json"])
@@ -58,7 +70,10 @@ import Testing
 
     /// The records of CSV text, each a list of its cells.
     static func records(_ text: String) -> [[String]] {
-        var records: [[String]] = [], record: [String] = [], cell = "", quoted = false
+        var records: [[String]] = []
+        var record: [String] = []
+        var cell = ""
+        var quoted = false
         var characters = Array(text).makeIterator()
         var pending: Character?
         while let c = pending ?? characters.next() {
@@ -66,7 +81,12 @@ import Testing
             if quoted {
                 if c == "\"" {
                     let next = characters.next()
-                    if next == "\"" { cell.append("\"") } else { quoted = false; pending = next }
+                    if next == "\"" {
+                        cell.append("\"")
+                    } else {
+                        quoted = false
+                        pending = next
+                    }
                 } else {
                     cell.append(c)
                 }
@@ -94,7 +114,9 @@ import Testing
         for reporter in ["junit", "sarif", "github"] {
             let r = try CLI.run(["check", store, "--at-save", "2", "--reporter", reporter, "--fail-on", "info"])
             #expect(!r.stdout.contains("At save"), "\(reporter): \(r.stdout.prefix(200))")
-            #expect(r.stdout.hasPrefix(reporter == "junit" ? "<?xml" : reporter == "sarif" ? "{" : "::"), "\(reporter): \(r.stdout.prefix(200))")
+            #expect(
+                r.stdout.hasPrefix(reporter == "junit" ? "<?xml" : reporter == "sarif" ? "{" : "::"),
+                "\(reporter): \(r.stdout.prefix(200))")
         }
     }
 
@@ -104,7 +126,9 @@ import Testing
         let source = RealStores.available ? RealStores.photos15 : Repository.fixtures + "/WALSaves/Tasks.sqlite"
         let dir = try TemporaryDirectory()
         let name = URL(fileURLWithPath: source).lastPathComponent
-        for suffix in ["", "-wal", "-shm"] { try FileManager.default.copyItem(atPath: source + suffix, toPath: dir.file(name + suffix)) }
+        for suffix in ["", "-wal", "-shm"] {
+            try FileManager.default.copyItem(atPath: source + suffix, toPath: dir.file(name + suffix))
+        }
         let store = dir.file(name)
         var wal = [UInt8](try Data(contentsOf: URL(fileURLWithPath: store + "-wal")))
         let pageSize = Int(wal[8]) << 24 | Int(wal[9]) << 16 | Int(wal[10]) << 8 | Int(wal[11])
@@ -114,7 +138,9 @@ import Testing
         try Data(wal).write(to: URL(fileURLWithPath: store + "-wal"))
         let info = try CLI.run(["info", store, "--format", "json"])
         #expect(info.status == 0)
-        let warned = info.stderr.split(separator: "\n").filter { $0.contains("warning:") && $0.contains("-wal is damaged") }
+        let warned = info.stderr.split(separator: "\n").filter {
+            $0.contains("warning:") && $0.contains("-wal is damaged")
+        }
         #expect(warned.count == 1 && warned[0].contains("frame \(middle)'s checksum does not match"), "\(info.stderr)")
         #expect((try info.json()["warnings"] as? [String])?.first?.contains("are not part of the store") == true)
         let check = try CLI.run(["check", store, "--format", "json"])
@@ -124,7 +150,9 @@ import Testing
         #expect((damaged["data"] as? [String: Any])?["damagedFrame"] as? Int == middle)
         // SQLite, reading its own copy of the damaged files, counts what cdhist counts.
         let copy = try TemporaryDirectory()
-        for suffix in ["", "-wal"] { try FileManager.default.copyItem(atPath: store + suffix, toPath: copy.file(name + suffix)) }
+        for suffix in ["", "-wal"] {
+            try FileManager.default.copyItem(atPath: store + suffix, toPath: copy.file(name + suffix))
+        }
         let queue = try DatabaseQueue(path: copy.file(name))
         let count = try queue.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM ATRANSACTION") }
         try queue.close()
@@ -137,7 +165,9 @@ import Testing
     @Test func anEmptyLogHoldsNoSave() throws {
         let dir = try TemporaryDirectory()
         let source = Repository.fixtures + "/WALSaves/Tasks.sqlite"
-        for suffix in ["", "-shm"] { try FileManager.default.copyItem(atPath: source + suffix, toPath: dir.file("Tasks.sqlite" + suffix)) }
+        for suffix in ["", "-shm"] {
+            try FileManager.default.copyItem(atPath: source + suffix, toPath: dir.file("Tasks.sqlite" + suffix))
+        }
         let store = dir.file("Tasks.sqlite")
         #expect(FileManager.default.createFile(atPath: store + "-wal", contents: Data()))
         let saves = try CLI.run(["saves", store, "--format", "json"])

@@ -10,7 +10,8 @@ import Testing
 
     @Test func theOneBootedDevicesStoreIsFoundByEveryKindOfCommand() throws {
         let home = try TemporaryDirectory()
-        let stores = try SimulatorFixtures.write([.init(name: "iPhone 15", booted: false), .init(name: "iPhone 16", booted: true)], home: home.path)
+        let stores = try SimulatorFixtures.write(
+            [.init(name: "iPhone 15", booted: false), .init(name: "iPhone 16", booted: true)], home: home.path)
         let store = try #require(stores[1])
         let env = ["HOME": home.path]
         let info = try CLI.run(["info", "--booted", app], environment: env)
@@ -18,14 +19,18 @@ import Testing
         #expect(try info.json()["store"] as? String == store)
         // The merge state beside it (the App Group's shared defaults) is read as for the store's path.
         let actors = try CLI.run(["actors", "--booted=\(app)"], environment: env).json()
-        #expect(Set((actors["actors"] as? [[String: Any]])?.compactMap { $0["actor"] as? String } ?? []) == ["app", "widget"])
+        #expect(
+            Set((actors["actors"] as? [[String: Any]])?.compactMap { $0["actor"] as? String } ?? []) == [
+                "app", "widget",
+            ])
         let listed = try CLI.run(["stores", "--booted", app, "--names"], environment: env)
         #expect(listed.lines == [store], "\(listed.stdout)\(listed.stderr)")
         // Options before the scenario: the store still goes where the command takes it.
         let provoke = try CLI.run(["provoke", "--actor", "widget", "behind", "--booted", app], environment: env)
         #expect(provoke.status == 0, "\(provoke.stderr)")
         #expect(try provoke.json()["store"] as? String == store)
-        let token = try CLI.run(["token", Repository.fixtures + "/MergeState/token.data", "--booted", app], environment: env)
+        let token = try CLI.run(
+            ["token", Repository.fixtures + "/MergeState/token.data", "--booted", app], environment: env)
         #expect(token.status == 0, "\(token.stderr)")
         let check = try CLI.run(["check", "--booted", app, "--reporter", "github"], environment: env)
         #expect(check.lines.last?.hasPrefix("cdhist check \(store):") == true, "\(check.stdout)\(check.stderr)")
@@ -57,22 +62,34 @@ import Testing
 
     @Test func withoutOneBootedDeviceTheErrorNamesTheDevices() throws {
         let home = try TemporaryDirectory()
-        try SimulatorFixtures.write([.init(name: "iPhone 15", booted: false), .init(name: "iPhone 16", booted: false)], home: home.path)
+        try SimulatorFixtures.write(
+            [.init(name: "iPhone 15", booted: false), .init(name: "iPhone 16", booted: false)], home: home.path)
         let none = try CLI.run(["info", "--booted", app], environment: ["HOME": home.path])
         #expect(none.status == 2)
-        #expect(none.stderr.contains("no booted simulator holds this app") && none.stderr.contains("iPhone 15 (iOS 18.2), shut down")
-                && none.stderr.contains("iPhone 16 (iOS 18.2), shut down") && none.stderr.contains("no device is booted"), "\(none.stderr)")
+        #expect(
+            none.stderr.contains("no booted simulator holds this app")
+                && none.stderr.contains("iPhone 15 (iOS 18.2), shut down")
+                && none.stderr.contains("iPhone 16 (iOS 18.2), shut down")
+                && none.stderr.contains("no device is booted"), "\(none.stderr)")
 
         let other = try TemporaryDirectory()
-        try SimulatorFixtures.write([.init(name: "iPad", booted: true, holdsApp: false), .init(name: "iPhone 16", booted: false)], home: other.path)
+        try SimulatorFixtures.write(
+            [.init(name: "iPad", booted: true, holdsApp: false), .init(name: "iPhone 16", booted: false)],
+            home: other.path)
         let elsewhere = try CLI.run(["actors", "--booted", app], environment: ["HOME": other.path])
-        #expect(elsewhere.status == 2 && elsewhere.stderr.contains("booted without it: iPad (iOS 18.2)"), "\(elsewhere.stderr)")
+        #expect(
+            elsewhere.status == 2 && elsewhere.stderr.contains("booted without it: iPad (iOS 18.2)"),
+            "\(elsewhere.stderr)")
 
         let two = try TemporaryDirectory()
-        try SimulatorFixtures.write([.init(name: "iPhone 15", booted: true), .init(name: "iPhone 16", booted: true)], home: two.path)
+        try SimulatorFixtures.write(
+            [.init(name: "iPhone 15", booted: true), .init(name: "iPhone 16", booted: true)], home: two.path)
         let several = try CLI.run(["info", "--booted", app], environment: ["HOME": two.path])
-        #expect(several.status == 2 && several.stderr.contains("2 booted simulators hold this app"), "\(several.stderr)")
+        #expect(
+            several.status == 2 && several.stderr.contains("2 booted simulators hold this app"), "\(several.stderr)")
         let missing = try CLI.run(["info", "--booted"], environment: ["HOME": two.path])
-        #expect(missing.status == 2 && missing.stderr.contains("--booted needs the app's bundle identifier"), "\(missing.stderr)")
+        #expect(
+            missing.status == 2 && missing.stderr.contains("--booted needs the app's bundle identifier"),
+            "\(missing.stderr)")
     }
 }

@@ -11,7 +11,8 @@ import Testing
 /// recent, none dated, one batch author).
 @Suite(.tags(.slow), .serialized) struct CleanerScenarioTests {
     static var stores: [String] {
-        [Repository.fixtures + "/MergeState/Tasks.sqlite"] + (RealStores.available ? [RealStores.photos, RealStores.photos15, RealStores.swiftData] : [])
+        [Repository.fixtures + "/MergeState/Tasks.sqlite"]
+            + (RealStores.available ? [RealStores.photos, RealStores.photos15, RealStores.swiftData] : [])
     }
 
     /// An actor of a scenario: its position (a transaction's timestamp), if it has one.
@@ -25,7 +26,8 @@ import Testing
     static func key(_ strategy: CleanerStrategy, actor: String, storeUUID: String) -> String? {
         switch strategy {
         case .apple, .apple604800, .swiftsync: return nil
-        case .phtk100, .phtk100Manual, .phtk104, .phtk2, .phtk2Manual: return "PersistentHistoryTrackingKit.lastToken.\(actor)"
+        case .phtk100, .phtk100Manual, .phtk104, .phtk2, .phtk2Manual:
+            return "PersistentHistoryTrackingKit.lastToken.\(actor)"
         case .fatbobman, .fatbobmanDemo: return "PersistentHistoryTracker.lastToken.\(actor)"
         case .swiftlee: return "lastHistoryTransactionTimeStamp-\(actor)"
         case .studapp: return "lastHistoryTransactionTimestamp-\(actor)"
@@ -35,7 +37,8 @@ import Testing
 
     /// The cut-off and author filter each library's code computes (nil cut: no purge; an
     /// infinite one: every date).
-    static func model(_ strategy: CleanerStrategy, _ actors: [Actor], now: Double) -> (cut: Double?, authors: [String]?) {
+    static func model(_ strategy: CleanerStrategy, _ actors: [Actor], now: Double) -> (cut: Double?, authors: [String]?)
+    {
         let week = 604_800.0
         let names = actors.map(\.name)
         func earliest(_ a: [Actor]) -> Double? { a.compactMap(\.date).min() }
@@ -51,7 +54,10 @@ import Testing
             // Calendar.current: the local time zone, as cdhist takes it without --utc.
             var calendar = Calendar(identifier: .gregorian)
             calendar.timeZone = TimeZone.current
-            return (calendar.date(byAdding: .day, value: -7, to: Date(timeIntervalSinceReferenceDate: now))?.timeIntervalSinceReferenceDate, nil)
+            return (
+                calendar.date(byAdding: .day, value: -7, to: Date(timeIntervalSinceReferenceDate: now))?
+                    .timeIntervalSinceReferenceDate, nil
+            )
         case .apple604800: return (now - week, nil)
         case .swiftsync: return (.infinity, ["com.github.3lvis.SwiftSync.inbound"])
         case .phtk100: return (names.isEmpty ? nil : common(nonBatch), names)
@@ -67,7 +73,8 @@ import Testing
             return (earliest(actors), nil)
         case .appwise:
             let expiry = now - week
-            guard !actors.isEmpty, actors.allSatisfy({ $0.date != nil }), let min = earliest(actors), min > expiry else { return (expiry, nil) }
+            guard !actors.isEmpty, actors.allSatisfy({ $0.date != nil }), let min = earliest(actors), min > expiry
+            else { return (expiry, nil) }
             return (min, nil)
         }
     }
@@ -76,10 +83,15 @@ import Testing
     static func count(_ db: Database, cut: Double, authors: [String]?) throws -> Int {
         let columns = Set(try db.columns(in: "ATRANSACTION").map { $0.name.uppercased() })
         var parts: [String] = []
-        if columns.contains("ZAUTHORTS") { parts.append("(SELECT ZNAME FROM ATRANSACTIONSTRING WHERE Z_PK = t.ZAUTHORTS)") }
+        if columns.contains("ZAUTHORTS") {
+            parts.append("(SELECT ZNAME FROM ATRANSACTIONSTRING WHERE Z_PK = t.ZAUTHORTS)")
+        }
         if columns.contains("ZAUTHOR") { parts.append("t.ZAUTHOR") }
         let author = parts.isEmpty ? "NULL" : parts.count == 1 ? parts[0] : "COALESCE(\(parts.joined(separator: ", ")))"
-        var sql = cut.isFinite ? "SELECT COUNT(*) FROM ATRANSACTION t WHERE t.ZTIMESTAMP < ?" : "SELECT COUNT(*) FROM ATRANSACTION t WHERE 1"
+        var sql =
+            cut.isFinite
+            ? "SELECT COUNT(*) FROM ATRANSACTION t WHERE t.ZTIMESTAMP < ?"
+            : "SELECT COUNT(*) FROM ATRANSACTION t WHERE 1"
         var arguments: [DatabaseValueConvertible] = cut.isFinite ? [cut] : []
         if let authors {
             sql += " AND \(author) IN (\(authors.map { _ in "?" }.joined(separator: ", ")))"
@@ -93,24 +105,58 @@ import Testing
         defer { try? queue.close() }
         let (authors, times, storeUUID) = try queue.read { db -> ([String], [Double], String) in
             let columns = Set(try db.columns(in: "ATRANSACTION").map { $0.name.uppercased() })
-            let author = columns.contains("ZAUTHORTS") ? "(SELECT ZNAME FROM ATRANSACTIONSTRING WHERE Z_PK = t.ZAUTHORTS)" : "t.ZAUTHOR"
-            let authors = try String.fetchAll(db, sql: "SELECT a FROM (SELECT \(author) AS a, COUNT(*) AS n FROM ATRANSACTION t GROUP BY a) WHERE a IS NOT NULL ORDER BY n DESC, a LIMIT 3")
+            let author =
+                columns.contains("ZAUTHORTS")
+                ? "(SELECT ZNAME FROM ATRANSACTIONSTRING WHERE Z_PK = t.ZAUTHORTS)" : "t.ZAUTHOR"
+            let authors = try String.fetchAll(
+                db,
+                sql:
+                    """
+                    SELECT a FROM (SELECT \(author) AS a, COUNT(*) AS n FROM ATRANSACTION t GROUP BY a) WHERE a \
+                    IS NOT NULL ORDER BY n DESC, a LIMIT 3
+                    """
+            )
             let times = try Double.fetchAll(db, sql: "SELECT ZTIMESTAMP FROM ATRANSACTION ORDER BY Z_PK")
             return (authors, times, try String.fetchOne(db, sql: "SELECT Z_UUID FROM Z_METADATA") ?? "")
         }
         try #require(times.count >= 10, "\(store): too few transactions")
         // A store with fewer authors (SwiftData's writes none) gets actors that wrote nothing.
-        let actorNames = (authors + ["widget", "shareExtension", "importer"].filter { !authors.contains($0) }).prefix(3).map { $0 }
+        let actorNames = (authors + ["widget", "shareExtension", "importer"].filter { !authors.contains($0) }).prefix(3)
+            .map { $0 }
         // Positions as in a Photos store's #300, #489 and #499 of 516, and now a day after the newest.
         func at(_ fraction: Double) -> Double { times[min(times.count - 1, Int(Double(times.count) * fraction))] }
         let now = (times.max() ?? 0) + 86400
         let third = actorNames[2]
         let scenarios: [(String, [Actor])] = [
-            ("all dated", [Actor(name: actorNames[0], date: at(0.58)), Actor(name: actorNames[1], date: at(0.95)), Actor(name: third, date: at(0.97))]),
-            ("one undated", [Actor(name: actorNames[0], date: at(0.58)), Actor(name: actorNames[1], date: at(0.95)), Actor(name: third)]),
-            ("one undated, others recent", [Actor(name: actorNames[0], date: now - 3600), Actor(name: actorNames[1], date: now - 7200), Actor(name: third)]),
+            (
+                "all dated",
+                [
+                    Actor(name: actorNames[0], date: at(0.58)), Actor(name: actorNames[1], date: at(0.95)),
+                    Actor(name: third, date: at(0.97)),
+                ]
+            ),
+            (
+                "one undated",
+                [
+                    Actor(name: actorNames[0], date: at(0.58)), Actor(name: actorNames[1], date: at(0.95)),
+                    Actor(name: third),
+                ]
+            ),
+            (
+                "one undated, others recent",
+                [
+                    Actor(name: actorNames[0], date: now - 3600), Actor(name: actorNames[1], date: now - 7200),
+                    Actor(name: third),
+                ]
+            ),
             ("none dated", [Actor(name: actorNames[0]), Actor(name: actorNames[1]), Actor(name: third)]),
-            ("one batch", [Actor(name: actorNames[0], date: at(0.58)), Actor(name: actorNames[1], date: at(0.95)), Actor(name: third, batch: true)]),
+            (
+                "one batch",
+                [
+                    Actor(name: actorNames[0], date: at(0.58)), Actor(name: actorNames[1], date: at(0.95)),
+                    Actor(name: third, batch: true),
+                ]
+            ),
         ]
         let dir = try TemporaryDirectory()
         let iso = ISO8601DateFormatter()
@@ -121,7 +167,9 @@ import Testing
                 // The positions under the library's own keys; the undated declared, the batch author as one.
                 var plist: [String: PlistValue] = [:]
                 for a in actors where !a.batch {
-                    if let date = a.date, let key = Self.key(strategy, actor: a.name, storeUUID: storeUUID) { plist[key] = .date(date) }
+                    if let date = a.date, let key = Self.key(strategy, actor: a.name, storeUUID: storeUUID) {
+                        plist[key] = .date(date)
+                    }
                 }
                 let path = dir.file("\(strategy.rawValue).plist")
                 try Data(PropertyList.encodeBinary(.dictionary(plist))).write(to: URL(fileURLWithPath: path))
@@ -134,9 +182,17 @@ import Testing
                 let cleaners = try #require(try r.json()["cleaners"] as? [[String: Any]])
                 let shown = try #require(cleaners.first { $0["strategy"] as? String == strategy.rawValue })
                 let model = Self.model(strategy, actors, now: now)
-                let expected = try model.cut.map { cut in try queue.read { try Self.count($0, cut: cut, authors: model.authors) } }
-                #expect(shown["transactionsToDelete"] as? Int == expected,
-                        "\(store), \(scenario), \(strategy.rawValue): cdhist says \(shown["transactionsToDelete"] ?? "nil") (\(shown["reason"] ?? "")), the library's code \(expected.map(String.init) ?? "no purge")")
+                let expected = try model.cut.map { cut in
+                    try queue.read { try Self.count($0, cut: cut, authors: model.authors) }
+                }
+                #expect(
+                    shown["transactionsToDelete"] as? Int == expected,
+                    """
+                    \(store), \(scenario), \(strategy.rawValue): cdhist says \
+                    \(shown["transactionsToDelete"] ?? "nil") (\(shown["reason"] ?? "")), the library's code \
+                    \(expected.map(String.init) ?? "no purge")
+                    """
+                )
             }
         }
     }
@@ -147,17 +203,32 @@ import Testing
         let queue = try LogicalDump.readOnlyQueue(RealStores.photos)
         var times: [Int: Double] = [:]
         try queue.read { db in
-            for n in [300, 489, 499] { times[n] = try Double.fetchOne(db, sql: "SELECT ZTIMESTAMP FROM ATRANSACTION WHERE Z_PK = ?", arguments: [n]) }
+            for n in [300, 489, 499] {
+                times[n] = try Double.fetchOne(
+                    db, sql: "SELECT ZTIMESTAMP FROM ATRANSACTION WHERE Z_PK = ?", arguments: [n])
+            }
         }
         try queue.close()
         let dir = try TemporaryDirectory()
         func run(_ dated: [(String, Int)], _ extra: [String]) throws -> [String: (count: Int?, resets: Bool)] {
-            let plist = Dictionary(uniqueKeysWithValues: dated.map { ("PersistentHistoryTrackingKit.lastToken.\($0.0)", PlistValue.date(times[$0.1] ?? 0)) })
-            try Data(PropertyList.encodeBinary(.dictionary(plist))).write(to: URL(fileURLWithPath: dir.file("phtk.plist")))
-            let r = try CLI.run(["actors", RealStores.photos, "--defaults", dir.file("phtk.plist"), "--now", "2022-02-05T00:00:00Z"] + extra)
+            let plist = Dictionary(
+                uniqueKeysWithValues: dated.map {
+                    ("PersistentHistoryTrackingKit.lastToken.\($0.0)", PlistValue.date(times[$0.1] ?? 0))
+                })
+            try Data(PropertyList.encodeBinary(.dictionary(plist))).write(
+                to: URL(fileURLWithPath: dir.file("phtk.plist")))
+            let r = try CLI.run(
+                ["actors", RealStores.photos, "--defaults", dir.file("phtk.plist"), "--now", "2022-02-05T00:00:00Z"]
+                    + extra)
             #expect(r.status == 0, "\(r.stderr)")
             let cleaners = try #require(try r.json()["cleaners"] as? [[String: Any]])
-            return Dictionary(uniqueKeysWithValues: cleaners.map { ($0["strategy"] as? String ?? "", ($0["transactionsToDelete"] as? Int, $0["resetsKeysAfterPurge"] as? Bool ?? false)) })
+            return Dictionary(
+                uniqueKeysWithValues: cleaners.map {
+                    (
+                        $0["strategy"] as? String ?? "",
+                        ($0["transactionsToDelete"] as? Int, $0["resetsKeysAfterPurge"] as? Bool ?? false)
+                    )
+                })
         }
         let all = try run([("[0,0]", 300), ("[0,1]", 489), ("[1,0]", 499)], [])
         #expect(all["fatbobman-demo"]?.count == 452 && all["fatbobman"]?.count == 270)
@@ -188,9 +259,12 @@ import Testing
             .write(to: URL(fileURLWithPath: dir.file("xml.plist")))
         let args = [RealStores.photos, "--defaults", dir.file("xml.plist"), "--now", "2022-02-05T00:00:00Z"]
         let doc = try CLI.run(["actors"] + args).json()
-        let studapp = try #require((doc["cleaners"] as? [[String: Any]])?.first { $0["strategy"] as? String == "studapp" })
-        #expect(studapp["transactionsToDelete"] as? Int == exact && studapp["transactionsToDeleteAtMost"] as? Int == later)
-        let preview = try CLI.run(["purge", "--strategy", "studapp", "--format", "table"] + args, environment: ["COLUMNS": "200"])
+        let studapp = try #require(
+            (doc["cleaners"] as? [[String: Any]])?.first { $0["strategy"] as? String == "studapp" })
+        #expect(
+            studapp["transactionsToDelete"] as? Int == exact && studapp["transactionsToDeleteAtMost"] as? Int == later)
+        let preview = try CLI.run(
+            ["purge", "--strategy", "studapp", "--format", "table"] + args, environment: ["COLUMNS": "200"])
         #expect(preview.stdout.contains("so the cleaner deletes \(exact)–\(later) transactions"), "\(preview.stdout)")
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
-import TestSupport
 import HistoryFixtures
 import HistoryKit
+import TestSupport
 import Testing
 
 @Suite(.tags(.slow), .serialized) struct CommandTests {
@@ -13,12 +13,23 @@ import Testing
         let store = Repository.fixtures + "/MergeState/Tasks.sqlite"
         let authors = try CLI.run(["authors", store, "--format", "csv"]).lines
         // The export's dialect: the JSON's names, ISO 8601 UTC times, numbers whole, empty for null.
-        #expect(authors.first == "section,field,value,transactionCount,changeCount,firstTimestamp,lastTimestamp,firstTransactionNumber,lastTransactionNumber")
-        #expect(Set(authors.dropFirst().map { String($0.prefix { $0 != "," }) }) == ["authors", "contextNames", "bundleIDs", "processIDs"])
+        #expect(
+            authors.first
+                == """
+                section,field,value,transactionCount,changeCount,firstTimestamp,lastTimestamp,firstTransactionNumber,lastTransactionNumber
+                """
+        )
+        #expect(
+            Set(authors.dropFirst().map { String($0.prefix { $0 != "," }) }) == [
+                "authors", "contextNames", "bundleIDs", "processIDs",
+            ])
         #expect(authors.contains("authors,,widget,7,7,2025-03-03T10:15:00.000Z,2025-03-05T09:30:00.000Z,7,31"))
         #expect(authors.contains { $0.hasPrefix("authors,,,1,1,") }, "the transaction without an author: an empty cell")
-        for command in [["actors", store, "--defaults", Repository.fixtures + "/MergeState/phtk.plist"], ["purge", store, "--before", "tx:20", "--breakdown"],
-                        ["check", store], ["authors", store]] {
+        for command in [
+            ["actors", store, "--defaults", Repository.fixtures + "/MergeState/phtk.plist"],
+            ["purge", store, "--before", "tx:20", "--breakdown"],
+            ["check", store], ["authors", store],
+        ] {
             let r = try CLI.run(command + ["--format", "csv"])
             #expect(r.status == 0 || r.status == 1, "\(command): \(r.stderr)")
             let lines = r.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
@@ -27,19 +38,35 @@ import Testing
         }
         // A change row carries its transaction's time and names, as export's rows do: the same cells.
         let changes = try CLI.run(["changes", store, "--format", "csv"]).lines
-        #expect(changes.first?.hasPrefix("transactionNumber,timestamp,cocoaTimestamp,author,contextName,bundleID,processID,changeID,changeType,entity,") == true)
+        #expect(
+            changes.first?.hasPrefix(
+                """
+                transactionNumber,timestamp,cocoaTimestamp,author,contextName,bundleID,processID,changeID,changeType,entity,
+                """
+            ) == true)
         let exported = try CLI.run(["export", store, "--format", "csv"]).lines.filter { !$0.contains(",,,,,,,") }
-        func key(_ line: String) -> String { line.split(separator: ",", omittingEmptySubsequences: false).prefix(9).joined(separator: ",") }
+        func key(_ line: String) -> String {
+            line.split(separator: ",", omittingEmptySubsequences: false).prefix(9).joined(separator: ",")
+        }
         #expect(changes.dropFirst().map(key) == exported.dropFirst().map(key))
         // An object's page: its fields, then its changes with their transactions' times and names.
-        let object = try CLI.run(["object", Repository.fixtures + "/AppGroup/Tasks.sqlite", "Task/p3", "--format", "csv"]).lines
+        let object = try CLI.run([
+            "object", Repository.fixtures + "/AppGroup/Tasks.sqlite", "Task/p3", "--format", "csv",
+        ]).lines
         #expect(object.first?.hasPrefix("section,field,value,transactionNumber,timestamp,") == true)
-        #expect(object.contains(",entityPK,3" + String(repeating: ",", count: (object.first?.filter { $0 == "," }.count ?? 2) - 2)))
-        #expect(object.filter { $0.hasPrefix("changes,,,") }.map { String($0.dropFirst(10).prefix { $0 != "," }) } == ["4", "8", "17"])
+        #expect(
+            object.contains(
+                ",entityPK,3" + String(repeating: ",", count: (object.first?.filter { $0 == "," }.count ?? 2) - 2)))
+        #expect(
+            object.filter { $0.hasPrefix("changes,,,") }.map { String($0.dropFirst(10).prefix { $0 != "," }) } == [
+                "4", "8", "17",
+            ])
         // Members holding a value are fields (a nested object's named with dots); without a list, field,value alone.
         let info = try CLI.run(["info", store, "--format", "csv"]).lines
         #expect(info.contains(",files.main,81920,,,") && info.contains(",transactionCount,34,,,"), "\(info)")
-        #expect(try CLI.run(["token", Repository.fixtures + "/MergeState/token.data", "--format", "csv"]).lines.first == "section,field,value,key,actor,token")
+        #expect(
+            try CLI.run(["token", Repository.fixtures + "/MergeState/token.data", "--format", "csv"]).lines.first
+                == "section,field,value,key,actor,token")
         // A column title a section has twice keeps both columns: an author named "-" beside the lane of no author.
         let dir = try TemporaryDirectory()
         var fixture = Scenarios.all[0].store
@@ -63,12 +90,15 @@ import Testing
         let anonymous = all.filter { $0["author"] is NSNull }.compactMap { $0["transactionNumber"] as? Int }
         #expect(anonymous == [13])
         for spelling in ["-", "none", "(no author)"] {
-            let picked = try #require(try CLI.run(["transactions", store, "--author", spelling]).json()["transactions"] as? [[String: Any]])
+            let picked = try #require(
+                try CLI.run(["transactions", store, "--author", spelling]).json()["transactions"] as? [[String: Any]])
             #expect(picked.compactMap { $0["transactionNumber"] as? Int } == anonymous, "\(spelling)")
         }
         let table = try CLI.run(["transactions", store, "--format", "table"], environment: ["COLUMNS": "120"]).lines
         #expect(table.contains { $0.hasPrefix("13 ") && $0.contains(" -  ") }, "\(table)")
-        let authors = try CLI.run(["authors", store, "--by", "author", "--format", "table"], environment: ["COLUMNS": "120"]).lines
+        let authors = try CLI.run(
+            ["authors", store, "--by", "author", "--format", "table"], environment: ["COLUMNS": "120"]
+        ).lines
         #expect(authors.contains { $0.hasPrefix("- ") && $0.contains("#13…#13") }, "\(authors)")
     }
 
@@ -85,7 +115,9 @@ import Testing
         // Counting by type reads every change: only on request.
         #expect(info["deleteCount"] is NSNull)
         let typed = try CLI.run(["info", appGroup, "--change-types"]).json()
-        #expect(typed["insertCount"] as? Int == 35 && typed["updateCount"] as? Int == 27 && typed["deleteCount"] as? Int == 5)
+        #expect(
+            typed["insertCount"] as? Int == 35 && typed["updateCount"] as? Int == 27
+                && typed["deleteCount"] as? Int == 5)
         let purged = try CLI.run(["info", Repository.fixtures + "/Purged/Tasks.sqlite"]).json()
         #expect(purged["firstTransactionNumber"] as? Int == 21)
         #expect((purged["purgeTraces"] as? [String: Any])?["startsAfterFirst"] as? Bool == true)
@@ -99,8 +131,11 @@ import Testing
         let txs = try #require(json["transactions"] as? [[String: Any]])
         #expect(txs.count == 7)
         #expect(txs.allSatisfy { $0["author"] as? String == "widget" })
-        #expect(Set(txs[0].keys) == ["transactionNumber", "timestamp", "cocoaTimestamp", "author", "contextName", "bundleID",
-                                     "processID", "storeID", "token", "changeCount", "queryGenerationLength"])
+        #expect(
+            Set(txs[0].keys) == [
+                "transactionNumber", "timestamp", "cocoaTimestamp", "author", "contextName", "bundleID",
+                "processID", "storeID", "token", "changeCount", "queryGenerationLength",
+            ])
         #expect(txs[0]["timestamp"] as? String == "2025-03-03T10:15:00.000Z")
 
         let nd = try CLI.run(["transactions", appGroup, "--format", "ndjson", "--after", "tx:30"])
@@ -111,7 +146,12 @@ import Testing
             #expect((object["transactionNumber"] as? Int ?? 0) > 30)
         }
         let csv = try CLI.run(["transactions", appGroup, "--format", "csv", "--author", "none"])
-        #expect(csv.lines.first == "transactionNumber,timestamp,cocoaTimestamp,author,contextName,bundleID,processID,storeID,token,changeCount,queryGenerationLength,warnings")
+        #expect(
+            csv.lines.first
+                == """
+                transactionNumber,timestamp,cocoaTimestamp,author,contextName,bundleID,processID,storeID,token,changeCount,queryGenerationLength,warnings
+                """
+        )
         #expect(csv.lines.count == 2)
         #expect(csv.lines[1].hasPrefix("13,"))
         let table = try CLI.run(["transactions", appGroup, "--format", "table", "--limit", "2", "--reverse"])
@@ -124,32 +164,47 @@ import Testing
     }
 
     @Test func changesDecodeAndFilter() throws {
-        let json = try CLI.run(["changes", appGroup, "--entity", "Attachment", "--include-subentities", "--type", "update"]).json()
+        let json = try CLI.run([
+            "changes", appGroup, "--entity", "Attachment", "--include-subentities", "--type", "update",
+        ]).json()
         let changes = try #require(json["changes"] as? [[String: Any]])
         #expect(changes.count == 2)
         #expect(changes[0]["entity"] as? String == "Photo")
         #expect(changes[0]["updatedProperties"] as? [String] == ["filename", "height", "width"])
         #expect(changes[1]["updatedProperties"] as? [String] == ["task", "pageCount"])
-        let deletes = try #require(try CLI.run(["changes", appGroup, "--type", "delete", "--entity", "Document"]).json()["changes"] as? [[String: Any]])
+        let deletes = try #require(
+            try CLI.run(["changes", appGroup, "--type", "delete", "--entity", "Document"]).json()["changes"]
+                as? [[String: Any]])
         let tombstone = try #require(deletes.first?["tombstone"] as? [String: Any])
         #expect(tombstone["filename"] as? String == "receipt.pdf")
         #expect(tombstone["uuid"] as? String == HistoryPresenterUUID.text(Scenarios.uuidBytes(101)))
-        let noModel = try CLI.run(["changes", Repository.fixtures + "/NoModelCache/Tasks.sqlite", "--type", "update", "--limit", "1"])
+        let noModel = try CLI.run([
+            "changes", Repository.fixtures + "/NoModelCache/Tasks.sqlite", "--type", "update", "--limit", "1",
+        ])
         #expect(noModel.status == 0)
         #expect(noModel.stderr.contains("no model cache"))
         let raw = try #require(try noModel.json()["changes"] as? [[String: Any]])
         #expect(raw[0]["updatedProperties"] is NSNull)
-        let withModel = try CLI.run(["changes", Repository.fixtures + "/NoModelCache/Tasks.sqlite", "--type", "update", "--limit", "1",
-                                     "--model", Repository.fixtures + "/NoModelCache/Tasks.xcdatamodel"])
+        let withModel = try CLI.run([
+            "changes", Repository.fixtures + "/NoModelCache/Tasks.sqlite", "--type", "update", "--limit", "1",
+            "--model", Repository.fixtures + "/NoModelCache/Tasks.xcdatamodel",
+        ])
         #expect(withModel.stderr.isEmpty)
-        #expect(((try withModel.json()["changes"] as? [[String: Any]])?.first?["updatedProperties"] as? [String]) == ["members"])
+        #expect(
+            ((try withModel.json()["changes"] as? [[String: Any]])?.first?["updatedProperties"] as? [String]) == [
+                "members"
+            ])
         // A name no transaction has is said, with the names like it (here: the case differs).
         for command in ["transactions", "changes", "export"] {
             let r = try CLI.run([command, appGroup, "--author", "Widget", "--bundle", "com.example.task"])
             #expect(r.status == 0)
-            #expect(r.stderr == "cdhist: note: --author 'Widget' matches no transaction; did you mean 'widget'?\n"
-                    + "cdhist: note: --bundle 'com.example.task' matches no transaction; did you mean 'com.example.tasks' or 'com.example.tasks.share' or 'com.example.tasks.widget'?\n",
-                    "\(command): \(r.stderr)")
+            #expect(
+                r.stderr == "cdhist: note: --author 'Widget' matches no transaction; did you mean 'widget'?\n"
+                    + """
+                    cdhist: note: --bundle 'com.example.task' matches no transaction; did you mean \
+                    'com.example.tasks' or 'com.example.tasks.share' or 'com.example.tasks.widget'?\n
+                    """,
+                "\(command): \(r.stderr)")
         }
         // Names that exist but match nothing together are no mistake: nothing is said.
         let none = try CLI.run(["transactions", appGroup, "--author", "widget", "--bundle", "com.example.tasks.share"])
@@ -177,7 +232,10 @@ import Testing
         let list = try #require(authors["authors"] as? [[String: Any]])
         #expect(list.first?["value"] as? String == "app")
         #expect(list.first?["transactionCount"] as? Int == 16)
-        #expect(Set(list.compactMap { $0["value"] as? String }).isSuperset(of: ["widget", "shareExtension", "NSCloudKitMirroringDelegate.import"]))
+        #expect(
+            Set(list.compactMap { $0["value"] as? String }).isSuperset(of: [
+                "widget", "shareExtension", "NSCloudKitMirroringDelegate.import",
+            ]))
         #expect(authors["contextNames"] != nil && authors["bundleIDs"] != nil && authors["processIDs"] != nil)
     }
 
@@ -204,15 +262,23 @@ import Testing
             let path = try #require(store)
             let before = try DirectoryState(folder)
             let first = try CLI.run(["info", path]).json()["firstTransactionNumber"] as? Int ?? 1
-            for args in [["info"], ["transactions"], ["changes"], ["show", path, String(first)], ["entities"], ["authors"], ["export"]] {
+            for args in [
+                ["info"], ["transactions"], ["changes"], ["show", path, String(first)], ["entities"], ["authors"],
+                ["export"],
+            ] {
                 let full = args.count == 1 ? [args[0], path] : args
-                for format in ["table", "json", "ndjson", "csv"] where !(args[0] == "export" && (format == "table" || format == "csv")) {
+                for format in ["table", "json", "ndjson", "csv"]
+                where !(args[0] == "export" && (format == "table" || format == "csv")) {
                     let r = try CLI.run(full + ["--format", format])
                     #expect(r.status == 0, "\(full) \(format): \(r.stderr)")
                     #expect(!r.stdout.isEmpty)
-                    if format == "json" { #expect(throws: Never.self) { try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) } }
+                    if format == "json" {
+                        #expect(throws: Never.self) { try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) }
+                    }
                     if format == "ndjson" {
-                        for line in r.lines { #expect(throws: Never.self) { try JSONSerialization.jsonObject(with: Data(line.utf8)) } }
+                        for line in r.lines {
+                            #expect(throws: Never.self) { try JSONSerialization.jsonObject(with: Data(line.utf8)) }
+                        }
                     }
                 }
             }
@@ -234,7 +300,9 @@ import Testing
 /// UUID text the way the presenter writes 16-byte UUID tombstones.
 enum HistoryPresenterUUID {
     static func text(_ b: [UInt8]) -> String {
-        UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15])).uuidString
+        UUID(
+            uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15])
+        ).uuidString
     }
 }
 
@@ -242,27 +310,33 @@ enum HistoryPresenterUUID {
 @Suite(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"))) struct TerminalTests {
     private func onTerminal(_ command: String, env: String = "") throws -> String {
         let binary = CLI.products.appendingPathComponent("cdhist").path
-        return try CLI.run(["-qec", "\(env) COLUMNS=80 \(binary) \(command)", "/dev/null"], executable: "/usr/bin/script",
-                           environment: ["CDHIST_FORMAT": ""]).stdout
+        return try CLI.run(
+            ["-qec", "\(env) COLUMNS=80 \(binary) \(command)", "/dev/null"], executable: "/usr/bin/script",
+            environment: ["CDHIST_FORMAT": ""]
+        ).stdout
     }
 
     /// Through a pipe or into a file a command writes the table the terminal shows, without
     /// colour; JSON when asked, by --format or CDHIST_FORMAT.
     @Test func pipesKeepTheTableTheTerminalShows() throws {
         let f = Repository.fixtures
-        let command = "actors \(f)/AppGroup/Tasks.sqlite --defaults \(f)/MergeState/phtk.plist --utc --now 2026-01-05T10:00:00Z"
+        let command =
+            "actors \(f)/AppGroup/Tasks.sqlite --defaults \(f)/MergeState/phtk.plist --utc --now 2026-01-05T10:00:00Z"
         // script(1) ends lines with CR LF.
         let shown = try onTerminal(command + " --no-color").replacingOccurrences(of: "\r\n", with: "\n")
-        let piped = try CLI.run(command.components(separatedBy: " "), environment: ["CDHIST_FORMAT": "", "COLUMNS": "80"])
+        let piped = try CLI.run(
+            command.components(separatedBy: " "), environment: ["CDHIST_FORMAT": "", "COLUMNS": "80"])
         #expect(piped.status == 0 && piped.stdout.contains("Actor") && !piped.stdout.contains("\u{1B}"))
         #expect(piped.stdout == shown)
         let json = try CLI.run(command.components(separatedBy: " "), environment: ["CDHIST_FORMAT": "json"])
         #expect((try json.json())["actors"] is [[String: Any]])
-        let asked = try CLI.run(command.components(separatedBy: " ") + ["--format", "table"], environment: ["CDHIST_FORMAT": "json"])
+        let asked = try CLI.run(
+            command.components(separatedBy: " ") + ["--format", "table"], environment: ["CDHIST_FORMAT": "json"])
         #expect(asked.stdout.contains("Actor"))
         let wrong = try CLI.run(command.components(separatedBy: " "), environment: ["CDHIST_FORMAT": "xml"])
         #expect(wrong.status == 2 && wrong.stdout.isEmpty)
-        #expect(wrong.stderr == "cdhist: CDHIST_FORMAT 'xml': not a format (use table, json, ndjson or csv, or unset it)\n")
+        #expect(
+            wrong.stderr == "cdhist: CDHIST_FORMAT 'xml': not a format (use table, json, ndjson or csv, or unset it)\n")
     }
 
     @Test func colourOnlyOnATerminalAndNeverWithNoColor() throws {
@@ -278,7 +352,8 @@ enum HistoryPresenterUUID {
         #expect(table.contains("Author"))
         // script(1) ends lines with CR LF, a single Character in Swift.
         let lines = table.components(separatedBy: .newlines).filter { !$0.isEmpty }
-        #expect((1...34).allSatisfy { n in lines.contains { $0.trimmingCharacters(in: .whitespaces).hasPrefix("\(n)  ") } })
+        #expect(
+            (1...34).allSatisfy { n in lines.contains { $0.trimmingCharacters(in: .whitespaces).hasPrefix("\(n)  ") } })
         #expect(lines.allSatisfy { $0.count <= 80 })
     }
 }

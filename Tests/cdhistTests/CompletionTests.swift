@@ -31,7 +31,8 @@ import Testing
             source "$1" || exit 3
             complete -p cdhist
             words() { COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); COMP_LINE="$*"; COMP_POINT=${#COMP_LINE}; COMPREPLY=()
-                      _cdhist_typing_on cdhist "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"; echo "${COMPREPLY[*]}"; }
+                      _cdhist_typing_on cdhist "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"; echo \
+            "${COMPREPLY[*]}"; }
             words cdhist pu
             words cdhist purge store.sqlite --bef
             """
@@ -46,7 +47,8 @@ import Testing
     @Test func namesWithSpacesAndInsideArchivesComplete() throws {
         let dir = try TemporaryDirectory()
         try FileManager.default.createDirectory(atPath: dir.file("My Folder"), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: Repository.fixtures + "/AppGroup/Tasks.sqlite", toPath: dir.file("My Folder/Tasks.sqlite"))
+        try FileManager.default.copyItem(
+            atPath: Repository.fixtures + "/AppGroup/Tasks.sqlite", toPath: dir.file("My Folder/Tasks.sqlite"))
         let (_, planted) = try PlaceFixtures.write("archive", into: dir.file("places"))
         let inner = String(try #require(planted.first?.name).dropFirst(dir.path.count + 1))
         let library = inner.components(separatedBy: "/Application Support/")[0] + "/"
@@ -57,7 +59,8 @@ import Testing
             export PATH="\(CLI.products.path):$PATH"
             source "$1" || exit 3
             words() { COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); COMP_LINE="$*"; COMP_POINT=${#COMP_LINE}; COMPREPLY=()
-                      _cdhist_typing_on cdhist "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"; printf '%s|' "${COMPREPLY[@]}"; echo; }
+                      _cdhist_typing_on cdhist "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"; printf '%s|' \
+            "${COMPREPLY[@]}"; echo; }
             words cdhist info 'My\\ Fo'
             words cdhist info "'My Fo"
             words cdhist info 'My\\ Folder/'
@@ -67,11 +70,15 @@ import Testing
         let lines = r.stdout.split(separator: "\n").map(String.init)
         #expect(r.status == 0, "\(r.stderr)")
         // bash adds a folder's / itself (after a closing quote too), and escapes what it inserts.
-        #expect(lines == ["My Folder|", "My Folder|", "My Folder/Tasks.sqlite|", library + "Application Support/|"], "\(lines)")
+        #expect(
+            lines == ["My Folder|", "My Folder|", "My Folder/Tasks.sqlite|", library + "Application Support/|"],
+            "\(lines)")
         // zsh adds a name ending in / (a folder, also in an archive) without a space after it;
         // fish types on by itself (its completion runs only in an interactive shell).
         let zsh = try CLI.run(["--generate-completion-script", "zsh"]).stdout
-        #expect(zsh.contains("compadd -S '' -- \"${folders[@]}\"") && !zsh.contains("_describe -V '' non_empty_completions -- empty_completions -P $'\\'\\''\n}"))
+        #expect(
+            zsh.contains("compadd -S '' -- \"${folders[@]}\"")
+                && !zsh.contains("_describe -V '' non_empty_completions -- empty_completions -P $'\\'\\''\n}"))
     }
 
     @Test func zshAndFishLoadTheirScripts() throws {
@@ -87,7 +94,8 @@ import Testing
         }
         if let fish = shell("fish") {
             let path = try script("fish", in: dir)
-            let probe = "source $argv[1]; and complete -C 'cdhist pu'; and complete -C 'cdhist purge store.sqlite --bef'"
+            let probe =
+                "source $argv[1]; and complete -C 'cdhist pu'; and complete -C 'cdhist purge store.sqlite --bef'"
             let r = try CLI.run(["--no-config", "-c", probe, path], executable: fish, environment: ["HOME": dir.path])
             let words = r.stdout.split(separator: "\n").map { $0.split(separator: "\t").first.map(String.init) ?? "" }
             #expect(r.status == 0 && words == ["purge", "--before"], "fish: \(r.status) \(r.stdout) \(r.stderr)")

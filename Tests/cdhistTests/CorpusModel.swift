@@ -42,7 +42,9 @@ struct CorpusModel {
         let walSize = (try? FileManager.default.attributesOfItem(atPath: store + "-wal")[.size] as? Int) ?? 0
         let log = walSize > 0 ? [UInt8](try Data(contentsOf: URL(fileURLWithPath: store + "-wal"))) : []
         self.log = log
-        func be(_ b: [UInt8], _ at: Int) -> Int { Int(b[at]) << 24 | Int(b[at + 1]) << 16 | Int(b[at + 2]) << 8 | Int(b[at + 3]) }
+        func be(_ b: [UInt8], _ at: Int) -> Int {
+            Int(b[at]) << 24 | Int(b[at + 1]) << 16 | Int(b[at + 2]) << 8 | Int(b[at + 3])
+        }
         let rawSize = Int(main[16]) << 8 | Int(main[17])
         let pageSize = rawSize == 1 ? 65536 : rawSize
         self.pageSize = pageSize
@@ -93,7 +95,8 @@ struct CorpusModel {
         // The -shm, when it indexes this log (initialised, its two header copies equal, this log's
         // salts and last commit), records frames copied (nBackfill) and attempted (nBackfillAttempted).
         var range = 0...Int.max
-        if let shm = try? [UInt8](Data(contentsOf: URL(fileURLWithPath: store + "-shm"))), shm.count >= 136, shm[12] == 1,
+        if let shm = try? [UInt8](Data(contentsOf: URL(fileURLWithPath: store + "-shm"))), shm.count >= 136,
+            shm[12] == 1,
             shm[0..<48] == shm[48..<96], log.count >= 32, shm[32..<40] == log[16..<24]
         {
             func le(_ at: Int) -> Int { be(Array(shm[at..<(at + 4)].reversed()), 0) }
@@ -107,9 +110,11 @@ struct CorpusModel {
         // The state after commit k reads a page first written after it, up to the backfill, from the main file.
         var first: [Int: Int] = [:]
         for (n, frame) in frames.enumerated() where first[frame.page] == nil { first[frame.page] = n + 1 }
-        stateExact = [backfilled == 0] + ends.map { end in
-            let size = frames[end - 1].databaseSize
-            return end >= backfilled || !first.contains { page, n in n > end && n <= backfilled && page <= size }
-        }
+        stateExact =
+            [backfilled == 0]
+            + ends.map { end in
+                let size = frames[end - 1].databaseSize
+                return end >= backfilled || !first.contains { page, n in n > end && n <= backfilled && page <= size }
+            }
     }
 }

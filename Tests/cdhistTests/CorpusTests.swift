@@ -17,8 +17,15 @@ import Testing
 
     /// Whether the checks that read every save and run every command run: not under a sanitizer.
     static let everything: Bool = {
-        guard let sanitizer = ProcessInfo.processInfo.environment["CDHIST_SANITIZER"], Corpus.available else { return Corpus.available }
-        print("NOTICE: under the \(sanitizer) sanitizer, the corpus's every save and every command are not run (scripts/sanitize)")
+        guard let sanitizer = ProcessInfo.processInfo.environment["CDHIST_SANITIZER"], Corpus.available else {
+            return Corpus.available
+        }
+        print(
+            """
+            NOTICE: under the \(sanitizer) sanitizer, the corpus's every save and every command are not run \
+            (scripts/sanitize)
+            """
+        )
         return false
     }()
 
@@ -69,7 +76,9 @@ import Testing
             #expect(json["changeCount"] as? Int == state.changeCount, "\(store) save \(n)")
             #expect((json["files"] as? [String: Any])?["wal"] as? Int == model.length(throughCommit: n))
             let at = try #require(json["atSave"] as? [String: Any])
-            #expect(at["save"] as? Int == n && at["of"] as? Int == model.commitEnds.count && at["exact"] as? Bool == model.stateExact[n])
+            #expect(
+                at["save"] as? Int == n && at["of"] as? Int == model.commitEnds.count
+                    && at["exact"] as? Bool == model.stateExact[n])
             states.append(state)
         }
         // Every change: in the window, read from the states before and after the save that added its
@@ -81,16 +90,20 @@ import Testing
             let change = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
             let tx = try #require(change["transactionNumber"] as? Int64)
             guard let save = addedBy[tx] else {
-                #expect(change["valuesSave"] is NSNull && (change["valuesNote"] as? String)?.isEmpty == false, "\(change)")
+                #expect(
+                    change["valuesSave"] is NSNull && (change["valuesNote"] as? String)?.isEmpty == false, "\(change)")
                 continue
             }
             #expect(change["valuesSave"] as? Int == save, "\(store) change \(change["changeID"] ?? "?")")
-            #expect(change["valuesExact"] as? Bool == model.saveExact(save), "\(store) change \(change["changeID"] ?? "?")")
+            #expect(
+                change["valuesExact"] as? Bool == model.saveExact(save), "\(store) change \(change["changeID"] ?? "?")")
             #expect((change["valuesNote"] is NSNull) == model.saveExact(save))
-            let entity = change["entity"] as? String ?? "", pk = change["entityPK"] as? Int64 ?? 0
+            let entity = change["entity"] as? String ?? ""
+            let pk = change["entityPK"] as? Int64 ?? 0
             for (key, state) in [("valuesBefore", states[save - 1]), ("valuesAfter", states[save])] {
                 guard let values = change[key] as? [String: Any] else { continue }
-                compared += try state.compare(values, entity: entity, pk: pk, context: "\(store) change \(change["changeID"] ?? "?") \(key)")
+                compared += try state.compare(
+                    values, entity: entity, pk: pk, context: "\(store) change \(change["changeID"] ?? "?") \(key)")
             }
         }
         if !addedBy.isEmpty { #expect(compared > 0, "\(store): no value compared") }
@@ -99,7 +112,9 @@ import Testing
         let slots = try CLI.run(["saves", store, "--slots", "--format", "json"])
         let check = try #require(try slots.json()["slotCheck"] as? [String: Any])
         #expect((check["withoutBit"] as? [Any])?.isEmpty == true, "\(store): \(check["withoutBit"] ?? "")")
-        #expect((check["uncertainLayouts"] as? [[String: Any]] ?? []).allSatisfy { $0["refuting"] as? Int == 0 }, "\(store)")
+        #expect(
+            (check["uncertainLayouts"] as? [[String: Any]] ?? []).allSatisfy { $0["refuting"] as? Int == 0 }, "\(store)"
+        )
     }
 
     /// `recover` and every read command, as a table at 80 columns: each fits, and reading changes
@@ -112,13 +127,20 @@ import Testing
         #expect(recovered.status == 0, "\(recovered.stderr)")
         let model = try CorpusModel(store: store)
         var commands = [
-            ["info", store, "--change-types"], ["transactions", store], ["changes", store, "--limit", "200"], ["entities", store],
-            ["authors", store], ["deleted", store], ["check", store], ["actors", store], ["cloudkit", store], ["timeline", store],
-            ["saves", store], ["saves", store, "--slots"], ["recover", store], ["export", store, "--limit", "20", "--format", "csv"],
+            ["info", store, "--change-types"], ["transactions", store], ["changes", store, "--limit", "200"],
+            ["entities", store],
+            ["authors", store], ["deleted", store], ["check", store], ["actors", store], ["cloudkit", store],
+            ["timeline", store],
+            ["saves", store], ["saves", store, "--slots"], ["recover", store],
+            ["export", store, "--limit", "20", "--format", "csv"],
         ]
-        if !model.commitEnds.isEmpty { commands += [["transactions", store, "--at-save", "1"], ["changes", store, "--values", "--limit", "50"]] }
+        if !model.commitEnds.isEmpty {
+            commands += [["transactions", store, "--at-save", "1"], ["changes", store, "--values", "--limit", "50"]]
+        }
         for command in commands {
-            let r = try CLI.run(command + ["--utc"] + (command.contains("csv") ? [] : ["--format", "table"]), environment: ["COLUMNS": "80"])
+            let r = try CLI.run(
+                command + ["--utc"] + (command.contains("csv") ? [] : ["--format", "table"]),
+                environment: ["COLUMNS": "80"])
             #expect(r.status == 0 || r.status == 1, "\(command): \(r.stderr)")
             #expect(!r.stdout.contains("\u{1B}"), "\(command): a control character reached the output")
             guard !command.contains("csv") else { continue }
@@ -149,11 +171,16 @@ import Testing
                 let transactions = Set(try Int64.fetchAll(db, sql: "SELECT Z_PK FROM ATRANSACTION"))
                 let changes = try Int.fetchOne(db, sql: "SELECT count(*) FROM ACHANGE") ?? 0
                 var columns: [String: Set<String>] = [:]
-                for table in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'Z%'") {
-                    columns[table] = Set(try Row.fetchAll(db, sql: "PRAGMA table_info(\"\(table)\")").map { $0["name"] as String })
+                for table in try String.fetchAll(
+                    db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'Z%'")
+                {
+                    columns[table] = Set(
+                        try Row.fetchAll(db, sql: "PRAGMA table_info(\"\(table)\")").map { $0["name"] as String })
                 }
                 let entities = try Row.fetchAll(db, sql: "SELECT Z_ENT, Z_NAME, Z_SUPER FROM Z_PRIMARYKEY")
-                let byNumber = Dictionary(entities.map { ($0[0] as Int64, (name: $0[1] as String, parent: $0[2] as Int64)) }, uniquingKeysWith: { a, _ in a })
+                let byNumber = Dictionary(
+                    entities.map { ($0[0] as Int64, (name: $0[1] as String, parent: $0[2] as Int64)) },
+                    uniquingKeysWith: { a, _ in a })
                 var tables: [String: String] = [:]
                 for (_, entity) in byNumber {
                     var root = entity
@@ -174,7 +201,8 @@ import Testing
             guard let table = tables[entity], let names = columns[table] else { return 0 }
             var compared = 0
             try queue.read { db in
-                guard let row = try Row.fetchOne(db, sql: "SELECT * FROM \"\(table)\" WHERE Z_PK = ?", arguments: [pk]) else {
+                guard let row = try Row.fetchOne(db, sql: "SELECT * FROM \"\(table)\" WHERE Z_PK = ?", arguments: [pk])
+                else {
                     Issue.record("\(context): no row \(entity) \(pk)")
                     return
                 }

@@ -31,10 +31,14 @@ import Testing
         #expect(d["dangling"] as? Int == 10 && d["detached"] as? Int == 3)
         #expect(d["detachedSample"] as? [String] == ["Content/p61", "Content/p62", "Content/p63"])
         let owner = (d["owners"] as? [[String: Any]])?.first ?? [:]
-        #expect(owner["parentEntity"] as? String == "Item" && owner["relationship"] as? String == "contents" && owner["inverse"] as? String == "item")
+        #expect(
+            owner["parentEntity"] as? String == "Item" && owner["relationship"] as? String == "contents"
+                && owner["inverse"] as? String == "item")
         #expect(owner["danglingSample"] as? [String] == ["Content/p31", "Content/p32", "Content/p33"])
         // Items 31–40 went in the cleanup's fourth transaction.
-        #expect(owner["parentDeletes"] as? Int == 10 && owner["firstParentDeleteTransaction"] as? Int == 14 && owner["lastParentDeleteTransaction"] as? Int == 14)
+        #expect(
+            owner["parentDeletes"] as? Int == 10 && owner["firstParentDeleteTransaction"] as? Int == 14
+                && owner["lastParentDeleteTransaction"] as? Int == 14)
         let message = found.first?["message"] as? String ?? ""
         #expect(message.contains("13 of its 33 rows are left without their parent"), "\(message)")
         #expect(message.contains("history deleted 10 of those parents in #14 (2025-03-04 09:00:45Z)"), "\(message)")
@@ -49,15 +53,24 @@ import Testing
         #expect(d["author"] as? String == "cleanup" && d["entity"] as? String == "Item")
         #expect(d["deleted"] as? Int == 40 && d["objectsBefore"] as? Int == 60 && d["transactions"] as? Int == 4)
         #expect(d["firstTransaction"] as? Int == 11 && d["lastTransaction"] as? Int == 14)
-        #expect((found.first?["message"] as? String ?? "").contains("cleanup (com.example.clipboard, Clipboard) deleted 40 of 60 Item objects (66%) in 4 transactions #11–#14 from 2025-03-04 09:00:00Z within 45 seconds"))
+        #expect(
+            (found.first?["message"] as? String ?? "").contains(
+                """
+                cleanup (com.example.clipboard, Clipboard) deleted 40 of 60 Item objects (66%) in 4 transactions \
+                #11–#14 from 2025-03-04 09:00:00Z within 45 seconds
+                """
+            ))
         // The thresholds decide: 61 objects at least, or a window shorter than the 15 seconds
         // between the cleanup's transactions.
         let dir = try TemporaryDirectory()
-        try #"{"thresholds": {"massDeleteMinObjects": 61}}"#.write(toFile: dir.file("many.json"), atomically: true, encoding: .utf8)
+        try #"{"thresholds": {"massDeleteMinObjects": 61}}"#.write(
+            toFile: dir.file("many.json"), atomically: true, encoding: .utf8)
         try #expect(findings("mass-delete", [store, "--config", dir.file("many.json")]).isEmpty)
-        try #"{"thresholds": {"massDeleteWindowSeconds": 10}}"#.write(toFile: dir.file("short.json"), atomically: true, encoding: .utf8)
+        try #"{"thresholds": {"massDeleteWindowSeconds": 10}}"#.write(
+            toFile: dir.file("short.json"), atomically: true, encoding: .utf8)
         try #expect(findings("mass-delete", [store, "--config", dir.file("short.json")]).isEmpty)
-        try #"{"thresholds": {"massDeleteShare": 1.5}}"#.write(toFile: dir.file("bad.json"), atomically: true, encoding: .utf8)
+        try #"{"thresholds": {"massDeleteShare": 1.5}}"#.write(
+            toFile: dir.file("bad.json"), atomically: true, encoding: .utf8)
         let bad = try CLI.run(["check", store, "--config", dir.file("bad.json")])
         #expect(bad.status == 2 && bad.stderr.contains("massDeleteShare must be below 1"), "\(bad.stderr)")
         try #expect(findings("mass-delete", [appGroup]).isEmpty)
@@ -66,7 +79,10 @@ import Testing
     @Test func mirroringRunByTwoProcessesOrSilent() throws {
         let two = try findings("two-mirrors", [store])
         let writers = data(two.first)["writers"] as? [[String: Any]] ?? []
-        #expect(writers.compactMap { $0["bundleID"] as? String } == ["com.example.clipboard", "com.example.clipboard.widget"])
+        #expect(
+            writers.compactMap { $0["bundleID"] as? String } == [
+                "com.example.clipboard", "com.example.clipboard.widget",
+            ])
         #expect(writers.compactMap { $0["transactions"] as? Int } == [3, 1])
         // The App Group's mirroring runs in the app alone.
         try #expect(findings("two-mirrors", [Repository.fixtures + "/CloudKit/Tasks.sqlite"]).isEmpty)
@@ -75,7 +91,8 @@ import Testing
         #expect(d["lastMirroringTransaction"] as? Int == 10 && d["transactionsSince"] as? Int == 30)
         #expect((d["seconds"] as? Double).map { abs($0 - (2880 + 24 * 600 - 9) * 60) < 1 } == true, "\(d)")
         let dir = try TemporaryDirectory()
-        try #"{"thresholds": {"dormantMirrorDays": 12}}"#.write(toFile: dir.file("long.json"), atomically: true, encoding: .utf8)
+        try #"{"thresholds": {"dormantMirrorDays": 12}}"#.write(
+            toFile: dir.file("long.json"), atomically: true, encoding: .utf8)
         try #expect(findings("dormant-mirror", [store, "--config", dir.file("long.json")]).isEmpty)
         // Mirroring active to the end, and a store that is not mirrored.
         try #expect(findings("dormant-mirror", [Repository.fixtures + "/CloudKit/Tasks.sqlite"]).isEmpty)
@@ -88,14 +105,18 @@ import Testing
         try #expect(findings("spotlight-reader", [appGroup]).isEmpty)
         let actors = try CLI.run(["actors", store]).json()
         let readers = actors["hiddenReaders"] as? [[String: Any]] ?? []
-        #expect(readers.map { $0["kind"] as? String } == ["spotlight"] && readers.first?["evidence"] as? [String] == ["Item.title"])
+        #expect(
+            readers.map { $0["kind"] as? String } == ["spotlight"]
+                && readers.first?["evidence"] as? [String] == ["Item.title"])
         let table = try CLI.run(["actors", store, "--format", "table"], environment: ["COLUMNS": "80"])
-        #expect(table.stdout.contains("Not in this table: Spotlight (NSCoreDataCoreSpotlightDelegate)"), "\(table.stdout)")
+        #expect(
+            table.stdout.contains("Not in this table: Spotlight (NSCoreDataCoreSpotlightDelegate)"), "\(table.stdout)")
         let purge = try CLI.run(["purge", store, "--before", "tx:20"]).json()
         #expect((purge["hiddenReaders"] as? [[String: Any]])?.first?["kind"] as? String == "spotlight")
         let nothing = try CLI.run(["purge", store, "--before", "tx:1"]).json()
         #expect((nothing["hiddenReaders"] as? [Any])?.isEmpty == true)
-        let preview = try CLI.run(["purge", store, "--before", "tx:20", "--format", "table"], environment: ["COLUMNS": "80"])
+        let preview = try CLI.run(
+            ["purge", store, "--before", "tx:20", "--format", "table"], environment: ["COLUMNS": "80"])
         #expect(preview.stdout.contains("May break:"), "\(preview.stdout)")
         try #expect((CLI.run(["actors", appGroup]).json()["hiddenReaders"] as? [Any])?.isEmpty == true)
     }
@@ -110,8 +131,11 @@ import Testing
         try StoreWriter.write(fixture, to: path)
         let model = dir.file("Clipboard.xcdatamodel")
         try FileManager.default.createDirectory(atPath: model, withIntermediateDirectories: true)
-        try XcdatamodelWriter.contents(HazardFixtures.model).write(toFile: model + "/contents", atomically: true, encoding: .utf8)
-        func readers(_ json: [String: Any]) -> [String] { (json["hiddenReaders"] as? [[String: Any]] ?? []).compactMap { $0["kind"] as? String } }
+        try XcdatamodelWriter.contents(HazardFixtures.model).write(
+            toFile: model + "/contents", atomically: true, encoding: .utf8)
+        func readers(_ json: [String: Any]) -> [String] {
+            (json["hiddenReaders"] as? [[String: Any]] ?? []).compactMap { $0["kind"] as? String }
+        }
         #expect(try readers(CLI.run(["purge", path, "--before", "tx:20"]).json()).isEmpty)
         #expect(try readers(CLI.run(["purge", path, "--before", "tx:20", "--model", model]).json()) == ["spotlight"])
         #expect(try findings("spotlight-reader", [path, "--model", model]).count == 1)
@@ -127,9 +151,12 @@ import Testing
         // Without this store's entry, the dictionary is a token of other stores: foreign.
         let dir = try TemporaryDirectory()
         let other = HazardFixtures.otherStoreUUID
-        try #"{"\#(other)":{"storeTokens":{"\#(other)":7}}}"#.write(toFile: dir.file("other.json"), atomically: true, encoding: .utf8)
+        try #"{"\#(other)":{"storeTokens":{"\#(other)":7}}}"#.write(
+            toFile: dir.file("other.json"), atomically: true, encoding: .utf8)
         let foreign = try CLI.run(["actors", store, "--token", "app=" + dir.file("other.json")]).json()
-        #expect((foreign["actors"] as? [[String: Any]])?.first { $0["actor"] as? String == "app" }?["status"] as? String == "foreign-token")
+        #expect(
+            (foreign["actors"] as? [[String: Any]])?.first { $0["actor"] as? String == "app" }?["status"] as? String
+                == "foreign-token")
     }
 
     @Test(.enabled(if: RealStores.available)) func swiftDataTokensOnTheRealStore() throws {
@@ -140,7 +167,9 @@ import Testing
             .write(toFile: dir.file("tokens.json"), atomically: true, encoding: .utf8)
         let r = try CLI.run(["actors", RealStores.swiftData, "--token", "app=" + dir.file("tokens.json")]).json()
         let app = (r["actors"] as? [[String: Any]] ?? []).first { $0["actor"] as? String == "app" }
-        #expect(app?["tokenTransactionNumber"] as? Int == 30 && app?["status"] as? String == "behind", "\(String(describing: app))")
+        #expect(
+            app?["tokenTransactionNumber"] as? Int == 30 && app?["status"] as? String == "behind",
+            "\(String(describing: app))")
         #expect((r["sources"] as? [[String: Any]])?.first?["otherStoreKeys"] as? [String] == [other])
     }
 
@@ -173,11 +202,21 @@ import Testing
         // The cleanup deletes ten more ten seconds later: the same burst, not told again.
         let queue = try DatabaseQueue(path: path)
         try queue.write { db in
-            try db.execute(sql: """
-                INSERT INTO ATRANSACTION (Z_PK, Z_ENT, Z_OPT, ZAUTHORTS, ZBUNDLEIDTS, ZCONTEXTNAMETS, ZPROCESSIDTS, ZTIMESTAMP)
-                SELECT 41, Z_ENT, Z_OPT, ZAUTHORTS, ZBUNDLEIDTS, ZCONTEXTNAMETS, ZPROCESSIDTS, ZTIMESTAMP + 10 FROM ATRANSACTION WHERE Z_PK = 14
-                """)
-            try db.execute(sql: "INSERT INTO ACHANGE (Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID) SELECT Z_ENT, Z_OPT, 2, ZENTITY, ZENTITYPK + 10, 41 FROM ACHANGE WHERE ZTRANSACTIONID = 14 AND ZENTITYPK <= 40")
+            try db.execute(
+                sql: """
+                    INSERT INTO ATRANSACTION (Z_PK, Z_ENT, Z_OPT, ZAUTHORTS, ZBUNDLEIDTS, ZCONTEXTNAMETS, \
+                    ZPROCESSIDTS, ZTIMESTAMP)
+                    SELECT 41, Z_ENT, Z_OPT, ZAUTHORTS, ZBUNDLEIDTS, ZCONTEXTNAMETS, ZPROCESSIDTS, ZTIMESTAMP + 10 \
+                    FROM ATRANSACTION WHERE Z_PK = 14
+                    """)
+            try db.execute(
+                sql:
+                    """
+                    INSERT INTO ACHANGE (Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID) SELECT \
+                    Z_ENT, Z_OPT, 2, ZENTITY, ZENTITYPK + 10, 41 FROM ACHANGE WHERE ZTRANSACTIONID = 14 AND \
+                    ZENTITYPK <= 40
+                    """
+            )
         }
         try queue.close()
         told = []
@@ -193,13 +232,16 @@ import Testing
         var store = HazardFixtures.scenario.store
         typealias C = FixtureStore.Change
         let delete = { (keys: ClosedRange<Int64>, minutes: Double) in
-            FixtureStore.Transaction(timestamp: Scenarios.baseTime + minutes * 60, author: "sync", changes: keys.map { C(entity: "Item", primaryKey: $0, type: .delete) })
+            FixtureStore.Transaction(
+                timestamp: Scenarios.baseTime + minutes * 60, author: "sync",
+                changes: keys.map { C(entity: "Item", primaryKey: $0, type: .delete) })
         }
         // Items 41–60 are in the store; 60 more were inserted and are deleted by sync, ten every
         // 50 seconds (six batches over 250 seconds).
         let inserts: [C] = (Int64(101)...160).map { C(entity: "Item", primaryKey: $0, type: .insert) }
         var transactions: [FixtureStore.Transaction] = Array(store.transactions.prefix(10))
-        transactions.append(FixtureStore.Transaction(timestamp: Scenarios.baseTime + 600, author: "app", changes: inserts))
+        transactions.append(
+            FixtureStore.Transaction(timestamp: Scenarios.baseTime + 600, author: "app", changes: inserts))
         for batch in 0..<6 {
             let first = Int64(101 + batch * 10)
             transactions.append(delete(first...(first + 9), 1000 + Double(batch) * 50 / 60))
@@ -207,7 +249,8 @@ import Testing
         store.transactions = transactions
         try StoreWriter.write(store, to: path)
         let found = try HistoryStore.open(path).deleteBursts()
-        #expect(found.map(\.deleted) == [60] && found.first?.transactions == 6 && found.first?.author == "sync", "\(found)")
+        #expect(
+            found.map(\.deleted) == [60] && found.first?.transactions == 6 && found.first?.author == "sync", "\(found)")
         // Rows now: 20 items (41–60); before the burst: those and the 60 sync deleted.
         #expect(found.first?.objectsBefore == 80)
         #expect(try HistoryStore.open(path).deleteBursts(DeleteBurstLimits(window: 40)).isEmpty)
@@ -216,7 +259,9 @@ import Testing
         for batch in 0..<6 {
             let first = Int64(101 + batch * 10)
             let added: [C] = (first...(first + 9)).map { C(entity: "Item", primaryKey: $0, type: .insert) }
-            churn.append(FixtureStore.Transaction(timestamp: Scenarios.baseTime + 60_000 + Double(batch) * 40, author: "app", changes: added))
+            churn.append(
+                FixtureStore.Transaction(
+                    timestamp: Scenarios.baseTime + 60_000 + Double(batch) * 40, author: "app", changes: added))
             churn.append(delete(first...(first + 9), 1000 + Double(batch) * 40 / 60 + 1 / 3))
         }
         store.transactions = churn

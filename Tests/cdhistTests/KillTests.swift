@@ -53,7 +53,10 @@ import Testing
 
     @Test func aKilledPurgeLeavesOldOrNewContentAndNeverLosesItsBackup() throws {
         let arguments = { (dir: TemporaryDirectory) in
-            ["purge", dir.file("Tasks.sqlite"), "--before", "tx:20", "--execute", "--yes", "--vacuum", "--backup", dir.file("backup.sqlite")]
+            [
+                "purge", dir.file("Tasks.sqlite"), "--before", "tx:20", "--execute", "--yes", "--vacuum", "--backup",
+                dir.file("backup.sqlite"),
+            ]
         }
         // The content before and after a purge that runs to its end.
         let reference = try TemporaryDirectory()
@@ -72,24 +75,33 @@ import Testing
             let status = try killed(after: delay, arguments(dir))
             let now = try content(dir.file("Tasks.sqlite"))
             let outcome: Outcome? = now.rows == old ? .old : now.rows == new ? .new : nil
-            #expect(outcome != nil, "killed after \(delay) s (status \(status)): the store holds neither its old nor its new content")
+            #expect(
+                outcome != nil,
+                "killed after \(delay) s (status \(status)): the store holds neither its old nor its new content")
             #expect(now.integrity == "ok", "killed after \(delay) s: integrity_check \(now.integrity ?? "nil")")
             if outcome == .new {
-                #expect(try content(dir.file("backup.sqlite")).rows == old, "killed after \(delay) s: purged, but the backup is not the old store")
+                #expect(
+                    try content(dir.file("backup.sqlite")).rows == old,
+                    "killed after \(delay) s: purged, but the backup is not the old store")
             } else if FileManager.default.fileExists(atPath: dir.file("backup.sqlite")) {
-                #expect(try content(dir.file("backup.sqlite")).rows == old, "killed after \(delay) s: a backup under its final name is incomplete")
+                #expect(
+                    try content(dir.file("backup.sqlite")).rows == old,
+                    "killed after \(delay) s: a backup under its final name is incomplete")
             }
             if let outcome { seen[outcome, default: 0] += 1 }
         }
         #expect(seen[.old, default: 0] > 0, "no run was killed before it changed the store")
-        print("killed purges (a run takes \(String(format: "%.2f", seconds)) s): "
-              + Outcome.allCases.map { "\(seen[$0] ?? 0) \($0.rawValue)" }.joined(separator: ", "))
+        print(
+            "killed purges (a run takes \(String(format: "%.2f", seconds)) s): "
+                + Outcome.allCases.map { "\(seen[$0] ?? 0) \($0.rawValue)" }.joined(separator: ", "))
     }
 
     @Test func aKilledRepairDefaultsLeavesTheOldOrNewPlistAndNeverLosesItsBackup() throws {
         let arguments = { (dir: TemporaryDirectory) in
-            ["repair-defaults", dir.file("tokens.plist"), "--actor", "app", "--key-format", "phtk", "--to-oldest",
-             "--store", dir.file("Tasks.sqlite"), "--execute", "--backup", dir.file("backup.plist")]
+            [
+                "repair-defaults", dir.file("tokens.plist"), "--actor", "app", "--key-format", "phtk", "--to-oldest",
+                "--store", dir.file("Tasks.sqlite"), "--execute", "--backup", dir.file("backup.plist"),
+            ]
         }
         let reference = try TemporaryDirectory()
         try copyMergeState(into: reference)
@@ -107,7 +119,9 @@ import Testing
             let status = try killed(after: delay, arguments(dir))
             let now = try Data(contentsOf: URL(fileURLWithPath: dir.file("tokens.plist")))
             let outcome: Outcome? = now == old ? .old : now == new ? .new : nil
-            #expect(outcome != nil, "killed after \(delay) s (status \(status)): the plist is neither old nor new (\(now.count) bytes)")
+            #expect(
+                outcome != nil,
+                "killed after \(delay) s (status \(status)): the plist is neither old nor new (\(now.count) bytes)")
             let backup = FileManager.default.contents(atPath: dir.file("backup.plist"))
             if outcome == .new {
                 #expect(backup == old, "killed after \(delay) s: rewritten, but the backup is not the old plist")
@@ -117,7 +131,8 @@ import Testing
             if let outcome { seen[outcome, default: 0] += 1 }
         }
         #expect(seen[.old, default: 0] > 0, "no run was killed before it changed the plist")
-        print("killed repair-defaults (a run takes \(String(format: "%.2f", seconds)) s): "
-              + Outcome.allCases.map { "\(seen[$0] ?? 0) \($0.rawValue)" }.joined(separator: ", "))
+        print(
+            "killed repair-defaults (a run takes \(String(format: "%.2f", seconds)) s): "
+                + Outcome.allCases.map { "\(seen[$0] ?? 0) \($0.rawValue)" }.joined(separator: ", "))
     }
 }

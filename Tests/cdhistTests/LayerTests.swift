@@ -8,8 +8,9 @@ import Testing
 @Suite struct LayerTests {
     /// HistoryKit's folders, lowest first.
     static let layers = [
-        "Messages", "Platform", "Formats", "Packed", "WAL", "Model", "Store", "History", "Objects", "Diff", "Watch", "Saves",
-        "MergeState", "CloudKit", "Analysis", "Repair", "Purge", "Check", "Places", "Evidence", "Gathering", "Provoke",
+        "Messages", "Platform", "Formats", "Packed", "WAL", "Model", "Store", "History", "Objects", "Diff", "Watch",
+        "Saves", "MergeState", "CloudKit", "Analysis", "Repair", "Purge", "Check", "Places", "Evidence", "Gathering",
+        "Provoke", "UseCases",
     ]
 
     /// A use of a name declared in a folder above the user's.
@@ -48,21 +49,32 @@ import Testing
     /// it and no enum case shares it.
     static func violations(_ files: [(path: String, text: String)]) -> [Violation] {
         let coded = files.map { (path: $0.path, folder: String($0.path.split(separator: "/")[0]), code: code($0.text)) }
-        var types: [String: Set<String>] = [:], members: [String: Set<String>] = [:], declared: [String: Set<String>] = [:]
+        var types: [String: Set<String>] = [:]
+        var members: [String: Set<String>] = [:]
+        var declared: [String: Set<String>] = [:]
         var cases = Set<String>()
         for file in coded {
-            for name in matches(#"^(?:(?:public|internal|final|indirect)\s+)*(?:struct|enum|class|protocol|actor|typealias)\s+([A-Z]\w*)"#, in: file.code) {
+            for name in matches(
+                #"^(?:(?:public|internal|final|indirect)\s+)*(?:struct|enum|class|protocol|actor|typealias)\s+([A-Z]\w*)"#,
+                in: file.code)
+            {
                 types[name, default: []].insert(file.folder)
             }
             cases.formUnion(matches(#"\bcase\s+([a-z]\w*)"#, in: file.code))
             // Every member, property and function declared, at any depth: a name several folders declare is ambiguous.
-            for name in matches(#"\b(?:func|var|let)\s+([a-z]\w*)"#, in: file.code) { declared[name, default: []].insert(file.folder) }
+            for name in matches(#"\b(?:func|var|let)\s+([a-z]\w*)"#, in: file.code) {
+                declared[name, default: []].insert(file.folder)
+            }
             // Members at the first level of an extension's body (four spaces in), neither static nor private.
             for body in extensionBodies(file.code) {
                 for line in body.split(separator: "\n") where line.hasPrefix("    ") && !line.hasPrefix("     ") {
                     let text = String(line)
-                    guard !text.contains("static "), !text.contains("private "), !text.contains("class func") else { continue }
-                    for name in matches(#"\b(?:func|var|let)\s+([a-z]\w*)"#, in: text) { members[name, default: []].insert(file.folder) }
+                    guard !text.contains("static "), !text.contains("private "), !text.contains("class func") else {
+                        continue
+                    }
+                    for name in matches(#"\b(?:func|var|let)\s+([a-z]\w*)"#, in: text) {
+                        members[name, default: []].insert(file.folder)
+                    }
                 }
             }
         }
@@ -70,13 +82,17 @@ import Testing
         for file in coded {
             guard let rank = layers.firstIndex(of: file.folder) else { continue }
             func check(_ name: String, _ folders: Set<String>?) {
-                guard let folders, folders.count == 1, let folder = folders.first, let above = layers.firstIndex(of: folder), above > rank else { return }
+                guard let folders, folders.count == 1, let folder = folders.first,
+                    let above = layers.firstIndex(of: folder), above > rank
+                else { return }
                 found.append(Violation(file: file.path, name: name, declaredIn: folder))
             }
             for name in Set(matches(#"\b([A-Z]\w*)\b"#, in: file.code)) { check(name, types[name]) }
             // A member used through a value (`store.previewPurge`) or, inside another extension, bare (`previewPurge(`).
             let used = matches(#"\.([a-z]\w*)\b"#, in: file.code) + matches(#"(?<![.\w])([a-z]\w*)\("#, in: file.code)
-            for name in Set(used) where !cases.contains(name) && types[name] == nil && declared[name]?.count == 1 { check("." + name, members[name]) }
+            for name in Set(used) where !cases.contains(name) && types[name] == nil && declared[name]?.count == 1 {
+                check("." + name, members[name])
+            }
         }
         return found.sorted { ($0.file, $0.name) < ($1.file, $1.name) }
     }
@@ -85,9 +101,12 @@ import Testing
     private static func extensionBodies(_ code: String) -> [String] {
         var bodies: [String] = []
         var rest = code[...]
-        while let start = rest.range(of: "\nextension ") ?? (rest.hasPrefix("extension ") ? rest.startIndex..<rest.startIndex : nil),
-              let open = rest[start.upperBound...].firstIndex(of: "{") {
-            var depth = 1, i = rest.index(after: open)
+        while let start = rest.range(of: "\nextension ")
+            ?? (rest.hasPrefix("extension ") ? rest.startIndex..<rest.startIndex : nil),
+            let open = rest[start.upperBound...].firstIndex(of: "{")
+        {
+            var depth = 1
+            var i = rest.index(after: open)
             while depth > 0 && i < rest.endIndex {
                 if rest[i] == "{" { depth += 1 } else if rest[i] == "}" { depth -= 1 }
                 i = rest.index(after: i)
@@ -101,7 +120,13 @@ import Testing
     @Test func noFolderReachesAbove() throws {
         let files = try Self.sources()
         let folders = Set(files.compactMap { $0.path.contains("/") ? String($0.path.split(separator: "/")[0]) : nil })
-        #expect(folders == Set(Self.layers), "folders not in the layers: \(folders.subtracting(Self.layers)); layers without a folder: \(Set(Self.layers).subtracting(folders))")
+        #expect(
+            folders == Set(Self.layers),
+            """
+            folders not in the layers: \(folders.subtracting(Self.layers)); layers without a folder: \
+            \(Set(Self.layers).subtracting(folders))
+            """
+        )
         let violations = Self.violations(files)
         #expect(violations.isEmpty, "\(violations.map(\.description).joined(separator: "\n"))")
     }
@@ -118,10 +143,19 @@ import Testing
         var files = try Self.sources()
         files.append(("Store/Planted.swift", planted))
         let found = Self.violations(files).filter { $0.file == "Store/Planted.swift" }.map(\.description)
-        #expect(found == ["Store/Planted.swift uses .previewPurge of Purge/", "Store/Planted.swift uses HistoryQuery of History/",
-                          "Store/Planted.swift uses PurgePlan of Purge/"], "\(found)")
-        files[files.count - 1] = ("History/Planted.swift", "func planted(_ store: HistoryStore) throws { _ = try store.previewPurge(HistoryQuery()) }")
-        #expect(Self.violations(files).filter { $0.file == "History/Planted.swift" }.map(\.description) == ["History/Planted.swift uses .previewPurge of Purge/"])
+        #expect(
+            found == [
+                "Store/Planted.swift uses .previewPurge of Purge/", "Store/Planted.swift uses HistoryQuery of History/",
+                "Store/Planted.swift uses PurgePlan of Purge/",
+            ], "\(found)")
+        files[files.count - 1] = (
+            "History/Planted.swift",
+            "func planted(_ store: HistoryStore) throws { _ = try store.previewPurge(HistoryQuery()) }"
+        )
+        #expect(
+            Self.violations(files).filter { $0.file == "History/Planted.swift" }.map(\.description) == [
+                "History/Planted.swift uses .previewPurge of Purge/"
+            ])
         files[files.count - 1] = ("Check/Planted.swift", planted)
         #expect(Self.violations(files).filter { $0.file == "Check/Planted.swift" }.isEmpty)
     }

@@ -12,11 +12,14 @@ import Testing
     /// Changes of transaction `number`: the App Group history's own, then the writer's.
     private static let fixtureHistory = Scenarios.appGroupHistory()
     private static func expectedChanges(_ number: Int) -> Int {
-        number <= fixtureHistory.count ? fixtureHistory[number - 1].changes.count : LiveWriter.changeCount(ofTransaction: Int64(number))
+        number <= fixtureHistory.count
+            ? fixtureHistory[number - 1].changes.count : LiveWriter.changeCount(ofTransaction: Int64(number))
     }
 
     private static func lines(_ text: String) throws -> [[String: Any]] {
-        try text.split(separator: "\n").map { try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        try text.split(separator: "\n").map {
+            try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
     }
 
     /// One export snapshot is a committed state: transactions 1…N without a
@@ -27,11 +30,18 @@ import Testing
             let number = tx["transactionNumber"] as? Int ?? -1
             #expect(number == index + 1, "transaction \(index + 1) missing: found \(number)")
             let changes = tx["changes"] as? [[String: Any]] ?? []
-            #expect(changes.count == expectedChanges(number) && tx["changeCount"] as? Int == changes.count,
-                    "transaction \(number) has \(changes.count) of its \(expectedChanges(number)) changes (changeCount \(tx["changeCount"] ?? "nil"))")
+            #expect(
+                changes.count == expectedChanges(number) && tx["changeCount"] as? Int == changes.count,
+                """
+                transaction \(number) has \(changes.count) of its \(expectedChanges(number)) changes (changeCount \
+                \(tx["changeCount"] ?? "nil"))
+                """
+            )
             for change in changes {
                 changeID += 1
-                #expect(change["changeID"] as? Int == changeID && change["transactionNumber"] as? Int == number, "change \(changeID) of \(number)")
+                #expect(
+                    change["changeID"] as? Int == changeID && change["transactionNumber"] as? Int == number,
+                    "change \(changeID) of \(number)")
             }
         }
         return (export.count, changeID)
@@ -51,8 +61,11 @@ import Testing
         let defaults = Repository.fixtures + "/MergeState/phtk.plist"
         let report = dir.file("writer.json")
         let transactions = 1500
-        let writer = try CLI.start(["live-writer", store, "--transactions", String(transactions), "--interval-ms", "4",
-                                    "--checkpoint-pages", "50", "--report", report], executable: "cdhist-fixtures")
+        let writer = try CLI.start(
+            [
+                "live-writer", store, "--transactions", String(transactions), "--interval-ms", "4",
+                "--checkpoint-pages", "50", "--report", report,
+            ], executable: "cdhist-fixtures")
         defer { writer.terminate() }
 
         var iterations = 0
@@ -68,14 +81,18 @@ import Testing
             let closing = FileManager.default.fileExists(atPath: report)
             for (name, r) in [("info", info), ("export", export), ("actors", actors)] {
                 let unexpected = r.stderr.split(separator: "\n").filter { !(closing && Self.isSnapshotNote($0)) }
-                if r.status != 0 || !unexpected.isEmpty { failures.append("\(name) #\(iterations): status \(r.status): \(r.stderr)") }
+                if r.status != 0 || !unexpected.isEmpty {
+                    failures.append("\(name) #\(iterations): status \(r.status): \(r.stderr)")
+                }
             }
             guard export.status == 0, info.status == 0, actors.status == 0 else { continue }
             // info reads one snapshot: its counts agree with each other.
             let stats = try info.json()
             let count = stats["transactionCount"] as? Int ?? -1
             #expect(stats["lastTransactionNumber"] as? Int == count, "info #\(iterations)")
-            #expect(stats["changeCount"] as? Int == (1...max(1, count)).reduce(0) { $0 + Self.expectedChanges($1) }, "info #\(iterations): \(count) transactions")
+            #expect(
+                stats["changeCount"] as? Int == (1...max(1, count)).reduce(0) { $0 + Self.expectedChanges($1) },
+                "info #\(iterations): \(count) transactions")
             #expect(stats["orphanChangeCount"] as? Int == 0)
             // export reads one snapshot that only grows.
             let snapshot = Self.checkSnapshot(try Self.lines(export.stdout))
@@ -84,19 +101,36 @@ import Testing
             let merge = try actors.json()
             #expect(merge["storeID"] as? String == Scenarios.appGroupUUID)
             // The plist's three actors (app, widget, shareExtension).
-            #expect((merge["actors"] as? [[String: Any]])?.compactMap { $0["actor"] as? String }.sorted() == ["app", "shareExtension", "widget"])
+            #expect(
+                (merge["actors"] as? [[String: Any]])?.compactMap { $0["actor"] as? String }.sorted() == [
+                    "app", "shareExtension", "widget",
+                ])
         }
         #expect(failures.isEmpty, "\(failures.prefix(5).joined(separator: "\n"))")
         let ended = try CLI.result(writer.wait())
         #expect(ended.status == 0, "\(ended.stderr)")
-        let result = try JSONDecoder().decode(LiveWriter.Report.self, from: Data(contentsOf: URL(fileURLWithPath: report)))
-        print("live store: \(iterations) rounds of info, export and actors while the writer committed \(result.transactions) transactions "
-              + "(\(result.changes) changes) in \(String(format: "%.1f", result.seconds)) s; longest lock wait \(String(format: "%.3f", result.maxLockWaitMilliseconds)) ms "
-              + "(\(result.commitsThatWaited) commits waited), longest commit \(String(format: "%.1f", result.maxCommitMilliseconds)) ms; the last export saw \(seen.transactions) transactions")
+        let result = try JSONDecoder().decode(
+            LiveWriter.Report.self, from: Data(contentsOf: URL(fileURLWithPath: report)))
+        print(
+            """
+            live store: \(iterations) rounds of info, export and actors while the writer committed \
+            \(result.transactions) transactions 
+            """
+                + """
+                (\(result.changes) changes) in \(String(format: "%.1f", result.seconds)) s; longest lock wait \
+                \(String(format: "%.3f", result.maxLockWaitMilliseconds)) ms 
+                """
+                    + """
+                    (\(result.commitsThatWaited) commits waited), longest commit \
+                    \(String(format: "%.1f", result.maxCommitMilliseconds)) ms; the last export saw \
+                    \(seen.transactions) transactions
+                    """
+        )
         #expect(result.transactions == transactions)
         #expect(result.lastTransaction == Int64(Self.fixtureHistory.count + transactions))
         // cdhist never held a lock the app had to wait for long.
-        #expect(result.maxLockWaitMilliseconds < 100, "the writer waited \(result.maxLockWaitMilliseconds) ms for a lock")
+        #expect(
+            result.maxLockWaitMilliseconds < 100, "the writer waited \(result.maxLockWaitMilliseconds) ms for a lock")
         // Several rounds, even in a ThreadSanitizer build (where 4 ran: every process is slower).
         #expect(iterations >= 3, "only \(iterations) rounds ran while the writer wrote")
 
@@ -109,8 +143,14 @@ import Testing
         let committed = try Self.committedState(store)
         #expect(final.count == committed.count)
         for (tx, row) in zip(final, committed) {
-            let changes = (tx["changes"] as? [[String: Any]] ?? []).map { "\($0["changeID"] ?? ""):\($0["changeType"] ?? ""):\($0["entityPK"] ?? "")" }
-            let exported = "\(tx["transactionNumber"] ?? "") \(tx["author"] ?? "") \((tx["cocoaTimestamp"] as? NSNumber)?.doubleValue ?? -1) \(changes)"
+            let changes = (tx["changes"] as? [[String: Any]] ?? []).map {
+                "\($0["changeID"] ?? ""):\($0["changeType"] ?? ""):\($0["entityPK"] ?? "")"
+            }
+            let exported =
+                """
+                \(tx["transactionNumber"] ?? "") \(tx["author"] ?? "") \
+                \((tx["cocoaTimestamp"] as? NSNumber)?.doubleValue ?? -1) \(changes)
+                """
             #expect(exported == row, "\(exported) ≠ \(row)")
         }
         _ = try CLI.run(["info", store])
@@ -125,8 +165,9 @@ import Testing
     @Test func aStoreInTheMiddleOfACheckpointIsRead() throws {
         let dir = try TemporaryDirectory()
         let store = dir.file("Tasks.sqlite")
-        let fixture = FixtureStore(model: Scenarios.tasksModel, storeUUID: Scenarios.appGroupUUID, journalMode: .wal(keepInWAL: 60),
-                                   transactions: (0..<80).map { Scenarios.benchmarkTransaction($0, changesPerTransaction: 10) })
+        let fixture = FixtureStore(
+            model: Scenarios.tasksModel, storeUUID: Scenarios.appGroupUUID, journalMode: .wal(keepInWAL: 60),
+            transactions: (0..<80).map { Scenarios.benchmarkTransaction($0, changesPerTransaction: 10) })
         try StoreWriter.write(fixture, to: store)
         let expected = try CLI.run(["export", store])
         #expect(expected.status == 0 && expected.lines.count == 80)
@@ -138,12 +179,16 @@ import Testing
         var page1: Data?
         var offset = 32
         while offset + 24 + pageSize <= wal.count {
-            if wal[offset..<offset + 4] == Data([0, 0, 0, 1]) { page1 = Data(wal[offset + 24..<offset + 24 + pageSize]) }
+            if wal[offset..<offset + 4] == Data([0, 0, 0, 1]) {
+                page1 = Data(wal[offset + 24..<offset + 24 + pageSize])
+            }
             offset += 24 + pageSize
         }
         let newest = try #require(page1)
         let declared = Int(newest[28]) << 24 | Int(newest[29]) << 16 | Int(newest[30]) << 8 | Int(newest[31])
-        #expect(declared * pageSize > main.count, "the WAL does not grow the store: \(declared) pages, file \(main.count) bytes")
+        #expect(
+            declared * pageSize > main.count,
+            "the WAL does not grow the store: \(declared) pages, file \(main.count) bytes")
         var midCheckpoint = main
         midCheckpoint.replaceSubrange(0..<pageSize, with: newest)
         try midCheckpoint.write(to: URL(fileURLWithPath: store))
@@ -166,7 +211,8 @@ import Testing
         #expect(free.lockWait == 0 && free.number == 35)
 
         let holder = try LockHolder(path: store, statement: "BEGIN IMMEDIATE")
-        let started = DispatchSemaphore(value: 0), done = DispatchSemaphore(value: 0)
+        let started = DispatchSemaphore(value: 0)
+        let done = DispatchSemaphore(value: 0)
         nonisolated(unsafe) var blocked: Result<(number: Int64, lockWait: Double, duration: Double), Error>?
         DispatchQueue.global().async {
             started.signal()
@@ -191,13 +237,19 @@ import Testing
         defer { try? queue.close() }
         return try queue.read { db in
             var changes: [Int64: [String]] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT Z_PK, ZTRANSACTIONID, ZCHANGETYPE, ZENTITYPK FROM ACHANGE ORDER BY Z_PK") {
+            for row in try Row.fetchAll(
+                db, sql: "SELECT Z_PK, ZTRANSACTIONID, ZCHANGETYPE, ZENTITYPK FROM ACHANGE ORDER BY Z_PK")
+            {
                 let type = ["insert", "update", "delete"][Int(row[2] as Int64)]
                 changes[row[1], default: []].append("\(row[0] as Int64):\(type):\(row[3] as Int64)")
             }
-            return try Row.fetchAll(db, sql: """
-                SELECT t.Z_PK, s.ZNAME, t.ZTIMESTAMP FROM ATRANSACTION t LEFT JOIN ATRANSACTIONSTRING s ON s.Z_PK = t.ZAUTHORTS ORDER BY t.Z_PK
-                """).map { row in
+            return try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT t.Z_PK, s.ZNAME, t.ZTIMESTAMP FROM ATRANSACTION t LEFT JOIN ATRANSACTIONSTRING s ON s.Z_PK \
+                    = t.ZAUTHORTS ORDER BY t.Z_PK
+                    """
+            ).map { row in
                 let number: Int64 = row[0]
                 return "\(number) \((row[1] as String?) ?? "<null>") \(row[2] as Double) \(changes[number] ?? [])"
             }

@@ -20,16 +20,28 @@ import Testing
 
     static let cases: [Case] = [
         Case(folder: "MergeState", scenario: "expired-token", mergeState: ["--token", "app=token.data"], actor: "app"),
-        Case(folder: "MergeState", scenario: "missed-changes", mergeState: ["--defaults", "phtk.plist"], actor: "shareExtension"),
-        Case(folder: "MergeState", scenario: "foreign-token", mergeState: ["--defaults", "tokens.plist"], actor: "lastHistoryToken"),
+        Case(
+            folder: "MergeState", scenario: "missed-changes", mergeState: ["--defaults", "phtk.plist"],
+            actor: "shareExtension"),
+        Case(
+            folder: "MergeState", scenario: "foreign-token", mergeState: ["--defaults", "tokens.plist"],
+            actor: "lastHistoryToken"),
         Case(folder: "MergeState", scenario: "foreign-token", mergeState: ["--token", "app=token.data"], actor: "app"),
-        Case(folder: "MergeState", scenario: "corrupt-token", mergeState: ["--defaults", "phtk.plist"], actor: "widget"),
-        Case(folder: "MergeState", scenario: "corrupt-token", mergeState: ["--defaults", "xml.plist"], actor: "widget"),
+        Case(
+            folder: "MergeState", scenario: "corrupt-token", mergeState: ["--defaults", "phtk.plist"], actor: "widget"),
+        Case(
+            folder: "MergeState", scenario: "corrupt-token", mergeState: ["--defaults", "xml.plist"], actor: "widget"),
         Case(folder: "MergeState", scenario: "corrupt-token", mergeState: ["--token", "app=token.data"], actor: "app"),
-        Case(folder: "CloudKit", scenario: "foreign-token", mergeState: ["--defaults", "swiftdata.plist"], actor: "app"),
-        Case(folder: "CloudKit", scenario: "corrupt-token", mergeState: ["--defaults", "swiftdata.plist"], actor: "app"),
-        Case(folder: "CloudKit", scenario: "corrupt-token", mergeState: ["--token", "sd=swiftdata-token.json"], actor: "sd"),
-        Case(folder: "CloudKit", scenario: "expired-token", mergeState: ["--token", "sd=swiftdata-token.json"], actor: "sd"),
+        Case(
+            folder: "CloudKit", scenario: "foreign-token", mergeState: ["--defaults", "swiftdata.plist"], actor: "app"),
+        Case(
+            folder: "CloudKit", scenario: "corrupt-token", mergeState: ["--defaults", "swiftdata.plist"], actor: "app"),
+        Case(
+            folder: "CloudKit", scenario: "corrupt-token", mergeState: ["--token", "sd=swiftdata-token.json"],
+            actor: "sd"),
+        Case(
+            folder: "CloudKit", scenario: "expired-token", mergeState: ["--token", "sd=swiftdata-token.json"],
+            actor: "sd"),
         Case(folder: "CloudKit", scenario: "cloudkit-reset", mergeState: [], actor: nil),
     ]
 
@@ -48,35 +60,52 @@ import Testing
     static func errors(_ store: String, _ mergeState: [String]) throws -> (status: Int32, findings: [String]) {
         let r = try CLI.run(["check", store] + mergeState)
         let findings = (try r.json()["findings"] as? [[String: Any]]) ?? []
-        return (r.status, findings.filter { $0["severity"] as? String == "error" }
-            .map { "\($0["rule"] as? String ?? "") \((($0["data"] as? [String: Any])?["actor"] as? String) ?? "")" })
+        return (
+            r.status,
+            findings.filter { $0["severity"] as? String == "error" }
+                .map { "\($0["rule"] as? String ?? "") \((($0["data"] as? [String: Any])?["actor"] as? String) ?? "")" }
+        )
     }
 
     @Test(arguments: cases) func eachScenarioLeavesItsRuleAndUndoRestoresEveryByte(_ c: Case) throws {
         let dir = try Self.copy(c.folder)
         let store = dir.file("Tasks.sqlite")
-        let mergeState = c.mergeState.map { $0.contains(".") && !$0.hasPrefix("-") && !$0.contains("=") ? dir.file($0) : $0 }
-            .map { $0.contains("=") ? String($0.prefix { $0 != "=" }) + "=" + dir.file(String($0.drop { $0 != "=" }.dropFirst())) : $0 }
+        let mergeState = c.mergeState.map {
+            $0.contains(".") && !$0.hasPrefix("-") && !$0.contains("=") ? dir.file($0) : $0
+        }
+        .map {
+            $0.contains("=")
+                ? String($0.prefix { $0 != "=" }) + "=" + dir.file(String($0.drop { $0 != "=" }.dropFirst())) : $0
+        }
         let args = ["provoke", c.scenario, store] + mergeState + (c.actor.map { ["--actor", $0] } ?? []) + c.extra
         let before = try DirectoryState(dir.path)
         let rule = try #require(ProvokeScenario(rawValue: c.scenario)?.checkRule)
         let actor = c.actor ?? MirroringState.exportActorName
-        #expect(try !Self.errors(store, mergeState).findings.contains("\(rule) \(actor)"), "\(rule) before the provocation")
+        #expect(
+            try !Self.errors(store, mergeState).findings.contains("\(rule) \(actor)"), "\(rule) before the provocation")
 
         let preview = try CLI.run(args)
         #expect(preview.status == 0, "\(preview.stderr)")
         let planned = try preview.json()
-        #expect(planned["kind"] as? String == "provoke" && planned["executed"] as? Bool == false && planned["checkRule"] as? String == rule)
+        #expect(
+            planned["kind"] as? String == "provoke" && planned["executed"] as? Bool == false
+                && planned["checkRule"] as? String == rule)
         #expect(try DirectoryState(dir.path) == before, "the preview changed a file")
 
         let plists = mergeState.filter { $0.hasSuffix(".plist") }
-        let formats = try plists.map { try PropertyList.decode([UInt8](try Data(contentsOf: URL(fileURLWithPath: $0)))) }
+        let formats = try plists.map {
+            try PropertyList.decode([UInt8](try Data(contentsOf: URL(fileURLWithPath: $0))))
+        }
         let run = try CLI.run(args + ["--execute"])
         #expect(run.status == 0, "\(run.stderr)")
         // A rewritten plist keeps its format and every key.
         for (plist, before) in zip(plists, formats) {
             let after = try PropertyList.decode([UInt8](try Data(contentsOf: URL(fileURLWithPath: plist))))
-            #expect(after.format == before.format && Set(after.value.dictionaryValue?.keys ?? [:].keys) == Set(before.value.dictionaryValue?.keys ?? [:].keys))
+            #expect(
+                after.format == before.format
+                    && Set(after.value.dictionaryValue?.keys ?? [:].keys)
+                        == Set(before.value.dictionaryValue?.keys ?? [:].keys)
+            )
         }
         let done = try run.json()
         #expect(done["executed"] as? Bool == true)
@@ -88,7 +117,8 @@ import Testing
         #expect(checked.findings.contains("\(rule) \(actor)"), "\(checked.findings)")
 
         let again = try CLI.run(args + ["--execute"])
-        #expect(again.status != 0 && again.stderr.contains("--undo"), "a second provocation before undo: \(again.stderr)")
+        #expect(
+            again.status != 0 && again.stderr.contains("--undo"), "a second provocation before undo: \(again.stderr)")
 
         let undo = try CLI.run(["provoke", "--undo", store])
         #expect(undo.status == 0, "\(undo.stderr)")
@@ -98,7 +128,9 @@ import Testing
 
     /// The App Group folder as the simulator keeps it: the store, its shared defaults and a token
     /// file found with --group-container, the store too.
-    @Test(arguments: [("expired-token", "token"), ("missed-changes", "widget"), ("corrupt-token", "app"), ("behind", "token")])
+    @Test(arguments: [
+        ("expired-token", "token"), ("missed-changes", "widget"), ("corrupt-token", "app"), ("behind", "token"),
+    ])
     func inTheAppGroupFolder(_ scenario: String, _ actor: String) throws {
         let dir = try Self.copy("GroupContainer")
         let group = try #require(try FileManager.default.contentsOfDirectory(atPath: dir.path).first.map(dir.file))
@@ -127,22 +159,27 @@ import Testing
         let dir = try Self.copy("MergeState")
         let store = dir.file("Tasks.sqlite")
         let before = try DirectoryState(dir.path)
-        let run = try CLI.run(["provoke", "expired-token", store, "--actor", "app", "--token", "app=" + dir.file("token.data"), "--execute"])
+        let run = try CLI.run([
+            "provoke", "expired-token", store, "--actor", "app", "--token", "app=" + dir.file("token.data"),
+            "--execute",
+        ])
         #expect(run.status == 0, "\(run.stderr)")
         // The app relaunches and saves: one transaction more.
         let queue = try DatabaseQueue(path: store)
         let newest = try queue.write { db -> Int64 in
-            try db.execute(sql: """
-                INSERT INTO ATRANSACTION (Z_PK, Z_ENT, Z_OPT, ZAUTHOR, ZTIMESTAMP)
-                SELECT MAX(Z_PK) + 1, Z_ENT, 1, ZAUTHOR, MAX(ZTIMESTAMP) + 1 FROM ATRANSACTION
-                """)
+            try db.execute(
+                sql: """
+                    INSERT INTO ATRANSACTION (Z_PK, Z_ENT, Z_OPT, ZAUTHOR, ZTIMESTAMP)
+                    SELECT MAX(Z_PK) + 1, Z_ENT, 1, ZAUTHOR, MAX(ZTIMESTAMP) + 1 FROM ATRANSACTION
+                    """)
             return try Int64.fetchOne(db, sql: "SELECT MAX(Z_PK) FROM ATRANSACTION") ?? 0
         }
         try queue.close()
         let written = try DirectoryState(dir.path)
         let refused = try CLI.run(["provoke", "--undo", store])
         #expect(refused.status == 2, "\(refused.stderr)")
-        #expect(refused.stderr.contains("undoing would lose 1 transaction written since (#\(newest)"), "\(refused.stderr)")
+        #expect(
+            refused.stderr.contains("undoing would lose 1 transaction written since (#\(newest)"), "\(refused.stderr)")
         #expect(refused.stderr.contains("cdhist provoke --undo STORE --force"), "\(refused.stderr)")
         #expect(try DirectoryState(dir.path) == written, "a refused undo changed a file")
         let forced = try CLI.run(["provoke", "--undo", store, "--force"])
@@ -160,10 +197,14 @@ import Testing
         let dir = try Self.copy("MergeState")
         let before = try DirectoryState(dir.path)
         let token = "app=" + dir.file("token.data")
-        let r = try CLI.run(["repl", dir.file("Tasks.sqlite"), "-c", "provoke expired-token --actor app --token \(token) --execute",
-                             "-c", "actors --token \(token)", "-c", "provoke --undo"])
-        #expect(r.stdout.contains("\"kind\":\"provoke\"") && r.stdout.contains("\"status\":\"expired\"") && r.stdout.contains("\"kind\":\"provoke-undo\""),
-                "\(r.stdout)\(r.stderr)")
+        let r = try CLI.run([
+            "repl", dir.file("Tasks.sqlite"), "-c", "provoke expired-token --actor app --token \(token) --execute",
+            "-c", "actors --token \(token)", "-c", "provoke --undo",
+        ])
+        #expect(
+            r.stdout.contains("\"kind\":\"provoke\"") && r.stdout.contains("\"status\":\"expired\"")
+                && r.stdout.contains("\"kind\":\"provoke-undo\""),
+            "\(r.stdout)\(r.stderr)")
         #expect(try DirectoryState(dir.path) == before)
     }
 
@@ -172,13 +213,18 @@ import Testing
     @Test func aStoppedProvocationKeepsItsCopiesOnlyWhenItChangedSomething() throws {
         let dir = try Self.copy("MergeState")
         let store = dir.file("Tasks.sqlite")
-        let args = ["provoke", "expired-token", store, "--actor", "app", "--token", "app=" + dir.file("token.data"), "--execute"]
+        let args = [
+            "provoke", "expired-token", store, "--actor", "app", "--token", "app=" + dir.file("token.data"),
+            "--execute",
+        ]
         let before = try DirectoryState(dir.path)
         let early = try CLI.run(args, environment: ["CDHIST_FAULT": "term:before-commit"])
         #expect(early.status == 2 && early.stderr.contains("interrupted"), "\(early.stderr)")
         #expect(try DirectoryState(dir.path) == before)
         let late = try CLI.run(args, environment: ["CDHIST_FAULT": "term:after-commit"])
-        #expect(late.status == 2 && late.stderr.contains("the files it changed are copied in") && late.stderr.contains("provoke --undo"), "\(late.stderr)")
+        #expect(
+            late.status == 2 && late.stderr.contains("the files it changed are copied in")
+                && late.stderr.contains("provoke --undo"), "\(late.stderr)")
         #expect(try DirectoryState(dir.path) != before)
         #expect(try CLI.run(["provoke", "--undo", store]).status == 0)
         #expect(try DirectoryState(dir.path) == before)
@@ -189,17 +235,27 @@ import Testing
     /// (no manifest: nothing was changed yet) are removed.
     @Test func undoRefusesAManifestNamingOtherFiles() throws {
         let dir = try Self.copy("MergeState")
-        let store = dir.file("Tasks.sqlite"), folder = store + ".cdhist-provoke"
+        let store = dir.file("Tasks.sqlite")
+        let folder = store + ".cdhist-provoke"
         let victim = dir.file("notes.txt")
         try "keep me\n".write(toFile: victim, atomically: true, encoding: .utf8)
-        #expect(try CLI.run(["provoke", "corrupt-token", store, "--actor", "app", "--token", "app=" + dir.file("token.data"), "--execute"]).status == 0)
+        #expect(
+            try CLI.run([
+                "provoke", "corrupt-token", store, "--actor", "app", "--token", "app=" + dir.file("token.data"),
+                "--execute",
+            ]).status == 0)
         let manifest = folder + "/manifest.json"
         let original = try String(contentsOfFile: manifest, encoding: .utf8)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(original.utf8)) as? [String: Any])
         let files = try #require(json["files"] as? [[String: Any]])
-        for (entry, why) in [(["path": victim], "names files that are not the store's"),
-                             (["path": victim, "copy": "1-token.data", "sha256": files[0]["sha256"] ?? ""], "names files that are not the store's"),
-                             (["path": store + "-wal", "copy": "../notes.txt"], "names a copy outside its folder")] {
+        for (entry, why) in [
+            (["path": victim], "names files that are not the store's"),
+            (
+                ["path": victim, "copy": "1-token.data", "sha256": files[0]["sha256"] ?? ""],
+                "names files that are not the store's"
+            ),
+            (["path": store + "-wal", "copy": "../notes.txt"], "names a copy outside its folder"),
+        ] {
             var hostile = json
             hostile["files"] = files + [entry]
             try JSONSerialization.data(withJSONObject: hostile).write(to: URL(fileURLWithPath: manifest))
@@ -222,17 +278,22 @@ import Testing
 
     @Test func expiredTokenDeletesExactlyThroughTheTokensTransaction() throws {
         let dir = try Self.copy("MergeState")
-        let store = dir.file("Tasks.sqlite"), token = ["--token", "app=" + dir.file("token.data")]
-        let n = try #require(try TokenSpec.token(fileOrLiteral: dir.file("token.data")).transactionNumber(forStore: Scenarios.appGroupUUID))
+        let store = dir.file("Tasks.sqlite")
+        let token = ["--token", "app=" + dir.file("token.data")]
+        let n = try #require(
+            try TokenSpec.token(fileOrLiteral: dir.file("token.data")).transactionNumber(
+                forStore: Scenarios.appGroupUUID))
         let preview = try CLI.run(["provoke", "expired-token", store, "--actor", "app"] + token).json()
         #expect(preview["transactionsDeleted"] as? Int == Int(n))
         let range = try #require(preview["deletedRange"] as? [String: Any])
         #expect(range["first"] as? Int == 1 && range["last"] as? Int == Int(n))
         let expected = try #require(preview["expectedAtLaunch"] as? [String: Any])
-        #expect(expected["code"] as? Int == 134301 && expected["name"] as? String == "NSPersistentHistoryTokenExpiredError")
+        #expect(
+            expected["code"] as? Int == 134301 && expected["name"] as? String == "NSPersistentHistoryTokenExpiredError")
 
         // Deleting through N−1 leaves the token valid: its own transaction is still there.
-        let purge = try CLI.run(["purge", store, "--before", "tx:\(n)", "--execute", "--no-backup", "--yes", "--allow-expire"] + token)
+        let purge = try CLI.run(
+            ["purge", store, "--before", "tx:\(n)", "--execute", "--no-backup", "--yes", "--allow-expire"] + token)
         #expect(purge.status == 0, "\(purge.stderr)")
         #expect(try !Self.errors(store, token).findings.contains("actor-expired app"))
         let actors = try CLI.run(["actors", store] + token).json()
@@ -248,23 +309,32 @@ import Testing
     }
 
     @Test func behindMovesTheActorBackByTheTransactionsAsked() throws {
-        for (actor, mergeState) in [("app", ["--token", "app=token.data"]), ("shareExtension", ["--defaults", "phtk.plist"])] {
+        for (actor, mergeState) in [
+            ("app", ["--token", "app=token.data"]), ("shareExtension", ["--defaults", "phtk.plist"]),
+        ] {
             let dir = try Self.copy("MergeState")
             let store = dir.file("Tasks.sqlite")
-            let given = mergeState.map { $0.hasPrefix("-") ? $0 : ($0.contains("=") ? "app=" + dir.file("token.data") : dir.file($0)) }
+            let given = mergeState.map {
+                $0.hasPrefix("-") ? $0 : ($0.contains("=") ? "app=" + dir.file("token.data") : dir.file($0))
+            }
             func merged() throws -> Int? {
                 let json = try CLI.run(["actors", store] + given).json()
-                return (json["actors"] as? [[String: Any]])?.first { $0["actor"] as? String == actor }?["lastMergedTransaction"] as? Int
+                return (json["actors"] as? [[String: Any]])?.first { $0["actor"] as? String == actor }?[
+                    "lastMergedTransaction"] as? Int
             }
             let before = try #require(try merged())
-            let numbers = try CLI.run(["transactions", store, "--before", "tx:\(before)"]).json()["transactions"] as? [[String: Any]] ?? []
-            let expected = try #require(numbers.compactMap { $0["transactionNumber"] as? Int }.sorted().dropLast(1).last)
+            let numbers =
+                try CLI.run(["transactions", store, "--before", "tx:\(before)"]).json()["transactions"]
+                as? [[String: Any]] ?? []
+            let expected = try #require(
+                numbers.compactMap { $0["transactionNumber"] as? Int }.sorted().dropLast(1).last)
             let tooFar = try CLI.run(["provoke", "behind", store, "--actor", actor, "--by", "1000"] + given)
             #expect(tooFar.status == 2 && tooFar.stderr.contains("only"), "\(tooFar.stderr)")
             let run = try CLI.run(["provoke", "behind", store, "--actor", actor, "--by", "2", "--execute"] + given)
             #expect(run.status == 0, "\(run.stderr)")
             let after = try merged()
-            #expect(after == expected, "\(actor) moved from #\(before) to #\(String(describing: after)), not #\(expected)")
+            #expect(
+                after == expected, "\(actor) moved from #\(before) to #\(String(describing: after)), not #\(expected)")
         }
     }
 
@@ -272,11 +342,13 @@ import Testing
     /// restored from an older copy) is not "gone"; purged says where history now starts.
     @Test func anExpiredTokenIsRefusedWithWhatCheckSays() throws {
         let dir = try Self.copy("AppGroup")
-        let store = dir.file("Tasks.sqlite"), token = dir.file("token.data")
+        let store = dir.file("Tasks.sqlite")
+        let token = dir.file("token.data")
         try Data(HistoryTokenDecoder.encode(HistoryToken(storeUUID: Scenarios.appGroupUUID, transactionNumber: 99)))
             .write(to: URL(fileURLWithPath: token))
         let mergeState = ["--token", "app=" + token]
-        let why = "its token (transaction #99) is beyond the newest transaction (#34): the store was restored from an "
+        let why =
+            "its token (transaction #99) is beyond the newest transaction (#34): the store was restored from an "
             + "older copy"
         let provoke = try CLI.run(["provoke", "expired-token", store, "--actor", "app"] + mergeState)
         let refused = "cdhist: \(store): 'app' is expired already: \(why)"
@@ -285,21 +357,27 @@ import Testing
         #expect(check.status == 1 && check.stdout.contains("app: \(why)"), "\(check.stdout)")
 
         let purged = Repository.fixtures + "/Purged"
-        let gone = try CLI.run(["provoke", "expired-token", purged + "/Tasks.sqlite", "--actor", "widget",
-                                "--token", "widget=" + purged + "/widget-token.data"])
-        let purgedWhy = "'widget' is expired already: its token (transaction #15) was purged (the oldest remaining is "
+        let gone = try CLI.run([
+            "provoke", "expired-token", purged + "/Tasks.sqlite", "--actor", "widget",
+            "--token", "widget=" + purged + "/widget-token.data",
+        ])
+        let purgedWhy =
+            "'widget' is expired already: its token (transaction #15) was purged (the oldest remaining is "
             + "#21)"
         #expect(gone.status == 2 && gone.stderr.contains(purgedWhy), "\(gone.stderr)")
     }
 
     @Test func refusesWhatCannotHappenAndAStoreInUse() throws {
         let dir = try Self.copy("MergeState")
-        let store = dir.file("Tasks.sqlite"), phtk = ["--defaults", dir.file("phtk.plist")]
+        let store = dir.file("Tasks.sqlite")
+        let phtk = ["--defaults", dir.file("phtk.plist")]
         let before = try DirectoryState(dir.path)
         let date = try CLI.run(["provoke", "expired-token", store, "--actor", "widget", "--execute"] + phtk)
         #expect(date.status != 0 && date.stderr.contains("keeps a date, which never expires"))
         let unknown = try CLI.run(["provoke", "corrupt-token", store, "--actor", "nobody"] + phtk)
-        #expect(unknown.status != 0 && unknown.stderr.contains("no merge position of actor 'nobody'") && unknown.stderr.contains("widget"))
+        #expect(
+            unknown.status != 0 && unknown.stderr.contains("no merge position of actor 'nobody'")
+                && unknown.stderr.contains("widget"))
         let noScenario = try CLI.run(["provoke", "expire", store])
         #expect(noScenario.status != 0 && noScenario.stderr.contains("unknown scenario 'expire'"))
         let noMirror = try CLI.run(["provoke", "cloudkit-reset", dir.file("Tasks.sqlite")])
@@ -323,20 +401,29 @@ import Testing
         let root = try #require(RealStores.directory)
         for scenario in ["expired-token", "missed-changes", "behind", "foreign-token", "corrupt-token"] {
             let dir = try Self.copy(folder, from: root)
-            let store = try #require(try FileManager.default.contentsOfDirectory(atPath: dir.path).first { $0.hasSuffix(".store") || $0.hasSuffix(".sqlite") })
+            let store = try #require(
+                try FileManager.default.contentsOfDirectory(atPath: dir.path).first {
+                    $0.hasSuffix(".store") || $0.hasSuffix(".sqlite")
+                })
             let path = dir.file(store)
             let info = try CLI.run(["info", path]).json()
-            let uuid = try #require(info["storeID"] as? String), last = try #require(info["lastTransactionNumber"] as? Int)
+            let uuid = try #require(info["storeID"] as? String)
+            let last = try #require(info["lastTransactionNumber"] as? Int)
             let n = last - 3
             let tx = try CLI.run(["show", path, String(n)]).json()
-            let date = try #require((tx["transaction"] as? [String: Any])?["cocoaTimestamp"] as? Double ?? tx["cocoaTimestamp"] as? Double)
+            let date = try #require(
+                (tx["transaction"] as? [String: Any])?["cocoaTimestamp"] as? Double ?? tx["cocoaTimestamp"] as? Double)
             if folder.hasPrefix("swiftdata") {
-                try #"{"storeTokens":{"\#(uuid)":\#(n)},"version":1}"#.write(toFile: dir.file("token.json"), atomically: true, encoding: .utf8)
+                try #"{"storeTokens":{"\#(uuid)":\#(n)},"version":1}"#.write(
+                    toFile: dir.file("token.json"), atomically: true, encoding: .utf8)
             } else {
-                try Data(HistoryTokenDecoder.encode(HistoryToken(storeUUID: uuid, transactionNumber: Int64(n)))).write(to: URL(fileURLWithPath: dir.file("token.json")))
+                try Data(HistoryTokenDecoder.encode(HistoryToken(storeUUID: uuid, transactionNumber: Int64(n)))).write(
+                    to: URL(fileURLWithPath: dir.file("token.json")))
             }
-            try Data(PropertyList.encodeBinary(.dictionary(["PersistentHistoryTrackingKit.lastToken.reader": .date(date)])))
-                .write(to: URL(fileURLWithPath: dir.file("defaults.plist")))
+            try Data(
+                PropertyList.encodeBinary(.dictionary(["PersistentHistoryTrackingKit.lastToken.reader": .date(date)]))
+            )
+            .write(to: URL(fileURLWithPath: dir.file("defaults.plist")))
             let mergeState = ["--token", "app=" + dir.file("token.json"), "--defaults", dir.file("defaults.plist")]
             let actor = scenario == "missed-changes" ? "reader" : "app"
             let before = try DirectoryState(dir.path)
@@ -344,12 +431,19 @@ import Testing
             #expect(try DirectoryState(dir.path) == before, "\(folder) \(scenario): the preview changed a file")
             let run = try CLI.run(["provoke", scenario, path, "--actor", actor, "--execute"] + mergeState)
             #expect(run.status == 0, "\(folder) \(scenario): \(run.stderr)")
-            if scenario == "expired-token" { #expect(try run.json()["deletedRange"] as? [String: Any] != nil && (try run.json()["deletedRange"] as? [String: Any])?["last"] as? Int == n) }
+            if scenario == "expired-token" {
+                #expect(
+                    try run.json()["deletedRange"] as? [String: Any] != nil
+                        && (try run.json()["deletedRange"] as? [String: Any])?["last"] as? Int == n)
+            }
             if let rule = ProvokeScenario(rawValue: scenario)?.checkRule {
-                #expect(try Self.errors(path, mergeState).findings.contains("\(rule) \(actor)"), "\(folder) \(scenario)")
+                #expect(
+                    try Self.errors(path, mergeState).findings.contains("\(rule) \(actor)"), "\(folder) \(scenario)")
             } else {
                 let actors = try CLI.run(["actors", path] + mergeState).json()["actors"] as? [[String: Any]]
-                #expect(actors?.first { $0["actor"] as? String == actor }?["lastMergedTransaction"] as? Int == n - 1, "\(folder) behind")
+                #expect(
+                    actors?.first { $0["actor"] as? String == actor }?["lastMergedTransaction"] as? Int == n - 1,
+                    "\(folder) behind")
             }
             #expect(try CLI.run(["provoke", "--undo", path]).status == 0)
             #expect(try DirectoryState(dir.path) == before, "\(folder) \(scenario): undo left a difference")
@@ -360,7 +454,8 @@ import Testing
         let root = try #require(RealStores.directory)
         for scenario in ["expired-token", "foreign-token", "corrupt-token"] {
             let dir = try Self.copy("photos-10.15.7", from: root)
-            let store = dir.file("Photos.sqlite"), token = ["--token", "photos=" + dir.file("HistoryToken.plist")]
+            let store = dir.file("Photos.sqlite")
+            let token = ["--token", "photos=" + dir.file("HistoryToken.plist")]
             let before = try DirectoryState(dir.path)
             let run = try CLI.run(["provoke", scenario, store, "--actor", "photos", "--execute"] + token)
             #expect(run.status == 0, "\(scenario): \(run.stderr)")

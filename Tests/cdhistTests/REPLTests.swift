@@ -8,9 +8,12 @@ import Testing
     let store = Repository.fixtures + "/AppGroup/Tasks.sqlite"
 
     @Test func oneShotAndREPLGiveIdenticalOutput() throws {
-        let stores = ["AppGroup", "Purged", "NoModelCache", "WALPending", "MergeState"].map { Repository.fixtures + "/\($0)/Tasks.sqlite" }
+        let stores = ["AppGroup", "Purged", "NoModelCache", "WALPending", "MergeState"].map {
+            Repository.fixtures + "/\($0)/Tasks.sqlite"
+        }
         let commands: [[String]] = [
-            ["info"], ["transactions"], ["transactions", "--author", "widget", "--reverse"], ["changes", "--type", "delete"],
+            ["info"], ["transactions"], ["transactions", "--author", "widget", "--reverse"],
+            ["changes", "--type", "delete"],
             ["show", "LAST"], ["entities"], ["entities", "--entity", "Task"], ["authors"], ["export"],
             ["actors", "--defaults", Repository.fixtures + "/MergeState/phtk.plist", "--now", "2025-03-06T09:00:00Z"],
             ["purge", "--before", "tx:25", "--now", "2025-03-06T09:00:00Z"],
@@ -22,7 +25,7 @@ import Testing
                 let words = command.map { $0 == "LAST" ? last : $0 }
                 for format in ["json", "table", "csv"] where !(words[0] == "export" && format != "json") {
                     var oneShot = [words[0]]
-                    if LineRunnerStoreFirst.contains(words[0]) { oneShot.append(path) }
+                    if lineRunnerStoreFirst.contains(words[0]) { oneShot.append(path) }
                     oneShot += words.dropFirst() + ["--format", format]
                     if words[0] == "token" { oneShot += ["--store", path] }
                     let a = try CLI.run(oneShot)
@@ -38,27 +41,42 @@ import Testing
     @Test func firstFailureStopsWithItsLineNumber() throws {
         let dir = try TemporaryDirectory()
         let script = dir.file("script.txt")
-        try "# a comment\ninfo --format csv\n\nchanges --entity Nope\nauthors --format csv\n".write(toFile: script, atomically: true, encoding: .utf8)
+        try "# a comment\ninfo --format csv\n\nchanges --entity Nope\nauthors --format csv\n".write(
+            toFile: script, atomically: true, encoding: .utf8)
         let r = try CLI.run(["-c", "cat \(script) | \(CLI.products.path)/cdhist \(store)"], executable: "/bin/sh")
         #expect(r.status == 2)
-        #expect(r.stderr == "cdhist: line 4: \(store): no entity named 'Nope' in this store (known: Attachment, Document, Photo, Person, Project, Tag, Task)\n")
+        #expect(
+            r.stderr
+                == """
+                cdhist: line 4: \(store): no entity named 'Nope' in this store (known: Attachment, Document, \
+                Photo, Person, Project, Tag, Task)\n
+                """
+        )
         #expect(r.stdout.hasPrefix("section,field,value,"), "\(r.stdout.prefix(200))")
         #expect(r.stdout.contains(",store,\(store),") && !r.stdout.contains("authors,,app,"))
-        let going = try CLI.run(["-c", "cat \(script) | \(CLI.products.path)/cdhist \(store) --keep-going"], executable: "/bin/sh")
+        let going = try CLI.run(
+            ["-c", "cat \(script) | \(CLI.products.path)/cdhist \(store) --keep-going"], executable: "/bin/sh")
         #expect(going.status == 2)
         #expect(going.stdout.contains("authors,,app,16,"))
         let ok = try CLI.run([store, "-c", "format csv", "-c", "transactions --limit 1", "-c", "quit", "-c", "bogus"])
         #expect(ok.status == 0)
         // A script's stdout is its data: settings are not echoed (asked for, they are).
         #expect(ok.stdout.hasPrefix("transactionNumber,timestamp,"), "\(ok.stdout)")
-        let asked = try CLI.run([store, "-c", "format csv", "-c", "format", "-c", "defaults \(Repository.fixtures)/Purged/defaults.plist", "-c", "defaults"])
-        #expect(asked.stdout == "format: csv\nshared defaults: \(Repository.fixtures)/Purged/defaults.plist\n" && asked.stderr.isEmpty, "\(asked)")
+        let asked = try CLI.run([
+            store, "-c", "format csv", "-c", "format", "-c", "defaults \(Repository.fixtures)/Purged/defaults.plist",
+            "-c", "defaults",
+        ])
+        #expect(
+            asked.stdout == "format: csv\nshared defaults: \(Repository.fixtures)/Purged/defaults.plist\n"
+                && asked.stderr.isEmpty, "\(asked)")
         let bad = try CLI.run([store, "-c", "info", "-c", "show 999"])
         #expect(bad.status == 2)
         #expect(bad.stderr == "cdhist: line 2: \(store): no transaction 999 (the store has #1…#34)\n")
         let usage = try CLI.run([store, "-c", "transactions --nope"])
         #expect(usage.status == 2 && usage.stderr.hasPrefix("cdhist: line 1: Unknown option '--nope'"))
-        let quoted = try CLI.run([store, "-c", "transactions --author 'NSCloudKitMirroringDelegate.setup' --format csv"])
+        let quoted = try CLI.run([
+            store, "-c", "transactions --author 'NSCloudKitMirroringDelegate.setup' --format csv",
+        ])
         #expect(quoted.stdout.split(separator: "\n").count == 2)
         let unterminated = try CLI.run([store, "-c", "transactions --author 'x"])
         #expect(unterminated.status == 2 && unterminated.stderr == "cdhist: line 1: unterminated ' quote\n")
@@ -71,33 +89,47 @@ import Testing
         #expect(help.stdout.hasPrefix("OVERVIEW: Show each actor's merge state") && help.stdout.contains("--defaults"))
         // A mistyped command is named with the one meant, as in one-shot mode.
         let typo = try CLI.run([store, "-c", "actrs"])
-        #expect(typo.status == 2 && typo.stderr == "cdhist: line 1: unknown command 'actrs'; did you mean 'actors'? type help for the list\n")
+        #expect(
+            typo.status == 2
+                && typo.stderr
+                    == "cdhist: line 1: unknown command 'actrs'; did you mean 'actors'? type help for the list\n"
+        )
         #expect(try CLI.run([store, "-c", "defualts"]).stderr.contains("did you mean 'defaults'?"))
     }
 
     @Test func sessionCommands() throws {
         let other = Repository.fixtures + "/Purged/Tasks.sqlite"
-        let r = try CLI.run([store, "-c", "open \(other)", "-c", "info --format json", "-c", "defaults \(Repository.fixtures)/Purged/defaults.plist",
-                             "-c", "model \(Repository.fixtures)/NoModelCache/Tasks.xcdatamodel", "-c", "format csv", "-c", "help", "-c", "help purge"])
+        let r = try CLI.run([
+            store, "-c", "open \(other)", "-c", "info --format json", "-c",
+            "defaults \(Repository.fixtures)/Purged/defaults.plist",
+            "-c", "model \(Repository.fixtures)/NoModelCache/Tasks.xcdatamodel", "-c", "format csv", "-c", "help", "-c",
+            "help purge",
+        ])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains("\"firstTransactionNumber\":21"))
         #expect(!r.stdout.contains("shared defaults:") && !r.stdout.contains("model: "))
         #expect(r.stdout.contains("Commands (the store is implied):"))
         #expect(r.stdout.contains("--prune-strings"))
         // Attached defaults reach actors.
-        let actors = try CLI.run([store, "-c", "defaults \(Repository.fixtures)/MergeState/phtk.plist", "-c", "actors --format json --now 2025-03-06"])
+        let actors = try CLI.run([
+            store, "-c", "defaults \(Repository.fixtures)/MergeState/phtk.plist", "-c",
+            "actors --format json --now 2025-03-06",
+        ])
         #expect(actors.stdout.contains("\"positions\":[{\"source\":\"\(Repository.fixtures)/MergeState/phtk.plist"))
     }
 }
 
-private let LineRunnerStoreFirst: Set<String> = ["info", "transactions", "changes", "show", "entities", "authors", "export", "purge", "actors"]
+private let lineRunnerStoreFirst: Set<String> = [
+    "info", "transactions", "changes", "show", "entities", "authors", "export", "purge", "actors",
+]
 
 private func quote(_ word: String) -> String {
     word.contains(" ") ? "'\(word)'" : word
 }
 
 /// The interactive REPL driven through a real pseudo-terminal (tmux).
-@Suite(.tags(.slow), .serialized, .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux"))) struct InteractiveTests {
+@Suite(.tags(.slow), .serialized, .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")))
+struct InteractiveTests {
     final class Screen {
         let name = "cdhist-test-\(UUID().uuidString.prefix(8))"
         let state: TemporaryDirectory
@@ -108,7 +140,11 @@ private func quote(_ word: String) -> String {
             self.state = state
             let binary = CLI.products.appendingPathComponent("cdhist").path
             let pagerSetting = pager.map { "PAGER='\($0)'" } ?? "-u PAGER"
-            let command = "env -u CDHIST_FORMAT \(pagerSetting) XDG_STATE_HOME=\(state.path) \(binary) \(store); echo EXIT=$?; sleep 60"
+            let command =
+                """
+                env -u CDHIST_FORMAT \(pagerSetting) XDG_STATE_HOME=\(state.path) \(binary) \(store); echo \
+                EXIT=$?; sleep 60
+                """
             // Through Subprocess, not Process: the tmux server this starts outlives the call.
             let started = try tmux(["new-session", "-d", "-s", name, "-x", "160", "-y", String(rows), command])
             #expect(started.status == 0, "tmux new-session: \(started.stderr)")
@@ -159,7 +195,11 @@ private func quote(_ word: String) -> String {
         /// Waits until the last line on the screen is `line` (at most 20 s).
         func waitForLastLine(_ line: String) throws {
             for _ in 0..<200 {
-                if try text().split(separator: "\n").last(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty }) == Substring(line) { return }
+                if try text().split(separator: "\n").last(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty })
+                    == Substring(line)
+                {
+                    return
+                }
                 usleep(100_000)
             }
             Issue.record("timed out waiting for a last line \(line.debugDescription); screen:\n\(try text())")
@@ -210,9 +250,14 @@ private func quote(_ word: String) -> String {
             try s.waitFor(",Shared (two),")
         }
         // A script reads the quoted words the same way; a quoted `'` inside too.
-        let script = try CLI.run([path, "-c", "transactions --format csv --context '-[Cache load: now]'", "-c", "transactions --format csv --context 'it'\\''s'"])
+        let script = try CLI.run([
+            path, "-c", "transactions --format csv --context '-[Cache load: now]'", "-c",
+            "transactions --format csv --context 'it'\\''s'",
+        ])
         // (No context is named it's: the note shows the value as it was read.)
-        #expect(script.status == 0 && script.stderr == "cdhist: note: --context 'it's' matches no transaction\n", "\(script.stderr)")
+        #expect(
+            script.status == 0 && script.stderr == "cdhist: note: --context 'it's' matches no transaction\n",
+            "\(script.stderr)")
         #expect(script.stdout.split(separator: "\n").filter { $0.hasPrefix("1,") }.count == 1, "\(script.stdout)")
         try s.send("C-d")
         try s.waitFor("EXIT=0")
@@ -231,7 +276,9 @@ private func quote(_ word: String) -> String {
         try s.send("Tab")
         try s.waitFor(quotes ? "> open '\(dir.file("My Folder/"))" : "> open \(dir.file("My\\ Folder/"))")
         try s.send("Tab")
-        try s.waitFor(quotes ? "> open '\(dir.file("My Folder/Other.sqlite"))'" : "> open \(dir.file("My\\ Folder/Other.sqlite"))")
+        try s.waitFor(
+            quotes ? "> open '\(dir.file("My Folder/Other.sqlite"))'" : "> open \(dir.file("My\\ Folder/Other.sqlite"))"
+        )
         try s.send("Enter")
         try s.type("info")
         try s.send("Enter")
@@ -314,7 +361,8 @@ private func quote(_ word: String) -> String {
         try s.waitFor("EXIT=0")
     }
 
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/less"))) func longOutputGoesThroughThePager() throws {
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/less")))
+    func longOutputGoesThroughThePager() throws {
         let state = try TemporaryDirectory()
         let s = try Screen(store: store, state: state, pager: "less -FRX", rows: 20)
         try s.type("changes")
@@ -330,10 +378,12 @@ private func quote(_ word: String) -> String {
     /// Quitting the pager before the output ends (q, or Ctrl-C, which ends the default
     /// `less -FRXK`) stops the command and returns to the prompt: the session goes on. The
     /// output is larger than a pipe holds, so the command is still writing when the pager goes.
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/less"))) func quittingThePagerEarlyReturnsToThePrompt() throws {
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/less")))
+    func quittingThePagerEarlyReturnsToThePrompt() throws {
         let dir = try TemporaryDirectory()
         let big = dir.file("Pages.sqlite")
-        let write = try CLI.run(["--transactions", "3000", "--changes-per-transaction", "5", "--out", big], executable: "cdhist-fixtures")
+        let write = try CLI.run(
+            ["--transactions", "3000", "--changes-per-transaction", "5", "--out", big], executable: "cdhist-fixtures")
         #expect(write.status == 0)
         let s = try Screen(store: big, state: dir, pager: nil, rows: 20)
         for (round, quit) in ["q", "C-c"].enumerated() {
@@ -377,7 +427,8 @@ private func quote(_ word: String) -> String {
         try s.type("watch --labels")
         try s.send("Enter")
         usleep(1_000_000)
-        let writer = try CLI.run(["live-writer", copy, "--transactions", "3", "--interval-ms", "50"], executable: "cdhist-fixtures")
+        let writer = try CLI.run(
+            ["live-writer", copy, "--transactions", "3", "--interval-ms", "50"], executable: "cdhist-fixtures")
         #expect(writer.status == 0)
         try s.waitFor("#37  ")
         #expect(try s.text().contains("    delete  Task/p24 'Task 24'  title=\"Task 24\""))
@@ -394,7 +445,9 @@ private func quote(_ word: String) -> String {
     /// A session on a generated store of `transactions` transactions (5 changes each), `Big.sqlite` in `dir`.
     private func bigStoreSession(_ transactions: Int, in dir: TemporaryDirectory) throws -> Screen {
         let big = dir.file("Big.sqlite")
-        let write = try CLI.run(["--transactions", String(transactions), "--changes-per-transaction", "5", "--out", big], executable: "cdhist-fixtures")
+        let write = try CLI.run(
+            ["--transactions", String(transactions), "--changes-per-transaction", "5", "--out", big],
+            executable: "cdhist-fixtures")
         #expect(write.status == 0)
         return try Screen(store: big, state: dir)
     }
@@ -403,16 +456,18 @@ private func quote(_ word: String) -> String {
         let dir = try TemporaryDirectory()
         let s = try bigStoreSession(60_000, in: dir)
         try s.type("export")
-            try s.send("Enter")
+        try s.send("Enter")
         try s.waitFor("changedObjectID")
         usleep(300_000)
         try s.send("C-c")
         try s.waitFor("Big.sqlite: interrupted")
         // The export scrolled the first prompt away: this is the new one.
         let screen = try s.waitFor("transactions)>")
-        #expect(screen.components(separatedBy: "\n").last { !$0.isEmpty }?.hasPrefix("Big.sqlite (60000 transactions)>") == true)
+        #expect(
+            screen.components(separatedBy: "\n").last { !$0.isEmpty }?.hasPrefix("Big.sqlite (60000 transactions)>")
+                == true)
         try s.type("info --format csv")
-            try s.send("Enter")
+        try s.send("Enter")
         try s.waitFor(",transactionCount,60000,")
         // Ctrl-C at a non-empty prompt clears the line; twice at an empty one quits.
         try s.type("transactions")
@@ -454,11 +509,15 @@ private func quote(_ word: String) -> String {
         // Wrapped at the terminal's width: compared without white space.
         screen = screen.filter { !$0.isWhitespace }
         func shows(_ text: String) -> Bool { screen.contains(text.filter { !$0.isWhitespace }) }
-        let unchanged = shows("nothing was deleted: the store is as it was and the backup was removed") && shows("Big.sqlite (100000 transactions)>")
+        let unchanged =
+            shows("nothing was deleted: the store is as it was and the backup was removed")
+            && shows("Big.sqlite (100000 transactions)>")
         let purged = shows("VACUUM was not run") && shows("Big.sqlite (25001 transactions)>")
         #expect(unchanged || purged, "\(screen)")
         let names = try FileManager.default.contentsOfDirectory(atPath: dir.path)
-        #expect(!names.contains { $0.hasSuffix(".partial") || $0.hasSuffix("-journal") || $0.hasSuffix(".cdhist-purging") }, "\(names)")
+        #expect(
+            !names.contains { $0.hasSuffix(".partial") || $0.hasSuffix("-journal") || $0.hasSuffix(".cdhist-purging") },
+            "\(names)")
         try s.send("C-d")
         try s.waitFor("EXIT=0")
     }

@@ -21,13 +21,15 @@ import Testing
 
     /// The first transaction with an update and the first with a tombstone, found through `changes`.
     private func firstTransaction(type: String, where predicate: ([String: Any]) -> Bool) throws -> Int {
-        let changes = try #require(try CLI.run(["changes", RealStores.photos, "--type", type]).json()["changes"] as? [[String: Any]])
+        let changes = try #require(
+            try CLI.run(["changes", RealStores.photos, "--type", type]).json()["changes"] as? [[String: Any]])
         return try #require(changes.first(where: predicate)?["transactionNumber"] as? Int)
     }
 
     @Test func showDecodesUpdatesAndTombstones() throws {
         let update = try firstTransaction(type: "update") { _ in true }
-        let shown = try #require(try CLI.run(["show", RealStores.photos, String(update)]).json()["transaction"] as? [String: Any])
+        let shown = try #require(
+            try CLI.run(["show", RealStores.photos, String(update)]).json()["transaction"] as? [String: Any])
         let changes = try #require(shown["changes"] as? [[String: Any]])
         let updated = try #require(changes.first { $0["changeType"] as? String == "update" })
         let names = try #require(updated["updatedProperties"] as? [String])
@@ -37,8 +39,10 @@ import Testing
         #expect(table.contains(names.joined(separator: ", ")))
 
         let delete = try firstTransaction(type: "delete") { ($0["tombstone"] as? [String: Any])?.isEmpty == false }
-        let deleted = try #require(try CLI.run(["show", RealStores.photos, "tx:\(delete)"]).json()["transaction"] as? [String: Any])
-        let tombstoned = try #require((deleted["changes"] as? [[String: Any]])?.first { ($0["tombstone"] as? [String: Any])?.isEmpty == false })
+        let deleted = try #require(
+            try CLI.run(["show", RealStores.photos, "tx:\(delete)"]).json()["transaction"] as? [String: Any])
+        let tombstoned = try #require(
+            (deleted["changes"] as? [[String: Any]])?.first { ($0["tombstone"] as? [String: Any])?.isEmpty == false })
         let values = try #require(tombstoned["tombstone"] as? [String: Any])
         #expect(values.keys.allSatisfy { !$0.hasPrefix("ZTOMBSTONE") })
         let deleteTable = try CLI.run(["show", RealStores.photos, String(delete), "--format", "table"]).stdout
@@ -46,10 +50,14 @@ import Testing
     }
 
     @Test func exportEmitsOneValidLinePerTransaction() throws {
-        let transactionKeys: Set<String> = ["format", "transactionNumber", "timestamp", "cocoaTimestamp", "author", "contextName",
-                                            "bundleID", "processID", "storeID", "token", "changeCount", "queryGenerationLength", "changes"]
-        let changeKeys: Set<String> = ["changeID", "transactionNumber", "changeType", "entity", "entityNumber", "entityPK",
-                                       "changedObjectID", "updatedProperties", "updatedSlots", "tombstone"]
+        let transactionKeys: Set<String> = [
+            "format", "transactionNumber", "timestamp", "cocoaTimestamp", "author", "contextName",
+            "bundleID", "processID", "storeID", "token", "changeCount", "queryGenerationLength", "changes",
+        ]
+        let changeKeys: Set<String> = [
+            "changeID", "transactionNumber", "changeType", "entity", "entityNumber", "entityPK",
+            "changedObjectID", "updatedProperties", "updatedSlots", "tombstone",
+        ]
         for (store, count) in [(RealStores.photos, 516), (RealStores.swiftData, 38)] {
             let r = try CLI.run(["export", store])
             #expect(r.status == 0)

@@ -13,7 +13,9 @@ import ZIPFoundation
     static func sqliteCount(main: String, wal: String?) throws -> Int {
         let dir = try TemporaryDirectory()
         try FileManager.default.copyItem(atPath: main, toPath: dir.file("s.sqlite"))
-        if let wal, FileManager.default.fileExists(atPath: wal) { try FileManager.default.copyItem(atPath: wal, toPath: dir.file("s.sqlite-wal")) }
+        if let wal, FileManager.default.fileExists(atPath: wal) {
+            try FileManager.default.copyItem(atPath: wal, toPath: dir.file("s.sqlite-wal"))
+        }
         let queue = try DatabaseQueue(path: dir.file("s.sqlite"))
         defer { try? queue.close() }
         return try queue.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM ATRANSACTION") ?? -1 }
@@ -21,11 +23,21 @@ import ZIPFoundation
 
     /// SQLite's count for a store inside a backup, found through Manifest.db with SQLite itself.
     static func sqliteCount(backup root: String, domain: String, path: String) throws -> Int {
-        let manifest = try DatabaseQueue(path: root + "/Manifest.db", configuration: { var c = Configuration(); c.readonly = true; return c }())
+        let manifest = try DatabaseQueue(
+            path: root + "/Manifest.db",
+            configuration: {
+                var c = Configuration()
+                c.readonly = true
+                return c
+            }())
         defer { try? manifest.close() }
         func stored(_ relative: String) throws -> String? {
-            try manifest.read { try String.fetchOne($0, sql: "SELECT fileID FROM Files WHERE domain = ? AND relativePath = ?", arguments: [domain, relative]) }
-                .map { "\(root)/\($0.prefix(2))/\($0)" }
+            try manifest.read {
+                try String.fetchOne(
+                    $0, sql: "SELECT fileID FROM Files WHERE domain = ? AND relativePath = ?",
+                    arguments: [domain, relative])
+            }
+            .map { "\(root)/\($0.prefix(2))/\($0)" }
         }
         return try sqliteCount(main: try #require(try stored(path)), wal: try stored(path + "-wal"))
     }
@@ -35,7 +47,9 @@ import ZIPFoundation
         let dir = try TemporaryDirectory()
         let archive = try Archive(url: URL(fileURLWithPath: zip), accessMode: .read)
         _ = try archive.extract(try #require(archive[inner]), to: URL(fileURLWithPath: dir.file("s.sqlite")))
-        if let wal = archive[inner + "-wal"] { _ = try archive.extract(wal, to: URL(fileURLWithPath: dir.file("s.sqlite-wal"))) }
+        if let wal = archive[inner + "-wal"] {
+            _ = try archive.extract(wal, to: URL(fileURLWithPath: dir.file("s.sqlite-wal")))
+        }
         return try sqliteCount(main: dir.file("s.sqlite"), wal: dir.file("s.sqlite-wal"))
     }
 
@@ -46,7 +60,8 @@ import ZIPFoundation
         while let relative = enumerator?.nextObject() as? String {
             var isDir: ObjCBool = false
             if FileManager.default.fileExists(atPath: root + "/" + relative, isDirectory: &isDir) {
-                files[relative] = isDir.boolValue ? Data() : try Data(contentsOf: URL(fileURLWithPath: root + "/" + relative))
+                files[relative] =
+                    isDir.boolValue ? Data() : try Data(contentsOf: URL(fileURLWithPath: root + "/" + relative))
             }
         }
         return files
@@ -61,7 +76,9 @@ import ZIPFoundation
         let json = try r.json()
         #expect(json["kind"] as? String == "stores")
         let stores = try #require(json["stores"] as? [[String: Any]])
-        #expect(Set(stores.compactMap { $0["name"] as? String }) == Set(planted.map(\.name)), "\(stores.map { $0["name"] ?? "" })")
+        #expect(
+            Set(stores.compactMap { $0["name"] as? String }) == Set(planted.map(\.name)),
+            "\(stores.map { $0["name"] ?? "" })")
         for store in stores {
             let name = try #require(store["name"] as? String)
             let plant = try #require(planted.first { $0.name == name })
@@ -70,9 +87,12 @@ import ZIPFoundation
             let expected: Int
             switch layout {
             case "backup":
-                let inner = String(name.dropFirst(dir.path.count + "/backup/".count)).split(separator: "/", maxSplits: 1).map(String.init)
+                let inner = String(name.dropFirst(dir.path.count + "/backup/".count)).split(
+                    separator: "/", maxSplits: 1
+                ).map(String.init)
                 let parts = inner[1].split(separator: "/", maxSplits: 1).map(String.init)
-                expected = try Self.sqliteCount(backup: dir.path + "/backup/" + inner[0], domain: parts[0], path: parts[1])
+                expected = try Self.sqliteCount(
+                    backup: dir.path + "/backup/" + inner[0], domain: parts[0], path: parts[1])
             case "archive":
                 expected = try Self.sqliteCount(zip: place, inner: String(name.dropFirst(place.count + 1)))
             default:
@@ -87,8 +107,11 @@ import ZIPFoundation
         }
         // --names: the same names, one per line; in a table, each on its own line whole, quoted when it holds a space.
         let names = try CLI.run(["stores", place, "--names"])
-        #expect(names.status == 0 && Set(names.lines) == Set(planted.map(\.name)) && names.lines.count == planted.count, "\(names.stdout)")
-        let table = try CLI.run(["-c", "COLUMNS=60 \(CLI.products.path)/cdhist stores '\(place)' --format table"], executable: "/bin/sh")
+        #expect(
+            names.status == 0 && Set(names.lines) == Set(planted.map(\.name)) && names.lines.count == planted.count,
+            "\(names.stdout)")
+        let table = try CLI.run(
+            ["-c", "COLUMNS=60 \(CLI.products.path)/cdhist stores '\(place)' --format table"], executable: "/bin/sh")
         for plant in planted {
             let shown = plant.name.contains(" ") ? "    '\(plant.name)'" : "    \(plant.name)"
             #expect(table.stdout.components(separatedBy: "\n").contains(shown), "\(shown) in \(table.stdout)")
@@ -96,7 +119,11 @@ import ZIPFoundation
         // Decoys are never stores; the ones that look like stores are counted as problems.
         let problems = try #require(json["problems"] as? [[String: Any]])
         let problemNames = problems.compactMap { $0["name"] as? String }
-        #expect(!stores.contains { ($0["name"] as? String)?.contains("Seed.sqlite") == true || ($0["name"] as? String)?.contains("cache.db") == true })
+        #expect(
+            !stores.contains {
+                ($0["name"] as? String)?.contains("Seed.sqlite") == true
+                    || ($0["name"] as? String)?.contains("cache.db") == true
+            })
         #expect(!problemNames.contains { $0.contains("Seed.sqlite") || $0.contains("cache.db") }, "\(problemNames)")
         #expect(problemNames.contains { $0.hasSuffix("NoHistory.sqlite") }, "\(problemNames)")
         #expect(problemNames.contains { $0.hasSuffix("Broken.sqlite") }, "\(problemNames)")
@@ -111,9 +138,13 @@ import ZIPFoundation
         let (place, planted) = try PlaceFixtures.write("backup", into: dir.path)
         let name = try #require(planted.first?.name)
         let before = try Self.snapshot(place)
-        for command in [["info"], ["transactions", "--limit", "3"], ["changes", "--limit", "3"], ["show", "34"], ["entities"], ["authors"],
-                        ["actors"], ["check"], ["timeline"], ["export", "--format", "ndjson"], ["object", "Task/p1"], ["cloudkit"],
-                        ["purge", "--before", "tx:10"], ["watch", "--since", "tx:30", "--limit", "2"], ["report", "--out", dir.file("r.html")]] {
+        for command in [
+            ["info"], ["transactions", "--limit", "3"], ["changes", "--limit", "3"], ["show", "34"], ["entities"],
+            ["authors"],
+            ["actors"], ["check"], ["timeline"], ["export", "--format", "ndjson"], ["object", "Task/p1"], ["cloudkit"],
+            ["purge", "--before", "tx:10"], ["watch", "--since", "tx:30", "--limit", "2"],
+            ["report", "--out", dir.file("r.html")],
+        ] {
             let r = try CLI.run([command[0], name] + command.dropFirst())
             #expect(r.status == 0 || (command[0] == "check" && r.status == 1), "\(command): \(r.stderr)")
         }
@@ -139,11 +170,16 @@ import ZIPFoundation
     /// Stores in plain folders have no identifier, and their name already says where they are: the
     /// table has neither column (a column of "-" and a Where line repeating each path, before).
     @Test func plainFoldersGetNoIdentifierNorWhere() throws {
-        let r = try CLI.run(["stores", Repository.fixtures + "/MergeState", Repository.fixtures + "/AppGroup", "--format", "table"],
-                            environment: ["COLUMNS": "80"])
+        let r = try CLI.run(
+            ["stores", Repository.fixtures + "/MergeState", Repository.fixtures + "/AppGroup", "--format", "table"],
+            environment: ["COLUMNS": "80"])
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(r.lines.first?.split(separator: " ") == ["Transactions", "Newest", "Size", "Health", "State"], "\(r.stdout)")
-        #expect(!r.stdout.contains("Where:") && r.lines.contains { $0.hasSuffix("/fixtures/MergeState/Tasks.sqlite") }, "\(r.stdout)")
+        #expect(
+            r.lines.first?.split(separator: " ") == ["Transactions", "Newest", "Size", "Health", "State"], "\(r.stdout)"
+        )
+        #expect(
+            !r.stdout.contains("Where:") && r.lines.contains { $0.hasSuffix("/fixtures/MergeState/Tasks.sqlite") },
+            "\(r.stdout)")
     }
 
     @Test func oneDeviceAndASetWithoutItsPlistListTheSameStores() throws {
@@ -155,7 +191,9 @@ import ZIPFoundation
             let r = try CLI.run(["stores", where_, "--format", "json"])
             let stores = try #require(try r.json()["stores"] as? [[String: Any]])
             #expect(Set(stores.compactMap { $0["name"] as? String }) == Set(planted.map(\.name)), "\(where_)")
-            #expect(stores.allSatisfy { $0["location"] as? String == "iPhone 16 (iOS 18.2)" }, "\(stores.map { $0["location"] ?? "" })")
+            #expect(
+                stores.allSatisfy { $0["location"] as? String == "iPhone 16 (iOS 18.2)" },
+                "\(stores.map { $0["location"] ?? "" })")
         }
     }
 
@@ -170,12 +208,16 @@ import ZIPFoundation
         // The group's shared defaults, and the app's standard defaults (it names the group in its metadata).
         #expect(sources.contains { $0.hasSuffix("/Library/Preferences/group.com.example.tasks.plist") }, "\(sources)")
         #expect(sources.contains { $0.hasSuffix("/Library/Preferences/com.example.tasks.plist") }, "\(sources)")
-        let actors = (json["actors"] as? [[String: Any]] ?? []).compactMap { $0["actor"] as? String ?? $0["name"] as? String }
+        let actors = (json["actors"] as? [[String: Any]] ?? []).compactMap {
+            $0["actor"] as? String ?? $0["name"] as? String
+        }
         #expect(Set(actors).isSuperset(of: ["app", "widget", "shareExtension"]), "\(actors)")
         // In a backup: the group's domain and the app's.
         let (_, inBackup) = try PlaceFixtures.write("backup", into: dir.path)
         let b = try CLI.run(["actors", try #require(inBackup.first?.name), "--format", "json", "--now", "2025-03-06"])
-        let backupActors = (try b.json()["actors"] as? [[String: Any]] ?? []).compactMap { $0["actor"] as? String ?? $0["name"] as? String }
+        let backupActors = (try b.json()["actors"] as? [[String: Any]] ?? []).compactMap {
+            $0["actor"] as? String ?? $0["name"] as? String
+        }
         #expect(Set(backupActors).isSuperset(of: ["app", "widget"]), "\(b.stdout.prefix(600))")
     }
 
@@ -184,13 +226,17 @@ import ZIPFoundation
         let (place, planted) = try PlaceFixtures.write("backup", into: dir.path)
         let root = try #require(planted.first?.name.components(separatedBy: "/AppDomainGroup-").first)
         let typed = root + "/AppDomainG"
-        let r = try CLI.run(["---completion", "info", "--", "positional@0", "2", String(typed.count), "cdhist", "info", typed])
+        let r = try CLI.run([
+            "---completion", "info", "--", "positional@0", "2", String(typed.count), "cdhist", "info", typed,
+        ])
         #expect(r.lines == [root + "/AppDomainGroup-group.com.example.tasks/"], "\(r.stdout)\(r.stderr)")
         #expect(root.hasPrefix(place))
         let (zip, inZip) = try PlaceFixtures.write("archive", into: dir.path)
         let deep = try #require(inZip.first?.name)
         let prefix = String(deep.prefix(zip.count + 10))
-        let z = try CLI.run(["---completion", "info", "--", "positional@0", "2", String(prefix.count), "cdhist", "info", prefix])
+        let z = try CLI.run([
+            "---completion", "info", "--", "positional@0", "2", String(prefix.count), "cdhist", "info", prefix,
+        ])
         #expect(z.lines == [zip + "/private/var/"], "\(z.stdout)\(z.stderr)")
     }
 
@@ -219,11 +265,13 @@ import ZIPFoundation
         #expect(found.count == 3, "\(folder.stdout.prefix(500))")
         for store in found {
             let name = try #require(store["name"] as? String)
-            #expect(store["transactionCount"] as? Int == (try Self.sqliteCount(main: name, wal: name + "-wal")), "\(name)")
+            #expect(
+                store["transactionCount"] as? Int == (try Self.sqliteCount(main: name, wal: name + "-wal")), "\(name)")
         }
         // The same stores in a backup (each -wal stored apart) and in a zip.
         let photos = dir.file("tree/photos-15.4.1/Photos.sqlite")
-        let backup = try PlaceFixtures.backup(holding: [("CameraRollDomain", "Media/PhotoData/Photos.sqlite", photos)], into: dir.file("backups"))
+        let backup = try PlaceFixtures.backup(
+            holding: [("CameraRollDomain", "Media/PhotoData/Photos.sqlite", photos)], into: dir.file("backups"))
         let before = try Self.snapshot(backup)
         let listed = try CLI.run(["stores", backup, "--format", "json"])
         let inBackup = try #require((try listed.json()["stores"] as? [[String: Any]])?.first)
@@ -241,15 +289,19 @@ import ZIPFoundation
         #expect(inZip.count == 3)
         for store in inZip {
             let inner = String((store["name"] as? String ?? "").dropFirst(dir.file("zipped/real.zip").count + 1))
-            #expect(store["transactionCount"] as? Int == (try Self.sqliteCount(main: dir.file("tree/" + inner), wal: dir.file("tree/" + inner) + "-wal")))
+            #expect(
+                store["transactionCount"] as? Int
+                    == (try Self.sqliteCount(main: dir.file("tree/" + inner), wal: dir.file("tree/" + inner) + "-wal")))
         }
         // A case folder of extraction zips: the folder lists what each zip holds.
         try FileManager.default.copyItem(atPath: dir.file("zipped/real.zip"), toPath: dir.file("zipped/second.zip"))
         let caseFolder = try CLI.run(["stores", dir.file("zipped"), "--format", "json"])
         let inFolder = try #require(try caseFolder.json()["stores"] as? [[String: Any]])
         let names = inFolder.compactMap { $0["name"] as? String }
-        #expect(names.filter { $0.hasPrefix(dir.file("zipped/real.zip/")) }.count == 3 && names.filter { $0.hasPrefix(dir.file("zipped/second.zip/")) }.count == 3,
-                "\(names)")
+        #expect(
+            names.filter { $0.hasPrefix(dir.file("zipped/real.zip/")) }.count == 3
+                && names.filter { $0.hasPrefix(dir.file("zipped/second.zip/")) }.count == 3,
+            "\(names)")
     }
 
     /// Evidence inside an archive: info --hash hashes each file read from it (its path there, its
@@ -265,7 +317,8 @@ import ZIPFoundation
         let members = try #require(archiveFile["members"] as? [[String: Any]])
         let paths = members.compactMap { $0["path"] as? String }
         #expect(Array(paths.prefix(3)) == [inner, inner + "-wal", inner + "-shm"])
-        #expect(paths.count == 4 && paths[3].hasSuffix("/Library/Preferences/group.com.example.tasks.plist"), "\(paths)")
+        #expect(
+            paths.count == 4 && paths[3].hasSuffix("/Library/Preferences/group.com.example.tasks.plist"), "\(paths)")
         let archive = try Archive(url: URL(fileURLWithPath: zip), accessMode: .read)
         for member in members {
             let entry = try #require(archive[member["path"] as? String ?? ""])
@@ -276,7 +329,9 @@ import ZIPFoundation
             #expect(member["size"] as? Int == Int(digest.size))
             #expect(member["sha256"] as? String == digest.sha256, "\(member["path"] ?? "")")
         }
-        #expect((doc["files"] as? [String: Any])?["packedShm"] as? Int == members.first { $0["role"] as? String == "shm" }?["size"] as? Int)
+        #expect(
+            (doc["files"] as? [String: Any])?["packedShm"] as? Int == members.first { $0["role"] as? String == "shm" }?[
+                "size"] as? Int)
         let table = try CLI.run(["info", name, "--format", "table"], environment: ["COLUMNS": "80"]).stdout
         #expect(table.contains("SHM:               32.0 KiB (32768 bytes) in the archive"), "\(table)")
     }
@@ -309,7 +364,9 @@ import ZIPFoundation
             #expect(bare.status == 2 && bare.stderr.contains("no such file"), "\(name): \(bare.status) \(bare.stderr)")
         }
         for typed in ["a", ".", "~", "a/"] {
-            let r = try CLI.run(["---completion", "info", "--", "positional@0", "2", String(typed.count), "cdhist", "info", typed])
+            let r = try CLI.run([
+                "---completion", "info", "--", "positional@0", "2", String(typed.count), "cdhist", "info", typed,
+            ])
             #expect(r.status == 0, "\(typed): \(r.stderr)")
         }
     }
@@ -361,11 +418,16 @@ import ZIPFoundation
         let (_, planted) = try PlaceFixtures.write("backup", into: dir.path)
         let root = try #require(planted.first?.name.components(separatedBy: "/AppDomainGroup-").first)
         let typed = root + "/"
-        let r = try CLI.run(["---completion", "info", "--", "positional@0", "2", String(typed.count), "cdhist", "info", typed])
-        #expect(r.lines == [root + "/AppDomain-com.example.tasks/", root + "/AppDomainGroup-group.com.example.tasks/"], "\(r.stdout)")
+        let r = try CLI.run([
+            "---completion", "info", "--", "positional@0", "2", String(typed.count), "cdhist", "info", typed,
+        ])
+        #expect(
+            r.lines == [root + "/AppDomain-com.example.tasks/", root + "/AppDomainGroup-group.com.example.tasks/"],
+            "\(r.stdout)")
         let (_, xc) = try PlaceFixtures.write("xcappdata", into: dir.path)
         let store = try #require(xc.first?.name)
-        try FileManager.default.createSymbolicLink(atPath: dir.file("xcappdata/link.sqlite"), withDestinationPath: store)
+        try FileManager.default.createSymbolicLink(
+            atPath: dir.file("xcappdata/link.sqlite"), withDestinationPath: store)
         let listed = try CLI.run(["stores", dir.file("xcappdata"), "--format", "json"])
         #expect((try listed.json()["stores"] as? [Any])?.count == 1, "\(listed.stdout.prefix(300))")
     }
@@ -386,7 +448,8 @@ import ZIPFoundation
         let abandoned = ["cdhist-packed-\(ended.pid)-left", "cdhist-snapshot-\(ended.pid)-left"]
         let kept = ["cdhist-packed-\(getpid())-alive", "cdhist-packed-notapid"]
         for folder in abandoned + kept {
-            try FileManager.default.createDirectory(atPath: tmp + "/" + folder + "/x", withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                atPath: tmp + "/" + folder + "/x", withIntermediateDirectories: true)
         }
         let info = try CLI.run(["info", name], environment: environment)
         #expect(info.status == 0, "\(info.stderr)")

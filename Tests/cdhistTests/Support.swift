@@ -38,7 +38,9 @@ enum CLI {
     /// anything else is launched, and a run longer than five minutes is killed and throws, so
     /// a hang fails the test instead of CI.
     @discardableResult
-    static func run(_ arguments: [String], executable: String = "cdhist", environment: [String: String] = [:]) throws -> Result {
+    static func run(_ arguments: [String], executable: String = "cdhist", environment: [String: String] = [:]) throws
+        -> Result
+    {
         if executable == "cdhist" && runsInProcess(arguments, environment: environment) {
             return try runInProcess(arguments, environment: environment)
         }
@@ -47,7 +49,9 @@ enum CLI {
 
     /// Runs the binary `executable` with `arguments`, whatever they are.
     @discardableResult
-    static func launch(_ arguments: [String], executable: String = "cdhist", environment: [String: String] = [:]) throws -> Result {
+    static func launch(_ arguments: [String], executable: String = "cdhist", environment: [String: String] = [:]) throws
+        -> Result
+    {
         try result(start(arguments, executable: executable, environment: environment).wait())
     }
 
@@ -56,9 +60,13 @@ enum CLI {
     /// (`--execute`: locks, signals, fault injection), with no environment but the width and
     /// colour settings. Everything else needs a process of its own.
     static func runsInProcess(_ arguments: [String], environment: [String: String]) -> Bool {
-        let oneShot: Set = ["info", "transactions", "changes", "show", "entities", "authors", "object", "deleted", "export", "diff",
-                            "actors", "token", "purge", "repair-defaults", "provoke", "check", "cloudkit", "timeline", "report", "stores", "help"]
-        guard Set(environment.keys).isSubset(of: ["COLUMNS", "NO_COLOR", "CDHIST_FORMAT"]), let first = arguments.first else { return false }
+        let oneShot: Set = [
+            "info", "transactions", "changes", "show", "entities", "authors", "object", "deleted", "export", "diff",
+            "actors", "token", "purge", "repair-defaults", "provoke", "check", "cloudkit", "timeline", "report",
+            "stores", "help",
+        ]
+        guard Set(environment.keys).isSubset(of: ["COLUMNS", "NO_COLOR", "CDHIST_FORMAT"]), let first = arguments.first
+        else { return false }
         guard oneShot.contains(first) || ["--help", "-h", "--version"].contains(first) else { return false }
         return !arguments.contains("--execute") && !arguments.contains("--undo")
     }
@@ -68,21 +76,27 @@ enum CLI {
     /// `NO_COLOR` and `CDHIST_FORMAT`, which `environment` gives (``testEnvironment``).
     static func runInProcess(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
         let dir = try TemporaryDirectory()
-        let out = dir.file("stdout"), err = dir.file("stderr")
+        let out = dir.file("stdout")
+        let err = dir.file("stderr")
         for file in [out, err] { FileManager.default.createFile(atPath: file, contents: nil) }
-        guard let outHandle = FileHandle(forWritingAtPath: out), let errHandle = FileHandle(forWritingAtPath: err) else {
+        guard let outHandle = FileHandle(forWritingAtPath: out), let errHandle = FileHandle(forWritingAtPath: err)
+        else {
             throw CocoaError(.fileWriteUnknown)
         }
         let env = testEnvironment(environment)
-        let status = Entry.run(arguments, console: Console(standardOutput: outHandle, standardError: errHandle, environment: env))
+        let status = Entry.run(
+            arguments, console: Console(standardOutput: outHandle, standardError: errHandle, environment: env))
         try outHandle.close()
         try errHandle.close()
-        return Result(status: status, stdout: String(decoding: FileContents.read(out) ?? Data(), as: UTF8.self),
-                      stderr: String(decoding: FileContents.read(err) ?? Data(), as: UTF8.self))
+        return Result(
+            status: status, stdout: String(decoding: FileContents.read(out) ?? Data(), as: UTF8.self),
+            stderr: String(decoding: FileContents.read(err) ?? Data(), as: UTF8.self))
     }
 
     /// Starts `executable` with `arguments` without waiting; ``result(_:)`` reads what it did.
-    static func start(_ arguments: [String], executable: String = "cdhist", environment: [String: String] = [:]) throws -> Subprocess.Running {
+    static func start(_ arguments: [String], executable: String = "cdhist", environment: [String: String] = [:]) throws
+        -> Subprocess.Running
+    {
         let path = executable.hasPrefix("/") ? executable : products.appendingPathComponent(executable).path
         return try Subprocess.start(path, arguments, environment: testEnvironment(environment))
     }
@@ -100,7 +114,9 @@ enum CLI {
     }
 
     static func result(_ r: Subprocess.Result) -> Result {
-        Result(status: r.status, stdout: String(decoding: r.stdout, as: UTF8.self), stderr: String(decoding: r.stderr, as: UTF8.self))
+        Result(
+            status: r.status, stdout: String(decoding: r.stdout, as: UTF8.self),
+            stderr: String(decoding: r.stderr, as: UTF8.self))
     }
 }
 
@@ -112,8 +128,12 @@ enum LogicalDump {
     static func readOnlyQueue(_ path: String, immutable: Bool = false) throws -> DatabaseQueue {
         var config = Configuration()
         config.readonly = true
-        let hasWAL = FileManager.default.fileExists(atPath: path + "-wal") && FileManager.default.fileExists(atPath: path + "-shm")
-        return try DatabaseQueue(path: "file:\(path)?" + (immutable || !hasWAL ? "immutable=1" : "mode=ro&readonly_shm=1"), configuration: config)
+        let hasWAL =
+            FileManager.default.fileExists(atPath: path + "-wal")
+            && FileManager.default.fileExists(atPath: path + "-shm")
+        return try DatabaseQueue(
+            path: "file:\(path)?" + (immutable || !hasWAL ? "immutable=1" : "mode=ro&readonly_shm=1"),
+            configuration: config)
     }
 
     static func of(_ path: String, immutable: Bool = false) throws -> [String] {
@@ -121,8 +141,13 @@ enum LogicalDump {
         defer { try? queue.close() }
         return try queue.read { db in
             var lines: [String] = []
-            for table in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name") {
-                lines.append("table \(table): " + (try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = ?", arguments: [table]) ?? ""))
+            for table in try String.fetchAll(
+                db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+            {
+                lines.append(
+                    "table \(table): "
+                        + (try String.fetchOne(
+                            db, sql: "SELECT sql FROM sqlite_master WHERE name = ?", arguments: [table]) ?? ""))
                 for row in try Row.fetchAll(db, sql: "SELECT * FROM \"\(table)\" ORDER BY rowid") {
                     lines.append(row.description)
                 }
@@ -140,10 +165,17 @@ enum LogicalDump {
 enum PeakMemory {
     static let available: Bool = {
         if let sanitizer = ProcessInfo.processInfo.environment["CDHIST_SANITIZER"] {
-            print("NOTICE: built with the \(sanitizer) sanitizer (scripts/sanitize): its shadow memory inflates every process, so peak memory is not checked")
+            print(
+                """
+                NOTICE: built with the \(sanitizer) sanitizer (scripts/sanitize): its shadow memory inflates \
+                every process, so peak memory is not checked
+                """
+            )
             return false
         }
-        guard let r = try? CLI.run(["python3", "-c", "import resource, subprocess"], executable: "/usr/bin/env"), r.status == 0 else {
+        guard let r = try? CLI.run(["python3", "-c", "import resource, subprocess"], executable: "/usr/bin/env"),
+            r.status == 0
+        else {
             print("NOTICE: python3 not found; peak memory is not measured")
             return false
         }
@@ -159,9 +191,12 @@ enum PeakMemory {
             sys.stderr.buffer.write(r.stderr)
             print(r.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
             """
-        let r = try CLI.run(["python3", "-c", script, stdout, CLI.products.appendingPathComponent("cdhist").path] + arguments,
-                            executable: "/usr/bin/env")
-        let fields = r.stdout.split(separator: " ").map { Int64($0.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1 }
+        let r = try CLI.run(
+            ["python3", "-c", script, stdout, CLI.products.appendingPathComponent("cdhist").path] + arguments,
+            executable: "/usr/bin/env")
+        let fields = r.stdout.split(separator: " ").map {
+            Int64($0.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+        }
         // Linux reports ru_maxrss in KiB.
         return (Int32(fields.first ?? -1), r.stderr, (fields.count > 1 ? fields[1] : -1) * 1024)
     }
@@ -172,14 +207,32 @@ enum CSVRows {
     /// Quoted CSV fields of one record per line (no field here holds a line break).
     static func parse(_ text: String) -> [[String]] {
         text.split(separator: "\n").map { line in
-            var fields: [String] = [], field = "", quoted = false, chars = Array(line), i = 0
+            var fields: [String] = []
+            var field = ""
+            var quoted = false
+            var chars = Array(line)
+            var i = 0
             while i < chars.count {
                 let c = chars[i]
                 if quoted {
                     if c == "\"" {
-                        if i + 1 < chars.count && chars[i + 1] == "\"" { field.append("\""); i += 1 } else { quoted = false }
-                    } else { field.append(c) }
-                } else if c == "\"" { quoted = true } else if c == "," { fields.append(field); field = "" } else { field.append(c) }
+                        if i + 1 < chars.count && chars[i + 1] == "\"" {
+                            field.append("\"")
+                            i += 1
+                        } else {
+                            quoted = false
+                        }
+                    } else {
+                        field.append(c)
+                    }
+                } else if c == "\"" {
+                    quoted = true
+                } else if c == "," {
+                    fields.append(field)
+                    field = ""
+                } else {
+                    field.append(c)
+                }
                 i += 1
             }
             fields.append(field)

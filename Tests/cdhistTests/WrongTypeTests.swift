@@ -35,11 +35,15 @@ import Testing
 
     /// Every command of the tool on `store`: none traps or fails.
     private func everyCommandSucceeds(_ store: String) throws {
-        for args in [["info", store], ["info", store, "--change-types"], ["transactions", store], ["changes", store],
-                     ["show", store, "3"], ["entities", store], ["authors", store], ["export", store], ["export", store, "--format", "csv"],
-                     ["purge", store, "--before", "tx:10"], ["purge", store, "--before", "2025-03-04", "--breakdown"],
-                     ["actors", store, "--defaults", fixture + "/phtk.plist"], ["token", fixture + "/token.data", "--store", store],
-                     ["transactions", store, "--format", "table"], ["changes", store, "--format", "table"]] {
+        for args in [
+            ["info", store], ["info", store, "--change-types"], ["transactions", store], ["changes", store],
+            ["show", store, "3"], ["entities", store], ["authors", store], ["export", store],
+            ["export", store, "--format", "csv"],
+            ["purge", store, "--before", "tx:10"], ["purge", store, "--before", "2025-03-04", "--breakdown"],
+            ["actors", store, "--defaults", fixture + "/phtk.plist"],
+            ["token", fixture + "/token.data", "--store", store],
+            ["transactions", store, "--format", "table"], ["changes", store, "--format", "table"],
+        ] {
             _ = try run(args)
         }
         let check = try CLI.run(["check", store])
@@ -59,7 +63,13 @@ import Testing
         #expect(info["firstTimestamp"] as? String == "2025-03-03T09:00:00.000Z")
         #expect(info["lastTimestamp"] as? String == "2025-03-05T09:50:00.000Z")
         let table = try run(["info", store, "--format", "table", "--utc"]).stdout
-        #expect(table.contains("Odd timestamps:    1 transaction has a ZTIMESTAMP that is text or a blob, not a number (left out of First and Last)"))
+        #expect(
+            table.contains(
+                """
+                Odd timestamps:    1 transaction has a ZTIMESTAMP that is text or a blob, not a number (left out \
+                of First and Last)
+                """
+            ))
         #expect(table.contains("Last:              2025-03-05 09:50:00.000Z"))
 
         // export says what it read: null, with the reason in warnings and once on stderr.
@@ -82,7 +92,10 @@ import Testing
 
         // The author's time range leaves it out; #5 is the export delegate's next transaction.
         let authors = try run(["authors", store, "--by", "author"]).json()
-        let export5 = try #require((authors["authors"] as? [[String: Any]])?.first { $0["value"] as? String == "NSCloudKitMirroringDelegate.export" })
+        let export5 = try #require(
+            (authors["authors"] as? [[String: Any]])?.first {
+                $0["value"] as? String == "NSCloudKitMirroringDelegate.export"
+            })
         #expect(export5["transactionCount"] as? Int == 4)
         #expect(export5["firstTimestamp"] as? String == "2025-03-03T09:11:00.000Z")
 
@@ -90,14 +103,19 @@ import Testing
         let history = Scenarios.appGroupHistory()
         let cutoff = Scenarios.baseTime + 86400  // 2025-03-04T09:00:00Z
         let before = try run(["purge", store, "--before", "2025-03-04T09:00:00Z"]).json()
-        #expect(before["transactionCount"] as? Int == history.enumerated().filter { $0.offset != 2 && $0.element.timestamp < cutoff }.count)
+        #expect(
+            before["transactionCount"] as? Int
+                == history.enumerated().filter { $0.offset != 2 && $0.element.timestamp < cutoff }.count)
         let after = try run(["transactions", store, "--after", "2025-03-05T09:45:00Z"]).json()
         #expect((after["transactions"] as? [[String: Any]])?.compactMap { $0["transactionNumber"] as? Int } == [3, 34])
         // …so an actor merging by date still has #3 to merge, as Core Data would hand it out.
         let actors = try run(["actors", store, "--defaults", fixture + "/phtk.plist", "--actor", "widget"]).json()
         let widget = try #require((actors["actors"] as? [[String: Any]])?.first { $0["actor"] as? String == "widget" })
-        let clean = try run(["actors", fixture + "/Tasks.sqlite", "--defaults", fixture + "/phtk.plist", "--actor", "widget"]).json()
-        let cleanWidget = try #require((clean["actors"] as? [[String: Any]])?.first { $0["actor"] as? String == "widget" })
+        let clean = try run([
+            "actors", fixture + "/Tasks.sqlite", "--defaults", fixture + "/phtk.plist", "--actor", "widget",
+        ]).json()
+        let cleanWidget = try #require(
+            (clean["actors"] as? [[String: Any]])?.first { $0["actor"] as? String == "widget" })
         #expect(widget["pendingCount"] as? Int == (cleanWidget["pendingCount"] as? Int).map { $0 + 1 })
 
         // check finds it through the timestamp index.
@@ -110,7 +128,8 @@ import Testing
 
     @Test func blobTimestampAndAuthor() throws {
         let dir = try TemporaryDirectory()
-        let store = try damaged("""
+        let store = try damaged(
+            """
             UPDATE ATRANSACTION SET ZTIMESTAMP = x'0102' WHERE Z_PK = 4;
             UPDATE ATRANSACTION SET ZAUTHORTS = NULL, ZAUTHOR = x'00ff' WHERE Z_PK = 6;
             UPDATE ATRANSACTION SET ZCONTEXTNAMETS = 1.5 WHERE Z_PK = 7;
@@ -118,14 +137,25 @@ import Testing
         try everyCommandSucceeds(store)
         let r = try run(["transactions", store])
         let txs = try #require(r.json()["transactions"] as? [[String: Any]])
-        func warning(_ n: Int) -> String? { ((txs[n - 1]["warnings"] as? [[String: Any]])?.first?["message"] as? String) }
+        func warning(_ n: Int) -> String? {
+            ((txs[n - 1]["warnings"] as? [[String: Any]])?.first?["message"] as? String)
+        }
         #expect(txs[3]["timestamp"] is NSNull)
-        #expect(warning(4) == "ATRANSACTION Z_PK 4: ZTIMESTAMP holds BLOB of 2 bytes (0102), not a number; read as null")
+        #expect(
+            warning(4) == "ATRANSACTION Z_PK 4: ZTIMESTAMP holds BLOB of 2 bytes (0102), not a number; read as null")
         #expect(txs[5]["author"] is NSNull)
         #expect(warning(6) == "ATRANSACTION Z_PK 6: the author holds BLOB of 2 bytes (00ff), not text; read as null")
         #expect(txs[6]["contextName"] is NSNull && txs[6]["author"] as? String == "widget")
-        #expect(warning(7) == "ATRANSACTION Z_PK 7: ZCONTEXTNAMETS holds REAL 1.5, not an integer (a string reference); read as null")
-        #expect(r.stderr.hasPrefix("cdhist: warning: \(store): 3 values not as Core Data writes them: ATRANSACTION Z_PK 4: "))
+        #expect(
+            warning(7)
+                == """
+                ATRANSACTION Z_PK 7: ZCONTEXTNAMETS holds REAL 1.5, not an integer (a string reference); read as \
+                null
+                """
+        )
+        #expect(
+            r.stderr.hasPrefix(
+                "cdhist: warning: \(store): 3 values not as Core Data writes them: ATRANSACTION Z_PK 4: "))
         // authors agrees with transactions: the blob is no author.
         let authors = try run(["authors", store, "--by", "author"]).json()
         let none = try #require((authors["authors"] as? [[String: Any]])?.first { $0["value"] is NSNull })
@@ -138,8 +168,10 @@ import Testing
     /// counts by author disagreed with `authors` (found by review).
     @Test func blobStringNameBesideAnInlineAuthor() throws {
         let dir = try TemporaryDirectory()
-        let store = try damaged("""
-            UPDATE ATRANSACTION SET ZAUTHOR = 'inline' WHERE ZAUTHORTS = (SELECT Z_PK FROM ATRANSACTIONSTRING WHERE ZNAME = 'widget');
+        let store = try damaged(
+            """
+            UPDATE ATRANSACTION SET ZAUTHOR = 'inline' WHERE ZAUTHORTS = (SELECT Z_PK FROM ATRANSACTIONSTRING WHERE \
+            ZNAME = 'widget');
             UPDATE ATRANSACTIONSTRING SET ZNAME = CAST('widget' AS BLOB) WHERE ZNAME = 'widget';
             """, in: dir)
         let authors = try #require(try run(["authors", store, "--by", "author"]).json()["authors"] as? [[String: Any]])
@@ -154,7 +186,8 @@ import Testing
 
     @Test func changeColumnsOfTheWrongType() throws {
         let dir = try TemporaryDirectory()
-        let store = try damaged("""
+        let store = try damaged(
+            """
             UPDATE ACHANGE SET ZENTITY = 'Task' WHERE Z_PK = 3;
             UPDATE ACHANGE SET ZCHANGETYPE = 'update' WHERE Z_PK = 4;
             UPDATE ACHANGE SET ZENTITYPK = 'one' WHERE Z_PK = 5;
@@ -165,14 +198,24 @@ import Testing
         let r = try run(["changes", store, "--format", "ndjson"])
         let changes = try lines(r)
         func change(_ id: Int) throws -> [String: Any] { try #require(changes.first { $0["changeID"] as? Int == id }) }
-        func messages(_ id: Int) throws -> [String] { (try change(id)["warnings"] as? [[String: Any]] ?? []).compactMap { $0["message"] as? String } }
+        func messages(_ id: Int) throws -> [String] {
+            (try change(id)["warnings"] as? [[String: Any]] ?? []).compactMap { $0["message"] as? String }
+        }
         // Change 3 (an update of Project 1 in the fixture): no entity, no bitmap.
-        #expect(try change(3)["entity"] is NSNull && change(3)["entityNumber"] as? Int == 0 && change(3)["changedObjectID"] is NSNull)
-        #expect(try messages(3) == ["ACHANGE Z_PK 3: ZENTITY holds TEXT \"Task\", not an integer; read as 0",
-                                    "ACHANGE Z_PK 3: ZCOLUMNS holds INTEGER 12, not a BLOB; read as null"])
+        #expect(
+            try change(3)["entity"] is NSNull && change(3)["entityNumber"] as? Int == 0
+                && change(3)["changedObjectID"] is NSNull)
+        #expect(
+            try messages(3) == [
+                "ACHANGE Z_PK 3: ZENTITY holds TEXT \"Task\", not an integer; read as 0",
+                "ACHANGE Z_PK 3: ZCOLUMNS holds INTEGER 12, not a BLOB; read as null",
+            ])
         // Change 4: never SQLite's 0 (an insert) for text.
         #expect(try change(4)["changeType"] as? String == "unknown(-1)")
-        #expect(try messages(4) == ["ACHANGE Z_PK 4: ZCHANGETYPE holds TEXT \"update\", not an integer; read as unknown(-1)"])
+        #expect(
+            try messages(4) == [
+                "ACHANGE Z_PK 4: ZCHANGETYPE holds TEXT \"update\", not an integer; read as unknown(-1)"
+            ])
         #expect(try change(5)["entityPK"] as? Int == 0 && change(5)["changedObjectID"] is NSNull)
         #expect(try messages(5) == ["ACHANGE Z_PK 5: ZENTITYPK holds TEXT \"one\", not an integer; read as 0"])
         #expect(try change(6)["transactionNumber"] as? Int == 0)
@@ -192,7 +235,8 @@ import Testing
 
     @Test func bookkeepingTablesOfTheWrongType() throws {
         let dir = try TemporaryDirectory()
-        let store = try damaged("""
+        let store = try damaged(
+            """
             UPDATE Z_PRIMARYKEY SET Z_MAX = 'many' WHERE Z_NAME = 'TRANSACTION';
             UPDATE Z_PRIMARYKEY SET Z_SUPER = 'p' WHERE Z_NAME = 'Photo';
             UPDATE Z_METADATA SET Z_PLIST = 3;
@@ -201,14 +245,23 @@ import Testing
         try everyCommandSucceeds(store)
         let r = try run(["info", store, "--format", "table"])
         #expect(r.stdout.contains("Metadata:          Z_PLIST holds INTEGER 3, not a property list"))
-        #expect(r.stdout.contains("Model:             none (\(store): Z_MODELCACHE holds TEXT \"hello\", not a compressed model; give a model with --model)"))
-        #expect(r.stderr == """
-            cdhist: note: \(store): Z_PRIMARYKEY Z_ENT 3 (Photo): Z_SUPER holds TEXT "p", not an integer; read as 0
-            cdhist: note: \(store): Z_PRIMARYKEY Z_ENT 16002 (TRANSACTION): Z_MAX holds TEXT "many", not an integer; read as 0
+        #expect(
+            r.stdout.contains(
+                """
+                Model:             none (\(store): Z_MODELCACHE holds TEXT \"hello\", not a compressed model; \
+                give a model with --model)
+                """
+            ))
+        #expect(
+            r.stderr == """
+                cdhist: note: \(store): Z_PRIMARYKEY Z_ENT 3 (Photo): Z_SUPER holds TEXT "p", not an integer; read as 0
+                cdhist: note: \(store): Z_PRIMARYKEY Z_ENT 16002 (TRANSACTION): Z_MAX holds TEXT "many", not an \
+                integer; read as 0
 
-            """)
+                """)
         let entities = try run(["entities", store]).json()
-        let photo = try #require((entities["entities"] as? [[String: Any]])?.first { $0["entity"] as? String == "Photo" })
+        let photo = try #require(
+            (entities["entities"] as? [[String: Any]])?.first { $0["entity"] as? String == "Photo" })
         #expect(photo["superentity"] is NSNull)
     }
 }

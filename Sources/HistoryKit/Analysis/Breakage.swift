@@ -34,8 +34,9 @@ struct Breakage {
         }
 
         init?(_ actor: ActorReport) {
-            self.init(name: actor.name, kind: actor.kind, tokenNumber: actor.tokenNumber, date: actor.positionDate,
-                      wholeSeconds: actor.positionKeepsWholeSeconds)
+            self.init(
+                name: actor.name, kind: actor.kind, tokenNumber: actor.tokenNumber, date: actor.positionDate,
+                wholeSeconds: actor.positionKeepsWholeSeconds)
         }
     }
 
@@ -71,10 +72,15 @@ struct Breakage {
         func deleted(_ author: String?) -> Bool { onlyBy.map { f in author.map(f.contains) ?? false } ?? true }
         return positions.indices.compactMap { i -> Consequence? in
             guard let actor = actors.first(where: { $0.name == positions[i].name && $0.kind == positions[i].kind }),
-                  actor.hasBreakablePosition, !actor.status.isBroken else { return nil }
-            if let author = tokenAuthors[i], deleted(author < authorNames.count ? authorNames[author] : nil) { return .expired(actor) }
+                actor.hasBreakablePosition, !actor.status.isBroken
+            else { return nil }
+            if let author = tokenAuthors[i], deleted(author < authorNames.count ? authorNames[author] : nil) {
+                return .expired(actor)
+            }
             func others(_ tallies: AuthorTallies) -> Int {
-                tallies.sorted(names: authorNames).filter { deleted($0.author) && !actor.isOwn($0.author) }.reduce(0) { $0 + $1.tally.count }
+                tallies.sorted(names: authorNames).filter { deleted($0.author) && !actor.isOwn($0.author) }.reduce(0) {
+                    $0 + $1.tally.count
+                }
             }
             let missed = others(surely[i])
             let atMost = positions[i].perhaps == nil ? nil : others(perhaps[i])

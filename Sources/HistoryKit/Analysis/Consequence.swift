@@ -10,9 +10,18 @@ public struct Consequence: Equatable, Sendable {
     /// The deletion takes the transaction `actor`'s token names.
     static func expired(_ actor: ActorReport) -> Consequence {
         let n = actor.tokenNumber.map { "#\($0)" } ?? "its transaction"
-        return Consequence(actor: actor.name, kind: actor.kind, status: .expired, message: actor.kind == .cloudKit
-            ? "CloudKit's export position (transaction \(n)) would be purged: on its next export the mirror finds its token expired, resets (reason: history expired) and re-uploads \(actor.everyRecord)"
-            : "its token names \(n), which this purge deletes: Core Data will fail with 134301 (SwiftData with SwiftDataError.historyTokenExpired)")
+        return Consequence(
+            actor: actor.name, kind: actor.kind, status: .expired,
+            message: actor.kind == .cloudKit
+                ? """
+                CloudKit's export position (transaction \(n)) would be purged: on its next export the mirror \
+                finds its token expired, resets (reason: history expired) and re-uploads \(actor.everyRecord)
+                """
+                : """
+                its token names \(n), which this purge deletes: Core Data will fail with 134301 (SwiftData with \
+                SwiftDataError.historyTokenExpired)
+                """
+        )
     }
 
     /// The deletion takes `transactions` others wrote after `actor`'s position; for a
@@ -20,11 +29,26 @@ public struct Consequence: Equatable, Sendable {
     static func missedChanges(_ actor: ActorReport, transactions: Int, atMost: Int? = nil) -> Consequence {
         let range = atMost.map { $0 > transactions ? "\(transactions)–\($0) transactions" : nil } ?? nil
         guard let range else {
-            return Consequence(actor: actor.name, kind: actor.kind, status: .missedChanges, message: actor.kind == .cloudKit
-                ? "the purge deletes \(plural(transactions, "transaction")) CloudKit has not exported yet: their changes never reach iCloud"
-                : "the purge deletes \(plural(transactions, "transaction")) it has not merged yet; it will never see them")
+            return Consequence(
+                actor: actor.name, kind: actor.kind, status: .missedChanges,
+                message: actor.kind == .cloudKit
+                    ? """
+                    the purge deletes \(plural(transactions, "transaction")) CloudKit has not exported yet: their \
+                    changes never reach iCloud
+                    """
+                    : """
+                    the purge deletes \(plural(transactions, "transaction")) it has not merged yet; it will never \
+                    see them
+                    """
+            )
         }
-        return Consequence(actor: actor.name, kind: actor.kind, status: .missedChanges,
-                           message: "the purge deletes \(range) it may not have merged yet (its date is kept in whole seconds, so what falls within the second after it may be unmerged); it would never see them")
+        return Consequence(
+            actor: actor.name, kind: actor.kind, status: .missedChanges,
+            message:
+                """
+                the purge deletes \(range) it may not have merged yet (its date is kept in whole seconds, so what \
+                falls within the second after it may be unmerged); it would never see them
+                """
+        )
     }
 }

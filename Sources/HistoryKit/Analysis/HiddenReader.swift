@@ -22,9 +22,18 @@ public struct HiddenReader: Equatable, Sendable {
             e.properties.filter { $0.isIndexedBySpotlight && !$0.isTransient }.map { "\(e.name).\($0.name)" }
         }
         guard !indexed.isEmpty else { return nil }
+        let named =
+            indexed.count <= 3
+            ? indexed.joined(separator: ", ")
+            : indexed.prefix(3).joined(separator: ", ") + " and \(indexed.count - 3) more"
         return HiddenReader(
             kind: .spotlight, name: "Spotlight (NSCoreDataCoreSpotlightDelegate)", evidence: indexed,
-            explanation: "the model indexes \(indexed.count <= 3 ? indexed.joined(separator: ", ") : indexed.prefix(3).joined(separator: ", ") + " and \(indexed.count - 3) more") in Spotlight: an app indexing them with NSCoreDataCoreSpotlightDelegate reads history and keeps its position in the Spotlight index, out of reach of any file",
+            explanation:
+                """
+                the model indexes \(named) in Spotlight: an app indexing them with NSCoreDataCoreSpotlightDelegate \
+                reads history and keeps \
+                its position in the Spotlight index, out of reach of any file
+                """,
             purgeEffect: "its token expires and it re-indexes every object")
     }
 }

@@ -8,13 +8,16 @@ public enum NameSuggestion {
     /// The candidates like `name`, closest first (ties in their given order): at
     /// most a third of the longer name's characters apart (at least one), ignoring
     /// case, or one a prefix of the other.
-    public static func closest(to name: String, among candidates: some Sequence<String>) -> [(name: String, distance: Int)] {
+    public static func closest(to name: String, among candidates: some Sequence<String>) -> [(
+        name: String, distance: Int
+    )] {
         let target = Array(name.lowercased())
         var found: [(name: String, distance: Int, order: Int)] = []
         for (order, candidate) in candidates.enumerated() where candidate != name {
             let other = Array(candidate.lowercased())
             let limit = max(1, max(target.count, other.count) / 3)
-            let isPrefix = !target.isEmpty && !other.isEmpty && (other.starts(with: target) || target.starts(with: other))
+            let isPrefix =
+                !target.isEmpty && !other.isEmpty && (other.starts(with: target) || target.starts(with: other))
             if let d = distance(target, other, limit: limit) {
                 found.append((candidate, d, order))
             } else if isPrefix {

@@ -12,7 +12,8 @@ extension HistoryStore {
     /// query names once: call it when a listing found nothing, to say why.
     public func unmatchedNames(_ query: HistoryQuery) throws -> [UnmatchedName] {
         let filters: [(TransactionField, [HistoryQuery.NameFilter])] = [
-            (.author, query.authors), (.contextName, query.contextNames), (.bundleID, query.bundleIDs), (.processID, query.processIDs),
+            (.author, query.authors), (.contextName, query.contextNames), (.bundleID, query.bundleIDs),
+            (.processID, query.processIDs),
         ]
         var unmatched: [UnmatchedName] = []
         for (field, values) in filters {
@@ -24,7 +25,10 @@ extension HistoryStore {
             let present = try fieldSummaries(field, countingChanges: false).compactMap(\.value)
             let known = Set(present)
             for name in wanted where !known.contains(name) {
-                unmatched.append(UnmatchedName(field: field, value: name, similar: NameSuggestion.closest(to: name, among: present).map(\.name)))
+                unmatched.append(
+                    UnmatchedName(
+                        field: field, value: name, similar: NameSuggestion.closest(to: name, among: present).map(\.name)
+                    ))
             }
         }
         return unmatched

@@ -7,7 +7,8 @@ import Foundation
 /// { "failOn": "warning", "actors": ["app", "widget"], "batchActors": ["importer"],
 ///   "strategy": "phtk-2", "skip": ["missing-attribution"],
 ///   "thresholds": { "maxTransactions": 100000, "maxChanges": 1000000, "maxHistoryShare": 0.5,
-///                   "minHistoryBytes": 16777216, "maxHistoryAgeDays": 90, "maxPendingTransactions": 1000, "maxLagDays": 7,
+///                   "minHistoryBytes": 16777216, "maxHistoryAgeDays": 90, "maxPendingTransactions": 1000,
+///                   "maxLagDays": 7,
 ///                   "staleDays": 30, "maxFreeShare": 0.25, "maxExportPendingTransactions": 100,
 ///                   "massDeleteMinObjects": 50, "massDeleteShare": 0.5, "massDeleteWindowSeconds": 60,
 ///                   "dormantMirrorDays": 7, "dormantMirrorTransactions": 20 } }
@@ -49,7 +50,9 @@ public struct CheckConfig: Equatable, Sendable {
 
     /// Reads a config file; unknown keys are errors (a typo should not silently do nothing).
     public static func load(path: String) throws -> CheckConfig {
-        guard let data = FileContents.read(path) else { throw Failure(description: "\(path): \(FileContents.whyUnreadable(path) ?? "cannot be read")") }
+        guard let data = FileContents.read(path) else {
+            throw Failure(description: "\(path): \(FileContents.whyUnreadable(path) ?? "cannot be read")")
+        }
         guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
             throw Failure(description: "\(path): not a JSON object")
         }
@@ -58,20 +61,31 @@ public struct CheckConfig: Equatable, Sendable {
         for (key, value) in object {
             switch key {
             case "failOn":
-                guard let s = value as? String, let sev = Severity(rawValue: s) else { throw fail("failOn must be error, warning or info") }
+                guard let s = value as? String, let sev = Severity(rawValue: s) else {
+                    throw fail("failOn must be error, warning or info")
+                }
                 c.failOn = sev
             case "actors", "batchActors", "skip":
                 guard let list = value as? [String] else { throw fail("\(key) must be a list of strings") }
-                if key == "actors" { c.actors = list } else if key == "batchActors" { c.batchActors = list } else { c.skip = list }
+                if key == "actors" {
+                    c.actors = list
+                } else if key == "batchActors" {
+                    c.batchActors = list
+                } else {
+                    c.skip = list
+                }
             case "strategy":
                 guard let s = value as? String, let strategy = CleanerStrategy(rawValue: s) else {
-                    throw fail("strategy must be one of \(CleanerStrategy.allCases.map(\.rawValue).joined(separator: ", "))")
+                    throw fail(
+                        "strategy must be one of \(CleanerStrategy.allCases.map(\.rawValue).joined(separator: ", "))")
                 }
                 c.strategy = strategy
             case "thresholds":
                 guard let t = value as? [String: Any] else { throw fail("thresholds must be an object") }
                 for (name, v) in t {
-                    guard let n = (v as? NSNumber)?.doubleValue, n >= 0 else { throw fail("thresholds.\(name) must be a non-negative number") }
+                    guard let n = (v as? NSNumber)?.doubleValue, n >= 0 else {
+                        throw fail("thresholds.\(name) must be a non-negative number")
+                    }
                     switch name {
                     case "maxTransactions": c.maxTransactions = Self.count(n)
                     case "maxChanges": c.maxChanges = Self.count(n)
@@ -84,12 +98,15 @@ public struct CheckConfig: Equatable, Sendable {
                     case "maxFreeShare": c.maxFreeShare = n
                     case "maxExportPendingTransactions": c.maxExportPendingTransactions = Self.count(n)
                     case "massDeleteMinObjects":
-                        c.massDelete = DeleteBurstLimits(minimumObjects: Self.count(n), share: c.massDelete.share, window: c.massDelete.window)
+                        c.massDelete = DeleteBurstLimits(
+                            minimumObjects: Self.count(n), share: c.massDelete.share, window: c.massDelete.window)
                     case "massDeleteShare":
                         guard n < 1 else { throw fail("thresholds.massDeleteShare must be below 1") }
-                        c.massDelete = DeleteBurstLimits(minimumObjects: c.massDelete.minimumObjects, share: n, window: c.massDelete.window)
+                        c.massDelete = DeleteBurstLimits(
+                            minimumObjects: c.massDelete.minimumObjects, share: n, window: c.massDelete.window)
                     case "massDeleteWindowSeconds":
-                        c.massDelete = DeleteBurstLimits(minimumObjects: c.massDelete.minimumObjects, share: c.massDelete.share, window: n)
+                        c.massDelete = DeleteBurstLimits(
+                            minimumObjects: c.massDelete.minimumObjects, share: c.massDelete.share, window: n)
                     case "dormantMirrorDays": c.dormantMirrorDays = n
                     case "dormantMirrorTransactions": c.dormantMirrorTransactions = Self.count(n)
                     default: throw fail("unknown threshold '\(name)'")

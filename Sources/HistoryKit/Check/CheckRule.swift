@@ -59,7 +59,9 @@ extension ActorStatusRule {
     func evaluate(_ c: CheckContext) throws -> [Finding] {
         // CloudKit's exporter has rules of its own.
         (c.mergeState?.actors ?? []).filter { $0.status == status && $0.kind == .app }.map { a in
-            var data: [String: PlistValue] = ["actor": .string(a.name), "source": .string(a.records.first?.source ?? "")]
+            var data: [String: PlistValue] = [
+                "actor": .string(a.name), "source": .string(a.records.first?.source ?? ""),
+            ]
             if let n = a.tokenNumber { data["tokenTransactionNumber"] = .integer(n) }
             return finding("\(a.name): \(a.explanation). Fix: \(a.advice).", data)
         }
@@ -88,8 +90,10 @@ public final class CheckContext {
 
     /// `readingForAPage`: the statistics count changes by type, from the entity tally (read
     /// now, once, as ``entityChangeCounts()`` gives it), and ``attribution()`` counts changes.
-    public init(store: HistoryStore, mergeState: MergeStateReport?, mirroring: MirroringState? = nil, config: CheckConfig,
-                model: ModelResolution, now: Double, nextModel: ManagedObjectModel? = nil, readingForAPage: Bool = false) throws {
+    public init(
+        store: HistoryStore, mergeState: MergeStateReport?, mirroring: MirroringState? = nil, config: CheckConfig,
+        model: ModelResolution, now: Double, nextModel: ManagedObjectModel? = nil, readingForAPage: Bool = false
+    ) throws {
         self.store = store
         readsForAPage = readingForAPage
         if readingForAPage {
@@ -131,10 +135,13 @@ public enum Checker {
     /// Every rule, in the order they run.
     public static let rules: [any CheckRule] = [
         ActorExpiredRule(), ActorMissedChangesRule(), ForeignTokenRule(), CorruptTokenRule(),
-        ActorBehindRule(), ActorNotMergingRule(), StaleActorRule(), PositionAfterNewestRule(), AuthorMismatchRule(), NoMergePositionRule(),
+        ActorBehindRule(), ActorNotMergingRule(), StaleActorRule(), PositionAfterNewestRule(), AuthorMismatchRule(),
+        NoMergePositionRule(),
         CloudKitExpiredRule(), CloudKitTokenUnreadableRule(),
-        CloudKitExportFailingRule(), CloudKitExportBehindRule(), CloudKitRecordsPendingRule(), TwoMirrorsRule(), DormantMirrorRule(), HistoryTooLargeRule(), HistoryOldRule(), MissingAttributionRule(),
-        CloudKitPurgeRule(), SpotlightReaderRule(), MigrationTruncationRule(), WALMissingRule(), WALDamagedRule(), OrphanChangesRule(), MassDeleteRule(), CascadeOrphansRule(), UnknownEntityRule(),
+        CloudKitExportFailingRule(), CloudKitExportBehindRule(), CloudKitRecordsPendingRule(), TwoMirrorsRule(),
+        DormantMirrorRule(), HistoryTooLargeRule(), HistoryOldRule(), MissingAttributionRule(),
+        CloudKitPurgeRule(), SpotlightReaderRule(), MigrationTruncationRule(), WALMissingRule(), WALDamagedRule(),
+        OrphanChangesRule(), MassDeleteRule(), CascadeOrphansRule(), UnknownEntityRule(),
         ColumnsMismatchRule(), WrongTypeRule(), FreePagesRule(),
     ]
 

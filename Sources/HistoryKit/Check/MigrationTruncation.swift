@@ -34,15 +34,20 @@ extension HistoryStore {
             var rows: [(Int64, Int, Int64)] = []
             var ignored: String?
             try db.forEachRow("SELECT ZENTITY, COUNT(*), MAX(ZTRANSACTIONID) FROM ACHANGE GROUP BY ZENTITY") { row in
-                if let number = row.integer(0, problem: &ignored) { rows.append((number, Int(row.int64(1)), row.int64(2))) }
+                if let number = row.integer(0, problem: &ignored) {
+                    rows.append((number, Int(row.int64(1)), row.int64(2)))
+                }
             }
             return rows
         }
         let removed = named.compactMap { e -> MigrationTruncation.RemovedEntity? in
             guard let name = catalog.entity(number: e.number)?.name, !kept.contains(name) else { return nil }
-            return MigrationTruncation.RemovedEntity(name: name, entityNumber: e.number, changes: e.changes, newestTransaction: e.newest)
+            return MigrationTruncation.RemovedEntity(
+                name: name, entityNumber: e.number, changes: e.changes, newestTransaction: e.newest)
         }.sorted { $0.name < $1.name }
-        guard let newest = removed.map(\.newestTransaction).max(), newest < .max else { return MigrationTruncation(removed: removed, preview: nil) }
+        guard let newest = removed.map(\.newestTransaction).max(), newest < .max else {
+            return MigrationTruncation(removed: removed, preview: nil)
+        }
         let preview = try previewPurge(HistoryQuery(before: .transaction(newest + 1)), actors: actors)
         return MigrationTruncation(removed: removed, preview: preview)
     }

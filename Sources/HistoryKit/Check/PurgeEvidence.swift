@@ -4,9 +4,18 @@ enum PurgeEvidence {
     /// and keeps too much (the oldest remaining transaction named).
     static func sentence(_ statistics: HistoryStatistics) -> Message {
         guard statistics.purgeTraces.anyTrace else {
-            return "Nothing seems to purge it: purge what every actor has merged (\(Control.showActors) shows what each cleaner would delete; then \(Control.purgeByStrategy)) and VACUUM."
+            return
+                """
+                Nothing seems to purge it: purge what every actor has merged (\(Control.showActors) shows what \
+                each cleaner would delete; then \(Control.purgeByStrategy)) and VACUUM.
+                """
         }
-        let oldest = statistics.transactionNumbers.map { " (the oldest remaining transaction is #\($0.lowerBound))" } ?? ""
-        return "A cleaner purges it\(oldest) but keeps more than this: purge up to what every actor has merged, more often (\(Control.showActors) shows what each cleaner would delete), and VACUUM."
+        let oldest =
+            statistics.transactionNumbers.map { " (the oldest remaining transaction is #\($0.lowerBound))" } ?? ""
+        return
+            """
+            A cleaner purges it\(oldest) but keeps more than this: purge up to what every actor has merged, more \
+            often (\(Control.showActors) shows what each cleaner would delete), and VACUUM.
+            """
     }
 }

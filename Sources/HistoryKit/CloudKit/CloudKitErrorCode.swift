@@ -13,7 +13,9 @@ public enum CloudKitErrorCode {
     /// it is recorded.
     public static func text(domain: String?, code: Int64?) -> String {
         let recorded = [domain, code.map(String.init)].compactMap { $0 }.joined(separator: " ")
-        guard domain == Self.domain, let code, let known = describe(code) else { return recorded.isEmpty ? "an unrecorded error" : recorded }
+        guard domain == Self.domain, let code, let known = describe(code) else {
+            return recorded.isEmpty ? "an unrecorded error" : recorded
+        }
         return "\(recorded) (\(known.name): \(known.meaning))"
     }
 

@@ -35,28 +35,36 @@ extension HistoryStore {
         return try read { db -> ExportBacklog? in
             guard try db.tableExists("ANSCKRECORDMETADATA") else { return nil }
             let columns = Set(try db.columns(in: "ANSCKRECORDMETADATA").map { $0.name.uppercased() })
-            guard columns.isSuperset(of: ["ZENTITYID", "ZENTITYPK", "ZLASTEXPORTEDTRANSACTIONNUMBER"]) else { return nil }
+            guard columns.isSuperset(of: ["ZENTITYID", "ZENTITYPK", "ZLASTEXPORTEDTRANSACTIONNUMBER"]) else {
+                return nil
+            }
             var backlog = ExportBacklog(byEntity: [:], objects: [])
             // Per object, its newest change by an author that is not CloudKit's; then the
             // objects CloudKit mirrors whose last export is older.
-            try db.forEachRow("""
+            try db.forEachRow(
+                """
                 SELECT c.entity, c.pk, r.ZLASTEXPORTEDTRANSACTIONNUMBER, c.last
                 FROM (SELECT ch.ZENTITY AS entity, ch.ZENTITYPK AS pk, MAX(ch.ZTRANSACTIONID) AS last
                       FROM ACHANGE ch JOIN ATRANSACTION t ON t.Z_PK = ch.ZTRANSACTIONID\(sql.joinClause)
-                      WHERE \(author) IS NULL OR typeof(\(author)) <> 'text' OR substr(\(author), 1, \(prefix.utf8.count)) <> '\(prefix)'
+                      WHERE \(author) IS NULL OR typeof(\(author)) <> 'text' OR substr(\(author), 1, \
+                \(prefix.utf8.count)) <> '\(prefix)'
                       GROUP BY ch.ZENTITY, ch.ZENTITYPK) c
                 JOIN ANSCKRECORDMETADATA r ON r.ZENTITYID = c.entity AND r.ZENTITYPK = c.pk
                 WHERE typeof(c.entity) = 'integer' AND typeof(c.pk) = 'integer' AND typeof(c.last) = 'integer'
-                  AND c.last > (CASE WHEN typeof(r.ZLASTEXPORTEDTRANSACTIONNUMBER) = 'integer' THEN r.ZLASTEXPORTEDTRANSACTIONNUMBER ELSE 0 END)
+                  AND c.last > (CASE WHEN typeof(r.ZLASTEXPORTEDTRANSACTIONNUMBER) = 'integer' THEN \
+                r.ZLASTEXPORTEDTRANSACTIONNUMBER ELSE 0 END)
                 ORDER BY c.last DESC, c.entity, c.pk
-                """) { row in
+                """
+            ) { row in
                 let entity = row.int64(0)
                 backlog.byEntity[entity, default: 0] += 1
                 guard backlog.objects.count < limit else { return }
                 var ignored: String?
-                backlog.objects.append(ExportBacklog.Object(entityNumber: entity, entityName: catalog.entity(number: entity)?.name,
-                                                            primaryKey: row.int64(1), lastExported: row.integer(2, problem: &ignored),
-                                                            lastChanged: row.int64(3)))
+                backlog.objects.append(
+                    ExportBacklog.Object(
+                        entityNumber: entity, entityName: catalog.entity(number: entity)?.name,
+                        primaryKey: row.int64(1), lastExported: row.integer(2, problem: &ignored),
+                        lastChanged: row.int64(3)))
             }
             return backlog
         }

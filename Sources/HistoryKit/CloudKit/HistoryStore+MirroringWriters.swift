@@ -33,15 +33,21 @@ extension HistoryStore {
         let number = "CASE WHEN typeof(t.ZTIMESTAMP) IN ('integer', 'real') THEN t.ZTIMESTAMP END"
         return try read { db in
             var writers: [MirroringWriter] = []
-            try db.forEachRow("""
+            try db.forEachRow(
+                """
                 SELECT b, p, COUNT(*), MIN(n), MAX(n), MIN(ts), MAX(ts) FROM (
-                  SELECT \(names.expression(for: .bundleID)) AS b, \(names.expression(for: .processID)) AS p, t.Z_PK AS n, \(number) AS ts
-                  FROM ATRANSACTION t\(names.joinClause) WHERE \(mirroringCondition)) GROUP BY b, p ORDER BY COUNT(*) DESC, MIN(n)
-                """) { row in
+                  SELECT \(names.expression(for: .bundleID)) AS b, \(names.expression(for: .processID)) AS p, t.Z_PK \
+                AS n, \(number) AS ts
+                  FROM ATRANSACTION t\(names.joinClause) WHERE \(mirroringCondition)) GROUP BY b, p ORDER BY COUNT(*) \
+                DESC, MIN(n)
+                """
+            ) { row in
                 var ignored: String?
-                writers.append(MirroringWriter(bundleID: row.text(0, problem: &ignored), processID: row.text(1, problem: &ignored),
-                                               transactions: Int(row.int64(2)), firstTransaction: row.int64(3), lastTransaction: row.int64(4),
-                                               first: row.number(5, problem: &ignored), last: row.number(6, problem: &ignored)))
+                writers.append(
+                    MirroringWriter(
+                        bundleID: row.text(0, problem: &ignored), processID: row.text(1, problem: &ignored),
+                        transactions: Int(row.int64(2)), firstTransaction: row.int64(3), lastTransaction: row.int64(4),
+                        first: row.number(5, problem: &ignored), last: row.number(6, problem: &ignored)))
             }
             return writers
         }
@@ -52,26 +58,43 @@ extension HistoryStore {
     public func mirroringSilence(_ mirroring: MirroringState) throws -> MirroringSilence {
         try read { db in
             var ignored: String?
-            let last = try db.firstRow("SELECT t.Z_PK, t.ZTIMESTAMP FROM ATRANSACTION t WHERE \(mirroringCondition) ORDER BY t.Z_PK DESC LIMIT 1") {
+            let last = try db.firstRow(
+                """
+                SELECT t.Z_PK, t.ZTIMESTAMP FROM ATRANSACTION t WHERE \(mirroringCondition) ORDER BY t.Z_PK DESC \
+                LIMIT 1
+                """
+            ) {
                 (number: $0.int64(0), time: $0.number(1, problem: &ignored))
             }
             var seen: [(what: MirroringSilence.Activity, time: Double)] = []
             if let last, let time = last.time { seen.append((.transaction(last.number), time)) }
-            if case .token(let token)? = mirroring.exportPosition?.position, let n = token.transactionNumber(forStore: storeUUID),
-               let time = try db.firstRow("SELECT ZTIMESTAMP FROM ATRANSACTION WHERE Z_PK = ?", arguments: [n], { $0.number(0, problem: &ignored) }) ?? nil {
+            if case .token(let token)? = mirroring.exportPosition?.position,
+                let n = token.transactionNumber(forStore: storeUUID),
+                let time = try db.firstRow(
+                    "SELECT ZTIMESTAMP FROM ATRANSACTION WHERE Z_PK = ?", arguments: [n],
+                    { $0.number(0, problem: &ignored) }) ?? nil
+            {
                 seen.append((.exportPosition(n), time))
             }
-            if let event = (mirroring.recentEvents ?? []).compactMap({ $0.ended ?? $0.started }).max() { seen.append((.event, event)) }
+            if let event = (mirroring.recentEvents ?? []).compactMap({ $0.ended ?? $0.started }).max() {
+                seen.append((.event, event))
+            }
             let latest = seen.max { $0.time < $1.time }
-            let after = try db.firstRow("""
+            let after = try db.firstRow(
+                """
                 SELECT COUNT(*), MAX(CASE WHEN typeof(ZTIMESTAMP) IN ('integer', 'real') THEN ZTIMESTAMP END),
                        MIN(CASE WHEN typeof(ZTIMESTAMP) IN ('integer', 'real') THEN ZTIMESTAMP END)
                 FROM ATRANSACTION WHERE ZTIMESTAMP > ? AND ZTIMESTAMP < ''
-                """, arguments: [latest?.time ?? -Double.greatestFiniteMagnitude]) {
-                (count: Int($0.int64(0)), newest: $0.number(1, problem: &ignored), oldest: $0.number(2, problem: &ignored))
+                """, arguments: [latest?.time ?? -Double.greatestFiniteMagnitude]
+            ) {
+                (
+                    count: Int($0.int64(0)), newest: $0.number(1, problem: &ignored),
+                    oldest: $0.number(2, problem: &ignored)
+                )
             }
-            return MirroringSilence(lastActivity: latest?.what, lastActivityTime: latest?.time, transactionsSince: after?.count ?? 0,
-                                    firstTimeSince: after?.oldest ?? nil, newestTime: after?.newest ?? nil)
+            return MirroringSilence(
+                lastActivity: latest?.what, lastActivityTime: latest?.time, transactionsSince: after?.count ?? 0,
+                firstTimeSince: after?.oldest ?? nil, newestTime: after?.newest ?? nil)
         }
     }
 }

@@ -44,7 +44,9 @@ public struct MirroringState: Sendable {
 
     public var frameworkVersion: Int64? { entry("PFCloudKitMetadataFrameworkVersionKey")?.value.integerValue }
     /// `NSCloudKitMirroringDelegateCheckedCKIdentityDefaultsKey`.
-    public var identityChecked: Bool? { entry("NSCloudKitMirroringDelegateCheckedCKIdentityDefaultsKey")?.value.boolValue }
+    public var identityChecked: Bool? {
+        entry("NSCloudKitMirroringDelegateCheckedCKIdentityDefaultsKey")?.value.boolValue
+    }
     /// `PFCloudKitMetadataNeedsMetadataMigrationKey`.
     public var needsMetadataMigration: Bool? { entry("PFCloudKitMetadataNeedsMetadataMigrationKey")?.value.boolValue }
 }

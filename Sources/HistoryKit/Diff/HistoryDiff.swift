@@ -41,7 +41,9 @@ public struct HistoryDiff: Equatable, Sendable {
 
         /// Entities, most changes first.
         public var entities: [EntityCount] {
-            byEntity.map { EntityCount(entity: $0.key, changes: $0.value) }.sorted { ($0.changes, $1.entity) > ($1.changes, $0.entity) }
+            byEntity.map { EntityCount(entity: $0.key, changes: $0.value) }.sorted {
+                ($0.changes, $1.entity) > ($1.changes, $0.entity)
+            }
         }
 
         /// Adds `tx`, after those held, with its number of changes (their entities are added apart).

@@ -24,11 +24,15 @@ extension HistoryDiff {
 
     /// Compares the transactions `a` (old) and `b` (new) read, in step by number, row by row
     /// in place: no change is decoded. A change's entities are tallied by name for the parts.
-    static func compare(_ a: TransactionStream, _ b: TransactionStream, entities: EntityMatch) throws -> RangeComparison {
+    static func compare(_ a: TransactionStream, _ b: TransactionStream, entities: EntityMatch) throws -> RangeComparison
+    {
         var result = RangeComparison()
-        var removedEntities: [Int64: Int] = [:], addedEntities: [Int64: Int] = [:], rewrittenEntities: [Int64: Int] = [:]
+        var removedEntities: [Int64: Int] = [:]
+        var addedEntities: [Int64: Int] = [:]
+        var rewrittenEntities: [Int64: Int] = [:]
         var afterEntities: [Int64] = []
-        var x = try a.next(), y = try b.next()
+        var x = try a.next()
+        var y = try b.next()
         var lastWasAdded = false
         while x != nil || y != nil {
             if let tx = x, y.map({ tx.number < $0.number }) ?? true {
@@ -93,7 +97,8 @@ extension HistoryDiff {
     /// entities), object, updated columns and tombstone columns, each value by its SQLite type
     /// and bytes (a tombstone column one store lacks counts as NULL).
     private static func sameContent(_ a: RawCursor, _ b: RawCursor, entities: EntityMatch) -> Bool {
-        guard a.holdsSame(0, as: b, 0), a.holdsSame(2, as: b, 2), a.holdsSame(4, as: b, 4), a.holdsSame(5, as: b, 5) else { return false }
+        guard a.holdsSame(0, as: b, 0), a.holdsSame(2, as: b, 2), a.holdsSame(4, as: b, 4), a.holdsSame(5, as: b, 5)
+        else { return false }
         if a.storageClass(3) == .integer && b.storageClass(3) == .integer {
             guard entities.same(a.int64(3), b.int64(3)) else { return false }
         } else if !a.holdsSame(3, as: b, 3) {

@@ -10,24 +10,33 @@ extension HistoryDiff {
     /// began are left out. `progress` is told, in order, the last number of each
     /// range compared and returns false to stop (``HistoryDiffError/stopped`` is
     /// thrown then).
-    public static func compare(old: HistoryStore, oldDecoder: ChangeDecoder, new: HistoryStore, newDecoder: ChangeDecoder,
-                               query: HistoryQuery = HistoryQuery(), progress: (Int64) -> Bool = { _ in true }) throws -> HistoryDiff {
+    public static func compare(
+        old: HistoryStore, oldDecoder: ChangeDecoder, new: HistoryStore, newDecoder: ChangeDecoder,
+        query: HistoryQuery = HistoryQuery(), progress: (Int64) -> Bool = { _ in true }
+    ) throws -> HistoryDiff {
         var query = query
         query.limit = nil
         query.order = .ascending
         var diff = HistoryDiff(oldStoreUUID: old.storeUUID, newStoreUUID: new.storeUUID)
-        let (oldSQL, oldSpan) = try old.read { db in (try old.historySQL(query, in: db), try old.numberSpan(query, db)) }
-        let (newSQL, newSpan) = try new.read { db in (try new.historySQL(query, in: db), try new.numberSpan(query, db)) }
+        let (oldSQL, oldSpan) = try old.read { db in (try old.historySQL(query, in: db), try old.numberSpan(query, db))
+        }
+        let (newSQL, newSpan) = try new.read { db in (try new.historySQL(query, in: db), try new.numberSpan(query, db))
+        }
         guard let low = [oldSpan?.lowerBound, newSpan?.lowerBound].compactMap({ $0 }).min(),
-              let high = [oldSpan?.upperBound, newSpan?.upperBound].compactMap({ $0 }).max() else { return diff }
+            let high = [oldSpan?.upperBound, newSpan?.upperBound].compactMap({ $0 }).max()
+        else { return diff }
         let cores = Cores.usable
         let ranges = (cores > 1 ? HistoryStore.chunks(of: low...high) : nil) ?? [low...high]
         let entities = EntityMatch(old: oldDecoder, new: newDecoder)
         let queue = ChunkQueue(count: ranges.count)
         let total = try withoutActuallyEscaping(progress) { progress in
             let merger = RangeMerger { progress(ranges[$0].upperBound) }
-            _ = try old.connection.readInParallel(min(cores, ranges.count), pairedWith: new.connection) { oldDB, newDB, _ in
-                let (oldStatements, newStatements) = (try TransactionStream.Statements(old, oldSQL, oldDB), try TransactionStream.Statements(new, newSQL, newDB))
+            _ = try old.connection.readInParallel(min(cores, ranges.count), pairedWith: new.connection) {
+                oldDB, newDB, _ in
+                let (oldStatements, newStatements) = (
+                    try TransactionStream.Statements(old, oldSQL, oldDB),
+                    try TransactionStream.Statements(new, newSQL, newDB)
+                )
                 while let i = queue.take() {
                     let a = try TransactionStream(old, sql: oldSQL, statements: oldStatements, numbers: ranges[i])
                     defer { a.finish() }
@@ -52,15 +61,19 @@ extension HistoryDiff {
         diff.added = total.added
         diff.rewritten = total.rewritten
         diff.unchanged = total.unchanged
-        diff.effects = try new.read { db in try effects(of: total.addedRuns, in: new, decoder: newDecoder, sql: newSQL, db: db) }
+        diff.effects = try new.read { db in
+            try effects(of: total.addedRuns, in: new, decoder: newDecoder, sql: newSQL, db: db)
+        }
         return diff
     }
 
     /// The net effect of the transactions in `runs` on each object they changed,
     /// read by object from a sort SQLite makes (no map of objects in memory).
     /// `sql` is the new store's query (as its ranges were read with).
-    private static func effects(of runs: [ClosedRange<Int64>], in store: HistoryStore, decoder: ChangeDecoder,
-                                sql: HistorySQL, db: Database) throws -> [EntityEffect] {
+    private static func effects(
+        of runs: [ClosedRange<Int64>], in store: HistoryStore, decoder: ChangeDecoder,
+        sql: HistorySQL, db: Database
+    ) throws -> [EntityEffect] {
         guard let low = runs.first?.lowerBound, let high = runs.last?.upperBound else { return [] }
         var effects: [Int64: EntityEffect] = [:]
         var properties: [Int64: [String: Int]] = [:]
@@ -76,12 +89,14 @@ extension HistoryDiff {
             default:
                 effect.updated += 1
                 let slots = ChangeDecoder.slots(in: run.mask)
-                let names = decoder.layout(forEntity: run.entity)?.propertyNames(forSlots: slots) ?? slots.map { "slot \($0)" }
+                let names =
+                    decoder.layout(forEntity: run.entity)?.propertyNames(forSlots: slots) ?? slots.map { "slot \($0)" }
                 for name in names { properties[run.entity, default: [:]][name, default: 0] += 1 }
             }
             effects[run.entity] = effect
         }
-        let cursor = try RawCursor(db.makeStatement(sql: sql.changesByObjectSelect(low: low, high: high)), arguments: sql.arguments)
+        let cursor = try RawCursor(
+            db.makeStatement(sql: sql.changesByObjectSelect(low: low, high: high)), arguments: sql.arguments)
         defer { cursor.finish() }
         while try cursor.next() {
             // Only the added transactions (other transactions may lie between runs).
@@ -93,7 +108,9 @@ extension HistoryDiff {
             if let run = current, run.entity == entity, run.key == key {
                 current?.last = type
                 if !mask.isEmpty {
-                    if mask.count > run.mask.count { current?.mask += [UInt8](repeating: 0, count: mask.count - run.mask.count) }
+                    if mask.count > run.mask.count {
+                        current?.mask += [UInt8](repeating: 0, count: mask.count - run.mask.count)
+                    }
                     for (i, byte) in mask.enumerated() { current?.mask[i] |= byte }
                 }
             } else {
@@ -104,8 +121,10 @@ extension HistoryDiff {
         close()
         return effects.sorted { $0.key < $1.key }.map { entry in
             var effect = entry.value
-            effect.properties = (properties[entry.key] ?? [:]).map { EntityEffect.PropertyCount(name: $0.key, objects: $0.value) }
-                .sorted { ($0.objects, $1.name) > ($1.objects, $0.name) }
+            effect.properties = (properties[entry.key] ?? [:]).map {
+                EntityEffect.PropertyCount(name: $0.key, objects: $0.value)
+            }
+            .sorted { ($0.objects, $1.name) > ($1.objects, $0.name) }
             return effect
         }
     }

@@ -14,8 +14,10 @@ final class TransactionStream {
         /// `store`'s statements of `sql` on `db` (an SQLite error names the store).
         init(_ store: HistoryStore, _ sql: HistorySQL, _ db: Database) throws {
             do {
-                transactions = try db.makeStatement(sql: sql.transactionSelect(limit: nil, numbered: true, counted: false))
-                changes = try db.makeStatement(sql: sql.selectsNumberRange ? sql.changesOfTransactionsSelect() : sql.changesOfTransactionSelect())
+                transactions = try db.makeStatement(
+                    sql: sql.transactionSelect(limit: nil, numbered: true, counted: false))
+                changes = try db.makeStatement(
+                    sql: sql.selectsNumberRange ? sql.changesOfTransactionsSelect() : sql.changesOfTransactionSelect())
                 names = sql.looksUpNames ? try db.makeStatement(sql: HistorySQL.nameLookup) : nil
             } catch {
                 throw store.connection.storeError(error)
@@ -40,9 +42,13 @@ final class TransactionStream {
         self.sql = sql
         self.statements = statements
         do {
-            transactions = try RawCursor(statements.transactions, arguments: sql.arguments + [numbers.lowerBound, numbers.upperBound])
-            walk = sql.selectsNumberRange
-                ? TransactionOrderedRows(try RawCursor(statements.changes, arguments: [numbers.lowerBound, numbers.upperBound]), numberColumn: 1)
+            transactions = try RawCursor(
+                statements.transactions, arguments: sql.arguments + [numbers.lowerBound, numbers.upperBound])
+            walk =
+                sql.selectsNumberRange
+                ? TransactionOrderedRows(
+                    try RawCursor(statements.changes, arguments: [numbers.lowerBound, numbers.upperBound]),
+                    numberColumn: 1)
                 : nil
         } catch {
             throw store.connection.storeError(error)
@@ -58,7 +64,10 @@ final class TransactionStream {
             guard try transactions.next() else { return nil }
             let tx = try store.transaction(transactions, names: names)
             current = tx.number
-            if walk == nil { perTransaction = try RawCursor(statements.changes, arguments: sql.changesOfTransactionArguments(tx.number)) }
+            if walk == nil {
+                perTransaction = try RawCursor(
+                    statements.changes, arguments: sql.changesOfTransactionArguments(tx.number))
+            }
             return tx
         } catch {
             throw store.connection.storeError(error)

@@ -16,7 +16,11 @@ public enum EvidenceError: MessageError, Equatable, Sendable {
             case (_?, nil): what = "disappeared"
             default: what = "changed (SHA-256 \(before ?? "-") before, \(after ?? "-") after)"
             }
-            return "\(path): \(what) while cdhist read it: another process wrote it (cdhist only reads); examine a copy taken while no app runs"
+            return
+                """
+                \(path): \(what) while cdhist read it: another process wrote it (cdhist only reads); examine a \
+                copy taken while no app runs
+                """
         }
     }
 }

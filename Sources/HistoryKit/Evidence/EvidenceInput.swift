@@ -36,7 +36,9 @@ public struct EvidenceInput: Equatable, Sendable {
     /// the store's files in it).
     public static func store(_ name: String) -> [EvidenceInput] {
         if let packed = PackedReference.resolve(name) {
-            let manifest = packed.kind == .backup ? [EvidenceInput(role: .backupManifest, path: packed.place + "/Manifest.db")] : []
+            let manifest =
+                packed.kind == .backup
+                ? [EvidenceInput(role: .backupManifest, path: packed.place + "/Manifest.db")] : []
             return manifest + stored(packed, [(.store, ""), (.wal, "-wal"), (.shm, "-shm")])
         }
         // SQLite keeps them beside the main file, links resolved: named as given when that is the same.
@@ -44,7 +46,11 @@ public struct EvidenceInput: Equatable, Sendable {
         var inputs = [EvidenceInput(role: .store, path: name)]
         for (role, suffix) in [(Role.wal, "-wal"), (.shm, "-shm"), (.journal, "-journal")] {
             let given = name + suffix
-            inputs.append(EvidenceInput(role: role, path: location == name || FileStatus.sameFile(given, location + suffix) ? given : location + suffix))
+            inputs.append(
+                EvidenceInput(
+                    role: role,
+                    path: location == name || FileStatus.sameFile(given, location + suffix) ? given : location + suffix)
+            )
         }
         return inputs
     }
@@ -53,7 +59,9 @@ public struct EvidenceInput: Equatable, Sendable {
     /// `.momd`), or for a name inside a backup or a zip, the file it is stored as.
     public static func other(_ role: Role, _ path: String) -> [EvidenceInput] {
         if let packed = PackedReference.resolve(path) { return stored(packed, [(role, "")]) }
-        guard FileStatus(path)?.kind == .directory else { return FileStatus(path) == nil ? [] : [EvidenceInput(role: role, path: path)] }
+        guard FileStatus(path)?.kind == .directory else {
+            return FileStatus(path) == nil ? [] : [EvidenceInput(role: role, path: path)]
+        }
         let files = (FileManager.default.enumerator(atPath: path)?.compactMap { $0 as? String } ?? [])
             .map { path + "/" + $0 }
             .filter { FileStatus($0)?.kind == .regular }
@@ -66,19 +74,27 @@ public struct EvidenceInput: Equatable, Sendable {
     private static func stored(_ packed: PackedReference, _ files: [(Role, String)]) -> [EvidenceInput] {
         switch packed.kind {
         case .archive:
-            return [EvidenceInput(role: .archive, path: packed.place, members: files.map { Member(role: $0.0, path: packed.inner + $0.1) })]
+            return [
+                EvidenceInput(
+                    role: .archive, path: packed.place,
+                    members: files.map { Member(role: $0.0, path: packed.inner + $0.1) })
+            ]
         case .backup:
             guard let backup = try? DeviceBackup(root: packed.place) else { return [] }
             let (domain, relative) = packed.backupPath
             return files.compactMap { role, suffix in
-                (try? backup.entry(domain: domain, relativePath: relative + suffix)).map { EvidenceInput(role: role, path: backup.storedPath($0)) }
+                (try? backup.entry(domain: domain, relativePath: relative + suffix)).map {
+                    EvidenceInput(role: role, path: backup.storedPath($0))
+                }
             }
         }
     }
 
     /// What an examination of the store `name` reads: its files, the defaults plists and token
     /// files, and `others` (a model, a configuration; nil: none given).
-    public static func examination(store name: String, defaults: [String], tokens: [String], others: [(Role, String?)] = []) -> [EvidenceInput] {
+    public static func examination(
+        store name: String, defaults: [String], tokens: [String], others: [(Role, String?)] = []
+    ) -> [EvidenceInput] {
         store(name) + defaults.flatMap { other(.defaults, $0) } + tokens.flatMap { other(.token, $0) }
             + others.flatMap { role, path in path.map { other(role, $0) } ?? [] }
     }

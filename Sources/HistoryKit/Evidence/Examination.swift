@@ -35,7 +35,9 @@ public struct Examination: Sendable {
     }
 
     /// Hashes `inputs` (each path once, an archive's members gathered) before anything reads them.
-    public static func begin(_ inputs: [EvidenceInput], clock: () -> Double = { Date().timeIntervalSince1970 }) throws -> Examination {
+    public static func begin(_ inputs: [EvidenceInput], clock: () -> Double = { Date().timeIntervalSince1970 }) throws
+        -> Examination
+    {
         var unique: [EvidenceInput] = []
         for input in inputs {
             if let k = unique.firstIndex(where: { $0.path == input.path }) {
@@ -45,9 +47,13 @@ public struct Examination: Sendable {
             }
         }
         let began = clock()
-        return Examination(began: began, files: try unique.map { input in
-            File(input: input, before: try FileDigest.take(input.path), after: nil, members: try MemberDigest.take(input.members, in: input.path))
-        }, ended: nil)
+        return Examination(
+            began: began,
+            files: try unique.map { input in
+                File(
+                    input: input, before: try FileDigest.take(input.path), after: nil,
+                    members: try MemberDigest.take(input.members, in: input.path))
+            }, ended: nil)
     }
 
     /// Hashes every input again (``verify()`` then tells whether one changed, after the caller
@@ -63,7 +69,8 @@ public struct Examination: Sendable {
     /// Throws for the first input that changed while it was read.
     public func verify() throws {
         if let changed = files.first(where: { !$0.unchanged }) {
-            throw EvidenceError.changedWhileReading(path: changed.input.path, before: changed.before?.sha256, after: changed.after?.sha256)
+            throw EvidenceError.changedWhileReading(
+                path: changed.input.path, before: changed.before?.sha256, after: changed.after?.sha256)
         }
     }
 }
@@ -81,7 +88,8 @@ extension Examination.MemberDigest {
                 hasher.update(data: piece)
                 size += Int64(piece.count)
             }
-            return Examination.MemberDigest(role: member.role, path: member.path, size: size, sha256: Array(hasher.finalize()).hexString)
+            return Examination.MemberDigest(
+                role: member.role, path: member.path, size: size, sha256: Array(hasher.finalize()).hexString)
         }
     }
 }

@@ -30,6 +30,8 @@ public struct FileDigest: Equatable, Sendable {
         } catch {
             throw EvidenceError.unreadable(path: path, reason: error.localizedDescription)
         }
-        return FileDigest(path: path, size: size, modified: Double(status.modifiedNanoseconds) / 1e9, sha256: Array(hasher.finalize()).hexString)
+        return FileDigest(
+            path: path, size: size, modified: Double(status.modifiedNanoseconds) / 1e9,
+            sha256: Array(hasher.finalize()).hexString)
     }
 }

@@ -36,8 +36,9 @@ struct BinaryPlistReader {
             throw PlistError.malformed("invalid offset or reference size in trailer")
         }
         guard count > 0, count < UInt64(bytes.count), top < count,
-              table >= 8, table < UInt64(t),
-              UInt64(t) - table >= count * UInt64(offsetSize) else {
+            table >= 8, table < UInt64(t),
+            UInt64(t) - table >= count * UInt64(offsetSize)
+        else {
             throw PlistError.malformed("trailer points outside the data")
         }
         objectCount = Int(count)
@@ -123,9 +124,11 @@ struct BinaryPlistReader {
             case 16:
                 // A 128-bit integer: what fits 64 bits signed is read; anything else (2^64-1, an
                 // unsigned value past Int64.max) is refused rather than read as a negative number.
-                let high = Int64(bitPattern: try read(at + 1, 8)), low = try read(at + 9, 8)
+                let high = Int64(bitPattern: try read(at + 1, 8))
+                let low = try read(at + 9, 8)
                 guard (high == 0 && low <= UInt64(Int64.max)) || (high == -1 && low > UInt64(Int64.max)) else {
-                    throw PlistError.malformed("integer at offset \(at) does not fit 64 bits (high bits \(high), low \(low))")
+                    throw PlistError.malformed(
+                        "integer at offset \(at) does not fit 64 bits (high bits \(high), low \(low))")
                 }
                 value = .integer(Int64(bitPattern: low))
             default: throw PlistError.malformed("integer of \(size) bytes at offset \(at)")
@@ -151,7 +154,9 @@ struct BinaryPlistReader {
             value = .string(String(decoding: slice, as: UTF8.self))
         case 0x6:
             let (n, start) = try length(marker: marker, at: at)
-            guard n <= (bytes.count - start) / 2 else { throw PlistError.malformed("string past the end at offset \(at)") }
+            guard n <= (bytes.count - start) / 2 else {
+                throw PlistError.malformed("string past the end at offset \(at)")
+            }
             var units: [UInt16] = []
             units.reserveCapacity(n)
             for i in 0..<n { units.append(UInt16(Self.bigEndian(bytes, start + 2 * i, 2))) }
@@ -161,7 +166,9 @@ struct BinaryPlistReader {
             value = .uid(try read(at + 1, min(size, 8)))
         case 0xA, 0xC:
             let (n, start) = try length(marker: marker, at: at)
-            guard n <= (bytes.count - start) / refSize else { throw PlistError.malformed("array past the end at offset \(at)") }
+            guard n <= (bytes.count - start) / refSize else {
+                throw PlistError.malformed("array past the end at offset \(at)")
+            }
             var items: [PlistValue] = []
             items.reserveCapacity(n)
             for i in 0..<n {
@@ -170,7 +177,9 @@ struct BinaryPlistReader {
             value = .array(items)
         case 0xD:
             let (n, start) = try length(marker: marker, at: at)
-            guard n <= (bytes.count - start) / (2 * refSize) else { throw PlistError.malformed("dictionary past the end at offset \(at)") }
+            guard n <= (bytes.count - start) / (2 * refSize) else {
+                throw PlistError.malformed("dictionary past the end at offset \(at)")
+            }
             var dict: [String: PlistValue] = [:]
             dict.reserveCapacity(n)
             for i in 0..<n {

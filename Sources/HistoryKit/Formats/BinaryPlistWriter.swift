@@ -76,7 +76,9 @@ public enum BinaryPlistWriter {
     }
 
     private static func appendBigEndian(_ v: UInt64, size: Int, to out: inout [UInt8]) {
-        for i in stride(from: size - 1, through: 0, by: -1) { out.append(UInt8(truncatingIfNeeded: v >> (8 * UInt64(i)))) }
+        for i in stride(from: size - 1, through: 0, by: -1) {
+            out.append(UInt8(truncatingIfNeeded: v >> (8 * UInt64(i))))
+        }
     }
 
     private static func appendMarker(_ high: UInt8, count: Int, to out: inout [UInt8]) {
@@ -135,7 +137,7 @@ public enum BinaryPlistWriter {
                 out.append(0x80 | UInt8(width - 1))
                 appendBigEndian(u, size: width, to: &out)
             case .array, .dictionary:
-                break // flattened into FlatObject.array / .dictionary
+                break  // flattened into FlatObject.array / .dictionary
             }
         }
     }

@@ -13,7 +13,8 @@ public enum FileContents {
     /// The bytes of the file at `path`; nil when it cannot be read (``whyUnreadable(_:)`` says why).
     public static func read(_ path: String) -> Data? {
         guard let status = FileStatus(path), status.kind == .regular, status.size <= limit,
-              let handle = FileHandle(forReadingAtPath: path) else { return nil }
+            let handle = FileHandle(forReadingAtPath: path)
+        else { return nil }
         defer { try? handle.close() }
         do {
             // Read no more than the limit, should the file grow meanwhile.
@@ -27,7 +28,9 @@ public enum FileContents {
     public static func whyUnreadable(_ path: String) -> String? {
         guard let status = FileStatus(path) else { return FileAccess.whyUnreadable(path) ?? "no such file" }
         guard status.kind == .regular else { return "not a regular file but \(status.kind)" }
-        guard status.size <= limit else { return "larger than \(limit >> 20) MiB, the most cdhist reads of such a file" }
+        guard status.size <= limit else {
+            return "larger than \(limit >> 20) MiB, the most cdhist reads of such a file"
+        }
         return FileAccess.whyUnreadable(path)
     }
 }

@@ -14,7 +14,8 @@ public indirect enum JSONNode: Equatable, Sendable {
 
     public static func == (a: JSONNode, b: JSONNode) -> Bool {
         switch (a, b) {
-        case (.object(let x), .object(let y)): return x.count == y.count && zip(x, y).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+        case (.object(let x), .object(let y)):
+            return x.count == y.count && zip(x, y).allSatisfy { $0.key == $1.key && $0.value == $1.value }
         case (.array(let x), .array(let y)): return x == y
         case (.string(let x), .string(let y)): return x == y
         case (.integer(let x), .integer(let y)): return x == y
@@ -93,9 +94,15 @@ public enum JSONText {
             case UInt8(ascii: "{"): return try object(depth: depth + 1)
             case UInt8(ascii: "["): return try array(depth: depth + 1)
             case UInt8(ascii: "\""): return .string(try string())
-            case UInt8(ascii: "t"): try literal("true"); return .bool(true)
-            case UInt8(ascii: "f"): try literal("false"); return .bool(false)
-            case UInt8(ascii: "n"): try literal("null"); return .null
+            case UInt8(ascii: "t"):
+                try literal("true")
+                return .bool(true)
+            case UInt8(ascii: "f"):
+                try literal("false")
+                return .bool(false)
+            case UInt8(ascii: "n"):
+                try literal("null")
+                return .null
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try number()
             default: throw error("unexpected character")
             }
@@ -103,14 +110,18 @@ public enum JSONText {
 
         mutating func literal(_ word: String) throws {
             let expected = Array(word.utf8)
-            guard bytes.count - position >= expected.count, Array(bytes[position..<position + expected.count]) == expected else {
+            guard bytes.count - position >= expected.count,
+                Array(bytes[position..<position + expected.count]) == expected
+            else {
                 throw error("unexpected character")
             }
             position += expected.count
         }
 
         mutating func object(depth: Int) throws -> JSONNode {
-            guard depth <= JSONText.maximumDepth else { throw error("nested deeper than \(JSONText.maximumDepth) levels") }
+            guard depth <= JSONText.maximumDepth else {
+                throw error("nested deeper than \(JSONText.maximumDepth) levels")
+            }
             position += 1
             var members: [(key: String, value: JSONNode)] = []
             skipWhitespace()
@@ -120,7 +131,9 @@ public enum JSONText {
             }
             while true {
                 skipWhitespace()
-                guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { throw error("expected a member name") }
+                guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else {
+                    throw error("expected a member name")
+                }
                 let key = try string()
                 skipWhitespace()
                 guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else { throw error("expected ':'") }
@@ -132,7 +145,10 @@ public enum JSONText {
                 members.append((key, member))
                 skipWhitespace()
                 guard position < bytes.count else { throw error("unexpected end") }
-                if bytes[position] == UInt8(ascii: ",") { position += 1; continue }
+                if bytes[position] == UInt8(ascii: ",") {
+                    position += 1
+                    continue
+                }
                 guard bytes[position] == UInt8(ascii: "}") else { throw error("expected ',' or '}'") }
                 position += 1
                 return .object(members)
@@ -140,7 +156,9 @@ public enum JSONText {
         }
 
         mutating func array(depth: Int) throws -> JSONNode {
-            guard depth <= JSONText.maximumDepth else { throw error("nested deeper than \(JSONText.maximumDepth) levels") }
+            guard depth <= JSONText.maximumDepth else {
+                throw error("nested deeper than \(JSONText.maximumDepth) levels")
+            }
             position += 1
             var items: [JSONNode] = []
             skipWhitespace()
@@ -153,7 +171,10 @@ public enum JSONText {
                 items.append(try value(depth: depth))
                 skipWhitespace()
                 guard position < bytes.count else { throw error("unexpected end") }
-                if bytes[position] == UInt8(ascii: ",") { position += 1; continue }
+                if bytes[position] == UInt8(ascii: ",") {
+                    position += 1
+                    continue
+                }
                 guard bytes[position] == UInt8(ascii: "]") else { throw error("expected ',' or ']'") }
                 position += 1
                 return .array(items)
@@ -166,7 +187,9 @@ public enum JSONText {
             if bytes[position] == UInt8(ascii: "-") { position += 1 }
             func digits() -> Int {
                 let from = position
-                while position < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[position]) { position += 1 }
+                while position < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[position]) {
+                    position += 1
+                }
                 return position - from
             }
             let whole = position
@@ -180,7 +203,10 @@ public enum JSONText {
             if position < bytes.count, bytes[position] == UInt8(ascii: "e") || bytes[position] == UInt8(ascii: "E") {
                 integral = false
                 position += 1
-                if position < bytes.count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") { position += 1 }
+                if position < bytes.count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-")
+                {
+                    position += 1
+                }
                 guard digits() > 0 else { throw error("an exponent without digits") }
             }
             let text = String(decoding: bytes[start..<position], as: UTF8.self)
@@ -228,7 +254,8 @@ public enum JSONText {
             let high = try hex4()
             var scalar: Unicode.Scalar?
             if (0xD800...0xDBFF).contains(high), bytes.count - position >= 6,
-               bytes[position] == UInt8(ascii: "\\"), bytes[position + 1] == UInt8(ascii: "u") {
+                bytes[position] == UInt8(ascii: "\\"), bytes[position + 1] == UInt8(ascii: "u")
+            {
                 let saved = position
                 position += 2
                 let low = try hex4()
@@ -247,7 +274,9 @@ public enum JSONText {
             guard bytes.count - position >= 4 else { throw error("a short \\u escape") }
             var value: UInt32 = 0
             for _ in 0..<4 {
-                guard let digit = Self.hexValue(bytes[position]) else { throw error("a \\u escape that is not hexadecimal") }
+                guard let digit = Self.hexValue(bytes[position]) else {
+                    throw error("a \\u escape that is not hexadecimal")
+                }
                 value = value << 4 | digit
                 position += 1
             }

@@ -90,7 +90,8 @@ public struct KeyedArchive: Sendable {
     public func dictionary(_ value: PlistValue?) -> [(key: String, value: PlistValue)]? {
         guard let v = resolve(value) else { return nil }
         guard let keys = v["NS.keys"]?.arrayValue, let values = v["NS.objects"]?.arrayValue,
-              keys.count == values.count else { return nil }
+            keys.count == values.count
+        else { return nil }
         var out: [(key: String, value: PlistValue)] = []
         out.reserveCapacity(keys.count)
         for (k, item) in zip(keys, values) {

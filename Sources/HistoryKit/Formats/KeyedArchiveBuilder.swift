@@ -50,13 +50,17 @@ public struct KeyedArchiveBuilder: Sendable {
     }
 
     /// Adds an `NSArray` (or a subclass named in `chain`) of UIDs.
-    public mutating func add(array items: [PlistValue], classChain chain: [String] = ["NSArray", "NSObject"]) -> PlistValue {
+    public mutating func add(array items: [PlistValue], classChain chain: [String] = ["NSArray", "NSObject"])
+        -> PlistValue
+    {
         add(["NS.objects": .array(items)], classChain: chain)
     }
 
     /// Adds an `NSDictionary` with string keys; keys are written in byte order.
-    public mutating func add(dictionary entries: [String: PlistValue],
-                             classChain chain: [String] = ["NSDictionary", "NSObject"]) -> PlistValue {
+    public mutating func add(
+        dictionary entries: [String: PlistValue],
+        classChain chain: [String] = ["NSDictionary", "NSObject"]
+    ) -> PlistValue {
         let keys = entries.keys.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
         let keyRefs = keys.map { add(string: $0) }
         let valueRefs = keys.map { entries[$0] ?? Self.null }
@@ -76,10 +80,11 @@ public struct KeyedArchiveBuilder: Sendable {
     private mutating func classRef(_ chain: [String]) -> PlistValue {
         let name = chain.first ?? "NSObject"
         if let ref = classRefs[name] { return .uid(ref) }
-        objects.append(.dictionary([
-            "$classname": .string(name),
-            "$classes": .array(chain.map { .string($0) }),
-        ]))
+        objects.append(
+            .dictionary([
+                "$classname": .string(name),
+                "$classes": .array(chain.map { .string($0) }),
+            ]))
         let ref = UInt64(objects.count - 1)
         classRefs[name] = ref
         return .uid(ref)

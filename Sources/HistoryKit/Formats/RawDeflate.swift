@@ -13,7 +13,8 @@ public enum RawDeflate {
             case .corrupt(let why): return "corrupt DEFLATE data (\(why))"
             case .truncated: return "DEFLATE data ends before its last block"
             case .tooLarge(let limit):
-                return limit >= 1 << 20 ? "inflates to more than \(limit >> 20) MiB" : "inflates to more than \(limit) bytes"
+                return limit >= 1 << 20
+                    ? "inflates to more than \(limit >> 20) MiB" : "inflates to more than \(limit) bytes"
             }
         }
     }
@@ -58,8 +59,11 @@ public enum RawDeflate {
     /// Compresses `input` as raw DEFLATE at the best compression level.
     public static func deflate(_ input: [UInt8]) -> [UInt8] {
         var stream = z_stream()
-        guard deflateInit2_(&stream, 9, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY,
-                            ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else { return [] }
+        guard
+            deflateInit2_(
+                &stream, 9, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY,
+                ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK
+        else { return [] }
         defer { deflateEnd(&stream) }
         var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, UInt(input.count))) + 16)
         var input = input

@@ -8,7 +8,10 @@ public enum TerminalText {
     /// `text` with its control characters made visible; `newline` and `tab` replace a line
     /// break (CR LF as one) and a tab (a table shows them as `↵` and a space).
     public static func visible(_ text: String, newline: String = "\\n", tab: String = "\\t") -> String {
-        guard text.utf8.withContiguousStorageIfAvailable(hasControl) ?? Array(text.utf8).withUnsafeBufferPointer(hasControl) else { return text }
+        guard
+            text.utf8.withContiguousStorageIfAvailable(hasControl)
+                ?? Array(text.utf8).withUnsafeBufferPointer(hasControl)
+        else { return text }
         var out = ""
         out.reserveCapacity(text.utf8.count + 8)
         var previousWasCR = false
@@ -39,8 +42,11 @@ public enum TerminalText {
             if byte < 0x20 || byte == 0x7F { return true }
             if byte == 0xC2, i + 1 < bytes.count, bytes[i + 1] <= 0x9F { return true }
             if byte == 0xE2, i + 2 < bytes.count {
-                let second = bytes[i + 1], third = bytes[i + 2]
-                if second == 0x80 && (0xA8...0xAE).contains(third) || second == 0x81 && (0xA6...0xA9).contains(third) { return true }
+                let second = bytes[i + 1]
+                let third = bytes[i + 2]
+                if second == 0x80 && (0xA8...0xAE).contains(third) || second == 0x81 && (0xA6...0xA9).contains(third) {
+                    return true
+                }
             }
             i += 1
         }

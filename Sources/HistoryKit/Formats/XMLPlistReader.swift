@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 
 /// Parses XML property lists into ``PlistValue``s.
@@ -41,8 +42,10 @@ enum XMLPlistReader {
         var stack: [Element] = []
         var failure: String?
 
-        func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?,
-                    qualifiedName: String?, attributes: [String: String] = [:]) {
+        func parser(
+            _ parser: XMLParser, didStartElement name: String, namespaceURI: String?,
+            qualifiedName: String?, attributes: [String: String] = [:]
+        ) {
             let e = Element(name: name)
             if let parent = stack.last { parent.children.append(e) } else if root == nil { root = e }
             stack.append(e)
@@ -76,11 +79,15 @@ enum XMLPlistReader {
             return .real(d)
         case "date":
             let f = ISO8601DateFormatter()
-            guard let date = f.date(from: text) else { throw PlistError.malformed("XML: bad <date> \(text.prefix(40))") }
+            guard let date = f.date(from: text) else {
+                throw PlistError.malformed("XML: bad <date> \(text.prefix(40))")
+            }
             return .date(date.timeIntervalSinceReferenceDate)
         case "data":
             let compact = text.filter { !$0.isWhitespace }
-            guard let data = Data(base64Encoded: compact) else { throw PlistError.malformed("XML: bad base64 in <data>") }
+            guard let data = Data(base64Encoded: compact) else {
+                throw PlistError.malformed("XML: bad base64 in <data>")
+            }
             return .data([UInt8](data))
         case "array":
             return .array(try e.children.map { try value($0, depth: depth + 1) })

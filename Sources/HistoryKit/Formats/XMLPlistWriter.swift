@@ -9,15 +9,15 @@ enum XMLPlistWriter {
     /// 0001-01-01T00:00:00Z and 10000-01-01T00:00:00Z in Cocoa seconds, as ISO8601DateFormatter
     /// counts them (Julian before 1582, so the first day lies two days before the proleptic
     /// Gregorian 0001-01-01 of ``Transaction/datedTimestamps``).
-    static let dateRange = -63_114_076_800.0 ..< 252_423_993_600.0
+    static let dateRange = -63_114_076_800.0..<252_423_993_600.0
 
     static func encode(_ value: PlistValue) throws -> String {
         var out = """
-        <?xml version="1.0" encoding="UTF-8"?>
-        <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
-        <plist version="1.0">
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+            <plist version="1.0">
 
-        """
+            """
         try write(value, indent: 0, into: &out)
         out += "</plist>\n"
         return out
@@ -33,7 +33,8 @@ enum XMLPlistWriter {
         case .null: out += "\(pad)<string></string>\n"
         case .date(let d):
             guard dateRange.contains(d.rounded(.down)) else {
-                throw PlistError.unrepresentable("the date \(d) (Cocoa seconds) is outside the years 1–9999 an XML plist can hold")
+                throw PlistError.unrepresentable(
+                    "the date \(d) (Cocoa seconds) is outside the years 1–9999 an XML plist can hold")
             }
             let f = ISO8601DateFormatter()
             f.timeZone = TimeZone(identifier: "UTC")
@@ -57,6 +58,7 @@ enum XMLPlistWriter {
     }
 
     private static func escape(_ s: String) -> String {
-        s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+        s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(
+            of: ">", with: "&gt;")
     }
 }

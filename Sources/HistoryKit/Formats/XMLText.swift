@@ -18,7 +18,8 @@ enum XMLText {
     static func entityDeclarationProblem(_ bytes: [UInt8]) -> String? {
         let marker = Array("<!ENTITY".utf8)
         guard bytes.count >= marker.count else { return nil }
-        for i in 0...(bytes.count - marker.count) where bytes[i] == marker[0] && bytes[i..<(i + marker.count)].elementsEqual(marker) {
+        for i in 0...(bytes.count - marker.count)
+        where bytes[i] == marker[0] && bytes[i..<(i + marker.count)].elementsEqual(marker) {
             return "an entity declaration at offset \(i) (these files declare none)"
         }
         return nil
@@ -45,7 +46,8 @@ enum XMLText {
         var i = start
         while i + 1 < bytes.count {
             if bytes[i] == UInt8(ascii: "<") && bytes[i + 1] == UInt8(ascii: "?") {
-                let isDeclaration = i == start && bytes.count > i + 5 && Array(bytes[(i + 2)..<(i + 5)]) == Array("xml".utf8)
+                let isDeclaration =
+                    i == start && bytes.count > i + 5 && Array(bytes[(i + 2)..<(i + 5)]) == Array("xml".utf8)
                     && whitespace.contains(bytes[i + 5])
                 if !isDeclaration {
                     return "a processing instruction at offset \(i) (these files hold none but the XML declaration)"

@@ -14,7 +14,8 @@ enum KeyPrefixInference {
         var votes: [String: Int] = [:]
         for key in keys {
             for i in key.indices where separators.contains(key[i]) && key.index(after: i) < key.endIndex {
-                let prefix = String(key[...i]), rest = String(key[key.index(after: i)...])
+                let prefix = String(key[...i])
+                let rest = String(key[key.index(after: i)...])
                 if try isAuthor(rest) { votes[prefix, default: 0] += 1 }
             }
         }
@@ -23,14 +24,18 @@ enum KeyPrefixInference {
     }
 
     /// The prefix inferred from `records` and the records read with it; nil when none is inferred.
-    static func resolve(_ records: [MergeRecord], isAuthor: (String) throws -> Bool) throws -> (prefix: String, records: [MergeRecord])? {
+    static func resolve(_ records: [MergeRecord], isAuthor: (String) throws -> Bool) throws -> (
+        prefix: String, records: [MergeRecord]
+    )? {
         try infer(records, isAuthor: isAuthor).map { ($0, apply($0, to: records)) }
     }
 
     /// `records` with each candidate key under `prefix` made the position of the actor it names.
     private static func apply(_ prefix: String, to records: [MergeRecord]) -> [MergeRecord] {
         records.map { record in
-            guard isCandidate(record), record.actor.hasPrefix(prefix), record.actor.count > prefix.count else { return record }
+            guard isCandidate(record), record.actor.hasPrefix(prefix), record.actor.count > prefix.count else {
+                return record
+            }
             var renamed = record
             renamed.actor = String(record.actor.dropFirst(prefix.count))
             renamed.keyFormat = .customPrefix(prefix)
@@ -40,6 +45,7 @@ enum KeyPrefixInference {
 
     /// A top-level key holding a token under no known format: the key names the actor.
     private static func isCandidate(_ record: MergeRecord) -> Bool {
-        (record.keyFormat == .tokenKey || record.keyFormat == .jsonToken) && record.key != nil && record.key == record.actor
+        (record.keyFormat == .tokenKey || record.keyFormat == .jsonToken) && record.key != nil
+            && record.key == record.actor
     }
 }

@@ -26,29 +26,44 @@ extension HistoryStore {
     public func mergeState(_ request: MergeStateRequest, always: Bool = false) throws -> MergeStateAnalysis {
         var gathered = try request.records(storeUUID: storeUUID, storeName: path)
         // Keys sharing a prefix before authors' names are those authors' positions, as --key-prefix would make them.
-        let resolved = request.keyPrefixes.isEmpty ? try KeyPrefixInference.resolve(gathered.records, isAuthor: hasAuthor) : nil
+        let resolved =
+            request.keyPrefixes.isEmpty ? try KeyPrefixInference.resolve(gathered.records, isAuthor: hasAuthor) : nil
         let inferred = resolved?.prefix
         if let resolved, let inferred {
             gathered.records = resolved.records
             let files = Set(gathered.records.filter { $0.keyFormat == .customPrefix(inferred) }.compactMap(\.file))
-            for i in gathered.sources.indices where files.contains(gathered.sources[i].path) { gathered.sources[i].inferredKeyPrefix = inferred }
+            for i in gathered.sources.indices where files.contains(gathered.sources[i].path) {
+                gathered.sources[i].inferredKeyPrefix = inferred
+            }
         }
         let mirroring = try mirroringState()
         if let mirroring {
-            let detail = mirroring.tables.isEmpty ? "kept in Z_METADATA (the first release's layout)" : plural(mirroring.tables.count, "ANSCK table")
-            gathered.sources.append(MergeSource(path: path, kind: "CloudKit mirroring, \(detail)", positions: mirroring.exportPosition == nil ? 0 : 1,
-                                                ignoredKeys: 0, otherStoreKeys: []))
-            gathered.notes += mirroring.problems.map { MergeStateNote(text: "\(path): CloudKit mirroring: \($0)", onRequest: true) }
+            let detail =
+                mirroring.tables.isEmpty
+                ? "kept in Z_METADATA (the first release's layout)" : plural(mirroring.tables.count, "ANSCK table")
+            gathered.sources.append(
+                MergeSource(
+                    path: path, kind: "CloudKit mirroring, \(detail)",
+                    positions: mirroring.exportPosition == nil ? 0 : 1,
+                    ignoredKeys: 0, otherStoreKeys: []))
+            gathered.notes += mirroring.problems.map {
+                MergeStateNote(text: "\(path): CloudKit mirroring: \($0)", onRequest: true)
+            }
         }
         let given = !gathered.records.isEmpty || !request.declared.isEmpty || !request.batch.isEmpty || mirroring != nil
-        var report = always || given
-            ? try MergeStateAnalyzer(store: self, declared: request.declared, batch: request.batch, records: gathered.records, mirroring: mirroring,
-                                     now: request.now, nowIsGiven: request.nowIsGiven, cleaners: request.cleaners).report()
+        var report =
+            always || given
+            ? try MergeStateAnalyzer(
+                store: self, declared: request.declared, batch: request.batch, records: gathered.records,
+                mirroring: mirroring,
+                now: request.now, nowIsGiven: request.nowIsGiven, cleaners: request.cleaners
+            ).report()
             : nil
         let readers = hiddenReaders(modelPath: request.modelPath)
         report?.hiddenReaders = readers
-        return MergeStateAnalysis(sources: gathered.sources, mirroring: mirroring, report: report, isGiven: given, notes: gathered.notes,
-                                  hiddenReaders: readers, inferredKeyPrefix: inferred)
+        return MergeStateAnalysis(
+            sources: gathered.sources, mirroring: mirroring, report: report, isGiven: given, notes: gathered.notes,
+            hiddenReaders: readers, inferredKeyPrefix: inferred)
     }
 }
 
@@ -57,9 +72,15 @@ extension MergeStateRequest {
     public static func store(inAppGroupFolder dir: String) throws -> String {
         let container = try GroupContainer.discover(dir)
         guard container.stores.count == 1, let store = container.stores.first else {
-            throw MergeStateError.noSingleStore(path: dir, reason: container.stores.isEmpty
-                ? "no SQLite store below this folder"
-                : "\(container.stores.count) stores below this folder; name one: \(container.stores.joined(separator: ", "))")
+            throw MergeStateError.noSingleStore(
+                path: dir,
+                reason: container.stores.isEmpty
+                    ? "no SQLite store below this folder"
+                    : """
+                    \(container.stores.count) stores below this folder; name one: \
+                    \(container.stores.joined(separator: ", "))
+                    """
+            )
         }
         return store
     }
@@ -69,43 +90,70 @@ extension MergeStateRequest {
     /// Group's shared defaults and token files, the standard defaults of the apps using the group),
     /// read where they lie, also inside a backup or an archive.
     func records(storeUUID: String, storeName: String? = nil) throws
-        -> (records: [MergeRecord], sources: [MergeSource], notes: [MergeStateNote]) {
+        -> (records: [MergeRecord], sources: [MergeSource], notes: [MergeStateNote])
+    {
         let (plists, tokens, found) = try files(storeName: storeName)
         let beside = found.isEmpty ? "" : ", found beside the store"
         var records: [MergeRecord] = []
         var sources: [MergeSource] = []
         var notes: [MergeStateNote] = []
         for path in plists {
-            let state = try found[path].map { try DefaultsReader.read(bytes: $0, path: path, storeUUID: storeUUID, customPrefixes: keyPrefixes) }
+            let state =
+                try found[path].map {
+                    try DefaultsReader.read(bytes: $0, path: path, storeUUID: storeUUID, customPrefixes: keyPrefixes)
+                }
                 ?? DefaultsReader.read(path: path, storeUUID: storeUUID, customPrefixes: keyPrefixes)
             records += state.records
-            sources.append(MergeSource(path: path, kind: "defaults (\(state.format.rawValue))\(beside)", positions: state.records.count,
-                                       ignoredKeys: state.ignoredKeyCount, otherStoreKeys: state.otherStoreKeys))
+            sources.append(
+                MergeSource(
+                    path: path, kind: "defaults (\(state.format.rawValue))\(beside)", positions: state.records.count,
+                    ignoredKeys: state.ignoredKeyCount, otherStoreKeys: state.otherStoreKeys))
             notes += state.notes.map { MergeStateNote(text: "\($0); ignored", onRequest: true) }
         }
         for spec in tokens {
             let token = TokenSpec(spec)
             let (name, path) = (token.actor, token.value)
-            guard !name.isEmpty else { throw MergeStateError.invalidTokenSpec(spec: spec, reason: "the actor's name before '=' is empty") }
+            guard !name.isEmpty else {
+                throw MergeStateError.invalidTokenSpec(spec: spec, reason: "the actor's name before '=' is empty")
+            }
             guard name != MirroringState.exportActorName else {
-                throw MergeStateError.invalidTokenSpec(spec: spec, reason: "'\(name)' is CloudKit's exporter, which cdhist reads from the store; give the actor another name")
+                throw MergeStateError.invalidTokenSpec(
+                    spec: spec,
+                    reason:
+                        """
+                        '\(name)' is CloudKit's exporter, which cdhist reads from the store; give the actor \
+                        another name
+                        """
+                )
             }
             // A literal as `cdhist token` prints it (or a log shows it), when no such file exists.
-            if !FileManager.default.fileExists(atPath: path), path.contains(":"), let token = try? HistoryTokenDecoder.parseLiteral(path) {
-                records.append(MergeRecord(actor: name, position: .token(token), source: "literal \(path)", keyFormat: nil))
-                sources.append(MergeSource(path: path, kind: "token literal", positions: 1, ignoredKeys: 0, otherStoreKeys: []))
+            if !FileManager.default.fileExists(atPath: path), path.contains(":"),
+                let token = try? HistoryTokenDecoder.parseLiteral(path)
+            {
+                records.append(
+                    MergeRecord(actor: name, position: .token(token), source: "literal \(path)", keyFormat: nil))
+                sources.append(
+                    MergeSource(path: path, kind: "token literal", positions: 1, ignoredKeys: 0, otherStoreKeys: []))
                 continue
             }
             do {
-                let bytes = try found[path] ?? FileContents.read(path).map { [UInt8]($0) } ?? { throw MergeStateError.unreadable(path: path) }()
+                let bytes =
+                    try found[path] ?? FileContents.read(path).map { [UInt8]($0) }
+                    ?? { throw MergeStateError.unreadable(path: path) }()
                 records.append(try TokenFileReader.read(bytes: bytes, path: path, actor: name, storeUUID: storeUUID))
                 // A dictionary of tokens per store: the others are the app's other stores'.
-                let others = JSONText.looksLikeJSON(bytes) ? JSONTokenDecoder.otherStores(json: bytes, source: path, storeUUID: storeUUID) : []
-                sources.append(MergeSource(path: path, kind: "token file\(beside)", positions: 1, ignoredKeys: 0, otherStoreKeys: others))
+                let others =
+                    JSONText.looksLikeJSON(bytes)
+                    ? JSONTokenDecoder.otherStores(json: bytes, source: path, storeUUID: storeUUID) : []
+                sources.append(
+                    MergeSource(
+                        path: path, kind: "token file\(beside)", positions: 1, ignoredKeys: 0, otherStoreKeys: others))
             } catch let error as TokenError where !error.isOtherKindOfFile {
                 // Readable, but no token (JSON that maps no store): said, not fatal.
                 notes.append(MergeStateNote(text: "\(error); ignored", onRequest: false))
-                sources.append(MergeSource(path: path, kind: "token file (no token)", positions: 0, ignoredKeys: 0, otherStoreKeys: []))
+                sources.append(
+                    MergeSource(
+                        path: path, kind: "token file (no token)", positions: 0, ignoredKeys: 0, otherStoreKeys: []))
             }
         }
         return (records, sources, notes)
@@ -114,14 +162,18 @@ extension MergeStateRequest {
     /// The files an examination of `storeName` reads, to hash before and after: the store's, the
     /// merge-state files ``records(storeUUID:storeName:)`` reads, and `others`. With
     /// `requireGiven`, a defaults plist or token file named that is not there is an error.
-    public func evidenceInputs(storeName: String, others: [(EvidenceInput.Role, String?)], requireGiven: Bool = false) throws -> [EvidenceInput] {
+    public func evidenceInputs(storeName: String, others: [(EvidenceInput.Role, String?)], requireGiven: Bool = false)
+        throws -> [EvidenceInput]
+    {
         if requireGiven {
-            for path in defaults + tokens.map({ TokenSpec($0).value }) where FileStatus(path) == nil && PackedReference.resolve(path) == nil {
+            for path in defaults + tokens.map({ TokenSpec($0).value })
+            where FileStatus(path) == nil && PackedReference.resolve(path) == nil {
                 throw MergeStateError.noFileToHash(path: path)
             }
         }
         let (plists, tokens, _) = try files(storeName: storeName)
-        return EvidenceInput.examination(store: storeName, defaults: plists, tokens: tokens.map { TokenSpec($0).value }, others: others)
+        return EvidenceInput.examination(
+            store: storeName, defaults: plists, tokens: tokens.map { TokenSpec($0).value }, others: others)
     }
 
     /// Checks that each defaults plist can be read as shared defaults.
@@ -132,7 +184,10 @@ extension MergeStateRequest {
     /// The actors the defaults plists name for the store `storeUUID` (any store's when nil);
     /// a plist that cannot be read names none.
     public func actorNames(storeUUID: String?) -> [String] {
-        defaults.flatMap { path in ((try? DefaultsReader.read(path: path, storeUUID: storeUUID, customPrefixes: keyPrefixes))?.records ?? []).map(\.actor) }
+        defaults.flatMap { path in
+            ((try? DefaultsReader.read(path: path, storeUUID: storeUUID, customPrefixes: keyPrefixes))?.records ?? [])
+                .map(\.actor)
+        }
     }
 
     /// The defaults plists and token specs to read: those given, the group container's, else

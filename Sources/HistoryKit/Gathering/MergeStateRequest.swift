@@ -24,9 +24,11 @@ public struct MergeStateRequest: Sendable {
     /// The model the user gave (else the store's model cache), for the readers it shows.
     public var modelPath: String?
 
-    public init(defaults: [String] = [], tokens: [String] = [], groupContainer: String? = nil, keyPrefixes: [String] = [],
-                declared: [String] = [], batch: [String] = [], cleaners: CleanerSettings = CleanerSettings(), now: Double,
-                nowIsGiven: Bool = false, modelPath: String? = nil) {
+    public init(
+        defaults: [String] = [], tokens: [String] = [], groupContainer: String? = nil, keyPrefixes: [String] = [],
+        declared: [String] = [], batch: [String] = [], cleaners: CleanerSettings = CleanerSettings(), now: Double,
+        nowIsGiven: Bool = false, modelPath: String? = nil
+    ) {
         self.nowIsGiven = nowIsGiven
         self.defaults = defaults
         self.tokens = tokens

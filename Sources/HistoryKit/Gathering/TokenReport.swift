@@ -49,9 +49,13 @@ public struct TokenReport: Sendable {
                 for i in report.entries.indices { report.entries[i].record = resolved.records[i] }
                 report.inferredKeyPrefix = resolved.prefix
             }
-            let analysis = try MergeStateAnalyzer(store: store, declared: [], batch: [], records: report.entries.map(\.record), now: now).report()
+            let analysis = try MergeStateAnalyzer(
+                store: store, declared: [], batch: [], records: report.entries.map(\.record), now: now
+            ).report()
             for i in report.entries.indices {
-                report.entries[i].judged = analysis.actors.first { $0.kind == .app && $0.name == report.entries[i].record.actor }
+                report.entries[i].judged = analysis.actors.first {
+                    $0.kind == .app && $0.name == report.entries[i].record.actor
+                }
             }
         }
         return report
@@ -63,16 +67,21 @@ public struct TokenReport: Sendable {
         let spec = TokenSpec(value)
         guard FileManager.default.fileExists(atPath: value) else {
             guard value.contains(":") else { throw MergeStateError.noTokenFile(path: value) }
-            let record = MergeRecord(actor: spec.actor, position: .token(try HistoryTokenDecoder.parseLiteral(value)), source: "literal \(value)",
-                                     keyFormat: nil)
+            let record = MergeRecord(
+                actor: spec.actor, position: .token(try HistoryTokenDecoder.parseLiteral(value)),
+                source: "literal \(value)",
+                keyFormat: nil)
             return TokenReport(source: value, entries: [Entry(key: nil, record: record)], otherStoreKeys: [])
         }
         guard let data = FileContents.read(value) else {
-            throw MergeStateError.unreadableToken(path: value, reason: FileContents.whyUnreadable(value) ?? "cannot be read")
+            throw MergeStateError.unreadableToken(
+                path: value, reason: FileContents.whyUnreadable(value) ?? "cannot be read")
         }
         let bytes = [UInt8](data)
-        guard !JSONText.looksLikeJSON(bytes), let plist = try? PropertyList.decode(bytes).value, plist["$objects"] == nil,
-              plist.dictionaryValue != nil else {
+        guard !JSONText.looksLikeJSON(bytes), let plist = try? PropertyList.decode(bytes).value,
+            plist["$objects"] == nil,
+            plist.dictionaryValue != nil
+        else {
             // One token, read as `actors --token` reads it: a damaged one is an entry saying why.
             let record = try TokenFileReader.read(bytes: bytes, path: value, actor: spec.actor, storeUUID: storeUUID)
             return TokenReport(source: value, entries: [Entry(key: nil, record: record)], otherStoreKeys: [])
@@ -80,7 +89,8 @@ public struct TokenReport: Sendable {
         let state = try DefaultsReader.read(bytes: bytes, path: value, storeUUID: storeUUID)
         let held = state.records.filter { if case .date = $0.position { return false } else { return true } }
         guard !held.isEmpty else { throw TokenError.defaultsNotToken(source: value, positions: state.records.count) }
-        return TokenReport(source: value, entries: held.map { Entry(key: $0.key ?? $0.actor, record: $0) },
-                           otherStoreKeys: state.otherStoreKeys)
+        return TokenReport(
+            source: value, entries: held.map { Entry(key: $0.key ?? $0.actor, record: $0) },
+            otherStoreKeys: state.otherStoreKeys)
     }
 }

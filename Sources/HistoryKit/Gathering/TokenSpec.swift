@@ -25,11 +25,14 @@ public struct TokenSpec: Equatable, Sendable {
     /// The token `value` holds: the file's when there is such a file, else the literal's.
     public static func token(fileOrLiteral value: String) throws -> HistoryToken {
         guard FileManager.default.fileExists(atPath: value) else {
-            guard let only = try tokens(fileOrLiteral: value).first else { throw MergeStateError.noTokenFile(path: value) }
+            guard let only = try tokens(fileOrLiteral: value).first else {
+                throw MergeStateError.noTokenFile(path: value)
+            }
             return only.token
         }
         guard let data = FileContents.read(value) else {
-            throw MergeStateError.unreadableToken(path: value, reason: FileContents.whyUnreadable(value) ?? "cannot be read")
+            throw MergeStateError.unreadableToken(
+                path: value, reason: FileContents.whyUnreadable(value) ?? "cannot be read")
         }
         return try HistoryTokenDecoder.decode(fileBytes: [UInt8](data), source: value)
     }
@@ -39,7 +42,8 @@ public struct TokenSpec: Equatable, Sendable {
     public static func tokens(fileOrLiteral value: String) throws -> [(key: String?, token: HistoryToken)] {
         if FileManager.default.fileExists(atPath: value) {
             guard let data = FileContents.read(value) else {
-                throw MergeStateError.unreadableToken(path: value, reason: FileContents.whyUnreadable(value) ?? "cannot be read")
+                throw MergeStateError.unreadableToken(
+                    path: value, reason: FileContents.whyUnreadable(value) ?? "cannot be read")
             }
             return try HistoryTokenDecoder.tokens(fileBytes: [UInt8](data), source: value)
         }

@@ -11,7 +11,8 @@ public struct ActivityTimeline: Equatable, Sendable {
         public var counts: [Int]
         /// All of the author's dated transactions.
         public var total: Int
-        /// For a lane of several authors of one framework family (``ActivityTimeline/groupingFamilies(_:)``): the family.
+        /// For a lane of several authors of one framework family (``ActivityTimeline/groupingFamilies(_:)``): the
+        /// family.
         public var family: AuthorFamily?
         /// How many authors the lane counts (1 unless it is a family's).
         public var authorCount = 1
@@ -27,7 +28,9 @@ public struct ActivityTimeline: Equatable, Sendable {
         /// What a chart calls the lane: its author, or its family and how many authors it
         /// counts ("Core Data migration (3 authors)"; `short`: "migrations (3)").
         public func label(short: Bool = false) -> String {
-            if let family, authorCount > 1 { return short ? "\(family.shortTitle) (\(authorCount))" : "\(family.title) (\(authorCount) authors)" }
+            if let family, authorCount > 1 {
+                return short ? "\(family.shortTitle) (\(authorCount))" : "\(family.title) (\(authorCount) authors)"
+            }
             return author ?? "(no \(field.noun))"
         }
     }
@@ -50,7 +53,8 @@ public struct ActivityTimeline: Equatable, Sendable {
     public var bucketCount: Int
     /// Every author (at most ``maxLanes``), most transactions first, then by name.
     public var lanes: [Lane]
-    /// The transactions of authors met after ``maxLanes`` others, summed (their author is nil); nil when there were not so many.
+    /// The transactions of authors met after ``maxLanes`` others, summed (their author is nil); nil when there were not
+    /// so many.
     public var overflow: Lane?
     /// Transactions without a plausible timestamp (NULL, text, or beyond ±10,000 years): not in any bucket.
     public var undatedCount: Int
@@ -108,7 +112,8 @@ public struct ActivityTimeline: Equatable, Sendable {
             grouped[i].authorCount += 1
         }
         var copy = self
-        copy.lanes = grouped.enumerated().sorted { ($1.element.total, $0.offset) < ($0.element.total, $1.offset) }.map(\.element)
+        copy.lanes = grouped.enumerated().sorted { ($1.element.total, $0.offset) < ($0.element.total, $1.offset) }.map(
+            \.element)
         return copy
     }
 
@@ -117,13 +122,17 @@ public struct ActivityTimeline: Equatable, Sendable {
     public func topLanes(_ count: Int) -> LaneSelection {
         let keep = lanes.count <= count + 1 && overflow == nil ? lanes.count : max(0, count)
         let rest = Array(lanes.dropFirst(keep)) + (overflow.map { [$0] } ?? [])
-        guard !rest.isEmpty else { return LaneSelection(lanes: lanes, others: nil, otherAuthors: 0, othersOverflowed: false) }
+        guard !rest.isEmpty else {
+            return LaneSelection(lanes: lanes, others: nil, otherAuthors: 0, othersOverflowed: false)
+        }
         var counts = [Int](repeating: 0, count: bucketCount)
         for lane in rest {
             for (i, n) in lane.counts.enumerated() { counts[i] += n }
         }
-        return LaneSelection(lanes: Array(lanes.prefix(keep)), others: Lane(author: nil, counts: counts, total: rest.reduce(0) { $0 + $1.total }),
-                             otherAuthors: lanes.count - keep + (overflow == nil ? 0 : 1), othersOverflowed: overflow != nil)
+        return LaneSelection(
+            lanes: Array(lanes.prefix(keep)),
+            others: Lane(author: nil, counts: counts, total: rest.reduce(0) { $0 + $1.total }),
+            otherAuthors: lanes.count - keep + (overflow == nil ? 0 : 1), othersOverflowed: overflow != nil)
     }
 }
 
@@ -137,12 +146,15 @@ extension HistoryStore {
     /// million transactions than this scan takes in all.)
     /// Lanes are authors, or another field's values (`by`: bundle IDs, processes); `range`'s
     /// `after` and `before` (dates, transaction numbers, tokens) narrow what is counted and spanned.
-    public func activityTimeline(bucketCount: Int, by field: TransactionField = .author, range: HistoryQuery = HistoryQuery()) throws -> ActivityTimeline {
+    public func activityTimeline(
+        bucketCount: Int, by field: TransactionField = .author, range: HistoryQuery = HistoryQuery()
+    ) throws -> ActivityTimeline {
         let buckets = max(1, bucketCount)
         let limit = ActivityTimeline.plausibleSeconds
         // Typed in SQL, so that a damaged value (text in ZAUTHORTS, a number in ZAUTHOR) is read as what it is.
         let (reference, inline) = field.columns
-        let stringColumn = schema.hasStringTable && schema.transactionColumns.contains(reference)
+        let stringColumn =
+            schema.hasStringTable && schema.transactionColumns.contains(reference)
             ? "CASE WHEN typeof(\(reference)) = 'integer' THEN \(reference) END" : "NULL"
         let inlineColumn = schema.transactionColumns.contains(inline) ? "CAST(\(inline) AS TEXT)" : "NULL"
         var bounds: [(String, DatabaseValueConvertible)] = []
@@ -151,35 +163,50 @@ extension HistoryStore {
         let within = bounds.map { " AND " + $0.0 }.joined()
         let boundArguments: [DatabaseValueConvertible?] = bounds.map(\.1)
         return try read { db in
-            let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM ATRANSACTION WHERE 1\(within)", arguments: StatementArguments(boundArguments)) ?? 0
+            let total =
+                try Int.fetchOne(
+                    db, sql: "SELECT COUNT(*) FROM ATRANSACTION WHERE 1\(within)",
+                    arguments: StatementArguments(boundArguments)) ?? 0
             // MIN and MAX in two statements, each one step into the timestamp index (together they would
             // scan it); text, NULL and damaged values fall outside the range.
             let plausible = "FROM ATRANSACTION WHERE ZTIMESTAMP BETWEEN ? AND ?\(within)"
             let arguments = StatementArguments([-limit, limit] as [DatabaseValueConvertible?] + boundArguments)
-            guard let minimum = try Double.fetchOne(db, sql: "SELECT MIN(ZTIMESTAMP) \(plausible)", arguments: arguments),
-                  let maximum = try Double.fetchOne(db, sql: "SELECT MAX(ZTIMESTAMP) \(plausible)", arguments: arguments) else {
-                return ActivityTimeline(range: nil, bucketSeconds: 1, bucketCount: buckets, lanes: [], overflow: nil, undatedCount: total, field: field)
+            guard
+                let minimum = try Double.fetchOne(db, sql: "SELECT MIN(ZTIMESTAMP) \(plausible)", arguments: arguments),
+                let maximum = try Double.fetchOne(db, sql: "SELECT MAX(ZTIMESTAMP) \(plausible)", arguments: arguments)
+            else {
+                return ActivityTimeline(
+                    range: nil, bucketSeconds: 1, bucketCount: buckets, lanes: [], overflow: nil, undatedCount: total,
+                    field: field)
             }
             // A damaged index can disagree with the table it indexes (rows below its MIN or above its
             // MAX, or a MIN above the MAX): such rows go to the first or last bucket.
-            let first = min(minimum, maximum), last = max(minimum, maximum)
+            let first = min(minimum, maximum)
+            let last = max(minimum, maximum)
             // Never zero: a span of a few denormal seconds would divide by zero.
             let width = last > first ? max((last - first) / Double(buckets), .leastNormalMagnitude) : 1
             var grid = AuthorGrid(buckets: buckets)
             // `+ZTIMESTAMP`: a table scan; the timestamp index would add a lookup per row for the same rows.
-            let scan = "SELECT ZTIMESTAMP, \(stringColumn), \(inlineColumn) FROM ATRANSACTION WHERE +ZTIMESTAMP BETWEEN ? AND ?\(within)"
+            let scan =
+                """
+                SELECT ZTIMESTAMP, \(stringColumn), \(inlineColumn) FROM ATRANSACTION WHERE +ZTIMESTAMP BETWEEN ? \
+                AND ?\(within)
+                """
             let cursor = try RawCursor(db.makeStatement(sql: scan), arguments: arguments)
             defer { cursor.finish() }
             while try cursor.next() {
                 let string = cursor.optionalInt64(1)
-                grid.add(AuthorGrid.Key(string: string, inline: string == nil ? cursor.optionalText(2) : nil),
-                         bucket: ActivityTimeline.bucket((cursor.double(0) - first) / width, count: buckets))
+                grid.add(
+                    AuthorGrid.Key(string: string, inline: string == nil ? cursor.optionalText(2) : nil),
+                    bucket: ActivityTimeline.bucket((cursor.double(0) - first) / width, count: buckets))
             }
             var names: [Int64: String] = [:]
             let numbers = Set(grid.keys.compactMap(\.string))
             if !numbers.isEmpty {
                 let list = numbers.map(String.init).joined(separator: ",")
-                for row in try Row.fetchAll(db, sql: "SELECT Z_PK, CAST(ZNAME AS TEXT) FROM ATRANSACTIONSTRING WHERE Z_PK IN (\(list))") {
+                for row in try Row.fetchAll(
+                    db, sql: "SELECT Z_PK, CAST(ZNAME AS TEXT) FROM ATRANSACTIONSTRING WHERE Z_PK IN (\(list))")
+                {
                     if let pk: Int64 = row[0], let name: String = row[1] { names[pk] = name }
                 }
             }
@@ -190,15 +217,17 @@ extension HistoryStore {
                 counts[author] = zip(counts[author] ?? row.map { _ in 0 }, row).map { $0 + $1 }
             }
             let lanes = counts.map { count -> ActivityTimeline.Lane in
-                var lane = ActivityTimeline.Lane(author: count.key, counts: count.value, total: count.value.reduce(0, +))
+                var lane = ActivityTimeline.Lane(
+                    author: count.key, counts: count.value, total: count.value.reduce(0, +))
                 lane.field = field
                 return lane
             }
-                .sorted { ($1.total, $0.author ?? "") < ($0.total, $1.author ?? "") }
+            .sorted { ($1.total, $0.author ?? "") < ($0.total, $1.author ?? "") }
             let overflow = grid.overflow.map { ActivityTimeline.Lane(author: nil, counts: $0, total: $0.reduce(0, +)) }
             let dated = lanes.reduce(overflow?.total ?? 0) { $0 + $1.total }
-            return ActivityTimeline(range: first...last, bucketSeconds: width, bucketCount: buckets, lanes: lanes, overflow: overflow,
-                                    undatedCount: total - dated, field: field)
+            return ActivityTimeline(
+                range: first...last, bucketSeconds: width, bucketCount: buckets, lanes: lanes, overflow: overflow,
+                undatedCount: total - dated, field: field)
         }
     }
 }

@@ -25,10 +25,12 @@ public struct Change: Equatable, Sendable {
     public var warnings: [DecodingWarning]
 
     /// Creates a change from its decoded fields.
-    public init(changeID: Int64, transactionNumber: Int64, changeType: ChangeType, entityNumber: Int64,
-                entityName: String?, entityPK: Int64, changedObjectID: String?, updatedSlots: [Int]?,
-                updatedProperties: [String]?, rawColumns: [UInt8]?, tombstone: [TombstoneEntry],
-                warnings: [DecodingWarning]) {
+    public init(
+        changeID: Int64, transactionNumber: Int64, changeType: ChangeType, entityNumber: Int64,
+        entityName: String?, entityPK: Int64, changedObjectID: String?, updatedSlots: [Int]?,
+        updatedProperties: [String]?, rawColumns: [UInt8]?, tombstone: [TombstoneEntry],
+        warnings: [DecodingWarning]
+    ) {
         self.changeID = changeID
         self.transactionNumber = transactionNumber
         self.changeType = changeType
@@ -155,9 +157,13 @@ public struct DecodingWarning: Equatable, Sendable, CustomStringConvertible {
     }
 
     /// `table` row `rowID` holds `found` in `column` where Core Data writes `expected`; cdhist reads it as `readAs`.
-    static func wrongType(table: String, rowID: Int64, column: String, found: String, expected: String, readAs: String) -> DecodingWarning {
-        DecodingWarning(kind: .wrongType, message: "\(table) Z_PK \(rowID): \(column) holds \(found), not \(expected); read as \(readAs)",
-                        column: column)
+    static func wrongType(table: String, rowID: Int64, column: String, found: String, expected: String, readAs: String)
+        -> DecodingWarning
+    {
+        DecodingWarning(
+            kind: .wrongType,
+            message: "\(table) Z_PK \(rowID): \(column) holds \(found), not \(expected); read as \(readAs)",
+            column: column)
     }
 
     /// The warning with the raw bytes concerned, its controls named by `name`.

@@ -39,29 +39,47 @@ extension HistoryStore {
     /// their transactions), over fewer than `minimum` transaction numbers, or when a change's
     /// transaction number is not a number (such changes come first or last in one read). An
     /// object filter that matched few changes (a list of them) reads them in one chunk, here.
-    public func readChangesInChunks(_ query: HistoryQuery, decoder: ChangeDecoder, minimum: Int64 = chunkedReadMinimum,
-                                    span chunkSpan: Int64 = chunkSpan, _ body: @escaping (ChangeChunk) throws -> Void) throws -> Bool {
+    public func readChangesInChunks(
+        _ query: HistoryQuery, decoder: ChangeDecoder, minimum: Int64 = chunkedReadMinimum,
+        span chunkSpan: Int64 = chunkSpan, _ body: @escaping (ChangeChunk) throws -> Void
+    ) throws -> Bool {
         let cores = Cores.usable
         guard query.limit == nil, query.order == .ascending, cores > 1 else { return false }
         return try read { db in
             guard try HistorySQL(store: self, query: query).selectsChangesAlone else { return false }
             let sql = try historySQL(query, in: db)
             if sql.matchedChanges != nil {
-                try body(ChangeChunk(index: 0, changes: try db.makeStatement(sql: sql.changeSelect(limit: nil)), arguments: sql.arguments,
-                                     store: self, decoder: decoder))
+                try body(
+                    ChangeChunk(
+                        index: 0, changes: try db.makeStatement(sql: sql.changeSelect(limit: nil)),
+                        arguments: sql.arguments,
+                        store: self, decoder: decoder))
                 return true
             }
             // In the index, NULL comes before every number, text and blobs after.
-            guard try db.firstRow("SELECT 1 FROM ACHANGE WHERE ZTRANSACTIONID IS NULL OR ZTRANSACTIONID >= '' LIMIT 1", { _ in true }) == nil,
-                  let span = try db.firstRow("SELECT MIN(ZTRANSACTIONID), MAX(ZTRANSACTIONID) FROM ACHANGE", { row in
-                      row.storageClass(0) == .integer && row.storageClass(1) == .integer ? row.int64(0)...row.int64(1) : nil
-                  }) ?? nil,
-                  let ranges = Self.chunks(of: span, minimum: minimum, span: chunkSpan) else { return false }
-            try readChunks(ranges.count, cores: cores, prepare: { try $0.makeStatement(sql: sql.changesInRangeSelect(afterFirst: true)) }) { changes, i in
+            guard
+                try db.firstRow(
+                    "SELECT 1 FROM ACHANGE WHERE ZTRANSACTIONID IS NULL OR ZTRANSACTIONID >= '' LIMIT 1", { _ in true })
+                    == nil,
+                let span = try db.firstRow(
+                    "SELECT MIN(ZTRANSACTIONID), MAX(ZTRANSACTIONID) FROM ACHANGE",
+                    { row in
+                        row.storageClass(0) == .integer && row.storageClass(1) == .integer
+                            ? row.int64(0)...row.int64(1) : nil
+                    }) ?? nil,
+                let ranges = Self.chunks(of: span, minimum: minimum, span: chunkSpan)
+            else { return false }
+            try readChunks(
+                ranges.count, cores: cores,
+                prepare: { try $0.makeStatement(sql: sql.changesInRangeSelect(afterFirst: true)) }
+            ) { changes, i in
                 // The first chunk from below every number.
                 let after: DatabaseValueConvertible = i > 0 ? ranges[i - 1].upperBound : -Double.infinity
-                try body(ChangeChunk(index: i, changes: changes, arguments: sql.changeFilterArguments + [after, ranges[i].upperBound],
-                                     store: self, decoder: decoder))
+                try body(
+                    ChangeChunk(
+                        index: i, changes: changes,
+                        arguments: sql.changeFilterArguments + [after, ranges[i].upperBound],
+                        store: self, decoder: decoder))
             }
             return true
         }

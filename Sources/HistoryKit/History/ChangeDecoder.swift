@@ -32,17 +32,21 @@ public struct ChangeDecoder: Sendable {
                 layout = SlotLayout(entity: e.name, model: m)
                 if let layout {
                     let attributes = m.allProperties(of: e.name)
-                    types = layout.tombstoneAttributes.map { name in attributes.first { $0.name == name }?.attribute?.type }
+                    types = layout.tombstoneAttributes.map { name in
+                        attributes.first { $0.name == name }?.attribute?.type
+                    }
                 } else {
-                    missing = DecodingWarning(kind: .entityNotInModel,
-                                              message: "entity \(e.name) (Z_ENT \(e.number)) is not in the model")
+                    missing = DecodingWarning(
+                        kind: .entityNotInModel,
+                        message: "entity \(e.name) (Z_ENT \(e.number)) is not in the model")
                 }
             } else {
                 missing = DecodingWarning(kind: .noModel, message: "no model: \(model.problem ?? "none given")")
             }
-            let entity = DecodedEntity(number: e.number, index: list.count, name: e.name,
-                                       objectIDPrefix: "x-coredata://\(storeUUID)/\(e.name)/p",
-                                       layout: layout, missingLayout: missing, tombstoneTypes: types)
+            let entity = DecodedEntity(
+                number: e.number, index: list.count, name: e.name,
+                objectIDPrefix: "x-coredata://\(storeUUID)/\(e.name)/p",
+                layout: layout, missingLayout: missing, tombstoneTypes: types)
             infos[e.number] = entity
             list.append(entity)
         }
@@ -73,28 +77,36 @@ public struct ChangeDecoder: Sendable {
     /// Decodes one row. `tombstones` holds `ZTOMBSTONE0…n` (nil for NULL);
     /// `warnings` are what reading the row found (columns of the wrong type),
     /// so the same column is not reported twice.
-    public func decode(changeID: Int64, transactionNumber: Int64, changeTypeRaw: Int64, entityNumber: Int64,
-                       entityPK: Int64, columns: [UInt8]?, tombstones: [StoredValue?],
-                       warnings read: [DecodingWarning] = []) -> Change {
+    public func decode(
+        changeID: Int64, transactionNumber: Int64, changeTypeRaw: Int64, entityNumber: Int64,
+        entityPK: Int64, columns: [UInt8]?, tombstones: [StoredValue?],
+        warnings read: [DecodingWarning] = []
+    ) -> Change {
         let type = ChangeType(rawValue: changeTypeRaw)
         var warnings = read
         // What reading found wrong; nearly always nothing, so no set (and no hashing) per change.
         func misread(_ column: String) -> Bool { !read.isEmpty && read.contains { $0.column == column } }
         if case .unknown(let raw) = type, !misread("ZCHANGETYPE") {
-            warnings.append(DecodingWarning(kind: .unknownChangeType, message: "ZCHANGETYPE \(raw) is not insert (0), update (1) or delete (2)"))
+            warnings.append(
+                DecodingWarning(
+                    kind: .unknownChangeType, message: "ZCHANGETYPE \(raw) is not insert (0), update (1) or delete (2)")
+            )
         }
         // A ZENTITY that is not an integer names no entity.
         let entityMisread = misread("ZENTITY")
         let info = entityMisread ? nil : entity(entityNumber)
         if info == nil, !entityMisread {
-            warnings.append(DecodingWarning(kind: .unknownEntity,
-                                            message: "ZENTITY \(entityNumber) is not in Z_PRIMARYKEY"))
+            warnings.append(
+                DecodingWarning(
+                    kind: .unknownEntity,
+                    message: "ZENTITY \(entityNumber) is not in Z_PRIMARYKEY"))
         }
-        var change = Change(changeID: changeID, transactionNumber: transactionNumber, changeType: type,
-                            entityNumber: entityNumber, entityName: info?.name, entityPK: entityPK,
-                            changedObjectID: misread("ZENTITYPK") ? nil : info.map { $0.objectIDPrefix + String(entityPK) },
-                            updatedSlots: nil, updatedProperties: nil, rawColumns: columns,
-                            tombstone: [], warnings: [])
+        var change = Change(
+            changeID: changeID, transactionNumber: transactionNumber, changeType: type,
+            entityNumber: entityNumber, entityName: info?.name, entityPK: entityPK,
+            changedObjectID: misread("ZENTITYPK") ? nil : info.map { $0.objectIDPrefix + String(entityPK) },
+            updatedSlots: nil, updatedProperties: nil, rawColumns: columns,
+            tombstone: [], warnings: [])
         if type == .update {
             // A ZCOLUMNS that is not a BLOB was reported already; it has no bits to decode.
             if !misread("ZCOLUMNS") { decodeColumns(columns, info: info, into: &change, warnings: &warnings) }
@@ -116,7 +128,9 @@ public struct ChangeDecoder: Sendable {
     }
 
     /// Calls `body` with each slot a `ZCOLUMNS` bitmask sets, in order: bit 7 of byte 0 is slot 0.
-    @inlinable public static func forEachSetSlot(in columns: UnsafeRawBufferPointer, _ body: (Int) throws -> Void) rethrows {
+    @inlinable public static func forEachSetSlot(in columns: UnsafeRawBufferPointer, _ body: (Int) throws -> Void)
+        rethrows
+    {
         for (byteIndex, byte) in columns.enumerated() where byte != 0 {
             // Set bits from the highest: each step takes the highest left.
             var rest = byte
@@ -128,8 +142,10 @@ public struct ChangeDecoder: Sendable {
         }
     }
 
-    private func decodeColumns(_ columns: [UInt8]?, info: DecodedEntity?, into change: inout Change,
-                               warnings: inout [DecodingWarning]) {
+    private func decodeColumns(
+        _ columns: [UInt8]?, info: DecodedEntity?, into change: inout Change,
+        warnings: inout [DecodingWarning]
+    ) {
         guard let columns else {
             warnings.append(DecodingWarning(kind: .missingColumns, message: "update without ZCOLUMNS"))
             return
@@ -146,26 +162,39 @@ public struct ChangeDecoder: Sendable {
             return
         }
         if columns.count != layout.byteLength {
-            warnings.append(DecodingWarning(
-                kind: .columnsLengthMismatch,
-                message: "ZCOLUMNS has \(columns.count) bytes; \(info.name) has \(layout.slots.count) slots, so \(layout.byteLength) bytes expected",
-                rawHex: columns.hexString))
+            warnings.append(
+                DecodingWarning(
+                    kind: .columnsLengthMismatch,
+                    message:
+                        """
+                        ZCOLUMNS has \(columns.count) bytes; \(info.name) has \(layout.slots.count) slots, so \
+                        \(layout.byteLength) bytes expected
+                        """,
+                    rawHex: columns.hexString))
         }
         let past = slots.filter { $0 >= layout.slots.count }
         if !past.isEmpty {
-            warnings.append(DecodingWarning(
-                kind: .bitPastLastSlot,
-                message: "ZCOLUMNS bit \(past.map(String.init).joined(separator: ",")) past the last of \(info.name)'s \(layout.slots.count) slots",
-                rawHex: columns.hexString))
+            warnings.append(
+                DecodingWarning(
+                    kind: .bitPastLastSlot,
+                    message:
+                        """
+                        ZCOLUMNS bit \(past.map(String.init).joined(separator: ",")) past the last of \
+                        \(info.name)'s \(layout.slots.count) slots
+                        """,
+                    rawHex: columns.hexString))
         }
         if !layout.notes.isEmpty {
-            warnings.append(DecodingWarning(kind: .layoutUncertain, message: Message(layout.notes.joined(separator: "; "))))
+            warnings.append(
+                DecodingWarning(kind: .layoutUncertain, message: Message(layout.notes.joined(separator: "; "))))
         }
         change.updatedProperties = layout.propertyNames(forSlots: slots)
     }
 
-    private func decodeTombstones(_ values: [StoredValue?], info: DecodedEntity?, into change: inout Change,
-                                  warnings: inout [DecodingWarning]) {
+    private func decodeTombstones(
+        _ values: [StoredValue?], info: DecodedEntity?, into change: inout Change,
+        warnings: inout [DecodingWarning]
+    ) {
         guard let layout = info?.layout else {
             // No names: keep every value under its column name.
             var unnamed: [String] = []
@@ -176,16 +205,25 @@ public struct ChangeDecoder: Sendable {
             }
             if !unnamed.isEmpty {
                 let why = info?.missingLayout?.message ?? "entity unknown"
-                warnings.append(DecodingWarning(kind: .unnamedTombstone,
-                                                message: "tombstone values in \(unnamed.joined(separator: ",")) cannot be named (\(why))"))
+                warnings.append(
+                    DecodingWarning(
+                        kind: .unnamedTombstone,
+                        message: "tombstone values in \(unnamed.joined(separator: ",")) cannot be named (\(why))"))
             }
             return
         }
         let names = layout.tombstoneAttributes
         if names.count > values.count {
-            warnings.append(DecodingWarning(
-                kind: .tombstoneColumnsMissing,
-                message: "\(layout.entityName) preserves \(names.count) attributes but the store has \(values.count) tombstone columns; \(names[values.count...].joined(separator: ",")) not recorded"))
+            warnings.append(
+                DecodingWarning(
+                    kind: .tombstoneColumnsMissing,
+                    message:
+                        """
+                        \(layout.entityName) preserves \(names.count) attributes but the store has \
+                        \(values.count) tombstone columns; \(names[values.count...].joined(separator: ",")) not \
+                        recorded
+                        """
+                ))
         }
         // Values in slots at or past the entity's tombstone count are stale (migrations): ignored.
         for i in 0..<min(names.count, values.count) {

@@ -136,13 +136,15 @@ final class ChangeRows {
 
     func change(_ row: RawCursor) -> Change { store.change(row, decoder: decoder) }
 
-    /// The row in place when it decodes without a warning (``ChangeDecoder/decode(changeID:transactionNumber:changeTypeRaw:entityNumber:entityPK:columns:tombstones:warnings:)``
+    /// The row in place when it decodes without a warning
+    /// (``ChangeDecoder/decode``
     /// would give none and no tombstone): an insert or update, every column of the
     /// type Core Data writes, a known entity, and for an update a ZCOLUMNS that fits
     /// its entity's certain layout. Nil otherwise.
     func plainChange(_ row: RawCursor) -> PlainChange? {
         guard row.storageClass(0) == .integer, row.storageClass(1) == .integer, row.storageClass(2) == .integer,
-              row.storageClass(3) == .integer, row.storageClass(4) == .integer else { return nil }
+            row.storageClass(3) == .integer, row.storageClass(4) == .integer
+        else { return nil }
         let type = row.int64(2)
         guard type == 0 || type == 1, let entity = entity(row.int64(3))?.takeUnretainedValue() else { return nil }
         let columns: UnsafeRawBufferPointer?
@@ -152,7 +154,8 @@ final class ChangeRows {
         case .integer, .real, .text: return nil
         }
         if type == 1 && !entity.decodesPlainly(update: columns) { return nil }
-        return PlainChange(changeID: row.int64(0), transactionNumber: row.int64(1), isUpdate: type == 1, entity: entity,
-                           entityIndex: entity.index, entityPK: row.int64(4), columns: columns)
+        return PlainChange(
+            changeID: row.int64(0), transactionNumber: row.int64(1), isUpdate: type == 1, entity: entity,
+            entityIndex: entity.index, entityPK: row.int64(4), columns: columns)
     }
 }

@@ -23,8 +23,10 @@ public final class DecodedEntity: Sendable {
     private let byteLength: Int
     private let slotCount: Int
 
-    init(number: Int64, index: Int, name: String, objectIDPrefix: String, layout: SlotLayout?,
-         missingLayout: DecodingWarning?, tombstoneTypes: [AttributeType?]) {
+    init(
+        number: Int64, index: Int, name: String, objectIDPrefix: String, layout: SlotLayout?,
+        missingLayout: DecodingWarning?, tombstoneTypes: [AttributeType?]
+    ) {
         self.number = number
         self.index = index
         self.name = name
@@ -41,6 +43,7 @@ public final class DecodedEntity: Sendable {
     /// (``updatesDecodePlainly``, and the columns fit the layout: ``SlotLayout/fits(length:lastByte:)``).
     func decodesPlainly(update columns: UnsafeRawBufferPointer?) -> Bool {
         guard updatesDecodePlainly, let columns else { return false }
-        return SlotLayout.fits(length: columns.count, lastByte: columns.last, byteLength: byteLength, slotCount: slotCount)
+        return SlotLayout.fits(
+            length: columns.count, lastByte: columns.last, byteLength: byteLength, slotCount: slotCount)
     }
 }

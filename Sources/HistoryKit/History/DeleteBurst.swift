@@ -31,10 +31,16 @@ public struct DeleteBurst: Equatable, Sendable {
         if firstTransaction == lastTransaction {
             when = "in transaction #\(firstTransaction)" + (first.map { " (\(moment($0)))" } ?? "")
         } else {
-            when = "in \(transactions) transactions #\(firstTransaction)–#\(lastTransaction)" + (first.map { " from \(moment($0))" } ?? "")
+            when =
+                "in \(transactions) transactions #\(firstTransaction)–#\(lastTransaction)"
+                + (first.map { " from \(moment($0))" } ?? "")
             if let first, let last { when += " within \(span(last - first))" }
         }
         let percent = Int((share * 100).rounded(.down))
-        return "\(who)\(whence.isEmpty ? "" : " (\(whence))") deleted \(deleted) of \(objectsBefore) \(entity) objects (\(percent)%) \(when)."
+        return
+            """
+            \(who)\(whence.isEmpty ? "" : " (\(whence))") deleted \(deleted) of \(objectsBefore) \(entity) \
+            objects (\(percent)%) \(when).
+            """
     }
 }

@@ -59,7 +59,8 @@ struct DeleteBurstDetector {
     }
 
     /// One deleted object of `entity` in `transaction`.
-    mutating func add(transaction: Int64, entity: Int64, time: Double?, writer: Writer, bundleID: Name, processID: Name) {
+    mutating func add(transaction: Int64, entity: Int64, time: Double?, writer: Writer, bundleID: Name, processID: Name)
+    {
         defer { deletes[entity, default: 0] += 1 }
         let key = Key(entity: entity, writer: writer)
         if var run = open[key] {
@@ -82,9 +83,10 @@ struct DeleteBurstDetector {
             close(run)
         }
         let inserted = inserts[entity, default: 0]
-        open[key] = Run(entity: entity, writer: writer, bundleID: bundleID, processID: processID,
-                        firstTransaction: transaction, lastTransaction: transaction, first: time, last: time,
-                        insertsAtStart: inserted, deletesAtStart: deletes[entity, default: 0], insertsAtEnd: inserted)
+        open[key] = Run(
+            entity: entity, writer: writer, bundleID: bundleID, processID: processID,
+            firstTransaction: transaction, lastTransaction: transaction, first: time, last: time,
+            insertsAtStart: inserted, deletesAtStart: deletes[entity, default: 0], insertsAtEnd: inserted)
     }
 
     /// One inserted object of `entity`.
@@ -95,8 +97,10 @@ struct DeleteBurstDetector {
     /// What `run`'s entity saw from the run's first delete on: deletes and inserts to this point,
     /// and the inserts while the run lasted.
     func since(_ run: Run) -> (deletes: Int, inserts: Int, insertsWithin: Int) {
-        (deletes[run.entity, default: 0] - run.deletesAtStart, inserts[run.entity, default: 0] - run.insertsAtStart,
-         run.insertsAtEnd - run.insertsAtStart)
+        (
+            deletes[run.entity, default: 0] - run.deletesAtStart, inserts[run.entity, default: 0] - run.insertsAtStart,
+            run.insertsAtEnd - run.insertsAtStart
+        )
     }
 
     /// The closed runs with enough deletes (not told), in order of their first transaction;
@@ -108,7 +112,9 @@ struct DeleteBurstDetector {
 
     /// The open runs holding enough deletes, not told yet.
     var openCandidates: [Run] {
-        open.values.filter { $0.deleted >= limits.fewestDeletes && !$0.told }.sorted { ($0.firstTransaction, $0.entity) < ($1.firstTransaction, $1.entity) }
+        open.values.filter { $0.deleted >= limits.fewestDeletes && !$0.told }.sorted {
+            ($0.firstTransaction, $0.entity) < ($1.firstTransaction, $1.entity)
+        }
     }
 
     /// Marks `run`, while it is open, as told.

@@ -14,8 +14,10 @@ public struct HistoryQuery: Equatable, Sendable {
         /// The bounds that keep exactly the transactions numbered in `range` (none at an end of
         /// the number range, where there is nothing beyond to exclude).
         public static func around(_ range: ClosedRange<Int64>) -> (after: Bound?, before: Bound?) {
-            (range.lowerBound == .min ? nil : .transaction(range.lowerBound - 1),
-             range.upperBound == .max ? nil : .transaction(range.upperBound + 1))
+            (
+                range.lowerBound == .min ? nil : .transaction(range.lowerBound - 1),
+                range.upperBound == .max ? nil : .transaction(range.upperBound + 1)
+            )
         }
     }
 
@@ -54,10 +56,12 @@ public struct HistoryQuery: Equatable, Sendable {
     var numberFloor: Int64?
 
     /// A query; by default every transaction and change, oldest first.
-    public init(after: Bound? = nil, before: Bound? = nil, authors: [NameFilter] = [], contextNames: [NameFilter] = [],
-                bundleIDs: [NameFilter] = [], processIDs: [NameFilter] = [], entities: [String] = [],
-                includeSubentities: Bool = false, changeTypes: Set<ChangeType> = [], objects: [ObjectReference] = [],
-                limit: Int? = nil, order: Order = .ascending) {
+    public init(
+        after: Bound? = nil, before: Bound? = nil, authors: [NameFilter] = [], contextNames: [NameFilter] = [],
+        bundleIDs: [NameFilter] = [], processIDs: [NameFilter] = [], entities: [String] = [],
+        includeSubentities: Bool = false, changeTypes: Set<ChangeType> = [], objects: [ObjectReference] = [],
+        limit: Int? = nil, order: Order = .ascending
+    ) {
         self.after = after
         self.before = before
         self.authors = authors
@@ -89,16 +93,26 @@ public enum QueryError: MessageError, Equatable, Sendable {
     public var message: Message {
         switch self {
         case .unknownEntity(let name, let known):
-            let hint = known.isEmpty ? "" : " (known: \(known.prefix(12).joined(separator: ", "))\(known.count > 12 ? ", …" : ""))"
+            let hint =
+                known.isEmpty
+                ? "" : " (known: \(known.prefix(12).joined(separator: ", "))\(known.count > 12 ? ", …" : ""))"
             return "no entity named '\(name)' in this store\(hint)"
         case .tokenForOtherStore(let token, let uuid):
             return "token \(token) is for another store, not \(uuid) (Core Data error 134501)"
         case .invalidLimit(let n):
             return "limit \(n) is negative"
         case .invalidPurgeFilter:
-            return "a purge deletes whole transactions: \(Control.entityFilter), \(Control.changeTypeFilter) and \(Control.objectFilter) cannot narrow it"
+            return
+                """
+                a purge deletes whole transactions: \(Control.entityFilter), \(Control.changeTypeFilter) and \
+                \(Control.objectFilter) cannot narrow it
+                """
         case .objectOfOtherStore(let object, let uuid):
-            return "object \(object.uri(storeUUID: object.storeUUID ?? "")) is of another store, not \(uuid) (give ENTITY/pN to look for its entity and key here)"
+            return
+                """
+                object \(object.uri(storeUUID: object.storeUUID ?? "")) is of another store, not \(uuid) (give \
+                ENTITY/pN to look for its entity and key here)
+                """
         }
     }
 }

@@ -27,7 +27,8 @@ struct HistorySQL {
     /// `c.ZCOLUMNS`, or NULL in a store without the column.
     private let columnsExpression: String
     private let queryGenExpression: String
-    /// `ZAUTHORTS`, `ZCONTEXTNAMETS`, `ZBUNDLEIDTS`, `ZPROCESSIDTS` (NULL where absent), so a reader can tell a reference of the wrong type.
+    /// `ZAUTHORTS`, `ZCONTEXTNAMETS`, `ZBUNDLEIDTS`, `ZPROCESSIDTS` (NULL where absent), so a reader can tell a
+    /// reference of the wrong type.
     private let referenceExpressions: String
     /// Whether a condition filters by author, context, bundle or process name (and so needs ``joinClause``).
     private let filtersByName: Bool
@@ -52,7 +53,8 @@ struct HistorySQL {
     /// The SQL of `query`. With `matches` (the changes a scan found matching the
     /// query's change filters), those filters become lookups of the changes found.
     /// `scanningObjects`: the query's object filter matched more changes than a list holds (``scansObjects``).
-    init(store: HistoryStore, query: HistoryQuery, matches: ChangeMatches? = nil, scanningObjects: Bool = false) throws {
+    init(store: HistoryStore, query: HistoryQuery, matches: ChangeMatches? = nil, scanningObjects: Bool = false) throws
+    {
         do {
             try self.init(checked: store, query: query, matches: matches, scanningObjects: scanningObjects)
         } catch let error as QueryError {
@@ -60,7 +62,9 @@ struct HistorySQL {
         }
     }
 
-    private init(checked store: HistoryStore, query: HistoryQuery, matches: ChangeMatches?, scanningObjects: Bool) throws {
+    private init(checked store: HistoryStore, query: HistoryQuery, matches: ChangeMatches?, scanningObjects: Bool)
+        throws
+    {
         if let limit = query.limit, limit < 0 { throw QueryError.invalidLimit(limit) }
         let schema = store.schema
         order = query.order
@@ -82,7 +86,8 @@ struct HistorySQL {
             inlines.append(schema.transactionColumns.contains(inline) ? "t.\(inline)" : "NULL")
             references.append(schema.transactionColumns.contains(ts) ? "t.\(ts)" : "NULL")
             if schema.transactionColumns.contains(inline) { parts.append("t.\(inline)") }
-            fields.append(parts.isEmpty ? "NULL" : parts.count == 1 ? parts[0] : "COALESCE(\(parts.joined(separator: ", ")))")
+            fields.append(
+                parts.isEmpty ? "NULL" : parts.count == 1 ? parts[0] : "COALESCE(\(parts.joined(separator: ", ")))")
         }
         self.joins = joins
         fieldExpressions = fields
@@ -105,15 +110,19 @@ struct HistorySQL {
         for (filters, expr) in zip([query.authors, query.contextNames, query.bundleIDs, query.processIDs], fields)
         where !filters.isEmpty {
             var alternatives: [String] = []
-            let values = filters.compactMap { f -> String? in if case .value(let v) = f { return v } else { return nil } }
+            let values = filters.compactMap { f -> String? in if case .value(let v) = f { return v } else { return nil }
+            }
             if !values.isEmpty {
-                alternatives.append("\(expr) IN (\(Array(repeating: "?", count: values.count).joined(separator: ", ")))")
+                alternatives.append(
+                    "\(expr) IN (\(Array(repeating: "?", count: values.count).joined(separator: ", ")))")
                 txArgs += values.map { $0 as DatabaseValueConvertible? }
             }
             if filters.contains(.none) { alternatives.append("\(expr) IS NULL") }
             txConditions.append("(" + alternatives.joined(separator: " OR ") + ")")
         }
-        filtersByName = !(query.authors.isEmpty && query.contextNames.isEmpty && query.bundleIDs.isEmpty && query.processIDs.isEmpty)
+        filtersByName =
+            !(query.authors.isEmpty && query.contextNames.isEmpty && query.bundleIDs.isEmpty
+            && query.processIDs.isEmpty)
         // COALESCE(string, inline) is the looked-up string when there is one, else the inline column.
         let lookUp = !filtersByName && joined.contains(true)
         namesLookedUp = joined.map { $0 && lookUp }
@@ -136,12 +145,19 @@ struct HistorySQL {
         if matches == nil, !query.objects.isEmpty {
             // Keys are unique within the root entity's table: an entity's name stands for its subentities too.
             let alternatives = query.objects.map { object -> String in
-                let entity = store.catalog.entity(named: object.entityName).map { store.catalog.descendants(of: $0.number) } ?? []
+                let entity =
+                    store.catalog.entity(named: object.entityName).map { store.catalog.descendants(of: $0.number) }
+                    ?? []
                 chArgs.append(object.primaryKey)
                 chArgs += entity.map { $0 as DatabaseValueConvertible? }
-                return "(c.ZENTITYPK = ? AND c.ZENTITY IN (\(Array(repeating: "?", count: entity.count).joined(separator: ", "))))"
+                return
+                    """
+                    (c.ZENTITYPK = ? AND c.ZENTITY IN \
+                    (\(Array(repeating: "?", count: entity.count).joined(separator: ", "))))
+                    """
             }
-            chConditions.append(alternatives.count == 1 ? alternatives[0] : "(" + alternatives.joined(separator: " OR ") + ")")
+            chConditions.append(
+                alternatives.count == 1 ? alternatives[0] : "(" + alternatives.joined(separator: " OR ") + ")")
         }
         if matches == nil, !query.entities.isEmpty {
             let numbers = try store.catalog.numbers(of: query.entities, includingSubentities: query.includeSubentities)
@@ -150,7 +166,8 @@ struct HistorySQL {
         }
         if matches == nil, !query.changeTypes.isEmpty {
             let raws = query.changeTypes.map(\.rawValue).sorted()
-            chConditions.append("c.ZCHANGETYPE IN (\(Array(repeating: "?", count: raws.count).joined(separator: ", ")))")
+            chConditions.append(
+                "c.ZCHANGETYPE IN (\(Array(repeating: "?", count: raws.count).joined(separator: ", ")))")
             chArgs += raws.map { $0 as DatabaseValueConvertible? }
         }
         transactionConditions = txConditions
@@ -166,7 +183,8 @@ struct HistorySQL {
         changeArgumentValues = chArgs.map { $0?.databaseValue ?? .null }
         let columnsExpr = schema.changeColumns.contains("ZCOLUMNS") ? "c.ZCOLUMNS" : "NULL"
         columnsExpression = columnsExpr
-        changeColumns = (["c.Z_PK", "c.ZTRANSACTIONID", "c.ZCHANGETYPE", "c.ZENTITY", "c.ZENTITYPK", columnsExpr]
+        changeColumns =
+            (["c.Z_PK", "c.ZTRANSACTIONID", "c.ZCHANGETYPE", "c.ZENTITY", "c.ZENTITYPK", columnsExpr]
             + schema.tombstoneColumns.map { "c.\($0)" }).joined(separator: ", ")
     }
 
@@ -205,8 +223,9 @@ struct HistorySQL {
     private var transactionWhere: [String] {
         var conditions = transactionConditions + (transactionMatch.map { [$0] } ?? [])
         if !changeConditions.isEmpty && !matchesFound {
-            conditions.append("EXISTS (SELECT 1 FROM ACHANGE c WHERE c.ZTRANSACTIONID = t.Z_PK AND "
-                              + changeConditions.joined(separator: " AND ") + ")")
+            conditions.append(
+                "EXISTS (SELECT 1 FROM ACHANGE c WHERE c.ZTRANSACTIONID = t.Z_PK AND "
+                    + changeConditions.joined(separator: " AND ") + ")")
         }
         return conditions
     }
@@ -218,12 +237,18 @@ struct HistorySQL {
         func changeCount(_ number: String) -> String { counted ? Self.changeCount(of: number) : "NULL" }
         // With a scan's list of transactions, the list drives the read: SQLite would rather walk
         // every transaction between the bounds and test each against a long list (+ stops it).
-        let conditions = transactionWhere + (numbered ? [transactionMatch == nil ? "t.Z_PK BETWEEN ? AND ?" : "+t.Z_PK BETWEEN ? AND ?"] : [])
+        let conditions =
+            transactionWhere
+            + (numbered ? [transactionMatch == nil ? "t.Z_PK BETWEEN ? AND ?" : "+t.Z_PK BETWEEN ? AND ?"] : [])
         let from = "FROM ATRANSACTION t\(selectJoins)\(whereClause(conditions)) ORDER BY t.Z_PK \(direction)"
         guard let limit else { return "SELECT \(transactionColumns), \(changeCount("t.Z_PK")) \(from)" }
         // With a limit, SQLite may sort the matches (through the timestamp index) and would
         // count the changes of every one of them first: count only those that are kept.
-        return "SELECT x.*, \(changeCount("x.number")) FROM (SELECT \(transactionColumns) \(from) LIMIT \(limit)) x ORDER BY x.number \(direction)"
+        return
+            """
+            SELECT x.*, \(changeCount("x.number")) FROM (SELECT \(transactionColumns) \(from) LIMIT \(limit)) x \
+            ORDER BY x.number \(direction)
+            """
     }
 
     /// A transaction select's columns before its change count (the row's last column).
@@ -260,10 +285,16 @@ struct HistorySQL {
     /// A row when any transaction matches (uses ``arguments``). With change conditions, from a scan
     /// of `ACHANGE` in table order, each match's transaction looked up, ending at the first found.
     func anyMatchSelect() -> String {
-        guard !changeConditions.isEmpty, !matchesFound else { return "SELECT 1 FROM ATRANSACTION t\(joins)\(whereClause(transactionWhere)) LIMIT 1" }
+        guard !changeConditions.isEmpty, !matchesFound else {
+            return "SELECT 1 FROM ATRANSACTION t\(joins)\(whereClause(transactionWhere)) LIMIT 1"
+        }
         // CROSS JOIN: the changes are the outer loop (SQLite might otherwise scan them per transaction).
-        return "SELECT 1 FROM ACHANGE c NOT INDEXED CROSS JOIN ATRANSACTION t ON t.Z_PK = c.ZTRANSACTIONID\(filtersByName ? joins : "")"
-            + "\(whereClause(transactionConditions + changeConditions)) LIMIT 1"
+        return
+            """
+            SELECT 1 FROM ACHANGE c NOT INDEXED CROSS JOIN ATRANSACTION t ON t.Z_PK = \
+            c.ZTRANSACTIONID\(filtersByName ? joins : "")
+            """
+                + "\(whereClause(transactionConditions + changeConditions)) LIMIT 1"
     }
 
     /// Matching transactions counted.
@@ -273,7 +304,9 @@ struct HistorySQL {
 
     func changeSelect(limit: Int?) -> String {
         let changes = scansObjects ? "ACHANGE c NOT INDEXED" : "ACHANGE c"
-        let from = transactionConditions.isEmpty ? changes : "\(changes) JOIN ATRANSACTION t ON t.Z_PK = c.ZTRANSACTIONID\(joins)"
+        let from =
+            transactionConditions.isEmpty
+            ? changes : "\(changes) JOIN ATRANSACTION t ON t.Z_PK = c.ZTRANSACTIONID\(joins)"
         // Transaction conditions come first so the arguments line up with `arguments`.
         return "SELECT \(changeColumns) FROM \(from)\(whereClause(transactionConditions + changeConditions)) "
             + "ORDER BY c.ZTRANSACTIONID \(direction), c.Z_PK \(direction)\(limitClause(limit))"
@@ -285,7 +318,11 @@ struct HistorySQL {
     /// change's number and transaction number (the rows' first two columns either way).
     func scannedChangesSelect(whole: Bool = true) -> String {
         let columns = whole ? changeColumns : "c.Z_PK, c.ZTRANSACTIONID"
-        return "SELECT \(columns) FROM ACHANGE c NOT INDEXED\(whereClause(changeConditions)) ORDER BY c.ZTRANSACTIONID ASC, c.Z_PK ASC"
+        return
+            """
+            SELECT \(columns) FROM ACHANGE c NOT INDEXED\(whereClause(changeConditions)) ORDER BY \
+            c.ZTRANSACTIONID ASC, c.Z_PK ASC
+            """
     }
 
     /// Whether the query has no transaction conditions (its changes are those of the change
@@ -304,14 +341,22 @@ struct HistorySQL {
     /// change whose number is a REAL between two ranges belongs to one of them).
     func changesInRangeSelect(afterFirst: Bool = false) -> String {
         let range = afterFirst ? "c.ZTRANSACTIONID > ? AND c.ZTRANSACTIONID <= ?" : "c.ZTRANSACTIONID BETWEEN ? AND ?"
-        return "SELECT \(changeColumns) FROM ACHANGE c\(whereClause(changeConditions + [range])) ORDER BY c.ZTRANSACTIONID ASC, c.Z_PK ASC"
+        return
+            """
+            SELECT \(changeColumns) FROM ACHANGE c\(whereClause(changeConditions + [range])) ORDER BY \
+            c.ZTRANSACTIONID ASC, c.Z_PK ASC
+            """
     }
 
     /// The transactions matching the transaction conditions (not the change conditions), from
     /// a number on, ascending, without their change counts: a walk down `ATRANSACTION` beside
     /// ``scannedChangesSelect()``. Uses ``transactionWalkArguments(from:)``.
     func transactionWalkSelect() -> String {
-        return "SELECT \(transactionColumns), NULL FROM ATRANSACTION t\(selectJoins)\(whereClause(transactionConditions + ["t.Z_PK >= ?"])) ORDER BY t.Z_PK ASC"
+        return
+            """
+            SELECT \(transactionColumns), NULL FROM ATRANSACTION \
+            t\(selectJoins)\(whereClause(transactionConditions + ["t.Z_PK >= ?"])) ORDER BY t.Z_PK ASC
+            """
     }
 
     /// The rows of `rows` (a select with a column `last`, a transaction number), in `order`, each
@@ -319,7 +364,11 @@ struct HistorySQL {
     /// gives them, change count included: one sorted read instead of a lookup per row. A row whose
     /// transaction is gone has NULL there. For a query without transaction conditions (no arguments).
     func rowsWithTransactionSelect(_ rows: String, order: String) -> String {
-        return "SELECT \(transactionColumns), \(Self.changeCount(of: "t.Z_PK")), r.* FROM (\(rows)) r LEFT JOIN ATRANSACTION t ON t.Z_PK = r.last\(selectJoins) ORDER BY \(order)"
+        return
+            """
+            SELECT \(transactionColumns), \(Self.changeCount(of: "t.Z_PK")), r.* FROM (\(rows)) r LEFT JOIN \
+            ATRANSACTION t ON t.Z_PK = r.last\(selectJoins) ORDER BY \(order)
+            """
     }
 
     /// The arguments of ``transactionWalkSelect()`` from transaction `number` on.
@@ -331,24 +380,33 @@ struct HistorySQL {
     /// key), then change number: entity, key, type, ZCOLUMNS and transaction number.
     /// Uses ``arguments``.
     func changesByObjectSelect(low: Int64, high: Int64) -> String {
-        let from = transactionConditions.isEmpty ? "ACHANGE c" : "ACHANGE c JOIN ATRANSACTION t ON t.Z_PK = c.ZTRANSACTIONID\(joins)"
+        let from =
+            transactionConditions.isEmpty
+            ? "ACHANGE c" : "ACHANGE c JOIN ATRANSACTION t ON t.Z_PK = c.ZTRANSACTIONID\(joins)"
         let range = "c.ZTRANSACTIONID BETWEEN \(low) AND \(high)"
         return "SELECT c.ZENTITY, c.ZENTITYPK, c.ZCHANGETYPE, \(columnsExpression), c.ZTRANSACTIONID FROM \(from)"
-            + whereClause(transactionConditions + changeConditions + [range]) + " ORDER BY c.ZENTITY, c.ZENTITYPK, c.Z_PK"
+            + whereClause(transactionConditions + changeConditions + [range])
+            + " ORDER BY c.ZENTITY, c.ZENTITYPK, c.Z_PK"
     }
 
     /// Changes of one transaction (its number is the last argument, after ``changeFilterArguments``).
     /// With a scan's matches, every change of the transaction: the reader keeps those in
     /// ``matchedChanges`` (SQLite would build the list anew for each transaction).
     func changesOfTransactionSelect() -> String {
-        "SELECT \(changeColumns) FROM ACHANGE c\(whereClause((matchesFound ? [] : changeConditions) + ["c.ZTRANSACTIONID = ?"])) ORDER BY c.Z_PK ASC"
+        """
+        SELECT \(changeColumns) FROM ACHANGE \
+        c\(whereClause((matchesFound ? [] : changeConditions) + ["c.ZTRANSACTIONID = ?"])) ORDER BY c.Z_PK ASC
+        """
     }
 
     /// Every change of the transactions numbered between two arguments, by transaction number
     /// then change number (through `ACHANGE`'s index on `ZTRANSACTIONID`, in its order): the
     /// changes of a query that ``selectsNumberRange``.
     func changesOfTransactionsSelect() -> String {
-        "SELECT \(changeColumns) FROM ACHANGE c WHERE c.ZTRANSACTIONID BETWEEN ? AND ? ORDER BY c.ZTRANSACTIONID ASC, c.Z_PK ASC"
+        """
+        SELECT \(changeColumns) FROM ACHANGE c WHERE c.ZTRANSACTIONID BETWEEN ? AND ? ORDER BY c.ZTRANSACTIONID \
+        ASC, c.Z_PK ASC
+        """
     }
 
     /// At most `limit` of the changes ``changesOfTransactionSelect()`` selects, those after a change ID
@@ -359,7 +417,8 @@ struct HistorySQL {
         return "SELECT \(changeColumns) FROM ACHANGE c\(whereClause(conditions)) ORDER BY c.Z_PK ASC LIMIT \(limit)"
     }
 
-    /// The arguments of ``changesOfTransactionPageSelect(limit:after:)`` for transaction `number`'s changes after `after`.
+    /// The arguments of ``changesOfTransactionPageSelect(limit:after:)`` for transaction `number`'s changes after
+    /// `after`.
     func changesOfTransactionPageArguments(_ number: Int64, after: Int64?) -> StatementArguments {
         var args = changeFilterArguments
         args += [number]
@@ -397,7 +456,9 @@ struct HistorySQL {
 extension HistorySQL {
     /// The condition `op` (`>` for after, `<` for before) a bound puts on the transactions of
     /// `table` (a prefix such as `t.`, or none), and its argument; a token names this store's number.
-    static func condition(_ bound: HistoryQuery.Bound, _ op: String, store: HistoryStore, table: String = "") throws -> (String, DatabaseValueConvertible) {
+    static func condition(_ bound: HistoryQuery.Bound, _ op: String, store: HistoryStore, table: String = "") throws
+        -> (String, DatabaseValueConvertible)
+    {
         switch bound {
         case .date(let d):
             return ("\(table)ZTIMESTAMP \(op) ?", d)

@@ -23,7 +23,9 @@ extension HistoryStore {
     /// a scan of the change table (``ChangeMatches``).
     func historySQL(_ query: HistoryQuery, in db: Database) throws -> HistorySQL {
         let plain = try HistorySQL(store: self, query: query)
-        guard !query.objects.isEmpty, let scan = plain.changeMatchSelect(), try spansManyTransactions(query, db) else { return plain }
+        guard !query.objects.isEmpty, let scan = plain.changeMatchSelect(), try spansManyTransactions(query, db) else {
+            return plain
+        }
         switch try scanChanges(scan, arguments: plain.changeFilterArguments, db: db) {
         case nil: return plain
         case .tooMany?: return try HistorySQL(store: self, query: query, scanningObjects: true)
@@ -48,32 +50,36 @@ extension HistoryStore {
     /// of this snapshot, in one part per core; nil when the table is empty. The parts stop
     /// once they have found more than a list holds between them.
     private func scanChanges(_ select: String, arguments: StatementArguments, db: Database) throws -> Scanned? {
-        let total = MatchCount()
-        guard let found = try readInParts(of: "ACHANGE", db, parallelFrom: 0, { db, range -> [(Int64, Int64)]? in
-            var args = arguments
-            args += [range.lowerBound, range.upperBound]
-            var rows: [(Int64, Int64)] = []
-            let cursor = try RawCursor(db.makeStatement(sql: select), arguments: args)
-            defer { cursor.finish() }
-            while try cursor.next() {
-                rows.append((cursor.int64(0), cursor.int64(1)))
-                // The count shared by the parts, added to every 1,024 rows.
-                if rows.count % 1_024 == 0, total.add(1_024) > ChangeMatches.listLimit { return nil }
-            }
-            return total.add(rows.count % 1_024) > ChangeMatches.listLimit ? nil : rows
-        }) else { return nil }
+        // The matches the parts found between them.
+        let total = Locked(0)
+        guard
+            let found = try readInParts(
+                of: "ACHANGE", db, parallelFrom: 0,
+                { db, range -> [(Int64, Int64)]? in
+                    var args = arguments
+                    args += [range.lowerBound, range.upperBound]
+                    var rows: [(Int64, Int64)] = []
+                    let cursor = try RawCursor(db.makeStatement(sql: select), arguments: args)
+                    defer { cursor.finish() }
+                    while try cursor.next() {
+                        rows.append((cursor.int64(0), cursor.int64(1)))
+                        // The count shared by the parts, added to every 1,024 rows.
+                        if rows.count % 1_024 == 0, add(1_024, to: total) > ChangeMatches.listLimit { return nil }
+                    }
+                    return add(rows.count % 1_024, to: total) > ChangeMatches.listLimit ? nil : rows
+                })
+        else { return nil }
         guard !found.contains(where: { $0 == nil }) else { return .tooMany }
         let all = found.compactMap { $0 }.joined()
-        return .found(ChangeMatches(changeIDs: all.map(\.0).sorted(), transactionNumbers: Array(Set(all.map(\.1))).sorted()))
+        return .found(
+            ChangeMatches(changeIDs: all.map(\.0).sorted(), transactionNumbers: Array(Set(all.map(\.1))).sorted()))
     }
 }
 
-/// The matches the parts of a scan found between them.
-// Unchecked Sendable: the count is read and changed under `lock`.
-private final class MatchCount: @unchecked Sendable {
-    private let lock = NSLock()
-    private var count = 0
-
-    /// Adds `more`; the count after.
-    func add(_ more: Int) -> Int { lock.withLock { count += more; return count } }
+/// Adds `more` to the count the parts of a scan share; the count after.
+private func add(_ more: Int, to total: Locked<Int>) -> Int {
+    total.withLock { count in
+        count += more
+        return count
+    }
 }

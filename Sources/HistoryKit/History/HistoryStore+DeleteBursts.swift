@@ -27,18 +27,27 @@ extension HistoryStore {
     /// Feeds every insert and delete (of transactions in `range`, when given) to `detector`, in
     /// change order. A delete's transaction is read by a walk down `ATRANSACTION` beside the
     /// changes (they come in transaction order), a lookup only for one out of order.
-    private func feedDeletes(_ detector: inout DeleteBurstDetector, _ db: Database, range: (after: Int64, through: Int64)? = nil) throws {
+    private func feedDeletes(
+        _ detector: inout DeleteBurstDetector, _ db: Database, range: (after: Int64, through: Int64)? = nil
+    ) throws {
         let bounds = range == nil ? "" : " AND ZTRANSACTIONID > ? AND ZTRANSACTIONID <= ?"
         let arguments: StatementArguments = range.map { [$0.after, $0.through] } ?? []
         let transactions = try TransactionWriters(db, schema: schema, through: range?.through ?? Int64.max)
         defer { transactions.finish() }
         var ignored: String?
-        try db.forEachRow("SELECT ZTRANSACTIONID, ZENTITY, ZCHANGETYPE FROM ACHANGE WHERE ZCHANGETYPE IN (0, 2)" + bounds, arguments: arguments) { row in
-            guard let tx = row.integer(0, problem: &ignored), let entity = row.integer(1, problem: &ignored) else { return }
+        try db.forEachRow(
+            "SELECT ZTRANSACTIONID, ZENTITY, ZCHANGETYPE FROM ACHANGE WHERE ZCHANGETYPE IN (0, 2)" + bounds,
+            arguments: arguments
+        ) { row in
+            guard let tx = row.integer(0, problem: &ignored), let entity = row.integer(1, problem: &ignored) else {
+                return
+            }
             guard row.int64(2) == 2 else { return detector.inserted(entity: entity) }
             // A delete whose transaction is gone (an orphan change) belongs to no writer.
             guard let t = try transactions.writer(of: tx) else { return }
-            detector.add(transaction: tx, entity: entity, time: t.time, writer: t.writer, bundleID: t.bundleID, processID: t.processID)
+            detector.add(
+                transaction: tx, entity: entity, time: t.time, writer: t.writer, bundleID: t.bundleID,
+                processID: t.processID)
         }
     }
 
@@ -47,7 +56,8 @@ extension HistoryStore {
     /// share, not counting as many deletes as the run saw inserts (what was added and taken
     /// away again while it lasted: churn, not a wipe).
     private func bursts(of runs: [DeleteBurstDetector.Run], _ detector: DeleteBurstDetector, _ db: Database) throws
-        -> [(run: DeleteBurstDetector.Run, burst: DeleteBurst)] {
+        -> [(run: DeleteBurstDetector.Run, burst: DeleteBurst)]
+    {
         var rowsNow: [Int64: Int] = [:]
         var names = StringNames()
         var found: [(run: DeleteBurstDetector.Run, burst: DeleteBurst)] = []
@@ -55,19 +65,29 @@ extension HistoryStore {
             if rowsNow[run.entity] == nil {
                 var rows = 0
                 if let table = catalog.rootTableName(of: run.entity), try !Self.columns(of: table, db).isEmpty {
-                    rows = try db.firstRow("SELECT COUNT(*) FROM \(Self.quoted(table)) WHERE Z_ENT = ?", arguments: [run.entity]) { Int($0.int64(0)) } ?? 0
+                    rows =
+                        try db.firstRow(
+                            "SELECT COUNT(*) FROM \(Self.quoted(table)) WHERE Z_ENT = ?", arguments: [run.entity]
+                        ) { Int($0.int64(0)) } ?? 0
                 }
                 rowsNow[run.entity] = rows
             }
             let since = detector.since(run)
             let before = max(run.deleted, (rowsNow[run.entity] ?? 0) + since.deletes - since.inserts)
             guard detector.limits.isBurst(deleted: run.deleted - since.insertsWithin, before: before),
-                  let entity = catalog.entity(number: run.entity) else { continue }
-            found.append((run, DeleteBurst(
-                entity: entity.name, author: try names.text(run.writer.author, db), bundleID: try names.text(run.bundleID, db),
-                processID: try names.text(run.processID, db), deleted: run.deleted, objectsBefore: before,
-                transactions: run.transactions, firstTransaction: run.firstTransaction, lastTransaction: run.lastTransaction,
-                first: run.first, last: run.last)))
+                let entity = catalog.entity(number: run.entity)
+            else { continue }
+            found.append(
+                (
+                    run,
+                    DeleteBurst(
+                        entity: entity.name, author: try names.text(run.writer.author, db),
+                        bundleID: try names.text(run.bundleID, db),
+                        processID: try names.text(run.processID, db), deleted: run.deleted, objectsBefore: before,
+                        transactions: run.transactions, firstTransaction: run.firstTransaction,
+                        lastTransaction: run.lastTransaction,
+                        first: run.first, last: run.last)
+                ))
         }
         return found
     }
@@ -96,7 +116,9 @@ private final class TransactionWriters {
     /// Transactions up to `through` are walked.
     init(_ db: Database, schema: HistorySchema, through: Int64) throws {
         let columns = [TransactionField.author, .bundleID, .processID].map { field -> String in
-            let reference = schema.hasStringTable && schema.transactionColumns.contains(field.columns.reference) ? field.columns.reference : "NULL"
+            let reference =
+                schema.hasStringTable && schema.transactionColumns.contains(field.columns.reference)
+                ? field.columns.reference : "NULL"
             let inline = schema.transactionColumns.contains(field.columns.inline) ? field.columns.inline : "NULL"
             return "\(reference), \(inline)"
         }.joined(separator: ", ")
@@ -148,8 +170,10 @@ private final class TransactionWriters {
             return row.optionalText(column + 1).map { .text($0) } ?? .none
         }
         let (author, bundleID, processID) = (name(2), name(4), name(6))
-        let writer = author == .none ? DeleteBurstDetector.Writer(author: .none, bundleID: bundleID, processID: processID)
-                                     : DeleteBurstDetector.Writer(author: author, bundleID: .none, processID: .none)
+        let writer =
+            author == .none
+            ? DeleteBurstDetector.Writer(author: .none, bundleID: bundleID, processID: processID)
+            : DeleteBurstDetector.Writer(author: author, bundleID: .none, processID: .none)
         return Found(time: row.number(1, problem: &ignored), writer: writer, bundleID: bundleID, processID: processID)
     }
 

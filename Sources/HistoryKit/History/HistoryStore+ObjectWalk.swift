@@ -16,23 +16,32 @@ extension HistoryStore {
     /// function that reads it (with its change count: a caller that only counts reads nothing), and
     /// the rows of its matching changes (nil when `withChanges` is false), at most `limit`
     /// transactions. Changes whose transaction is not there or does not match are passed over.
-    func walkObjectTransactions(_ sql: HistorySQL, limit: Int?, withChanges: Bool, _ db: Database,
-                                _ body: (_ transaction: () throws -> Transaction, _ changes: TransactionOrderedRows?) throws -> Void) throws {
+    func walkObjectTransactions(
+        _ sql: HistorySQL, limit: Int?, withChanges: Bool, _ db: Database,
+        _ body: (_ transaction: () throws -> Transaction, _ changes: TransactionOrderedRows?) throws -> Void
+    ) throws {
         let select = try db.makeStatement(sql: sql.scannedChangesSelect(whole: withChanges))
-        let changes = TransactionOrderedRows(try RawCursor(select, arguments: sql.changeFilterArguments), numberColumn: 1)
+        let changes = TransactionOrderedRows(
+            try RawCursor(select, arguments: sql.changeFilterArguments), numberColumn: 1)
         defer { changes.finish() }
         let counts = try db.makeStatement(sql: Self.changeCountSelect)
         let names = try TransactionNames(sql, db)
-        try walkTransactions(beside: changes, sql: sql, walk: try db.makeStatement(sql: sql.transactionWalkSelect()), limit: limit) { walk, number in
-            try body({ try transaction(walk, changeCount: try changeCount(of: number, counts), names: names) }, withChanges ? changes : nil)
+        try walkTransactions(
+            beside: changes, sql: sql, walk: try db.makeStatement(sql: sql.transactionWalkSelect()), limit: limit
+        ) { walk, number in
+            try body(
+                { try transaction(walk, changeCount: try changeCount(of: number, counts), names: names) },
+                withChanges ? changes : nil)
         }
     }
 
     /// Calls `body` with the walk of ``HistorySQL/transactionWalkSelect()`` (`walk`) on each
     /// transaction that `changes` has rows of, ascending, with its number, at most `limit` times.
     /// Changes whose transaction is not there or does not match are passed over.
-    func walkTransactions(beside changes: TransactionOrderedRows, sql: HistorySQL, walk statement: Statement, limit: Int?,
-                          _ body: (_ walk: RawCursor, _ number: Int64) throws -> Void) throws {
+    func walkTransactions(
+        beside changes: TransactionOrderedRows, sql: HistorySQL, walk statement: Statement, limit: Int?,
+        _ body: (_ walk: RawCursor, _ number: Int64) throws -> Void
+    ) throws {
         var walk: RawCursor?
         defer { walk?.finish() }
         /// The number of the walk's row; nil when the walk has ended.
@@ -45,7 +54,9 @@ extension HistoryStore {
         while let next = try changes.nextNumber(after: number) {
             number = next
             // In unsigned arithmetic: a damaged store's numbers may span all of Int64.
-            if walk == nil || (at.map { next > $0 && UInt64(bitPattern: next &- $0) > UInt64(Self.objectWalkSeek) } ?? false) {
+            if walk == nil
+                || (at.map { next > $0 && UInt64(bitPattern: next &- $0) > UInt64(Self.objectWalkSeek) } ?? false)
+            {
                 walk?.finish()
                 walk = try RawCursor(statement, arguments: sql.transactionWalkArguments(from: next))
                 try step()

@@ -21,8 +21,10 @@ extension HistoryStore {
     /// no read open while `body` runs. The query's limit and order are not used. Only a
     /// transaction of more than a page of changes reads its further pages while `body`
     /// runs, each in a read of its own.
-    public func forEachTransactionWithChangesInPages(_ query: HistoryQuery, decoder: ChangeDecoder, pageSize: Int = pageSize,
-                                                     _ body: (Transaction, ChangeStream) throws -> Void) throws {
+    public func forEachTransactionWithChangesInPages(
+        _ query: HistoryQuery, decoder: ChangeDecoder, pageSize: Int = pageSize,
+        _ body: (Transaction, ChangeStream) throws -> Void
+    ) throws {
         var page = query
         page.order = .ascending
         page.limit = nil
@@ -31,7 +33,8 @@ extension HistoryStore {
         while true {
             let sql = try HistorySQL(store: self, query: page)
             let (entries, more) = try read { db -> ([(Transaction, ChangePages)], Bool) in
-                let cursor = try RawCursor(db.cachedStatement(sql: sql.transactionSelect(limit: size)), arguments: sql.arguments)
+                let cursor = try RawCursor(
+                    db.cachedStatement(sql: sql.transactionSelect(limit: size)), arguments: sql.arguments)
                 defer { cursor.finish() }
                 let names = try TransactionNames(sql, db)
                 var entries: [(Transaction, ChangePages)] = []
@@ -76,8 +79,9 @@ final class ChangePages {
 
     /// Reads the next page on `db` (in a read the caller holds); returns how many changes it holds.
     func readPage(_ db: Database) throws -> Int {
-        let cursor = try RawCursor(db.cachedStatement(sql: sql.changesOfTransactionPageSelect(limit: size, after: after != nil)),
-                                   arguments: sql.changesOfTransactionPageArguments(number, after: after))
+        let cursor = try RawCursor(
+            db.cachedStatement(sql: sql.changesOfTransactionPageSelect(limit: size, after: after != nil)),
+            arguments: sql.changesOfTransactionPageArguments(number, after: after))
         defer { cursor.finish() }
         page.removeAll(keepingCapacity: true)
         while try cursor.next() { page.append(rows.change(cursor)) }

@@ -41,7 +41,10 @@ extension HistoryStore {
     /// The largest transaction and change numbers (rowids: instant) and object key.
     public func numberBounds() throws -> NumberBounds {
         let (tx, change) = try read { db in
-            (try Int64.fetchOne(db, sql: "SELECT MAX(Z_PK) FROM ATRANSACTION") ?? 0, try Int64.fetchOne(db, sql: "SELECT MAX(Z_PK) FROM ACHANGE") ?? 0)
+            (
+                try Int64.fetchOne(db, sql: "SELECT MAX(Z_PK) FROM ATRANSACTION") ?? 0,
+                try Int64.fetchOne(db, sql: "SELECT MAX(Z_PK) FROM ACHANGE") ?? 0
+            )
         }
         return NumberBounds(transaction: tx, change: change, object: catalog.entities.map(\.max).max() ?? 0)
     }
@@ -73,7 +76,9 @@ extension HistoryStore {
     /// How many transactions are numbered after `after` and up to `number` (by primary key).
     func countTransactions(after: Int64 = .min, through number: Int64) throws -> Int {
         try read { db in
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM ATRANSACTION WHERE Z_PK > ? AND Z_PK <= ?", arguments: [after, number]) ?? 0
+            try Int.fetchOne(
+                db, sql: "SELECT COUNT(*) FROM ATRANSACTION WHERE Z_PK > ? AND Z_PK <= ?", arguments: [after, number])
+                ?? 0
         }
     }
 
@@ -89,8 +94,10 @@ extension HistoryStore {
     /// numbers, so no part reads them), cut into one range per core, each read on its own
     /// connection, when they span at least `parallelFrom`; else over all of them at once. nil
     /// when the table is empty.
-    func readInParts<T>(of table: String, _ db: Database, parallelFrom: Int64,
-                        _ body: @escaping (Database, ClosedRange<Int64>) throws -> T) throws -> [T]? {
+    func readInParts<T>(
+        of table: String, _ db: Database, parallelFrom: Int64,
+        _ body: @escaping (Database, ClosedRange<Int64>) throws -> T
+    ) throws -> [T]? {
         guard let (first, last) = try Self.numberRange(table, db) else { return nil }
         let cores = Cores.usable
         let ranges = Self.split(first, last, parts: last &- first >= parallelFrom ? cores : 1)
@@ -110,17 +117,20 @@ extension HistoryStore {
     /// The first transaction numbered `number` or higher, with its timestamp when it is a
     /// number; nil when there is none.
     func firstTransaction(from number: Int64, _ db: Database) throws -> (number: Int64, timestamp: Double?)? {
-        try db.firstRow("""
+        try db.firstRow(
+            """
             SELECT Z_PK, CASE WHEN typeof(ZTIMESTAMP) IN ('integer', 'real') THEN ZTIMESTAMP END
             FROM ATRANSACTION WHERE Z_PK >= ? ORDER BY Z_PK LIMIT 1
-            """, arguments: [number]) { ($0.int64(0), $0.optionalDouble(1)) }
+            """, arguments: [number]
+        ) { ($0.int64(0), $0.optionalDouble(1)) }
     }
 
     /// The transaction numbers `query` may select in this snapshot (its number and token
     /// bounds applied); nil when none.
     func numberSpan(_ query: HistoryQuery, _ db: Database) throws -> ClosedRange<Int64>? {
         guard let (first, last) = try Self.numberRange("ATRANSACTION", db) else { return nil }
-        var low = first, high = last
+        var low = first
+        var high = last
         if let after = transactionNumber(of: query.after) {
             guard after < .max else { return nil }
             low = max(low, after + 1)
@@ -155,14 +165,18 @@ extension HistoryStore {
 
     /// The changes of the transactions after number `n` (through the `ZTRANSACTIONID` index).
     public func countChanges(afterTransaction n: Int64) throws -> Int {
-        try read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM ACHANGE WHERE ZTRANSACTIONID > ?", arguments: [n]) ?? 0 }
+        try read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM ACHANGE WHERE ZTRANSACTIONID > ?", arguments: [n]) ?? 0
+        }
     }
 
     /// The newest transaction with a timestamp at or before `date` (+ `tolerance` seconds).
     public func lastTransaction(atOrBefore date: Double, tolerance: Double = 0) throws -> Transaction? {
         // MAX through the timestamp index is instant; ORDER BY … LIMIT 1 would sort every earlier transaction.
         let number = try read { db in
-            try Int64.fetchOne(db, sql: "SELECT MAX(Z_PK) FROM ATRANSACTION WHERE ZTIMESTAMP < ?", arguments: [date + tolerance + 1e-6])
+            try Int64.fetchOne(
+                db, sql: "SELECT MAX(Z_PK) FROM ATRANSACTION WHERE ZTIMESTAMP < ?", arguments: [date + tolerance + 1e-6]
+            )
         }
         return try number.flatMap { try transaction(number: $0) }
     }

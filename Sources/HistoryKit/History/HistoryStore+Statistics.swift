@@ -119,25 +119,32 @@ extension HistoryStore {
     }
 
     private func statistics(_ db: Database, byType: [Int64?: Int]?) throws -> HistoryStatistics {
-        let (count, minPK, maxPK) = try db.firstRow("SELECT COUNT(*), MIN(Z_PK), MAX(Z_PK) FROM ATRANSACTION") {
-            (Int($0.int64(0)), $0.optionalInt64(1), $0.optionalInt64(2))
-        } ?? (0, nil, nil)
+        let (count, minPK, maxPK) =
+            try db.firstRow("SELECT COUNT(*), MIN(Z_PK), MAX(Z_PK) FROM ATRANSACTION") {
+                (Int($0.int64(0)), $0.optionalInt64(1), $0.optionalInt64(2))
+            } ?? (0, nil, nil)
         let timestamps = try timestampRange(db)
         // TEXT and BLOB sort after every number: the timestamp index finds them.
-        let unreadable = try db.firstRow("SELECT COUNT(*) FROM ATRANSACTION WHERE ZTIMESTAMP >= ''") { Int($0.int64(0)) } ?? 0
+        let unreadable =
+            try db.firstRow("SELECT COUNT(*) FROM ATRANSACTION WHERE ZTIMESTAMP >= ''") { Int($0.int64(0)) } ?? 0
         let changeCount = try db.firstRow("SELECT COUNT(*) FROM ACHANGE") { Int($0.int64(0)) } ?? 0
-        let orphans = try orphanChangeCount(db, numbers: minPK.flatMap { lo in maxPK.map { lo...max(lo, $0) } },
-                                            transactionCount: count, changeCount: changeCount)
-        let strings = schema.hasStringTable ? try db.firstRow("SELECT COUNT(*) FROM ATRANSACTIONSTRING") { Int($0.int64(0)) } ?? 0 : 0
+        let orphans = try orphanChangeCount(
+            db, numbers: minPK.flatMap { lo in maxPK.map { lo...max(lo, $0) } },
+            transactionCount: count, changeCount: changeCount)
+        let strings =
+            schema.hasStringTable
+            ? try db.firstRow("SELECT COUNT(*) FROM ATRANSACTIONSTRING") { Int($0.int64(0)) } ?? 0 : 0
         let highWater = catalog.historyMax("TRANSACTION")
         let traces = PurgeTraces(
             startsAfterFirst: (minPK ?? 1) > 1,
             transactionHighWaterMark: highWater,
             highWaterMarkAboveLast: highWater.map { $0 > (maxPK ?? 0) } ?? false,
-            transactionGaps: minPK.flatMap { lo in maxPK.map { hi in Self.numberCount(lo...max(lo, hi)) - Int64(count) } } ?? 0)
+            transactionGaps: minPK.flatMap { lo in maxPK.map { hi in Self.numberCount(lo...max(lo, hi)) - Int64(count) }
+            } ?? 0)
         var traced = traces
         if traces.startsAfterFirst, let first = minPK, let author = try transaction(number: first)?.author,
-           AuthorFamily.of(author) == .coreDataMigration {
+            AuthorFamily.of(author) == .coreDataMigration
+        {
             traced.migrationAtCut = author
         }
         let typed = byType.map { counts in [Int64(0), 1, 2].reduce(0) { $0 + (counts[$1] ?? 0) } }
@@ -145,7 +152,8 @@ extension HistoryStore {
             transactionCount: count, changeCount: changeCount, stringCount: strings,
             transactionNumbers: minPK.flatMap { lo in maxPK.map { lo...max(lo, $0) } },
             timestamps: timestamps, unreadableTimestampCount: unreadable,
-            insertCount: byType.map { $0[0] ?? 0 }, updateCount: byType.map { $0[1] ?? 0 }, deleteCount: byType.map { $0[2] ?? 0 },
+            insertCount: byType.map { $0[0] ?? 0 }, updateCount: byType.map { $0[1] ?? 0 },
+            deleteCount: byType.map { $0[2] ?? 0 },
             otherTypeCount: typed.map { max(0, changeCount - $0) },
             orphanChangeCount: orphans, purgeTraces: traced, space: try space(db))
     }
@@ -156,7 +164,10 @@ extension HistoryStore {
     private func timestampRange(_ db: Database) throws -> ClosedRange<Double>? {
         var ignored: String?
         let low = try db.firstRow("SELECT MIN(ZTIMESTAMP) FROM ATRANSACTION") { $0.number(0, problem: &ignored) } ?? nil
-        let high = try db.firstRow("SELECT MAX(ZTIMESTAMP) FROM ATRANSACTION WHERE ZTIMESTAMP < ''") { $0.number(0, problem: &ignored) } ?? nil
+        let high =
+            try db.firstRow("SELECT MAX(ZTIMESTAMP) FROM ATRANSACTION WHERE ZTIMESTAMP < ''") {
+                $0.number(0, problem: &ignored)
+            } ?? nil
         guard let low, let high else { return nil }
         return low...max(low, high)
     }
@@ -171,13 +182,19 @@ extension HistoryStore {
     /// Changes whose transaction does not exist, counted through the
     /// `ZTRANSACTIONID` index: those outside the range of transaction numbers,
     /// then those inside each gap of it (gaps are few unless purges skipped authors).
-    private func orphanChangeCount(_ db: Database, numbers: ClosedRange<Int64>?, transactionCount: Int, changeCount: Int) throws -> Int {
+    private func orphanChangeCount(
+        _ db: Database, numbers: ClosedRange<Int64>?, transactionCount: Int, changeCount: Int
+    ) throws -> Int {
         guard let numbers else { return changeCount }
-        var orphans = try db.firstRow("""
-            SELECT COUNT(*) FROM ACHANGE WHERE ZTRANSACTIONID IS NULL OR ZTRANSACTIONID < ? OR ZTRANSACTIONID > ?
-            """, arguments: [numbers.lowerBound, numbers.upperBound]) { Int($0.int64(0)) } ?? 0
+        var orphans =
+            try db.firstRow(
+                """
+                SELECT COUNT(*) FROM ACHANGE WHERE ZTRANSACTIONID IS NULL OR ZTRANSACTIONID < ? OR ZTRANSACTIONID > ?
+                """, arguments: [numbers.lowerBound, numbers.upperBound]
+            ) { Int($0.int64(0)) } ?? 0
         guard Int64(transactionCount) < Self.numberCount(numbers) else { return orphans }
-        let inGap = try db.makeStatement(sql: "SELECT COUNT(*) FROM ACHANGE WHERE ZTRANSACTIONID > ? AND ZTRANSACTIONID < ?")
+        let inGap = try db.makeStatement(
+            sql: "SELECT COUNT(*) FROM ACHANGE WHERE ZTRANSACTIONID > ? AND ZTRANSACTIONID < ?")
         let cursor = try RawCursor(db.makeStatement(sql: "SELECT Z_PK FROM ATRANSACTION ORDER BY Z_PK"), arguments: [])
         defer { cursor.finish() }
         var previous: Int64?
@@ -200,20 +217,25 @@ extension HistoryStore {
         let freelist = try Int64.fetchOne(db, sql: "PRAGMA freelist_count") ?? 0
         let present = Self.historyTables.filter { $0 != "ATRANSACTIONSTRING" || schema.hasStringTable }
         if let tables = try? dbstatUsage(db, tables: present) {
-            return SpaceUsage(method: .dbstat, pageSize: pageSize, pageCount: pageCount, freelistCount: freelist, tables: tables)
+            return SpaceUsage(
+                method: .dbstat, pageSize: pageSize, pageCount: pageCount, freelistCount: freelist, tables: tables)
         }
         var tables: [SpaceUsage.Table] = []
         for name in present {
             let columns = try db.columns(in: name).map { "COALESCE(length(\($0.name)), 0)" }.joined(separator: " + ")
             // Each row costs its values plus a record header and cell pointer; indexes roughly double small tables.
             let payload = try Int64.fetchOne(db, sql: "SELECT COALESCE(SUM(\(columns) + 12), 0) FROM \(name)") ?? 0
-            let indexes = try Int64.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master WHERE type = 'index' AND tbl_name = ?", arguments: [name]) ?? 0
+            let indexes =
+                try Int64.fetchOne(
+                    db, sql: "SELECT COUNT(*) FROM sqlite_master WHERE type = 'index' AND tbl_name = ?",
+                    arguments: [name]) ?? 0
             let rows = try Int64.fetchOne(db, sql: "SELECT COUNT(*) FROM \(name)") ?? 0
             let bytes = payload + indexes * rows * 16
             let pages = (bytes + pageSize - 1) / pageSize
             tables.append(SpaceUsage.Table(name: name, pages: pages, bytes: pages * pageSize))
         }
-        return SpaceUsage(method: .estimate, pageSize: pageSize, pageCount: pageCount, freelistCount: freelist, tables: tables)
+        return SpaceUsage(
+            method: .estimate, pageSize: pageSize, pageCount: pageCount, freelistCount: freelist, tables: tables)
     }
 
     /// Pages of each table and its indexes from `dbstat`; throws when the build lacks it.
@@ -222,8 +244,14 @@ extension HistoryStore {
         let total = try db.makeStatement(sql: "SELECT pageno, pgsize FROM dbstat WHERE name = ? AND aggregate = TRUE")
         var result: [SpaceUsage.Table] = []
         for name in tables {
-            var pages: Int64 = 0, bytes: Int64 = 0
-            for btree in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE tbl_name = ? AND type IN ('table', 'index') AND rootpage > 0", arguments: [name]) {
+            var pages: Int64 = 0
+            var bytes: Int64 = 0
+            for btree in try String.fetchAll(
+                db,
+                sql:
+                    "SELECT name FROM sqlite_master WHERE tbl_name = ? AND type IN ('table', 'index') AND rootpage > 0",
+                arguments: [name])
+            {
                 let cursor = try RawCursor(total, arguments: [btree])
                 if try cursor.next() {
                     pages += cursor.int64(0)
@@ -251,12 +279,16 @@ extension HistoryStore {
     /// of rows. A REAL or NULL where an integer belongs, or a column without
     /// an index, is found only as rows are read (and reported then).
     public func misTypedColumns() throws -> [MisTypedColumn] {
-        let columns = [("ATRANSACTION", "ZTIMESTAMP")]
-            + ["ZAUTHORTS", "ZBUNDLEIDTS", "ZCONTEXTNAMETS", "ZPROCESSIDTS"].filter { schema.transactionColumns.contains($0) }.map { ("ATRANSACTION", $0) }
+        let columns =
+            [("ATRANSACTION", "ZTIMESTAMP")]
+            + ["ZAUTHORTS", "ZBUNDLEIDTS", "ZCONTEXTNAMETS", "ZPROCESSIDTS"].filter {
+                schema.transactionColumns.contains($0)
+            }.map { ("ATRANSACTION", $0) }
             + [("ACHANGE", "ZTRANSACTIONID")]
         return try read { db in
             try columns.compactMap { table, column in
-                let rows = try db.firstRow("SELECT COUNT(*) FROM \(table) WHERE \(column) >= ''") { Int($0.int64(0)) } ?? 0
+                let rows =
+                    try db.firstRow("SELECT COUNT(*) FROM \(table) WHERE \(column) >= ''") { Int($0.int64(0)) } ?? 0
                 return rows > 0 ? MisTypedColumn(column: "\(table).\(column)", rows: rows) : nil
             }
         }

@@ -91,19 +91,25 @@ extension HistoryStore {
     /// the tallies kept by string reference (an integer), named once at the end. The value of a
     /// field is its `ATRANSACTIONSTRING` name, else the text in the inline column; a BLOB is no
     /// name, as the transaction readers read it.
-    public func fieldSummaries(_ fields: [TransactionField], countingChanges: Bool = true) throws -> [TransactionField: [FieldSummary]] {
+    public func fieldSummaries(_ fields: [TransactionField], countingChanges: Bool = true) throws -> [TransactionField:
+        [FieldSummary]]
+    {
         try fieldSummaries(fields, countingChanges: countingChanges, parallelFrom: Self.parallelSummaryMinimum)
     }
 
     /// The same, split over the cores when the transaction numbers span at least `parallelFrom`.
-    func fieldSummaries(_ fields: [TransactionField], countingChanges: Bool, parallelFrom: Int64) throws -> [TransactionField: [FieldSummary]] {
+    func fieldSummaries(_ fields: [TransactionField], countingChanges: Bool, parallelFrom: Int64) throws
+        -> [TransactionField: [FieldSummary]]
+    {
         let columns = fields.map { field -> String in
             let (reference, inline) = field.columns
             let hasReference = schema.hasStringTable && schema.transactionColumns.contains(reference)
-            return (hasReference ? "t.\(reference)" : "NULL") + ", " + (schema.transactionColumns.contains(inline) ? "t.\(inline)" : "NULL")
+            return (hasReference ? "t.\(reference)" : "NULL") + ", "
+                + (schema.transactionColumns.contains(inline) ? "t.\(inline)" : "NULL")
         }
         // Only numbers count as times (TEXT or BLOB in ZTIMESTAMP is reported by the readers).
-        let select = "SELECT t.Z_PK, CASE WHEN typeof(t.ZTIMESTAMP) IN ('integer', 'real') THEN t.ZTIMESTAMP END, "
+        let select =
+            "SELECT t.Z_PK, CASE WHEN typeof(t.ZTIMESTAMP) IN ('integer', 'real') THEN t.ZTIMESTAMP END, "
             + columns.joined(separator: ", ") + " FROM ATRANSACTION t WHERE t.Z_PK BETWEEN ? AND ? ORDER BY t.Z_PK"
         let fieldCount = fields.count
         return try read { db in
@@ -131,13 +137,17 @@ extension HistoryStore {
                 }
                 // SQLite's order: most transactions first, then NULL, then by the bytes of the text.
                 result[field] = byValue.sorted { a, b in
-                    if a.value.transactions != b.value.transactions { return a.value.transactions > b.value.transactions }
+                    if a.value.transactions != b.value.transactions {
+                        return a.value.transactions > b.value.transactions
+                    }
                     guard let x = a.key else { return b.key != nil }
                     guard let y = b.key else { return false }
                     return x.utf8.lexicographicallyPrecedes(y.utf8)
                 }.map { value, t in
-                    FieldSummary(value: value, transactionCount: t.transactions, changeCount: t.changes, firstTimestamp: t.firstTimestamp,
-                                 lastTimestamp: t.lastTimestamp, firstTransaction: t.first, lastTransaction: t.last)
+                    FieldSummary(
+                        value: value, transactionCount: t.transactions, changeCount: t.changes,
+                        firstTimestamp: t.firstTimestamp,
+                        lastTimestamp: t.lastTimestamp, firstTransaction: t.first, lastTransaction: t.last)
                 }
             }
             return result
@@ -148,8 +158,10 @@ extension HistoryStore {
     static let parallelSummaryMinimum: Int64 = 50_000
 
     /// The tallies of the transactions numbered in `range`, one dictionary per field column pair of `select`.
-    private static func tally(_ select: String, range: ClosedRange<Int64>, fields: Int, countingChanges: Bool,
-                              _ db: Database) throws -> [[FieldKey: FieldTally]] {
+    private static func tally(
+        _ select: String, range: ClosedRange<Int64>, fields: Int, countingChanges: Bool,
+        _ db: Database
+    ) throws -> [[FieldKey: FieldTally]] {
         var tallies = [[FieldKey: FieldTally]](repeating: [:], count: fields)
         // Consecutive transactions mostly share their values: the last key of each field and its
         // tally are kept apart, and go into the dictionary only when the key changes.
@@ -162,10 +174,13 @@ extension HistoryStore {
             let changes = try counts?.count(of: number) ?? 0
             for index in 0..<fields {
                 let column = Int32(2 + 2 * index)
-                let key = FieldKey(reference: row.storageClass(column) == .integer ? row.int64(column) : nil,
-                                   inline: row.storageClass(column + 1) == .blob ? nil : row.optionalText(column + 1))
+                let key = FieldKey(
+                    reference: row.storageClass(column) == .integer ? row.int64(column) : nil,
+                    inline: row.storageClass(column + 1) == .blob ? nil : row.optionalText(column + 1))
                 if current[index]?.key != key {
-                    if let (old, tally) = current[index] { tallies[index][old] = tallies[index][old].map { $0.merged(with: tally) } ?? tally }
+                    if let (old, tally) = current[index] {
+                        tallies[index][old] = tallies[index][old].map { $0.merged(with: tally) } ?? tally
+                    }
                     current[index] = (key, tallies[index].removeValue(forKey: key) ?? FieldTally(first: number))
                 }
                 current[index]?.tally.add(number, timestamp: timestamp, changes: changes)
@@ -200,8 +215,10 @@ extension HistoryStore {
             let parts = try readInParts(of: "ACHANGE", db, parallelFrom: parallelFrom) { db, range in
                 var part = EntityChangeTally()
                 var ignored: String?
-                try db.forEachRow("SELECT ZENTITY, ZCHANGETYPE FROM ACHANGE WHERE Z_PK BETWEEN ? AND ?",
-                                  arguments: [range.lowerBound, range.upperBound]) { row in
+                try db.forEachRow(
+                    "SELECT ZENTITY, ZCHANGETYPE FROM ACHANGE WHERE Z_PK BETWEEN ? AND ?",
+                    arguments: [range.lowerBound, range.upperBound]
+                ) { row in
                     let type = row.integer(1, problem: &ignored).map(ChangeType.init(rawValue:)) ?? .unknown(-1)
                     if let entity = row.integer(0, problem: &ignored) {
                         part.byEntity[entity, default: EntityChangeCounts()].add(type, count: 1)
@@ -222,11 +239,15 @@ extension HistoryStore {
 
     /// Change counts per `ZENTITY` number of the changes `filter` selects
     /// (a condition on `ACHANGE c`; nil: every change).
-    func entityChangeCounts(_ db: Database, filter: String? = nil, arguments: StatementArguments = []) throws -> EntityChangeTally {
+    func entityChangeCounts(_ db: Database, filter: String? = nil, arguments: StatementArguments = []) throws
+        -> EntityChangeTally
+    {
         var result = EntityChangeTally()
         var ignored: String?
-        try db.forEachRow("SELECT c.ZENTITY, c.ZCHANGETYPE, COUNT(*) FROM ACHANGE c"
-                          + (filter.map { " WHERE \($0)" } ?? "") + " GROUP BY 1, 2", arguments: arguments) { row in
+        try db.forEachRow(
+            "SELECT c.ZENTITY, c.ZCHANGETYPE, COUNT(*) FROM ACHANGE c"
+                + (filter.map { " WHERE \($0)" } ?? "") + " GROUP BY 1, 2", arguments: arguments
+        ) { row in
             let count = Int(row.int64(2))
             let type = row.integer(1, problem: &ignored).map(ChangeType.init(rawValue:)) ?? .unknown(-1)
             if let entity = row.integer(0, problem: &ignored) {
@@ -303,7 +324,11 @@ private struct FieldTally {
 /// `ATRANSACTION` (`ACHANGE`'s index on `ZTRANSACTIONID` gives them grouped and sorted).
 struct ChangeCounts {
     /// Change counts by transaction, between two numbers, in number order (from the index alone).
-    static let select = "SELECT ZTRANSACTIONID, COUNT(*) FROM ACHANGE WHERE ZTRANSACTIONID BETWEEN ? AND ? GROUP BY ZTRANSACTIONID ORDER BY ZTRANSACTIONID"
+    static let select =
+        """
+        SELECT ZTRANSACTIONID, COUNT(*) FROM ACHANGE WHERE ZTRANSACTIONID BETWEEN ? AND ? GROUP BY ZTRANSACTIONID \
+        ORDER BY ZTRANSACTIONID
+        """
 
     private let rows: TransactionOrderedRows
 
@@ -313,7 +338,8 @@ struct ChangeCounts {
 
     /// Counts with `statement`, a prepared ``select``.
     init(_ statement: Statement, range: ClosedRange<Int64>) throws {
-        rows = TransactionOrderedRows(try RawCursor(statement, arguments: [range.lowerBound, range.upperBound]), numberColumn: 0)
+        rows = TransactionOrderedRows(
+            try RawCursor(statement, arguments: [range.lowerBound, range.upperBound]), numberColumn: 0)
     }
 
     /// The changes of transaction `number`; numbers must come in ascending order.
@@ -335,6 +361,9 @@ extension HistoryStore {
         if schema.transactionColumns.contains(inline) { terms.append("\(inline) = ?") }
         guard !terms.isEmpty else { return false }
         let sql = "SELECT EXISTS (SELECT 1 FROM ATRANSACTION WHERE \(terms.joined(separator: " OR ")))"
-        return try read { db in try Bool.fetchOne(db, sql: sql, arguments: StatementArguments(Array(repeating: name, count: terms.count))) ?? false }
+        return try read { db in
+            try Bool.fetchOne(db, sql: sql, arguments: StatementArguments(Array(repeating: name, count: terms.count)))
+                ?? false
+        }
     }
 }

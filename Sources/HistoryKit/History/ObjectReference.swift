@@ -31,11 +31,22 @@ public struct ObjectReference: Equatable, Hashable, Sendable, CustomStringConver
         var storeUUID: String?
         if text.lowercased().hasPrefix("x-coredata:") {
             let rest = text.dropFirst("x-coredata:".count)
-            guard rest.hasPrefix("//") else { throw ObjectReferenceError(text: raw, reason: "expected x-coredata://STOREUUID/ENTITY/pN") }
+            guard rest.hasPrefix("//") else {
+                throw ObjectReferenceError(text: raw, reason: "expected x-coredata://STOREUUID/ENTITY/pN")
+            }
             let parts = rest.dropFirst(2).split(separator: "/", omittingEmptySubsequences: false)
-            guard parts.count == 3 else { throw ObjectReferenceError(text: raw, reason: "expected x-coredata://STOREUUID/ENTITY/pN") }
+            guard parts.count == 3 else {
+                throw ObjectReferenceError(text: raw, reason: "expected x-coredata://STOREUUID/ENTITY/pN")
+            }
             if parts[0].isEmpty || parts[2].hasPrefix("t") {
-                throw ObjectReferenceError(text: raw, reason: "a temporary ID: the object was not saved yet, and history holds only saved objects (log its objectID after the save)")
+                throw ObjectReferenceError(
+                    text: raw,
+                    reason:
+                        """
+                        a temporary ID: the object was not saved yet, and history holds only saved objects (log \
+                        its objectID after the save)
+                        """
+                )
             }
             storeUUID = String(parts[0])
             text = parts[1] + "/" + parts[2]
@@ -47,7 +58,8 @@ public struct ObjectReference: Equatable, Hashable, Sendable, CustomStringConver
         var key = parts[1]
         if key.hasPrefix("p") { key = key.dropFirst() }
         guard let pk = Int64(key), pk > 0 else {
-            throw ObjectReferenceError(text: raw, reason: "'\(parts[1])' is not a primary key (p followed by a number above 0)")
+            throw ObjectReferenceError(
+                text: raw, reason: "'\(parts[1])' is not a primary key (p followed by a number above 0)")
         }
         self.init(entityName: String(parts[0]), primaryKey: pk, storeUUID: storeUUID)
     }

@@ -24,7 +24,8 @@ public struct PlainChange {
         try ChangeDecoder.forEachSetSlot(in: columns, body)
     }
 
-    /// The same change decoded: equal to what ``ChangeDecoder/decode(changeID:transactionNumber:changeTypeRaw:entityNumber:entityPK:columns:tombstones:warnings:)`` gives for its row.
+    /// The same change decoded: equal to what
+    /// ``ChangeDecoder/decode`` gives for its row.
     public var change: Change {
         var slots: [Int]?
         var names: [String]?
@@ -34,9 +35,10 @@ public struct PlainChange {
             slots = set
             names = entity.layout?.propertyNames(forSlots: set)
         }
-        return Change(changeID: changeID, transactionNumber: transactionNumber, changeType: changeType,
-                      entityNumber: entity.number, entityName: entity.name, entityPK: entityPK,
-                      changedObjectID: entity.objectIDPrefix + String(entityPK), updatedSlots: slots,
-                      updatedProperties: names, rawColumns: columns.map { [UInt8]($0) }, tombstone: [], warnings: [])
+        return Change(
+            changeID: changeID, transactionNumber: transactionNumber, changeType: changeType,
+            entityNumber: entity.number, entityName: entity.name, entityPK: entityPK,
+            changedObjectID: entity.objectIDPrefix + String(entityPK), updatedSlots: slots,
+            updatedProperties: names, rawColumns: columns.map { [UInt8]($0) }, tombstone: [], warnings: [])
     }
 }

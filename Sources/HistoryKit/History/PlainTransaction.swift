@@ -48,7 +48,9 @@ public struct PlainTransaction {
 
     /// The same transaction decoded: equal to what a read of its row as a ``Transaction`` gives.
     public func transaction(storeUUID: String) -> Transaction {
-        Transaction(number: number, timestamp: timestamp, author: author, contextName: contextName, bundleID: bundleID,
-                    processID: processID, storeUUID: storeUUID, queryGenerationLength: queryGenerationLength, changeCount: changeCount)
+        Transaction(
+            number: number, timestamp: timestamp, author: author, contextName: contextName, bundleID: bundleID,
+            processID: processID, storeUUID: storeUUID, queryGenerationLength: queryGenerationLength,
+            changeCount: changeCount)
     }
 }

@@ -24,12 +24,14 @@ public struct Transaction: Equatable, Sendable {
     /// Cocoa seconds from 0001-01-01T00:00:00.000Z up to (not including) the
     /// millisecond after 9999-12-31T23:59:59.999Z: the timestamps an ISO 8601
     /// date with a four-digit year expresses. Others are reported, not dated.
-    public static let datedTimestamps: Range<Double> = -63_113_904_000 ..< 252_423_993_599.9995
+    public static let datedTimestamps: Range<Double> = -63_113_904_000..<252_423_993_599.9995
 
     /// Creates a transaction from its decoded fields.
-    public init(number: Int64, timestamp: Double?, author: String?, contextName: String?, bundleID: String?,
-                processID: String?, storeUUID: String, queryGenerationLength: Int?, changeCount: Int,
-                warnings: [DecodingWarning] = []) {
+    public init(
+        number: Int64, timestamp: Double?, author: String?, contextName: String?, bundleID: String?,
+        processID: String?, storeUUID: String, queryGenerationLength: Int?, changeCount: Int,
+        warnings: [DecodingWarning] = []
+    ) {
         self.number = number
         self.timestamp = timestamp
         self.author = author

@@ -34,7 +34,9 @@ public struct TransactionChunk {
 
     /// As ``forEach(_:)``, calling `plain` with each transaction that reads as a
     /// ``PlainTransaction`` (not building a ``Transaction``), and `decoded` with the others.
-    public func forEach(plain: (PlainTransaction, ChangeStream) throws -> Void, decoded: (Transaction, ChangeStream) throws -> Void) throws {
+    public func forEach(
+        plain: (PlainTransaction, ChangeStream) throws -> Void, decoded: (Transaction, ChangeStream) throws -> Void
+    ) throws {
         do {
             try read(plain: plain, decoded: decoded)
         } catch {
@@ -42,7 +44,9 @@ public struct TransactionChunk {
         }
     }
 
-    private func read(plain: (PlainTransaction, ChangeStream) throws -> Void, decoded: (Transaction, ChangeStream) throws -> Void) throws {
+    private func read(
+        plain: (PlainTransaction, ChangeStream) throws -> Void, decoded: (Transaction, ChangeStream) throws -> Void
+    ) throws {
         let rows = ChangeRows(store: store, decoder: decoder)
         let names = TransactionNames(sql, lookup: self.names)
         /// Hands out the transaction on `cursor`'s row with its stream of changes.
@@ -54,23 +58,31 @@ public struct TransactionChunk {
             }
         }
         if sql.walksChanges, let counts {
-            let matching = TransactionOrderedRows(try RawCursor(changes, arguments: sql.changeFilterArguments + [numbers.lowerBound, numbers.upperBound]),
-                                                  numberColumn: 1)
+            let matching = TransactionOrderedRows(
+                try RawCursor(
+                    changes, arguments: sql.changeFilterArguments + [numbers.lowerBound, numbers.upperBound]),
+                numberColumn: 1)
             defer { matching.finish() }
-            return try store.walkTransactions(beside: matching, sql: sql, walk: transactions, limit: nil) { walk, number in
-                try hand(walk, count: try store.changeCount(of: number, counts), ChangeStream(matching, transaction: number, rows: rows))
+            return try store.walkTransactions(beside: matching, sql: sql, walk: transactions, limit: nil) {
+                walk, number in
+                try hand(
+                    walk, count: try store.changeCount(of: number, counts),
+                    ChangeStream(matching, transaction: number, rows: rows))
             }
         }
         let cursor = try RawCursor(transactions, arguments: sql.arguments + [numbers.lowerBound, numbers.upperBound])
         defer { cursor.finish() }
-        let merge = sql.selectsNumberRange
-            ? TransactionOrderedRows(try RawCursor(changes, arguments: [numbers.lowerBound, numbers.upperBound]), numberColumn: 1) : nil
+        let merge =
+            sql.selectsNumberRange
+            ? TransactionOrderedRows(
+                try RawCursor(changes, arguments: [numbers.lowerBound, numbers.upperBound]), numberColumn: 1) : nil
         defer { merge?.finish() }
         let changeCounts = try counts.map { try ChangeCounts($0, range: numbers) }
         defer { changeCounts?.finish() }
         while try cursor.next() {
             let number = cursor.int64(0)
-            let stream = try merge.map { ChangeStream($0, transaction: number, rows: rows) }
+            let stream =
+                try merge.map { ChangeStream($0, transaction: number, rows: rows) }
                 ?? store.changeStream(of: number, sql: sql, statement: changes, rows: rows)
             defer { stream.finish() }
             try hand(cursor, count: try changeCounts?.count(of: number), stream)
@@ -87,11 +99,14 @@ extension HistoryStore {
 
     /// `span` cut into consecutive chunks of about `chunkSpan` numbers, at most 65,536 (sparse
     /// numbers make large but light chunks); nil when it spans fewer than `minimum` numbers.
-    static func chunks(of span: ClosedRange<Int64>, minimum: Int64 = chunkedReadMinimum, span chunkSpan: Int64 = chunkSpan) -> [ClosedRange<Int64>]? {
+    static func chunks(
+        of span: ClosedRange<Int64>, minimum: Int64 = chunkedReadMinimum, span chunkSpan: Int64 = chunkSpan
+    ) -> [ClosedRange<Int64>]? {
         // In unsigned arithmetic: a damaged store's numbers may span all of Int64.
         let numbers = UInt64(bitPattern: span.upperBound &- span.lowerBound)
         guard numbers >= UInt64(max(minimum, 0)) else { return nil }
-        return split(span.lowerBound, span.upperBound, parts: Int(min(numbers / UInt64(max(chunkSpan, 1)) + 1, 1 << 16)))
+        return split(
+            span.lowerBound, span.upperBound, parts: Int(min(numbers / UInt64(max(chunkSpan, 1)) + 1, 1 << 16)))
     }
 
     /// Reads what ``forEachTransactionWithChanges(_:decoder:_:)`` reads, in chunks of
@@ -105,26 +120,41 @@ extension HistoryStore {
     /// limit, newest first, on one core, or over fewer than `minimum` transaction numbers.
     /// Chunks span `span` numbers. An object filter that matched few changes (a list of them,
     /// which SQLite would build anew for every chunk) is read in one chunk, here.
-    public func readInChunks(_ query: HistoryQuery, decoder: ChangeDecoder, minimum: Int64 = chunkedReadMinimum,
-                             span chunkSpan: Int64 = chunkSpan, _ body: @escaping (TransactionChunk) throws -> Void) throws -> Bool {
+    public func readInChunks(
+        _ query: HistoryQuery, decoder: ChangeDecoder, minimum: Int64 = chunkedReadMinimum,
+        span chunkSpan: Int64 = chunkSpan, _ body: @escaping (TransactionChunk) throws -> Void
+    ) throws -> Bool {
         let cores = Cores.usable
         guard query.limit == nil, query.order == .ascending, cores > 1 else { return false }
         return try read { db in
             // An object's few changes are found first by a scan (a list of them); else change conditions
             // are met by a walk beside each chunk's matching changes.
             let sql = try historySQL(query, in: db)
-            guard let span = try numberSpan(query, db), let ranges = Self.chunks(of: span, minimum: minimum, span: chunkSpan) else { return false }
+            guard let span = try numberSpan(query, db),
+                let ranges = Self.chunks(of: span, minimum: minimum, span: chunkSpan)
+            else { return false }
             /// Chunk `index` of the numbers `numbers`, read with statements prepared on `db`.
             func chunks(_ db: Database) throws -> (_ index: Int, _ numbers: ClosedRange<Int64>) -> TransactionChunk {
-                let walk = sql.selectsNumberRange, beside = sql.walksChanges
-                let transactions = try db.makeStatement(sql: beside ? sql.transactionWalkSelect()
-                                                            : sql.transactionSelect(limit: nil, numbered: true, counted: !walk))
-                let changes = try db.makeStatement(sql: beside ? sql.changesInRangeSelect()
-                                                       : walk ? sql.changesOfTransactionsSelect() : sql.changesOfTransactionSelect())
-                let counts = beside ? try db.makeStatement(sql: Self.changeCountSelect) : walk ? try db.makeStatement(sql: ChangeCounts.select) : nil
+                let walk = sql.selectsNumberRange
+                let beside = sql.walksChanges
+                let transactions = try db.makeStatement(
+                    sql: beside
+                        ? sql.transactionWalkSelect()
+                        : sql.transactionSelect(limit: nil, numbered: true, counted: !walk))
+                let changes = try db.makeStatement(
+                    sql: beside
+                        ? sql.changesInRangeSelect()
+                        : walk ? sql.changesOfTransactionsSelect() : sql.changesOfTransactionSelect())
+                let counts =
+                    beside
+                    ? try db.makeStatement(sql: Self.changeCountSelect)
+                    : walk ? try db.makeStatement(sql: ChangeCounts.select) : nil
                 let names = sql.looksUpNames ? try db.makeStatement(sql: HistorySQL.nameLookup) : nil
-                return { TransactionChunk(index: $0, numbers: $1, store: self, sql: sql, transactions: transactions, changes: changes,
-                                          counts: counts, names: names, decoder: decoder) }
+                return {
+                    TransactionChunk(
+                        index: $0, numbers: $1, store: self, sql: sql, transactions: transactions, changes: changes,
+                        counts: counts, names: names, decoder: decoder)
+                }
             }
             if sql.matchedChanges != nil {
                 try body(try chunks(db)(0, span))
@@ -138,8 +168,10 @@ extension HistoryStore {
     /// Calls `body` with each of `count` chunk indexes, taken in order by one thread per core
     /// (`cores`), each with what `prepare` made on its thread's connection. When `body` throws,
     /// no further chunk is taken and the first error is thrown.
-    func readChunks<Prepared>(_ count: Int, cores: Int, prepare: @escaping (Database) throws -> Prepared,
-                              _ body: @escaping (Prepared, Int) throws -> Void) throws {
+    func readChunks<Prepared>(
+        _ count: Int, cores: Int, prepare: @escaping (Database) throws -> Prepared,
+        _ body: @escaping (Prepared, Int) throws -> Void
+    ) throws {
         let queue = ChunkQueue(count: count)
         _ = try connection.readInParallel(cores) { db, _ in
             let prepared = try prepare(db)
@@ -156,16 +188,14 @@ extension HistoryStore {
 }
 
 /// Hands out chunk indexes in order to the threads reading them.
-// Unchecked Sendable: the next index is read and advanced under `lock`; the count never changes.
-final class ChunkQueue: @unchecked Sendable {
-    private let lock = NSLock()
-    private var next = 0
+struct ChunkQueue: Sendable {
+    private let next = Locked(0)
     private let count: Int
 
     init(count: Int) { self.count = count }
 
     func take() -> Int? {
-        lock.withLock {
+        next.withLock { next in
             guard next < count else { return nil }
             defer { next += 1 }
             return next
@@ -173,5 +203,5 @@ final class ChunkQueue: @unchecked Sendable {
     }
 
     /// Hands out no more.
-    func stop() { lock.withLock { next = count } }
+    func stop() { next.set(count) }
 }

@@ -60,7 +60,9 @@ final class TransactionNames {
     /// Name `field` (0…3) of a transaction `row`, whose `column` holds the name as selected
     /// and `column + 5` its string reference (`reference` when an integer), read as
     /// `row.text(column, problem:)` reads a name.
-    func name(_ field: Int, in row: RawCursor, column: Int32, reference: Int64?, problem: inout String?) throws -> String? {
+    func name(_ field: Int, in row: RawCursor, column: Int32, reference: Int64?, problem: inout String?) throws
+        -> String?
+    {
         guard let lookup, byReference[field] != nil else { return row.text(column, problem: &problem) }
         var read = Read()
         if let reference {
@@ -116,7 +118,9 @@ final class TransactionNames {
             case .real, .text, .blob: return nil
             }
         }
-        guard let author = reference(7), let context = reference(8), let bundle = reference(9), let process = reference(10) else { return nil }
+        guard let author = reference(7), let context = reference(8), let bundle = reference(9),
+            let process = reference(10)
+        else { return nil }
         let references = References(values: (author, context, bundle, process))
         if references == lastReferences {
             // A name the string table lacks is the inline column's, which may differ from the row's before.

@@ -56,13 +56,15 @@ struct TransactionScan {
                 arguments = history.arguments
             }
         }
-        sql = "SELECT t.Z_PK, t.ZTIMESTAMP, \(column("ZAUTHOR")), \(references.joined(separator: ", ")), \(matches) "
+        sql =
+            "SELECT t.Z_PK, t.ZTIMESTAMP, \(column("ZAUTHOR")), \(references.joined(separator: ", ")), \(matches) "
             + "FROM ATRANSACTION t\(joins) ORDER BY t.Z_PK"
         self.arguments = arguments
         var strings: [Int64: String] = [:]
         var blobStrings = Set<Int64>()
         if schema.hasStringTable {
-            let cursor = try RawCursor(db.makeStatement(sql: "SELECT Z_PK, ZNAME FROM ATRANSACTIONSTRING"), arguments: [])
+            let cursor = try RawCursor(
+                db.makeStatement(sql: "SELECT Z_PK, ZNAME FROM ATRANSACTIONSTRING"), arguments: [])
             defer { cursor.finish() }
             while try cursor.next() {
                 var problem: String?
@@ -91,8 +93,10 @@ struct TransactionScan {
         // (a REAL 1.5 reference matches no string); the readers report them.
         var ignored: String?
         while try cursor.next() {
-            let references = (cursor.integer(3, problem: &ignored), cursor.integer(4, problem: &ignored),
-                              cursor.integer(5, problem: &ignored), cursor.integer(6, problem: &ignored))
+            let references = (
+                cursor.integer(3, problem: &ignored), cursor.integer(4, problem: &ignored),
+                cursor.integer(5, problem: &ignored), cursor.integer(6, problem: &ignored)
+            )
             let author: Int
             if let reference = references.0, let known = authorIndexByReference[reference] {
                 author = known
@@ -105,8 +109,11 @@ struct TransactionScan {
                 author = cursor.text(2, problem: &ignored).map { index(of: $0) } ?? 0
             }
             let timestamp = cursor.number(1, problem: &ignored)
-            try body(ScannedTransaction(number: cursor.int64(0), timestamp: timestamp, timestampSortsLast: timestamp == nil && !cursor.isNull(1),
-                                        author: author, matches: cursor.int64(7) != 0, stringReferences: references))
+            try body(
+                ScannedTransaction(
+                    number: cursor.int64(0), timestamp: timestamp,
+                    timestampSortsLast: timestamp == nil && !cursor.isNull(1),
+                    author: author, matches: cursor.int64(7) != 0, stringReferences: references))
         }
     }
 
@@ -157,7 +164,7 @@ struct AuthorTallies {
                 case (nil, nil): return false
                 case (nil, _): return true
                 case (_, nil): return false
-                case let (x?, y?): return x.utf8.lexicographicallyPrecedes(y.utf8)
+                case (let x?, let y?): return x.utf8.lexicographicallyPrecedes(y.utf8)
                 }
             }
     }

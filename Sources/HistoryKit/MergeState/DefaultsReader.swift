@@ -37,7 +37,8 @@ public enum MergeStateError: MessageError, Equatable, Sendable {
         case .noTokenFile(let p): return "\(p): no such token file"
         case .unreadableToken(let p, let why): return "\(p): \(why)"
         case .invalidTokenSpec(let spec, let why): return "\(Control.token) '\(spec)': \(why)"
-        case .tokenNotDefaults(let p): return "\(p): a history token, not shared defaults: give it with \(Control.token) (ACTOR=\(p))"
+        case .tokenNotDefaults(let p):
+            return "\(p): a history token, not shared defaults: give it with \(Control.token) (ACTOR=\(p))"
         case .noSingleStore(let p, let why): return "\(p): \(why)"
         case .noFileToHash(let p): return "\(p): no such file to hash"
         }
@@ -66,7 +67,9 @@ public struct DefaultsMergeState: Equatable, Sendable {
 public enum DefaultsReader {
     /// Reads `path`; `storeUUID` selects AppwiseCore keys of that store
     /// (others are listed in ``DefaultsMergeState/otherStoreKeys``).
-    public static func read(path: String, storeUUID: String?, customPrefixes: [String] = []) throws -> DefaultsMergeState {
+    public static func read(path: String, storeUUID: String?, customPrefixes: [String] = []) throws
+        -> DefaultsMergeState
+    {
         guard let data = FileContents.read(path) else {
             throw MergeStateError.unreadable(path: path)
         }
@@ -74,7 +77,9 @@ public enum DefaultsReader {
     }
 
     /// Reads plist `bytes` already loaded from `path` (which only names them in records and errors).
-    public static func read(bytes: [UInt8], path: String, storeUUID: String?, customPrefixes: [String] = []) throws -> DefaultsMergeState {
+    public static func read(bytes: [UInt8], path: String, storeUUID: String?, customPrefixes: [String] = []) throws
+        -> DefaultsMergeState
+    {
         let (dict, format) = try dictionary(bytes, path: path)
         var records: [MergeRecord] = []
         var other: [String] = []
@@ -97,8 +102,9 @@ public enum DefaultsReader {
                 continue
             }
             if let parsed {
-                var record = MergeRecord(actor: parsed.actor, position: position(value, format: format, source: source),
-                                         source: source, keyFormat: parsed.format)
+                var record = MergeRecord(
+                    actor: parsed.actor, position: position(value, format: format, source: source),
+                    source: source, keyFormat: parsed.format)
                 (record.file, record.key) = (path, key)
                 records.append(record)
                 continue
@@ -106,8 +112,11 @@ public enum DefaultsReader {
             let found = tokens(in: value, path: key, path: path, storeUUID: storeUUID)
             // A token of the store a key names, another than this one (Apple's sharing sample keeps
             // `HistoryToken<storeUUID>` for its private and its shared store): that store's position.
-            if let uuid = Self.storeUUID(in: key), let storeUUID, uuid.caseInsensitiveCompare(storeUUID) != .orderedSame,
-               !found.records.isEmpty, found.records.allSatisfy({ Self.isTokenOfOtherStore($0.position, storeUUID: storeUUID) }) {
+            if let uuid = Self.storeUUID(in: key), let storeUUID,
+                uuid.caseInsensitiveCompare(storeUUID) != .orderedSame,
+                !found.records.isEmpty,
+                found.records.allSatisfy({ Self.isTokenOfOtherStore($0.position, storeUUID: storeUUID) })
+            {
                 other.append(key)
                 notes.append("\(source): the position of another store (\(uuid)), not of this one")
                 continue
@@ -123,14 +132,19 @@ public enum DefaultsReader {
                 if found.notes.isEmpty && Self.looksLikeMergeState(key) {
                     let isDate: Bool
                     if case .date = value { isDate = true } else { isDate = false }
-                    notes.append(isDate
-                        ? "\(source): a date under a key of no known format (if it is a merge position, give the part before the actor's name with \(Control.keyPrefix))"
-                        : "\(source): holds \(value.kindName), not a date or a history token")
+                    notes.append(
+                        isDate
+                            ? """
+                            \(source): a date under a key of no known format (if it is a merge position, give the \
+                            part before the actor's name with \(Control.keyPrefix))
+                            """
+                            : "\(source): holds \(value.kindName), not a date or a history token")
                 }
             }
         }
         records.sort { ($0.actor, $0.source) < ($1.actor, $1.source) }
-        return DefaultsMergeState(path: path, format: format, records: records, otherStoreKeys: other, ignoredKeyCount: ignored, notes: notes)
+        return DefaultsMergeState(
+            path: path, format: format, records: records, otherStoreKeys: other, ignoredKeyCount: ignored, notes: notes)
     }
 
     /// Whether `position` is a token that gives this store no transaction.
@@ -145,8 +159,11 @@ public enum DefaultsReader {
     /// named by its key path. `notes` say what looked like a token and was not one. Inside a
     /// container only what decodes as a token counts (a dictionary of device or login tokens is
     /// no merge state), and the entry's own key decides whether it says it holds one.
-    private static func tokens(in value: PlistValue, path name: String, path: String, storeUUID: String?, depth: Int = 0, leaf: String? = nil)
-        -> (records: [MergeRecord], notes: [Message]) {
+    private static func tokens(
+        in value: PlistValue, path name: String, path: String, storeUUID: String?, depth: Int = 0, leaf: String? = nil
+    )
+        -> (records: [MergeRecord], notes: [Message])
+    {
         let source = "\(path) [\(name)]"
         let key = leaf ?? name
         if let json = jsonBytes(value) {
@@ -158,7 +175,9 @@ public enum DefaultsReader {
             }
         }
         if let bytes = value.dataValue {
-            guard depth == 0 || HistoryTokenDecoder.isTokenArchive(bytes), let token = tokenPosition(bytes, key: key, source: source) else { return ([], []) }
+            guard depth == 0 || HistoryTokenDecoder.isTokenArchive(bytes),
+                let token = tokenPosition(bytes, key: key, source: source)
+            else { return ([], []) }
             return ([MergeRecord(actor: name, position: token, source: source, keyFormat: .tokenKey)], [])
         }
         // Containers a level or two deep; deeper is an app's data, not its merge state.
@@ -167,13 +186,15 @@ public enum DefaultsReader {
         if let dict = value.dictionaryValue {
             for key in dict.keys.sorted() {
                 guard let inner = dict[key] else { continue }
-                let more = tokens(in: inner, path: "\(name)/\(key)", path: path, storeUUID: storeUUID, depth: depth + 1, leaf: key)
+                let more = tokens(
+                    in: inner, path: "\(name)/\(key)", path: path, storeUUID: storeUUID, depth: depth + 1, leaf: key)
                 found.records += more.records
                 found.notes += more.notes
             }
         } else if case .array(let items) = value {
             for (i, inner) in items.enumerated() {
-                let more = tokens(in: inner, path: "\(name)[\(i)]", path: path, storeUUID: storeUUID, depth: depth + 1, leaf: "")
+                let more = tokens(
+                    in: inner, path: "\(name)[\(i)]", path: path, storeUUID: storeUUID, depth: depth + 1, leaf: "")
                 found.records += more.records
                 found.notes += more.notes
             }
@@ -183,7 +204,11 @@ public enum DefaultsReader {
 
     /// The store UUID a key names (`HistoryToken<storeUUID>`), if it names one.
     static func storeUUID(in key: String) -> String? {
-        guard let range = key.range(of: "[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}", options: .regularExpression) else {
+        guard
+            let range = key.range(
+                of: "[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}",
+                options: .regularExpression)
+        else {
             return nil
         }
         return String(key[range])
@@ -196,18 +221,24 @@ public enum DefaultsReader {
     }
 
     /// The top-level dictionary of the plist at `path`, and its format.
-    public static func loadDictionary(_ path: String) throws -> (dictionary: [String: PlistValue], format: PropertyList.Format) {
+    public static func loadDictionary(_ path: String) throws -> (
+        dictionary: [String: PlistValue], format: PropertyList.Format
+    ) {
         guard let data = FileContents.read(path) else {
             throw MergeStateError.unreadable(path: path)
         }
         return try dictionary([UInt8](data), path: path)
     }
 
-    static func dictionary(_ bytes: [UInt8], path: String) throws -> (dictionary: [String: PlistValue], format: PropertyList.Format) {
+    static func dictionary(_ bytes: [UInt8], path: String) throws -> (
+        dictionary: [String: PlistValue], format: PropertyList.Format
+    ) {
         let decoded: (value: PlistValue, format: PropertyList.Format)
         guard !bytes.isEmpty else { throw MergeStateError.notAPlist(path: path, reason: "empty file") }
         // A token file (an archive, SwiftData's JSON) is read with --token.
-        if HistoryTokenDecoder.isTokenArchive(bytes) || (JSONText.looksLikeJSON(bytes) && (try? JSONTokenDecoder.decode(json: bytes, source: path)) != nil) {
+        if HistoryTokenDecoder.isTokenArchive(bytes)
+            || (JSONText.looksLikeJSON(bytes) && (try? JSONTokenDecoder.decode(json: bytes, source: path)) != nil)
+        {
             throw MergeStateError.tokenNotDefaults(path: path)
         }
         do {
@@ -279,12 +310,22 @@ public enum DefaultsReader {
     /// a token keeps a damaged one as unreadable. A map of other stores' UUIDs
     /// to numbers is taken for a (foreign) token only under such a key: an app's
     /// setting may map UUIDs to counts.
-    private static func jsonPosition(_ json: [UInt8], key: String, source: String, storeUUID: String?) -> Result<MergePosition, TokenError> {
+    private static func jsonPosition(_ json: [UInt8], key: String, source: String, storeUUID: String?) -> Result<
+        MergePosition, TokenError
+    > {
         let saysToken = key.lowercased().contains("token")
         do {
             let token = try JSONTokenDecoder.decode(json: json, source: source, forStore: storeUUID)
             if !saysToken, let storeUUID, token.transactionNumber(forStore: storeUUID) == nil {
-                return .failure(.notAToken(source: source, reason: "JSON that maps other UUIDs than this store's to numbers, under a key that does not say it holds a token"))
+                return .failure(
+                    .notAToken(
+                        source: source,
+                        reason:
+                            """
+                            JSON that maps other UUIDs than this store's to numbers, under a key that does not \
+                            say it holds a token
+                            """
+                    ))
             }
             return .success(.token(token))
         } catch let error as TokenError {
@@ -312,11 +353,14 @@ public enum TokenFileReader {
 
     /// The record for the token in `bytes`, read from the file `path` names (a backup's or an archive's).
     /// A dictionary of tokens keyed by store identifier gives `storeUUID`'s entry.
-    public static func read(bytes: [UInt8], path: String, actor: String, storeUUID: String? = nil) throws -> MergeRecord {
+    public static func read(bytes: [UInt8], path: String, actor: String, storeUUID: String? = nil) throws -> MergeRecord
+    {
         let position: MergePosition
         do {
-            position = .token(JSONText.looksLikeJSON(bytes) ? try JSONTokenDecoder.decode(json: bytes, source: path, forStore: storeUUID)
-                                                           : try HistoryTokenDecoder.decode(fileBytes: bytes, source: path))
+            position = .token(
+                JSONText.looksLikeJSON(bytes)
+                    ? try JSONTokenDecoder.decode(json: bytes, source: path, forStore: storeUUID)
+                    : try HistoryTokenDecoder.decode(fileBytes: bytes, source: path))
         } catch let error as TokenError {
             if case .notAToken = error { throw error }
             if error.isOtherKindOfFile { throw error }

@@ -37,10 +37,21 @@ public enum TokenError: MessageError, Equatable, Sendable {
         case .notAToken(let s, let why): return "\(s): not a history token (\(why))"
         case .corruptJSON(let s, let why): return "\(s): corrupt JSON token (\(why))"
         case .severalTokens(let s, let keys):
-            return "\(s): a plist holding \(keys.count) history tokens (\(keys.joined(separator: ", "))), not one token: \(Control.showTokens) lists them; shared defaults like this are given with \(Control.defaults), which reads each as its actor's position"
+            return
+                """
+                \(s): a plist holding \(keys.count) history tokens (\(keys.joined(separator: ", "))), not one \
+                token: \(Control.showTokens) lists them; shared defaults like this are given with \
+                \(Control.defaults), which reads each as its actor's position
+                """
         case .defaultsNotToken(let s, let positions):
-            let held = positions == 0 ? "no history token" : "\(positions) merge position\(positions == 1 ? "" : "s") and no token"
-            return "\(s): a plist of settings holding \(held), not a token file: an app's shared defaults are given with \(Control.defaults)"
+            let held =
+                positions == 0
+                ? "no history token" : "\(positions) merge position\(positions == 1 ? "" : "s") and no token"
+            return
+                """
+                \(s): a plist of settings holding \(held), not a token file: an app's shared defaults are given \
+                with \(Control.defaults)
+                """
         }
     }
 }
@@ -90,7 +101,9 @@ public enum HistoryTokenDecoder {
     /// (used to find tokens under any plist key).
     public static func isTokenArchive(_ bytes: [UInt8]) -> Bool {
         guard let archive = try? KeyedArchive(bytes: bytes) else { return false }
-        return archive.classChain(of: archive.topObject()).contains { $0 == archivedClassName || $0 == "NSPersistentHistoryToken" }
+        return archive.classChain(of: archive.topObject()).contains {
+            $0 == archivedClassName || $0 == "NSPersistentHistoryToken"
+        }
     }
 
     /// Parses `STOREUUID:N` (several separated by commas).
@@ -99,7 +112,8 @@ public enum HistoryTokenDecoder {
         for part in text.split(separator: ",") {
             let pieces = part.split(separator: ":", omittingEmptySubsequences: false)
             guard pieces.count == 2, let n = Int64(pieces[1].trimmingCharacters(in: .whitespaces)),
-                  UUID(uuidString: pieces[0].trimmingCharacters(in: .whitespaces)) != nil else {
+                UUID(uuidString: pieces[0].trimmingCharacters(in: .whitespaces)) != nil
+            else {
                 throw TokenError.badLiteral(text)
             }
             numbers[pieces[0].trimmingCharacters(in: .whitespaces).uppercased()] = n
@@ -141,7 +155,8 @@ public enum HistoryTokenDecoder {
 
     /// Every token a file holds: the token of a token file (key nil), or each key's of a plist
     /// holding tokens (sorted by key). Throws when it holds none.
-    public static func tokens(fileBytes bytes: [UInt8], source: String) throws -> [(key: String?, token: HistoryToken)] {
+    public static func tokens(fileBytes bytes: [UInt8], source: String) throws -> [(key: String?, token: HistoryToken)]
+    {
         if JSONText.looksLikeJSON(bytes) {
             return [(nil, try JSONTokenDecoder.decode(json: bytes, source: source))]
         }
@@ -164,14 +179,18 @@ public enum HistoryTokenDecoder {
             if !held.isEmpty { return held }
             // Data under a key that says it holds a token, that is no token archive: a damaged token
             // (HistoryToken.plist cut short), not shared defaults.
-            if let key = dict.keys.sorted().first(where: { $0.lowercased().contains("token") && dict[$0]?.dataValue != nil }),
-               let data = dict[key]?.dataValue {
+            if let key = dict.keys.sorted().first(where: {
+                $0.lowercased().contains("token") && dict[$0]?.dataValue != nil
+            }),
+                let data = dict[key]?.dataValue
+            {
                 return [(key, try decode(archive: data, source: "\(source) [\(key)]"))]
             }
             let positions = (try? DefaultsReader.read(bytes: bytes, path: source, storeUUID: nil).records.count) ?? 0
             throw TokenError.defaultsNotToken(source: source, positions: positions)
         }
-        throw TokenError.corruptArchive(source: source, reason: "neither a token archive, a plist holding one, nor JSON")
+        throw TokenError.corruptArchive(
+            source: source, reason: "neither a token archive, a plist holding one, nor JSON")
     }
 
     /// Encodes `token` as Core Data archives it (for fixtures and repairs).
@@ -179,10 +198,13 @@ public enum HistoryTokenDecoder {
         var b = KeyedArchiveBuilder()
         let root = b.reserve()
         var entries: [String: PlistValue] = [:]
-        for uuid in token.transactionNumbers.keys.sorted() { entries[uuid] = b.add(value: .integer(token.transactionNumbers[uuid] ?? 0)) }
+        for uuid in token.transactionNumbers.keys.sorted() {
+            entries[uuid] = b.add(value: .integer(token.transactionNumbers[uuid] ?? 0))
+        }
         let dict = b.add(dictionary: entries)
-        b.set(root, to: ["NSPersistentHistoryTokenDictionary": dict],
-              classChain: [archivedClassName, "NSPersistentHistoryToken", "NSObject"])
+        b.set(
+            root, to: ["NSPersistentHistoryTokenDictionary": dict],
+            classChain: [archivedClassName, "NSPersistentHistoryToken", "NSObject"])
         return BinaryPlistWriter.encode(b.archive(root: root))
     }
 }

@@ -38,7 +38,9 @@ public enum JSONTokenDecoder {
                     if case .integer(let n) = value, UUID(uuidString: key) != nil {
                         let store = key.uppercased()
                         if let other = numbers[store], other != n {
-                            throw TokenError.malformedToken(source: source, reason: "it gives store \(key) two transactions, \(min(other, n)) and \(max(other, n))")
+                            throw TokenError.malformedToken(
+                                source: source,
+                                reason: "it gives store \(key) two transactions, \(min(other, n)) and \(max(other, n))")
                         }
                         numbers[store] = n
                     } else if case .number(let n) = value, UUID(uuidString: key) != nil {
@@ -55,10 +57,18 @@ public enum JSONTokenDecoder {
             }
         }
         if numbers.isEmpty, let (key, n) = unusable {
-            throw TokenError.malformedToken(source: source, reason: "it gives store \(key) the number \(n), not a transaction number (a whole number up to \(Int64.max))")
+            throw TokenError.malformedToken(
+                source: source,
+                reason:
+                    """
+                    it gives store \(key) the number \(n), not a transaction number (a whole number up to \
+                    \(Int64.max))
+                    """
+            )
         }
         guard !numbers.isEmpty else {
-            throw TokenError.notAToken(source: source, reason: "JSON without a store identifier mapped to a transaction number")
+            throw TokenError.notAToken(
+                source: source, reason: "JSON without a store identifier mapped to a transaction number")
         }
         return HistoryToken(transactionNumbers: numbers)
     }
@@ -69,7 +79,8 @@ public enum JSONTokenDecoder {
     public static func decode(json bytes: [UInt8], source: String, forStore storeUUID: String?) throws -> HistoryToken {
         let root = try parse(bytes, source: source)
         if let storeUUID, let entries = perStore(root, source: source),
-           let mine = entries.first(where: { $0.identifier.caseInsensitiveCompare(storeUUID) == .orderedSame }) {
+            let mine = entries.first(where: { $0.identifier.caseInsensitiveCompare(storeUUID) == .orderedSame })
+        {
             return mine.token
         }
         return try token(in: root, source: source)
@@ -89,7 +100,8 @@ public enum JSONTokenDecoder {
         var entries: [(identifier: String, token: HistoryToken)] = []
         for (key, value) in members {
             guard UUID(uuidString: key) != nil, case .object = value,
-                  let token = try? token(in: value, source: "\(source) [\(key)]") else { return nil }
+                let token = try? token(in: value, source: "\(source) [\(key)]")
+            else { return nil }
             entries.append((key.uppercased(), token))
         }
         return entries
@@ -99,7 +111,8 @@ public enum JSONTokenDecoder {
     /// holds entries for, beside `storeUUID`'s (empty for any other JSON).
     public static func otherStores(json bytes: [UInt8], source: String, storeUUID: String) -> [String] {
         guard let entries = perStore(json: bytes, source: source),
-              entries.contains(where: { $0.identifier.caseInsensitiveCompare(storeUUID) == .orderedSame }) else { return [] }
+            entries.contains(where: { $0.identifier.caseInsensitiveCompare(storeUUID) == .orderedSame })
+        else { return [] }
         return entries.map(\.identifier).filter { $0.caseInsensitiveCompare(storeUUID) != .orderedSame }
     }
 

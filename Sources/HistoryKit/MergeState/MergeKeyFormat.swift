@@ -38,7 +38,7 @@ public enum MergeKeyFormat: Equatable, Hashable, Sendable, CustomStringConvertib
     /// Keys that are a known format's prefix without its separator and actor: one position for
     /// the whole app, named after the key (`lastHistoryTransactionTimestamp`: SwiftDataChangeMonitor).
     private static let bareKeys: [(String, MergeKeyFormat)] = [
-        ("lasthistorytransactiontimestamp", .lastHistoryTransactionTimestamp),
+        ("lasthistorytransactiontimestamp", .lastHistoryTransactionTimestamp)
     ]
 
     /// The known format `customPrefix` qualifies: it starts with that format's prefix and goes on
@@ -50,10 +50,13 @@ public enum MergeKeyFormat: Equatable, Hashable, Sendable, CustomStringConvertib
 
     /// Recognises `key` (prefixes compared case-insensitively) and returns the
     /// format, the actor name, and — for AppwiseCore — the store UUID it is scoped to.
-    public static func parse(_ key: String, customPrefixes: [String] = []) -> (format: MergeKeyFormat, actor: String, storeUUID: String?)? {
+    public static func parse(_ key: String, customPrefixes: [String] = []) -> (
+        format: MergeKeyFormat, actor: String, storeUUID: String?
+    )? {
         let lower = key.lowercased()
         if let bare = bareKeys.first(where: { $0.0 == lower }) { return (bare.1, key, nil) }
-        for prefix in customPrefixes where !prefix.isEmpty && lower.hasPrefix(prefix.lowercased()) && key.count > prefix.count {
+        for prefix in customPrefixes
+        where !prefix.isEmpty && lower.hasPrefix(prefix.lowercased()) && key.count > prefix.count {
             return (.customPrefix(prefix), String(key.dropFirst(prefix.count)), nil)
         }
         for (prefix, format) in fixedPrefixes where lower.hasPrefix(prefix) && key.count > prefix.count {

@@ -33,7 +33,9 @@ public struct MergeRecord: Equatable, Sendable {
     /// The top-level key of the plist `file` holding it; nil for a token file or a nested value.
     public var key: String?
 
-    public init(actor: String, position: MergePosition, source: String, keyFormat: MergeKeyFormat?, kind: ActorKind = .app) {
+    public init(
+        actor: String, position: MergePosition, source: String, keyFormat: MergeKeyFormat?, kind: ActorKind = .app
+    ) {
         self.actor = actor
         self.position = position
         self.source = source

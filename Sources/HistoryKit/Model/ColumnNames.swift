@@ -49,11 +49,15 @@ public struct ColumnNames: Sendable {
     /// `text` with a–z in capitals and every other character as it is: how Core Data names
     /// tables and columns, and the only letters SQLite compares without case.
     public static func asciiUppercased(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.map { ("a"..."z").contains($0) ? Unicode.Scalar(UInt8($0.value - 32)) : $0 }))
+        String(
+            String.UnicodeScalarView(
+                text.unicodeScalars.map { ("a"..."z").contains($0) ? Unicode.Scalar(UInt8($0.value - 32)) : $0 }))
     }
 
-    private mutating func name(_ entityName: String, in model: ManagedObjectModel, counter: inout NameCounter,
-                               visited: inout Set<String>, entityNumber: (String) -> Int64?) {
+    private mutating func name(
+        _ entityName: String, in model: ManagedObjectModel, counter: inout NameCounter,
+        visited: inout Set<String>, entityNumber: (String) -> Int64?
+    ) {
         // A cycle of superentities in a damaged model is visited once.
         guard let entity = model.entity(named: entityName), visited.insert(entityName).inserted else { return }
         var own: [String: String] = [:]
@@ -64,8 +68,10 @@ public struct ColumnNames: Sendable {
             guard case .relationship(let info) = property.kind, !info.isToMany else { continue }
             own[property.name] = counter.unique(Self.base(property.name))
             if let destination = info.destinationEntityName, !model.subentityNames(of: destination).isEmpty,
-               let number = entityNumber(destination) {
-                entityColumns[entityName, default: [:]][property.name] = counter.unique("Z\(number)_" + String(Self.base(property.name).dropFirst()))
+                let number = entityNumber(destination)
+            {
+                entityColumns[entityName, default: [:]][property.name] = counter.unique(
+                    "Z\(number)_" + String(Self.base(property.name).dropFirst()))
             }
         }
         columns[entityName] = own
@@ -73,7 +79,9 @@ public struct ColumnNames: Sendable {
             let (a, b) = ($0.lowercased(), $1.lowercased())
             return a != b ? a < b : $0 < $1
         }
-        for child in children { name(child, in: model, counter: &counter, visited: &visited, entityNumber: entityNumber) }
+        for child in children {
+            name(child, in: model, counter: &counter, visited: &visited, entityNumber: entityNumber)
+        }
     }
 
     /// One table's names: the last number given to each base name.

@@ -72,8 +72,10 @@ public struct EntityDescription: Equatable, Sendable {
     public var userInfo: [String: String]
 
     /// An entity declaring `properties` itself (inherited ones belong to the superentity).
-    public init(name: String, superentityName: String? = nil, isAbstract: Bool = false,
-                properties: [PropertyDescription], userInfo: [String: String] = [:]) {
+    public init(
+        name: String, superentityName: String? = nil, isAbstract: Bool = false,
+        properties: [PropertyDescription], userInfo: [String: String] = [:]
+    ) {
         self.name = name
         self.superentityName = superentityName
         self.isAbstract = isAbstract
@@ -98,8 +100,10 @@ public struct PropertyDescription: Equatable, Sendable {
     public var isIndexedBySpotlight: Bool
 
     /// A property of the given kind.
-    public init(name: String, kind: PropertyKind, isTransient: Bool = false, isOptional: Bool = true,
-                isIndexedBySpotlight: Bool = false) {
+    public init(
+        name: String, kind: PropertyKind, isTransient: Bool = false, isOptional: Bool = true,
+        isIndexedBySpotlight: Bool = false
+    ) {
         self.name = name
         self.kind = kind
         self.isTransient = isTransient
@@ -243,9 +247,11 @@ public enum AttributeType: Equatable, Hashable, Sendable {
 
     /// Parses an Xcode model editor name.
     public init?(name: String) {
-        let all: [AttributeType] = [.undefined, .integer16, .integer32, .integer64, .decimal, .double, .float,
-                                    .string, .boolean, .date, .binaryData, .uuid, .uri, .transformable,
-                                    .objectID, .composite]
+        let all: [AttributeType] = [
+            .undefined, .integer16, .integer32, .integer64, .decimal, .double, .float,
+            .string, .boolean, .date, .binaryData, .uuid, .uri, .transformable,
+            .objectID, .composite,
+        ]
         guard let match = all.first(where: { $0.name == name }) else { return nil }
         self = match
     }
@@ -263,8 +269,10 @@ public struct RelationshipInfo: Equatable, Sendable {
     public var deleteRule: DeleteRule
 
     /// Relationship details; `maxCount` 1 means to-one.
-    public init(destinationEntityName: String?, inverseName: String?, maxCount: Int64,
-                minCount: Int64 = 0, isOrdered: Bool = false, deleteRule: DeleteRule = .nullify) {
+    public init(
+        destinationEntityName: String?, inverseName: String?, maxCount: Int64,
+        minCount: Int64 = 0, isOrdered: Bool = false, deleteRule: DeleteRule = .nullify
+    ) {
         self.destinationEntityName = destinationEntityName
         self.inverseName = inverseName
         self.maxCount = maxCount
@@ -279,7 +287,10 @@ public struct RelationshipInfo: Equatable, Sendable {
 
 /// A relationship's delete rule (`NSDeleteRule`, Core Data's numbering).
 public enum DeleteRule: Int64, Equatable, Sendable {
-    case noAction = 0, nullify = 1, cascade = 2, deny = 3
+    case noAction = 0
+    case nullify = 1
+    case cascade = 2
+    case deny = 3
 
     /// The rule of an archived number, or of a `.xcdatamodel`'s `deletionRule` word.
     init?(word: String) {

@@ -14,7 +14,8 @@ public enum ModelArchiveDecoder {
         let rootClasses = archive.classChain(of: root)
         guard rootClasses.contains("NSManagedObjectModel") else {
             let name = rootClasses.first ?? "unknown"
-            throw ModelError.undecodable(source: source, reason: "the archived object is a \(name), not an NSManagedObjectModel")
+            throw ModelError.undecodable(
+                source: source, reason: "the archived object is a \(name), not an NSManagedObjectModel")
         }
         let entityObjects = entities(in: archive, root: root)
         var decoded: [String: (entity: EntityDescription, all: [PropertyDescription])] = [:]
@@ -46,7 +47,9 @@ public enum ModelArchiveDecoder {
             }
             entities.append(entity)
         }
-        let versions = (archive.array(archive.value(root, "NSVersionIdentifiers")) ?? []).compactMap { archive.string($0) }
+        let versions = (archive.array(archive.value(root, "NSVersionIdentifiers")) ?? []).compactMap {
+            archive.string($0)
+        }
         return ManagedObjectModel(entities: entities, versionIdentifiers: versions)
     }
 
@@ -60,13 +63,16 @@ public enum ModelArchiveDecoder {
 
     /// Entries of an `NSDictionary` or an `NSKnownKeysDictionary1` (whose
     /// values are an array beside a key mapping).
-    private static func namedObjects(_ archive: KeyedArchive, _ holder: PlistValue?) -> [(key: String, value: PlistValue)] {
+    private static func namedObjects(_ archive: KeyedArchive, _ holder: PlistValue?) -> [(
+        key: String, value: PlistValue
+    )] {
         if let entries = archive.dictionary(holder) { return entries }
         guard let values = archive.array(archive.value(holder, "values")) else { return [] }
         let keys = (archive.array(archive.value(archive.value(holder, "searchMapping"), "keys")) ?? [])
             .compactMap { archive.string($0) }
         return values.enumerated().map { index, value in
-            let name = archive.string(archive.value(value, "NSEntityName"))
+            let name =
+                archive.string(archive.value(value, "NSEntityName"))
                 ?? archive.string(archive.value(value, "NSPropertyName"))
                 ?? (index < keys.count ? keys[index] : "")
             return (name, value)
@@ -80,7 +86,9 @@ public enum ModelArchiveDecoder {
     private static func property(_ archive: KeyedArchive, name: String, object: PlistValue) -> PropertyDescription? {
         var object = object
         var classes = archive.classChain(of: object)
-        if classes.contains("_NSPropertyDescriptionProxy"), let underlying = archive.value(object, "NSUnderlyingProperty") {
+        if classes.contains("_NSPropertyDescriptionProxy"),
+            let underlying = archive.value(object, "NSUnderlyingProperty")
+        {
             object = underlying
             classes = archive.classChain(of: object)
         }
@@ -89,22 +97,27 @@ public enum ModelArchiveDecoder {
         let isOptional = archive.value(object, "NSIsOptional")?.boolValue ?? false
         let kind: PropertyKind
         if classes.contains("NSRelationshipDescription") {
-            let destination = archive.string(archive.value(object, "_NSDestinationEntityName"))
+            let destination =
+                archive.string(archive.value(object, "_NSDestinationEntityName"))
                 ?? archive.string(archive.value(archive.value(object, "NSDestinationEntity"), "NSEntityName"))
-            let inverse = archive.string(archive.value(object, "_NSInverseRelationshipName"))
+            let inverse =
+                archive.string(archive.value(object, "_NSInverseRelationshipName"))
                 ?? archive.string(archive.value(archive.value(object, "NSInverseRelationship"), "NSPropertyName"))
-            kind = .relationship(RelationshipInfo(
-                destinationEntityName: destination, inverseName: inverse,
-                maxCount: archive.value(object, "NSMaxCount")?.integerValue ?? 0,
-                minCount: archive.value(object, "NSMinCount")?.integerValue ?? 0,
-                isOrdered: archive.value(object, "NSIsOrdered")?.boolValue ?? false,
-                deleteRule: archive.value(object, "NSDeleteRule")?.integerValue.flatMap(DeleteRule.init(rawValue:)) ?? .nullify))
+            kind = .relationship(
+                RelationshipInfo(
+                    destinationEntityName: destination, inverseName: inverse,
+                    maxCount: archive.value(object, "NSMaxCount")?.integerValue ?? 0,
+                    minCount: archive.value(object, "NSMinCount")?.integerValue ?? 0,
+                    isOrdered: archive.value(object, "NSIsOrdered")?.boolValue ?? false,
+                    deleteRule: archive.value(object, "NSDeleteRule")?.integerValue.flatMap(DeleteRule.init(rawValue:))
+                        ?? .nullify))
         } else if classes.contains("NSAttributeDescription") {
-            kind = .attribute(AttributeInfo(
-                type: AttributeType(rawValue: archive.value(object, "NSAttributeType")?.integerValue ?? 0),
-                flags: archive.value(object, "NSFlagsKey")?.integerValue ?? 0,
-                isDerived: classes.contains("NSDerivedAttributeDescription"),
-                isComposite: classes.contains("NSCompositeAttributeDescription")))
+            kind = .attribute(
+                AttributeInfo(
+                    type: AttributeType(rawValue: archive.value(object, "NSAttributeType")?.integerValue ?? 0),
+                    flags: archive.value(object, "NSFlagsKey")?.integerValue ?? 0,
+                    isDerived: classes.contains("NSDerivedAttributeDescription"),
+                    isComposite: classes.contains("NSCompositeAttributeDescription")))
         } else if classes.contains("NSFetchedPropertyDescription") {
             kind = .fetchedProperty
         } else if classes.contains("NSExpressionDescription") {
@@ -113,7 +126,8 @@ public enum ModelArchiveDecoder {
             return nil
         }
         let spotlight = Self.spotlightKeys.contains { archive.value(object, $0)?.boolValue ?? false }
-        return PropertyDescription(name: propertyName, kind: kind, isTransient: isTransient, isOptional: isOptional,
-                                   isIndexedBySpotlight: spotlight)
+        return PropertyDescription(
+            name: propertyName, kind: kind, isTransient: isTransient, isOptional: isOptional,
+            isIndexedBySpotlight: spotlight)
     }
 }

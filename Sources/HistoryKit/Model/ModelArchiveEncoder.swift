@@ -28,8 +28,10 @@ public enum ModelArchiveEncoder {
             var fields: [String: PlistValue] = [
                 "NSEntityName": b.add(string: e.name),
                 "NSSuperentity": e.superentityName.flatMap { slots[$0] } ?? KeyedArchiveBuilder.null,
-                "NSProperties": b.add(dictionary: props, classChain: ["NSMutableDictionary", "NSDictionary", "NSObject"]),
-                "NSSubentities": b.add(dictionary: subs, classChain: ["NSMutableDictionary", "NSDictionary", "NSObject"]),
+                "NSProperties": b.add(
+                    dictionary: props, classChain: ["NSMutableDictionary", "NSDictionary", "NSObject"]),
+                "NSSubentities": b.add(
+                    dictionary: subs, classChain: ["NSMutableDictionary", "NSDictionary", "NSObject"]),
                 "NSUserInfo": b.add(dictionary: userInfo),
                 "NSManagedObjectModel": root,
                 "NSClassNameForEntity": KeyedArchiveBuilder.null,
@@ -40,12 +42,15 @@ public enum ModelArchiveEncoder {
         var entityMap: [String: PlistValue] = [:]
         for e in model.entities { entityMap[e.name] = slots[e.name] }
         let entities = b.add(dictionary: entityMap)
-        let versions = b.add(array: model.versionIdentifiers.map { b.add(string: $0) }, classChain: ["NSSet", "NSObject"])
-        b.set(root, to: [
-            "NSEntities": entities,
-            "NSVersionIdentifiers": versions,
-            "NSFetchRequestTemplates": KeyedArchiveBuilder.null,
-        ], classChain: ["NSManagedObjectModel", "NSObject"])
+        let versions = b.add(
+            array: model.versionIdentifiers.map { b.add(string: $0) }, classChain: ["NSSet", "NSObject"])
+        b.set(
+            root,
+            to: [
+                "NSEntities": entities,
+                "NSVersionIdentifiers": versions,
+                "NSFetchRequestTemplates": KeyedArchiveBuilder.null,
+            ], classChain: ["NSManagedObjectModel", "NSObject"])
         return b.archive(root: root)
     }
 
@@ -55,8 +60,10 @@ public enum ModelArchiveEncoder {
         RawDeflate.deflate(BinaryPlistWriter.encode(archive(model)))
     }
 
-    private static func property(_ p: PropertyDescription, entitySlot: PlistValue,
-                                 slots: [String: PlistValue], builder b: inout KeyedArchiveBuilder) -> PlistValue {
+    private static func property(
+        _ p: PropertyDescription, entitySlot: PlistValue,
+        slots: [String: PlistValue], builder b: inout KeyedArchiveBuilder
+    ) -> PlistValue {
         var fields: [String: PlistValue] = [
             "NSPropertyName": b.add(string: p.name),
             "NSEntity": entitySlot,

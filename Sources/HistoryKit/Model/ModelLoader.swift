@@ -58,39 +58,55 @@ public enum ModelLoader {
         case ("mom", false):
             return (try fromArchive(try readBytes(path), source: path), .file(path: path, resolved: path))
         case ("momd", true):
-            let mom = try currentVersion(in: path, extension: "mom", infoFile: "VersionInfo.plist",
-                                         key: "NSManagedObjectModel_CurrentVersionName")
+            let mom = try currentVersion(
+                in: path, extension: "mom", infoFile: "VersionInfo.plist",
+                key: "NSManagedObjectModel_CurrentVersionName")
             return (try fromArchive(try readBytes(mom), source: mom), .file(path: path, resolved: mom))
         case ("xcdatamodel", true):
             let contents = url.appendingPathComponent("contents").path
             guard fm.fileExists(atPath: contents) else {
                 throw ModelError.unsupportedFile(path: path, reason: "no 'contents' file inside the .xcdatamodel")
             }
-            return (try XcdatamodelReader.read(try readBytes(contents), source: contents), .file(path: path, resolved: contents))
+            return (
+                try XcdatamodelReader.read(try readBytes(contents), source: contents),
+                .file(path: path, resolved: contents)
+            )
         case ("xcdatamodeld", true):
-            let version = try currentVersion(in: path, extension: "xcdatamodel", infoFile: ".xccurrentversion",
-                                             key: "_XCCurrentVersionName")
+            let version = try currentVersion(
+                in: path, extension: "xcdatamodel", infoFile: ".xccurrentversion",
+                key: "_XCCurrentVersionName")
             let contents = URL(fileURLWithPath: version).appendingPathComponent("contents").path
-            return (try XcdatamodelReader.read(try readBytes(contents), source: contents), .file(path: path, resolved: contents))
+            return (
+                try XcdatamodelReader.read(try readBytes(contents), source: contents),
+                .file(path: path, resolved: contents)
+            )
         case (_, true) where fm.fileExists(atPath: url.appendingPathComponent("contents").path):
             let contents = url.appendingPathComponent("contents").path
-            return (try XcdatamodelReader.read(try readBytes(contents), source: contents), .file(path: path, resolved: contents))
+            return (
+                try XcdatamodelReader.read(try readBytes(contents), source: contents),
+                .file(path: path, resolved: contents)
+            )
         case (_, false) where url.lastPathComponent == "contents":
             return (try XcdatamodelReader.read(try readBytes(path), source: path), .file(path: path, resolved: path))
         default:
-            throw ModelError.unsupportedFile(path: path, reason: "not a model: expected a .mom file, or a .momd, .xcdatamodel or .xcdatamodeld folder")
+            throw ModelError.unsupportedFile(
+                path: path,
+                reason: "not a model: expected a .mom file, or a .momd, .xcdatamodel or .xcdatamodeld folder")
         }
     }
 
     private static func readBytes(_ path: String) throws -> [UInt8] {
         guard let data = FileContents.read(path) else {
-            throw ModelError.unsupportedFile(path: path, reason: "cannot be read (\(FileContents.whyUnreadable(path) ?? "it changed while read"))")
+            throw ModelError.unsupportedFile(
+                path: path, reason: "cannot be read (\(FileContents.whyUnreadable(path) ?? "it changed while read"))")
         }
         return [UInt8](data)
     }
 
     /// The path of the current version inside a model bundle.
-    private static func currentVersion(in bundle: String, extension ext: String, infoFile: String, key: String) throws -> String {
+    private static func currentVersion(in bundle: String, extension ext: String, infoFile: String, key: String) throws
+        -> String
+    {
         let dir = URL(fileURLWithPath: bundle)
         let infoPath = dir.appendingPathComponent(infoFile).path
         if let data = FileContents.read(infoPath) {
@@ -104,7 +120,8 @@ public enum ModelLoader {
                 let file = name.hasSuffix(".\(ext)") ? name : "\(name).\(ext)"
                 let path = dir.appendingPathComponent(file).path
                 guard FileManager.default.fileExists(atPath: path) else {
-                    throw ModelError.unsupportedFile(path: bundle, reason: "\(infoFile) names '\(name)' but \(file) is missing")
+                    throw ModelError.unsupportedFile(
+                        path: bundle, reason: "\(infoFile) names '\(name)' but \(file) is missing")
                 }
                 return path
             }
@@ -112,7 +129,9 @@ public enum ModelLoader {
         let candidates = ((try? FileManager.default.contentsOfDirectory(atPath: bundle)) ?? [])
             .filter { $0.hasSuffix(".\(ext)") }.sorted()
         guard candidates.count == 1 else {
-            let why = candidates.isEmpty ? "contains no .\(ext)" : "has \(candidates.count) versions and no \(infoFile) naming the current one"
+            let why =
+                candidates.isEmpty
+                ? "contains no .\(ext)" : "has \(candidates.count) versions and no \(infoFile) naming the current one"
             throw ModelError.unsupportedFile(path: bundle, reason: why)
         }
         return dir.appendingPathComponent(candidates[0]).path

@@ -62,8 +62,12 @@ public struct SlotLayout: Equatable, Sendable {
             for p in level.properties where p.isStored {
                 switch p.kind {
                 case .attribute(let a):
-                    if a.isComposite { notes.append("composite attribute '\(p.name)' counted as one attribute slot (not established)") }
-                    if a.isDerived { notes.append("derived attribute '\(p.name)' counted as one attribute slot (not established)") }
+                    if a.isComposite {
+                        notes.append("composite attribute '\(p.name)' counted as one attribute slot (not established)")
+                    }
+                    if a.isDerived {
+                        notes.append("derived attribute '\(p.name)' counted as one attribute slot (not established)")
+                    }
                     groups[3].append((p.name, .attribute))
                 case .relationship(let r):
                     let inverse = Self.inverse(of: r, in: model)
@@ -90,7 +94,9 @@ public struct SlotLayout: Equatable, Sendable {
                 }
             }
         }
-        slots = groups.joined().enumerated().map { Slot(index: $0.offset, propertyName: $0.element.0, role: $0.element.1) }
+        slots = groups.joined().enumerated().map {
+            Slot(index: $0.offset, propertyName: $0.element.0, role: $0.element.1)
+        }
         let slotsPerName = Dictionary(slots.map { ($0.propertyName, 1) }, uniquingKeysWith: +)
         sharesName = slots.map { slotsPerName[$0.propertyName, default: 0] > 1 }
         tombstoneAttributes = Self.tombstones(chain: chain)

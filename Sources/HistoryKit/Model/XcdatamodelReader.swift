@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 
 /// Reads the `contents` XML of an Xcode `.xcdatamodel` into a ``ManagedObjectModel``.
@@ -38,8 +39,10 @@ public enum XcdatamodelReader {
         private var current: EntityDescription?
         private var depthInProperty = 0
 
-        func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?,
-                    qualifiedName: String?, attributes a: [String: String] = [:]) {
+        func parser(
+            _ parser: XMLParser, didStartElement name: String, namespaceURI: String?,
+            qualifiedName: String?, attributes a: [String: String] = [:]
+        ) {
             switch name {
             case "model":
                 sawModel = true
@@ -49,31 +52,40 @@ public enum XcdatamodelReader {
                     parser.abortParsing()
                     return
                 }
-                current = EntityDescription(name: entityName, superentityName: a["parentEntity"],
-                                            isAbstract: a["isAbstract"] == "YES", properties: [])
+                current = EntityDescription(
+                    name: entityName, superentityName: a["parentEntity"],
+                    isAbstract: a["isAbstract"] == "YES", properties: [])
             case "attribute", "compositeAttribute":
                 depthInProperty += 1
                 // Elements of a composite attribute are not properties of the entity.
                 guard depthInProperty == 1, let propName = a["name"] else { return }
-                let type = name == "compositeAttribute" ? .composite : AttributeType(name: a["attributeType"] ?? "Undefined") ?? .undefined
+                let type =
+                    name == "compositeAttribute"
+                    ? .composite : AttributeType(name: a["attributeType"] ?? "Undefined") ?? .undefined
                 let flags: Int64 = a["preserveAfterDeletion"] == "YES" ? AttributeInfo.preserveAfterDeletionFlag : 0
-                let info = AttributeInfo(type: type, flags: flags, isDerived: a["derived"] == "YES",
-                                         isComposite: name == "compositeAttribute")
-                add(PropertyDescription(name: propName, kind: .attribute(info),
-                                        isTransient: a["transient"] == "YES", isOptional: a["optional"] == "YES",
-                                        isIndexedBySpotlight: a["spotlightIndexingEnabled"] == "YES"))
+                let info = AttributeInfo(
+                    type: type, flags: flags, isDerived: a["derived"] == "YES",
+                    isComposite: name == "compositeAttribute")
+                add(
+                    PropertyDescription(
+                        name: propName, kind: .attribute(info),
+                        isTransient: a["transient"] == "YES", isOptional: a["optional"] == "YES",
+                        isIndexedBySpotlight: a["spotlightIndexingEnabled"] == "YES"))
             case "relationship":
                 guard let propName = a["name"] else { return }
                 let toMany = a["toMany"] == "YES"
                 let maxCount = a["maxCount"].flatMap { Int64($0) } ?? (toMany ? 0 : 1)
-                let info = RelationshipInfo(destinationEntityName: a["destinationEntity"], inverseName: a["inverseName"],
-                                            maxCount: toMany && maxCount == 1 ? 0 : maxCount,
-                                            minCount: a["minCount"].flatMap { Int64($0) } ?? 0,
-                                            isOrdered: a["ordered"] == "YES",
-                                            deleteRule: a["deletionRule"].flatMap(DeleteRule.init(word:)) ?? .nullify)
-                add(PropertyDescription(name: propName, kind: .relationship(info),
-                                        isTransient: a["transient"] == "YES", isOptional: a["optional"] == "YES",
-                                        isIndexedBySpotlight: a["spotlightIndexingEnabled"] == "YES"))
+                let info = RelationshipInfo(
+                    destinationEntityName: a["destinationEntity"], inverseName: a["inverseName"],
+                    maxCount: toMany && maxCount == 1 ? 0 : maxCount,
+                    minCount: a["minCount"].flatMap { Int64($0) } ?? 0,
+                    isOrdered: a["ordered"] == "YES",
+                    deleteRule: a["deletionRule"].flatMap(DeleteRule.init(word:)) ?? .nullify)
+                add(
+                    PropertyDescription(
+                        name: propName, kind: .relationship(info),
+                        isTransient: a["transient"] == "YES", isOptional: a["optional"] == "YES",
+                        isIndexedBySpotlight: a["spotlightIndexingEnabled"] == "YES"))
             case "fetchedProperty":
                 guard let propName = a["name"] else { return }
                 add(PropertyDescription(name: propName, kind: .fetchedProperty))
@@ -89,9 +101,12 @@ public enum XcdatamodelReader {
             case "attribute", "compositeAttribute":
                 depthInProperty -= 1
             case "entity":
-                if let e = current { entities.append(EntityDescription(
-                    name: e.name, superentityName: e.superentityName, isAbstract: e.isAbstract,
-                    properties: e.properties, userInfo: e.userInfo)) }
+                if let e = current {
+                    entities.append(
+                        EntityDescription(
+                            name: e.name, superentityName: e.superentityName, isAbstract: e.isAbstract,
+                            properties: e.properties, userInfo: e.userInfo))
+                }
                 current = nil
             default:
                 break

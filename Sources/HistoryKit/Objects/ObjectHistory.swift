@@ -40,7 +40,8 @@ public struct ObjectHistory: Equatable, Sendable {
 
     /// Adds a change of type `type` (a delete leaving `tombstone`) made in the transaction
     /// `moment` stands for; changes come in transaction, then change, order.
-    public mutating func add(_ type: ChangeType, tombstone: @autoclosure () -> [TombstoneEntry] = [], at moment: Moment) {
+    public mutating func add(_ type: ChangeType, tombstone: @autoclosure () -> [TombstoneEntry] = [], at moment: Moment)
+    {
         if changeCount == 0 { first = moment }
         changeCount += 1
         if lastTransaction != moment.transactionNumber {

@@ -16,11 +16,15 @@ public final class ObjectLabeler {
     private var cached = 0
     private static let cacheLimit = 50_000
     /// The columns of the model's properties, computed on first use.
-    private lazy var columnNames: ColumnNames? = model.map { [catalog = store.catalog] in ColumnNames(model: $0) { catalog.entity(named: $0)?.number } }
+    private lazy var columnNames: ColumnNames? = model.map { [catalog = store.catalog] in
+        ColumnNames(model: $0) { catalog.entity(named: $0)?.number }
+    }
 
     /// Attribute names taken in this order when an entity has one of them (case ignored),
     /// before any other string attribute whose name has "title" or "name" in it.
-    public static let preferredNames = ["title", "name", "displayname", "label", "subject", "headline", "caption", "filename"]
+    public static let preferredNames = [
+        "title", "name", "displayname", "label", "subject", "headline", "caption", "filename",
+    ]
 
     /// The same store as it was earlier (a backup taken before a deletion): labels of objects
     /// whose rows are gone now come from their rows there.
@@ -29,7 +33,9 @@ public final class ObjectLabeler {
     /// Labels for `store`'s objects; `given` maps entity names to the attribute
     /// to use (for the entity and its subentities); `earlier`, a snapshot of the same store from
     /// before, names objects deleted since. Throws when a given entity or attribute does not exist.
-    public init(store: HistoryStore, model: ManagedObjectModel?, given: [String: String] = [:], earlier: HistoryStore? = nil) throws {
+    public init(
+        store: HistoryStore, model: ManagedObjectModel?, given: [String: String] = [:], earlier: HistoryStore? = nil
+    ) throws {
         self.store = store
         self.model = model
         self.given = given
@@ -48,10 +54,12 @@ public final class ObjectLabeler {
     private static func check(_ given: [String: String], store: HistoryStore, model: ManagedObjectModel?) throws {
         for (entity, attribute) in given {
             guard store.catalog.entity(named: entity) != nil else {
-                throw StoreQueryError(path: store.path, .unknownEntity(name: entity, known: store.catalog.entities.map(\.name)))
+                throw StoreQueryError(
+                    path: store.path, .unknownEntity(name: entity, known: store.catalog.entities.map(\.name)))
             }
             guard let model else { throw LabelError.noModel(entity: entity) }
-            guard model.allProperties(of: entity).contains(where: { $0.name == attribute && $0.attribute != nil }) else {
+            guard model.allProperties(of: entity).contains(where: { $0.name == attribute && $0.attribute != nil })
+            else {
                 let known = model.allProperties(of: entity).filter { $0.attribute != nil }.map(\.name)
                 throw LabelError.noAttribute(entity: entity, attribute: attribute, known: known)
             }
@@ -62,7 +70,9 @@ public final class ObjectLabeler {
     /// row's in the earlier snapshot.
     public func label(_ change: Change) throws -> String? {
         if let column = try labelColumn(change.entityNumber) {
-            if change.changeType == .delete, let entry = change.tombstone.first(where: { $0.name == column.name }), case .text(let text) = entry.value {
+            if change.changeType == .delete, let entry = change.tombstone.first(where: { $0.name == column.name }),
+                case .text(let text) = entry.value
+            {
                 return Self.clean(text)
             }
             if let text = try read(column, entity: change.entityNumber, change.entityPK) { return text }
@@ -86,14 +96,17 @@ public final class ObjectLabeler {
         if let known = attributes[number] { return known }
         var found: (name: String, table: String, column: String)?
         if let entity = store.catalog.entity(number: number), let table = store.catalog.rootTableName(of: number),
-           let name = chooseAttribute(entity.name) {
+            let name = chooseAttribute(entity.name)
+        {
             let columns = try store.read { try HistoryStore.columns(of: table, $0) }
             // The entity declaring it names the column (numbered when siblings in the table declare the name too).
             let declaring = model?.inheritanceChain(of: entity.name).last { $0.property(named: name) != nil }?.name
             let named = declaring.flatMap { columnNames?.column(entity: $0, property: name) }
             // The model's column when the table has it, else `Z` + the name (a store the model does not quite fit).
             // Z_ENT tells the table's entities apart: a table without it is not Core Data's, and gives no label.
-            if columns.contains("Z_ENT"), let column = [named, ColumnNames.base(name)].compactMap({ $0 }).first(where: columns.contains) {
+            if columns.contains("Z_ENT"),
+                let column = [named, ColumnNames.base(name)].compactMap({ $0 }).first(where: columns.contains)
+            {
                 found = (name, table, column)
             }
         }
@@ -107,7 +120,8 @@ public final class ObjectLabeler {
         for level in model.inheritanceChain(of: entity).reversed() {
             if let name = given[level.name] { return name }
         }
-        let strings = model.allProperties(of: entity).filter { $0.attribute?.type == .string && !$0.isTransient }.map(\.name)
+        let strings = model.allProperties(of: entity).filter { $0.attribute?.type == .string && !$0.isTransient }.map(
+            \.name)
         for preferred in Self.preferredNames {
             if let name = strings.first(where: { $0.lowercased() == preferred }) { return name }
         }
@@ -116,7 +130,9 @@ public final class ObjectLabeler {
 
     /// The label column's value in the row of entity `number` with key `pk` (a row of another
     /// entity of the same table under that key is not this object).
-    private func read(_ column: (name: String, table: String, column: String), entity number: Int64, _ pk: Int64) throws -> String? {
+    private func read(_ column: (name: String, table: String, column: String), entity number: Int64, _ pk: Int64) throws
+        -> String?
+    {
         if let hit = cache[number]?[pk] { return hit }
         let value = try store.read { db -> String? in
             let sql = "SELECT \"\(column.column)\" FROM \"\(column.table)\" WHERE Z_PK = ? AND Z_ENT = ?"
@@ -158,7 +174,9 @@ public enum LabelError: MessageError, Equatable, Sendable {
         case .noModel(let entity):
             return "labels for \(entity) need a model (the store has none cached; give one with \(Control.model))"
         case .noAttribute(let entity, let attribute, let known):
-            return "\(entity) has no attribute '\(attribute)'" + (known.isEmpty ? "" : " (attributes: \(known.prefix(12).joined(separator: ", "))\(known.count > 12 ? ", …" : ""))")
+            return "\(entity) has no attribute '\(attribute)'"
+                + (known.isEmpty
+                    ? "" : " (attributes: \(known.prefix(12).joined(separator: ", "))\(known.count > 12 ? ", …" : ""))")
         }
     }
 }

@@ -36,7 +36,8 @@ public struct DeviceBackup {
         self.root = root
         let manifestPlist = PathText.join(root, "Manifest.plist")
         if let data = FileContents.read(manifestPlist), let plist = try? PropertyList.decode(data),
-           plist["IsEncrypted"]?.boolValue == true {
+            plist["IsEncrypted"]?.boolValue == true
+        {
             throw PlaceError.encryptedBackup(path: root)
         }
         let info = FileContents.read(PathText.join(root, "Info.plist")).flatMap { try? PropertyList.decode($0) }
@@ -44,7 +45,14 @@ public struct DeviceBackup {
         productVersion = info?["Product Version"]?.stringValue
         let manifest = PathText.join(root, "Manifest.db")
         guard FileManager.default.fileExists(atPath: manifest) else {
-            throw PlaceError.unreadableBackup(path: root, reason: "it has no Manifest.db (a backup made before iOS 10 keeps Manifest.mbdb, which cdhist does not read)")
+            throw PlaceError.unreadableBackup(
+                path: root,
+                reason:
+                    """
+                    it has no Manifest.db (a backup made before iOS 10 keeps Manifest.mbdb, which cdhist does not \
+                    read)
+                    """
+            )
         }
         var config = Configuration()
         config.readonly = true
@@ -59,13 +67,19 @@ public struct DeviceBackup {
 
     /// Every regular file of the backup (`flags` 1), in the manifest's order.
     public func files() throws -> [Entry] {
-        try fetch("SELECT fileID, domain, relativePath FROM Files WHERE flags = 1 AND \(Self.textColumns)", arguments: [])
+        try fetch(
+            "SELECT fileID, domain, relativePath FROM Files WHERE flags = 1 AND \(Self.textColumns)", arguments: [])
     }
 
     /// The regular file `relativePath` of `domain`, when the backup holds it.
     public func entry(domain: String, relativePath: String) throws -> Entry? {
-        try fetch("SELECT fileID, domain, relativePath FROM Files WHERE flags = 1 AND \(Self.textColumns) AND domain = ? AND relativePath = ? LIMIT 1",
-                  arguments: [domain, relativePath]).first
+        try fetch(
+            """
+            SELECT fileID, domain, relativePath FROM Files WHERE flags = 1 AND \(Self.textColumns) AND domain = ? \
+            AND relativePath = ? LIMIT 1
+            """,
+            arguments: [domain, relativePath]
+        ).first
     }
 
     /// Where the content of `entry` is stored.
@@ -78,7 +92,9 @@ public struct DeviceBackup {
     /// `AppDomain-com.x` → `com.x`, `AppDomainPlugin-com.x.ext` → `com.x.ext`; nil for the
     /// system's domains (`HomeDomain`, …).
     public static func identifier(ofDomain domain: String) -> String? {
-        for prefix in ["AppDomainGroup-", "AppDomainPlugin-", "AppDomain-", "SysContainerDomain-", "SysSharedContainerDomain-"]
+        for prefix in [
+            "AppDomainGroup-", "AppDomainPlugin-", "AppDomain-", "SysContainerDomain-", "SysSharedContainerDomain-",
+        ]
         where domain.hasPrefix(prefix) {
             return String(domain.dropFirst(prefix.count))
         }
@@ -86,15 +102,18 @@ public struct DeviceBackup {
     }
 
     /// Rows whose names are text (a damaged manifest may hold anything).
-    private static let textColumns = "typeof(fileID) = 'text' AND typeof(domain) = 'text' AND typeof(relativePath) = 'text'"
+    private static let textColumns =
+        "typeof(fileID) = 'text' AND typeof(domain) = 'text' AND typeof(relativePath) = 'text'"
 
     private func fetch(_ sql: String, arguments: StatementArguments) throws -> [Entry] {
         do {
             return try queue.read { db in
                 try Row.fetchAll(db, sql: sql, arguments: arguments).compactMap { row -> Entry? in
-                    guard let id = String.fromDatabaseValue(row[0] as DatabaseValue), let domain = String.fromDatabaseValue(row[1] as DatabaseValue),
-                          let path = String.fromDatabaseValue(row[2] as DatabaseValue),
-                          id.count >= 3, id.allSatisfy({ $0.isASCII && $0.isHexDigit }) else { return nil }
+                    guard let id = String.fromDatabaseValue(row[0] as DatabaseValue),
+                        let domain = String.fromDatabaseValue(row[1] as DatabaseValue),
+                        let path = String.fromDatabaseValue(row[2] as DatabaseValue),
+                        id.count >= 3, id.allSatisfy({ $0.isASCII && $0.isHexDigit })
+                    else { return nil }
                     return Entry(domain: domain, relativePath: path, fileID: id.lowercased())
                 }
             }

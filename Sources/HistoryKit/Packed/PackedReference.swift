@@ -25,7 +25,8 @@ public struct PackedReference: Equatable, Sendable {
         var end = name.endIndex
         while let slash = name[..<end].lastIndex(of: "/") {
             end = slash
-            let place = String(name[..<slash]), inner = String(name[name.index(after: slash)...])
+            let place = String(name[..<slash])
+            let inner = String(name[name.index(after: slash)...])
             guard !place.isEmpty, let status = FileStatus(place) else { continue }
             switch status.kind {
             case .directory where DeviceBackup.isBackup(place):
@@ -57,7 +58,9 @@ struct PackedStoreFiles {
 
     /// Finds the files of the store `reference` names, copying them privately when they must sit
     /// together; `backup` or `archive`, when given, is the place already open.
-    static func locate(_ reference: PackedReference, backup: DeviceBackup? = nil, archive: ZipStoreArchive? = nil) throws -> PackedStoreFiles {
+    static func locate(_ reference: PackedReference, backup: DeviceBackup? = nil, archive: ZipStoreArchive? = nil)
+        throws -> PackedStoreFiles
+    {
         switch reference.kind {
         case .backup:
             let backup = try backup ?? DeviceBackup(root: reference.place)
@@ -67,10 +70,21 @@ struct PackedStoreFiles {
             }
             let wal = try backup.entry(domain: domain, relativePath: relative + "-wal")
             for entry in [main, wal].compactMap({ $0 }) where FileStatus(backup.storedPath(entry))?.kind != .regular {
-                throw PlaceError.unreadableBackup(path: reference.place, reason: "\(domain)/\(entry.relativePath) is listed in Manifest.db, but \(backup.storedPath(entry)) is not a regular file")
+                throw PlaceError.unreadableBackup(
+                    path: reference.place,
+                    reason:
+                        """
+                        \(domain)/\(entry.relativePath) is listed in Manifest.db, but \(backup.storedPath(entry)) \
+                        is not a regular file
+                        """
+                )
             }
-            let shm = (try? backup.entry(domain: domain, relativePath: relative + "-shm")).flatMap { FileStatus(backup.storedPath($0))?.size }
-            guard let wal else { return PackedStoreFiles(path: backup.storedPath(main), assembledIn: nil, shmSize: shm) }
+            let shm = (try? backup.entry(domain: domain, relativePath: relative + "-shm")).flatMap {
+                FileStatus(backup.storedPath($0))?.size
+            }
+            guard let wal else {
+                return PackedStoreFiles(path: backup.storedPath(main), assembledIn: nil, shmSize: shm)
+            }
             var files = try assemble(reference) { target in
                 try FileManager.default.copyItem(atPath: backup.storedPath(main), toPath: target)
                 try FileManager.default.copyItem(atPath: backup.storedPath(wal), toPath: target + "-wal")
@@ -84,7 +98,9 @@ struct PackedStoreFiles {
             }
             var files = try assemble(reference) { target in
                 try archive.extract(reference.inner, to: target)
-                if archive.contains(reference.inner + "-wal") { try archive.extract(reference.inner + "-wal", to: target + "-wal") }
+                if archive.contains(reference.inner + "-wal") {
+                    try archive.extract(reference.inner + "-wal", to: target + "-wal")
+                }
             }
             files.shmSize = archive.size(reference.inner + "-shm")
             return files
@@ -93,13 +109,16 @@ struct PackedStoreFiles {
 
     /// A private folder (mode 700) with the store written into it by `write`; a failure names
     /// the store and what could not be written.
-    private static func assemble(_ reference: PackedReference, _ write: (String) throws -> Void) throws -> PackedStoreFiles {
+    private static func assemble(_ reference: PackedReference, _ write: (String) throws -> Void) throws
+        -> PackedStoreFiles
+    {
         let fm = FileManager.default
         let dir: URL
         do {
             dir = try PrivateFolder.make("cdhist-packed-")
         } catch {
-            throw PlaceError.copyFailed(name: reference.name, folder: fm.temporaryDirectory.path, reason: error.localizedDescription)
+            throw PlaceError.copyFailed(
+                name: reference.name, folder: fm.temporaryDirectory.path, reason: error.localizedDescription)
         }
         let target = dir.appendingPathComponent("store.sqlite").path
         do {

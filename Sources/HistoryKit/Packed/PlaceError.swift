@@ -18,7 +18,11 @@ public enum PlaceError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .encryptedBackup(let p):
-            return "\(p): the backup is encrypted; cdhist does not decrypt backups. Decrypt it with the tool you already have, then point cdhist at the decrypted copy"
+            return
+                """
+                \(p): the backup is encrypted; cdhist does not decrypt backups. Decrypt it with the tool you \
+                already have, then point cdhist at the decrypted copy
+                """
         case .unreadableBackup(let p, let reason):
             return "\(p): not a readable backup: \(reason)"
         case .unreadableArchive(let p, let reason):
@@ -28,7 +32,11 @@ public enum PlaceError: Error, Equatable, Sendable, CustomStringConvertible {
         case .copyFailed(let name, let folder, let reason):
             return "\(name): cannot copy the store to read it into \(folder): \(reason)"
         case .readOnlyPlace(let name):
-            return "\(name): the store is inside a backup or an archive, which cdhist never writes into; copy the store (with its -wal) out first"
+            return
+                """
+                \(name): the store is inside a backup or an archive, which cdhist never writes into; copy the \
+                store (with its -wal) out first
+                """
         }
     }
 }

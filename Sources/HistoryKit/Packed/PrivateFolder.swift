@@ -23,7 +23,8 @@ enum PrivateFolder {
         let fm = FileManager.default
         for name in (try? fm.contentsOfDirectory(atPath: folder.path)) ?? [] {
             guard let prefix = prefixes.first(where: { name.hasPrefix($0) }),
-                  let pid = Int32(name.dropFirst(prefix.count).prefix { $0 != "-" }), pid > 0, pid != getpid() else { continue }
+                let pid = Int32(name.dropFirst(prefix.count).prefix { $0 != "-" }), pid > 0, pid != getpid()
+            else { continue }
             if kill(pid, 0) == -1 && errno == ESRCH {
                 try? fm.removeItem(at: folder.appendingPathComponent(name))
             }

@@ -66,14 +66,18 @@ struct ZipStoreArchive {
     func extract(_ inner: String, to target: String) throws {
         guard let entry = entries[inner] else { throw PlaceError.notInPlace(name: inner, place: path) }
         guard FileManager.default.createFile(atPath: target, contents: nil, attributes: [.posixPermissions: 0o600]),
-              let handle = FileHandle(forWritingAtPath: target) else {
+            let handle = FileHandle(forWritingAtPath: target)
+        else {
             throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: target])
         }
         defer { try? handle.close() }
         var writeError: Error?
         do {
             _ = try archive.extract(entry) { chunk in
-                do { try handle.write(contentsOf: chunk) } catch { writeError = error; throw error }
+                do { try handle.write(contentsOf: chunk) } catch {
+                    writeError = error
+                    throw error
+                }
             }
         } catch {
             if let writeError { throw writeError }
@@ -106,11 +110,13 @@ struct ZipStoreArchive {
     /// ZIPFoundation's errors in words.
     private static func reason(_ error: Error) -> String {
         switch error as? Archive.ArchiveError {
-        case .missingEndOfCentralDirectoryRecord?: return "no end-of-central-directory record (a damaged or incomplete zip)"
+        case .missingEndOfCentralDirectoryRecord?:
+            return "no end-of-central-directory record (a damaged or incomplete zip)"
         case .unreadableArchive?: return "it cannot be opened for reading"
         case .invalidCRC32?: return "a checksum does not match (damaged data)"
         case .invalidCompressionMethod?: return "an entry is compressed with a method other than deflate"
-        case .invalidEntrySize?, .invalidLocalHeaderSize?, .invalidLocalHeaderDataOffset?: return "an entry's header is damaged"
+        case .invalidEntrySize?, .invalidLocalHeaderSize?, .invalidLocalHeaderDataOffset?:
+            return "an entry's header is damaged"
         case .invalidCentralDirectoryOffset?, .invalidCentralDirectorySize?, .invalidCentralDirectoryEntryCount?:
             return "its central directory is damaged"
         default: return "\(error)"

@@ -9,7 +9,9 @@ public enum BootedSimulator {
 
     /// The device sets looked in: Xcode's, and the one XCTest clones devices into for parallel tests,
     /// under `home` (`HOME`, else the user's home folder).
-    public static func deviceSets(home: String = ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()) -> [String] {
+    public static func deviceSets(home: String = ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory())
+        -> [String]
+    {
         ["Library/Developer/CoreSimulator/Devices", "Library/Developer/XCTestDevices"].map { PathText.join(home, $0) }
     }
 
@@ -27,19 +29,28 @@ public enum BootedSimulator {
 
     /// The one booted device of `sets` that holds the app `bundleID` (its name and runtime), and
     /// the containers where the app keeps data there; an error names the devices otherwise.
-    public static func containers(bundleID: String, in sets: [String] = deviceSets()) throws -> (device: String, containers: [String]) {
+    public static func containers(bundleID: String, in sets: [String] = deviceSets()) throws -> (
+        device: String, containers: [String]
+    ) {
         let place = DiskPlace()
-        let devices = sets.flatMap { place.folders(in: $0) }.compactMap { folder -> (name: String, booted: Bool, containers: [String])? in
+        let devices = sets.flatMap { place.folders(in: $0) }.compactMap {
+            folder -> (name: String, booted: Bool, containers: [String])? in
             guard let plist = place.plist(folder + "/device.plist") else { return nil }
-            return (SimulatorDevice(plist: plist, folder: folder).description, plist["state"]?.integerValue == bootedState,
-                    containers(of: bundleID, on: folder + "/data/Containers", in: place))
+            return (
+                SimulatorDevice(plist: plist, folder: folder).description, plist["state"]?.integerValue == bootedState,
+                containers(of: bundleID, on: folder + "/data/Containers", in: place)
+            )
         }
         let holding = devices.filter { !$0.containers.isEmpty }
         let booted = holding.filter(\.booted)
-        let names = { (list: [(name: String, booted: Bool, containers: [String])]) in list.map { $0.name + ($0.booted ? ", booted" : ", shut down") } }
+        let names = { (list: [(name: String, booted: Bool, containers: [String])]) in
+            list.map { $0.name + ($0.booted ? ", booted" : ", shut down") }
+        }
         guard booted.count == 1, let device = booted.first else {
             if booted.count > 1 { throw BootedError.severalDevices(bundleID: bundleID, devices: names(booted)) }
-            throw BootedError.noBootedDevice(bundleID: bundleID, sets: sets, holding: names(holding), bootedWithout: devices.filter(\.booted).map(\.name))
+            throw BootedError.noBootedDevice(
+                bundleID: bundleID, sets: sets, holding: names(holding),
+                bootedWithout: devices.filter(\.booted).map(\.name))
         }
         return (device.name, device.containers)
     }
@@ -49,15 +60,22 @@ public enum BootedSimulator {
     static func containers(of bundleID: String, on dir: String, in place: DiskPlace) -> [String] {
         let metadataName = ContainerIdentity.simulatorMetadata
         func identified(_ kind: String) -> [(folder: String, metadata: PlistValue)] {
-            place.folders(in: dir + "/" + kind).compactMap { folder in place.plist(folder + "/" + metadataName).map { (folder, $0) } }
+            place.folders(in: dir + "/" + kind).compactMap { folder in
+                place.plist(folder + "/" + metadataName).map { (folder, $0) }
+            }
         }
         // The app's own container, and its extensions' (their identifiers extend the app's; another
         // app's, such as `com.example.tasks.dev`, is an app of its own).
-        let app = identified("Data/Application").filter { $0.metadata["MCMMetadataIdentifier"]?.stringValue == bundleID }
-            + identified("Data/PluginKitPlugin").filter { $0.metadata["MCMMetadataIdentifier"]?.stringValue?.hasPrefix(bundleID + ".") == true }
+        let app =
+            identified("Data/Application").filter { $0.metadata["MCMMetadataIdentifier"]?.stringValue == bundleID }
+            + identified("Data/PluginKitPlugin").filter {
+                $0.metadata["MCMMetadataIdentifier"]?.stringValue?.hasPrefix(bundleID + ".") == true
+            }
         guard !app.isEmpty else { return [] }
         let groups = Set(app.flatMap { ContainerIdentity.groups(in: $0.metadata) })
-        let shared = identified("Shared/AppGroup").filter { $0.metadata["MCMMetadataIdentifier"]?.stringValue.map(groups.contains) == true }
+        let shared = identified("Shared/AppGroup").filter {
+            $0.metadata["MCMMetadataIdentifier"]?.stringValue.map(groups.contains) == true
+        }
         return (app + shared).map(\.folder)
     }
 }
@@ -74,15 +92,35 @@ public enum BootedError: MessageError, Equatable, Sendable {
     public var message: Message {
         switch self {
         case .noBootedDevice(let id, let sets, let holding, let others):
-            let where_ = holding.isEmpty ? "no simulator device in \(sets.joined(separator: " or ")) holds it"
+            let whereHeld =
+                holding.isEmpty
+                ? "no simulator device in \(sets.joined(separator: " or ")) holds it"
                 : "the devices that hold it: \(holding.joined(separator: "; "))"
             let booted = others.isEmpty ? "no device is booted" : "booted without it: \(others.joined(separator: "; "))"
-            return "\(id): no booted simulator holds this app (\(where_); \(booted)): boot the device the app runs on, or give the store's path"
+            return
+                """
+                \(id): no booted simulator holds this app (\(whereHeld); \(booted)): boot the device the app runs \
+                on, or give the store's path
+                """
         case .severalDevices(let id, let devices):
-            return "\(id): \(devices.count) booted simulators hold this app (\(devices.joined(separator: "; "))): shut down all but one, or give the store's path"
+            return
+                """
+                \(id): \(devices.count) booted simulators hold this app (\(devices.joined(separator: "; "))): \
+                shut down all but one, or give the store's path
+                """
         case .stores(let id, let device, let found):
-            if found.isEmpty { return "\(id): the app's containers on \(device) hold no Core Data store with history: has the app run and saved there?" }
-            return "\(id): the app's containers on \(device) hold \(found.count) history stores (\(found.joined(separator: ", "))): give the store's path"
+            if found.isEmpty {
+                return
+                    """
+                    \(id): the app's containers on \(device) hold no Core Data store with history: has the app \
+                    run and saved there?
+                    """
+            }
+            return
+                """
+                \(id): the app's containers on \(device) hold \(found.count) history stores \
+                (\(found.joined(separator: ", "))): give the store's path
+                """
         }
     }
 }

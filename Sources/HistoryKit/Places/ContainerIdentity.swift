@@ -46,19 +46,25 @@ struct ContainerIdentity {
         let name = PathText.last(dir)
         if name.hasSuffix(".xcappdata") {
             let info = place.plist(dir + "/AppDataInfo.plist")
-            let id = ["AppIdentifier", "BundleIdentifier", "CFBundleIdentifier"].lazy.compactMap { info?[$0]?.stringValue }.first
+            let id =
+                ["AppIdentifier", "BundleIdentifier", "CFBundleIdentifier"].lazy.compactMap { info?[$0]?.stringValue }
+                .first
                 ?? name.split(separator: " ").first.map(String.init)
-            return ContainerIdentity(identifier: id, kind: .app, root: dir + "/AppData", location: name, appsUsingGroup: [])
+            return ContainerIdentity(
+                identifier: id, kind: .app, root: dir + "/AppData", location: name, appsUsingGroup: [])
         }
         for metadataName in [simulatorMetadata, macMetadata] {
             guard let metadata = place.plist(dir + "/" + metadataName) else { continue }
             let id = metadata["MCMMetadataIdentifier"]?.stringValue
-            let kind: StoreSurroundings.ContainerKind = dir.contains("/Shared/AppGroup/") || PathText.last(parent) == "Group Containers"
+            let kind: StoreSurroundings.ContainerKind =
+                dir.contains("/Shared/AppGroup/") || PathText.last(parent) == "Group Containers"
                 ? .appGroup : dir.contains("/PluginKitPlugin/") ? .appExtension : .app
             let mac = metadataName == macMetadata
             let root = mac && kind != .appGroup && place.isDirectory(dir + "/Data") ? dir + "/Data" : dir
-            var found = ContainerIdentity(identifier: id, kind: kind, root: root, location: deviceLocation(above: dir, in: place) ?? (mac ? "Mac" : nil),
-                                          appsUsingGroup: [])
+            var found = ContainerIdentity(
+                identifier: id, kind: kind, root: root,
+                location: deviceLocation(above: dir, in: place) ?? (mac ? "Mac" : nil),
+                appsUsingGroup: [])
             if kind == .appGroup, let id { found.appsUsingGroup = apps(using: id, folder: dir, mac: mac, in: place) }
             return found
         }
@@ -73,12 +79,16 @@ struct ContainerIdentity {
     /// A home folder (it has `Library/Containers`) is none, whatever its preferences hold.
     private static func copiedGroup(at dir: String, in place: PlaceFiles) -> ContainerIdentity? {
         guard place is DiskPlace, dir != NSHomeDirectory(),
-              !["Library/Containers", "Library/Group Containers", "Library/Application Support/MobileSync"].contains(where: {
-                  FileStatus(dir + "/" + $0)?.kind == .directory }) else { return nil }
+            !["Library/Containers", "Library/Group Containers", "Library/Application Support/MobileSync"].contains(
+                where: {
+                    FileStatus(dir + "/" + $0)?.kind == .directory
+                })
+        else { return nil }
         let names = (try? FileManager.default.contentsOfDirectory(atPath: dir + "/Library/Preferences")) ?? []
         let groups = names.filter { $0.hasPrefix("group.") && $0.hasSuffix(".plist") }
         guard groups.count == 1, let plist = groups.first else { return nil }
-        return ContainerIdentity(identifier: String(plist.dropLast(6)), kind: .appGroup, root: dir, location: nil, appsUsingGroup: [])
+        return ContainerIdentity(
+            identifier: String(plist.dropLast(6)), kind: .appGroup, root: dir, location: nil, appsUsingGroup: [])
     }
 
     /// The app (and extension) containers beside a group's that name it among their groups.
@@ -88,12 +98,15 @@ struct ContainerIdentity {
         func up(_ path: String, _ levels: Int) -> String {
             (0..<levels).reduce(path) { p, _ in PathText.parent(p) }
         }
-        let folders = mac ? place.folders(in: up(dir, 2) + "/Containers")
+        let folders =
+            mac
+            ? place.folders(in: up(dir, 2) + "/Containers")
             : ["Application", "PluginKitPlugin"].flatMap { place.folders(in: up(dir, 3) + "/Data/" + $0) }
         return folders.compactMap { folder in
             let metadata = place.plist(folder + "/" + (mac ? macMetadata : simulatorMetadata))
             guard let id = metadata?["MCMMetadataIdentifier"]?.stringValue, let metadata,
-                  groups(in: metadata).contains(group) else { return nil }
+                groups(in: metadata).contains(group)
+            else { return nil }
             return App(identifier: id, root: mac ? folder + "/Data" : folder)
         }
     }
@@ -121,15 +134,18 @@ struct ContainerIdentity {
     /// whose bundle identifier G extends (`group.com.x.app` and `com.x.app`) use it.
     private static func inBackup(_ path: String, _ place: BackupPlace) -> ContainerIdentity? {
         guard let domain = path.split(separator: "/").first.map(String.init),
-              let id = DeviceBackup.identifier(ofDomain: domain) else { return nil }
+            let id = DeviceBackup.identifier(ofDomain: domain)
+        else { return nil }
         guard domain.hasPrefix("AppDomainGroup-") else {
-            return ContainerIdentity(identifier: id, kind: domain.hasPrefix("AppDomainPlugin-") ? .appExtension : .app,
-                                     root: domain, location: nil, appsUsingGroup: [])
+            return ContainerIdentity(
+                identifier: id, kind: domain.hasPrefix("AppDomainPlugin-") ? .appExtension : .app,
+                root: domain, location: nil, appsUsingGroup: [])
         }
         let bare = id.hasPrefix("group.") ? String(id.dropFirst(6)) : id
         let apps = place.folders(in: "").compactMap { other -> App? in
             guard other.hasPrefix("AppDomain-"), let bundle = DeviceBackup.identifier(ofDomain: other),
-                  bare == bundle || bare.hasPrefix(bundle + ".") || bundle.hasPrefix(bare + ".") else { return nil }
+                bare == bundle || bare.hasPrefix(bundle + ".") || bundle.hasPrefix(bare + ".")
+            else { return nil }
             return App(identifier: bundle, root: other)
         }
         return ContainerIdentity(identifier: id, kind: .appGroup, root: domain, location: nil, appsUsingGroup: apps)

@@ -31,7 +31,9 @@ public enum StoreHealth: String, Sendable, CaseIterable {
     static func judge(_ glance: StoreGlance, size: Int64, walSize: Int64?) -> StoreHealth {
         if glance.transactionCount == 0 { return .empty }
         if let wal = walSize, wal > size, wal > 4 << 20 { return .bigWAL }
-        if !glance.wasPurged, let span = glance.timestamps, span.upperBound - span.lowerBound > 30 * 86_400 { return .growing }
+        if !glance.wasPurged, let span = glance.timestamps, span.upperBound - span.lowerBound > 30 * 86_400 {
+            return .growing
+        }
         return .ok
     }
 }

@@ -19,7 +19,10 @@ public struct GroupContainer: Equatable, Sendable {
         let fm = FileManager.default
         var isDir: ObjCBool = false
         guard fm.fileExists(atPath: path, isDirectory: &isDir) else { throw MergeStateError.fileNotFound(path: path) }
-        guard isDir.boolValue else { throw MergeStateError.notAPlist(path: path, reason: "not a folder; \(Control.groupContainer) takes the App Group folder") }
+        guard isDir.boolValue else {
+            throw MergeStateError.notAPlist(
+                path: path, reason: "not a folder; \(Control.groupContainer) takes the App Group folder")
+        }
         let root = URL(fileURLWithPath: path).standardizedFileURL
         var groupID: String?
         let metadata = root.appendingPathComponent(".com.apple.mobile_container_manager.metadata.plist").path
@@ -37,7 +40,11 @@ public struct GroupContainer: Equatable, Sendable {
             guard values?.isRegularFile == true else { continue }
             let name = url.lastPathComponent
             let relative = String(url.standardizedFileURL.path.dropFirst(root.path.count))
-            if PathText.isCompanion(name) || relative.split(separator: "/").contains(where: { PathText.isCdhistCopy(String($0)) }) { continue }
+            if PathText.isCompanion(name)
+                || relative.split(separator: "/").contains(where: { PathText.isCdhistCopy(String($0)) })
+            {
+                continue
+            }
             let size = values?.fileSize ?? 0
             if relative.contains("/Library/Preferences/") && name.hasSuffix(".plist") {
                 plists.append(url.path)
@@ -49,9 +56,14 @@ public struct GroupContainer: Equatable, Sendable {
                 if held > 1 { plists.append(url.path) } else if held == 1 { tokens.append(url.path) }
             }
         }
-        stores.sort { ($0.contains("/Application Support/") ? 0 : 1, $0) < ($1.contains("/Application Support/") ? 0 : 1, $1) }
-        plists.sort { (URL(fileURLWithPath: $0).deletingPathExtension().lastPathComponent == groupID ? 0 : 1, $0)
-            < (URL(fileURLWithPath: $1).deletingPathExtension().lastPathComponent == groupID ? 0 : 1, $1) }
-        return GroupContainer(root: root.path, groupID: groupID, stores: stores, defaultsPlists: plists, tokenFiles: tokens.sorted())
+        stores.sort {
+            ($0.contains("/Application Support/") ? 0 : 1, $0) < ($1.contains("/Application Support/") ? 0 : 1, $1)
+        }
+        plists.sort {
+            (URL(fileURLWithPath: $0).deletingPathExtension().lastPathComponent == groupID ? 0 : 1, $0)
+                < (URL(fileURLWithPath: $1).deletingPathExtension().lastPathComponent == groupID ? 0 : 1, $1)
+        }
+        return GroupContainer(
+            root: root.path, groupID: groupID, stores: stores, defaultsPlists: plists, tokenFiles: tokens.sorted())
     }
 }

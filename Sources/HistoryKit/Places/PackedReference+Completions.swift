@@ -13,9 +13,13 @@ extension PackedReference {
             guard !place.isEmpty, place != "/", let status = FileStatus(place) else { continue }
             let inner = count == components.count ? nil : components[count...].joined(separator: "/")
             let paths: [String]
-            if status.kind == .directory, DeviceBackup.isBackup(place), let backup = try? BackupPlace(DeviceBackup(root: place)) {
+            if status.kind == .directory, DeviceBackup.isBackup(place),
+                let backup = try? BackupPlace(DeviceBackup(root: place))
+            {
                 paths = backup.paths
-            } else if status.kind == .regular, ZipStoreArchive.isArchive(place), let archive = try? ZipStoreArchive(path: place) {
+            } else if status.kind == .regular, ZipStoreArchive.isArchive(place),
+                let archive = try? ZipStoreArchive(path: place)
+            {
                 paths = ArchivePlace(archive).paths
             } else {
                 return nil

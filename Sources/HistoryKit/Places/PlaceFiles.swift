@@ -29,7 +29,8 @@ struct DiskPlace: PlaceFiles {
 
     func read(_ path: String, limit: Int) -> [UInt8]? {
         guard let status = FileStatus(path), status.kind == .regular, status.size <= Int64(limit),
-              let data = FileContents.read(path) else { return nil }
+            let data = FileContents.read(path)
+        else { return nil }
         return [UInt8](data)
     }
 
@@ -140,7 +141,9 @@ final class ArchivePlace: PlaceFiles {
         var found: [String] = []
         for path in sortedPaths(paths, under: dir) {
             let rest = path.dropFirst(prefix.count)
-            if let slash = rest.firstIndex(of: "/"), found.last != prefix + rest[..<slash] { found.append(prefix + rest[..<slash]) }
+            if let slash = rest.firstIndex(of: "/"), found.last != prefix + rest[..<slash] {
+                found.append(prefix + rest[..<slash])
+            }
         }
         return found
     }
@@ -150,7 +153,8 @@ final class ArchivePlace: PlaceFiles {
 private func sortedPaths(_ paths: [String], under dir: String) -> ArraySlice<String> {
     guard !dir.isEmpty else { return paths[...] }
     let prefix = dir.hasSuffix("/") ? dir : dir + "/"
-    var low = 0, high = paths.count
+    var low = 0
+    var high = paths.count
     while low < high {
         let mid = (low + high) / 2
         if paths[mid] < prefix { low = mid + 1 } else { high = mid }

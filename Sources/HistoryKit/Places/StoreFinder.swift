@@ -9,23 +9,30 @@ public enum StoreFinder {
     /// and its Previews'), and the Mac's app and group containers; elsewhere the current folder.
     public static func defaultPlaces(home: String = NSHomeDirectory()) -> [String] {
         #if os(macOS)
-        return ["Library/Developer/CoreSimulator/Devices", "Library/Developer/Xcode/UserData/Previews/Simulator Devices",
-                "Library/Containers", "Library/Group Containers"]
+            return [
+                "Library/Developer/CoreSimulator/Devices",
+                "Library/Developer/Xcode/UserData/Previews/Simulator Devices",
+                "Library/Containers", "Library/Group Containers",
+            ]
             .map { PathText.join(home, $0) }
             .filter { FileStatus($0)?.kind == .directory }
         #else
-        return ["."]
+            return ["."]
         #endif
     }
 
     /// Every history store under `places`; `progress` is told how many files were examined.
     /// `zipsInFolders`: also search the `.zip` files found in folders (a case folder of
     /// extractions); left out for the default places, whose zips are no one's evidence.
-    public static func find(in places: [String], zipsInFolders: Bool = true, progress: (Int) -> Void = { _ in }) -> StoreListing {
+    public static func find(in places: [String], zipsInFolders: Bool = true, progress: (Int) -> Void = { _ in })
+        -> StoreListing
+    {
         withoutActuallyEscaping(progress) { progress in
             var search = Search(progress: progress, zipsInFolders: zipsInFolders)
             for place in places { search.look(in: place) }
-            let stores = search.stores.sorted { ($0.newest ?? -.infinity, $1.name) > ($1.newest ?? -.infinity, $0.name) }
+            let stores = search.stores.sorted {
+                ($0.newest ?? -.infinity, $1.name) > ($1.newest ?? -.infinity, $0.name)
+            }
             return StoreListing(stores: stores, problems: search.problems, filesExamined: search.examined)
         }
     }
@@ -46,7 +53,8 @@ public enum StoreFinder {
 
         mutating func look(in place: String) {
             guard let status = FileStatus(place) else {
-                problems.append(PlaceProblem(name: place, problem: FileAccess.whyUnreadable(place) ?? "no such file or folder"))
+                problems.append(
+                    PlaceProblem(name: place, problem: FileAccess.whyUnreadable(place) ?? "no such file or folder"))
                 return
             }
             if status.kind == .regular {
@@ -54,7 +62,9 @@ public enum StoreFinder {
             } else if status.kind == .directory {
                 if DeviceBackup.isBackup(place) { lookInBackup(place) } else { walk(place) }
             } else {
-                problems.append(PlaceProblem(name: place, problem: "not a folder, a file or an archive but \(status.kind.description)"))
+                problems.append(
+                    PlaceProblem(
+                        name: place, problem: "not a folder, a file or an archive but \(status.kind.description)"))
             }
         }
 
@@ -62,10 +72,22 @@ public enum StoreFinder {
             var unreadable: [PlaceProblem] = []
             let base = URL(fileURLWithPath: root)
             // Folders that cannot be listed (permissions; on macOS, other apps' data) are said, not skipped silently.
-            guard let enumerator = FileManager.default.enumerator(at: base, includingPropertiesForKeys: nil, options: [], errorHandler: { url, error in
-                unreadable.append(PlaceProblem(name: url.path, problem: "cannot be listed (\(FileAccess.whyUnreadable(url.path) ?? error.localizedDescription))"))
-                return true
-            }) else {
+            guard
+                let enumerator = FileManager.default.enumerator(
+                    at: base, includingPropertiesForKeys: nil, options: [],
+                    errorHandler: { url, error in
+                        unreadable.append(
+                            PlaceProblem(
+                                name: url.path,
+                                problem:
+                                    """
+                                    cannot be listed \
+                                    (\(FileAccess.whyUnreadable(url.path) ?? error.localizedDescription))
+                                    """
+                            ))
+                        return true
+                    })
+            else {
                 problems.append(PlaceProblem(name: root, problem: FileAccess.whyUnreadable(root) ?? "cannot be listed"))
                 return
             }
@@ -80,7 +102,10 @@ public enum StoreFinder {
                 if status.kind == .directory {
                     // An app's bundle (and a simulator's Bundle containers) holds what the app
                     // shipped, not what it wrote.
-                    if name.hasSuffix(".app") || (name == "Bundle" && PathText.last(PathText.parent(relative)) == "Containers") || PathText.isCdhistCopy(name) {
+                    if name.hasSuffix(".app")
+                        || (name == "Bundle" && PathText.last(PathText.parent(relative)) == "Containers")
+                        || PathText.isCdhistCopy(name)
+                    {
                         enumerator.skipDescendants()
                     } else if DeviceBackup.isBackup(path) {
                         enumerator.skipDescendants()
@@ -98,7 +123,9 @@ public enum StoreFinder {
             let size = status.size
             tick()
             let name = PathText.last(path)
-            guard !PathText.isCompanion(name), !PathText.isCdhistCopy(name), let head = DiskPlace().head(path, count: 16) else { return }
+            guard !PathText.isCompanion(name), !PathText.isCdhistCopy(name),
+                let head = DiskPlace().head(path, count: 16)
+            else { return }
             guard PathText.isSQLite(head) else {
                 // A case folder of extraction zips: each searched as when named (not every zip-based
                 // file: an .ipa or an .xlsx holds no app data).
@@ -112,8 +139,10 @@ public enum StoreFinder {
                 return
             }
             guard seen.insert("\(status.device):\(status.inode)").inserted else { return }
-            glance(name: path, size: size, walSize: FileStatus(path + "-wal")?.size, open: { try HistoryStore.open(path, options: Self.options) },
-                   surroundings: { StoreSurroundings.onDisk(path) })
+            glance(
+                name: path, size: size, walSize: FileStatus(path + "-wal")?.size,
+                open: { try HistoryStore.open(path, options: Self.options) },
+                surroundings: { StoreSurroundings.onDisk(path) })
         }
 
         private mutating func lookInBackup(_ root: String) {
@@ -127,12 +156,19 @@ public enum StoreFinder {
             let location = BackupPlace.location(place.backup)
             for path in place.paths {
                 tick()
-                guard !PathText.isCompanion(PathText.last(path)), let head = place.head(path, count: 16), PathText.isSQLite(head) else { continue }
+                guard !PathText.isCompanion(PathText.last(path)), let head = place.head(path, count: 16),
+                    PathText.isSQLite(head)
+                else { continue }
                 let reference = PackedReference(kind: .backup, place: root, inner: path)
                 guard seen.insert(reference.name).inserted else { continue }
-                glance(name: reference.name, size: place.size(path) ?? 0, walSize: place.size(path + "-wal"),
-                       open: { try HistoryStore.open(reference, located: PackedStoreFiles.locate(reference, backup: place.backup), options: Self.options) },
-                       surroundings: { StoreSurroundings.lookUp(path, in: place, location: location) })
+                glance(
+                    name: reference.name, size: place.size(path) ?? 0, walSize: place.size(path + "-wal"),
+                    open: {
+                        try HistoryStore.open(
+                            reference, located: PackedStoreFiles.locate(reference, backup: place.backup),
+                            options: Self.options)
+                    },
+                    surroundings: { StoreSurroundings.lookUp(path, in: place, location: location) })
             }
         }
 
@@ -147,21 +183,29 @@ public enum StoreFinder {
             for path in place.paths {
                 tick()
                 guard !PathText.isCompanion(PathText.last(path)), let size = place.size(path), size >= 512,
-                      let head = place.head(path, count: 16), PathText.isSQLite(head) else { continue }
+                    let head = place.head(path, count: 16), PathText.isSQLite(head)
+                else { continue }
                 // Unpacked whole to read its schema: its first pages need not hold it (Photos'
                 // Z_METADATA is named past its first MiB), and an inflated stream cannot be read
                 // out of order.
                 let reference = PackedReference(kind: .archive, place: zip, inner: path)
                 guard seen.insert(reference.name).inserted else { continue }
-                glance(name: reference.name, size: size, walSize: place.size(path + "-wal"),
-                       open: { try HistoryStore.open(reference, located: PackedStoreFiles.locate(reference, archive: place.archive), options: Self.options) },
-                       surroundings: { StoreSurroundings.lookUp(path, in: place, location: PathText.last(zip)) })
+                glance(
+                    name: reference.name, size: size, walSize: place.size(path + "-wal"),
+                    open: {
+                        try HistoryStore.open(
+                            reference, located: PackedStoreFiles.locate(reference, archive: place.archive),
+                            options: Self.options)
+                    },
+                    surroundings: { StoreSurroundings.lookUp(path, in: place, location: PathText.last(zip)) })
             }
         }
 
         /// Opens a candidate as every command would, and glances at its history.
-        private mutating func glance(name: String, size: Int64, walSize: Int64?, open: () throws -> HistoryStore,
-                                     surroundings: () -> (surroundings: StoreSurroundings, contents: [String: [UInt8]])) {
+        private mutating func glance(
+            name: String, size: Int64, walSize: Int64?, open: () throws -> HistoryStore,
+            surroundings: () -> (surroundings: StoreSurroundings, contents: [String: [UInt8]])
+        ) {
             let glance: StoreGlance
             do {
                 glance = try open().glance()
@@ -174,9 +218,11 @@ public enum StoreFinder {
                 problems.append(PlaceProblem(name: name, problem: Self.withoutName("\(error)", name)))
                 return
             }
-            stores.append(FoundStore(name: name, fileName: PathText.last(name), surroundings: surroundings().surroundings,
-                                     size: size, walSize: walSize, glance: glance,
-                                     health: StoreHealth.judge(glance, size: size, walSize: walSize)))
+            stores.append(
+                FoundStore(
+                    name: name, fileName: PathText.last(name), surroundings: surroundings().surroundings,
+                    size: size, walSize: walSize, glance: glance,
+                    health: StoreHealth.judge(glance, size: size, walSize: walSize)))
         }
 
         private mutating func tick() {

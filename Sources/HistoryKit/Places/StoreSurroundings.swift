@@ -5,7 +5,9 @@ import Foundation
 public struct StoreSurroundings: Equatable, Sendable {
     /// What kind of container holds the store.
     public enum ContainerKind: String, Sendable {
-        case app, appGroup = "app-group", appExtension = "extension"
+        case app
+        case appGroup = "app-group"
+        case appExtension = "extension"
     }
 
     /// The bundle or group identifier of the container, when one is known.
@@ -20,7 +22,9 @@ public struct StoreSurroundings: Equatable, Sendable {
 
     /// The surroundings of `name`, with the contents of its merge-state files (read where they
     /// lie: a backup's hashed files, an archive's entries inflated in memory).
-    public static func withFiles(of name: String) throws -> (surroundings: StoreSurroundings, contents: [String: [UInt8]]) {
+    public static func withFiles(of name: String) throws -> (
+        surroundings: StoreSurroundings, contents: [String: [UInt8]]
+    ) {
         if let reference = PackedReference.resolve(name) {
             switch reference.kind {
             case .backup:
@@ -37,7 +41,8 @@ public struct StoreSurroundings: Equatable, Sendable {
     /// The surroundings of the file `name` on disk, looked up from its absolute path and told
     /// relative to the current folder when `name` is relative (as the user wrote it).
     static func onDisk(_ name: String) -> (surroundings: StoreSurroundings, contents: [String: [UInt8]]) {
-        var (found, contents) = lookUp(URL(fileURLWithPath: name).standardizedFileURL.path, in: DiskPlace(), location: nil)
+        var (found, contents) = lookUp(
+            URL(fileURLWithPath: name).standardizedFileURL.path, in: DiskPlace(), location: nil)
         guard !name.hasPrefix("/") else { return (found, contents) }
         let here = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).standardizedFileURL.path + "/"
         func relative(_ path: String) -> String { path.hasPrefix(here) ? String(path.dropFirst(here.count)) : path }
@@ -49,11 +54,14 @@ public struct StoreSurroundings: Equatable, Sendable {
     }
 
     /// Looks around `path` in `place`; `location` names the place when it is a backup or an archive.
-    static func lookUp(_ path: String, in place: PlaceFiles, location: String?) -> (surroundings: StoreSurroundings, contents: [String: [UInt8]]) {
+    static func lookUp(_ path: String, in place: PlaceFiles, location: String?) -> (
+        surroundings: StoreSurroundings, contents: [String: [UInt8]]
+    ) {
         let container = ContainerIdentity.find(path, in: place)
-        var surroundings = StoreSurroundings(identifier: container?.identifier, containerKind: container?.kind,
-                                             location: location ?? container?.location ?? PathText.parent(path),
-                                             defaultsPlists: [], tokenFiles: [])
+        var surroundings = StoreSurroundings(
+            identifier: container?.identifier, containerKind: container?.kind,
+            location: location ?? container?.location ?? PathText.parent(path),
+            defaultsPlists: [], tokenFiles: [])
         var contents: [String: [UInt8]] = [:]
         guard let container else { return (surroundings, contents) }
         var plists: [String] = []
@@ -64,11 +72,13 @@ public struct StoreSurroundings: Equatable, Sendable {
             let relative = file.path.hasPrefix(root) ? String(file.path.dropFirst(root.count)) : file.path
             // Caches and temporary files keep no merge state.
             guard !PathText.isCompanion(fileName), !relative.hasPrefix("Library/Caches/"), !relative.hasPrefix("tmp/"),
-                  !relative.split(separator: "/").contains(where: { PathText.isCdhistCopy(String($0)) }) else { continue }
+                !relative.split(separator: "/").contains(where: { PathText.isCdhistCopy(String($0)) })
+            else { continue }
             let isPlist = relative.hasPrefix("Library/Preferences/") && fileName.hasSuffix(".plist")
             // A token is an archive or a plist holding one (bplist, XML) or SwiftData's JSON: the first bytes tell.
             guard isPlist || Self.mayHoldToken(place.head(file.path, count: 8) ?? []),
-                  let bytes = place.read(file.path, limit: 1 << 20) else { continue }
+                let bytes = place.read(file.path, limit: 1 << 20)
+            else { continue }
             // A plist holding several tokens keeps each actor's under its key, as shared defaults do.
             let held = isPlist ? 0 : HistoryTokenDecoder.tokenCount(fileBytes: bytes, source: file.path)
             if isPlist || held > 1 {
@@ -100,7 +110,8 @@ public struct StoreSurroundings: Equatable, Sendable {
 extension StoreSurroundings {
     /// Whether a file beginning with `head` may be a token file: a binary or XML plist, or JSON.
     static func mayHoldToken<C: Collection>(_ head: C) -> Bool where C.Element == UInt8 {
-        head.starts(with: Array("bplist".utf8)) || head.starts(with: Array("<?xml".utf8)) || head.starts(with: Array("<plist".utf8))
+        head.starts(with: Array("bplist".utf8)) || head.starts(with: Array("<?xml".utf8))
+            || head.starts(with: Array("<plist".utf8))
             || head.first == UInt8(ascii: "{") || head.first == UInt8(ascii: "[")
     }
 }

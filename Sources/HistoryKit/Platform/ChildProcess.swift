@@ -1,8 +1,9 @@
 import Foundation
+
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A program started with `posix_spawn` in this process group (so a pager can read the
@@ -39,15 +40,18 @@ public struct ChildProcess: Sendable {
     /// Starts `program` (a path) with `arguments` (without the program's name) and
     /// `environment` (this process's when nil); descriptors above 2 are closed in the
     /// child when `closeOthers`, and inherited otherwise unless marked close-on-exec.
-    public static func spawn(_ program: String, _ arguments: [String], environment: [String: String]? = nil,
-                             redirections: [Redirection] = [], closeOthers: Bool = false) throws -> ChildProcess {
+    public static func spawn(
+        _ program: String, _ arguments: [String], environment: [String: String]? = nil,
+        redirections: [Redirection] = [], closeOthers: Bool = false
+    ) throws -> ChildProcess {
         var actions = SpawnFileActions()
         defer { actions.destroy() }
         for redirection in redirections {
             switch redirection {
-            case let .duplicate(from, to): posix_spawn_file_actions_adddup2(&actions.raw, from, to)
-            case let .close(fd): posix_spawn_file_actions_addclose(&actions.raw, fd)
-            case let .open(path, fd, flags, mode): posix_spawn_file_actions_addopen(&actions.raw, fd, path, flags, mode)
+            case .duplicate(let from, let to): posix_spawn_file_actions_adddup2(&actions.raw, from, to)
+            case .close(let fd): posix_spawn_file_actions_addclose(&actions.raw, fd)
+            case .open(let path, let fd, let flags, let mode):
+                posix_spawn_file_actions_addopen(&actions.raw, fd, path, flags, mode)
             }
         }
         if closeOthers { actions.closeDescriptors(from: 3) }

@@ -1,8 +1,9 @@
 import Foundation
+
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Why a file cannot be read, in words a user can act on. The systems differ in one case:
@@ -29,12 +30,15 @@ public enum FileAccess {
         case EACCES: return "permission denied"
         case EPERM:
             #if os(macOS)
-            return "operation not permitted: macOS privacy protection keeps other apps' data from programs "
-                + "the terminal runs; give the terminal Full Disk Access (System Settings > Privacy & Security > "
-                + "Full Disk Access) and open a new terminal window, or copy the file (a store with its -wal and -shm) "
-                + "into a folder of your own first"
+                return "operation not permitted: macOS privacy protection keeps other apps' data from programs "
+                    + "the terminal runs; give the terminal Full Disk Access (System Settings > Privacy & Security > "
+                        + """
+                        Full Disk Access) and open a new terminal window, or copy the file (a store with its -wal and \
+                        -shm) 
+                        """
+                    + "into a folder of your own first"
             #else
-            return "operation not permitted"
+                return "operation not permitted"
             #endif
         default: return String(cString: strerror(code)).lowercased()
         }

@@ -1,8 +1,9 @@
 import Foundation
+
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What `stat` says of a file (after following links): which file it is, what kind, its
@@ -41,11 +42,11 @@ public struct FileStatus: Equatable, Sendable {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
         #if canImport(Darwin)
-        // Darwin's <sys/stat.h>: `struct timespec st_mtimespec` (st_mtime is a macro for its seconds).
-        let modified = info.st_mtimespec
+            // Darwin's <sys/stat.h>: `struct timespec st_mtimespec` (st_mtime is a macro for its seconds).
+            let modified = info.st_mtimespec
         #else
-        // glibc's <bits/stat.h>: `struct timespec st_mtim`.
-        let modified = info.st_mtim
+            // glibc's <bits/stat.h>: `struct timespec st_mtim`.
+            let modified = info.st_mtim
         #endif
         device = UInt64(info.st_dev)
         inode = UInt64(info.st_ino)

@@ -1,9 +1,10 @@
 import Dispatch
 import Foundation
+
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Runs a handler on a queue of its own each time a signal arrives, in place of the signal's
@@ -77,9 +78,9 @@ public final class SignalWatch: @unchecked Sendable {
     private enum Glue {
         static func signal(_ signal: Int32, _ action: Action?) -> Action? {
             #if canImport(Darwin)
-            return Darwin.signal(signal, action)
+                return Darwin.signal(signal, action)
             #else
-            return Glibc.signal(signal, action)
+                return Glibc.signal(signal, action)
             #endif
         }
     }

@@ -1,8 +1,9 @@
 import Foundation
+
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 // posix_spawn's settings objects differ in type between the systems:
@@ -13,9 +14,9 @@ import Glibc
 /// `posix_spawn_file_actions_t` made and destroyed the same way on both systems.
 struct SpawnFileActions {
     #if canImport(Darwin)
-    var raw: posix_spawn_file_actions_t? = nil
+        var raw: posix_spawn_file_actions_t? = nil
     #else
-    var raw = posix_spawn_file_actions_t()
+        var raw = posix_spawn_file_actions_t()
     #endif
 
     init() { posix_spawn_file_actions_init(&raw) }
@@ -25,12 +26,12 @@ struct SpawnFileActions {
     /// Closes every descriptor from `lowest` up in the child.
     mutating func closeDescriptors(from lowest: Int32) {
         #if canImport(Glibc)
-        // glibc 2.34+ has posix_spawn_file_actions_addclosefrom_np, which its Swift module does
-        // not export: looked up at run time.
-        if let addCloseFrom = Self.addCloseFrom {
-            _ = addCloseFrom(&raw, lowest)
-            return
-        }
+            // glibc 2.34+ has posix_spawn_file_actions_addclosefrom_np, which its Swift module does
+            // not export: looked up at run time.
+            if let addCloseFrom = Self.addCloseFrom {
+                _ = addCloseFrom(&raw, lowest)
+                return
+            }
         #endif
         // Elsewhere (macOS's <spawn.h> has no closefrom action), close what is open now.
         let open = (try? FileManager.default.contentsOfDirectory(atPath: "/dev/fd")) ?? []
@@ -40,20 +41,22 @@ struct SpawnFileActions {
     }
 
     #if canImport(Glibc)
-    private typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
-    private static let addCloseFrom: AddCloseFrom? = {
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else { return nil }
-        return unsafeBitCast(symbol, to: AddCloseFrom.self)
-    }()
+        private typealias AddCloseFrom =
+            @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+        private static let addCloseFrom: AddCloseFrom? = {
+            guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np")
+            else { return nil }
+            return unsafeBitCast(symbol, to: AddCloseFrom.self)
+        }()
     #endif
 }
 
 /// `posix_spawnattr_t` made and destroyed the same way on both systems.
 struct SpawnAttributes {
     #if canImport(Darwin)
-    var raw: posix_spawnattr_t? = nil
+        var raw: posix_spawnattr_t? = nil
     #else
-    var raw = posix_spawnattr_t()
+        var raw = posix_spawnattr_t()
     #endif
 
     init() { posix_spawnattr_init(&raw) }

@@ -21,7 +21,8 @@ enum TokenRewrite {
     static func moved(_ bytes: [UInt8], storeUUID: String, to number: Int64, source: String) throws -> [UInt8] {
         if JSONText.looksLikeJSON(bytes) {
             guard let rewritten = JSONTokenDecoder.rewrite(json: bytes, storeUUID: storeUUID, to: number) else {
-                throw ProvokeError.notApplicable(path: source, reason: "its JSON gives this store (\(storeUUID)) no transaction")
+                throw ProvokeError.notApplicable(
+                    path: source, reason: "its JSON gives this store (\(storeUUID)) no transaction")
             }
             return rewritten
         }
@@ -56,8 +57,9 @@ enum TokenRewrite {
         var b = KeyedArchiveBuilder()
         let root = b.reserve()
         let text = b.add(string: "not a dictionary of stores")
-        b.set(root, to: ["NSPersistentHistoryTokenDictionary": text],
-              classChain: [HistoryTokenDecoder.archivedClassName, "NSPersistentHistoryToken", "NSObject"])
+        b.set(
+            root, to: ["NSPersistentHistoryTokenDictionary": text],
+            classChain: [HistoryTokenDecoder.archivedClassName, "NSPersistentHistoryToken", "NSObject"])
         return BinaryPlistWriter.encode(b.archive(root: root))
     }
 }
@@ -65,7 +67,9 @@ enum TokenRewrite {
 extension PositionEdit {
     /// The token file `path` with its token rewritten by `rewrite` (given the archive or JSON bytes):
     /// a file that is the token itself, or a plist holding it under one key (its format kept).
-    static func tokenFile(_ path: String, old: MergePosition, rewrite: ([UInt8]) throws -> [UInt8]) throws -> PositionEdit {
+    static func tokenFile(_ path: String, old: MergePosition, rewrite: ([UInt8]) throws -> [UInt8]) throws
+        -> PositionEdit
+    {
         guard let data = FileContents.read(path) else { throw MergeStateError.unreadable(path: path) }
         let bytes = [UInt8](data)
         var new: [UInt8]
@@ -73,16 +77,26 @@ extension PositionEdit {
             new = try rewrite(bytes)
         } else {
             let decoded: (value: PlistValue, format: PropertyList.Format)
-            do { decoded = try PropertyList.decode(bytes) } catch { throw TokenError.corruptArchive(source: path, reason: "\(error)") }
+            do { decoded = try PropertyList.decode(bytes) } catch {
+                throw TokenError.corruptArchive(source: path, reason: "\(error)")
+            }
             guard var dict = decoded.value.dictionaryValue,
-                  let key = dict.keys.sorted().first(where: { dict[$0]?.dataValue.map(HistoryTokenDecoder.isTokenArchive) == true })
-                      ?? dict.keys.sorted().first(where: { $0.lowercased().contains("token") && dict[$0]?.dataValue != nil }),
-                  let held = dict[key]?.dataValue else {
-                throw ProvokeError.notApplicable(path: path, reason: "holds no token under one key that cdhist can rewrite")
+                let key = dict.keys.sorted().first(where: {
+                    dict[$0]?.dataValue.map(HistoryTokenDecoder.isTokenArchive) == true
+                })
+                    ?? dict.keys.sorted().first(where: {
+                        $0.lowercased().contains("token") && dict[$0]?.dataValue != nil
+                    }),
+                let held = dict[key]?.dataValue
+            else {
+                throw ProvokeError.notApplicable(
+                    path: path, reason: "holds no token under one key that cdhist can rewrite")
             }
             dict[key] = .data(try rewrite(held))
             do {
-                new = decoded.format == .xml ? try PropertyList.encodeXML(.dictionary(dict)) : PropertyList.encodeBinary(.dictionary(dict))
+                new =
+                    decoded.format == .xml
+                    ? try PropertyList.encodeXML(.dictionary(dict)) : PropertyList.encodeBinary(.dictionary(dict))
             } catch {
                 throw ProvokeError.notApplicable(path: path, reason: "cannot be written again as XML (\(error))")
             }
@@ -92,13 +106,19 @@ extension PositionEdit {
     }
 
     /// The defaults plist of `plan`, and what `actor`'s position reads as once it is written.
-    static func defaults(_ plan: DefaultsRepairPlan, actor: String, old: MergePosition, storeUUID: String, prefixes: [String]) throws -> PositionEdit {
+    static func defaults(
+        _ plan: DefaultsRepairPlan, actor: String, old: MergePosition, storeUUID: String, prefixes: [String]
+    ) throws -> PositionEdit {
         let bytes = try DefaultsRepair.encoded(plan)
-        let state = try DefaultsReader.read(bytes: bytes, path: plan.path, storeUUID: storeUUID, customPrefixes: prefixes)
+        let state = try DefaultsReader.read(
+            bytes: bytes, path: plan.path, storeUUID: storeUUID, customPrefixes: prefixes)
         guard let record = state.records.first(where: { $0.actor == actor }) else {
-            throw ProvokeError.notApplicable(path: plan.path, reason: "once rewritten, the plist would hold no position of '\(actor)' that cdhist reads")
+            throw ProvokeError.notApplicable(
+                path: plan.path,
+                reason: "once rewritten, the plist would hold no position of '\(actor)' that cdhist reads")
         }
-        return PositionEdit(path: plan.path, kind: "defaults (\(plan.format.rawValue))", old: old, new: record.position,
-                            bytesRead: plan.bytesRead, bytes: Data(bytes))
+        return PositionEdit(
+            path: plan.path, kind: "defaults (\(plan.format.rawValue))", old: old, new: record.position,
+            bytesRead: plan.bytesRead, bytes: Data(bytes))
     }
 }

@@ -1,9 +1,9 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Byte-for-byte copies of the files a provocation changes, kept beside the store in
@@ -55,7 +55,9 @@ public enum ProvokeBackup {
             if transactionCount > 0 {
                 let named = transactions.map { t in "#\(t.number)" + (t.author.map { " by '\($0)'" } ?? "") }
                 let more = transactionCount > named.count ? ", … and \(transactionCount - named.count) more" : ""
-                parts.append("\(plural(transactionCount, "transaction")) written since (\(named.joined(separator: ", "))\(more))")
+                parts.append(
+                    "\(plural(transactionCount, "transaction")) written since (\(named.joined(separator: ", "))\(more))"
+                )
             }
             if !files.isEmpty { parts.append("changes to \(files.joined(separator: ", "))") }
             return parts.joined(separator: " and ")
@@ -93,12 +95,6 @@ public enum ProvokeBackup {
     /// The folder holding the backups of a provocation of the store `path`.
     public static func folder(forStore path: String) -> String { FileStatus.resolvedPath(path) + ".cdhist-provoke" }
 
-    /// The store's own files: itself, and where its `-wal`, `-shm` and `-journal` are.
-    static func storeFiles(_ store: String) -> [String] {
-        let location = FileStatus.resolvedPath(store)
-        return [location, location + "-wal", location + "-shm", location + "-journal"]
-    }
-
     /// Copies `files` into the store's backup folder, flushed to the disk, and records them last;
     /// throws when the folder is there already (an earlier provocation not undone) or a copy
     /// differs from its file. Nothing is changed before it returns: a signal that ends the process
@@ -107,11 +103,16 @@ public enum ProvokeBackup {
     static func make(store: String, files: [String], scenario: ProvokeScenario, actor: String) throws -> [File] {
         let fm = FileManager.default
         let folder = folder(forStore: store)
-        if (try? fm.attributesOfItem(atPath: folder)) != nil { throw ProvokeError.earlierProvocation(path: store, folder: folder) }
+        if (try? fm.attributesOfItem(atPath: folder)) != nil {
+            throw ProvokeError.earlierProvocation(path: store, folder: folder)
+        }
         do {
-            try fm.createDirectory(atPath: folder, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+            try fm.createDirectory(
+                atPath: folder, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
         } catch {
-            throw ProvokeError.copyFailed(path: store, reason: "cannot create \(folder) (\(WriteFault.cause(error)))", outcome: "nothing was changed")
+            throw ProvokeError.copyFailed(
+                path: store, reason: "cannot create \(folder) (\(WriteFault.cause(error)))",
+                outcome: "nothing was changed")
         }
         var entries: [Entry] = []
         var made: [File] = []
@@ -126,23 +127,30 @@ public enum ProvokeBackup {
                 let name = "\(i + 1)-\(URL(fileURLWithPath: path).lastPathComponent)"
                 let copy = folder + "/" + name
                 try FileWriter.copy(path, to: copy, like: status)
-                let original = try FileDigest.take(path)?.sha256, copied = try FileDigest.take(copy)?.sha256
+                let original = try FileDigest.take(path)?.sha256
+                let copied = try FileDigest.take(copy)?.sha256
                 guard let original, original == copied else {
-                    throw ProvokeError.copyFailed(path: path, reason: "its copy \(copy) differs from it (was it written meanwhile?)", outcome: "nothing was changed")
+                    throw ProvokeError.copyFailed(
+                        path: path, reason: "its copy \(copy) differs from it (was it written meanwhile?)",
+                        outcome: "nothing was changed")
                 }
                 entries.append(Entry(path: path, copy: name, sha256: original))
                 made.append(File(path: path, backup: copy, sha256: original))
             }
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            let manifest = try encoder.encode(Manifest(store: FileStatus.resolvedPath(store), scenario: scenario.rawValue, actor: actor, files: entries))
+            let manifest = try encoder.encode(
+                Manifest(
+                    store: FileStatus.resolvedPath(store), scenario: scenario.rawValue, actor: actor, files: entries))
             try FileWriter.create(folder + "/" + manifestName, contents: manifest, like: nil)
             FileWriter.syncFolder(folder)
             FileWriter.syncFolder(URL(fileURLWithPath: folder).deletingLastPathComponent().path)
         } catch {
             try? fm.removeItem(atPath: folder)
             if error is ProvokeError || error is RepairError { throw error }
-            throw ProvokeError.copyFailed(path: store, reason: "cannot back up into \(folder) (\(WriteFault.cause(error)))", outcome: "nothing was changed")
+            throw ProvokeError.copyFailed(
+                path: store, reason: "cannot back up into \(folder) (\(WriteFault.cause(error)))",
+                outcome: "nothing was changed")
         }
         return made
     }
@@ -153,7 +161,8 @@ public enum ProvokeBackup {
     static func recordAfter(store: String) {
         let manifestPath = folder(forStore: store) + "/" + manifestName
         // Unread, the newest transaction would make every transaction look written since: record nothing then.
-        guard let data = FileContents.read(manifestPath), var manifest = try? JSONDecoder().decode(Manifest.self, from: data),
+        guard let data = FileContents.read(manifestPath),
+            var manifest = try? JSONDecoder().decode(Manifest.self, from: data),
             let newest = try? newestTransaction(store)
         else { return }
         for i in manifest.files.indices {
@@ -164,8 +173,9 @@ public enum ProvokeBackup {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         guard let bytes = try? encoder.encode(manifest) else { return }
-        try? FileReplacement.replace(manifestPath, expecting: data, with: bytes, stop: WriteInterruption(),
-                                     outcome: "the undo cannot tell what changed since")
+        try? FileReplacement.replace(
+            manifestPath, expecting: data, with: bytes, stop: WriteInterruption(),
+            outcome: "the undo cannot tell what changed since")
     }
 
     /// The newest transaction of `store`, read without writing beside it; nil when it has none.
@@ -180,11 +190,13 @@ public enum ProvokeBackup {
     /// recorded (nothing can be told) or there is no provocation to undo.
     public static func drift(store: String) throws -> Drift? {
         let manifestPath = folder(forStore: store) + "/" + manifestName
-        guard let data = FileContents.read(manifestPath), let manifest = try? JSONDecoder().decode(Manifest.self, from: data),
+        guard let data = FileContents.read(manifestPath),
+            let manifest = try? JSONDecoder().decode(Manifest.self, from: data),
             manifest.recordedAfter == true
         else { return nil }
         let shm = FileStatus.resolvedPath(store) + "-shm"
-        let files = manifest.files.filter { $0.path != shm && (try? FileDigest.take($0.path))??.sha256 != $0.after }.map(\.path)
+        let files = manifest.files.filter { $0.path != shm && (try? FileDigest.take($0.path))??.sha256 != $0.after }
+            .map(\.path)
         var transactions: [(number: Int64, author: String?)] = []
         var count = 0
         if FileStatus(store) != nil, let opened = try? HistoryStore.open(store) {
@@ -216,32 +228,39 @@ public enum ProvokeBackup {
     public static func undo(store: String, force: Bool = false, stops: StopRequests? = nil) throws -> Undone {
         let fm = FileManager.default
         let folder = folder(forStore: store)
-        guard (try? fm.attributesOfItem(atPath: folder)) != nil else { throw ProvokeError.nothingToUndo(path: store, folder: folder) }
+        guard (try? fm.attributesOfItem(atPath: folder)) != nil else {
+            throw ProvokeError.nothingToUndo(path: store, folder: folder)
+        }
         let manifestPath = folder + "/" + manifestName
         guard FileStatus(manifestPath) != nil else {
             // The manifest is written last, before anything changes: without it the copies were never finished.
             try? fm.removeItem(atPath: folder)
             return Undone(files: [], unfinished: true)
         }
-        if StoreConnection.hasLiveConnection(shm: FileStatus.resolvedPath(store) + "-shm") { throw ProvokeError.storeInUse(path: store) }
+        if StoreConnection.hasLiveConnection(shm: FileStatus.resolvedPath(store) + "-shm") {
+            throw ProvokeError.storeInUse(path: store)
+        }
         let files = try validated(manifestPath, store: store, folder: folder)
         let drift = try drift(store: store).flatMap { $0.isEmpty ? nil : $0 }
         if !force, let drift { throw ProvokeError.changedSince(path: store, drift: drift) }
         let stop = WriteInterruption(stops: stops)
         defer { stop.cancel() }
         let outcome: Message = "the backups are kept in \(folder); run \(Control.provokeUndo) again"
-        let companions = Set(storeFiles(store).dropFirst())
+        let companions = Set(StoreFiles.paths(of: store).dropFirst())
         var acted: [File] = []
         // The store's logs go first, whatever they will be.
         for file in files where companions.contains(file.path) && (try? fm.attributesOfItem(atPath: file.path)) != nil {
             try stop.check(path: store, outcome: outcome)
             do { try fm.removeItem(atPath: file.path) } catch {
-                throw ProvokeError.copyFailed(path: file.path, reason: "cannot remove it (\(WriteFault.cause(error)))", outcome: outcome)
+                throw ProvokeError.copyFailed(
+                    path: file.path, reason: "cannot remove it (\(WriteFault.cause(error)))", outcome: outcome)
             }
             if file.backup == nil { acted.append(file) }
         }
         // Then the store, then its logs as they were, then the merge-state file.
-        let order = files.filter { $0.backup != nil }.sorted { rank($0.path, store: store) < rank($1.path, store: store) }
+        let order = files.filter { $0.backup != nil }.sorted {
+            rank($0.path, store: store) < rank($1.path, store: store)
+        }
         for file in order {
             guard let backup = file.backup else { continue }
             try stop.check(path: store, outcome: outcome)
@@ -249,14 +268,18 @@ public enum ProvokeBackup {
             do {
                 try? fm.removeItem(atPath: temporary)
                 try FileWriter.copy(backup, to: temporary, like: FileStatus(file.path) ?? FileStatus(backup))
-                guard rename(temporary, file.path) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+                guard rename(temporary, file.path) == 0 else {
+                    throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+                }
             } catch {
                 try? fm.removeItem(atPath: temporary)
-                throw ProvokeError.copyFailed(path: file.path, reason: "cannot put it back (\(WriteFault.cause(error)))", outcome: outcome)
+                throw ProvokeError.copyFailed(
+                    path: file.path, reason: "cannot put it back (\(WriteFault.cause(error)))", outcome: outcome)
             }
             FileWriter.syncFolder(URL(fileURLWithPath: file.path).deletingLastPathComponent().path)
             guard file.isUnchanged else {
-                throw ProvokeError.copyFailed(path: file.path, reason: "put back, it does not have its SHA-256 of before", outcome: outcome)
+                throw ProvokeError.copyFailed(
+                    path: file.path, reason: "put back, it does not have its SHA-256 of before", outcome: outcome)
             }
             acted.append(file)
         }
@@ -267,28 +290,41 @@ public enum ProvokeBackup {
     /// The manifest's files, each checked: the store's own files, and at most one other, a
     /// merge-state file (a plist or JSON) with a copy; every copy inside the folder with its SHA-256.
     private static func validated(_ manifestPath: String, store: String, folder: String) throws -> [File] {
-        guard let data = FileContents.read(manifestPath), let manifest = try? JSONDecoder().decode(Manifest.self, from: data) else {
+        guard let data = FileContents.read(manifestPath),
+            let manifest = try? JSONDecoder().decode(Manifest.self, from: data)
+        else {
             throw ProvokeError.damagedBackup(path: store, backup: manifestPath, reason: "is unreadable")
         }
         func refuse(_ why: String) -> ProvokeError { .damagedBackup(path: store, backup: manifestPath, reason: why) }
-        guard manifest.store == FileStatus.resolvedPath(store) else { throw refuse("is the manifest of another store (\(manifest.store))") }
-        let own = Set(storeFiles(store))
+        guard manifest.store == FileStatus.resolvedPath(store) else {
+            throw refuse("is the manifest of another store (\(manifest.store))")
+        }
+        let own = Set(StoreFiles.paths(of: store))
         let others = manifest.files.filter { !own.contains($0.path) }
-        guard others.count <= 1, others.allSatisfy({ $0.copy != nil }) else { throw refuse("names files that are not the store's") }
+        guard others.count <= 1, others.allSatisfy({ $0.copy != nil }) else {
+            throw refuse("names files that are not the store's")
+        }
         var files: [File] = []
         for entry in manifest.files {
-            if let name = entry.copy, name.contains("/") || name.hasPrefix(".") { throw refuse("names a copy outside its folder") }
+            if let name = entry.copy, name.contains("/") || name.hasPrefix(".") {
+                throw refuse("names a copy outside its folder")
+            }
             let file = File(path: entry.path, backup: entry.copy.map { folder + "/" + $0 }, sha256: entry.sha256)
             if !own.contains(entry.path), let bytes = FileContents.read(entry.path) {
                 // A provocation rewrites a plist or a token, never another kind of file.
                 let head = [UInt8](bytes.prefix(8))
-                guard StoreSurroundings.mayHoldToken(head) else { throw refuse("names \(entry.path), which is no plist or JSON token") }
+                guard StoreSurroundings.mayHoldToken(head) else {
+                    throw refuse("names \(entry.path), which is no plist or JSON token")
+                }
             }
             if let backup = file.backup {
                 let digest = try? FileDigest.take(backup)?.sha256
-                guard let digest else { throw ProvokeError.damagedBackup(path: store, backup: backup, reason: "is missing") }
+                guard let digest else {
+                    throw ProvokeError.damagedBackup(path: store, backup: backup, reason: "is missing")
+                }
                 guard digest == file.sha256 else {
-                    throw ProvokeError.damagedBackup(path: store, backup: backup, reason: "is not the file that was copied (its SHA-256 differs)")
+                    throw ProvokeError.damagedBackup(
+                        path: store, backup: backup, reason: "is not the file that was copied (its SHA-256 differs)")
                 }
             }
             files.append(file)
@@ -298,6 +334,6 @@ public enum ProvokeBackup {
 
     /// The order files are put back in: the store, its logs, then the merge-state file.
     private static func rank(_ path: String, store: String) -> Int {
-        storeFiles(store).firstIndex(of: path) ?? 4
+        StoreFiles.paths(of: store).firstIndex(of: path) ?? 4
     }
 }

@@ -21,18 +21,35 @@ public enum ProvokeError: MessageError, Sendable {
         switch self {
         case .notApplicable(let p, let why): return "\(p): \(why)"
         case .storeInUse(let p):
-            return "\(p): another process has the store open (the app, an extension, the simulator): quit it first, or it writes its cached merge state back"
+            return
+                """
+                \(p): another process has the store open (the app, an extension, the simulator): quit it first, \
+                or it writes its cached merge state back
+                """
         case .earlierProvocation(let p, let folder):
-            return "\(p): an earlier provocation's backups are in \(folder): put the store back with \(Control.provokeUndo) first"
+            return
+                """
+                \(p): an earlier provocation's backups are in \(folder): put the store back with \
+                \(Control.provokeUndo) first
+                """
         case .nothingToUndo(let p, let folder): return "\(p): nothing to undo (no \(folder))"
-        case .damagedBackup(let p, let backup, let why): return "\(p): the backup \(backup) \(why); nothing was put back"
+        case .damagedBackup(let p, let backup, let why):
+            return "\(p): the backup \(backup) \(why); nothing was put back"
         case .copyFailed(let p, let why, let outcome): return "\(p): \(why); \(outcome)"
         case .changedSince(let p, let drift):
-            return "\(p): the store changed since it was provoked: undoing would lose \(drift.lost); nothing was put back. "
-                + "To put the files back anyway, losing that: \(Control.provokeUndoForce); "
-                + "to keep the store as it is, remove \(ProvokeBackup.folder(forStore: p))"
+            return
+                """
+                \(p): the store changed since it was provoked: undoing would lose \(drift.lost); nothing was put \
+                back. 
+                """
+                    + "To put the files back anyway, losing that: \(Control.provokeUndoForce); "
+                    + "to keep the store as it is, remove \(ProvokeBackup.folder(forStore: p))"
         case .failedAfterChange(let p, let cause, let folder):
-            return "\(p): \(cause); the files it changed are copied in \(folder): put them back with \(Control.provokeUndo)"
+            return
+                """
+                \(p): \(cause); the files it changed are copied in \(folder): put them back with \
+                \(Control.provokeUndo)
+                """
         }
     }
 }

@@ -23,7 +23,6 @@ public struct ProvokePlan {
     /// whether they exist or not), or the merge position's file.
     public var files: [String] {
         if let edit { return [edit.path] }
-        let location = FileStatus.resolvedPath(storePath)
-        return [location, location + "-wal", location + "-shm", location + "-journal"]
+        return StoreFiles.paths(of: storePath)
     }
 }

@@ -7,19 +7,19 @@ import Foundation
 enum FaultInjection {
     static func point(_ stage: String) {
         #if canImport(Glibc) || canImport(Darwin)
-        guard let wanted = getenv("CDHIST_FAULT").map({ String(cString: $0) }) else { return }
-        if wanted == stage { kill(getpid(), SIGKILL) }
-        if wanted == "term:" + stage {
-            kill(getpid(), SIGTERM)
-            // The watch's handler runs on a queue of its own: give it the moment it needs.
-            usleep(200_000)
-        }
+            guard let wanted = getenv("CDHIST_FAULT").map({ String(cString: $0) }) else { return }
+            if wanted == stage { kill(getpid(), SIGKILL) }
+            if wanted == "term:" + stage {
+                kill(getpid(), SIGTERM)
+                // The watch's handler runs on a queue of its own: give it the moment it needs.
+                usleep(200_000)
+            }
         #endif
     }
 }
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif

@@ -17,7 +17,8 @@ enum PurgeBackup {
         // Created only if absent (O_EXCL): the name is this purge's, never another's being written.
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
-            let why = errno == EEXIST
+            let why =
+                errno == EEXIST
                 ? "\(temporary) exists: a purge that was stopped left it unfinished; remove it"
                 : "creating \(temporary): \(FileAccess.reason(errno: errno))"
             throw RepairError.backupFailed(path: storePath, reason: why)
@@ -39,7 +40,9 @@ enum PurgeBackup {
             try queue.writeWithoutTransaction { dest in
                 _ = try String.fetchAll(dest, sql: "PRAGMA journal_mode = DELETE")
                 let check = try String.fetchOne(dest, sql: "PRAGMA quick_check") ?? ""
-                guard check == "ok" else { throw RepairError.backupFailed(path: storePath, reason: "backup check: \(check)") }
+                guard check == "ok" else {
+                    throw RepairError.backupFailed(path: storePath, reason: "backup check: \(check)")
+                }
             }
             try queue.close()
             // The store's owner and permissions: a private store's backup is as private.
@@ -52,8 +55,11 @@ enum PurgeBackup {
             try? destination?.close()
             for file in leftovers { try? fm.removeItem(atPath: file) }
             if let error = error as? RepairError { throw error }
-            if (error as? POSIXError)?.code == .EEXIST { throw RepairError.backupFailed(path: storePath, reason: "\(backup) already exists") }
-            throw RepairError.backupFailed(path: storePath, reason: "writing \(backup): \(WriteFault.cause(error, systemErrno: systemErrno))")
+            if (error as? POSIXError)?.code == .EEXIST {
+                throw RepairError.backupFailed(path: storePath, reason: "\(backup) already exists")
+            }
+            throw RepairError.backupFailed(
+                path: storePath, reason: "writing \(backup): \(WriteFault.cause(error, systemErrno: systemErrno))")
         }
     }
 

@@ -10,27 +10,31 @@ public enum PurgeExecutor {
     /// with the user asks before that.
     public static func permit(_ plan: PurgePlan, options: PurgeOptions) throws {
         let broken = plan.preview.consequences.map { "\($0.actor) (\($0.status.rawValue))" }
-        if !broken.isEmpty && !options.allowBreakingActors { throw RepairError.wouldBreakActors(path: plan.store.path, actors: broken) }
+        if !broken.isEmpty && !options.allowBreakingActors {
+            throw RepairError.wouldBreakActors(path: plan.store.path, actors: broken)
+        }
     }
 
     /// Executes `plan` on the store it was planned on. That store is closed first, and
     /// with it this process's read-only connection to the files (it would share a read-only
     /// `-shm` mapping with the writer); open it again to read it afterwards. `stops` stand
     /// for Ctrl-C where the caller owns it (a session). `progress` receives status lines.
-    public static func execute(_ plan: PurgePlan, options: PurgeOptions, stops: StopRequests? = nil,
-                               progress: (String) -> Void = { _ in }) throws -> PurgeResult {
+    public static func execute(
+        _ plan: PurgePlan, options: PurgeOptions, stops: StopRequests? = nil,
+        progress: (String) -> Void = { _ in }
+    ) throws -> PurgeResult {
         try permit(plan, options: options)
         if plan.store.packedIn != nil { throw PlaceError.readOnlyPlace(name: plan.store.path) }
         plan.store.close()
         // From here Ctrl-C (or `stops`), SIGTERM and SIGHUP stop the purge at its next safe point
         // (armed before the purge's lock file exists, so that a signal never leaves it behind).
-        let running = RunningPurge()
-        let stop = WriteInterruption(stops: stops) { running.interrupt() }
+        let running = Locked(RunningPurge())
+        let stop = WriteInterruption(stops: stops) { running.current.run?.interrupt() }
         defer { stop.cancel() }
         // 1. One writer of its own, once the files are known to be writable and no other purge runs.
         let run = try PurgeRun(plan: plan, options: options)
         defer { run.close() }
-        running.run = run
+        running.set(RunningPurge(run: run))
         // 2. In one SQLite transaction: the selection counted again, the backup, the deletes, the commit.
         do {
             try run.deleteAndCommit(stop: stop, progress: progress)
@@ -60,15 +64,6 @@ public enum PurgeExecutor {
 
 /// The purge a signal interrupts, once there is one (held weakly: the signal's handler
 /// outlives it until the handler is cancelled).
-// Unchecked Sendable: the run is set and read under `lock`.
-private final class RunningPurge: @unchecked Sendable {
-    private let lock = NSLock()
-    private weak var current: PurgeRun?
-
-    var run: PurgeRun? {
-        get { lock.withLock { current } }
-        set { lock.withLock { current = newValue } }
-    }
-
-    func interrupt() { run?.interrupt() }
+private struct RunningPurge {
+    weak var run: PurgeRun?
 }

@@ -1,9 +1,9 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Held by a purge from before it opens the store until it is done, so that a second
@@ -77,8 +77,10 @@ final class PurgeLock {
 
     /// Whether `file` names the file `fd` has open.
     private static func isNamed(_ file: String, _ fd: Int32) -> Bool {
-        var opened = stat(), named = stat()
-        return fstat(fd, &opened) == 0 && lstat(file, &named) == 0 && opened.st_ino == named.st_ino && opened.st_dev == named.st_dev
+        var opened = stat()
+        var named = stat()
+        return fstat(fd, &opened) == 0 && lstat(file, &named) == 0 && opened.st_ino == named.st_ino
+            && opened.st_dev == named.st_dev
     }
 
     /// What the lock file says of the purge holding it.

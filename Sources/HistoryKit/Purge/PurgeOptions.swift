@@ -21,8 +21,10 @@ public struct PurgeOptions: Sendable {
     /// Execute even a plan that expires an actor or makes one miss changes.
     public var allowBreakingActors: Bool
 
-    public init(backup: BackupPolicy = .besideStore, pruneStrings: Bool = false, vacuum: Bool = false, busyTimeout: Double = 2,
-                allowBreakingActors: Bool = false) {
+    public init(
+        backup: BackupPolicy = .besideStore, pruneStrings: Bool = false, vacuum: Bool = false, busyTimeout: Double = 2,
+        allowBreakingActors: Bool = false
+    ) {
         self.backup = backup
         self.pruneStrings = pruneStrings
         self.vacuum = vacuum

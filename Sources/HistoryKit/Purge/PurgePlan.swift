@@ -24,7 +24,12 @@ public struct PurgePlan {
         var reasons: [Message] = []
         if preview.survivingTransactions == 0 { reasons.append("it deletes every transaction of the store") }
         if appActorsChecked == 0 {
-            reasons.append("no actor's merge position is known (\(Control.defaults), \(Control.token) or \(Control.groupContainer) give them), so nothing tells what an app still has to merge")
+            reasons.append(
+                """
+                no actor's merge position is known (\(Control.defaults), \(Control.token) or \
+                \(Control.groupContainer) give them), so nothing tells what an app still has to merge
+                """
+            )
         }
         return reasons
     }
@@ -44,20 +49,30 @@ extension HistoryStore {
     /// ``PurgeExecutor``, checking what it breaks of `actors` (from ``MergeStateAnalyzer``) and
     /// `readers` (no default: a caller cannot forget them; ``planPurge(_:mergeState:breakdown:)``
     /// takes both from a merge-state analysis).
-    public func planPurge(_ query: HistoryQuery, actors: [ActorReport], readers: [HiddenReader], breakdown: Bool = false) throws -> PurgePlan {
+    public func planPurge(
+        _ query: HistoryQuery, actors: [ActorReport], readers: [HiddenReader], breakdown: Bool = false
+    ) throws -> PurgePlan {
         let preview = try previewPurge(query, actors: actors, readers: readers, breakdown: breakdown)
         let sql = try HistorySQL(store: self, query: preview.query)
-        let refs = ["ZAUTHORTS", "ZBUNDLEIDTS", "ZCONTEXTNAMETS", "ZPROCESSIDTS"].filter { schema.transactionColumns.contains($0) }
-        let prune = schema.hasStringTable && !refs.isEmpty
-            ? "DELETE FROM ATRANSACTIONSTRING WHERE Z_PK NOT IN (" + refs.map { "SELECT \($0) FROM ATRANSACTION WHERE \($0) IS NOT NULL" }.joined(separator: " UNION ") + ")"
+        let refs = ["ZAUTHORTS", "ZBUNDLEIDTS", "ZCONTEXTNAMETS", "ZPROCESSIDTS"].filter {
+            schema.transactionColumns.contains($0)
+        }
+        let prune =
+            schema.hasStringTable && !refs.isEmpty
+            ? "DELETE FROM ATRANSACTIONSTRING WHERE Z_PK NOT IN ("
+                + refs.map { "SELECT \($0) FROM ATRANSACTION WHERE \($0) IS NOT NULL" }.joined(separator: " UNION ")
+                + ")"
             : nil
         let positioned = actors.filter(\.hasBreakablePosition)
         // The earliest position of those it breaks: purging before it breaks none of them.
         let broken = positioned.filter { a in preview.consequences.contains { $0.actor == a.name } }
         let first = broken.min { ($0.effectiveDate ?? .infinity) < ($1.effectiveDate ?? .infinity) }
-        let safeBefore = first.flatMap { a in a.positionDate.map(HistoryQuery.Bound.date) ?? a.tokenNumber.map(HistoryQuery.Bound.transaction) }
-        return PurgePlan(preview: preview, store: self, actorsChecked: positioned.count,
-                         appActorsChecked: positioned.filter { $0.kind == .app }.count, safeBefore: safeBefore,
-                         sql: PurgeSQL(matching: sql.matchingNumbers(), values: sql.argumentValues, pruneStrings: prune))
+        let safeBefore = first.flatMap { a in
+            a.positionDate.map(HistoryQuery.Bound.date) ?? a.tokenNumber.map(HistoryQuery.Bound.transaction)
+        }
+        return PurgePlan(
+            preview: preview, store: self, actorsChecked: positioned.count,
+            appActorsChecked: positioned.filter { $0.kind == .app }.count, safeBefore: safeBefore,
+            sql: PurgeSQL(matching: sql.matchingNumbers(), values: sql.argumentValues, pruneStrings: prune))
     }
 }

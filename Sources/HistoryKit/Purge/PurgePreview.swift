@@ -70,8 +70,10 @@ extension HistoryStore {
     /// `breakdown` also counts the deleted changes per author and per entity
     /// and type, which reads every deleted change (seconds on millions).
     /// `readers` (``MergeStateAnalysis/hiddenReaders``) are named when anything is deleted.
-    public func previewPurge(_ query: HistoryQuery, actors: [ActorReport] = [], readers: [HiddenReader] = [],
-                             breakdown: Bool = false) throws -> PurgePreview {
+    public func previewPurge(
+        _ query: HistoryQuery, actors: [ActorReport] = [], readers: [HiddenReader] = [],
+        breakdown: Bool = false
+    ) throws -> PurgePreview {
         guard query.entities.isEmpty, query.changeTypes.isEmpty, query.objects.isEmpty else {
             throw QueryError.invalidPurgeFilter
         }
@@ -84,81 +86,108 @@ extension HistoryStore {
         return preview
     }
 
-    private func previewPurge(_ q: HistoryQuery, sql: HistorySQL, actors: [ActorReport], breakdown: Bool) throws -> PurgePreview {
+    private func previewPurge(_ q: HistoryQuery, sql: HistorySQL, actors: [ActorReport], breakdown: Bool) throws
+        -> PurgePreview
+    {
         let matching = sql.matchingNumbers()
         let args = sql.arguments
         // Actors whose position the purge could break: a token it deletes, or others' transactions after the position.
-        var breakage = Breakage(actors.filter { $0.hasBreakablePosition && !$0.status.isBroken }.compactMap(Breakage.Position.init))
+        var breakage = Breakage(
+            actors.filter { $0.hasBreakablePosition && !$0.status.isBroken }.compactMap(Breakage.Position.init))
         var survivor: Int64?
         // The bytes of the history tables come from reading every page of them (dbstat): on a second
         // connection while the transactions are scanned here.
-        var (preview, space) = try read({ db -> PurgePreview in
-            var deleted = AuthorTallies()
-            var all = 0
-            var numbers: ClosedRange<Int64>?
-            var timestamps: ClosedRange<Double>?
-            var deletedStrings = ReferenceSet(), survivingStrings = ReferenceSet()
-            var runs = NumberRuns(limit: 10_000)
-            var scan = try TransactionScan(store: self, db: db, query: q)
-            try scan.run(db) { t in
-                all += 1
-                let refs = t.stringReferences
-                guard t.matches else {
-                    if survivor == nil { survivor = t.number }
-                    survivingStrings.insert(refs)
-                    return
+        var (preview, space) = try read(
+            { db -> PurgePreview in
+                var deleted = AuthorTallies()
+                var all = 0
+                var numbers: ClosedRange<Int64>?
+                var timestamps: ClosedRange<Double>?
+                var deletedStrings = ReferenceSet()
+                var survivingStrings = ReferenceSet()
+                var runs = NumberRuns(limit: 10_000)
+                var scan = try TransactionScan(store: self, db: db, query: q)
+                try scan.run(db) { t in
+                    all += 1
+                    let refs = t.stringReferences
+                    guard t.matches else {
+                        if survivor == nil { survivor = t.number }
+                        survivingStrings.insert(refs)
+                        return
+                    }
+                    deleted.add(t)
+                    // A damaged table can return rowids out of order: the range grows both ways.
+                    numbers =
+                        min(numbers?.lowerBound ?? t.number, t.number)...max(numbers?.upperBound ?? t.number, t.number)
+                    if let ts = t.timestamp {
+                        timestamps = min(timestamps?.lowerBound ?? ts, ts)...max(timestamps?.upperBound ?? ts, ts)
+                    }
+                    deletedStrings.insert(refs)
+                    runs.add(t.number)
+                    breakage.delete(t)
                 }
-                deleted.add(t)
-                // A damaged table can return rowids out of order: the range grows both ways.
-                numbers = min(numbers?.lowerBound ?? t.number, t.number)...max(numbers?.upperBound ?? t.number, t.number)
-                if let ts = t.timestamp { timestamps = min(timestamps?.lowerBound ?? ts, ts)...max(timestamps?.upperBound ?? ts, ts) }
-                deletedStrings.insert(refs)
-                runs.add(t.number)
-                breakage.delete(t)
-            }
-            let names = scan.authorNames
-            let byAuthor = deleted.sorted(names: names)
-            let count = byAuthor.reduce(0) { $0 + $1.tally.count }
-            var changes = 0
-            if let ranges = runs.ranges {
-                let statement = try db.makeStatement(sql: "SELECT COUNT(*) FROM ACHANGE WHERE ZTRANSACTIONID BETWEEN ? AND ?")
-                for run in ranges {
-                    let cursor = try RawCursor(statement, arguments: [run.lowerBound, run.upperBound])
-                    if try cursor.next() { changes += Int(cursor.int64(0)) }
-                    cursor.finish()
+                let names = scan.authorNames
+                let byAuthor = deleted.sorted(names: names)
+                let count = byAuthor.reduce(0) { $0 + $1.tally.count }
+                var changes = 0
+                if let ranges = runs.ranges {
+                    let statement = try db.makeStatement(
+                        sql: "SELECT COUNT(*) FROM ACHANGE WHERE ZTRANSACTIONID BETWEEN ? AND ?")
+                    for run in ranges {
+                        let cursor = try RawCursor(statement, arguments: [run.lowerBound, run.upperBound])
+                        if try cursor.next() { changes += Int(cursor.int64(0)) }
+                        cursor.finish()
+                    }
+                } else {
+                    changes =
+                        try db.firstRow(
+                            "SELECT COUNT(*) FROM ACHANGE c WHERE c.ZTRANSACTIONID IN (\(matching))", arguments: args
+                        ) { Int($0.int64(0)) } ?? 0
                 }
-            } else {
-                changes = try db.firstRow("SELECT COUNT(*) FROM ACHANGE c WHERE c.ZTRANSACTIONID IN (\(matching))", arguments: args) { Int($0.int64(0)) } ?? 0
-            }
-            let allChanges = try db.firstRow("SELECT COUNT(*) FROM ACHANGE") { Int($0.int64(0)) } ?? 0
-            return PurgePreview(
-                query: q, cut: try cut(db, before: q.before), transactionCount: count, changeCount: changes,
-                byAuthor: byAuthor.map { PurgePreview.AuthorCount(author: $0.author, transactions: $0.tally.count, changes: nil) },
-                byEntity: nil,
-                numbers: numbers, timestamps: timestamps,
-                survivingTransactions: all - count, survivingChanges: allChanges - changes,
-                oldestSurvivor: nil, reclaimableBytes: 0,
-                stringsBecomingUnused: deletedStrings.members.subtracting(survivingStrings.members).compactMap { scan.string($0) }
+                let allChanges = try db.firstRow("SELECT COUNT(*) FROM ACHANGE") { Int($0.int64(0)) } ?? 0
+                return PurgePreview(
+                    query: q, cut: try cut(db, before: q.before), transactionCount: count, changeCount: changes,
+                    byAuthor: byAuthor.map {
+                        PurgePreview.AuthorCount(author: $0.author, transactions: $0.tally.count, changes: nil)
+                    },
+                    byEntity: nil,
+                    numbers: numbers, timestamps: timestamps,
+                    survivingTransactions: all - count, survivingChanges: allChanges - changes,
+                    oldestSurvivor: nil, reclaimableBytes: 0,
+                    stringsBecomingUnused: deletedStrings.members.subtracting(survivingStrings.members).compactMap {
+                        scan.string($0)
+                    }
                     .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) },
-                stringsAlreadyUnused: scan.stringCount - deletedStrings.members.union(survivingStrings.members).filter { scan.string($0) != nil }.count,
-                cloudKitTransactions: byAuthor.filter { AuthorFamily.of($0.author) == .cloudKit }.reduce(0) { $0 + $1.tally.count },
-                consequences: breakage.consequences(actors, authorNames: names), ranges: runs.ranges)
-        }, beside: { db in try self.space(db) })
-        if breakdown { try countChanges(of: &preview, matching: matching, arguments: args, authorExpression: sql.expression(for: .author), joins: sql.joinClause) }
+                    stringsAlreadyUnused: scan.stringCount
+                        - deletedStrings.members.union(survivingStrings.members)
+                        .filter { scan.string($0) != nil }.count,
+                    cloudKitTransactions: byAuthor.filter { AuthorFamily.of($0.author) == .cloudKit }.reduce(0) {
+                        $0 + $1.tally.count
+                    },
+                    consequences: breakage.consequences(actors, authorNames: names), ranges: runs.ranges)
+            }, beside: { db in try self.space(db) })
+        if breakdown {
+            try countChanges(
+                of: &preview, matching: matching, arguments: args, authorExpression: sql.expression(for: .author),
+                joins: sql.joinClause)
+        }
         preview.oldestSurvivor = try survivor.flatMap { try transaction(number: $0) }
         let tables = Dictionary(space.tables.map { ($0.name, $0.bytes) }, uniquingKeysWith: { a, _ in a })
         func share(_ part: Int, _ whole: Int) -> Double { whole > 0 ? Double(part) / Double(whole) : 0 }
         let transactions = preview.transactionCount + preview.survivingTransactions
         let changes = preview.changeCount + preview.survivingChanges
-        preview.reclaimableBytes = Int64(Double(tables["ATRANSACTION"] ?? 0) * share(preview.transactionCount, transactions)
-            + Double(tables["ACHANGE"] ?? 0) * share(preview.changeCount, changes))
+        preview.reclaimableBytes = Int64(
+            Double(tables["ATRANSACTION"] ?? 0) * share(preview.transactionCount, transactions)
+                + Double(tables["ACHANGE"] ?? 0) * share(preview.changeCount, changes))
         return preview
     }
 
     /// Where `before` falls: its date and the first transaction at or after it.
     private func cut(_ db: Database, before: HistoryQuery.Bound?) throws -> PurgePreview.Cut? {
         if case .date(let d)? = before {
-            let at = try db.firstRow("SELECT Z_PK FROM ATRANSACTION WHERE ZTIMESTAMP >= ? ORDER BY ZTIMESTAMP, Z_PK LIMIT 1", arguments: [d]) { $0.int64(0) }
+            let at = try db.firstRow(
+                "SELECT Z_PK FROM ATRANSACTION WHERE ZTIMESTAMP >= ? ORDER BY ZTIMESTAMP, Z_PK LIMIT 1", arguments: [d]
+            ) { $0.int64(0) }
             return PurgePreview.Cut(date: d, transaction: at)
         }
         // Int64.min: a strategy that cuts nowhere.
@@ -167,14 +196,19 @@ extension HistoryStore {
     }
 
     /// Deleted changes per author, and per entity and type (reads every deleted change).
-    private func countChanges(of preview: inout PurgePreview, matching: String, arguments args: StatementArguments,
-                              authorExpression: String, joins: String) throws {
+    private func countChanges(
+        of preview: inout PurgePreview, matching: String, arguments args: StatementArguments,
+        authorExpression: String, joins: String
+    ) throws {
         let (perAuthor, entityCounts) = try read { db -> ([String?: Int], EntityChangeTally) in
             var perAuthor: [String?: Int] = [:]
-            try db.forEachRow("""
-                SELECT \(authorExpression) AS author, SUM((SELECT COUNT(*) FROM ACHANGE c WHERE c.ZTRANSACTIONID = t.Z_PK))
+            try db.forEachRow(
+                """
+                SELECT \(authorExpression) AS author, SUM((SELECT COUNT(*) FROM ACHANGE c WHERE c.ZTRANSACTIONID = \
+                t.Z_PK))
                 FROM ATRANSACTION t\(joins) WHERE t.Z_PK IN (\(matching)) GROUP BY author
-                """, arguments: args) { row in
+                """, arguments: args
+            ) { row in
                 // As TransactionScan names authors: a BLOB is no author.
                 var ignored: String?
                 perAuthor[row.text(0, problem: &ignored), default: 0] += Int(row.int64(1))
@@ -184,10 +218,13 @@ extension HistoryStore {
         }
         for i in preview.byAuthor.indices { preview.byAuthor[i].changes = perAuthor[preview.byAuthor[i].author] ?? 0 }
         preview.byEntity = entityCounts.byEntity.keys.sorted().map { n in
-            PurgePreview.EntityCount(entity: catalog.entity(number: n)?.name, entityNumber: n, counts: entityCounts.byEntity[n] ?? EntityChangeCounts())
+            PurgePreview.EntityCount(
+                entity: catalog.entity(number: n)?.name, entityNumber: n,
+                counts: entityCounts.byEntity[n] ?? EntityChangeCounts())
         }
         if entityCounts.withoutEntityNumber.total > 0 {
-            preview.byEntity?.append(PurgePreview.EntityCount(entity: nil, entityNumber: nil, counts: entityCounts.withoutEntityNumber))
+            preview.byEntity?.append(
+                PurgePreview.EntityCount(entity: nil, entityNumber: nil, counts: entityCounts.withoutEntityNumber))
         }
     }
 }

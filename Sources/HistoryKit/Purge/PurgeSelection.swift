@@ -22,7 +22,9 @@ public struct PurgeSelection: Sendable {
     public var notes: [String] = []
 
     /// Transactions before `bound` among those `query` selects; `rule` says so in words.
-    public static func before(_ bound: HistoryQuery.Bound, narrowing query: HistoryQuery, rule: String) -> PurgeSelection {
+    public static func before(_ bound: HistoryQuery.Bound, narrowing query: HistoryQuery, rule: String)
+        -> PurgeSelection
+    {
         var query = query
         query.before = bound
         return PurgeSelection(query: query, rule: rule, cutoff: .bound(bound))
@@ -32,7 +34,9 @@ public struct PurgeSelection: Sendable {
     /// filter too, unless `query` names authors); nothing when it would not purge. A strategy
     /// without a cut-off date deletes only its authors' transactions: authors `query` names
     /// narrow them, they never replace them.
-    public static func strategy(_ strategy: CleanerStrategy, report: MergeStateReport, narrowing query: HistoryQuery) throws -> PurgeSelection {
+    public static func strategy(_ strategy: CleanerStrategy, report: MergeStateReport, narrowing query: HistoryQuery)
+        throws -> PurgeSelection
+    {
         guard let effect = report.cleaner(strategy) else { throw PurgeSelectionError.noCutoff(strategy) }
         let cutoff = effect.cutoff
         let narrowed = query != HistoryQuery()
@@ -50,13 +54,21 @@ public struct PurgeSelection: Sendable {
         // Nothing selected: a transaction number below every real one. No cut-off date: no bound.
         query.before = selectsNothing ? .transaction(Int64.min) : cutoff.cutoff.map { HistoryQuery.Bound.date($0) }
         var notes = cutoff.notes
-        if cutoff.resetsKeysAfterPurge { notes.append("then it sets every actor's key to nil, so each one reads again all the history that is left") }
+        if cutoff.resetsKeysAfterPurge {
+            notes.append("then it sets every actor's key to nil, so each one reads again all the history that is left")
+        }
         if let most = effect.transactionsToDeleteAtMost, most > effect.transactionsToDelete {
             // The counts are the cleaner's own; a selection narrowed further has counts of its own.
             let counts = narrowed ? "" : ", so the cleaner deletes \(effect.transactionsToDelete)–\(most) transactions"
-            notes.append("its cut-off is a date kept in whole seconds (an XML plist): the app's own is up to a second later\(counts); this purge cuts at the date kept")
+            notes.append(
+                """
+                its cut-off is a date kept in whole seconds (an XML plist): the app's own is up to a second \
+                later\(counts); this purge cuts at the date kept
+                """
+            )
         }
-        let cut: Cutoff = cutoff.cutoff.map { .bound(.date($0)) } ?? (cutoff.allDates ? .allDates : .none(cutoff.reason))
+        let cut: Cutoff =
+            cutoff.cutoff.map { .bound(.date($0)) } ?? (cutoff.allDates ? .allDates : .none(cutoff.reason))
         return PurgeSelection(query: query, rule: "\(strategy.title): \(cutoff.reason)", cutoff: cut, notes: notes)
     }
 

@@ -1,9 +1,9 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Where a repair keeps the original: `<file>.cdhist-backup-<yyyyMMdd-HHmmss>` (UTC)

@@ -48,8 +48,10 @@ public enum DefaultsRepair {
     /// Plans moving `actor` to `target`. `store` resolves transactions (needed
     /// for every target but `.date` and `.remove`); `keyFormat` names the key
     /// to create when the actor has none.
-    public static func plan(path: String, actor: String, target: RepairTarget, store: HistoryStore?,
-                            keyFormat: MergeKeyFormat? = nil, customPrefixes: [String] = []) throws -> DefaultsRepairPlan {
+    public static func plan(
+        path: String, actor: String, target: RepairTarget, store: HistoryStore?,
+        keyFormat: MergeKeyFormat? = nil, customPrefixes: [String] = []
+    ) throws -> DefaultsRepairPlan {
         // The bytes parsed are the bytes the write compares the file with.
         guard let bytesRead = FileContents.read(path) else { throw MergeStateError.unreadable(path: path) }
         let (original, format) = try DefaultsReader.dictionary([UInt8](bytesRead), path: path)
@@ -73,11 +75,13 @@ public enum DefaultsRepair {
         // Refuse now, not after the backup, what the plist's format cannot hold
         // (a store's timestamp far outside an XML plist's years).
         _ = try encode(updated, format: format, path: path)
-        var plan = DefaultsRepairPlan(path: path, format: format, original: original, updated: updated, changes: changes, bytesRead: bytesRead)
+        var plan = DefaultsRepairPlan(
+            path: path, format: format, original: original, updated: updated, changes: changes, bytesRead: bytesRead)
         plan.actor = actor
         if let store, let change = changes.first, let old = change.old, let new = change.new {
-            plan.skipped = try skipped(actor: actor, from: DefaultsReader.position(old, format: format, source: path),
-                                       to: DefaultsReader.position(new, format: format, source: path), store: store)
+            plan.skipped = try skipped(
+                actor: actor, from: DefaultsReader.position(old, format: format, source: path),
+                to: DefaultsReader.position(new, format: format, source: path), store: store)
         }
         return plan
     }
@@ -85,12 +89,17 @@ public enum DefaultsRepair {
     /// Plans replacing the value of each of `actor`'s existing keys by what `rewrite` makes of it
     /// (the key and its value): a position put in a state the app must survive. Every other key
     /// and the plist's format are kept.
-    public static func plan(path: String, actor: String, store: HistoryStore, customPrefixes: [String] = [],
-                            rewriting rewrite: (String, PlistValue) throws -> PlistValue) throws -> DefaultsRepairPlan {
+    public static func plan(
+        path: String, actor: String, store: HistoryStore, customPrefixes: [String] = [],
+        rewriting rewrite: (String, PlistValue) throws -> PlistValue
+    ) throws -> DefaultsRepairPlan {
         guard let bytesRead = FileContents.read(path) else { throw MergeStateError.unreadable(path: path) }
         let (original, format) = try DefaultsReader.dictionary([UInt8](bytesRead), path: path)
-        let keys = actorKeys(original, actor: actor, storeUUID: store.storeUUID, customPrefixes: customPrefixes, path: path)
-        guard !keys.isEmpty else { throw RepairError.invalidRepair(path: path, reason: "no key of actor '\(actor)' at the top of the plist") }
+        let keys = actorKeys(
+            original, actor: actor, storeUUID: store.storeUUID, customPrefixes: customPrefixes, path: path)
+        guard !keys.isEmpty else {
+            throw RepairError.invalidRepair(path: path, reason: "no key of actor '\(actor)' at the top of the plist")
+        }
         var updated = original
         var changes: [DefaultsChange] = []
         for key in keys {
@@ -100,7 +109,8 @@ public enum DefaultsRepair {
             changes.append(DefaultsChange(key: key, old: old, new: new))
         }
         _ = try encode(updated, format: format, path: path)
-        var plan = DefaultsRepairPlan(path: path, format: format, original: original, updated: updated, changes: changes, bytesRead: bytesRead)
+        var plan = DefaultsRepairPlan(
+            path: path, format: format, original: original, updated: updated, changes: changes, bytesRead: bytesRead)
         plan.actor = actor
         return plan
     }
@@ -111,20 +121,27 @@ public enum DefaultsRepair {
     }
 
     /// The top-level keys holding `actor`'s position for the store `storeUUID` (any store's when nil).
-    private static func actorKeys(_ original: [String: PlistValue], actor: String, storeUUID: String?, customPrefixes: [String],
-                                  path: String) -> [String] {
+    private static func actorKeys(
+        _ original: [String: PlistValue], actor: String, storeUUID: String?, customPrefixes: [String],
+        path: String
+    ) -> [String] {
         original.keys.sorted().filter { key in
             if let parsed = MergeKeyFormat.parse(key, customPrefixes: customPrefixes), parsed.actor == actor {
-                return parsed.storeUUID.map { u in storeUUID.map { $0.caseInsensitiveCompare(u) == .orderedSame } ?? true } ?? true
+                return parsed.storeUUID.map { u in
+                    storeUUID.map { $0.caseInsensitiveCompare(u) == .orderedSame } ?? true
+                } ?? true
             }
             guard key == actor, let value = original[key] else { return false }
             return value.dataValue.map(HistoryTokenDecoder.isTokenArchive) == true
-                || DefaultsReader.jsonBytes(value).map { (try? JSONTokenDecoder.decode(json: $0, source: path)) != nil } == true
+                || DefaultsReader.jsonBytes(value).map { (try? JSONTokenDecoder.decode(json: $0, source: path)) != nil }
+                    == true
         }
     }
 
     /// The transactions by others after `from` through `to`, which a move between them skips.
-    private static func skipped(actor: String, from: MergePosition, to: MergePosition, store: HistoryStore) throws -> Int {
+    private static func skipped(actor: String, from: MergePosition, to: MergePosition, store: HistoryStore) throws
+        -> Int
+    {
         func bounds(_ p: MergePosition) -> (after: HistoryQuery.Bound, through: HistoryQuery.Bound)? {
             switch p {
             case .date(let d, _): return (.date(d), .date(d.nextUp))
@@ -136,7 +153,8 @@ public enum DefaultsRepair {
         }
         guard let old = bounds(from), let new = bounds(to) else { return 0 }
         let all = try store.countTransactions(HistoryQuery(after: old.after, before: new.through))
-        let own = try store.countTransactions(HistoryQuery(after: old.after, before: new.through, authors: [.value(actor)]))
+        let own = try store.countTransactions(
+            HistoryQuery(after: old.after, before: new.through, authors: [.value(actor)]))
         return max(0, all - own)
     }
 
@@ -148,8 +166,10 @@ public enum DefaultsRepair {
     /// unchanged and neither the backup nor a temporary file is left. `stops` stand for Ctrl-C
     /// where the caller owns it (a session).
     @discardableResult
-    public static func write(_ plan: DefaultsRepairPlan, backupPath: String? = nil, allowSkipping: Bool = false,
-                             stops: StopRequests? = nil) throws -> String {
+    public static func write(
+        _ plan: DefaultsRepairPlan, backupPath: String? = nil, allowSkipping: Bool = false,
+        stops: StopRequests? = nil
+    ) throws -> String {
         guard plan.skipped == 0 || allowSkipping else {
             throw RepairError.wouldSkipTransactions(path: plan.path, actor: plan.actor, count: plan.skipped)
         }
@@ -161,14 +181,17 @@ public enum DefaultsRepair {
         let mode = status.map { Int($0.permissions) } ?? 0o644
         let dirMode = FileStatus(dir).map { Int($0.permissions) } ?? 0
         guard mode & 0o222 != 0, dirMode & 0o222 != 0 else {
-            throw RepairError.readOnly(path: plan.path, reason: mode & 0o222 == 0 ? "the plist is read-only" : "its folder is read-only")
+            throw RepairError.readOnly(
+                path: plan.path, reason: mode & 0o222 == 0 ? "the plist is read-only" : "its folder is read-only")
         }
         let chosen = backupPath ?? BackupName.beside(plan.path)
         guard !fm.fileExists(atPath: chosen), !FileStatus.sameFile(chosen, target) else {
             throw RepairError.backupFailed(path: plan.path, reason: "\(chosen) already exists")
         }
         // Another process (the app, cfprefsd) may have written the plist since it was read.
-        guard let current = FileContents.read(plan.path), current == plan.bytesRead else { throw RepairError.changedSinceRead(path: plan.path) }
+        guard let current = FileContents.read(plan.path), current == plan.bytesRead else {
+            throw RepairError.changedSinceRead(path: plan.path)
+        }
         let bytes = try encode(plan.updated, format: plan.format, path: plan.path)
         // From here Ctrl-C, SIGTERM and SIGHUP stop the write at the next step: unchanged, or finished.
         let stop = WriteInterruption(stops: stops)
@@ -183,11 +206,14 @@ public enum DefaultsRepair {
             backup = try BackupName.place(backupTemporary, at: chosen, nextFree: backupPath == nil)
         } catch {
             try? fm.removeItem(atPath: backupTemporary)
-            let why = (error as? POSIXError)?.code == .EEXIST ? "\(chosen) already exists" : "writing \(chosen): \(WriteFault.cause(error))"
+            let why =
+                (error as? POSIXError)?.code == .EEXIST
+                ? "\(chosen) already exists" : "writing \(chosen): \(WriteFault.cause(error))"
             throw RepairError.backupFailed(path: plan.path, reason: why)
         }
         do {
-            try FileReplacement.replace(plan.path, expecting: plan.bytesRead, with: Data(bytes), stop: stop, outcome: "the plist is unchanged")
+            try FileReplacement.replace(
+                plan.path, expecting: plan.bytesRead, with: Data(bytes), stop: stop, outcome: "the plist is unchanged")
         } catch {
             // Nothing was written: the backup of an unchanged plist would only be left over.
             try? fm.removeItem(atPath: backup)
@@ -197,7 +223,9 @@ public enum DefaultsRepair {
         return backup
     }
 
-    private static func encode(_ dictionary: [String: PlistValue], format: PropertyList.Format, path: String) throws -> [UInt8] {
+    private static func encode(_ dictionary: [String: PlistValue], format: PropertyList.Format, path: String) throws
+        -> [UInt8]
+    {
         guard format == .xml else { return PropertyList.encodeBinary(.dictionary(dictionary)) }
         do {
             return try PropertyList.encodeXML(.dictionary(dictionary))
@@ -206,12 +234,16 @@ public enum DefaultsRepair {
         }
     }
 
-    private static func newValue(old: PlistValue?, target: RepairTarget, store: HistoryStore?, path: String, actor: String) throws -> PlistValue? {
+    private static func newValue(
+        old: PlistValue?, target: RepairTarget, store: HistoryStore?, path: String, actor: String
+    ) throws -> PlistValue? {
         if target == .remove { return nil }
         let json = old.flatMap(DefaultsReader.jsonBytes)
         let keepsToken = old?.dataValue != nil || json != nil
         func requireStore() throws -> HistoryStore {
-            guard let store else { throw RepairError.invalidRepair(path: path, reason: "this repair needs the store (\(Control.store))") }
+            guard let store else {
+                throw RepairError.invalidRepair(path: path, reason: "this repair needs the store (\(Control.store))")
+            }
             return store
         }
         func transaction(_ n: Int64) throws -> Transaction {
@@ -227,7 +259,14 @@ public enum DefaultsRepair {
             return nil
         case .date(let d):
             guard !keepsToken else {
-                throw RepairError.invalidRepair(path: path, reason: "'\(actor)' keeps a token, not a date: use \(Control.moveToTransaction), \(Control.moveToOldest) or \(Control.moveToLatest)")
+                throw RepairError.invalidRepair(
+                    path: path,
+                    reason:
+                        """
+                        '\(actor)' keeps a token, not a date: use \(Control.moveToTransaction), \
+                        \(Control.moveToOldest) or \(Control.moveToLatest)
+                        """
+                )
             }
             return .date(d)
         case .transaction(let n):
@@ -235,7 +274,9 @@ public enum DefaultsRepair {
         case .token(let token):
             let s = try requireStore()
             guard let n = token.transactionNumber(forStore: s.storeUUID) else {
-                throw RepairError.invalidRepair(path: path, reason: "token \(token) is for another store, not \(s.storeUUID) (Core Data error 134501)")
+                throw RepairError.invalidRepair(
+                    path: path,
+                    reason: "token \(token) is for another store, not \(s.storeUUID) (Core Data error 134501)")
             }
             tx = try transaction(n)
         case .oldest:
@@ -248,20 +289,32 @@ public enum DefaultsRepair {
         case .latest:
             var newest: Transaction?
             try requireStore().forEachTransaction(HistoryQuery(limit: 1, order: .descending)) { newest = $0 }
-            guard let newest else { throw RepairError.invalidRepair(path: path, reason: "the store has no transactions") }
+            guard let newest else {
+                throw RepairError.invalidRepair(path: path, reason: "the store has no transactions")
+            }
             tx = newest
         }
         if let json, let old {
             // Only the number the JSON gives this store changes; its layout is the app's own. A JSON value
             // that is no readable token is never replaced by another format.
             guard (try? JSONTokenDecoder.decode(json: json, source: path)) != nil,
-                  let rewritten = JSONTokenDecoder.rewrite(json: json, storeUUID: tx.storeUUID, to: tx.number) else {
-                throw RepairError.invalidRepair(path: path, reason: "'\(actor)' keeps JSON that is no readable token of this store; remove it (\(Control.removePosition)) so the app starts over")
+                let rewritten = JSONTokenDecoder.rewrite(json: json, storeUUID: tx.storeUUID, to: tx.number)
+            else {
+                throw RepairError.invalidRepair(
+                    path: path,
+                    reason:
+                        """
+                        '\(actor)' keeps JSON that is no readable token of this store; remove it \
+                        (\(Control.removePosition)) so the app starts over
+                        """
+                )
             }
             return old.stringValue != nil ? .string(String(decoding: rewritten, as: UTF8.self)) : .data(rewritten)
         }
         if keepsToken {
-            var numbers = (old?.dataValue).flatMap { try? HistoryTokenDecoder.decode(archive: $0, source: path) }?.transactionNumbers ?? [:]
+            var numbers =
+                (old?.dataValue).flatMap { try? HistoryTokenDecoder.decode(archive: $0, source: path) }?
+                .transactionNumbers ?? [:]
             numbers = numbers.filter { $0.key.caseInsensitiveCompare(tx.storeUUID) != .orderedSame }
             numbers[tx.storeUUID] = tx.number
             return .data(HistoryTokenDecoder.encode(HistoryToken(transactionNumbers: numbers)))
@@ -272,26 +325,35 @@ public enum DefaultsRepair {
         return .date(t)
     }
 
-    private static func inferFormat(_ dict: [String: PlistValue], path: String, customPrefixes: [String]) throws -> MergeKeyFormat {
+    private static func inferFormat(_ dict: [String: PlistValue], path: String, customPrefixes: [String]) throws
+        -> MergeKeyFormat
+    {
         let formats = Set(dict.keys.compactMap { MergeKeyFormat.parse($0, customPrefixes: customPrefixes)?.format })
         guard formats.count == 1, let only = formats.first else {
             let found = formats.isEmpty ? "no known key format" : "several key formats"
-            throw RepairError.invalidRepair(path: path, reason: "the actor has no key and the plist uses \(found): give \(Control.keyFormat)")
+            throw RepairError.invalidRepair(
+                path: path, reason: "the actor has no key and the plist uses \(found): give \(Control.keyFormat)")
         }
         return only
     }
 
-    private static func keyName(_ format: MergeKeyFormat, actor: String, storeUUID: String?, path: String) throws -> String {
+    private static func keyName(_ format: MergeKeyFormat, actor: String, storeUUID: String?, path: String) throws
+        -> String
+    {
         switch format {
         case .persistentHistoryTrackingKit: return "PersistentHistoryTrackingKit.lastToken.\(actor)"
         case .persistentHistoryTracker: return "PersistentHistoryTracker.lastToken.\(actor)"
         case .lastHistoryTransactionTimestamp: return "lastHistoryTransactionTimestamp-\(actor)"
         case .customPrefix(let p): return p + actor
         case .appwiseCore:
-            guard let storeUUID else { throw RepairError.invalidRepair(path: path, reason: "AppwiseCore keys name the store: give \(Control.store)") }
+            guard let storeUUID else {
+                throw RepairError.invalidRepair(
+                    path: path, reason: "AppwiseCore keys name the store: give \(Control.store)")
+            }
             return "persistent-history-tracking:\(storeUUID)-\(actor)"
         case .tokenKey, .jsonToken:
-            throw RepairError.invalidRepair(path: path, reason: "a token key cannot be created; name an existing key's actor")
+            throw RepairError.invalidRepair(
+                path: path, reason: "a token key cannot be created; name an existing key's actor")
         }
     }
 }

@@ -1,9 +1,9 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Replaces a small file (a plist, a token file) atomically: the new bytes in a temporary
@@ -12,7 +12,9 @@ enum FileReplacement {
     /// Writes `bytes` over `path` (through a link, the file it names; the link is kept), keeping
     /// its permissions, when it still holds `expected`. On failure the file is unchanged, no
     /// temporary file is left, and the error names `path` with `outcome`.
-    static func replace(_ path: String, expecting expected: Data, with bytes: Data, stop: WriteInterruption, outcome: Message) throws {
+    static func replace(
+        _ path: String, expecting expected: Data, with bytes: Data, stop: WriteInterruption, outcome: Message
+    ) throws {
         let fm = FileManager.default
         let target = FileStatus.resolvedPath(path)
         let dir = URL(fileURLWithPath: target).deletingLastPathComponent().path

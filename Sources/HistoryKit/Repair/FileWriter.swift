@@ -1,9 +1,9 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Writes a new file with POSIX calls, so a failure keeps its errno
@@ -27,18 +27,20 @@ enum FileWriter {
             umask(mask)
             if fchmod(fd, 0o644 & ~mask) != 0 { failure = errno }
         }
-        if failure == 0 { data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
-            var offset = 0
-            while offset < buffer.count {
-                let n = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                    return
+        if failure == 0 {
+            data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
+                var offset = 0
+                while offset < buffer.count {
+                    let n = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                    if n < 0 {
+                        if errno == EINTR { continue }
+                        failure = errno
+                        return
+                    }
+                    offset += n
                 }
-                offset += n
             }
-        } }
+        }
         if failure == 0, fsync(fd) != 0 { failure = errno }
         if close(fd) != 0, failure == 0 { failure = errno }
         if failure != 0 {
@@ -51,7 +53,9 @@ enum FileWriter {
     /// flushed to the disk, with the permissions, owner and group of `like` when given. On
     /// failure the copy is removed and the error thrown.
     static func copy(_ source: String, to path: String, like: FileStatus?) throws {
-        guard let input = FileHandle(forReadingAtPath: source) else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .ENOENT) }
+        guard let input = FileHandle(forReadingAtPath: source) else {
+            throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .ENOENT)
+        }
         defer { try? input.close() }
         try create(path, contents: Data(), like: like)
         guard let output = FileHandle(forWritingAtPath: path) else {

@@ -31,24 +31,50 @@ public enum RepairError: MessageError, Equatable, Sendable {
         case .readOnly(let p, let why): return "\(p): cannot repair: \(why)"
         case .purgeRunning(let p, let holder):
             return "\(p): another purge of this store is running (\(holder)); wait for it to finish"
-        case .busy(let p, let s): return "\(p): in use by another process (still locked after \(s) s): the app, the simulator or another purge; quit it or wait for it, and try again"
+        case .busy(let p, let s):
+            return
+                """
+                \(p): in use by another process (still locked after \(s) s): the app, the simulator or another \
+                purge; quit it or wait for it, and try again
+                """
         case .wouldBreakActors(let p, let actors):
-            return "\(p): this purge would break \(actors.joined(separator: ", ")); give \(Control.allowExpire) to purge anyway"
+            return
+                """
+                \(p): this purge would break \(actors.joined(separator: ", ")); give \(Control.allowExpire) to \
+                purge anyway
+                """
         case .wouldSkipTransactions(let p, let actor, let count):
-            return "\(p): this move makes \(actor) skip \(count) transaction\(count == 1 ? "" : "s") by others it has not merged: it would never merge them; "
-                + "move it with \(Control.moveToOldest) or \(Control.removePosition) to have it merge them, or give \(Control.allowSkip) to move it anyway"
-        case .changedSincePreview(let p, let d): return "\(p): the store changed since the preview (\(d)); nothing was deleted"
+            return
+                """
+                \(p): this move makes \(actor) skip \(count) transaction\(count == 1 ? "" : "s") by others it has \
+                not merged: it would never merge them; 
+                """
+                    + """
+                    move it with \(Control.moveToOldest) or \(Control.removePosition) to have it merge them, or give \
+                    \(Control.allowSkip) to move it anyway
+                    """
+        case .changedSincePreview(let p, let d):
+            return "\(p): the store changed since the preview (\(d)); nothing was deleted"
         case .backupFailed(let p, let why): return "\(p): backup failed (\(why)); nothing was changed"
         case .verificationFailed(let p, let d, let backup):
             if let backup { return "\(p): check after the purge failed (\(d)); the store was restored from \(backup)" }
-            return "\(p): check after the purge failed (\(d)); there was no backup (\(Control.noBackup)): restore your own copy"
+            return
+                """
+                \(p): check after the purge failed (\(d)); there was no backup (\(Control.noBackup)): restore \
+                your own copy
+                """
         case .invalidRepair(let p, let why): return "\(p): \(why)"
         case .writeFailed(let p, let file, let cause, let outcome):
-            return file == p ? "\(p): cannot write it (\(cause)); \(outcome)" : "\(p): cannot write \(file) (\(cause)); \(outcome)"
+            return file == p
+                ? "\(p): cannot write it (\(cause)); \(outcome)" : "\(p): cannot write \(file) (\(cause)); \(outcome)"
         case .interrupted(let p, let signal, let outcome):
             return "\(p): interrupted by \(signal); \(outcome)"
         case .changedSinceRead(let p):
-            return "\(p): it changed since cdhist read it (another process wrote it); nothing was written: quit the app and try again"
+            return
+                """
+                \(p): it changed since cdhist read it (another process wrote it); nothing was written: quit the \
+                app and try again
+                """
         }
     }
 }

@@ -25,7 +25,8 @@ struct WALLength {
     /// leaves the file alone.
     init?(_ path: String, _ db: Database) {
         guard let version = try? Int64.fetchOne(db, sql: "PRAGMA data_version"),
-              let file = Self.read(path) else { return nil }
+            let file = Self.read(path)
+        else { return nil }
         self.path = path
         dataVersion = version
         (length, header) = file
@@ -35,7 +36,8 @@ struct WALLength {
         guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
         guard let header = try? handle.read(upToCount: headerSize), header.count == headerSize,
-              let end = try? handle.seekToEnd() else { return nil }
+            let end = try? handle.seekToEnd()
+        else { return nil }
         return (Int64(end), header)
     }
 
@@ -45,7 +47,8 @@ struct WALLength {
         guard (try? db.execute(sql: "BEGIN IMMEDIATE")) != nil else { return }
         defer { try? db.execute(sql: "ROLLBACK") }
         guard (try? Int64.fetchOne(db, sql: "PRAGMA data_version")) == dataVersion,
-              let now = Self.read(path), now.header == header, now.length > length else { return }
+            let now = Self.read(path), now.header == header, now.length > length
+        else { return }
         _ = truncate(path, off_t(length))
     }
 }

@@ -2,9 +2,9 @@ import Foundation
 import GRDB
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Why a write failed, in the words a user acts on: the disk is full, a
@@ -21,13 +21,18 @@ public enum WriteFault {
         switch error {
         case let error as DatabaseError:
             switch error.resultCode {
-            case .SQLITE_FULL: return "no space left: the disk is full" + (ResourceLimits.fileSize.map { " or the file-size limit of \($0) bytes (ulimit -f) was reached" } ?? "")
+            case .SQLITE_FULL:
+                return "no space left: the disk is full"
+                    + (ResourceLimits.fileSize.map { " or the file-size limit of \($0) bytes (ulimit -f) was reached" }
+                        ?? "")
             case .SQLITE_IOERR:
                 // SQLite reports a write past the file-size limit (EFBIG) as an I/O error, often without its errno.
                 if error.extendedResultCode == .SQLITE_IOERR_WRITE, let limit = ResourceLimits.fileSize {
                     return "a write failed: files this process writes are limited to \(limit) bytes (ulimit -f)"
                 }
-                let limit = ResourceLimits.fileSize.map { "; files this process writes are limited to \($0) bytes (ulimit -f)" } ?? ""
+                let limit =
+                    ResourceLimits.fileSize.map { "; files this process writes are limited to \($0) bytes (ulimit -f)" }
+                    ?? ""
                 return "an I/O error (\(error.message ?? "SQLite \(error.extendedResultCode.rawValue)"))\(limit)"
             case .SQLITE_READONLY: return "it is read-only"
             case .SQLITE_PERM, .SQLITE_AUTH: return "permission denied"
@@ -38,7 +43,9 @@ public enum WriteFault {
             return words(errno: error.code.rawValue) ?? error.localizedDescription
         default:
             var nsError = error as NSError
-            while nsError.domain != NSPOSIXErrorDomain, let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError {
+            while nsError.domain != NSPOSIXErrorDomain,
+                let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError
+            {
                 nsError = underlying
             }
             if nsError.domain == NSPOSIXErrorDomain, let words = words(errno: Int32(nsError.code)) { return words }

@@ -1,8 +1,9 @@
 import Foundation
+
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// While a repair writes, Ctrl-C, SIGTERM and SIGHUP no longer end the process mid-write: the
@@ -38,7 +39,9 @@ public final class WriteInterruption: @unchecked Sendable {
 
     /// Throws ``RepairError/interrupted(path:signal:outcome:)`` when a signal was received.
     public func check(path: String, outcome: @autoclosure () -> Message) throws {
-        if let signal = received { throw RepairError.interrupted(path: path, signal: Self.name(signal), outcome: outcome()) }
+        if let signal = received {
+            throw RepairError.interrupted(path: path, signal: Self.name(signal), outcome: outcome())
+        }
     }
 
     /// Gives the signals back their actions.

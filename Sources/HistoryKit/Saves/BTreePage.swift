@@ -47,7 +47,9 @@ struct BTreePage {
         var offsets: [Int] = []
         offsets.reserveCapacity(count)
         for i in 0..<count {
-            guard let offset = Self.u16(bytes, start + headerSize + 2 * i).map(Int.init), offset >= start + headerSize, offset < usableSize else { continue }
+            guard let offset = Self.u16(bytes, start + headerSize + 2 * i).map(Int.init), offset >= start + headerSize,
+                offset < usableSize
+            else { continue }
             offsets.append(offset)
         }
         return offsets
@@ -67,7 +69,8 @@ struct BTreePage {
         return cellOffsets.compactMap { offset -> Row? in
             var at = offset
             guard let size = Self.varint(bytes, &at, limit: usableSize), size >= 0, size < 1 << 31,
-                  let rowid = Self.varint(bytes, &at, limit: usableSize) else { return nil }
+                let rowid = Self.varint(bytes, &at, limit: usableSize)
+            else { return nil }
             let payloadSize = Int(size)
             let local = Self.localSize(payloadSize, usable: usableSize)
             guard at + local <= usableSize else { return nil }

@@ -36,12 +36,16 @@ struct PageOwners {
         var claimed = Set<UInt32>()
         for (_, record) in Self.rows(root: 1, reader: reader, pages: &schemaPages, claimed: &claimed) {
             let columns = RowRecord.columns(record)
-            guard columns.count >= 4, case .text(let type)? = columns[0], type == "table", case .text(let name)? = columns[1],
-                  case .integer(let root)? = columns[3], root > 0, root <= Int64(UInt32.max) else { continue }
+            guard columns.count >= 4, case .text(let type)? = columns[0], type == "table",
+                case .text(let name)? = columns[1],
+                case .integer(let root)? = columns[3], root > 0, root <= Int64(UInt32.max)
+            else { continue }
             schema.append(Table(name: name, root: UInt32(root)))
         }
         tables = schema
-        for (i, table) in tables.enumerated() { walk(from: table.root, table: Int32(i + 1), reader: reader, changed: nil) }
+        for (i, table) in tables.enumerated() {
+            walk(from: table.root, table: Int32(i + 1), reader: reader, changed: nil)
+        }
     }
 
     /// Brings the owners to `reader`'s state after a commit that wrote `written`. The pages of
@@ -56,7 +60,9 @@ struct PageOwners {
             // The table's root, and its interior pages that changed while staying its interior pages.
             var starts: [UInt32] = written.contains(table.root) ? [table.root] : []
             for page in written where page != table.root && ownersBefore[page] == table {
-                if let bytes = reader.page(page), let node = BTreePage(bytes, number: page, usableSize: reader.usableSize), node.isInterior {
+                if let bytes = reader.page(page),
+                    let node = BTreePage(bytes, number: page, usableSize: reader.usableSize), node.isInterior
+                {
                     starts.append(page)
                 }
             }
@@ -72,13 +78,16 @@ struct PageOwners {
         set(start, table, limit: reader.pageLimit)
         while let page = queue.popLast() {
             guard seen.insert(page).inserted, seen.count < 10_000_000, let bytes = reader.page(page),
-                  let node = BTreePage(bytes, number: page, usableSize: reader.usableSize), node.isInterior else { continue }
+                let node = BTreePage(bytes, number: page, usableSize: reader.usableSize), node.isInterior
+            else { continue }
             let children = node.children
             for child in children { set(child, table, limit: reader.pageLimit) }
             guard let first = children.first else { continue }
             // All children are on one level: interior pages or leaves alike.
-            guard let probe = reader.page(first), let firstNode = BTreePage(probe, number: first, usableSize: reader.usableSize),
-                  firstNode.isInterior else { continue }
+            guard let probe = reader.page(first),
+                let firstNode = BTreePage(probe, number: first, usableSize: reader.usableSize),
+                firstNode.isInterior
+            else { continue }
             queue += children.filter { changed?.contains($0) ?? true }
         }
     }
@@ -92,17 +101,22 @@ struct PageOwners {
     }
 
     /// Every row of the table b-tree rooted at `root` at `reader`'s state, with the pages of the tree.
-    static func rows(root: UInt32, reader: PageReader, pages: inout Set<UInt32>, claimed: inout Set<UInt32>) -> [(rowid: Int64, record: [UInt8])] {
+    static func rows(root: UInt32, reader: PageReader, pages: inout Set<UInt32>, claimed: inout Set<UInt32>) -> [(
+        rowid: Int64, record: [UInt8]
+    )] {
         var found: [(rowid: Int64, record: [UInt8])] = []
         var queue: [UInt32] = [root]
         while let page = queue.popLast() {
             guard pages.insert(page).inserted, pages.count < 100_000, let bytes = reader.page(page),
-                  let node = BTreePage(bytes, number: page, usableSize: reader.usableSize) else { continue }
+                let node = BTreePage(bytes, number: page, usableSize: reader.usableSize)
+            else { continue }
             switch node.kind {
             case .tableInterior: queue += node.children.reversed()
             case .tableLeaf:
                 for row in node.rows {
-                    if let record = RowRecord.payload(row, on: node, reader: reader, claimed: &claimed) { found.append((row.rowid, record)) }
+                    if let record = RowRecord.payload(row, on: node, reader: reader, claimed: &claimed) {
+                        found.append((row.rowid, record))
+                    }
                 }
             default: continue
             }

@@ -1,8 +1,9 @@
 import Foundation
+
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The pages of a store at one state of its `-wal`: each page from the latest frame that holds
@@ -39,7 +40,8 @@ final class PageReader {
         pageSize = log.pageSize
         usableSize = log.pageSize - (n == 100 ? Int(header[20]) : 0)
         let mainBytes = Int64(lseek(main, 0, SEEK_END))
-        pageLimit = UInt32(clamping: max(mainBytes / Int64(log.pageSize), Int64(log.commits.map(\.databaseSize).max() ?? 0)))
+        pageLimit = UInt32(
+            clamping: max(mainBytes / Int64(log.pageSize), Int64(log.commits.map(\.databaseSize).max() ?? 0)))
         fileBytes = Int(clamping: mainBytes + log.size)
     }
 
@@ -56,7 +58,9 @@ final class PageReader {
         guard n > 0, n <= pageLimit || frame != nil else { return nil }
         var bytes = [UInt8](repeating: 0, count: pageSize)
         let offset = frame.map { log.pageOffset(ofFrame: $0) } ?? Int64(n - 1) * Int64(pageSize)
-        let got = bytes.withUnsafeMutableBytes { pread(frame == nil ? mainFD : walFD, $0.baseAddress, pageSize, off_t(offset)) }
+        let got = bytes.withUnsafeMutableBytes {
+            pread(frame == nil ? mainFD : walFD, $0.baseAddress, pageSize, off_t(offset))
+        }
         return got == pageSize ? bytes : nil
     }
 

@@ -10,7 +10,9 @@ enum RowRecord {
     /// when a page of the chain is missing, loops, was already claimed by another record of the
     /// same walk (`claimed`: an overflow page belongs to one record), or the record is larger than
     /// ``limit`` or than the files.
-    static func payload(_ row: BTreePage.Row, on page: BTreePage, reader: PageReader, claimed: inout Set<UInt32>) -> [UInt8]? {
+    static func payload(_ row: BTreePage.Row, on page: BTreePage, reader: PageReader, claimed: inout Set<UInt32>)
+        -> [UInt8]?
+    {
         guard row.payloadSize <= min(limit, reader.fileBytes) else { return nil }
         var payload = Array(page.bytes[row.local])
         guard var next = row.overflow else { return payload }
@@ -28,9 +30,13 @@ enum RowRecord {
     /// that does not read ends where it stops making sense.
     static func columns(_ record: [UInt8]) -> [StoredValue?] {
         var at = 0
-        guard let headerSize = BTreePage.varint(record, &at, limit: record.count), headerSize > 0, headerSize <= record.count else { return [] }
+        guard let headerSize = BTreePage.varint(record, &at, limit: record.count), headerSize > 0,
+            headerSize <= record.count
+        else { return [] }
         var types: [Int64] = []
-        while at < Int(headerSize), types.count < columnLimit, let type = BTreePage.varint(record, &at, limit: Int(headerSize)) { types.append(type) }
+        while at < Int(headerSize), types.count < columnLimit,
+            let type = BTreePage.varint(record, &at, limit: Int(headerSize))
+        { types.append(type) }
         var body = Int(headerSize)
         var values: [StoredValue?] = []
         for type in types {

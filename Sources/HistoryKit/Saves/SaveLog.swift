@@ -14,14 +14,18 @@ public struct SaveLog: Sendable {
         let valid = log.unfinished.map { Set(log.frames[($0.lowerBound - 1)..<$0.upperBound].map(\.page)) } ?? []
         // Valid frames before a damaged one may be a save whose commit lies past it: the damage says so.
         guard log.hidden == nil, log.unfinished != nil || log.inProgress != nil else { return nil }
-        return LooseFrames(firstFrame: lastCommitted + 1, lastFrame: max(log.unfinished?.upperBound ?? 0, log.inProgress?.lastFrame ?? 0),
-                           pages: log.inProgress?.pages ?? valid.count, commits: 0, salts: nil)
+        return LooseFrames(
+            firstFrame: lastCommitted + 1,
+            lastFrame: max(log.unfinished?.upperBound ?? 0, log.inProgress?.lastFrame ?? 0),
+            pages: log.inProgress?.pages ?? valid.count, commits: 0, salts: nil)
     }
 
     /// Frames of earlier generations of the log, left behind when it was reset.
     public var olderGenerations: [LooseFrames] {
         log.olderGenerations.map {
-            LooseFrames(firstFrame: $0.firstFrame, lastFrame: $0.lastFrame, pages: $0.pages, commits: $0.commits, salts: ($0.salt1, $0.salt2))
+            LooseFrames(
+                firstFrame: $0.firstFrame, lastFrame: $0.lastFrame, pages: $0.pages, commits: $0.commits,
+                salts: ($0.salt1, $0.salt2))
         }
     }
 
@@ -33,19 +37,27 @@ public struct SaveLog: Sendable {
     public static func read(_ store: HistoryStore) throws -> SaveLog {
         let files = store.files
         guard store.usesWAL else {
-            throw WALError.noSaves(path: store.path, reason: "it is not in WAL mode (it keeps a rollback journal), so it has no saves to list")
+            throw WALError.noSaves(
+                path: store.path,
+                reason: "it is not in WAL mode (it keeps a rollback journal), so it has no saves to list")
         }
         guard let pageSize = Self.pageSize(files.location) else {
             throw WALError.noSaves(path: store.path, reason: "its main file has no readable header")
         }
-        let log = files.walSize == nil ? WALLog.missing(files.walPath, pageSize: pageSize) : try WALLog.read(files.walPath, pageSize: pageSize)
-        return SaveLog(store: store.path, log: log, exactness: SaveExactness.of(log, mainPath: files.location, shmPath: files.shmPath),
-                       mainPath: files.location, catalog: store.catalog)
+        let log =
+            files.walSize == nil
+            ? WALLog.missing(files.walPath, pageSize: pageSize) : try WALLog.read(files.walPath, pageSize: pageSize)
+        return SaveLog(
+            store: store.path, log: log,
+            exactness: SaveExactness.of(log, mainPath: files.location, shmPath: files.shmPath),
+            mainPath: files.location, catalog: store.catalog)
     }
 
     /// The page size in the main file's header (nil when it cannot be read).
     static func pageSize(_ path: String) -> Int? {
-        guard let handle = FileHandle(forReadingAtPath: path), let head = try? handle.read(upToCount: 100), head.count == 100 else { return nil }
+        guard let handle = FileHandle(forReadingAtPath: path), let head = try? handle.read(upToCount: 100),
+            head.count == 100
+        else { return nil }
         try? handle.close()
         let b = [UInt8](head)
         let raw = Int(b[16]) << 8 | Int(b[17])
@@ -93,46 +105,60 @@ public struct SaveLog: Sendable {
 
     /// The children of page `n` when it is an interior page, at `reader`'s state.
     private static func children(of n: UInt32, reader: PageReader) -> [UInt32] {
-        guard let bytes = reader.page(n), let node = BTreePage(bytes, number: n, usableSize: reader.usableSize) else { return [] }
+        guard let bytes = reader.page(n), let node = BTreePage(bytes, number: n, usableSize: reader.usableSize) else {
+            return []
+        }
         return node.children
     }
 
     /// The leaf pages of the subtree rooted at `n` (n itself when a leaf), at `reader`'s state.
     private static func leaves(below n: UInt32, reader: PageReader) -> [UInt32] {
-        var found: [UInt32] = [], queue = [n]
+        var found: [UInt32] = []
+        var queue = [n]
         var visited = Set<UInt32>()
         while let page = queue.popLast() {
             guard visited.insert(page).inserted, visited.count < 1_000_000, let bytes = reader.page(page),
-                  let node = BTreePage(bytes, number: page, usableSize: reader.usableSize) else { continue }
+                let node = BTreePage(bytes, number: page, usableSize: reader.usableSize)
+            else { continue }
             if node.isInterior { queue += node.children } else { found.append(page) }
         }
         return found
     }
 
     /// The rows of the table leaves among `pages`, by table name and rowid, with their records.
-    private static func rows(on pages: [UInt32], owners: (UInt32) -> PageOwners.Table?,
-                             reader: PageReader) -> [String: [Int64: [UInt8]]] {
+    private static func rows(
+        on pages: [UInt32], owners: (UInt32) -> PageOwners.Table?,
+        reader: PageReader
+    ) -> [String: [Int64: [UInt8]]] {
         var rows: [String: [Int64: [UInt8]]] = [:]
         var claimed = Set<UInt32>()
         for page in pages {
             guard let table = owners(page), let bytes = reader.page(page),
-                  let node = BTreePage(bytes, number: page, usableSize: reader.usableSize), node.kind == .tableLeaf else { continue }
+                let node = BTreePage(bytes, number: page, usableSize: reader.usableSize), node.kind == .tableLeaf
+            else { continue }
             for row in node.rows {
-                rows[table.name, default: [:]][row.rowid] = RowRecord.payload(row, on: node, reader: reader, claimed: &claimed) ?? []
+                rows[table.name, default: [:]][row.rowid] =
+                    RowRecord.payload(row, on: node, reader: reader, claimed: &claimed) ?? []
             }
         }
         return rows
     }
 
-    private func summary(_ commit: WALLog.Commit, before: [String: [Int64: [UInt8]]], after: [String: [Int64: [UInt8]]]) -> SaveSummary {
+    private func summary(_ commit: WALLog.Commit, before: [String: [Int64: [UInt8]]], after: [String: [Int64: [UInt8]]])
+        -> SaveSummary
+    {
         var entities: [String: SaveSummary.RowCounts] = [:]
         var others: [String: SaveSummary.RowCounts] = [:]
-        var added: [Int64] = [], removed: [Int64] = []
-        var changesAdded = 0, changesRemoved = 0
+        var added: [Int64] = []
+        var removed: [Int64] = []
+        var changesAdded = 0
+        var changesRemoved = 0
         var deletedObjects: [ObjectReference] = []
         for table in Set(before.keys).union(after.keys).sorted() {
-            let old = before[table] ?? [:], new = after[table] ?? [:]
-            let inserted = new.keys.filter { old[$0] == nil }, deleted = old.keys.filter { new[$0] == nil }
+            let old = before[table] ?? [:]
+            let new = after[table] ?? [:]
+            let inserted = new.keys.filter { old[$0] == nil }
+            let deleted = old.keys.filter { new[$0] == nil }
             let updated = new.keys.filter { key in old[key].map { $0 != new[key] } ?? false }
             switch table {
             case "ATRANSACTION":
@@ -163,13 +189,18 @@ public struct SaveLog: Sendable {
             }
         }
         let why = reason(ofSave: commit.number)
-        let read = SaveSummary.Changes(transactionsAdded: added, transactionsRemoved: removed, changesAdded: changesAdded, changesRemoved: changesRemoved,
-                                       entities: entities.values.filter { $0.total > 0 }.sorted { $0.name < $1.name },
-                                       otherTables: others.values.filter { $0.total > 0 }.sorted { $0.name < $1.name }, deletedObjects: deletedObjects)
+        let read = SaveSummary.Changes(
+            transactionsAdded: added, transactionsRemoved: removed, changesAdded: changesAdded,
+            changesRemoved: changesRemoved,
+            entities: entities.values.filter { $0.total > 0 }.sorted { $0.name < $1.name },
+            otherTables: others.values.filter { $0.total > 0 }.sorted { $0.name < $1.name },
+            deletedObjects: deletedObjects)
         return SaveSummary(commit: commit, exact: why == nil, why: why, read: read)
     }
 
-    private func count(_ counts: inout [String: SaveSummary.RowCounts], _ name: String, _ inserted: Int, _ updated: Int, _ deleted: Int) {
+    private func count(
+        _ counts: inout [String: SaveSummary.RowCounts], _ name: String, _ inserted: Int, _ updated: Int, _ deleted: Int
+    ) {
         counts[name, default: SaveSummary.RowCounts(name: name)].inserted += inserted
         counts[name, default: SaveSummary.RowCounts(name: name)].updated += updated
         counts[name, default: SaveSummary.RowCounts(name: name)].deleted += deleted
@@ -178,8 +209,11 @@ public struct SaveLog: Sendable {
     /// Why save `number` cannot be rebuilt exactly (nil when it can): a save is rebuilt from the
     /// states before and after it, so both must be exact; the reason says which is not.
     public func reason(ofSave number: Int) -> String? {
-        let after = exactness.reason(ofState: number), before = exactness.reason(ofState: number - 1)
-        if let after { return "the store after it is partial" + (before == nil ? "" : ", as is the one before it") + ": " + after }
+        let after = exactness.reason(ofState: number)
+        let before = exactness.reason(ofState: number - 1)
+        if let after {
+            return "the store after it is partial" + (before == nil ? "" : ", as is the one before it") + ": " + after
+        }
         return before.map { "the store before it is partial: " + $0 }
     }
 

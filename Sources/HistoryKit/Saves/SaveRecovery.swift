@@ -47,12 +47,15 @@ public struct SaveRecovery {
     /// back) is left out. `model` is the user's model, when given (else each state's cache). A
     /// save whose earlier state is partial and unreadable goes to `unreadable`, and the others
     /// are read still.
-    public static func run(_ store: HistoryStore, log: SaveLog, userModel: String?,
-                           transaction: (Transaction) throws -> Void, object: (DeletedObject) throws -> Void,
-                           unreadable: (Unreadable) throws -> Void = { _ in }) throws {
+    public static func run(
+        _ store: HistoryStore, log: SaveLog, userModel: String?,
+        transaction: (Transaction) throws -> Void, object: (DeletedObject) throws -> Void,
+        unreadable: (Unreadable) throws -> Void = { _ in }
+    ) throws {
         var summaries: [SaveSummary] = []
         try log.forEachSave { summaries.append($0) }
-        for summary in summaries where !summary.read.transactionsRemoved.isEmpty || !summary.read.deletedObjects.isEmpty {
+        for summary in summaries where !summary.read.transactionsRemoved.isEmpty || !summary.read.deletedObjects.isEmpty
+        {
             // The state before the save, and the removed transactions read there.
             let read: (store: HistoryStore, resolution: ModelResolution, found: [(HistoryKit.Transaction, [Change])])
             do {
@@ -60,25 +63,38 @@ public struct SaveRecovery {
             } catch {
                 // An exact state that does not read is a problem of the files; a partial one may well not be
                 // one database. Anything else (a lock, Ctrl-C, a model that does not load) stops the command.
-                guard let partial = log.exactness.reason(ofState: summary.commit.number - 1), (error as? StoreError)?.isDamage == true else { throw error }
-                try unreadable(Unreadable(save: summary.commit.number, transactionsRemoved: summary.read.transactionsRemoved.count,
-                                          objectsDeleted: summary.read.deletedObjects.count,
-                                          why: "\(partial), so that SQLite cannot read it as one database"))
+                guard let partial = log.exactness.reason(ofState: summary.commit.number - 1),
+                    (error as? StoreError)?.isDamage == true
+                else { throw error }
+                try unreadable(
+                    Unreadable(
+                        save: summary.commit.number, transactionsRemoved: summary.read.transactionsRemoved.count,
+                        objectsDeleted: summary.read.deletedObjects.count,
+                        why: "\(partial), so that SQLite cannot read it as one database"))
                 continue
             }
             let before = read.store
             defer { before.close() }
             for (tx, changes) in read.found where try store.transaction(number: tx.number) == nil {
-                try transaction(Transaction(transaction: tx, changes: changes, removedBy: summary.commit.number, inexact: summary.why))
+                try transaction(
+                    Transaction(
+                        transaction: tx, changes: changes, removedBy: summary.commit.number, inexact: summary.why))
             }
             // The delete's time, once per save: the first transaction it added.
-            let deletedAt = try summary.read.transactionsAdded.first.flatMap { try store.transaction(number: $0)?.timestamp }
+            let deletedAt = try summary.read.transactionsAdded.first.flatMap {
+                try store.transaction(number: $0)?.timestamp
+            }
             for reference in summary.read.deletedObjects {
                 if case .found? = try? store.objectState(reference, model: nil) { continue }
                 var state: ObjectState?
-                if case .found(let found)? = try? before.objectState(reference, model: read.resolution.model) { state = found }
-                try object(DeletedObject(object: reference, deletedBy: summary.commit.number, transactionNumbers: summary.read.transactionsAdded,
-                                         state: state, inexact: summary.why, deletedAt: deletedAt))
+                if case .found(let found)? = try? before.objectState(reference, model: read.resolution.model) {
+                    state = found
+                }
+                try object(
+                    DeletedObject(
+                        object: reference, deletedBy: summary.commit.number,
+                        transactionNumbers: summary.read.transactionsAdded,
+                        state: state, inexact: summary.why, deletedAt: deletedAt))
             }
         }
     }
@@ -92,10 +108,14 @@ public struct SaveRecovery {
             let resolution = try before.resolveModel(userModelPath: userModel)
             let removed = Set(summary.read.transactionsRemoved)
             var found: [(HistoryKit.Transaction, [Change])] = []
-            if let low = summary.read.transactionsRemoved.first, let high = summary.read.transactionsRemoved.last, low <= high {
+            if let low = summary.read.transactionsRemoved.first, let high = summary.read.transactionsRemoved.last,
+                low <= high
+            {
                 let decoder = before.makeDecoder(model: resolution)
                 let bounds = HistoryQuery.Bound.around(low...high)
-                try before.forEachTransactionWithChanges(HistoryQuery(after: bounds.after, before: bounds.before), decoder: decoder) { tx, changes in
+                try before.forEachTransactionWithChanges(
+                    HistoryQuery(after: bounds.after, before: bounds.before), decoder: decoder
+                ) { tx, changes in
                     guard removed.contains(tx.number) else { return }
                     var list: [Change] = []
                     try changes.forEach { list.append($0) }
@@ -122,8 +142,10 @@ extension SaveRecovery {
 
     /// The last save of `log`, through save `last` (nil: every save), that removed transaction `number`,
     /// and whether the store as it was after the save before still has it; nil when no save removed it.
-    public static func removal(ofTransaction number: Int64, in store: HistoryStore, log: SaveLog,
-                               through last: Int? = nil) throws -> Removal? {
+    public static func removal(
+        ofTransaction number: Int64, in store: HistoryStore, log: SaveLog,
+        through last: Int? = nil
+    ) throws -> Removal? {
         var removedBy: Int?
         do {
             try log.forEachSave { summary in

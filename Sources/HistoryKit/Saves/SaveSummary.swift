@@ -45,7 +45,9 @@ public struct SaveSummary: Sendable {
     /// It changed rows of entities without recording a history transaction (a save without
     /// history tracking, a batch operation, a migration).
     /// Only an exact save says so: a partial one's rows are not known.
-    public var changesEntitiesWithoutHistory: Bool { changes.map { $0.transactionsAdded.isEmpty && $0.entities.contains { $0.total > 0 } } ?? false }
+    public var changesEntitiesWithoutHistory: Bool {
+        changes.map { $0.transactionsAdded.isEmpty && $0.entities.contains { $0.total > 0 } } ?? false
+    }
 }
 
 /// Frames of a log that no commit holds: a save that never finished, or an earlier generation.

@@ -61,7 +61,9 @@ public final class SaveValues {
         let object = ObjectReference(entityName: entity, primaryKey: change.entityPK)
         func properties(at save: Int) throws -> [PropertyValue]? {
             let at = try opened(at: save)
-            guard case .found(let state) = try at.store.objectState(object, model: model, naming: at.naming) else { return nil }
+            guard case .found(let state) = try at.store.objectState(object, model: model, naming: at.naming) else {
+                return nil
+            }
             guard change.changeType == .update, let names = change.updatedProperties else { return state.properties }
             return state.properties.filter { names.contains($0.name) }
         }
@@ -78,29 +80,47 @@ public final class SaveValues {
                 : "the -wal holds no save: values before and after a change are kept only while its save is in the -wal"
         }
         guard let first = firstSavedTransaction else {
-            return "no save in the -wal adds a history transaction: #\(change.transactionNumber) was saved before the log began, so "
-                + "the values it wrote are not in the files"
+            return
+                """
+                no save in the -wal adds a history transaction: #\(change.transactionNumber) was saved before the \
+                log began, so 
+                """
+                    + "the values it wrote are not in the files"
         }
         guard change.transactionNumber < first.number else {
-            return "no save in the -wal added #\(change.transactionNumber), so no state before and after it is in the files"
+            return
+                """
+                no save in the -wal added #\(change.transactionNumber), so no state before and after it is in the \
+                files
+                """
         }
         // The log was reset after a checkpoint (its sequence counts resets; frames of an earlier
         // generation may remain): the save was in frames a checkpoint copied before the reset.
         let reset = log.log.header.checkpointSequence > 0 || !log.log.olderGenerations.isEmpty
-        return "#\(change.transactionNumber) is older than the first transaction a save of the -wal adds (#\(first.number), by save "
-            + "\(first.save)): it was saved " + (reset ? "in frames a checkpoint copied into the main file before the log was reset"
-                : "before the log began") + ", so the values it wrote are not in the files"
+        return
+            """
+            #\(change.transactionNumber) is older than the first transaction a save of the -wal adds \
+            (#\(first.number), by save 
+            """
+                + "\(first.save)): it was saved "
+                + (reset
+                    ? "in frames a checkpoint copied into the main file before the log was reset"
+                    : "before the log began") + ", so the values it wrote are not in the files"
     }
 
     /// Every property of `change`'s object before and after the save that made it, with the
     /// object's table and why either side is not exact; nil outside the window, or when the object
     /// has no row on a side.
-    public func rows(_ change: Change) throws -> (table: String, before: [PropertyValue], after: [PropertyValue], why: String?)? {
+    public func rows(_ change: Change) throws -> (
+        table: String, before: [PropertyValue], after: [PropertyValue], why: String?
+    )? {
         guard let save = saveOfTransaction[change.transactionNumber], let entity = change.entityName else { return nil }
         let object = ObjectReference(entityName: entity, primaryKey: change.entityPK)
-        let old = try opened(at: save - 1), new = try opened(at: save)
+        let old = try opened(at: save - 1)
+        let new = try opened(at: save)
         guard case .found(let before) = try old.store.objectState(object, model: model, naming: old.naming),
-              case .found(let after) = try new.store.objectState(object, model: model, naming: new.naming) else { return nil }
+            case .found(let after) = try new.store.objectState(object, model: model, naming: new.naming)
+        else { return nil }
         return (after.table, before.properties, after.properties, log?.reason(ofSave: save))
     }
 

@@ -62,21 +62,29 @@ public struct SlotCheck: Sendable {
         var uncertain: [Int64: (layout: SlotLayout, slots: [(name: String, index: Int)])] = [:]
         func uncertainSlots(_ change: Change) -> (layout: SlotLayout, slots: [(name: String, index: Int)])? {
             if let known = uncertain[change.entityNumber] { return known }
-            guard let layout = decoder.layout(forEntity: change.entityNumber), let model = values.model else { return nil }
+            guard let layout = decoder.layout(forEntity: change.entityNumber), let model = values.model else {
+                return nil
+            }
             var flagged = Set<String>()
             for entity in model.entities {
                 for property in entity.properties {
-                    guard case .attribute(let info) = property.kind, info.isDerived || info.isComposite else { continue }
+                    guard case .attribute(let info) = property.kind, info.isDerived || info.isComposite else {
+                        continue
+                    }
                     flagged.insert(property.name)
                 }
             }
-            let slots = layout.slots.filter { flagged.contains($0.propertyName) }.map { (name: $0.propertyName, index: $0.index) }
+            let slots = layout.slots.filter { flagged.contains($0.propertyName) }.map {
+                (name: $0.propertyName, index: $0.index)
+            }
             uncertain[change.entityNumber] = (layout, slots)
             return (layout, slots)
         }
         let triggers = try TriggerColumns.read(values.store)
         let bounds = HistoryQuery.Bound.around(window)
-        try values.store.forEachChange(HistoryQuery(after: bounds.after, before: bounds.before, changeTypes: [.update]), decoder: decoder) { change in
+        try values.store.forEachChange(
+            HistoryQuery(after: bounds.after, before: bounds.before, changeTypes: [.update]), decoder: decoder
+        ) { change in
             guard let named = change.updatedProperties, let sides = try values.rows(change) else {
                 check.skipped += 1
                 return
@@ -90,12 +98,18 @@ public struct SlotCheck: Sendable {
             let layout = uncertainSlots(change)
             // Each changed property at a slot after a derived or composite attribute's bears its layout out.
             func weigh(_ property: String, named: Bool) {
-                guard let layout, let slot = layout.layout.slots.first(where: { $0.propertyName == property })?.index else { return }
+                guard let layout, let slot = layout.layout.slots.first(where: { $0.propertyName == property })?.index
+                else { return }
                 for flagged in layout.slots where flagged.index < slot {
-                    var evidence = check.uncertainLayouts.first { $0.entity == layout.layout.entityName && $0.property == flagged.name }
+                    var evidence =
+                        check.uncertainLayouts.first {
+                            $0.entity == layout.layout.entityName && $0.property == flagged.name
+                        }
                         ?? LayoutEvidence(entity: layout.layout.entityName, property: flagged.name, slot: flagged.index)
                     if named { evidence.supporting += 1 } else { evidence.refuting += 1 }
-                    if let i = check.uncertainLayouts.firstIndex(where: { $0.entity == evidence.entity && $0.property == evidence.property }) {
+                    if let i = check.uncertainLayouts.firstIndex(where: {
+                        $0.entity == evidence.entity && $0.property == evidence.property
+                    }) {
                         check.uncertainLayouts[i] = evidence
                     } else {
                         check.uncertainLayouts.append(evidence)
@@ -121,8 +135,10 @@ public struct SlotCheck: Sendable {
                 case (true, false):
                     check.changedProperties += 1
                     weigh(property.name, named: false)
-                    check.misses.append(Miss(changeID: change.changeID, transactionNumber: change.transactionNumber,
-                                             entity: change.entityName ?? "?", property: property.name))
+                    check.misses.append(
+                        Miss(
+                            changeID: change.changeID, transactionNumber: change.transactionNumber,
+                            entity: change.entityName ?? "?", property: property.name))
                 case (false, true):
                     check.unchangedBits += 1
                 case (false, false):

@@ -69,7 +69,9 @@ public struct TriggerColumns: Sendable {
                 } else if token.isWord("END") && cases > 0 {
                     cases -= 1
                 } else if depth == 0 {
-                    if token.text == ";" || ["WHERE", "FROM", "RETURNING", "END"].contains(where: token.isWord) { break }
+                    if token.text == ";" || ["WHERE", "FROM", "RETURNING", "END"].contains(where: token.isWord) {
+                        break
+                    }
                     if token.text == "," {
                         expectColumn = true
                     } else if expectColumn, let column = token.name, at + 1 < tokens.count, tokens[at + 1].text == "=" {
@@ -106,7 +108,9 @@ private struct SQLTokens {
         var tokens: [Token] = []
         let scalars = Array(sql.unicodeScalars)
         var i = 0
-        func isWordScalar(_ s: Unicode.Scalar) -> Bool { s == "_" || s == "$" || s.properties.isAlphabetic || ("0"..."9").contains(s) }
+        func isWordScalar(_ s: Unicode.Scalar) -> Bool {
+            s == "_" || s == "$" || s.properties.isAlphabetic || ("0"..."9").contains(s)
+        }
         while i < scalars.count {
             let s = scalars[i]
             if s.properties.isWhitespace {

@@ -1,5 +1,5 @@
-import GRDB
 import Foundation
+import GRDB
 
 extension HistoryStore {
     /// What `Z_MODELCACHE.Z_CONTENT` holds.
@@ -35,11 +35,14 @@ extension HistoryStore {
         }
         switch try modelCacheContent() {
         case .none:
-            return ModelResolution(model: nil, source: nil,
-                                   problem: "\(path): the store has no model cache (Z_MODELCACHE); give a model with \(Control.model)")
+            return ModelResolution(
+                model: nil, source: nil,
+                problem: "\(path): the store has no model cache (Z_MODELCACHE); give a model with \(Control.model)")
         case .other(let found):
-            return ModelResolution(model: nil, source: nil,
-                                   problem: "\(path): Z_MODELCACHE holds \(found), not a compressed model; give a model with \(Control.model)")
+            return ModelResolution(
+                model: nil, source: nil,
+                problem:
+                    "\(path): Z_MODELCACHE holds \(found), not a compressed model; give a model with \(Control.model)")
         case .blob(let blob):
             do {
                 let model = try ModelLoader.fromModelCache(blob, source: "\(path): Z_MODELCACHE")

@@ -48,7 +48,9 @@ public final class HistoryStore {
     }
     /// Whether another process has the store open now (a connection's lock on its `-shm`): an app
     /// that may be writing it, whose actors are judged by the wall clock, not the store's own time.
-    public var isLive: Bool { savePoint == nil && files.shmSize != nil && StoreConnection.hasLiveConnection(shm: files.shmPath) }
+    public var isLive: Bool {
+        savePoint == nil && files.shmSize != nil && StoreConnection.hasLiveConnection(shm: files.shmPath)
+    }
     /// The save of its `-wal` the store is read at (``OpenOptions/atSave``); nil: as it is.
     public var savePoint: SavePoint? { connection.savePoint }
     /// How the store's files were opened (never for writing).
@@ -64,7 +66,9 @@ public final class HistoryStore {
     }
 
     /// Opens the store `reference` names in a backup or an archive the caller has open already.
-    static func open(_ reference: PackedReference, located files: PackedStoreFiles, options: OpenOptions) throws -> HistoryStore {
+    static func open(_ reference: PackedReference, located files: PackedStoreFiles, options: OpenOptions) throws
+        -> HistoryStore
+    {
         try HistoryStore(path: reference.name, options: options, packed: (reference, files))
     }
 
@@ -97,15 +101,19 @@ public final class HistoryStore {
 
     /// Core Data's bookkeeping tables and the history schema, read once on opening; the values
     /// of a type Core Data does not write are said as problems.
-    private static func readBookkeeping(_ connection: StoreConnection, path: String,
-                                        location: String) throws -> (StoreMetadata, EntityCatalog, HistorySchema, [String]) {
+    private static func readBookkeeping(
+        _ connection: StoreConnection, path: String,
+        location: String
+    ) throws -> (StoreMetadata, EntityCatalog, HistorySchema, [String]) {
         try connection.read { db -> (StoreMetadata, EntityCatalog, HistorySchema, [String]) in
             let tables = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'"))
             let missingCoreData = ["Z_METADATA", "Z_PRIMARYKEY"].filter { !tables.contains($0) }
             guard missingCoreData.isEmpty else {
                 // A -wal of another database, laid over a Core Data store, shows that database's tables.
                 if let misfit = WALMisfit.reason(location: location) {
-                    throw StoreError.corrupt(path: path, reason: "with its -wal it has no \(missingCoreData.joined(separator: ", ")) table; \(misfit)")
+                    throw StoreError.corrupt(
+                        path: path,
+                        reason: "with its -wal it has no \(missingCoreData.joined(separator: ", ")) table; \(misfit)")
                 }
                 throw StoreError.notCoreData(path: path, missing: missingCoreData)
             }
@@ -181,7 +189,11 @@ public final class HistoryStore {
                 problem = "Z_PLIST is empty"
             case .blob, .text:
                 do {
-                    if let dict = try PropertyList.decode(Data(row.optionalBytes(2) ?? [])).dictionaryValue { plist = dict } else { problem = "Z_PLIST is not a dictionary" }
+                    if let dict = try PropertyList.decode(Data(row.optionalBytes(2) ?? [])).dictionaryValue {
+                        plist = dict
+                    } else {
+                        problem = "Z_PLIST is not a dictionary"
+                    }
                 } catch {
                     problem = "Z_PLIST: \(error)"
                 }
@@ -203,16 +215,21 @@ public final class HistoryStore {
                 return
             }
             guard let name = row.text(1, problem: &found) else {
-                problems.append("Z_PRIMARYKEY Z_ENT \(number): Z_NAME holds \(found ?? "NULL"), not text; the row is ignored")
+                problems.append(
+                    "Z_PRIMARYKEY Z_ENT \(number): Z_NAME holds \(found ?? "NULL"), not text; the row is ignored")
                 return
             }
             func integer(_ column: Int32, _ label: String) -> Int64 {
                 found = nil
                 if let value = row.integer(column, problem: &found) { return value }
-                if let found { problems.append("Z_PRIMARYKEY Z_ENT \(number) (\(name)): \(label) holds \(found), not an integer; read as 0") }
+                if let found {
+                    problems.append(
+                        "Z_PRIMARYKEY Z_ENT \(number) (\(name)): \(label) holds \(found), not an integer; read as 0")
+                }
                 return 0
             }
-            rows.append(CatalogEntity(number: number, name: name, superNumber: integer(2, "Z_SUPER"), max: integer(3, "Z_MAX")))
+            rows.append(
+                CatalogEntity(number: number, name: name, superNumber: integer(2, "Z_SUPER"), max: integer(3, "Z_MAX")))
         }
         return EntityCatalog(rows: rows)
     }
@@ -230,8 +247,9 @@ public final class HistoryStore {
             guard name.hasPrefix("ZTOMBSTONE"), let n = Int(name.dropFirst("ZTOMBSTONE".count)) else { return nil }
             return (n, name)
         }.sorted { $0.0 < $1.0 }.map(\.1)
-        return HistorySchema(transactionColumns: tx, changeColumns: ch, tombstoneColumns: tombstones,
-                             hasStringTable: tables.contains("ATRANSACTIONSTRING"),
-                             hasModelCacheTable: tables.contains("Z_MODELCACHE"))
+        return HistorySchema(
+            transactionColumns: tx, changeColumns: ch, tombstoneColumns: tombstones,
+            hasStringTable: tables.contains("ATRANSACTIONSTRING"),
+            hasModelCacheTable: tables.contains("Z_MODELCACHE"))
     }
 }

@@ -20,7 +20,11 @@ public enum StoreAccess: Equatable, Sendable {
     public var description: String {
         switch self {
         case .readOnlyWithWAL:
-            return "read-only (SQLite mode=ro, readonly_shm=1): the -wal's commits read, never checkpointed; -shm mapped read-only"
+            return
+                """
+                read-only (SQLite mode=ro, readonly_shm=1): the -wal's commits read, never checkpointed; -shm \
+                mapped read-only
+                """
         case .immutable:
             return "read-only (SQLite immutable=1): the main file alone, no -wal or -shm created"
         case .readOnly:
@@ -28,9 +32,18 @@ public enum StoreAccess: Equatable, Sendable {
         case .privateCopy(let reason):
             return "copied to a private folder and read there with query_only (\(reason)); the originals only read"
         case .atSave(let n, let count):
-            return "as after save \(n) of the \(count) its -wal holds: the main file and the -wal through that commit, read through a read-only view (the WAL index kept in memory; no -shm opened, nothing written or checkpointed)"
+            return
+                """
+                as after save \(n) of the \(count) its -wal holds: the main file and the -wal through that \
+                commit, read through a read-only view (the WAL index kept in memory; no -shm opened, nothing \
+                written or checkpointed)
+                """
         case .packed(let copied):
-            return copied ? "copied out of the backup or archive to a private folder and read there with query_only; the backup or archive only read"
+            return copied
+                ? """
+                copied out of the backup or archive to a private folder and read there with query_only; the \
+                backup or archive only read
+                """
                 : "read-only where it lies in the backup (it has no -wal)"
         }
     }

@@ -63,8 +63,8 @@ final class StoreConnection {
     /// fails while it is set, also one that starts after the call (SQLite's own interrupt
     /// reaches only the statements running at that moment, and a command writing its output
     /// between two statements would miss it).
-    private let interruption: SharedFlag
-    private let closedFlag = SharedFlag()
+    private let interruption: Locked<Bool>
+    private let closedFlag = Locked(false)
     /// The connection inside ``read(_:)`` and the thread running it: a read made
     /// from inside another on that thread joins its read transaction.
     private let activeLock = NSLock()
@@ -78,7 +78,7 @@ final class StoreConnection {
     /// beside it), or from the private folder it was assembled in, which this connection then owns.
     init(path: String, options: OpenOptions, files packed: PackedStoreFiles? = nil) throws {
         Self.sqliteConfigured
-        let interruption = SharedFlag()
+        let interruption = Locked(false)
         self.interruption = interruption
         var (files, header) = try StoreFiles.inspect(packed?.path ?? path, name: path)
         files.path = path
@@ -87,7 +87,8 @@ final class StoreConnection {
         usesWAL = header.isWAL
         busyTimeout = OpenOptions.clampedBusyTimeout(options.busyTimeout)
         if let dir = packed?.assembledIn {
-            (queue, uri) = try Self.openPrivateCopy(files.location, in: dir, options: options, reportedPath: path, interruption: interruption)
+            (queue, uri) = try Self.openPrivateCopy(
+                files.location, in: dir, options: options, reportedPath: path, interruption: interruption)
             access = .packed(copied: true)
             readonly = false
             snapshotDirectory = dir
@@ -97,8 +98,9 @@ final class StoreConnection {
         if let save = options.atSave {
             let point: SavePoint
             let hidden: WALLog.HiddenFrames?
-            (queue, uri, point, hidden) = try Self.openAtSave(save, files: files, header: header, options: options, reportedPath: path,
-                                                              interruption: interruption)
+            (queue, uri, point, hidden) = try Self.openAtSave(
+                save, files: files, header: header, options: options, reportedPath: path,
+                interruption: interruption)
             access = .atSave(save, of: point.of)
             savePoint = point
             readonly = true
@@ -115,7 +117,9 @@ final class StoreConnection {
         // A -wal of just its header is what a copy cut short leaves, and also what a running app
         // leaves for a moment after a checkpoint: with a live connection on the -shm, SQLite reads it.
         let live = files.shmSize != nil && Self.hasLiveConnection(shm: files.shmPath)
-        let walProblem = header.isWAL && !live ? files.walSize.flatMap { Self.walProblem(files.walPath, size: $0, pageSize: header.pageSize) } : nil
+        let walProblem =
+            header.isWAL && !live
+            ? files.walSize.flatMap { Self.walProblem(files.walPath, size: $0, pageSize: header.pageSize) } : nil
         let walHoldsNothing = walProblem != nil
         if let walProblem { notices.append(.walUnusable(path: path, reason: walProblem)) }
         // A damaged frame hides the commits after it: SQLite reads the log up to it, without a word.
@@ -127,11 +131,15 @@ final class StoreConnection {
             snapshotReason = "SQLite cannot read the WAL without creating -shm"
         }
         if snapshotReason == nil {
-            let (mode, how): (String, StoreAccess) = !header.isWAL ? ("mode=ro", .readOnly)
-                : files.walSize == nil || walHoldsNothing ? ("immutable=1", .immutable) : ("mode=ro&readonly_shm=1", .readOnlyWithWAL)
+            let (mode, how): (String, StoreAccess) =
+                !header.isWAL
+                ? ("mode=ro", .readOnly)
+                : files.walSize == nil || walHoldsNothing
+                    ? ("immutable=1", .immutable) : ("mode=ro&readonly_shm=1", .readOnlyWithWAL)
             do {
                 let uri = SQLiteURI.file(files.location, mode)
-                queue = try Self.openQueue(uri: uri, readonly: true, options: options, reportedPath: path, interruption: interruption)
+                queue = try Self.openQueue(
+                    uri: uri, readonly: true, options: options, reportedPath: path, interruption: interruption)
                 self.uri = uri
                 access = packed != nil ? .packed(copied: false) : how
                 readonly = true
@@ -144,8 +152,9 @@ final class StoreConnection {
         }
         let reason = snapshotReason ?? ""
         let dir = try Self.makeSnapshot(of: files)
-        (queue, uri) = try Self.openPrivateCopy(dir.appendingPathComponent("store.sqlite").path, in: dir, options: options,
-                                                 reportedPath: path, interruption: interruption)
+        (queue, uri) = try Self.openPrivateCopy(
+            dir.appendingPathComponent("store.sqlite").path, in: dir, options: options,
+            reportedPath: path, interruption: interruption)
         access = .privateCopy(reason: reason)
         readonly = false
         snapshotDirectory = dir
@@ -156,11 +165,18 @@ final class StoreConnection {
     /// Opens the store as it was after save `save`: through the read-only view of CWALView, which
     /// shows the `-wal` through that commit and keeps the WAL index in memory; with why that state
     /// cannot be rebuilt exactly, when it cannot.
-    private static func openAtSave(_ save: Int, files: StoreFiles, header: SQLiteHeader, options: OpenOptions, reportedPath: String,
-                                   interruption: SharedFlag) throws -> (DatabaseQueue, String, SavePoint, WALLog.HiddenFrames?) {
-        guard header.isWAL else { throw WALError.noSaves(path: reportedPath, reason: "it is not in WAL mode, so it keeps no saves to go back to") }
+    private static func openAtSave(
+        _ save: Int, files: StoreFiles, header: SQLiteHeader, options: OpenOptions, reportedPath: String,
+        interruption: Locked<Bool>
+    ) throws -> (DatabaseQueue, String, SavePoint, WALLog.HiddenFrames?) {
+        guard header.isWAL else {
+            throw WALError.noSaves(
+                path: reportedPath, reason: "it is not in WAL mode, so it keeps no saves to go back to")
+        }
         guard files.walSize != nil else {
-            throw WALError.noSaves(path: reportedPath, reason: "it has no -wal, so there is no save \(save): the main file alone is the store")
+            throw WALError.noSaves(
+                path: reportedPath,
+                reason: "it has no -wal, so there is no save \(save): the main file alone is the store")
         }
         let log = try WALLog.read(files.walPath, pageSize: header.pageSize)
         // Save 0 is the main file as it was before the first (the log's header alone is shown).
@@ -173,8 +189,13 @@ final class StoreConnection {
         let uri = Self.viewURI(files.location, log: log, throughCommit: save)
         let partial = SaveExactness.of(log, mainPath: files.location, shmPath: files.shmPath).reason(ofState: save)
         do {
-            let queue = try openQueue(uri: uri, readonly: true, options: options, reportedPath: reportedPath, interruption: interruption)
-            return (queue, uri, SavePoint(save: save, of: log.commits.count, why: partial, walBytes: log.length(throughCommit: save)), log.hidden)
+            let queue = try openQueue(
+                uri: uri, readonly: true, options: options, reportedPath: reportedPath, interruption: interruption)
+            return (
+                queue, uri,
+                SavePoint(save: save, of: log.commits.count, why: partial, walBytes: log.length(throughCommit: save)),
+                log.hidden
+            )
         } catch let error as StoreError {
             guard let partial, error.isDamage else { throw error }
             throw StoreError.unreadablePartialSave(path: reportedPath, save: save, reason: partial)
@@ -185,7 +206,12 @@ final class StoreConnection {
     /// (0: its header alone, the main file by itself). The view checks, at each read, that the
     /// log is still the one whose commits were counted.
     static func viewURI(_ location: String, log: WALLog, throughCommit n: Int) -> String {
-        SQLiteURI.file(location, "vfs=cdhist-wal-view&mode=ro&walsize=\(log.length(throughCommit: n))&walheader=\(log.header.bytes.hexString)")
+        SQLiteURI.file(
+            location,
+            """
+            vfs=cdhist-wal-view&mode=ro&walsize=\(log.length(throughCommit: n))&walheader=\(log.header.bytes.hexString)
+            """
+        )
     }
 
     /// A connection through the view: it never grants the lock a checkpoint needs, so closing is
@@ -198,11 +224,14 @@ final class StoreConnection {
 
     /// Opens the copy `copy` in the private folder `dir` (SQLite may write beside it there, and
     /// `query_only` keeps it from writing to it); the folder is removed when opening fails.
-    private static func openPrivateCopy(_ copy: String, in dir: URL, options: OpenOptions, reportedPath: String,
-                                        interruption: SharedFlag) throws -> (DatabaseQueue, String) {
+    private static func openPrivateCopy(
+        _ copy: String, in dir: URL, options: OpenOptions, reportedPath: String,
+        interruption: Locked<Bool>
+    ) throws -> (DatabaseQueue, String) {
         do {
             let uri = SQLiteURI.file(copy, "mode=rw")
-            let queue = try Self.openQueue(uri: uri, readonly: false, options: options, reportedPath: reportedPath, interruption: interruption)
+            let queue = try Self.openQueue(
+                uri: uri, readonly: false, options: options, reportedPath: reportedPath, interruption: interruption)
             try queue.inDatabase { try $0.execute(sql: "PRAGMA query_only = 1") }
             return (queue, uri)
         } catch {
@@ -223,9 +252,11 @@ final class StoreConnection {
     func read<T>(_ body: (Database) throws -> T) throws -> T {
         // A read begun after Ctrl-C stops at once: the progress handler sees only statements of
         // 1000 steps or more, and a command of many short reads (labels, lookups) has few of those.
-        if interruption.isSet { throw StoreError.interrupted(path: path) }
+        if interruption.current { throw StoreError.interrupted(path: path) }
         if isClosed { throw StoreError.closed(path: path) }
-        let outer = activeLock.withLock { active.flatMap { pthread_equal($0.thread, pthread_self()) != 0 ? $0.db : nil } }
+        let outer = activeLock.withLock {
+            active.flatMap { pthread_equal($0.thread, pthread_self()) != 0 ? $0.db : nil }
+        }
         if let outer { return try body(outer) }
         var attempts = 0
         while true {
@@ -237,7 +268,8 @@ final class StoreConnection {
                     if db.isInsideTransaction { return try body(db) }
                     try db.execute(sql: "BEGIN DEFERRED")
                     defer {
-                        // A read commits; should it fail, roll back (GRDB stops the process on a transaction left open).
+                        // A read commits; should it fail, roll back (GRDB stops the process on a transaction left
+                        // open).
                         if db.isInsideTransaction { try? db.execute(sql: "COMMIT") }
                         if db.isInsideTransaction { try? db.execute(sql: "ROLLBACK") }
                     }
@@ -246,7 +278,9 @@ final class StoreConnection {
                     began = true
                     return try body(db)
                 }
-            } catch let error as DatabaseError where !began && attempts < Self.snapshotAttempts && Self.isTornWALIndex(error, access: access) {
+            } catch let error as DatabaseError
+                where !began && attempts < Self.snapshotAttempts && Self.isTornWALIndex(error, access: access)
+            {
                 // Another connection was rewriting the WAL index as this one read it: taken again, it is whole.
                 attempts += 1
                 usleep(10_000)
@@ -314,7 +348,9 @@ final class StoreConnection {
     /// on connections of their own; a part without one for `other` reads it on
     /// `other`'s own connection, in turn. An SQLite error is named after this store
     /// unless `body` names it (``storeError(_:)``).
-    func readInParallel<T>(_ parts: Int, pairedWith other: StoreConnection, _ body: @escaping (Database, Database, Int) throws -> T) throws -> [T] {
+    func readInParallel<T>(
+        _ parts: Int, pairedWith other: StoreConnection, _ body: @escaping (Database, Database, Int) throws -> T
+    ) throws -> [T] {
         var others: [DatabaseQueue] = []
         for _ in 1..<max(parts, 1) {
             guard let queue = other.openBeside() else { break }
@@ -331,8 +367,9 @@ final class StoreConnection {
     /// Another connection opened as this one was (registered for ``interrupt()``), or nil.
     private func openBeside() -> DatabaseQueue? {
         do {
-            let queue = try Self.openQueue(uri: uri, readonly: readonly, options: OpenOptions(busyTimeout: busyTimeout), reportedPath: path,
-                                           interruption: interruption)
+            let queue = try Self.openQueue(
+                uri: uri, readonly: readonly, options: OpenOptions(busyTimeout: busyTimeout), reportedPath: path,
+                interruption: interruption)
             if !readonly { try queue.inDatabase { try $0.execute(sql: "PRAGMA query_only = 1") } }
             besideLock.withLock { besideQueues.append(queue) }
             return queue
@@ -350,7 +387,8 @@ final class StoreConnection {
     private func result<B>(of job: BesideJob<B>) throws -> B? {
         switch job.result {
         case .success(let b)?: return b
-        case .failure(let error as DatabaseError)?: throw Self.storeError(error, path: path, timeout: busyTimeout, readPath: files.location)
+        case .failure(let error as DatabaseError)?:
+            throw Self.storeError(error, path: path, timeout: busyTimeout, readPath: files.location)
         case .failure(let error)?: throw error
         case nil: return nil
         }
@@ -371,15 +409,17 @@ final class StoreConnection {
     }
 
     /// Whether ``close()`` was called.
-    var isClosed: Bool { closedFlag.isSet }
+    var isClosed: Bool { closedFlag.current }
 
     /// Lets statements run again after ``interrupt()`` (the next command of a session).
     func clearInterrupt() {
         interruption.set(false)
     }
 
-    private static func openQueue(uri: String, readonly: Bool, options: OpenOptions, reportedPath: String,
-                                  interruption: SharedFlag) throws -> DatabaseQueue {
+    private static func openQueue(
+        uri: String, readonly: Bool, options: OpenOptions, reportedPath: String,
+        interruption: Locked<Bool>
+    ) throws -> DatabaseQueue {
         var config = Configuration()
         config.readonly = readonly
         config.busyMode = .timeout(OpenOptions.clampedBusyTimeout(options.busyTimeout))
@@ -389,10 +429,12 @@ final class StoreConnection {
         let throughView = uri.contains("vfs=cdhist-wal-view")
         config.prepareDatabase { db in
             if throughView { try Self.prepareView(db) }
-            sqlite3_progress_handler(db.sqliteConnection, 1000, { flag in
-                guard let flag else { return 0 }
-                return Unmanaged<SharedFlag>.fromOpaque(flag).takeUnretainedValue().isSet ? 1 : 0
-            }, Unmanaged.passUnretained(interruption).toOpaque())
+            sqlite3_progress_handler(
+                db.sqliteConnection, 1000,
+                { flag in
+                    guard let flag else { return 0 }
+                    return Unmanaged<Locked<Bool>>.fromOpaque(flag).takeUnretainedValue().current ? 1 : 0
+                }, Unmanaged.passUnretained(interruption).toOpaque())
         }
         do {
             return try DatabaseQueue(path: uri, configuration: config)
@@ -445,7 +487,8 @@ final class StoreConnection {
         guard word(4) == 3_007_000 else { return "has an unknown format version (\(word(4)))" }
         guard word(8) == UInt32(pageSize) else { return "has pages of \(word(8)) bytes, the database \(pageSize)" }
         // The header checksum, over its first 24 bytes in the byte order the magic names.
-        var s0: UInt32 = 0, s1: UInt32 = 0
+        var s0: UInt32 = 0
+        var s1: UInt32 = 0
         for i in stride(from: 0, to: 24, by: 8) {
             s0 = s0 &+ word(i, bigEndian: magic & 1 == 1) &+ s1
             s1 = s1 &+ word(i + 4, bigEndian: magic & 1 == 1) &+ s0
@@ -464,24 +507,29 @@ final class StoreConnection {
 
     /// `error` as this connection's reads throw it: an SQLite failure as a ``StoreError`` naming the store.
     func storeError(_ error: Error) -> Error {
-        (error as? DatabaseError).map { Self.storeError($0, path: path, timeout: busyTimeout, readPath: files.location) } ?? error
+        (error as? DatabaseError).map {
+            Self.storeError($0, path: path, timeout: busyTimeout, readPath: files.location)
+        } ?? error
     }
 
     /// `readPath`: the file SQLite read, when `path` names it otherwise (a store in a backup).
-    static func storeError(_ error: DatabaseError, path: String, timeout: Double, readPath: String? = nil) -> StoreError {
+    static func storeError(_ error: DatabaseError, path: String, timeout: Double, readPath: String? = nil) -> StoreError
+    {
         let message = error.message ?? "\(error.resultCode)"
         switch error.resultCode {
         case .SQLITE_BUSY, .SQLITE_LOCKED: return .locked(path: path, seconds: timeout)
         case .SQLITE_INTERRUPT: return .interrupted(path: path)
         case .SQLITE_CORRUPT,
-             .SQLITE_IOERR where error.extendedResultCode == .SQLITE_IOERR_SHORT_READ:
+            .SQLITE_IOERR where error.extendedResultCode == .SQLITE_IOERR_SHORT_READ:
             // A WAL store is opened without comparing the file to its header (a checkpoint in
             // progress makes them differ): a truncated copy shows here.
             if let short = StoreFiles.shortOfHeader(readPath ?? path) {
                 return .truncated(path: path, expectedBytes: short.declared, actualBytes: short.actual)
             }
             if error.resultCode == .SQLITE_CORRUPT {
-                return .corrupt(path: path, reason: WALMisfit.reason(location: readPath ?? path).map { "\(message); \($0)" } ?? message)
+                return .corrupt(
+                    path: path,
+                    reason: WALMisfit.reason(location: readPath ?? path).map { "\(message); \($0)" } ?? message)
             }
             return .corrupt(path: path, reason: "file ends inside a page (\(message))")
         case .SQLITE_NOTADB: return .notSQLite(path: path, reason: message)
@@ -544,13 +592,4 @@ private final class BesideJob<B>: @unchecked Sendable {
         guard let work else { return nil }
         return Result { try work.queue.inDatabase(work.body) }
     }
-}
-
-/// A Boolean set and read from several threads (and from SQLite's progress handler).
-// Unchecked Sendable: its one value is read and written under `lock`.
-final class SharedFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
-    var isSet: Bool { lock.withLock { value } }
-    func set(_ on: Bool) { lock.withLock { value = on } }
 }

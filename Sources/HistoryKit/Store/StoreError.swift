@@ -35,9 +35,10 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     public var path: String {
         switch self {
         case .fileNotFound(let p), .isDirectory(let p), .unreadable(let p, _), .notSQLite(let p, _),
-             .truncated(let p, _, _), .corrupt(let p, _), .notCoreData(let p, _), .historyNotEnabled(let p),
-             .unexpectedSchema(let p, _), .locked(let p, _), .interrupted(let p), .closed(let p), .sqlite(let p, _), .snapshotFailed(let p, _),
-             .unreadablePartialSave(let p, _, _):
+            .truncated(let p, _, _), .corrupt(let p, _), .notCoreData(let p, _), .historyNotEnabled(let p),
+            .unexpectedSchema(let p, _), .locked(let p, _), .interrupted(let p), .closed(let p), .sqlite(let p, _),
+            .snapshotFailed(let p, _),
+            .unreadablePartialSave(let p, _, _):
             return p
         }
     }
@@ -59,7 +60,11 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         case .notCoreData(let p, let missing):
             return "\(p): SQLite database but not a Core Data store (no \(missing.joined(separator: ", ")) table)"
         case .historyNotEnabled(let p):
-            return "\(p): Core Data store without persistent history (no ATRANSACTION/ACHANGE tables; NSPersistentHistoryTrackingKey was never enabled)"
+            return
+                """
+                \(p): Core Data store without persistent history (no ATRANSACTION/ACHANGE tables; \
+                NSPersistentHistoryTrackingKey was never enabled)
+                """
         case .unexpectedSchema(let p, let why):
             return "\(p): history tables are not as Core Data writes them (\(why))"
         case .locked(let p, let seconds):
@@ -73,8 +78,12 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         case .snapshotFailed(let p, let why):
             return "\(p): cannot make a private snapshot copy (\(why))"
         case .unreadablePartialSave(let p, let save, let why):
-            return "\(p): as it was after save \(save) it is partial (\(why)), so that SQLite cannot read it as one database; "
-                + "the saves whose state is exact can be read"
+            return
+                """
+                \(p): as it was after save \(save) it is partial (\(why)), so that SQLite cannot read it as one \
+                database; 
+                """
+                    + "the saves whose state is exact can be read"
         }
     }
 
@@ -114,9 +123,11 @@ public enum StoreNotice: Equatable, Sendable, CustomStringConvertible {
         case .walWithoutShm(let p):
             return "\(p)-wal is present without \(p)-shm"
         case .shmWithoutWal(let p):
-            return "\(p)-shm is present without \(p)-wal: if the store was copied, its newest transactions may be missing"
+            return
+                "\(p)-shm is present without \(p)-wal: if the store was copied, its newest transactions may be missing"
         case .readFromSnapshot(let p, let why):
-            return "\(p): read from a private snapshot copy in a temporary directory (\(why)); the original is untouched"
+            return
+                "\(p): read from a private snapshot copy in a temporary directory (\(why)); the original is untouched"
         case .unexpectedValue(let p, let detail):
             return "\(p): \(detail)"
         case .walUnusable(let p, let why):
@@ -131,7 +142,9 @@ extension StoreError {
     /// Whether it says the files do not make one database (what a state a checkpoint overwrote may be).
     var isDamage: Bool {
         switch self {
-        case .corrupt, .notSQLite, .notCoreData, .historyNotEnabled, .unexpectedSchema, .truncated, .unreadablePartialSave: return true
+        case .corrupt, .notSQLite, .notCoreData, .historyNotEnabled, .unexpectedSchema, .truncated,
+            .unreadablePartialSave:
+            return true
         default: return false
         }
     }
@@ -143,7 +156,8 @@ extension StoreError {
         case .isDirectory(let p) where p == readPath: return .isDirectory(path: name)
         case .unreadable(let p, let why) where p == readPath: return .unreadable(path: name, reason: why)
         case .notSQLite(let p, let why) where p == readPath: return .notSQLite(path: name, reason: why)
-        case .truncated(let p, let e, let a) where p == readPath: return .truncated(path: name, expectedBytes: e, actualBytes: a)
+        case .truncated(let p, let e, let a) where p == readPath:
+            return .truncated(path: name, expectedBytes: e, actualBytes: a)
         case .corrupt(let p, let why) where p == readPath: return .corrupt(path: name, reason: why)
         default: return self
         }

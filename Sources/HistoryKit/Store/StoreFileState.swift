@@ -29,7 +29,8 @@ struct StoreFileState: Equatable {
     /// `walIndex`: read the WAL index header too (see above).
     static func read(_ path: String, walIndex: Bool = true) -> StoreFileState? {
         guard let main = file(path) else { return nil }
-        return StoreFileState(main: main, wal: file(path + "-wal"), walIndexHeader: walIndex ? header(path + "-shm") : nil)
+        return StoreFileState(
+            main: main, wal: file(path + "-wal"), walIndexHeader: walIndex ? header(path + "-shm") : nil)
     }
 
     private static func header(_ path: String) -> [UInt8]? {

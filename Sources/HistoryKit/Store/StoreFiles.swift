@@ -17,6 +17,17 @@ public struct StoreFiles: Equatable, Sendable {
     public var shmPath: String { location + "-shm" }
     public var journalPath: String { location + "-journal" }
 
+    /// What SQLite appends to a store's name for the files it keeps beside it: the write-ahead
+    /// log, the log's index and the rollback journal.
+    public static let companionSuffixes = ["-wal", "-shm", "-journal"]
+
+    /// A store's own files: its main file (links resolved) and, whether they exist or not, its
+    /// `-wal`, `-shm` and `-journal` beside it, in that order.
+    public static func paths(of store: String) -> [String] {
+        let location = FileStatus.resolvedPath(store)
+        return [location] + companionSuffixes.map { location + $0 }
+    }
+
     /// Inspects the files around `path` (through a link, around the file it names) without
     /// opening them with SQLite. Only a regular file is read: a FIFO or a device would block
     /// or never end.
@@ -53,10 +64,13 @@ public struct StoreFiles: Equatable, Sendable {
             throw StoreError.truncated(path: path, expectedBytes: declared, actualBytes: size)
         }
         if size % Int64(header.pageSize) != 0 {
-            throw StoreError.truncated(path: path, expectedBytes: (size / Int64(header.pageSize) + 1) * Int64(header.pageSize), actualBytes: size)
+            throw StoreError.truncated(
+                path: path, expectedBytes: (size / Int64(header.pageSize) + 1) * Int64(header.pageSize),
+                actualBytes: size)
         }
-        let files = StoreFiles(path: path, mainSize: size, walSize: walSize, shmSize: Self.size(location + "-shm"),
-                               journalSize: Self.size(location + "-journal"), location: location)
+        let files = StoreFiles(
+            path: path, mainSize: size, walSize: walSize, shmSize: Self.size(location + "-shm"),
+            journalSize: Self.size(location + "-journal"), location: location)
         return (files, header)
     }
 
@@ -66,7 +80,9 @@ public struct StoreFiles: Equatable, Sendable {
         guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
         let head = [UInt8]((try? handle.read(upToCount: 100)) ?? Data())
-        guard let size = Self.size(path), let declared = (try? SQLiteHeader(bytes: head, path: path))?.declaredSize, declared > size else { return nil }
+        guard let size = Self.size(path), let declared = (try? SQLiteHeader(bytes: head, path: path))?.declaredSize,
+            declared > size
+        else { return nil }
         return (declared, size)
     }
 

@@ -16,13 +16,15 @@ enum WALMisfit {
         defer { try? head.close() }
         let bytes = [UInt8]((try? head.read(upToCount: 100)) ?? Data())
         guard let header = try? SQLiteHeader(bytes: bytes, path: location), header.isWAL,
-              let log = try? WALLog.read(walPath, pageSize: header.pageSize), !log.commits.isEmpty,
-              cdhist_wal_view_register() == SQLITE_OK else { return nil }
+            let log = try? WALLog.read(walPath, pageSize: header.pageSize), !log.commits.isEmpty,
+            cdhist_wal_view_register() == SQLITE_OK
+        else { return nil }
         var config = Configuration()
         config.readonly = true
         config.prepareDatabase(StoreConnection.prepareView)
         do {
-            let queue = try DatabaseQueue(path: StoreConnection.viewURI(location, log: log, throughCommit: 0), configuration: config)
+            let queue = try DatabaseQueue(
+                path: StoreConnection.viewURI(location, log: log, throughCommit: 0), configuration: config)
             defer { try? queue.close() }
             // The schema and Core Data's metadata read without the log.
             try queue.read { db in

@@ -44,16 +44,20 @@ public struct SaveExactness: Sendable {
             let low = min(shm.backfilled, log.frames.count)
             let high = max(low, min(shm.attempted, log.frames.count))
             let indexes = "its -shm, which indexes this -wal (the same salts, \(shm.frames) frames committed)"
-            let allows = (low == 0 ? "says only that a checkpoint may have copied frames up to \(high)"
-                : "says a checkpoint copied frames 1–\(low), and may have copied up to \(high)")
+            let allows =
+                (low == 0
+                    ? "says only that a checkpoint may have copied frames up to \(high)"
+                    : "says a checkpoint copied frames 1–\(low), and may have copied up to \(high)")
             if let k = fits.largest(in: low...high) {
                 backfilled = k
-                source = low == high
+                source =
+                    low == high
                     ? "as \(indexes) says" + (k == 0 ? "" : ", which every page written through frame \(k) bears out")
                     : "as the main file shows: \(fits.explanation(k)); \(indexes) \(allows)"
             } else {
                 backfilled = fits.largest
-                source = "as the main file shows: \(fits.explanation(backfilled)); "
+                source =
+                    "as the main file shows: \(fits.explanation(backfilled)); "
                     + "\(indexes) says frames \(low)–\(high) were copied, which the pages do not bear out"
             }
         } else {
@@ -62,7 +66,8 @@ public struct SaveExactness: Sendable {
             source = "as the main file shows: \(fits.explanation(backfilled)) (\(why))"
         }
         guard backfilled > 0 else { return SaveExactness(backfilled: 0, source: source, partial: [:]) }
-        return SaveExactness(backfilled: backfilled, source: source, partial: partialCommits(log, backfilled: backfilled))
+        return SaveExactness(
+            backfilled: backfilled, source: source, partial: partialCommits(log, backfilled: backfilled))
     }
 
     /// Commit k is partial when a page of its database (within its size) first written after its
@@ -81,10 +86,13 @@ public struct SaveExactness: Sendable {
                 if firsts[mid].frame <= commit.lastFrame { low = mid + 1 } else { high = mid }
             }
             // A page beyond the database's size after commit k is not part of the store then.
-            while low < firsts.count, firsts[low].frame <= backfilled, firsts[low].page > commit.databaseSize { low += 1 }
+            while low < firsts.count, firsts[low].frame <= backfilled, firsts[low].page > commit.databaseSize {
+                low += 1
+            }
             guard low < firsts.count, firsts[low].frame <= backfilled else { continue }
             let later = log.commit(holdingFrame: firsts[low].frame)?.number
-            partial[commit.number] = "a checkpoint copied frames 1–\(backfilled) into the main file: page \(firsts[low].page), "
+            partial[commit.number] =
+                "a checkpoint copied frames 1–\(backfilled) into the main file: page \(firsts[low].page), "
                 + "which save \(later.map(String.init) ?? "?") writes first, is read from there as a later save left it"
         }
         return partial
@@ -113,11 +121,19 @@ struct CheckpointFit {
             guard let m = firstMisfit else {
                 return log.commits.isEmpty ? "the -wal holds no commit" : "no checkpoint its -shm allows fits its pages"
             }
-            return "no checkpoint fits its pages (even after save \(m.commit), page \(m.page) differs from its copy in frame \(m.frame))"
+            return
+                """
+                no checkpoint fits its pages (even after save \(m.commit), page \(m.page) differs from its copy \
+                in frame \(m.frame))
+                """
         }
         let size = log.commit(holdingFrame: k)?.databaseSize ?? 0
         let pages = Set(log.frames.prefix(k).map(\.page).filter { $0 <= size }).count
-        return "each of the \(pages) pages written in frames 1–\(k) is its last copy there, and no checkpoint through a later save fits"
+        return
+            """
+            each of the \(pages) pages written in frames 1–\(k) is its last copy there, and no checkpoint through \
+            a later save fits
+            """
     }
 
     /// Compares the main file `mainPath` with the frames of `log`, in one pass over the frames,

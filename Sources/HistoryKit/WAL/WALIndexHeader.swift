@@ -25,7 +25,8 @@ public struct WALIndexHeader: Equatable, Sendable {
         func word(_ at: Int) -> Int { Int(WALLog.word(b, at, bigEndian: false)) }
         // Two copies of the header, then the checkpoint information; `isInit` is byte 12.
         guard b[12] == 1, b[0..<48] == b[48..<96] else { return nil }
-        return WALIndexHeader(saltBytes: Array(b[32..<40]), frames: word(16), backfilled: word(96), attempted: word(128))
+        return WALIndexHeader(
+            saltBytes: Array(b[32..<40]), frames: word(16), backfilled: word(96), attempted: word(128))
     }
 
     /// Whether it indexes exactly `log`: the same salts, and its last commit.

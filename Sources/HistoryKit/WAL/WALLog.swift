@@ -26,8 +26,10 @@ public struct WALLog: Sendable {
 
         /// What stands for the header of a log of 0 bytes: no salts, no frames.
         static func empty(pageSize: Int) -> Header {
-            Header(pageSize: pageSize, checkpointSequence: 0, salt1: 0, salt2: 0, bigEndianChecksum: false, checksum1: 0, checksum2: 0,
-                   saltBytes: [UInt8](repeating: 0, count: 8), bytes: [UInt8](repeating: 0, count: 32))
+            Header(
+                pageSize: pageSize, checkpointSequence: 0, salt1: 0, salt2: 0, bigEndianChecksum: false, checksum1: 0,
+                checksum2: 0,
+                saltBytes: [UInt8](repeating: 0, count: 8), bytes: [UInt8](repeating: 0, count: 32))
         }
     }
 
@@ -114,8 +116,13 @@ public struct WALLog: Sendable {
 
         /// What it means, for people: where SQLite stops reading, and what it does not see.
         public var sentence: String {
-            let through = firstFrame > 1 ? "only through frame \(firstFrame - 1), its last commit before it" : "no commit of it"
-            return "\(why): SQLite reads \(through), so frames \(firstFrame)–\(lastFrame) (\(plural(commits, "commit"))) are not part of the store"
+            let through =
+                firstFrame > 1 ? "only through frame \(firstFrame - 1), its last commit before it" : "no commit of it"
+            return
+                """
+                \(why): SQLite reads \(through), so frames \(firstFrame)–\(lastFrame) \
+                (\(plural(commits, "commit"))) are not part of the store
+                """
         }
     }
 
@@ -128,8 +135,9 @@ public struct WALLog: Sendable {
 
     /// The log of a store in WAL mode that has no `-wal`: no frame, no save.
     public static func missing(_ path: String, pageSize: Int) -> WALLog {
-        WALLog(path: path, header: .empty(pageSize: pageSize), size: -1, frames: [], commits: [], unfinished: nil,
-               inProgress: nil, olderGenerations: [], damage: nil, hidden: nil)
+        WALLog(
+            path: path, header: .empty(pageSize: pageSize), size: -1, frames: [], commits: [], unfinished: nil,
+            inProgress: nil, olderGenerations: [], damage: nil, hidden: nil)
     }
     /// Bytes of one frame: its 24-byte header and a page.
     public var frameSize: Int64 { 24 + Int64(header.pageSize) }
@@ -145,10 +153,17 @@ public struct WALLog: Sendable {
 
     /// The commit a frame belongs to (nil for an unfinished one).
     public func commit(holdingFrame frame: Int) -> Commit? {
-        var low = 0, high = commits.count - 1
+        var low = 0
+        var high = commits.count - 1
         while low <= high {
             let mid = (low + high) / 2
-            if commits[mid].lastFrame < frame { low = mid + 1 } else if commits[mid].firstFrame > frame { high = mid - 1 } else { return commits[mid] }
+            if commits[mid].lastFrame < frame {
+                low = mid + 1
+            } else if commits[mid].firstFrame > frame {
+                high = mid - 1
+            } else {
+                return commits[mid]
+            }
         }
         return nil
     }
@@ -165,15 +180,17 @@ public struct WALLog: Sendable {
         try? handle.seek(toOffset: 0)
         // A log of 0 bytes was reset (truncated after a checkpoint) and nothing written since.
         if size == 0 {
-            return WALLog(path: path, header: .empty(pageSize: expected), size: 0, frames: [], commits: [], unfinished: nil,
-                          inProgress: nil, olderGenerations: [], damage: nil, hidden: nil)
+            return WALLog(
+                path: path, header: .empty(pageSize: expected), size: 0, frames: [], commits: [], unfinished: nil,
+                inProgress: nil, olderGenerations: [], damage: nil, hidden: nil)
         }
         guard size >= 32, let head = try? handle.read(upToCount: 32), head.count == 32 else {
             throw WALError.notALog(path: path, reason: "\(size) bytes: shorter than a WAL header")
         }
         let header = try Self.header([UInt8](head), path: path)
         guard header.pageSize == expected else {
-            throw WALError.notALog(path: path, reason: "its pages are of \(header.pageSize) bytes, the database's of \(expected)")
+            throw WALError.notALog(
+                path: path, reason: "its pages are of \(header.pageSize) bytes, the database's of \(expected)")
         }
         var scan = Scan(header: header, size: size, hashingPages: hashingPages)
         let frameSize = 24 + header.pageSize
@@ -194,7 +211,9 @@ public struct WALLog: Sendable {
     /// The header of a log, checked: magic, version, a page size SQLite can have, its checksum.
     static func header(_ b: [UInt8], path: String) throws -> Header {
         let magic = word(b, 0, bigEndian: true)
-        guard magic & 0xFFFF_FFFE == 0x377F_0682 else { throw WALError.notALog(path: path, reason: "no WAL header (magic \(hex(magic)))") }
+        guard magic & 0xFFFF_FFFE == 0x377F_0682 else {
+            throw WALError.notALog(path: path, reason: "no WAL header (magic \(hex(magic)))")
+        }
         guard word(b, 4, bigEndian: true) == 3_007_000 else {
             throw WALError.notALog(path: path, reason: "an unknown format version (\(word(b, 4, bigEndian: true)))")
         }
@@ -203,24 +222,36 @@ public struct WALLog: Sendable {
             throw WALError.notALog(path: path, reason: "a page size SQLite cannot have (\(pageSize))")
         }
         let bigEndian = magic & 1 == 1
-        let (c1, c2) = b.withUnsafeBytes { checksum(UnsafeRawBufferPointer(rebasing: $0[0..<24]), bigEndian: bigEndian, 0, 0) }
+        let (c1, c2) = b.withUnsafeBytes {
+            checksum(UnsafeRawBufferPointer(rebasing: $0[0..<24]), bigEndian: bigEndian, 0, 0)
+        }
         guard c1 == word(b, 24, bigEndian: true), c2 == word(b, 28, bigEndian: true) else {
             throw WALError.notALog(path: path, reason: "its header's checksum does not match")
         }
-        return Header(pageSize: pageSize, checkpointSequence: word(b, 12, bigEndian: true), salt1: word(b, 16, bigEndian: true),
-                      salt2: word(b, 20, bigEndian: true), bigEndianChecksum: bigEndian, checksum1: c1, checksum2: c2,
-                      saltBytes: Array(b[16..<24]), bytes: Array(b[0..<32]))
+        return Header(
+            pageSize: pageSize, checkpointSequence: word(b, 12, bigEndian: true), salt1: word(b, 16, bigEndian: true),
+            salt2: word(b, 20, bigEndian: true), bigEndianChecksum: bigEndian, checksum1: c1, checksum2: c2,
+            saltBytes: Array(b[16..<24]), bytes: Array(b[0..<32]))
     }
 
     /// SQLite's WAL checksum of `bytes` (a multiple of 8), continuing from `s1`, `s2`.
-    static func checksum(_ bytes: UnsafeRawBufferPointer, bigEndian: Bool, _ s1: UInt32, _ s2: UInt32) -> (UInt32, UInt32) {
-        var s1 = s1, s2 = s2
+    static func checksum(_ bytes: UnsafeRawBufferPointer, bigEndian: Bool, _ s1: UInt32, _ s2: UInt32) -> (
+        UInt32, UInt32
+    ) {
+        var s1 = s1
+        var s2 = s2
         var i = 0
         let n = bytes.count & ~7
         while i < n {
             var x0 = bytes.loadUnaligned(fromByteOffset: i, as: UInt32.self)
             var x1 = bytes.loadUnaligned(fromByteOffset: i + 4, as: UInt32.self)
-            if bigEndian { x0 = UInt32(bigEndian: x0); x1 = UInt32(bigEndian: x1) } else { x0 = UInt32(littleEndian: x0); x1 = UInt32(littleEndian: x1) }
+            if bigEndian {
+                x0 = UInt32(bigEndian: x0)
+                x1 = UInt32(bigEndian: x1)
+            } else {
+                x0 = UInt32(littleEndian: x0)
+                x1 = UInt32(littleEndian: x1)
+            }
             s1 = s1 &+ x0 &+ s2
             s2 = s2 &+ x1 &+ s1
             i += 8
@@ -277,29 +308,44 @@ public struct WALLog: Sendable {
 
         mutating func add(_ frame: UnsafeRawBufferPointer) {
             position += 1
-            let page = WALLog.word(frame, 0), databaseSize = WALLog.word(frame, 4)
-            let salt1 = WALLog.word(frame, 8), salt2 = WALLog.word(frame, 12)
+            let page = WALLog.word(frame, 0)
+            let databaseSize = WALLog.word(frame, 4)
+            let salt1 = WALLog.word(frame, 8)
+            let salt2 = WALLog.word(frame, 12)
             let stored = (WALLog.word(frame, 16), WALLog.word(frame, 20))
             let sameSalts = salt1 == header.salt1 && salt2 == header.salt2
             if !ended {
-                var sum = WALLog.checksum(UnsafeRawBufferPointer(rebasing: frame[0..<8]), bigEndian: header.bigEndianChecksum, checksum.0, checksum.1)
-                sum = WALLog.checksum(UnsafeRawBufferPointer(rebasing: frame[24...]), bigEndian: header.bigEndianChecksum, sum.0, sum.1)
+                var sum = WALLog.checksum(
+                    UnsafeRawBufferPointer(rebasing: frame[0..<8]), bigEndian: header.bigEndianChecksum, checksum.0,
+                    checksum.1)
+                sum = WALLog.checksum(
+                    UnsafeRawBufferPointer(rebasing: frame[24...]), bigEndian: header.bigEndianChecksum, sum.0, sum.1)
                 if sameSalts && page != 0 && sum == stored {
                     checksum = sum
-                    frames.append(Frame(page: page, databaseSize: databaseSize, pageHash: hashingPages ? PageHash.of(UnsafeRawBufferPointer(rebasing: frame[24...])) : 0))
+                    frames.append(
+                        Frame(
+                            page: page, databaseSize: databaseSize,
+                            pageHash: hashingPages ? PageHash.of(UnsafeRawBufferPointer(rebasing: frame[24...])) : 0))
                     pagesSinceCommit.insert(page)
                     if databaseSize != 0 {
                         let first = (commits.last?.lastFrame ?? 0) + 1
-                        commits.append(Commit(number: commits.count + 1, firstFrame: first, lastFrame: position, pages: pagesSinceCommit.count,
-                                              databaseSize: databaseSize))
+                        commits.append(
+                            Commit(
+                                number: commits.count + 1, firstFrame: first, lastFrame: position,
+                                pages: pagesSinceCommit.count,
+                                databaseSize: databaseSize))
                         pagesSinceCommit = []
                     }
                     return
                 }
                 ended = true
                 breakFrame = position
-                breakWhy = page == 0 ? "frame \(position) names no page"
-                    : sameSalts ? "frame \(position)'s checksum does not match" : "frame \(position) carries other salts than the log's header"
+                breakWhy =
+                    page == 0
+                    ? "frame \(position) names no page"
+                    : sameSalts
+                        ? "frame \(position)'s checksum does not match"
+                        : "frame \(position) carries other salts than the log's header"
             }
             // Beyond the valid frames, frames of this generation (its salts, or the zero salts SQLite
             // writes before a commit fixes them up) are a save in progress, unless a commit of this
@@ -317,11 +363,16 @@ public struct WALLog: Sendable {
             }
             let checks: Bool
             if var last = generations.last, last.salt1 == salt1, last.salt2 == salt2, last.lastFrame == position - 1 {
-                checks = previousChecksum.map { prior in
-                    var sum = WALLog.checksum(UnsafeRawBufferPointer(rebasing: frame[0..<8]), bigEndian: header.bigEndianChecksum, prior.0, prior.1)
-                    sum = WALLog.checksum(UnsafeRawBufferPointer(rebasing: frame[24...]), bigEndian: header.bigEndianChecksum, sum.0, sum.1)
-                    return sum == stored
-                } ?? false
+                checks =
+                    previousChecksum.map { prior in
+                        var sum = WALLog.checksum(
+                            UnsafeRawBufferPointer(rebasing: frame[0..<8]), bigEndian: header.bigEndianChecksum,
+                            prior.0, prior.1)
+                        sum = WALLog.checksum(
+                            UnsafeRawBufferPointer(rebasing: frame[24...]), bigEndian: header.bigEndianChecksum, sum.0,
+                            sum.1)
+                        return sum == stored
+                    } ?? false
                 last.lastFrame = position
                 if databaseSize != 0 { last.commits += 1 }
                 if checks { last.checkedFrames += 1 }
@@ -330,8 +381,10 @@ public struct WALLog: Sendable {
                 generations[generations.count - 1] = last
             } else {
                 generationPages = [page]
-                generations.append(Generation(salt1: salt1, salt2: salt2, firstFrame: position, lastFrame: position,
-                                              commits: databaseSize != 0 ? 1 : 0, pages: 1, checkedFrames: 0))
+                generations.append(
+                    Generation(
+                        salt1: salt1, salt2: salt2, firstFrame: position, lastFrame: position,
+                        commits: databaseSize != 0 ? 1 : 0, pages: 1, checkedFrames: 0))
             }
             previousChecksum = stored
         }
@@ -346,22 +399,26 @@ public struct WALLog: Sendable {
             // A commit after the frame that breaks the chain: damage. A broken commit frame with none
             // after it is the last write of a save cut short (a copy taken while it was written).
             if let breakFrame, let lastCommitAfterBreak, lastCommitAfterBreak > breakFrame {
-                let hiddenFrames = HiddenFrames(damagedFrame: breakFrame, firstFrame: (commits.last?.lastFrame ?? 0) + 1,
-                                                lastFrame: lastCommitAfterBreak, commits: commitsAfterBreak, why: breakWhy)
+                let hiddenFrames = HiddenFrames(
+                    damagedFrame: breakFrame, firstFrame: (commits.last?.lastFrame ?? 0) + 1,
+                    lastFrame: lastCommitAfterBreak, commits: commitsAfterBreak, why: breakWhy)
                 hidden = hiddenFrames
                 damage = hiddenFrames.sentence
                 generations.removeAll { $0.firstFrame < lastCommitAfterBreak }
             } else if let last = inProgressLast {
                 // Its pages with those of the valid frames before it (the same save's first frames).
-                inProgress = LooseRun(firstFrame: breakFrame ?? last, lastFrame: last, pages: inProgressPages.union(pagesSinceCommit).count)
+                inProgress = LooseRun(
+                    firstFrame: breakFrame ?? last, lastFrame: last,
+                    pages: inProgressPages.union(pagesSinceCommit).count)
             }
             if damage == nil, leftOver > 0 {
                 damage = "\(leftOver) bytes after the last whole frame (a write cut short)"
             }
             let lastCommitted = commits.last?.lastFrame ?? 0
-            return WALLog(path: path, header: header, size: size, frames: frames, commits: commits,
-                          unfinished: frames.count > lastCommitted ? (lastCommitted + 1)...frames.count : nil,
-                          inProgress: inProgress, olderGenerations: generations, damage: damage, hidden: hidden)
+            return WALLog(
+                path: path, header: header, size: size, frames: frames, commits: commits,
+                unfinished: frames.count > lastCommitted ? (lastCommitted + 1)...frames.count : nil,
+                inProgress: inProgress, olderGenerations: generations, damage: damage, hidden: hidden)
         }
     }
 }
@@ -381,7 +438,8 @@ public enum WALError: MessageError, Equatable, Sendable {
         case .notALog(let p, let why): return "\(p): not a WAL file of this store: \(why)"
         case .noSaves(let p, let why): return "\(p): \(why)"
         case .noSuchSave(let p, let n, let count):
-            return count == 0 ? "\(p): its -wal holds no save, so there is no save \(n) (\(Control.listSaves) lists a store's saves)"
+            return count == 0
+                ? "\(p): its -wal holds no save, so there is no save \(n) (\(Control.listSaves) lists a store's saves)"
                 : "\(p): its -wal holds saves 1 to \(count), not \(n)"
         }
     }

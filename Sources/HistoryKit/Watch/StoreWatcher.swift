@@ -66,8 +66,11 @@ public final class StoreWatcher {
     /// (its bounds, limit and order are not used). `model` resolves the model
     /// of a store as opened (again when its catalog or schema change).
     /// `massDelete` says when new deletes are a burst to tell (``Event/massDelete(_:)``).
-    public init(path: String, options: OpenOptions = OpenOptions(), filter: HistoryQuery = HistoryQuery(), since: HistoryQuery.Bound? = nil,
-                massDelete: DeleteBurstLimits? = DeleteBurstLimits(), model: @escaping (HistoryStore) throws -> ModelResolution) throws {
+    public init(
+        path: String, options: OpenOptions = OpenOptions(), filter: HistoryQuery = HistoryQuery(),
+        since: HistoryQuery.Bound? = nil,
+        massDelete: DeleteBurstLimits? = DeleteBurstLimits(), model: @escaping (HistoryStore) throws -> ModelResolution
+    ) throws {
         self.path = path
         deletes = massDelete.map(DeleteBurstDetector.init(limits:))
         self.options = options
@@ -78,7 +81,8 @@ public final class StoreWatcher {
         filter.order = .ascending
         self.filter = filter
         resolveModel = model
-        watchedPath = PackedReference.resolve(path).map { $0.kind == .backup ? $0.place + "/Manifest.db" : $0.place } ?? path
+        watchedPath =
+            PackedReference.resolve(path).map { $0.kind == .backup ? $0.place + "/Manifest.db" : $0.place } ?? path
         guard let files = StoreFileState.read(watchedPath) else { throw StoreError.fileNotFound(path: path) }
         self.files = files
         let store = try HistoryStore.open(path, options: options)
@@ -96,7 +100,8 @@ public final class StoreWatcher {
             var position = range?.1 ?? 0
             switch since {
             case .transaction(let n)?:
-                // A number past the newest is a typo or another store's: waiting would mistake its first commits for a replaced store.
+                // A number past the newest is a typo or another store's: waiting would mistake its first commits for a
+                // replaced store.
                 guard n <= position else { throw WatchError.pastNewest(path: path, number: n, newest: range?.1) }
                 position = n
             case .token(let token)?:
@@ -123,7 +128,9 @@ public final class StoreWatcher {
     @discardableResult
     public func poll(_ body: (Event) throws -> Bool) throws -> Bool {
         guard let now = StoreFileState.read(watchedPath) else { throw WatchError.deleted(path: path) }
-        guard now.isSameFile(as: files) else { throw WatchError.replaced(path: path, reason: "another file took its place") }
+        guard now.isSameFile(as: files) else {
+            throw WatchError.replaced(path: path, reason: "another file took its place")
+        }
         guard now != files || unread else { return true }
         let checkpointed = usesWAL && (now.main.size != files.main.size || now.main.modified != files.main.modified)
         // The store is open only while it is read: between polls watch holds no connection.
@@ -169,7 +176,8 @@ public final class StoreWatcher {
         let (range, purged) = try store.snapshot { () -> ((Int64, Int64)?, Event?) in
             let range = try store.read { try HistoryStore.numberRange("ATRANSACTION", $0) }
             if let last = range?.1, last < position {
-                throw WatchError.replaced(path: path, reason: "its newest transaction is #\(last), older than #\(position) read before")
+                throw WatchError.replaced(
+                    path: path, reason: "its newest transaction is #\(last), older than #\(position) read before")
             }
             // A purge deletes the oldest transactions: the first number moves up (or none is left).
             var purged: Event?
@@ -177,7 +185,8 @@ public final class StoreWatcher {
                 let remaining = try store.countTransactions(through: position)
                 let count = countThroughPosition.map { $0 - remaining }
                 if count.map({ $0 > 0 }) ?? true {
-                    purged = .purged(first: oldFirst, last: min(range.map { $0.0 - 1 } ?? position, position), count: count)
+                    purged = .purged(
+                        first: oldFirst, last: min(range.map { $0.0 - 1 } ?? position, position), count: count)
                 }
                 countThroughPosition = remaining
             }

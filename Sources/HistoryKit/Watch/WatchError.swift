@@ -12,12 +12,21 @@ public enum WatchError: MessageError, Equatable, Sendable {
     public var message: Message {
         switch self {
         case .deleted(let path): return "\(path): the store was deleted"
-        case .replaced(let path, let reason): return "\(path): the store was replaced (\(reason)); watch it again to follow the new one"
+        case .replaced(let path, let reason):
+            return "\(path): the store was replaced (\(reason)); watch it again to follow the new one"
         case .pastNewest(let path, let number, let newest):
             let found = newest.map { "the newest is #\($0)" } ?? "the store has no transactions"
-            return "\(path): no transaction #\(number) yet: \(found); give a number up to it, or no \(Control.startAfter) to start after the newest"
+            return
+                """
+                \(path): no transaction #\(number) yet: \(found); give a number up to it, or no \
+                \(Control.startAfter) to start after the newest
+                """
         case .readFailed(let path, let number, let reason):
-            return "\(path): reading the changes of #\(number) failed after part of them were shown (\(reason)); watch again with \(Control.startAfter) tx:\(number &- 1) to see it whole"
+            return
+                """
+                \(path): reading the changes of #\(number) failed after part of them were shown (\(reason)); \
+                watch again with \(Control.startAfter) tx:\(number &- 1) to see it whole
+                """
         }
     }
 }

@@ -6,16 +6,12 @@ import HistoryKit
 struct ActorsCommand: ParsableCommand, SessionInputs {
     static let configuration = CommandConfiguration(
         commandName: "actors",
-        abstract: "Show each actor's merge state: what it merged, what is pending, whether it is stuck, and each cleaner's cut-off.",
-        discussion: """
-        Positions come from --defaults, --token and --group-container, and from the store itself: a store mirrored with \
-        CloudKit has its exporter as an actor (CloudKit export), with no option needed.
-
-        Cleaner strategies, each as the code it follows computes it: \
-        \(CleanerStrategy.allCases.map { "\($0.rawValue) (\($0.source))" }.joined(separator: "; ")). \
-        In the table, strategies with the same cut-off and effect share a row, and what rows have in common is said \
-        once under it; --all gives each strategy its own row with its rule.
-        """)
+        abstract:
+            """
+            Show each actor's merge state: what it merged, what is pending, whether it is stuck, and each \
+            cleaner's cut-off.
+            """,
+        discussion: CommandHelp.actors)
 
     static let sessionStore = SessionStorePlacement.firstUnlessAppGroupFolder, readsSessionDefaults = true
 
@@ -38,9 +34,13 @@ struct ActorsCommand: ParsableCommand, SessionInputs {
         let path = try mergeState.storePath(store)
         let historyStore = try openStore(path, lockTimeout: lock.lockTimeout, atSave: save.atSave)
         let context = try outputOptions.context().reading(historyStore)
-        let analysis = try mergeState.analyze(historyStore, now: try mergeState.evaluationTime(utc: outputOptions.utc), utc: outputOptions.utc, always: true)
+        let analysis = try mergeState.analyze(
+            historyStore, now: try mergeState.evaluationTime(utc: outputOptions.utc), utc: outputOptions.utc,
+            always: true)
         guard let report = analysis.report else { return }
-        let presenter = MergeStatePresenter(time: context.time, now: report.now, inSession: context.terminal.inSession, all: summary.all)
-        DocumentRenderer.render(presenter.document(report, store: historyStore, sources: analysis.sources), context: context)
+        let presenter = MergeStatePresenter(
+            time: context.time, now: report.now, inSession: context.terminal.inSession, all: summary.all)
+        DocumentRenderer.render(
+            presenter.document(report, store: historyStore, sources: analysis.sources), context: context)
     }
 }

@@ -7,15 +7,14 @@ struct CDHist: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cdhist",
         abstract: "Inspect and repair the persistent history of Core Data SQLite stores.",
-        discussion: """
-        cdhist STORE opens an interactive session on STORE (the same as cdhist repl STORE). Reads ATRANSACTION, ACHANGE and ATRANSACTIONSTRING as Core Data would, WAL included, \
-        without changing any file (only purge --execute and repair-defaults --execute write). Exit status: 0 success, 1 findings (check) or a failed token check, 2 usage or file error.
-        """,
+        discussion: CommandHelp.tool,
         version: ToolVersion.line,
         subcommands: [
             InfoCommand.self, TransactionsCommand.self, ChangesCommand.self, ShowCommand.self,
-            EntitiesCommand.self, AuthorsCommand.self, ObjectCommand.self, DeletedCommand.self, ExportCommand.self, WatchCommand.self, DiffCommand.self, ActorsCommand.self, TokenCommand.self,
-            PurgeCommand.self, RepairDefaultsCommand.self, ProvokeCommand.self, CheckCommand.self, CloudKitCommand.self, TimelineCommand.self, ReportCommand.self,
+            EntitiesCommand.self, AuthorsCommand.self, ObjectCommand.self, DeletedCommand.self, ExportCommand.self,
+            WatchCommand.self, DiffCommand.self, ActorsCommand.self, TokenCommand.self,
+            PurgeCommand.self, RepairDefaultsCommand.self, ProvokeCommand.self, CheckCommand.self, CloudKitCommand.self,
+            TimelineCommand.self, ReportCommand.self,
             StoresCommand.self, SavesCommand.self, RecoverCommand.self, ReplCommand.self,
         ]
     )

@@ -24,23 +24,32 @@ struct ChangesCommand: ParsableCommand, SessionInputs {
         var presenter = try labelOptions.presenter(session)
         try valueOptions.apply(to: &presenter, session: session)
         let color = session.context.color
-        let list = ListRenderer(context: session.context, kind: "changes", columns: presenter.changeColumns(try session.store.numberBounds()),
-                                header: [("storeID", .string(session.store.storeUUID))])
+        let list = ListRenderer(
+            context: session.context, kind: "changes",
+            columns: presenter.changeColumns(try session.store.numberBounds()),
+            header: [("storeID", .string(session.store.storeUUID))])
         let warnings = ValueWarnings(store: session.store.path)
         // A CSV row is a change with its transaction's time and names first, as export's rows begin.
-        let rows = session.context.format == .csv ? TransactionLookup(store: session.store) { warnings.add($0.warnings) } : nil
-        let store = session.store, decoder = session.decoder
+        let rows =
+            session.context.format == .csv ? TransactionLookup(store: session.store) { warnings.add($0.warnings) } : nil
+        let store = session.store
+        let decoder = session.decoder
         // Labels and values are looked up on one connection, in order: read in one go then.
         if list.takesChunks, presenter.label == nil, presenter.values == nil {
-            let chunks = ListChunks(presenter: presenter, storeUUID: store.storeUUID, tagged: session.context.format == .ndjson)
-            try list.addInChunks(inChunks: { body in try store.readChangesInChunks(query, decoder: decoder) { try body($0.index, $0.forEach) } },
-                                 inOneGo: { _, decoded in try store.forEachChange(query, decoder: decoder, decoded) },
-                                 warnings: warnings, chunks.changes(writing: PlainChangeWriter(decoder: decoder, csvRaw: false)))
+            let chunks = ListChunks(
+                presenter: presenter, storeUUID: store.storeUUID, tagged: session.context.format == .ndjson)
+            try list.addInChunks(
+                inChunks: { body in
+                    try store.readChangesInChunks(query, decoder: decoder) { try body($0.index, $0.forEach) }
+                },
+                inOneGo: { _, decoded in try store.forEachChange(query, decoder: decoder, decoded) },
+                warnings: warnings, chunks.changes(writing: PlainChangeWriter(decoder: decoder, csvRaw: false)))
         } else {
             try store.forEachChange(query, decoder: decoder) { change in
                 warnings.add(change.warnings)
                 if let rows {
-                    list.add(cells: [], record: presenter.record(change, of: try rows.transaction(change.transactionNumber)))
+                    list.add(
+                        cells: [], record: presenter.record(change, of: try rows.transaction(change.transactionNumber)))
                 } else {
                     list.add(cells: presenter.cells(change, color: color), record: presenter.record(change))
                 }

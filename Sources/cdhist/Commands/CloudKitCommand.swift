@@ -6,14 +6,14 @@ import HistoryKit
 struct CloudKitCommand: ParsableCommand, SessionInputs {
     static let configuration = CommandConfiguration(
         commandName: "cloudkit",
-        abstract: "Show CloudKit mirroring's state: export position, records awaiting upload or deletion, objects changed since their export, fetches and events.",
+        abstract:
+            """
+            Show CloudKit mirroring's state: export position, records awaiting upload or deletion, objects \
+            changed since their export, fetches and events.
+            """,
         // The usage ArgumentParser writes lists every option: over 80 columns.
         usage: "cdhist cloudkit [<options>] <store>",
-        discussion: """
-        Reads the ANSCK tables NSPersistentCloudKitContainer (and SwiftData with iCloud) keeps in the store, or the keys \
-        of its first release in Z_METADATA. What an OS version's tables lack is said, not guessed. On a store that is not \
-        mirrored, one line says so (exit status 0).
-        """)
+        discussion: CommandHelp.cloudKit)
 
     static let sessionStore = SessionStorePlacement.first
 
@@ -28,7 +28,13 @@ struct CloudKitCommand: ParsableCommand, SessionInputs {
     @Option(help: ArgumentHelp("Show at most this many of the newest events.", valueName: "n"))
     var events = 10
 
-    @Option(help: ArgumentHelp("Evaluate as of this date instead of now; lags are then measured to it (without it, to the store's newest transaction, unless the store is live).", valueName: "date"))
+    @Option(
+        help: ArgumentHelp(
+            """
+            Evaluate as of this date instead of now; lags are then measured to it (without it, to the store's \
+            newest transaction, unless the store is live).
+            """,
+            valueName: "date"))
     var now: String?
 
     @OptionGroup var lock: LockOptions
@@ -38,14 +44,19 @@ struct CloudKitCommand: ParsableCommand, SessionInputs {
     @OptionGroup var outputOptions: OutputOptions
 
     func validate() throws {
-        guard objects >= 0, events >= 0 else { throw ValidationError("--objects and --events take a count of 0 or more") }
+        guard objects >= 0, events >= 0 else {
+            throw ValidationError("--objects and --events take a count of 0 or more")
+        }
     }
 
     func run() throws {
         let store = try openStore(store, lockTimeout: lock.lockTimeout, atSave: save.atSave)
         let context = try outputOptions.context().reading(store)
-        let at = try now.map { try PositionParser(utc: outputOptions.utc).date($0, option: "--now") } ?? Date().timeIntervalSinceReferenceDate
-        let content = try CloudKitPresenter.Content.read(store, now: at, nowIsGiven: now != nil, objects: objects, events: events)
+        let at =
+            try now.map { try PositionParser(utc: outputOptions.utc).date($0, option: "--now") }
+            ?? Date().timeIntervalSinceReferenceDate
+        let content = try CloudKitPresenter.Content.read(
+            store, now: at, nowIsGiven: now != nil, objects: objects, events: events)
         DocumentRenderer.render(CloudKitPresenter(time: context.time, now: at).document(content), context: context)
     }
 }

@@ -5,15 +5,12 @@ import HistoryKit
 struct DeletedCommand: ParsableCommand, SessionInputs {
     static let configuration = CommandConfiguration(
         commandName: "deleted",
-        abstract: "List deleted objects per entity: when, by whom, tombstone values, label; and objects gone without a recorded delete.",
-        discussion: """
-        A table first counts per entity the objects deleted, how many of those deletes kept tombstone values, and the \
-        objects gone without a recorded delete; then it lists the first 10 objects of each entity (--all: every one). \
-        JSON, NDJSON and CSV list every object; --limit caps every format. Deletes come from history with their \
-        tombstones. An object history shows inserted or changed whose row is no longer in its table and that no delete names is listed after them, marked: its delete was purged since (a purge \
-        of one author's transactions), or it was deleted outside Core Data. Objects are labelled from the tombstone, \
-        or with --labels-from from an earlier copy of the store.
-        """)
+        abstract:
+            """
+            List deleted objects per entity: when, by whom, tombstone values, label; and objects gone without a \
+            recorded delete.
+            """,
+        discussion: CommandHelp.deleted)
 
     static let sessionStore = SessionStorePlacement.first, takesSessionModel = true
 
@@ -21,7 +18,9 @@ struct DeletedCommand: ParsableCommand, SessionInputs {
 
     @OptionGroup var save: SaveOptions
 
-    @Option(help: ArgumentHelp("Only objects of this entity (repeatable).", valueName: "name"), completion: .custom(ObjectCompletion.shellEntities))
+    @Option(
+        help: ArgumentHelp("Only objects of this entity (repeatable).", valueName: "name"),
+        completion: .custom(ObjectCompletion.shellEntities))
     var entity: [String] = []
 
     @Flag(name: .customLong("include-subentities"), help: "With --entity, also its subentities.")
@@ -41,19 +40,25 @@ struct DeletedCommand: ParsableCommand, SessionInputs {
         var labels = labelOptions
         labels.labels = true
         let presenter = DeletedPresenter(history: session.presenter, labeler: try labels.labeler(session))
-        if let limit, limit < 0 { throw CLIError.invalidValue(option: "--limit", value: String(limit), reason: "must not be negative") }
+        if let limit, limit < 0 {
+            throw CLIError.invalidValue(option: "--limit", value: String(limit), reason: "must not be negative")
+        }
         // A table shows the first rows of each entity, deleted and gone, after the count of all.
         let perEntity = summaryOptions.limit(session.context)
         let summary = try session.store.deletionSummary(entities: entity, includeSubentities: includeSubentities)
-        let list = DeletedList(context: session.context, presenter: presenter, bounds: try session.store.numberBounds(), summary: summary,
-                               header: [("storeID", .string(session.store.storeUUID))])
+        let list = DeletedList(
+            context: session.context, presenter: presenter, bounds: try session.store.numberBounds(), summary: summary,
+            header: [("storeID", .string(session.store.storeUUID))])
         let warnings = ValueWarnings(store: session.store.path)
         // Rows on a terminal show their own progress; written elsewhere, a count on stderr does.
         let terminal = session.context.terminal
-        let progress = ProgressLine(enabled: terminal.stderrIsTerminal && !terminal.stdoutIsTerminal, every: 1024, quietFirst: true)
+        let progress = ProgressLine(
+            enabled: terminal.stderrIsTerminal && !terminal.stdoutIsTerminal, every: 1024, quietFirst: true)
         var shown = 0
-        try session.store.forEachDeletedObject(entities: entity, includeSubentities: includeSubentities, perEntity: perEntity, limit: limit,
-                                               decoder: session.decoder) { object in
+        try session.store.forEachDeletedObject(
+            entities: entity, includeSubentities: includeSubentities, perEntity: perEntity, limit: limit,
+            decoder: session.decoder
+        ) { object in
             if let change = object.change { warnings.add(change.warnings) }
             list.add(object, label: presenter.label(object))
             shown += 1

@@ -6,13 +6,12 @@ import HistoryKit
 struct DiffCommand: ParsableCommand, SessionInputs {
     static let configuration = CommandConfiguration(
         commandName: "diff",
-        abstract: "Compare two copies of a store: transactions purged, added and rewritten, and what the added ones did to objects.",
-        discussion: """
-        Reads both in step by transaction number (any size: only counts are kept). Rewritten transactions have the same number in both \
-        but other content (a restored or replaced store). In a session, diff OTHER compares the open store (old) with OTHER (new). \
-        With --old-save and --new-save, two saves of one store's -wal: diff S S --old-save 3 --new-save 9. \
-        Exit status: 0 when the histories are identical, 1 when they differ, 2 on an error (and for stores of different UUIDs, unless --force).
-        """)
+        abstract:
+            """
+            Compare two copies of a store: transactions purged, added and rewritten, and what the added ones did \
+            to objects.
+            """,
+        discussion: CommandHelp.diff)
 
     static let sessionStore = SessionStorePlacement.first, takesSessionModel = true
 
@@ -24,8 +23,10 @@ struct DiffCommand: ParsableCommand, SessionInputs {
 
     @OptionGroup var booted: BootedOptions
 
-    @Option(help: ArgumentHelp("Model to decode both with instead of their caches: a .mom, .momd, .xcdatamodel or .xcdatamodeld.",
-                               valueName: "path"))
+    @Option(
+        help: ArgumentHelp(
+            "Model to decode both with instead of their caches: a .mom, .momd, .xcdatamodel or .xcdatamodeld.",
+            valueName: "path"))
     var model: String?
 
     @OptionGroup var lock: LockOptions
@@ -44,22 +45,33 @@ struct DiffCommand: ParsableCommand, SessionInputs {
         let oldStore = try openStore(old, lockTimeout: lock.lockTimeout, atSave: saves.old)
         let newStore = try openStore(new, lockTimeout: lock.lockTimeout, atSave: saves.new)
         guard force || oldStore.storeUUID == newStore.storeUUID else {
-            throw CLIError.invalidValue(option: "new", value: new,
-                                        reason: "a different store from \(old) (UUID \(newStore.storeUUID), not \(oldStore.storeUUID)); --force compares them anyway")
+            throw CLIError.invalidValue(
+                option: "new", value: new,
+                reason:
+                    """
+                    a different store from \(old) (UUID \(newStore.storeUUID), not \(oldStore.storeUUID)); \
+                    --force compares them anyway
+                    """
+            )
         }
         var query = try selection.query()
         try range.apply(to: &query, utc: outputOptions.utc)
         let oldModel = try oldStore.resolveModel(userModelPath: model)
         let newModel = try newStore.resolveModel(userModelPath: model)
-        for problem in Set([oldModel.problem, newModel.problem].compactMap { $0?.text }).sorted() { printError("cdhist: note: \(problem)") }
+        for problem in Set([oldModel.problem, newModel.problem].compactMap { $0?.text }).sorted() {
+            printError("cdhist: note: \(problem)")
+        }
         let stop = REPLEnvironment.current?.freshStop()
         let showProgress = context.terminal.stderrIsTerminal
-        let last = showProgress ? max(try oldStore.numberBounds().transaction, try newStore.numberBounds().transaction) : 0
+        let last =
+            showProgress ? max(try oldStore.numberBounds().transaction, try newStore.numberBounds().transaction) : 0
         let progress = ProgressLine(enabled: showProgress, every: 1024, quietFirst: true)
         let diff: HistoryDiff
         do {
-            diff = try HistoryDiff.compare(old: oldStore, oldDecoder: oldStore.makeDecoder(model: oldModel),
-                                           new: newStore, newDecoder: newStore.makeDecoder(model: newModel), query: query) { number in
+            diff = try HistoryDiff.compare(
+                old: oldStore, oldDecoder: oldStore.makeDecoder(model: oldModel),
+                new: newStore, newDecoder: newStore.makeDecoder(model: newModel), query: query
+            ) { number in
                 progress.step { "compared through #\(number) of #\(last)" }
                 return !(stop?.isRequested ?? false)
             }
@@ -68,11 +80,14 @@ struct DiffCommand: ParsableCommand, SessionInputs {
             throw StoreError.interrupted(path: new)
         }
         progress.finish(leaving: nil)
-        let presenter = DiffPresenter(time: context.time, limit: summary.limit(context), groupsFamilies: summary.groupsFamilies(context))
-        let old = DiffPresenter.Side(path: SavePairOptions.label(self.old, store: oldStore), storeUUID: oldStore.storeUUID,
-                                     transactions: diff.removed.transactions + diff.unchanged.transactions + diff.rewritten.transactions)
-        let new = DiffPresenter.Side(path: SavePairOptions.label(self.new, store: newStore), storeUUID: newStore.storeUUID,
-                                     transactions: diff.added.transactions + diff.unchanged.transactions + diff.rewritten.transactions)
+        let presenter = DiffPresenter(
+            time: context.time, limit: summary.limit(context), groupsFamilies: summary.groupsFamilies(context))
+        let old = DiffPresenter.Side(
+            path: SavePairOptions.label(self.old, store: oldStore), storeUUID: oldStore.storeUUID,
+            transactions: diff.removed.transactions + diff.unchanged.transactions + diff.rewritten.transactions)
+        let new = DiffPresenter.Side(
+            path: SavePairOptions.label(self.new, store: newStore), storeUUID: newStore.storeUUID,
+            transactions: diff.added.transactions + diff.unchanged.transactions + diff.rewritten.transactions)
         DocumentRenderer.render(presenter.document(diff, old: old, new: new), context: context)
         if !diff.isIdentical { throw ExitCode(1) }
     }

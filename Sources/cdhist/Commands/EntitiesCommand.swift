@@ -28,7 +28,9 @@ struct EntitiesCommand: ParsableCommand, SessionInputs {
         if let name = entity, store.catalog.entity(named: name) == nil {
             throw QueryError.unknownEntity(name: name, known: store.catalog.entities.map(\.name))
         }
-        let presenter = EntitiesPresenter(catalog: store.catalog, layout: { session.decoder.layout(forEntity: $0) }, modelProblem: session.model.problem?.text)
+        let presenter = EntitiesPresenter(
+            catalog: store.catalog, layout: { session.decoder.layout(forEntity: $0) },
+            modelProblem: session.model.problem?.text)
         DocumentRenderer.render(presenter.document(tally, entity: entity), context: session.context)
     }
 }

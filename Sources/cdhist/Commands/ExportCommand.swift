@@ -7,7 +7,12 @@ import HistoryKit
 struct ExportCommand: ParsableCommand, SessionInputs {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Stream transactions with their decoded changes as NDJSON (one transaction per line), JSON, CSV (one row per change), or Timesketch events (one per change).")
+        abstract:
+            """
+            Stream transactions with their decoded changes as NDJSON (one transaction per line), JSON, CSV (one \
+            row per change), or Timesketch events (one per change).
+            """
+    )
 
     static let sessionStore = SessionStorePlacement.first, takesSessionModel = true
     // Lines of JSON only: a session's table or CSV format is not an export's.
@@ -20,14 +25,22 @@ struct ExportCommand: ParsableCommand, SessionInputs {
     @OptionGroup var labelOptions: LabelOptions
     @OptionGroup var valueOptions: ValueOptions
 
-    @Option(help: ArgumentHelp("Write to this file instead of stdout (atomically: it appears only when complete; nothing is left when interrupted).", valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            """
+            Write to this file instead of stdout (atomically: it appears only when complete; nothing is left when \
+            interrupted).
+            """,
+            valueName: "file"))
     var out: String?
 
     @OptionGroup var outputOptions: ExportOutputOptions
 
     func run() throws {
         let session = try Session.open(storeOptions, atSave: save.atSave, context: outputOptions.context())
-        let inputs = OutputFile.storeFiles(session.store.path) + (labelOptions.labelsFrom.map(OutputFile.storeFiles) ?? []) + [storeOptions.model].compactMap { $0 }
+        let inputs =
+            OutputFile.storeFiles(session.store.path) + (labelOptions.labelsFrom.map(OutputFile.storeFiles) ?? [])
+            + [storeOptions.model].compactMap { $0 }
             + filters.range.tokenFiles
         let target = try out.map { try OutputFile($0, reading: inputs) }
         let output = target.map { Output(handle: $0.handle) } ?? Output()
@@ -44,14 +57,19 @@ struct ExportCommand: ParsableCommand, SessionInputs {
         let warnings = ValueWarnings(store: session.store.path)
         // Labels and values are looked up on one connection, in order: read in one go then.
         let inOrder = presenter.label != nil || presenter.values != nil
-        let writer = ExportWriter(context: context, events: outputOptions.format == .timesketch, presenter: presenter,
-                                  plain: inOrder ? nil : PlainChangeWriter(decoder: session.decoder, csvRaw: context.csvRaw),
-                                  storeUUID: session.store.storeUUID, progress: progress, progressText: progressText, warnings: warnings)
+        let writer = ExportWriter(
+            context: context, events: outputOptions.format == .timesketch, presenter: presenter,
+            plain: inOrder ? nil : PlainChangeWriter(decoder: session.decoder, csvRaw: context.csvRaw),
+            storeUUID: session.store.storeUUID, progress: progress, progressText: progressText, warnings: warnings)
         do {
-            let store = session.store, decoder = session.decoder
-            try writer.write(bounds: try store.numberBounds(),
-                             inChunks: { body in try !inOrder && store.readInChunks(query, decoder: decoder) { try body($0.index, $0.forEach) } },
-                             inOneGo: { try store.forEachTransactionWithChanges(query, decoder: decoder, $1) })
+            let store = session.store
+            let decoder = session.decoder
+            try writer.write(
+                bounds: try store.numberBounds(),
+                inChunks: { body in
+                    try !inOrder && store.readInChunks(query, decoder: decoder) { try body($0.index, $0.forEach) }
+                },
+                inOneGo: { try store.forEachTransactionWithChanges(query, decoder: decoder, $1) })
             progress.finish(leaving: progressText(progress.steps))
             try target?.commit(output)
         } catch {

@@ -6,7 +6,8 @@ import HistoryKit
 struct InfoCommand: ParsableCommand, SessionInputs {
     static let configuration = CommandConfiguration(
         commandName: "info",
-        abstract: "Summarise a store: UUID, framework version, files, history size, counts, time range, traces of purges.",
+        abstract:
+            "Summarise a store: UUID, framework version, files, history size, counts, time range, traces of purges.",
         // The usage ArgumentParser writes lists every option: over 80 columns.
         usage: "cdhist info [<options>] <store>")
 
@@ -15,7 +16,9 @@ struct InfoCommand: ParsableCommand, SessionInputs {
     @OptionGroup var storeOptions: StoreOptions
 
     @OptionGroup var save: SaveOptions
-    @Flag(name: .customLong("change-types"), help: "Also count changes by type (reads every change: seconds on millions).")
+    @Flag(
+        name: .customLong("change-types"), help: "Also count changes by type (reads every change: seconds on millions)."
+    )
     var changeTypes = false
 
     @OptionGroup var evidence: EvidenceOptions
@@ -24,10 +27,13 @@ struct InfoCommand: ParsableCommand, SessionInputs {
 
     func run() throws {
         // Hashed before anything is read, and again once everything is.
-        var exam = try evidence.inputs(store: storeOptions.store, model: storeOptions.model).map { try Examination.begin($0) }
+        var exam = try evidence.inputs(store: storeOptions.store, model: storeOptions.model).map {
+            try Examination.begin($0)
+        }
         let session = try Session.open(storeOptions, atSave: save.atSave, output: outputOptions)
         let stats = try session.store.statistics(countingChangeTypes: changeTypes)
-        var document = InfoPresenter(time: session.context.time).document(store: session.store, stats: stats, model: session.model)
+        var document = InfoPresenter(time: session.context.time).document(
+            store: session.store, stats: stats, model: session.model)
         if var taken = exam {
             try taken.finish()
             EvidencePresenter(time: session.context.time).add(taken, access: session.store.access, to: &document)

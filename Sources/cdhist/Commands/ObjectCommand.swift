@@ -10,10 +10,7 @@ struct ObjectCommand: ParsableCommand, SessionInputs {
         abstract: "One object's life: every change to it in order, and its current values read through the model.",
         // The usage ArgumentParser writes lists every option: over 80 columns.
         usage: "cdhist object [<options>] <store> <id>",
-        discussion: """
-        ID is the object as an app logs it (x-coredata://STOREUUID/ENTITY/pN, or the description of its objectID) or ENTITY/pN. \
-        A superentity's name finds its subentities' objects. Exit status 2 when the store has neither a row nor a change of the object.
-        """)
+        discussion: CommandHelp.object)
 
     static let sessionStore = SessionStorePlacement.first, takesSessionModel = true
 
@@ -21,8 +18,9 @@ struct ObjectCommand: ParsableCommand, SessionInputs {
 
     @OptionGroup var save: SaveOptions
 
-    @Argument(help: ArgumentHelp("The object: ENTITY/pN or x-coredata://STOREUUID/ENTITY/pN.", valueName: "id"),
-              completion: .custom(ObjectCompletion.shellObjects))
+    @Argument(
+        help: ArgumentHelp("The object: ENTITY/pN or x-coredata://STOREUUID/ENTITY/pN.", valueName: "id"),
+        completion: .custom(ObjectCompletion.shellObjects))
     var id: String
 
     @OptionGroup var labelOptions: LabelOptions
@@ -39,16 +37,25 @@ struct ObjectCommand: ParsableCommand, SessionInputs {
         try valueOptions.apply(to: &history, session: session)
         let presenter = ObjectPresenter(history: history, store: session.store, labeler: labeler)
         let query = HistoryQuery(objects: [object])
-        let store = session.store, decoder = session.decoder
+        let store = session.store
+        let decoder = session.decoder
         // Labels and values are looked up on one connection, in order: read in one go then.
-        let inChunks: ChunkedWrite.Read = { body in try store.readInChunks(query, decoder: decoder) { try body($0.index, $0.forEach) } }
-        let chunks = history.label != nil || history.values != nil ? nil : (plain: PlainChangeWriter(decoder: decoder, csvRaw: false), read: inChunks)
-        let renderer = ObjectRenderer(presenter: presenter, context: session.context, warnings: ValueWarnings(store: session.store.path), chunks: chunks)
+        let inChunks: ChunkedWrite.Read = { body in
+            try store.readInChunks(query, decoder: decoder) { try body($0.index, $0.forEach) }
+        }
+        let chunks =
+            history.label != nil || history.values != nil
+            ? nil : (plain: PlainChangeWriter(decoder: decoder, csvRaw: false), read: inChunks)
+        let renderer = ObjectRenderer(
+            presenter: presenter, context: session.context, warnings: ValueWarnings(store: session.store.path),
+            chunks: chunks)
         // The row and the changes from one snapshot.
         try session.store.snapshot {
             let lookup = try session.store.objectState(object, model: session.model.model)
             if case .missing(let reason) = lookup, try !session.store.hasTransactions(query) {
-                throw CLIError.notFound(path: session.store.path, what: "no object \(object): \(reason), and no change to it in the history")
+                throw CLIError.notFound(
+                    path: session.store.path, what: "no object \(object): \(reason), and no change to it in the history"
+                )
             }
             try renderer.render(object, lookup: lookup, bounds: try session.store.numberBounds()) {
                 try session.store.forEachTransactionWithChanges(query, decoder: session.decoder, $0)

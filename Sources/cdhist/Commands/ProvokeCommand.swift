@@ -9,29 +9,25 @@ struct ProvokeCommand: ParsableCommand, SessionInputs {
         commandName: "provoke",
         abstract: "Put a store into a failure the app must survive (preview unless --execute); --undo puts it back.",
         usage: "cdhist provoke <scenario> <store> [--actor <name>] [<options>]\ncdhist provoke --undo <store>",
-        discussion: """
-        Scenarios: expired-token (deletes history through the transaction the actor's token names: 134301), missed-changes \
-        (deletes the oldest transaction by others an actor keeping a date has not merged), behind (moves the actor back --by N \
-        transactions), foreign-token (a token of another store: 134501), corrupt-token (a value that does not decode, under the \
-        same key), cloudkit-reset (deletes history through CloudKit mirroring's export position). The merge state is read as \
-        actors reads it. --execute refuses while another process has the store open, copies every file it changes byte for \
-        byte into STORE.cdhist-provoke, then changes them; --undo STORE puts each back, checks its SHA-256, removes the copies \
-        (refused, saying what would be lost, when the app wrote since, unless --force).
-        """)
+        discussion: CommandHelp.provoke)
 
     static let sessionStore = SessionStorePlacement.storeOption, readsSessionDefaults = true
 
-    @Argument(help: ArgumentHelp("The failure: \(ProvokeScenario.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "scenario"),
-              completion: .list(ProvokeScenario.allCases.map(\.rawValue)))
+    @Argument(
+        help: ArgumentHelp(
+            "The failure: \(ProvokeScenario.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "scenario"),
+        completion: .list(ProvokeScenario.allCases.map(\.rawValue)))
     var scenario: String?
 
     @Argument(help: ArgumentHelp("The Core Data store file.", valueName: "store"), completion: .file())
     var store: String?
 
-    @Option(name: .customLong("store"), help: .hidden) var storeOption: String?  // as a session or --booted gives the store
+    // As a session or --booted gives the store.
+    @Option(name: .customLong("store"), help: .hidden) var storeOption: String?
     @OptionGroup var booted: BootedOptions
 
-    @Option(help: ArgumentHelp("The actor to put into the failure (every scenario but cloudkit-reset).", valueName: "name"))
+    @Option(
+        help: ArgumentHelp("The actor to put into the failure (every scenario but cloudkit-reset).", valueName: "name"))
     var actor: String?
 
     @Option(help: ArgumentHelp("How many transactions behind moves the actor back.", valueName: "N"))
@@ -51,18 +47,27 @@ struct ProvokeCommand: ParsableCommand, SessionInputs {
 
     func validate() throws {
         if undo {
-            guard [scenario, store, storeOption, mergeState.groupContainer].compactMap({ $0 }).count == 1, !execute else {
+            guard [scenario, store, storeOption, mergeState.groupContainer].compactMap({ $0 }).count == 1, !execute
+            else {
                 throw ValidationError("give only the store with --undo, without --execute: cdhist provoke --undo STORE")
             }
             return
         }
         guard let scenario, [store, storeOption, mergeState.groupContainer].contains(where: { $0 != nil }) else {
-            throw ValidationError("give a scenario and a store: cdhist provoke SCENARIO STORE (or --group-container DIR)")
+            throw ValidationError(
+                "give a scenario and a store: cdhist provoke SCENARIO STORE (or --group-container DIR)")
         }
         guard let kind = ProvokeScenario(rawValue: scenario) else {
-            throw ValidationError("unknown scenario '\(scenario)': use \(ProvokeScenario.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw ValidationError(
+                """
+                unknown scenario '\(scenario)': use \
+                \(ProvokeScenario.allCases.map(\.rawValue).joined(separator: ", "))
+                """
+            )
         }
-        if kind.needsActor && actor == nil { throw ValidationError("\(scenario) needs --actor: the actor to put into the failure") }
+        if kind.needsActor && actor == nil {
+            throw ValidationError("\(scenario) needs --actor: the actor to put into the failure")
+        }
         if by < 1 { throw ValidationError("--by takes a positive number of transactions, not \(by)") }
     }
 
@@ -71,17 +76,24 @@ struct ProvokeCommand: ParsableCommand, SessionInputs {
         let path = try store ?? storeOption ?? (undo ? scenario : nil) ?? mergeState.storePath(nil)
         if undo {
             REPLEnvironment.current?.closeStore()
-            let undone = try ProvokeBackup.undo(store: path, force: undoOptions.force, stops: REPLEnvironment.current?.freshStop())
-            return DocumentRenderer.render(ProvokePresenter(time: render.time, store: path).undone(undone), context: render)
+            let undone = try ProvokeBackup.undo(
+                store: path, force: undoOptions.force, stops: REPLEnvironment.current?.freshStop())
+            return DocumentRenderer.render(
+                ProvokePresenter(time: render.time, store: path).undone(undone), context: render)
         }
         guard let scenario = scenario.flatMap(ProvokeScenario.init(rawValue:)) else { return }
         let opened = try openStore(path, lockTimeout: lock.lockTimeout)
-        let analysis = try mergeState.analyze(opened, now: try mergeState.evaluationTime(utc: outputOptions.utc), utc: outputOptions.utc, always: true)
-        let plan = try opened.planProvocation(scenario, actor: actor, by: by, analysis: analysis, keyPrefixes: mergeState.keyPrefix)
-        let presenter = ProvokePresenter(time: render.time, store: path, mergeStateWords: mergeState.words, storeWords: booted.words)
+        let analysis = try mergeState.analyze(
+            opened, now: try mergeState.evaluationTime(utc: outputOptions.utc), utc: outputOptions.utc, always: true)
+        let plan = try opened.planProvocation(
+            scenario, actor: actor, by: by, analysis: analysis, keyPrefixes: mergeState.keyPrefix)
+        let presenter = ProvokePresenter(
+            time: render.time, store: path, mergeStateWords: mergeState.words, storeWords: booted.words)
         guard execute else { return DocumentRenderer.render(presenter.document(plan, result: nil), context: render) }
         REPLEnvironment.current?.closeStore()
-        let result = try ProvokeExecutor.execute(plan, busyTimeout: lock.lockTimeout, stops: REPLEnvironment.current?.freshStop()) { line in
+        let result = try ProvokeExecutor.execute(
+            plan, busyTimeout: lock.lockTimeout, stops: REPLEnvironment.current?.freshStop()
+        ) { line in
             if render.terminal.stderrIsTerminal { printError("cdhist: \(line)…") }
         }
         DocumentRenderer.render(presenter.document(plan, result: result), context: render)

@@ -7,14 +7,7 @@ struct PurgeCommand: ParsableCommand, SessionInputs {
     static let configuration = CommandConfiguration(
         commandName: "purge",
         abstract: "Preview what a purge would delete and break; with --execute, back up, delete, verify.",
-        discussion: """
-        The preview changes nothing; it shows the cut-off (a relative date such as 7d counts back from --now). \
-        --execute prints the preview; refuses a read-only store, one another process is writing to, one that changed \
-        since the preview (an app that only has it open is not seen: quit it first) and a purge that would break an \
-        actor (unless --allow-expire); asks before a purge that deletes every transaction or knows no actor's position \
-        (--yes does not ask, and is needed without a terminal); writes a backup with SQLite's online backup, deletes in one transaction, checks \
-        PRAGMA quick_check and the counts, and restores the backup if either fails.
-        """)
+        discussion: CommandHelp.purge)
 
     static let sessionStore = SessionStorePlacement.first, readsSessionDefaults = true, takesSessionModel = true
 
@@ -29,13 +22,21 @@ struct PurgeCommand: ParsableCommand, SessionInputs {
 
     @OptionGroup var mergeState: MergeStateOptions
 
-    @Flag(help: "Also count the deleted changes per author and per entity and type (reads every deleted change: seconds on millions).")
+    @Flag(
+        help:
+            """
+            Also count the deleted changes per author and per entity and type (reads every deleted change: \
+            seconds on millions).
+            """
+    )
     var breakdown = false
 
     @Flag(help: "Delete for real (after a backup). Without it, only the preview.")
     var execute = false
 
-    @Option(help: ArgumentHelp("Where to write the backup (default: beside the store, with a timestamp).", valueName: "path"))
+    @Option(
+        help: ArgumentHelp(
+            "Where to write the backup (default: beside the store, with a timestamp).", valueName: "path"))
     var backup: String?
 
     @Flag(name: .customLong("no-backup"), help: "Skip the backup (only when you already have a copy of the store).")
@@ -50,7 +51,13 @@ struct PurgeCommand: ParsableCommand, SessionInputs {
     @Flag(name: .customLong("allow-expire"), help: "Execute even when the purge expires or breaks an actor.")
     var allowExpire = false
 
-    @Flag(help: "Do not ask before a purge that deletes every transaction or knows no app's position (needed without a terminal to ask on; a session asks before every purge).")
+    @Flag(
+        help:
+            """
+            Do not ask before a purge that deletes every transaction or knows no app's position (needed without a \
+            terminal to ask on; a session asks before every purge).
+            """
+    )
     var yes = false
 
     @OptionGroup var summary: SummaryOptions
@@ -68,27 +75,39 @@ struct PurgeCommand: ParsableCommand, SessionInputs {
         let store = try openStore(path, lockTimeout: storeOptions.lockTimeout)
         let now = try mergeState.evaluationTime(utc: outputOptions.utc)
         // Without merge state or a strategy there is no actor to break and no cut-off to compute.
-        let analysis = try mergeState.analyze(store, now: now, utc: outputOptions.utc, model: storeOptions.model, always: cutoff.strategy != nil)
+        let analysis = try mergeState.analyze(
+            store, now: now, utc: outputOptions.utc, model: storeOptions.model, always: cutoff.strategy != nil)
         let report = analysis.report
-        var query = HistoryQuery(authors: names.authors, contextNames: names.contextNames, bundleIDs: names.bundleIDs, processIDs: names.processIDs)
+        var query = HistoryQuery(
+            authors: names.authors, contextNames: names.contextNames, bundleIDs: names.bundleIDs,
+            processIDs: names.processIDs)
         let parser = PositionParser(utc: outputOptions.utc, now: Date(timeIntervalSinceReferenceDate: now))
         if let after { query.after = try parser.bound(after, option: "--after") }
         guard let selection = try cutoff.selection(narrowing: query, report: report, parser: parser) else { return }
         let plan = try store.planPurge(selection, mergeState: analysis, breakdown: breakdown)
-        let presenter = PurgePresenter(time: render.time, limit: summary.limit(render), groupsFamilies: summary.groupsFamilies(render))
-        DocumentRenderer.render(presenter.preview(plan.preview, store: path, rule: selection.rule, notes: selection.notes, executing: execute,
-                                                  actors: plan.actorsChecked == 0 ? nil : plan.actorsChecked,
-                                                  safeBefore: plan.safeBefore.map { PositionParser.text($0, time: render.time) }), context: render)
+        let presenter = PurgePresenter(
+            time: render.time, limit: summary.limit(render), groupsFamilies: summary.groupsFamilies(render))
+        DocumentRenderer.render(
+            presenter.preview(
+                plan.preview, store: path, rule: selection.rule, notes: selection.notes, executing: execute,
+                actors: plan.actorsChecked == 0 ? nil : plan.actorsChecked,
+                safeBefore: plan.safeBefore.map { PositionParser.text($0, time: render.time) }), context: render)
         guard execute else { return }
         let policy: BackupPolicy = noBackup ? .skip : backup.map { .at($0) } ?? .besideStore
-        let options = PurgeOptions(backup: policy, pruneStrings: pruneStrings, vacuum: vacuum, busyTimeout: storeOptions.lockTimeout,
-                                   allowBreakingActors: allowExpire)
+        let options = PurgeOptions(
+            backup: policy, pruneStrings: pruneStrings, vacuum: vacuum, busyTimeout: storeOptions.lockTimeout,
+            allowBreakingActors: allowExpire)
         try PurgeExecutor.permit(plan, options: options)
-        guard plan.preview.transactionCount > 0 else { return printError("cdhist: nothing to delete; the store is unchanged") }
-        guard try PurgeConfirmation.obtained(plan, store: path, yes: yes) else { return printError("cdhist: purge cancelled; the store is unchanged") }
+        guard plan.preview.transactionCount > 0 else {
+            return printError("cdhist: nothing to delete; the store is unchanged")
+        }
+        guard try PurgeConfirmation.obtained(plan, store: path, yes: yes) else {
+            return printError("cdhist: purge cancelled; the store is unchanged")
+        }
         // The session's connection closes too (executing closes the plan's store; the session's may be another).
         REPLEnvironment.current?.closeStore()
-        let result = try PurgeExecutor.execute(plan, options: options, stops: REPLEnvironment.current?.freshStop()) { line in
+        let result = try PurgeExecutor.execute(plan, options: options, stops: REPLEnvironment.current?.freshStop()) {
+            line in
             if render.terminal.stderrIsTerminal { printError("cdhist: \(line)…") }
         }
         DocumentRenderer.render(presenter.result(result, store: path), context: render)

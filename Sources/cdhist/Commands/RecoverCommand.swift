@@ -5,14 +5,13 @@ import HistoryKit
 struct RecoverCommand: ParsableCommand, SessionInputs {
     static let configuration = CommandConfiguration(
         commandName: "recover",
-        abstract: "List what the saves still in the -wal hold that the store no longer does: history a purge removed, and objects deleted with their values.",
+        abstract:
+            """
+            List what the saves still in the -wal hold that the store no longer does: history a purge removed, \
+            and objects deleted with their values.
+            """,
         usage: "cdhist recover [<options>] <store>",
-        discussion: """
-        Each history transaction a save removed (a purge run while the -wal held it) is read, with its changes, from the \
-        store as it was before that save, and each object a save deleted with every value its row had before. What a \
-        log reset took is gone: frames of an earlier generation of the log are only listed with what they hold. \
-        Nothing is written.
-        """)
+        discussion: CommandHelp.recover)
 
     static let sessionStore = SessionStorePlacement.first
 
@@ -24,7 +23,13 @@ struct RecoverCommand: ParsableCommand, SessionInputs {
     @Option(help: ArgumentHelp("Model to decode with instead of the store's cache.", valueName: "path"))
     var model: String?
 
-    @Flag(help: "Show every value whole in the table (long strings and data are cut otherwise; JSON always gives every byte).")
+    @Flag(
+        help:
+            """
+            Show every value whole in the table (long strings and data are cut otherwise; JSON always gives every \
+            byte).
+            """
+    )
     var all = false
 
     @OptionGroup var lock: LockOptions
@@ -38,10 +43,14 @@ struct RecoverCommand: ParsableCommand, SessionInputs {
         var transactions: [SaveRecovery.Transaction] = []
         var objects: [SaveRecovery.DeletedObject] = []
         var unreadable: [SaveRecovery.Unreadable] = []
-        try SaveRecovery.run(historyStore, log: log, userModel: model, transaction: { transactions.append($0) }, object: { objects.append($0) },
-                             unreadable: { unreadable.append($0) })
-        let presenter = RecoverPresenter(history: HistoryPresenter(time: context.time), storeUUID: historyStore.storeUUID, all: all)
-        DocumentRenderer.render(presenter.document(log, transactions: transactions, objects: objects, unreadable: unreadable, store: store),
-                                context: context)
+        try SaveRecovery.run(
+            historyStore, log: log, userModel: model, transaction: { transactions.append($0) },
+            object: { objects.append($0) },
+            unreadable: { unreadable.append($0) })
+        let presenter = RecoverPresenter(
+            history: HistoryPresenter(time: context.time), storeUUID: historyStore.storeUUID, all: all)
+        DocumentRenderer.render(
+            presenter.document(log, transactions: transactions, objects: objects, unreadable: unreadable, store: store),
+            context: context)
     }
 }

@@ -6,17 +6,21 @@ import Foundation
 struct ReplCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "repl",
-        abstract: "Open an interactive session on a store (also: cdhist STORE); run -c commands or stdin lines as a script.",
+        abstract:
+            "Open an interactive session on a store (also: cdhist STORE); run -c commands or stdin lines as a script.",
         // The usage ArgumentParser writes lists every option: over 80 columns.
         usage: "cdhist repl [<options>] <store>",
-        discussion: "In a script the first failing command stops it with exit status 2 and its line number, unless --keep-going.")
+        discussion: CommandHelp.repl
+    )
 
     @Argument(help: ArgumentHelp("The store to open (commands run on it).", valueName: "store"))
     var store: String
 
     @OptionGroup var booted: BootedOptions
 
-    @Option(name: .customShort("c"), help: ArgumentHelp("Run this command on the store and exit (repeatable).", valueName: "command"))
+    @Option(
+        name: .customShort("c"),
+        help: ArgumentHelp("Run this command on the store and exit (repeatable).", valueName: "command"))
     var command: [String] = []
 
     @Flag(name: .customLong("keep-going"), help: "In -c or stdin scripts, go on after a failing command.")

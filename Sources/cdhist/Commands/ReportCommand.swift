@@ -6,14 +6,15 @@ import HistoryKit
 struct ReportCommand: ParsableCommand, SessionInputs {
     static let configuration = CommandConfiguration(
         commandName: "report",
-        abstract: "Write an HTML diagnosis report: summary, timeline, actors, purge preview, check findings, busiest authors and entities.",
-        discussion: """
-        One file with inline CSS and SVG, no script and nothing fetched: open it in a browser, print it to PDF, attach it \
-        to a bug report. It is written under a temporary name beside --out and renamed when complete; the store and the \
-        merge-state files are only read. --strategy also names the app's cleaner for the check, as check --strategy does.
-        """)
+        abstract:
+            """
+            Write an HTML diagnosis report: summary, timeline, actors, purge preview, check findings, busiest \
+            authors and entities.
+            """,
+        discussion: CommandHelp.report)
 
-    static let sessionStore = SessionStorePlacement.firstUnlessAppGroupFolder, readsSessionDefaults = true, takesSessionModel = true
+    static let sessionStore = SessionStorePlacement.firstUnlessAppGroupFolder, readsSessionDefaults = true,
+        takesSessionModel = true
     // HTML whatever the session's format.
     static func takesSessionFormat(_ format: OutputFormat) -> Bool { false }
 
@@ -30,71 +31,106 @@ struct ReportCommand: ParsableCommand, SessionInputs {
     @Option(help: ArgumentHelp("Model to decode with instead of the store's cache.", valueName: "path"))
     var model: String?
 
-    @Option(help: ArgumentHelp("Check thresholds and settings from a JSON file (as check --config).", valueName: "file"))
+    @Option(
+        help: ArgumentHelp("Check thresholds and settings from a JSON file (as check --config).", valueName: "file"))
     var config: String?
 
-    @Option(help: ArgumentHelp("Timeline lanes for the busiest authors; the others share one more lane.", valueName: "n"))
+    @Option(
+        help: ArgumentHelp("Timeline lanes for the busiest authors; the others share one more lane.", valueName: "n"))
     var top = 8
 
-    @Flag(help: "Show times in UTC instead of local time (and read dates without a zone, and count the apple cleaner's calendar days, in UTC).")
+    @Flag(
+        help:
+            """
+            Show times in UTC instead of local time (and read dates without a zone, and count the apple cleaner's \
+            calendar days, in UTC).
+            """
+    )
     var utc = false
 
     @OptionGroup var summaryOptions: SummaryOptions
     @OptionGroup var lock: LockOptions
     @OptionGroup var save: SaveOptions
 
-    func validate() throws { guard (1...100).contains(top) else { throw ValidationError("--top takes 1 to 100 lanes") } }
+    func validate() throws {
+        guard (1...100).contains(top) else { throw ValidationError("--top takes 1 to 100 lanes") }
+    }
 
     func run() throws {
         var settings = try config.map { try CheckConfig.load(path: $0) } ?? CheckConfig()
         if let name = cutoff.strategy { settings.strategy = CleanerStrategy(rawValue: name) }
         let path = try mergeState.storePath(store)
         // Every input hashed before it is read, and again once the page is made (the evidence section).
-        var exam = try Examination.begin(try mergeState.evidenceInputs(storeName: path, others: [(.model, model), (.config, config)]))
+        var exam = try Examination.begin(
+            try mergeState.evidenceInputs(storeName: path, others: [(.model, model), (.config, config)]))
         let historyStore = try openStore(path, lockTimeout: lock.lockTimeout, atSave: save.atSave)
         let time = TimeFormatter(utc: utc)
         let now = try mergeState.evaluationTime(utc: utc)
-        let analysis = try mergeState.analyze(historyStore, declared: settings.actors, batch: settings.batchActors, now: now, utc: utc, model: model, always: true)
+        let check = try HealthCheck.run(
+            historyStore,
+            HealthCheckRequest(
+                mergeState: try mergeState.request(
+                    declared: settings.actors, batch: settings.batchActors, now: now, utc: utc, model: model),
+                config: settings, only: [], skip: [], modelPath: model, nextModelPath: nil, failOn: nil,
+                forAPage: true))
+        mergeState.printNotes(check.mergeState)
+        let analysis = check.mergeState
         let sources = analysis.sources
-        // Refused before the work, and again when it is written (the files may have moved meanwhile).
-        let inputs = OutputFile.storeFiles(path) + sources.map(\.path) + [config, model].compactMap { $0 } + cutoff.tokenFiles
+        // Refused before the work is written, and again when it is (the files may have moved meanwhile).
+        let inputs =
+            OutputFile.storeFiles(path) + sources.map(\.path) + [config, model].compactMap { $0 } + cutoff.tokenFiles
         try OutputFile.refuseToReplace(out, inputs: inputs)
         guard let mergeReport = analysis.report else { return }
-        let modelResolution = try historyStore.resolveModel(userModelPath: model)
-        // The check sees merge state only when there is some, as `check` does; what it reads (statistics, tallies) is the page's.
-        let checkContext = try CheckContext(store: historyStore, mergeState: analysis.isGiven ? mergeReport : nil, mirroring: analysis.mirroring,
-                                            config: settings, model: modelResolution, now: now, readingForAPage: true)
-        let findings = try CheckCommand.findings(checkContext), threshold = settings.failOn ?? .error
-        let selection = try cutoff.selection(narrowing: HistoryQuery(), report: mergeReport, parser: try mergeState.positionParser(utc: utc))
+        let checkContext = check.context
+        let modelResolution = checkContext.model
+        let findings = check.findings
+        let selection = try cutoff.selection(
+            narrowing: HistoryQuery(), report: mergeReport, parser: try mergeState.positionParser(utc: utc))
         let purge = try selection.map { s -> (rule: String, preview: PurgePreview, document: Document) in
-            let preview = try historyStore.previewPurge(s.query, actors: mergeReport.actors, readers: mergeReport.hiddenReaders, breakdown: true)
+            let preview = try historyStore.previewPurge(
+                s.query, actors: mergeReport.actors, readers: mergeReport.hiddenReaders, breakdown: true)
             let positioned = mergeReport.actors.filter(\.hasBreakablePosition).count
-            return (s.rule, preview, PurgePresenter(time: time).preview(preview, store: path, rule: s.rule, executing: false,
-                                                                         actors: positioned == 0 ? nil : positioned))
+            return (
+                s.rule, preview,
+                PurgePresenter(time: time).preview(
+                    preview, store: path, rule: s.rule, executing: false,
+                    actors: positioned == 0 ? nil : positioned)
+            )
         }
-        let entities = try checkContext.entityChangeCounts(), statistics = checkContext.statistics
+        let entities = try checkContext.entityChangeCounts()
+        let statistics = checkContext.statistics
         let content = ReportPage.Content(
             storePath: path, now: now, statistics: statistics,
             summary: InfoPresenter(time: time).document(store: historyStore, stats: statistics, model: modelResolution),
             timeline: try historyStore.activityTimeline(bucketCount: TimelineSVG.bucketCount),
-            markers: TimelineMarker.all(actors: mergeReport.actors, cutoff: try selection.map { ($0.rule, try $0.timestamp(in: historyStore)) },
-                                        time: time, now: now),
+            markers: TimelineMarker.all(
+                actors: mergeReport.actors, cutoff: try selection.map { ($0.rule, try $0.timestamp(in: historyStore)) },
+                time: time, now: now),
             mergeState: mergeReport,
-            actors: MergeStatePresenter(time: time, now: now, all: summaryOptions.all).document(mergeReport, store: historyStore, sources: sources),
+            actors: MergeStatePresenter(time: time, now: now, all: summaryOptions.all).document(
+                mergeReport, store: historyStore, sources: sources),
             purge: purge,
             findings: findings,
-            check: CheckPresenter.document(findings, store: historyStore, threshold: threshold,
-                                         failing: findings.filter { $0.severity >= threshold }.count),
-            cloudKit: try CloudKitPresenter.Content.read(historyStore, now: now, nowIsGiven: mergeState.now != nil, objects: ReportPage.topCount, events: ReportPage.topCount),
+            check: CheckPresenter.document(
+                findings, store: historyStore, threshold: check.threshold, failing: check.failing.count),
+            cloudKit: try CloudKitPresenter.Content.read(
+                historyStore, now: now, nowIsGiven: mergeState.now != nil, objects: ReportPage.topCount,
+                events: ReportPage.topCount),
             authors: try checkContext.attribution()[.author] ?? [],
-            entities: ReportPage.entityRows(entities, catalog: historyStore.catalog), atSave: try SaveStamp.of(historyStore))
+            entities: ReportPage.entityRows(entities, catalog: historyStore.catalog),
+            atSave: try SaveStamp.of(historyStore))
         try exam.finish()
-        let html = ReportPage(time: time, svg: TimelineSVG(time: time, utc: utc, top: top)).html(content, evidence: (exam, historyStore.access))
+        let html = ReportPage(time: time, svg: TimelineSVG(time: time, utc: utc, top: top)).html(
+            content, evidence: (exam, historyStore.access))
         let file = try OutputFile(out, reading: inputs)
         let output = Output(handle: file.handle)
         output.write(html)
         try file.commit(output)
-        if Terminal.current(noColor: true).stderrIsTerminal { printError("cdhist: wrote \(out) (\(ByteCount.text(Int64(html.utf8.count))))") }
-        do { try exam.verify() } catch { printError("cdhist: warning: \(describe(error)); the report's Evidence section shows both hashes") }
+        if Terminal.current(noColor: true).stderrIsTerminal {
+            printError("cdhist: wrote \(out) (\(ByteCount.text(Int64(html.utf8.count))))")
+        }
+        do { try exam.verify() } catch {
+            printError("cdhist: warning: \(describe(error)); the report's Evidence section shows both hashes")
+        }
     }
 }

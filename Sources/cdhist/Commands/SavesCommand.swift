@@ -5,16 +5,13 @@ import HistoryKit
 struct SavesCommand: ParsableCommand, SessionInputs {
     static let configuration = CommandConfiguration(
         commandName: "saves",
-        abstract: "List the saves still in the -wal: each commit's frames, pages, the history transactions it added, and the rows it changed per entity.",
+        abstract:
+            """
+            List the saves still in the -wal: each commit's frames, pages, the history transactions it added, and \
+            the rows it changed per entity.
+            """,
         usage: "cdhist saves [<options>] <store>",
-        discussion: """
-        A store in WAL mode keeps every page written since its -wal was last reset, commit by commit: the store as it \
-        was after each save. Any read command takes --at-save N to read it as it was after save N, and says so first. \
-        A save is partial when a checkpoint has already copied later frames into the main file: the largest commit \
-        after which every page written so far is, in the main file, its last copy (within what the -shm records when \
-        it indexes this -wal). An empty -wal, or none, holds no save. Frames after the last commit (a save that never \
-        finished), frames of an earlier generation of the log and damage are listed apart. Nothing is written.
-        """)
+        discussion: CommandHelp.saves)
 
     static let sessionStore = SessionStorePlacement.first
 
@@ -40,7 +37,9 @@ struct SavesCommand: ParsableCommand, SessionInputs {
         var check: SlotCheck?
         if slots {
             let resolution = try historyStore.resolveModel(userModelPath: model)
-            check = try SlotCheck.run(try SaveValues(historyStore, model: resolution.model), decoder: historyStore.makeDecoder(model: resolution))
+            check = try SlotCheck.run(
+                try SaveValues(historyStore, model: resolution.model),
+                decoder: historyStore.makeDecoder(model: resolution))
         }
         try SavesPresenter().render(saves, slots: check, store: store, context: context) { try saves.forEachSave($0) }
     }

@@ -15,7 +15,9 @@ struct ShowCommand: ParsableCommand, SessionInputs {
 
     @OptionGroup var save: SaveOptions
 
-    @Argument(help: ArgumentHelp("The transaction: a number, tx:N, token:FILE or token:STOREUUID:N.", valueName: "transaction"))
+    @Argument(
+        help: ArgumentHelp(
+            "The transaction: a number, tx:N, token:FILE or token:STOREUUID:N.", valueName: "transaction"))
     var transaction: String
 
     @OptionGroup var labelOptions: LabelOptions
@@ -28,11 +30,15 @@ struct ShowCommand: ParsableCommand, SessionInputs {
         let number = try resolveNumber(session.store)
         // The transaction and its changes from one snapshot (its change count matches the rows shown).
         let (found, changes) = try session.store.snapshot {
-            (try session.store.transaction(number: number), try session.store.changes(inTransaction: number, decoder: session.decoder))
+            (
+                try session.store.transaction(number: number),
+                try session.store.changes(inTransaction: number, decoder: session.decoder)
+            )
         }
         guard let tx = found else {
             let words = storeOptions.booted.words ?? [storeOptions.store]
-            throw CLIError.notFound(path: session.store.path, what: try MissingTransaction(store: session.store, words: words).why(number))
+            throw CLIError.notFound(
+                path: session.store.path, what: try MissingTransaction(store: session.store, words: words).why(number))
         }
         var presenter = try labelOptions.presenter(session)
         try valueOptions.apply(to: &presenter, session: session)
@@ -53,7 +59,9 @@ struct ShowCommand: ParsableCommand, SessionInputs {
             json: [("transaction", presenter.json(tx, changes: changes))],
             sections: [
                 .fields(title: nil, fields),
-                .table(title: "Changes", columns: presenter.changeColumns(try session.store.numberBounds()), rows: changes.map { presenter.cells($0, color: color) }),
+                .table(
+                    title: "Changes", columns: presenter.changeColumns(try session.store.numberBounds()),
+                    rows: changes.map { presenter.cells($0, color: color) }),
             ])
         DocumentRenderer.render(document, context: session.context)
         let warnings = ValueWarnings(store: session.store.path)
@@ -74,7 +82,9 @@ struct ShowCommand: ParsableCommand, SessionInputs {
             }
             return n
         case .date:
-            throw CLIError.invalidValue(option: "transaction", value: transaction, reason: "expected a number, tx:N, token:FILE or token:STOREUUID:N")
+            throw CLIError.invalidValue(
+                option: "transaction", value: transaction,
+                reason: "expected a number, tx:N, token:FILE or token:STOREUUID:N")
         }
     }
 }

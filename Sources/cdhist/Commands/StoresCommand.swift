@@ -7,28 +7,49 @@ import HistoryKit
 struct StoresCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stores",
-        abstract: "Find Core Data stores with history: in folders, simulators, Mac containers, .xcappdata downloads, iOS backups and zip archives.",
+        abstract:
+            """
+            Find Core Data stores with history: in folders, simulators, Mac containers, .xcappdata downloads, iOS \
+            backups and zip archives.
+            """,
         // The usage ArgumentParser writes lists every option: over 80 columns.
         usage: "cdhist stores [<place> ...] [<options>]",
-        discussion: """
-        Each row names a store the way every other command takes it: a path, or, inside a backup or an archive, the backup folder \
-        or the .zip followed by the file's path in it. Only headers, schemas and indexes are read; nothing is written. Without a \
-        place: on macOS the simulators' device sets and the Mac's Containers and Group Containers, elsewhere the current folder. \
-        Exit status: 0 when a store was found, 1 when none was, 2 on a usage error.
-        """)
+        discussion: CommandHelp.stores)
 
-    @Argument(help: ArgumentHelp("Folders (searched through), simulator device sets or devices, .xcappdata downloads, backup folders, .zip archives.",
-                                 valueName: "place"))
+    @Argument(
+        help: ArgumentHelp(
+            """
+            Folders (searched through), simulator device sets or devices, .xcappdata downloads, backup folders, \
+            .zip archives.
+            """,
+            valueName: "place"))
     var places: [String] = []
 
-    @Flag(help: "Also list the problems found on the way (stores without history, damaged files, encrypted backups), not only their count.")
+    @Flag(
+        help:
+            """
+            Also list the problems found on the way (stores without history, damaged files, encrypted backups), \
+            not only their count.
+            """
+    )
     var all = false
 
-    @Flag(help: "Print only the stores' names, one per line, as other commands take them (for scripts: while read -r store; do …).")
+    @Flag(
+        help:
+            """
+            Print only the stores' names, one per line, as other commands take them (for scripts: while read -r \
+            store; do …).
+            """
+    )
     var names = false
 
-    @Option(help: ArgumentHelp("Only the stores of this app (its bundle identifier) on the booted simulator: its containers and App Groups.",
-                               valueName: "bundle-id"))
+    @Option(
+        help: ArgumentHelp(
+            """
+            Only the stores of this app (its bundle identifier) on the booted simulator: its containers and App \
+            Groups.
+            """,
+            valueName: "bundle-id"))
     var booted: String?
 
     @OptionGroup var outputOptions: OutputOptions
@@ -43,7 +64,9 @@ struct StoresCommand: ParsableCommand {
             throw CLIError.notFound(path: place, what: "no such file or folder")
         }
         let given = !places.isEmpty
-        let places = try booted.map { try BootedSimulator.containers(bundleID: $0).containers } ?? (given ? places : StoreFinder.defaultPlaces())
+        let places =
+            try booted.map { try BootedSimulator.containers(bundleID: $0).containers }
+            ?? (given ? places : StoreFinder.defaultPlaces())
         let progress = ProgressLine(enabled: context.terminal.stderrIsTerminal, every: 256, quietFirst: true)
         let listing = StoreFinder.find(in: places, zipsInFolders: given) { examined in
             progress.advance(by: examined - progress.steps) { "looked at \(examined) files…" }

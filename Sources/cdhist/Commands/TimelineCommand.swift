@@ -6,14 +6,12 @@ import HistoryKit
 struct TimelineCommand: ParsableCommand, SessionInputs {
     static let configuration = CommandConfiguration(
         commandName: "timeline",
-        abstract: "Draw transactions per author (or context, bundle, process) over time, with each actor's merge position and a purge cut-off.",
-        discussion: """
-        One lane per author (the busiest --top; the others share one lane), or per context, bundle ID or process with --by, one \
-        column per time bucket from the first to the last transaction (of --after and --before when given), drawn with \
-        block characters scaled to the busiest bucket. Under the time axis, a row per actor with a recorded position \
-        (from --defaults, --token or --group-container) and one for the cut-off of --purge-before or --strategy. JSON \
-        and CSV give every lane's count per bucket.
-        """)
+        abstract:
+            """
+            Draw transactions per author (or context, bundle, process) over time, with each actor's merge \
+            position and a purge cut-off.
+            """,
+        discussion: CommandHelp.timeline)
 
     static let sessionStore = SessionStorePlacement.firstUnlessAppGroupFolder, readsSessionDefaults = true
 
@@ -26,12 +24,17 @@ struct TimelineCommand: ParsableCommand, SessionInputs {
 
     @OptionGroup var range: RangeOptions
 
-    @Option(help: ArgumentHelp("Lanes by author, context, bundle or process (most of Apple's transactions have no author).", valueName: "field"))
+    @Option(
+        help: ArgumentHelp(
+            "Lanes by author, context, bundle or process (most of Apple's transactions have no author).",
+            valueName: "field"))
     var by: FieldName = .author
 
     @OptionGroup var marker: PurgeMarkerOptions
 
-    @Option(help: ArgumentHelp("Lanes for the busiest authors (or other values of --by); the others share one more lane.", valueName: "n"))
+    @Option(
+        help: ArgumentHelp(
+            "Lanes for the busiest authors (or other values of --by); the others share one more lane.", valueName: "n"))
     var top = 6
 
     @Option(help: ArgumentHelp("Columns to fill (default: the width tables fit, else 80).", valueName: "columns"))
@@ -57,23 +60,34 @@ struct TimelineCommand: ParsableCommand, SessionInputs {
         let context = try outputOptions.context().reading(historyStore)
         let now = try mergeState.evaluationTime(utc: outputOptions.utc)
         // Actors are analysed only when there is something to show of them (or a strategy needs their dates).
-        let report = try mergeState.analyze(historyStore, now: now, utc: outputOptions.utc, always: marker.strategy != nil).report
+        let report = try mergeState.analyze(
+            historyStore, now: now, utc: outputOptions.utc, always: marker.strategy != nil
+        ).report
         let parser = try mergeState.positionParser(utc: outputOptions.utc)
-        let selection = try marker.cutoff.selection(narrowing: HistoryQuery(), report: report, parser: parser, option: "--purge-before")
-        let span = HistoryQuery(after: try range.after.map { try parser.bound($0, option: "--after") },
-                                before: try range.before.map { try parser.bound($0, option: "--before") })
+        let selection = try marker.cutoff.selection(
+            narrowing: HistoryQuery(), report: report, parser: parser, option: "--purge-before")
+        let span = HistoryQuery(
+            after: try range.after.map { try parser.bound($0, option: "--after") },
+            before: try range.before.map { try parser.bound($0, option: "--before") })
         // The terminal's width (or COLUMNS) within the range --width takes.
         let columns = width ?? context.terminal.width.map { min(max($0, 40), 1000) } ?? 80
         let layout = TimelineChart.Layout(width: columns, transactionCount: try historyStore.transactionCount())
-        let timeline = try historyStore.activityTimeline(bucketCount: layout.chartWidth, by: by.transactionField, range: span)
-        let markers = TimelineMarker.all(actors: report?.actors ?? [], cutoff: try selection.map { ($0.rule, try $0.timestamp(in: historyStore)) },
-                                         time: context.time, now: now)
+        let timeline = try historyStore.activityTimeline(
+            bucketCount: layout.chartWidth, by: by.transactionField, range: span)
+        let markers = TimelineMarker.all(
+            actors: report?.actors ?? [], cutoff: try selection.map { ($0.rule, try $0.timestamp(in: historyStore)) },
+            time: context.time, now: now)
         guard context.format == .table else {
-            DocumentRenderer.render(TimelinePresenter(time: context.time).document(timeline, markers: markers, store: historyStore), context: context)
+            DocumentRenderer.render(
+                TimelinePresenter(time: context.time).document(timeline, markers: markers, store: historyStore),
+                context: context)
             return
         }
-        let chart = TimelineChart(layout: layout, glyphs: ascii ? .ascii : .unicode, context: context, top: top, utc: outputOptions.utc)
-        for line in chart.lines(timeline, markers: markers, store: URL(fileURLWithPath: path).lastPathComponent, window: span) { context.output.line(line) }
+        let chart = TimelineChart(
+            layout: layout, glyphs: ascii ? .ascii : .unicode, context: context, top: top, utc: outputOptions.utc)
+        for line in chart.lines(
+            timeline, markers: markers, store: URL(fileURLWithPath: path).lastPathComponent, window: span)
+        { context.output.line(line) }
         context.output.flush()
     }
 }

@@ -6,14 +6,20 @@ import HistoryKit
 struct TokenCommand: ParsableCommand, SessionInputs {
     static let configuration = CommandConfiguration(
         commandName: "token",
-        abstract: "Decode a history token (token.data, a plist holding one, SwiftData JSON, or STOREUUID:N) and check it against a store.",
+        abstract:
+            """
+            Decode a history token (token.data, a plist holding one, SwiftData JSON, or STOREUUID:N) and check it \
+            against a store.
+            """,
         // The usage ArgumentParser writes lists every option: over 80 columns.
         usage: "cdhist token [<options>] <token>",
-        discussion: "A plist holding several tokens (shared defaults keeping each actor's) shows each under its key, damaged ones included. Against --store each gets the status cdhist actors gives the same position. Exit status: 0 when every token is readable and, with --store, neither expired (nor beyond the newest transaction) nor for another store; 1 otherwise; 2 on errors.")
+        discussion: CommandHelp.token
+    )
 
     static let sessionStore = SessionStorePlacement.storeOption
 
-    @Argument(help: ArgumentHelp("A token file, a plist holding a token, or a literal STOREUUID:N.", valueName: "token"))
+    @Argument(
+        help: ArgumentHelp("A token file, a plist holding a token, or a literal STOREUUID:N.", valueName: "token"))
     var token: String
 
     @Option(help: ArgumentHelp("Check the token against this store.", valueName: "store"))

@@ -19,15 +19,21 @@ struct TransactionsCommand: ParsableCommand, SessionInputs {
         let session = try Session.open(storeOptions, atSave: save.atSave, output: outputOptions)
         let query = try filters.query(utc: outputOptions.utc)
         let presenter = session.presenter
-        let list = ListRenderer(context: session.context, kind: "transactions", columns: presenter.transactionColumns(try session.store.numberBounds()),
-                                header: [("storeID", .string(session.store.storeUUID))])
+        let list = ListRenderer(
+            context: session.context, kind: "transactions",
+            columns: presenter.transactionColumns(try session.store.numberBounds()),
+            header: [("storeID", .string(session.store.storeUUID))])
         let warnings = ValueWarnings(store: session.store.path)
-        let store = session.store, decoder = session.decoder
+        let store = session.store
+        let decoder = session.decoder
         if list.takesChunks {
-            let chunks = ListChunks(presenter: presenter, storeUUID: store.storeUUID, tagged: session.context.format == .ndjson)
-            try list.addInChunks(inChunks: { body in try store.readInChunks(query, decoder: decoder) { try body($0.index, $0.forEach) } },
-                                 inOneGo: { _, decoded in try store.forEachTransaction(query) { try decoded($0, .empty) } },
-                                 warnings: warnings, chunks.transactions)
+            let chunks = ListChunks(
+                presenter: presenter, storeUUID: store.storeUUID, tagged: session.context.format == .ndjson)
+            try list.addInChunks(
+                inChunks: { body in try store.readInChunks(query, decoder: decoder) { try body($0.index, $0.forEach) }
+                },
+                inOneGo: { _, decoded in try store.forEachTransaction(query) { try decoded($0, .empty) } },
+                warnings: warnings, chunks.transactions)
         } else {
             try store.forEachTransaction(query) { tx in
                 warnings.add(tx.warnings)

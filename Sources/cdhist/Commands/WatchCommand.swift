@@ -8,13 +8,7 @@ struct WatchCommand: ParsableCommand, SessionInputs {
     static let configuration = CommandConfiguration(
         commandName: "watch",
         abstract: "Follow a store like tail -f: print each new transaction and its changes as an app commits them.",
-        discussion: """
-        Starts after the newest transaction (or after --since) and runs until Ctrl-C (exit 0), or until --limit transactions were printed. \
-        A strict reader: it looks at the files every --interval milliseconds and opens the store only when they changed, holds no lock \
-        between looks, no read while it writes (a reader that stalls does not stop the app's checkpoints) and creates no file. It reports a purge by another process and a checkpoint, and stops with status 2 when the \
-        store is deleted or replaced. NDJSON (the default when not writing to a terminal) is what export writes, one transaction per \
-        line, with an object per event ({"event":"purged"} or {"event":"checkpoint"}).
-        """)
+        discussion: CommandHelp.watch)
 
     static let sessionStore = SessionStorePlacement.first, takesSessionModel = true
     /// How long a store may keep failing to be read (a checkpoint, a lock) before watch gives up.
@@ -23,8 +17,13 @@ struct WatchCommand: ParsableCommand, SessionInputs {
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var selection: SelectionOptions
 
-    @Option(help: ArgumentHelp("Start after this position instead of the newest transaction: tx:N, token:FILE, token:STOREUUID:N or a date.",
-                               valueName: "position"))
+    @Option(
+        help: ArgumentHelp(
+            """
+            Start after this position instead of the newest transaction: tx:N, token:FILE, token:STOREUUID:N or a \
+            date.
+            """,
+            valueName: "position"))
     var since: String?
 
     @Option(help: ArgumentHelp("Stop after this many transactions.", valueName: "n"))
@@ -38,20 +37,25 @@ struct WatchCommand: ParsableCommand, SessionInputs {
 
     func validate() throws {
         if let limit, limit < 1 { throw ValidationError("--limit must be at least 1, not \(limit)") }
-        guard (10...60_000).contains(interval) else { throw ValidationError("--interval takes 10 to 60000 milliseconds, not \(interval)") }
+        guard (10...60_000).contains(interval) else {
+            throw ValidationError("--interval takes 10 to 60000 milliseconds, not \(interval)")
+        }
     }
 
     func run() throws {
         let context = outputOptions.context(fallback: .ndjson)
         let since = try self.since.map { try PositionParser(utc: outputOptions.utc).bound($0, option: "--since") }
         let model = storeOptions.model
-        let watcher = try StoreWatcher(path: storeOptions.store, options: OpenOptions(busyTimeout: storeOptions.lockTimeout),
-                                       filter: try selection.query(), since: since) { try $0.resolveModel(userModelPath: model) }
+        let watcher = try StoreWatcher(
+            path: storeOptions.store, options: OpenOptions(busyTimeout: storeOptions.lockTimeout),
+            filter: try selection.query(), since: since
+        ) { try $0.resolveModel(userModelPath: model) }
         for notice in watcher.notices { printNotice(notice) }
         if let problem = watcher.model.problem { printError("cdhist: note: \(problem.text)") }
         let stop = REPLEnvironment.current?.freshStop() ?? StopSignal.onInterrupt()
-        let printer = WatchPrinter(context: context, presenter: HistoryPresenter(time: context.time), storeUUID: watcher.storeUUID,
-                                   warnings: ValueWarnings(store: storeOptions.store))
+        let printer = WatchPrinter(
+            context: context, presenter: HistoryPresenter(time: context.time), storeUUID: watcher.storeUUID,
+            warnings: ValueWarnings(store: storeOptions.store))
         if context.terminal.stderrIsTerminal {
             let start = since == nil ? "after #\(watcher.position)" : "after \(self.since ?? "")"
             printError("cdhist: watching \(storeOptions.store) \(start) (Ctrl-C to stop)")

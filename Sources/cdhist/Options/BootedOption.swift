@@ -17,7 +17,9 @@ enum BootedOption {
         var args = arguments
         let id: String
         if args[index] == name {
-            guard index + 1 < args.count, !args[index + 1].hasPrefix("-") else { throw ValidationError("\(name) needs the app's bundle identifier") }
+            guard index + 1 < args.count, !args[index + 1].hasPrefix("-") else {
+                throw ValidationError("\(name) needs the app's bundle identifier")
+            }
             id = args[index + 1]
             args.removeSubrange(index...(index + 1))
         } else {
@@ -27,7 +29,8 @@ enum BootedOption {
         if args.contains("--group-container") { throw ValidationError("give \(name) or --group-container, not both") }
         let store = try BootedSimulator.store(bundleID: id)
         guard let command = args.first else { return ["repl", store, name, id] }
-        let inputs = CDHist.configuration.subcommands.first { $0.configuration.commandName == command } as? SessionInputs.Type
+        let inputs =
+            CDHist.configuration.subcommands.first { $0.configuration.commandName == command } as? SessionInputs.Type
         return [command] + (inputs?.sessionStore ?? .first).place(store, in: Array(args.dropFirst())) + [name, id]
     }
 }
@@ -36,9 +39,11 @@ enum BootedOption {
 /// the store it names in place before the command is parsed; the bundle identifier stays for the command to
 /// name again (the commands `provoke` prints to run next).
 struct BootedOptions: ParsableArguments {
-    @Option(name: .customLong("booted"), help: ArgumentHelp(
-        "In place of the store: the store of the app with this bundle identifier on the booted simulator.",
-        valueName: "bundle-id"))
+    @Option(
+        name: .customLong("booted"),
+        help: ArgumentHelp(
+            "In place of the store: the store of the app with this bundle identifier on the booted simulator.",
+            valueName: "bundle-id"))
     var bundleID: String?
 
     /// `--booted ID` when the store was given so (nil otherwise), for a command to print.

@@ -4,14 +4,21 @@ import HistoryKit
 
 /// The store argument and how to decode it.
 struct StoreOptions: ParsableArguments {
-    @Argument(help: ArgumentHelp("The Core Data store file (.sqlite, .store), or a name cdhist stores prints (a file inside a backup or a zip).",
-                                 valueName: "store"), completion: .custom(StoreNameCompletion.shell))
+    @Argument(
+        help: ArgumentHelp(
+            """
+            The Core Data store file (.sqlite, .store), or a name cdhist stores prints (a file inside a backup or \
+            a zip).
+            """,
+            valueName: "store"), completion: .custom(StoreNameCompletion.shell))
     var store: String
 
     @OptionGroup var booted: BootedOptions
 
-    @Option(help: ArgumentHelp("Model to decode with instead of the store's cache: a .mom, .momd, .xcdatamodel or .xcdatamodeld.",
-                               valueName: "path"))
+    @Option(
+        help: ArgumentHelp(
+            "Model to decode with instead of the store's cache: a .mom, .momd, .xcdatamodel or .xcdatamodeld.",
+            valueName: "path"))
     var model: String?
 
     @OptionGroup var lock: LockOptions
@@ -21,20 +28,32 @@ struct StoreOptions: ParsableArguments {
 
 /// How long to wait for a lock another process holds.
 struct LockOptions: ParsableArguments {
-    @Option(name: .customLong("lock-timeout"), help: ArgumentHelp("Seconds to wait for another process's lock.", valueName: "seconds"))
+    @Option(
+        name: .customLong("lock-timeout"),
+        help: ArgumentHelp("Seconds to wait for another process's lock.", valueName: "seconds"))
     var lockTimeout: Double = 2
 
     func validate() throws {
         guard OpenOptions.busyTimeoutRange.contains(lockTimeout) else {
-            throw ValidationError("--lock-timeout takes seconds from 0 to \(Int(OpenOptions.busyTimeoutRange.upperBound)), not \(lockTimeout)")
+            throw ValidationError(
+                """
+                --lock-timeout takes seconds from 0 to \(Int(OpenOptions.busyTimeoutRange.upperBound)), not \
+                \(lockTimeout)
+                """
+            )
         }
     }
 }
 
 /// How to write results.
 struct OutputOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Output format: table, json, ndjson or csv (default: table, or what the CDHIST_FORMAT environment variable names).",
-                               valueName: "format"))
+    @Option(
+        help: ArgumentHelp(
+            """
+            Output format: table, json, ndjson or csv (default: table, or what the CDHIST_FORMAT environment \
+            variable names).
+            """,
+            valueName: "format"))
     var format: OutputFormat?
 
     @OptionGroup var flags: OutputFlags
@@ -49,23 +68,37 @@ struct OutputOptions: ParsableArguments {
 
 /// Time zone, colour and CSV formulas: how every command writes, whatever its format.
 struct OutputFlags: ParsableArguments {
-    @Flag(help: "Show times in UTC instead of local time (and read dates without a zone, and count the apple cleaner's calendar days, in UTC).")
+    @Flag(
+        help:
+            """
+            Show times in UTC instead of local time (and read dates without a zone, and count the apple cleaner's \
+            calendar days, in UTC).
+            """
+    )
     var utc = false
 
     @Flag(name: .customLong("no-color"), help: "Never colour the output (also: the NO_COLOR environment variable).")
     var noColor = false
 
-    @Flag(name: .customLong("csv-raw"), help: "With --format csv, write text exactly, even cells a spreadsheet would run as a formula (first =, +, -, @).")
+    @Flag(
+        name: .customLong("csv-raw"),
+        help:
+            "With --format csv, write text exactly, even cells a spreadsheet would run as a formula (first =, +, -, @)."
+    )
     var csvRaw = false
 }
 
 extension RenderContext {
     /// The context of a command's output options: in a session its terminal (output through the
     /// pager is still for a person), else the process's; `format`, else `CDHIST_FORMAT`'s, else a table.
-    static func make(format: OutputFormat?, fallback: OutputFormat, flags: OutputFlags, output: Output) -> RenderContext {
-        let terminal = REPLEnvironment.current?.terminal?.insideSession(noColor: flags.noColor) ?? Terminal.current(noColor: flags.noColor)
-        return RenderContext(format: OutputFormat.resolve(format, environment: Console.current.environment, fallback: fallback),
-                             terminal: terminal, time: TimeFormatter(utc: flags.utc), output: output, csvRaw: flags.csvRaw)
+    static func make(format: OutputFormat?, fallback: OutputFormat, flags: OutputFlags, output: Output) -> RenderContext
+    {
+        let terminal =
+            REPLEnvironment.current?.terminal?.insideSession(noColor: flags.noColor)
+            ?? Terminal.current(noColor: flags.noColor)
+        return RenderContext(
+            format: OutputFormat.resolve(format, environment: Console.current.environment, fallback: fallback),
+            terminal: terminal, time: TimeFormatter(utc: flags.utc), output: output, csvRaw: flags.csvRaw)
     }
 }
 
@@ -79,8 +112,13 @@ enum ExportFormat: String, CaseIterable, ExpressibleByArgument {
 
 /// How `export` writes: ``OutputOptions`` with Timesketch's events among its formats.
 struct ExportOutputOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Output format: ndjson (a transaction per line; the default), json, csv (a row per change) or timesketch (an event per change, JSON Lines for Timesketch).",
-                               valueName: "format"))
+    @Option(
+        help: ArgumentHelp(
+            """
+            Output format: ndjson (a transaction per line; the default), json, csv (a row per change) or \
+            timesketch (an event per change, JSON Lines for Timesketch).
+            """,
+            valueName: "format"))
     var format: ExportFormat?
 
     @OptionGroup var flags: OutputFlags
@@ -102,7 +140,9 @@ struct FilterOptions: ParsableArguments {
     var reverse = false
 
     func query(utc: Bool) throws -> HistoryQuery {
-        if let limit, limit < 0 { throw CLIError.invalidValue(option: "--limit", value: String(limit), reason: "must not be negative") }
+        if let limit, limit < 0 {
+            throw CLIError.invalidValue(option: "--limit", value: String(limit), reason: "must not be negative")
+        }
         var query = try selection.query()
         try range.apply(to: &query, utc: utc)
         query.limit = limit
@@ -113,10 +153,16 @@ struct FilterOptions: ParsableArguments {
 
 /// `--after` and `--before`.
 struct RangeOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Only transactions after this date, tx:N, token:FILE or token:STOREUUID:N (timestamp > date, number > N).", valueName: "position"))
+    @Option(
+        help: ArgumentHelp(
+            "Only transactions after this date, tx:N, token:FILE or token:STOREUUID:N (timestamp > date, number > N).",
+            valueName: "position"))
     var after: String?
 
-    @Option(help: ArgumentHelp("Only transactions before this date, tx:N, token:FILE or token:STOREUUID:N (timestamp < date, number < N).", valueName: "position"))
+    @Option(
+        help: ArgumentHelp(
+            "Only transactions before this date, tx:N, token:FILE or token:STOREUUID:N (timestamp < date, number < N).",
+            valueName: "position"))
     var before: String?
 
     /// The token files the bounds read.
@@ -133,7 +179,9 @@ struct RangeOptions: ParsableArguments {
 struct SelectionOptions: ParsableArguments {
     @OptionGroup var names: NameFilterOptions
 
-    @Option(help: ArgumentHelp("Only changes of this entity (repeatable).", valueName: "name"), completion: .custom(ObjectCompletion.shellEntities))
+    @Option(
+        help: ArgumentHelp("Only changes of this entity (repeatable).", valueName: "name"),
+        completion: .custom(ObjectCompletion.shellEntities))
     var entity: [String] = []
 
     @Flag(name: .customLong("include-subentities"), help: "With --entity, also match its subentities.")
@@ -142,8 +190,13 @@ struct SelectionOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Only this change type: insert, update or delete (repeatable).", valueName: "type"))
     var type: [String] = []
 
-    @Option(help: ArgumentHelp("Only changes to this object: ENTITY/pN or x-coredata://STOREUUID/ENTITY/pN, as an app logs its objectID (repeatable).",
-                               valueName: "id"), completion: .custom(ObjectCompletion.shellObjects))
+    @Option(
+        help: ArgumentHelp(
+            """
+            Only changes to this object: ENTITY/pN or x-coredata://STOREUUID/ENTITY/pN, as an app logs its \
+            objectID (repeatable).
+            """,
+            valueName: "id"), completion: .custom(ObjectCompletion.shellObjects))
     var object: [String] = []
 
     /// Every transaction and change that these options select.
@@ -155,9 +208,11 @@ struct SelectionOptions: ParsableArguments {
             }
             types.insert(parsed)
         }
-        return HistoryQuery(authors: names.authors, contextNames: names.contextNames, bundleIDs: names.bundleIDs, processIDs: names.processIDs,
-                            entities: entity, includeSubentities: includeSubentities, changeTypes: types,
-                            objects: try object.map { try Self.object($0, option: "--object") })
+        return HistoryQuery(
+            authors: names.authors, contextNames: names.contextNames, bundleIDs: names.bundleIDs,
+            processIDs: names.processIDs,
+            entities: entity, includeSubentities: includeSubentities, changeTypes: types,
+            objects: try object.map { try Self.object($0, option: "--object") })
     }
 
     /// The object `text` names; `option` is where it was given.
@@ -173,7 +228,13 @@ struct SelectionOptions: ParsableArguments {
 /// Author, context, bundle and process filters (`-`, as tables write a missing value, or
 /// `none` matches it).
 struct NameFilterOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Only this author (repeatable, OR-ed; '-' or 'none' matches transactions without one, as tables show them).", valueName: "name"))
+    @Option(
+        help: ArgumentHelp(
+            """
+            Only this author (repeatable, OR-ed; '-' or 'none' matches transactions without one, as tables show \
+            them).
+            """,
+            valueName: "name"))
     var author: [String] = []
 
     @Option(help: ArgumentHelp("Only this context name (repeatable; '-' or 'none' for none).", valueName: "name"))
@@ -195,5 +256,7 @@ struct NameFilterOptions: ParsableArguments {
     }
 
     /// How a missing value is written: `-` in tables, `none`, and the timeline's `(no author)`.
-    static let missingSpellings: Set = ["-", "none", "(no author)", "(no context name)", "(no bundle ID)", "(no process)"]
+    static let missingSpellings: Set = [
+        "-", "none", "(no author)", "(no context name)", "(no bundle ID)", "(no process)",
+    ]
 }

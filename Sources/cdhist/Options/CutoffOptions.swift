@@ -5,16 +5,27 @@ import HistoryKit
 /// `--before` or `--strategy`: the purge `purge` previews, and the cut-off
 /// `timeline` and `report` mark.
 struct CutoffOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Purge transactions before this date, tx:N, token:FILE or token:STOREUUID:N (as deleteHistory(before:)).", valueName: "position"))
+    @Option(
+        help: ArgumentHelp(
+            "Purge transactions before this date, tx:N, token:FILE or token:STOREUUID:N (as deleteHistory(before:)).",
+            valueName: "position"))
     var before: String?
 
-    @Option(help: ArgumentHelp("Use a cleaner's cut-off: \(CleanerStrategy.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "name"))
+    @Option(
+        help: ArgumentHelp(
+            "Use a cleaner's cut-off: \(CleanerStrategy.allCases.map(\.rawValue).joined(separator: ", ")).",
+            valueName: "name"))
     var strategy: String?
 
     func validate() throws {
         if before != nil && strategy != nil { throw ValidationError("give --before or --strategy, not both") }
         if let strategy, CleanerStrategy(rawValue: strategy) == nil {
-            throw ValidationError("unknown strategy '\(strategy)'; known: \(CleanerStrategy.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw ValidationError(
+                """
+                unknown strategy '\(strategy)'; known: \
+                \(CleanerStrategy.allCases.map(\.rawValue).joined(separator: ", "))
+                """
+            )
         }
     }
 
@@ -27,10 +38,13 @@ struct CutoffOptions: ParsableArguments {
     /// bounded by `--before` or the strategy's cut-off from `report`; nil when
     /// neither option is given.
     /// `option` names `before` in errors (timeline's marker is `--purge-before`).
-    func selection(narrowing query: HistoryQuery, report: MergeStateReport?, parser: PositionParser,
-                   option: String = "--before") throws -> PurgeSelection? {
+    func selection(
+        narrowing query: HistoryQuery, report: MergeStateReport?, parser: PositionParser,
+        option: String = "--before"
+    ) throws -> PurgeSelection? {
         if let before {
-            return PurgeSelection.before(try parser.bound(before, option: option), narrowing: query, rule: "before \(before)")
+            return PurgeSelection.before(
+                try parser.bound(before, option: option), narrowing: query, rule: "before \(before)")
         }
         guard let name = strategy, let strategy = CleanerStrategy(rawValue: name) else { return nil }
         // The analyzer computed every strategy's cut-off from the same actors.

@@ -3,16 +3,29 @@ import HistoryKit
 
 /// `--labels` and `--label ENTITY=ATTRIBUTE`: a short human label per changed object.
 struct LabelOptions: ParsableArguments {
-    @Flag(help: "Label each object with a name- or title-like string attribute of its current row (or of its tombstone once deleted).")
+    @Flag(
+        help:
+            """
+            Label each object with a name- or title-like string attribute of its current row (or of its tombstone \
+            once deleted).
+            """
+    )
     var labels = false
 
-    @Option(help: ArgumentHelp("Label ENTITY's objects (and its subentities') with ATTRIBUTE (repeatable; implies --labels).",
-                               valueName: "entity=attribute"))
+    @Option(
+        help: ArgumentHelp(
+            "Label ENTITY's objects (and its subentities') with ATTRIBUTE (repeatable; implies --labels).",
+            valueName: "entity=attribute"))
     var label: [String] = []
 
-    @Option(name: .customLong("labels-from"),
-            help: ArgumentHelp("Label objects whose rows are gone with their rows in this earlier copy of the store (a backup from before the deletion; implies --labels).",
-                               valueName: "store"), completion: .file())
+    @Option(
+        name: .customLong("labels-from"),
+        help: ArgumentHelp(
+            """
+            Label objects whose rows are gone with their rows in this earlier copy of the store (a backup from \
+            before the deletion; implies --labels).
+            """,
+            valueName: "store"), completion: .file())
     var labelsFrom: String?
 
     /// The labeler these options ask for; nil without --labels, --label or --labels-from.
@@ -25,8 +38,9 @@ struct LabelOptions: ParsableArguments {
         guard labels || !label.isEmpty || labelsFrom != nil else { return nil }
         let earlier = try labelsFrom.map { try openStore($0, lockTimeout: OpenOptions().busyTimeout) }
         if let earlier, earlier.storeUUID != store.storeUUID {
-            throw CLIError.invalidValue(option: "--labels-from", value: earlier.path,
-                                        reason: "its store UUID is \(earlier.storeUUID), not \(store.storeUUID): a copy of another store")
+            throw CLIError.invalidValue(
+                option: "--labels-from", value: earlier.path,
+                reason: "its store UUID is \(earlier.storeUUID), not \(store.storeUUID): a copy of another store")
         }
         var given: [String: String] = [:]
         for pair in label {

@@ -12,13 +12,17 @@ enum ObjectCompletion {
     /// of its most recently changed objects once an entity is typed.
     static func objects(_ store: HistoryStore, prefix: String) -> [String] {
         let entities = store.catalog.entities.map(\.name)
-        guard let slash = prefix.firstIndex(of: "/") else { return entities.map { $0 + "/p" }.filter { $0.hasPrefix(prefix) } }
+        guard let slash = prefix.firstIndex(of: "/") else {
+            return entities.map { $0 + "/p" }.filter { $0.hasPrefix(prefix) }
+        }
         let entity = String(prefix[..<slash])
         guard entities.contains(entity) else { return [] }
         // Only the keys are wanted: no model needed.
         let decoder = store.makeDecoder(model: ModelResolution(model: nil, source: nil, problem: nil))
         var keys: [Int64] = []
-        try? store.forEachChange(HistoryQuery(entities: [entity], limit: recentChanges, order: .descending), decoder: decoder) {
+        try? store.forEachChange(
+            HistoryQuery(entities: [entity], limit: recentChanges, order: .descending), decoder: decoder
+        ) {
             if !keys.contains($0.entityPK) { keys.append($0.entityPK) }
         }
         return keys.map { "\(entity)/p\($0)" }.filter { $0.hasPrefix(prefix) }
@@ -29,7 +33,8 @@ enum ObjectCompletion {
         guard words.count > 2 else { return nil }
         let word = words[2].trimmingCharacters(in: CharacterSet(charactersIn: "'\""))
         let path = word.hasPrefix("~/") ? NSHomeDirectory() + word.dropFirst() : word
-        guard !path.hasPrefix("-"), FileManager.default.fileExists(atPath: path) || PackedReference.resolve(path) != nil else { return nil }
+        guard !path.hasPrefix("-"), FileManager.default.fileExists(atPath: path) || PackedReference.resolve(path) != nil
+        else { return nil }
         return try? HistoryStore.open(path)
     }
 

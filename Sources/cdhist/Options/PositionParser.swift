@@ -14,13 +14,20 @@ struct PositionParser {
         // A transaction as tables print it (#20), or as tx:20.
         for prefix in ["#", "tx:"] where trimmed.lowercased().hasPrefix(prefix) {
             guard let n = Int64(trimmed.dropFirst(prefix.count)), n >= 0 else {
-                throw CLIError.invalidValue(option: option, value: text, reason: "expected \(prefix)N with a transaction number (0 or more)")
+                throw CLIError.invalidValue(
+                    option: option, value: text, reason: "expected \(prefix)N with a transaction number (0 or more)")
             }
             return .transaction(n)
         }
         if !trimmed.isEmpty, trimmed.allSatisfy({ ("0"..."9").contains($0) }) {
-            throw CLIError.invalidValue(option: option, value: text,
-                                        reason: "a bare number is neither a transaction nor a date: write #\(trimmed) (or tx:\(trimmed)) for transaction \(trimmed), or a date like 2024-05-01")
+            throw CLIError.invalidValue(
+                option: option, value: text,
+                reason:
+                    """
+                    a bare number is neither a transaction nor a date: write #\(trimmed) (or tx:\(trimmed)) for \
+                    transaction \(trimmed), or a date like 2024-05-01
+                    """
+            )
         }
         if trimmed.lowercased().hasPrefix("token:") {
             return .token(try TokenSpec.token(fileOrLiteral: String(trimmed.dropFirst(6))))
@@ -51,17 +58,28 @@ struct PositionParser {
         if lower == "now" { return now.timeIntervalSinceReferenceDate }
         if let relative = Self.relativeSeconds(lower) { return now.timeIntervalSinceReferenceDate - relative }
         if let date = parseISO(text) { return date.timeIntervalSinceReferenceDate }
-        throw CLIError.invalidValue(option: option, value: text,
-                                    reason: "not a date (use ISO 8601 like 2024-05-01 or 2024-05-01T12:00:00Z, a relative age like 7d or 36h, now, #N or tx:N, token:FILE or token:STOREUUID:N)")
+        throw CLIError.invalidValue(
+            option: option, value: text,
+            reason:
+                """
+                not a date (use ISO 8601 like 2024-05-01 or 2024-05-01T12:00:00Z, a relative age like 7d or 36h, \
+                now, #N or tx:N, token:FILE or token:STOREUUID:N)
+                """
+        )
     }
 
     /// Seconds of a duration such as `7d`, `36h`, `90m`, `30s` or `2w` (more than none).
     static func duration(_ text: String, option: String) throws -> Double {
         guard let seconds = relativeSeconds(text.lowercased()) else {
-            throw CLIError.invalidValue(option: option, value: text, reason: "not a duration (use 7d, 36h, 90m, 30s or 2w)")
+            throw CLIError.invalidValue(
+                option: option, value: text, reason: "not a duration (use 7d, 36h, 90m, 30s or 2w)")
         }
-        guard seconds > 0 else { throw CLIError.invalidValue(option: option, value: text, reason: "a duration longer than none is needed") }
-        guard seconds <= 100 * 365 * 86400 else { throw CLIError.invalidValue(option: option, value: text, reason: "more than a hundred years") }
+        guard seconds > 0 else {
+            throw CLIError.invalidValue(option: option, value: text, reason: "a duration longer than none is needed")
+        }
+        guard seconds <= 100 * 365 * 86400 else {
+            throw CLIError.invalidValue(option: option, value: text, reason: "more than a hundred years")
+        }
         return seconds
     }
 
@@ -79,10 +97,14 @@ struct PositionParser {
 
     private func parseISO(_ text: String) -> Date? {
         let normalized = text.replacingOccurrences(of: " ", with: "T")
-        let hasZone = normalized.hasSuffix("Z") || normalized.range(of: #"[+-]\d\d:?\d\d$"#, options: .regularExpression) != nil
-            && normalized.contains("T")
-        let formats = ["yyyy-MM-dd'T'HH:mm:ss.SSSXXXXX", "yyyy-MM-dd'T'HH:mm:ssXXXXX", "yyyy-MM-dd'T'HH:mmXXXXX",
-                       "yyyy-MM-dd'T'HH:mm:ss.SSS", "yyyy-MM-dd'T'HH:mm:ss", "yyyy-MM-dd'T'HH:mm", "yyyy-MM-dd"]
+        let hasZone =
+            normalized.hasSuffix("Z")
+            || normalized.range(of: #"[+-]\d\d:?\d\d$"#, options: .regularExpression) != nil
+                && normalized.contains("T")
+        let formats = [
+            "yyyy-MM-dd'T'HH:mm:ss.SSSXXXXX", "yyyy-MM-dd'T'HH:mm:ssXXXXX", "yyyy-MM-dd'T'HH:mmXXXXX",
+            "yyyy-MM-dd'T'HH:mm:ss.SSS", "yyyy-MM-dd'T'HH:mm:ss", "yyyy-MM-dd'T'HH:mm", "yyyy-MM-dd",
+        ]
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = utc ? TimeZone(identifier: "UTC") : TimeZone.current

@@ -5,9 +5,14 @@ import HistoryKit
 /// Its value is taken whatever it looks like, so that `--at-save -1` is told what a save number is
 /// rather than that the option has no value.
 struct SaveOptions: ParsableArguments {
-    @Option(name: .customLong("at-save"), parsing: .unconditional,
-            help: ArgumentHelp("Read the store as it was after this save of its -wal (from 1; cdhist saves lists them), as the output's first line, member or column says. Nothing is written or copied.",
-                               valueName: "n"))
+    @Option(
+        name: .customLong("at-save"), parsing: .unconditional,
+        help: ArgumentHelp(
+            """
+            Read the store as it was after this save of its -wal (from 1; cdhist saves lists them), as the \
+            output's first line, member or column says. Nothing is written or copied.
+            """,
+            valueName: "n"))
     var atSave: Int?
 
     func validate() throws {
@@ -22,12 +27,14 @@ struct SaveOptions: ParsableArguments {
 
 /// `--old-save N` and `--new-save N`: two saves of one store's `-wal` compared (`diff`).
 struct SavePairOptions: ParsableArguments {
-    @Option(name: .customLong("old-save"), parsing: .unconditional,
-            help: ArgumentHelp("Read the old store as it was after this save of its -wal.", valueName: "n"))
+    @Option(
+        name: .customLong("old-save"), parsing: .unconditional,
+        help: ArgumentHelp("Read the old store as it was after this save of its -wal.", valueName: "n"))
     var old: Int?
 
-    @Option(name: .customLong("new-save"), parsing: .unconditional,
-            help: ArgumentHelp("Read the new store as it was after this save of its -wal.", valueName: "n"))
+    @Option(
+        name: .customLong("new-save"), parsing: .unconditional,
+        help: ArgumentHelp("Read the new store as it was after this save of its -wal.", valueName: "n"))
     var new: Int?
 
     func validate() throws {
@@ -38,6 +45,8 @@ struct SavePairOptions: ParsableArguments {
 
     /// `path` and the save `store` is read at, for people: which of how many, exact or partial and why.
     static func label(_ path: String, store: HistoryStore) -> String {
-        store.savePoint.map { at in "\(path) (save \(at.save) of \(at.of), " + (at.why.map { "partial: \($0)" } ?? "exact") + ")" } ?? path
+        store.savePoint.map { at in
+            "\(path) (save \(at.save) of \(at.of), " + (at.why.map { "partial: \($0)" } ?? "exact") + ")"
+        } ?? path
     }
 }

@@ -11,7 +11,9 @@ enum StoreNameCompletion {
         let tilde = typed.hasPrefix("~/")
         let expanded = tilde ? home + typed.dropFirst() : typed
         // A name with a control character is not offered: the shell would send it to the terminal.
-        let found = (PackedReference.completions(expanded) ?? files(expanded)).filter { !$0.unicodeScalars.contains { TerminalText.escape($0) != nil } }
+        let found = (PackedReference.completions(expanded) ?? files(expanded)).filter {
+            !$0.unicodeScalars.contains { TerminalText.escape($0) != nil }
+        }
         return tilde ? found.map { "~" + $0.dropFirst(home.count) } : found
     }
 
@@ -24,7 +26,8 @@ enum StoreNameCompletion {
         // a name ending in one already would get two.
         guard Console.current.environment["SAP_SHELL"] == "bash" else { return found }
         return found.map { name in
-            name.hasSuffix("/") && FileStatus(String(name.dropLast()))?.kind == .directory ? String(name.dropLast()) : name
+            name.hasSuffix("/") && FileStatus(String(name.dropLast()))?.kind == .directory
+                ? String(name.dropLast()) : name
         }
     }
 
@@ -32,7 +35,9 @@ enum StoreNameCompletion {
     /// the word itself when it does not read as one word (fish hands words over unescaped).
     static func typedWord(_ raw: String) -> String {
         for ending in ["", "'", "\""] {
-            if let words = try? LineSplitter.split(raw + ending), words.count == 1, let word = words.first { return word }
+            if let words = try? LineSplitter.split(raw + ending), words.count == 1, let word = words.first {
+                return word
+            }
         }
         return raw
     }
@@ -41,7 +46,8 @@ enum StoreNameCompletion {
         let folder = typed.hasSuffix("/") ? typed : PathText.parent(typed)
         let start = typed.hasSuffix("/") ? "" : PathText.last(typed)
         let listed = (try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder)) ?? []
-        return listed.filter { $0.hasPrefix(start) && (start.hasPrefix(".") || !$0.hasPrefix(".")) }.sorted().map { entry in
+        return listed.filter { $0.hasPrefix(start) && (start.hasPrefix(".") || !$0.hasPrefix(".")) }.sorted().map {
+            entry in
             let path = folder.isEmpty ? entry : PathText.join(folder, entry)
             let goesIn = FileStatus(path)?.kind == .directory || PackedReference.isZipArchive(path)
             return goesIn ? path + "/" : path

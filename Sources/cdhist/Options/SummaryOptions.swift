@@ -2,7 +2,13 @@ import ArgumentParser
 
 /// `--all`: long lists in full instead of their first rows.
 struct SummaryOptions: ParsableArguments {
-    @Flag(help: "In tables, show every row of long lists and every author of a framework family, not the first few and a count of the rest (JSON and CSV always have them all).")
+    @Flag(
+        help:
+            """
+            In tables, show every row of long lists and every author of a framework family, not the first few and \
+            a count of the rest (JSON and CSV always have them all).
+            """
+    )
     var all = false
 
     /// Rows a table shows of a long list: nil for all (asked for, or not a table).

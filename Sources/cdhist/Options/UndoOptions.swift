@@ -5,7 +5,8 @@ struct UndoOptions: ParsableArguments {
     @Flag(help: "Put back every file the store's last provocation changed, byte for byte.")
     var undo = false
 
-    @Flag(help: "With --undo: put the files back even when the app wrote since the provocation (what it wrote is lost).")
+    @Flag(
+        help: "With --undo: put the files back even when the app wrote since the provocation (what it wrote is lost).")
     var force = false
 
     func validate() throws {

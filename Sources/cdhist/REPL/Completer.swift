@@ -13,7 +13,9 @@ final class Completer {
     nonisolated(unsafe) private static var candidates: [String] = []
     nonisolated(unsafe) private static var nextIndex = 0
 
-    static let fileOptions: Set<String> = ["--defaults", "--model", "--token", "--out", "--backup", "--group-container", "--store"]
+    static let fileOptions: Set<String> = [
+        "--defaults", "--model", "--token", "--out", "--backup", "--group-container", "--store",
+    ]
     static let fileCommands: Set<String> = ["open", "defaults", "model"]
 
     init(env: REPLEnvironment) {
@@ -27,14 +29,17 @@ final class Completer {
         // GNU Readline starts a quoted word after its quote: the words before end before the quote.
         if cdhist_line_open_quote() != 0, let last = before.last, last == "'" || last == "\"" { before.removeLast() }
         let words = (try? LineSplitter.split(before)) ?? before.split(separator: " ").map(String.init)
-        cdhist_line_set_append(32) // a space after a full match
+        cdhist_line_set_append(32)  // a space after a full match
         guard let command = words.first else {
-            return matches(text, LineRunner.commandNames + ["open", "defaults", "model", "format", "help", "clear", "quit", "exit"])
+            return matches(
+                text,
+                LineRunner.commandNames + ["open", "defaults", "model", "format", "help", "clear", "quit", "exit"])
         }
         let previous = words.last ?? ""
         // --token takes a file, or a literal of the open store once its UUID is begun.
         if previous == "--token", !text.isEmpty, let uuid = try? env.openStore().storeUUID,
-           uuid.hasPrefix(text.uppercased()) || text.uppercased().hasPrefix(uuid) {
+            uuid.hasPrefix(text.uppercased()) || text.uppercased().hasPrefix(uuid)
+        {
             return matches(text.uppercased() == text ? text : text.uppercased(), recent { $0.token.description })
         }
         if Self.fileCommands.contains(command) && words.count == 1 || Self.fileOptions.contains(previous) {
@@ -104,11 +109,13 @@ final class Completer {
     /// Option names of `command`, read from its help text.
     private func options(of command: String) -> [String] {
         if let cached = optionCache[command] { return cached }
-        guard let type = CDHist.configuration.subcommands.first(where: { $0.configuration.commandName == command }) else { return [] }
+        guard let type = CDHist.configuration.subcommands.first(where: { $0.configuration.commandName == command })
+        else { return [] }
         let help = CDHist.helpMessage(for: type)
         var found: [String] = []
         for word in help.split(whereSeparator: { " ,\n<>[]".contains($0) }) where word.hasPrefix("--") {
-            // Only the name: not the `=` of an example, nor the punctuation of a sentence (`--top;`, `--allow-expire)`).
+            // Only the name: not the `=` of an example, nor the punctuation of a sentence (`--top;`,
+            // `--allow-expire)`).
             let name = "--" + String(word.dropFirst(2).prefix { $0.isLetter || $0.isNumber || $0 == "-" })
             if !found.contains(name) { found.append(name) }
         }
@@ -119,29 +126,40 @@ final class Completer {
     /// The candidates beginning with `text`; with `quoting`, values are inserted as the line
     /// reads them back (a value with a space or beginning with `-` in single quotes). `typedOn`:
     /// a single candidate is a folder to type on into, its quote left open.
-    private func matches(_ text: String, _ all: [String], append: Int32 = 32, quoting: Bool = false,
-                         typedOn: Bool = false, escaped: Bool = false) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? {
+    private func matches(
+        _ text: String, _ all: [String], append: Int32 = 32, quoting: Bool = false,
+        typedOn: Bool = false, escaped: Bool = false
+    ) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? {
         // Inside a quote the user opened, GNU Readline passes the word without it and closes it itself.
         let opened = quoting && cdhist_line_open_quote() != 0
         // libedit passes the quote (or the escapes): the value is matched without it and inserted quoted again.
-        let typed = escaped ? StoreNameCompletion.typedWord(text)
+        let typed =
+            escaped
+            ? StoreNameCompletion.typedWord(text)
             : quoting && !opened && (text.hasPrefix("'") || text.hasPrefix("\"")) ? String(text.dropFirst()) : text
         // A value with a control character is not offered: the editor would send it to the terminal when listing.
         let raw = all.filter { $0.hasPrefix(typed) && !$0.unicodeScalars.contains { TerminalText.escape($0) != nil } }
-        Completer.candidates = escaped ? raw.map(LineSplitter.escaped) : quoting && !opened ? raw.map(LineSplitter.quotedIfNeeded) : raw
+        Completer.candidates =
+            escaped ? raw.map(LineSplitter.escaped) : quoting && !opened ? raw.map(LineSplitter.quotedIfNeeded) : raw
         Completer.nextIndex = 0
-        return cdhist_line_matches(text, append, { _, _ in
-            guard Completer.nextIndex < Completer.candidates.count else { return nil }
-            defer { Completer.nextIndex += 1 }
-            return strdup(Completer.candidates[Completer.nextIndex])
-        }, quoting && !opened && (raw.count > 1 || typedOn) ? Self.commonStart(of: raw, keepsQuotedWords: cdhist_line_keeps_quoted_words() != 0) : nil)
+        return cdhist_line_matches(
+            text, append,
+            { _, _ in
+                guard Completer.nextIndex < Completer.candidates.count else { return nil }
+                defer { Completer.nextIndex += 1 }
+                return strdup(Completer.candidates[Completer.nextIndex])
+            },
+            quoting && !opened && (raw.count > 1 || typedOn)
+                ? Self.commonStart(of: raw, keepsQuotedWords: cdhist_line_keeps_quoted_words() != 0) : nil)
     }
 
     /// What several values needing quotes have in common, as far as it can be typed on: an open
     /// quote and their common prefix (up to a blank or quote when the editor would split the quoted
     /// word there: libedit); the next Tab completes the rest. Nil when none needs quoting.
     static func commonStart(of values: [String], keepsQuotedWords: Bool) -> String? {
-        guard values.contains(where: { LineSplitter.quotedIfNeeded($0) != $0 }), var common = values.first else { return nil }
+        guard values.contains(where: { LineSplitter.quotedIfNeeded($0) != $0 }), var common = values.first else {
+            return nil
+        }
         for value in values.dropFirst() { common = String(zip(common, value).prefix { $0 == $1 }.map(\.0)) }
         let stops = keepsQuotedWords ? "'" : " \t\n\r'\"\\"
         return "'" + common.prefix { !stops.contains($0) }

@@ -60,7 +60,8 @@ final class InteractiveSession: @unchecked Sendable {
         env.confirm = { [weak self] question in self?.ask(question) ?? false }
         // Set up first: libedit's set-up starts its history afresh.
         cdhist_line_setup("cdhist") { text, start, _ in
-            InteractiveSession.active?.completer.complete(text: text.map { String(cString: $0) } ?? "", start: Int(start))
+            InteractiveSession.active?.completer.complete(
+                text: text.map { String(cString: $0) } ?? "", start: Int(start))
         }
         cdhist_history_limit(Self.historyLimit)
         _ = cdhist_history_read(historyPath)
@@ -107,10 +108,10 @@ final class InteractiveSession: @unchecked Sendable {
         let pager = Pager.command(for: text)
         do {
             if let pager {
-                return try Pager.run(pager, onQuit: { [env] in env.interrupt() }) { try runner.run(text) } ?? .done
+                return try Pager.run(pager, onQuit: { [env] in env.interrupt() }, { try runner.run(text) }) ?? .done
             }
             return try runner.run(text)
-        } catch where pager != nil && runningLock.withLock({ interrupted }) {
+        } catch  where pager != nil && runningLock.withLock({ interrupted }) {
             // Ctrl-C while the pager shows quits it (less -K), as q does: back to the prompt, no error.
             return .done
         } catch {
@@ -144,8 +145,10 @@ final class InteractiveSession: @unchecked Sendable {
             cdhist_line_end()
         }
         while !lineDone {
-            var fds = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: signals.promptFD, events: Int16(POLLIN), revents: 0)]
+            var fds = [
+                pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: signals.promptFD, events: Int16(POLLIN), revents: 0),
+            ]
             guard poll(&fds, 2, -1) >= 0 || errno == EINTR else { break }
             if fds[1].revents & Int16(POLLIN) != 0 {
                 signals.drainPrompt()
@@ -155,7 +158,7 @@ final class InteractiveSession: @unchecked Sendable {
                 cdhist_line_read_char()
             }
         }
-        if line == nil { print("") } // Ctrl-D: end the prompt's line
+        if line == nil { print("") }  // Ctrl-D: end the prompt's line
         if let text = line, !text.trimmingCharacters(in: .whitespaces).isEmpty { interruptsAtEmptyPrompt = 0 }
         return line
     }

@@ -11,7 +11,10 @@ struct LineRunner {
     /// REPL-only commands with their help.
     static let replCommands: [(name: String, help: String)] = [
         ("open STORE", "read another store"),
-        ("defaults [PLIST… | none]", "attach shared defaults for actors, purge, check, timeline and report (none: detach)"),
+        (
+            "defaults [PLIST… | none]",
+            "attach shared defaults for actors, purge, check, timeline and report (none: detach)"
+        ),
         ("model [PATH | none]", "decode with this model (none: the store's cache)"),
         ("format [table|json|ndjson|csv]", "output format of later commands"),
         ("help [COMMAND]", "this list, or a command's help"),
@@ -21,7 +24,9 @@ struct LineRunner {
 
     /// The session's own words (`open`, `defaults`, …, `clear`, `quit`, `exit`).
     static var sessionWords: [String] {
-        replCommands.flatMap { $0.name.split(separator: ",").compactMap { $0.split(separator: " ").first.map(String.init) } }.filter { !$0.hasPrefix("Ctrl") }
+        replCommands.flatMap {
+            $0.name.split(separator: ",").compactMap { $0.split(separator: " ").first.map(String.init) }
+        }.filter { !$0.hasPrefix("Ctrl") }
     }
 
     /// The cdhist commands a line can run (all but `repl` itself).
@@ -49,7 +54,10 @@ struct LineRunner {
                 try MergeStateRequest(defaults: rest, now: 0).checkDefaults()
                 env.defaults = rest
             }
-            acknowledge(changed: !rest.isEmpty, env.defaults.isEmpty ? "no shared defaults attached" : "shared defaults: \(env.defaults.joined(separator: ", "))")
+            acknowledge(
+                changed: !rest.isEmpty,
+                env.defaults.isEmpty
+                    ? "no shared defaults attached" : "shared defaults: \(env.defaults.joined(separator: ", "))")
         case "model":
             if rest == ["none"] {
                 env.modelPath = nil
@@ -60,7 +68,9 @@ struct LineRunner {
             acknowledge(changed: !rest.isEmpty, env.modelPath.map { "model: \($0)" } ?? "model: the store's cache")
         case "format":
             if let name = rest.first {
-                guard let format = OutputFormat(rawValue: name) else { throw ValidationError("unknown format '\(name)': use table, json, ndjson or csv") }
+                guard let format = OutputFormat(rawValue: name) else {
+                    throw ValidationError("unknown format '\(name)': use table, json, ndjson or csv")
+                }
                 env.format = format
             }
             acknowledge(changed: !rest.isEmpty, "format: \(env.format?.rawValue ?? "automatic")")
@@ -68,8 +78,11 @@ struct LineRunner {
             say(helpText(rest.first))
         case "clear":
             // Only a person's terminal is cleared; a script's output keeps no escape codes.
-            if env.terminal?.stdoutIsTerminal == true { FileHandle.standardOutput.write(Data("\u{1B}[H\u{1B}[2J\u{1B}[3J".utf8)) }
-        case let name where Self.commandNames.contains(name) && words.dropFirst().contains(where: { $0 == "--help" || $0 == "-h" }):
+            if env.terminal?.stdoutIsTerminal == true {
+                FileHandle.standardOutput.write(Data("\u{1B}[H\u{1B}[2J\u{1B}[3J".utf8))
+            }
+        case let name
+        where Self.commandNames.contains(name) && words.dropFirst().contains(where: { $0 == "--help" || $0 == "-h" }):
             // A command's help, as `help COMMAND` shows it (the store is the session's).
             say(helpText(name))
         default:
@@ -86,7 +99,8 @@ struct LineRunner {
         var result: [String] = []
         for (i, word) in words.enumerated() {
             if word.isQuoted, word.text.hasPrefix("-"), i > 0, !words[i - 1].isQuoted,
-               let option = result.last, option.hasPrefix("--"), option != "--", !option.contains("=") {
+                let option = result.last, option.hasPrefix("--"), option != "--", !option.contains("=")
+            {
                 result[result.count - 1] = option + "=" + word.text
             } else {
                 result.append(word.text)
@@ -100,18 +114,26 @@ struct LineRunner {
     func arguments(_ words: [String]) -> [String] {
         guard let name = words.first else { return words }
         let given = Set(words.dropFirst())
-        guard let inputs = CDHist.configuration.subcommands.first(where: { $0.configuration.commandName == name }) as? SessionInputs.Type else {
+        guard
+            let inputs = CDHist.configuration.subcommands.first(where: { $0.configuration.commandName == name })
+                as? SessionInputs.Type
+        else {
             return words
         }
         // A line naming another store (`--booted`) takes neither the session's store nor what belongs to it.
         let booted = words.contains(where: BootedOption.isOption)
-        var args = booted ? Array(words.dropFirst()) : inputs.sessionStore.place(env.storePath, in: Array(words.dropFirst()))
+        var args =
+            booted ? Array(words.dropFirst()) : inputs.sessionStore.place(env.storePath, in: Array(words.dropFirst()))
         if !booted, inputs.readsSessionDefaults, !given.contains("--defaults"), !given.contains("--group-container") {
             for plist in env.defaults { args += ["--defaults", plist] }
         }
-        if !booted, inputs.takesSessionModel, !given.contains("--model"), let model = env.modelPath { args += ["--model", model] }
+        if !booted, inputs.takesSessionModel, !given.contains("--model"), let model = env.modelPath {
+            args += ["--model", model]
+        }
         // A line that chooses its own output (`--format`, a reporter) keeps it.
-        if let format = env.format, !given.contains("--format"), !given.contains("--reporter"), inputs.takesSessionFormat(format) {
+        if let format = env.format, !given.contains("--format"), !given.contains("--reporter"),
+            inputs.takesSessionFormat(format)
+        {
             args += ["--format", format.rawValue]
         }
         return [name] + args
@@ -121,7 +143,9 @@ struct LineRunner {
         guard let name = words.first, Self.commandNames.contains(name) else {
             let word = words.first ?? ""
             let close = NameSuggestion.closest(to: word, among: Self.commandNames + Self.sessionWords).first?.name
-            throw ValidationError("unknown command '\(word)'; " + (close.map { "did you mean '\($0)'? " } ?? "") + "type help for the list")
+            throw ValidationError(
+                "unknown command '\(word)'; " + (close.map { "did you mean '\($0)'? " } ?? "")
+                    + "type help for the list")
         }
         return try CDHist.parseAsRoot(try BootedOption.resolve(arguments(words)))
     }
@@ -139,12 +163,15 @@ struct LineRunner {
 
     func helpText(_ command: String?) -> String {
         if let command {
-            guard let type = CDHist.configuration.subcommands.first(where: { $0.configuration.commandName == command }) else {
+            guard let type = CDHist.configuration.subcommands.first(where: { $0.configuration.commandName == command })
+            else {
                 return "no command '\(command)'"
             }
             // The store is the session's: the usage names the command as the session takes it.
-            return CDHist.helpMessage(for: type).replacingOccurrences(of: "cdhist \(command) <store> ", with: "\(command) ")
-                .replacingOccurrences(of: "cdhist \(command) [<options>] <store>", with: "\(command) [<options>]")
+            return CDHist.helpMessage(for: type).replacingOccurrences(
+                of: "cdhist \(command) <store> ", with: "\(command) "
+            )
+            .replacingOccurrences(of: "cdhist \(command) [<options>] <store>", with: "\(command) [<options>]")
         }
         // Each entry's text wraps under itself at the terminal's width.
         let width = (env.terminal ?? Terminal.current(noColor: true)).width
@@ -152,7 +179,8 @@ struct LineRunner {
             let indent = String(repeating: " ", count: column)
             let head = "  " + name.padding(toLength: column - 2, withPad: " ", startingAt: 0)
             let wrapped = width.map { TextWrap.lines(text, width: max(20, $0 - column)) } ?? [text]
-            return [(name.count > column - 3 ? "  " + name + "\n" + indent : head) + wrapped[0]] + wrapped.dropFirst().map { indent + $0 }
+            return [(name.count > column - 3 ? "  " + name + "\n" + indent : head) + wrapped[0]]
+                + wrapped.dropFirst().map { indent + $0 }
         }
         var lines = ["Commands (the store is implied):"]
         for type in CDHist.configuration.subcommands where type.configuration.commandName != "repl" {

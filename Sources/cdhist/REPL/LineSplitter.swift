@@ -47,7 +47,12 @@ enum LineSplitter {
             }
             switch c {
             case " ", "\t", "\n", "\r":
-                if inWord { words.append(Word(text: current, isQuoted: quoted)); current = ""; inWord = false; quoted = false }
+                if inWord {
+                    words.append(Word(text: current, isQuoted: quoted))
+                    current = ""
+                    inWord = false
+                    quoted = false
+                }
             case "'", "\"":
                 quote = c
                 inWord = true

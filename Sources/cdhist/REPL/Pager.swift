@@ -10,8 +10,10 @@ enum Pager {
     /// that asks before it writes (`--execute`), for session commands, or when
     /// `PAGER` is empty or `cat`.
     static func command(for line: String) -> String? {
-        guard let words = try? LineSplitter.split(line), let first = words.first, LineRunner.commandNames.contains(first), first != "export", first != "watch",
-              !words.contains("--execute") else {
+        guard let words = try? LineSplitter.split(line), let first = words.first,
+            LineRunner.commandNames.contains(first), first != "export", first != "watch",
+            !words.contains("--execute")
+        else {
             return nil
         }
         let pager = ProcessInfo.processInfo.environment["PAGER"] ?? defaultCommand
@@ -28,7 +30,8 @@ enum Pager {
         guard pipe(&fds) == 0 else { return try body() }
         let child: ChildProcess
         do {
-            child = try ChildProcess.spawn("/bin/sh", ["-c", pager], redirections: [.duplicate(fds[0], to: STDIN_FILENO), .close(fds[1])])
+            child = try ChildProcess.spawn(
+                "/bin/sh", ["-c", pager], redirections: [.duplicate(fds[0], to: STDIN_FILENO), .close(fds[1])])
         } catch {
             close(fds[0])
             close(fds[1])
@@ -39,9 +42,10 @@ enum Pager {
         let saved = dup(STDOUT_FILENO)
         dup2(fds[1], STDOUT_FILENO)
         close(fds[1])
-        let quit = QuitFlag()
+        // Whether the pager was quit before the output ended; set from the writing thread.
+        let quit = Locked(false)
         Output.closedStandardOutput = {
-            quit.set()
+            quit.set(true)
             onQuit()
         }
         defer {
@@ -53,17 +57,8 @@ enum Pager {
         }
         do {
             return try body()
-        } catch where quit.isSet {
+        } catch  where quit.current {
             return nil
         }
-    }
-
-    /// Whether the pager was quit before the output ended; set from the writing thread.
-    // Unchecked Sendable: its one value is read and written under `lock`.
-    private final class QuitFlag: @unchecked Sendable {
-        private let lock = NSLock()
-        private var value = false
-        var isSet: Bool { lock.withLock { value } }
-        func set() { lock.withLock { value = true } }
     }
 }

@@ -8,11 +8,22 @@ enum PurgeConfirmation {
     /// Whether to go on; throws when a purge that deserves confirmation has no terminal to ask on.
     static func obtained(_ plan: PurgePlan, store path: String, yes: Bool) throws -> Bool {
         let reasons = yes ? [] : plan.reasonsToConfirm.map(\.text)
-        let question = "Delete \(plural(plan.preview.transactionCount, "transaction")) and \(plural(plan.preview.changeCount, "change")) from \(path)? [y/N] "
+        let question =
+            """
+            Delete \(plural(plan.preview.transactionCount, "transaction")) and \
+            \(plural(plan.preview.changeCount, "change")) from \(path)? [y/N] 
+            """
         let session = REPLEnvironment.current?.confirm
         guard session != nil || !reasons.isEmpty else { return true }
         if session == nil && !TerminalQuestion.available {
-            throw CLIError.refused(path: path, reason: "\(reasons.joined(separator: "; ")): give --yes to purge without being asked (there is no terminal to ask on)")
+            throw CLIError.refused(
+                path: path,
+                reason:
+                    """
+                    \(reasons.joined(separator: "; ")): give --yes to purge without being asked (there is no \
+                    terminal to ask on)
+                    """
+            )
         }
         // Why it asks, on a line of its own before the question (a prompt is one line).
         if !reasons.isEmpty { printError("cdhist: careful: \(reasons.joined(separator: "; "))") }

@@ -32,7 +32,8 @@ public enum ChangeRows {
         ]
         var loaded: [Context?] = sources.map { path, model in
             guard let path, let store = try? HistoryStore.open(path),
-                  let resolution = try? store.resolveModel(userModelPath: model) else { return nil }
+                let resolution = try? store.resolveModel(userModelPath: model)
+            else { return nil }
             return Context(uuid: store.storeUUID, catalog: store.catalog, schema: store.schema, model: resolution)
         }
         // Without the real stores their slots fall back to the first fixture, so seeds keep their meaning.
@@ -57,9 +58,12 @@ public enum ChangeRows {
             let names = model.model?.entities.map(\.name) ?? catalog.entities.map(\.name)
             var rows = catalog.entities + catalog.historyEntities
             for _ in 0..<Int(r.u8() % 16) {
-                let number = r.i16(), superNumber = r.i16()
+                let number = r.i16()
+                let superNumber = r.i16()
                 let pick = r.u8()
-                let name = pick == 255 || names.isEmpty ? String(decoding: r.take(4), as: UTF8.self) : names[Int(pick) % names.count]
+                let name =
+                    pick == 255 || names.isEmpty
+                    ? String(decoding: r.take(4), as: UTF8.self) : names[Int(pick) % names.count]
                 rows.append(CatalogEntity(number: number, name: name, superNumber: superNumber, max: 0))
             }
             catalog = EntityCatalog(rows: rows)
@@ -94,8 +98,9 @@ public enum ChangeRows {
                 default: tombstones.append(nil)
                 }
             }
-            let change = decoder.decode(changeID: id, transactionNumber: id, changeTypeRaw: type, entityNumber: entity,
-                                        entityPK: pk, columns: columns, tombstones: tombstones)
+            let change = decoder.decode(
+                changeID: id, transactionNumber: id, changeTypeRaw: type, entityNumber: entity,
+                entityPK: pk, columns: columns, tombstones: tombstones)
             Touch.change(change)
             id += 1
         }

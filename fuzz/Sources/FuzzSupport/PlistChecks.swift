@@ -10,7 +10,8 @@ public enum PlistChecks {
         // The merge-state reader, for the store UUIDs of the fixtures and of no store.
         for uuid in [nil, "6F1D2C8A-4B7E-4E0A-9C51-3A2B1D0E9F87"] as [String?] {
             do {
-                let state = try DefaultsReader.read(bytes: bytes, path: "fuzz.plist", storeUUID: uuid, customPrefixes: ["lastMerge."])
+                let state = try DefaultsReader.read(
+                    bytes: bytes, path: "fuzz.plist", storeUUID: uuid, customPrefixes: ["lastMerge."])
                 for record in state.records { Touch.record(record) }
             } catch {
                 Touch.error(error)
@@ -32,12 +33,13 @@ public enum PlistChecks {
         do {
             xml = try PropertyList.encodeXML(value)
         } catch {
-            Touch.error(error) // a date an XML plist cannot hold: refused, not trapped
+            Touch.error(error)  // a date an XML plist cannot hold: refused, not trapped
             return
         }
         guard format == .xml else { return }
         guard let (fromXML, _) = try? PropertyList.decode(xml) else {
-            fatalError("an XML plist written again as XML does not decode: \(value)\n\(String(decoding: xml, as: UTF8.self))")
+            fatalError(
+                "an XML plist written again as XML does not decode: \(value)\n\(String(decoding: xml, as: UTF8.self))")
         }
         guard Same.plist(fromXML, value) else {
             fatalError("XML round trip changed the value:\n\(value)\n\(fromXML)")

@@ -9,12 +9,16 @@ public enum FuzzRepository {
         if let env = ProcessInfo.processInfo.environment["CDHIST_ROOT"], !env.isEmpty {
             return URL(fileURLWithPath: env).standardizedFileURL
         }
-        let starts = [URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent(),
-                      URL(fileURLWithPath: fm.currentDirectoryPath)]
+        let starts = [
+            URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent(),
+            URL(fileURLWithPath: fm.currentDirectoryPath),
+        ]
         for start in starts {
             var url = start.standardizedFileURL
             while url.path != "/" {
-                if fm.fileExists(atPath: url.appendingPathComponent("fixtures/AppGroup/Tasks.sqlite").path) { return url }
+                if fm.fileExists(atPath: url.appendingPathComponent("fixtures/AppGroup/Tasks.sqlite").path) {
+                    return url
+                }
                 url.deleteLastPathComponent()
             }
         }

@@ -38,8 +38,12 @@ enum SaveChecks {
         // mutated ones made from them).
         guard log.log.commits.count <= 8 else { return }
         StoreChecks.attempt {
-            try SaveRecovery.run(store, log: log, userModel: nil, transaction: { Touch.transaction($0.transaction) },
-                                 object: { Touch.text($0.inexact); Touch.sink &+= $0.state?.properties.count ?? 0 })
+            try SaveRecovery.run(
+                store, log: log, userModel: nil, transaction: { Touch.transaction($0.transaction) },
+                object: {
+                    Touch.text($0.inexact)
+                    Touch.sink &+= $0.state?.properties.count ?? 0
+                })
         }
         StoreChecks.attempt {
             let resolution = try store.resolveModel()

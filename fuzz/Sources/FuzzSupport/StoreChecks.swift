@@ -78,9 +78,15 @@ public enum StoreChecks {
         let firstEntity = store.catalog.entities.first?.name
         let listings: [HistoryQuery] = [
             HistoryQuery(limit: 3, order: .descending),
-            HistoryQuery(after: .date(someDate), before: .transaction(middle &+ 5), authors: authors.prefix(2).map { .value($0) } + [.none]),
-            HistoryQuery(after: .token(HistoryToken(storeUUID: store.storeUUID, transactionNumber: middle)), contextNames: [.none]),
-            HistoryQuery(entities: firstEntity.map { [$0] } ?? [], includeSubentities: true, changeTypes: [.update, .delete], limit: 20),
+            HistoryQuery(
+                after: .date(someDate), before: .transaction(middle &+ 5),
+                authors: authors.prefix(2).map { .value($0) } + [.none]),
+            HistoryQuery(
+                after: .token(HistoryToken(storeUUID: store.storeUUID, transactionNumber: middle)),
+                contextNames: [.none]),
+            HistoryQuery(
+                entities: firstEntity.map { [$0] } ?? [], includeSubentities: true, changeTypes: [.update, .delete],
+                limit: 20),
         ]
         if part == 0 {
             // entities, authors, transactions and changes with filters
@@ -95,7 +101,11 @@ public enum StoreChecks {
             }
             // timeline and report: the activity per author in buckets (1, a narrow terminal, the report's 120, a wide terminal).
             for buckets in [1, 60, 120, 180] {
-                attempt { Touch.timeline(try store.activityTimeline(bucketCount: buckets), at: [someDate, timestamps.first ?? 0, timestamps.last ?? 0]) }
+                attempt {
+                    Touch.timeline(
+                        try store.activityTimeline(bucketCount: buckets),
+                        at: [someDate, timestamps.first ?? 0, timestamps.last ?? 0])
+                }
             }
             for query in listings {
                 attempt { try store.forEachTransaction(query) { Touch.transaction($0) } }
@@ -122,11 +132,17 @@ public enum StoreChecks {
         // actors, purge previews of every cleaner's cut-off, check.
         var records = fixtureRecords
         for n in [numbers.first ?? 1, middle, numbers.last ?? 0, (numbers.last ?? 0) &+ 1, .max, .min] {
-            records.append(MergeRecord(actor: authors.first ?? "app", position: .token(HistoryToken(storeUUID: store.storeUUID, transactionNumber: n)),
-                                       source: "fuzz", keyFormat: nil))
+            records.append(
+                MergeRecord(
+                    actor: authors.first ?? "app",
+                    position: .token(HistoryToken(storeUUID: store.storeUUID, transactionNumber: n)),
+                    source: "fuzz", keyFormat: nil))
         }
         for date in [someDate, stats?.timestamps?.upperBound ?? 0, .nan, .infinity, -1e300] {
-            records.append(MergeRecord(actor: authors.last ?? "widget", position: .date(date, wholeSeconds: true), source: "fuzz", keyFormat: nil))
+            records.append(
+                MergeRecord(
+                    actor: authors.last ?? "widget", position: .date(date, wholeSeconds: true), source: "fuzz",
+                    keyFormat: nil))
         }
         // cloudkit: the mirroring tables, the objects changed since their export.
         var mirroring: MirroringState?
@@ -137,8 +153,10 @@ public enum StoreChecks {
         }
         var report: MergeStateReport?
         attempt {
-            let r = try MergeStateAnalyzer(store: store, declared: ["app", "widget"] + authors.prefix(3), batch: ["importer"],
-                                           records: records, mirroring: mirroring, now: now).report()
+            let r = try MergeStateAnalyzer(
+                store: store, declared: ["app", "widget"] + authors.prefix(3), batch: ["importer"],
+                records: records, mirroring: mirroring, now: now
+            ).report()
             Touch.report(r)
             report = r
         }
@@ -163,7 +181,8 @@ public enum StoreChecks {
         // Every threshold at zero, so every rule writes its message (the default thresholds add
         // only the cases where nothing is reported, and a second pass costs as much again).
         attempt {
-            let context = try CheckContext(store: store, mergeState: report, mirroring: mirroring, config: strict, model: model, now: now)
+            let context = try CheckContext(
+                store: store, mergeState: report, mirroring: mirroring, config: strict, model: model, now: now)
             for finding in try Checker.run(context) { Touch.text(finding.message.description) }
         }
     }
@@ -177,15 +196,24 @@ public enum StoreChecks {
     static func purgePreviews(_ store: HistoryStore, report: MergeStateReport?, middle: Int64) {
         var queries: [HistoryQuery] = []
         for cutoff in report?.cleaners.map(\.cutoff) ?? [] {
-            let query = HistoryQuery(before: cutoff.cutoff.map { .date($0) } ?? .transaction(.min),
-                                     authors: (cutoff.authorFilter ?? []).map { .value($0) })
+            let query = HistoryQuery(
+                before: cutoff.cutoff.map { .date($0) } ?? .transaction(.min),
+                authors: (cutoff.authorFilter ?? []).map { .value($0) })
             if !queries.contains(query) { queries.append(query) }
         }
         let readers = store.hiddenReaders()
         for query in queries {
-            attempt { Touch.preview(try store.planPurge(query, actors: report?.actors ?? [], readers: readers, breakdown: true).preview) }
+            attempt {
+                Touch.preview(
+                    try store.planPurge(query, actors: report?.actors ?? [], readers: readers, breakdown: true).preview)
+            }
         }
-        attempt { Touch.preview(try store.planPurge(HistoryQuery(before: .transaction(middle)), actors: report?.actors ?? [], readers: readers).preview) }
+        attempt {
+            Touch.preview(
+                try store.planPurge(
+                    HistoryQuery(before: .transaction(middle)), actors: report?.actors ?? [], readers: readers
+                ).preview)
+        }
     }
 }
 
@@ -223,7 +251,9 @@ extension Touch {
     }
 
     static func preview(_ p: PurgePreview) {
-        sink &+= p.transactionCount &+ p.changeCount &+ p.survivingTransactions &+ Int(truncatingIfNeeded: p.reclaimableBytes)
+        sink &+=
+            p.transactionCount &+ p.changeCount &+ p.survivingTransactions
+            &+ Int(truncatingIfNeeded: p.reclaimableBytes)
         for c in p.consequences { text(c.message) }
         for s in p.stringsBecomingUnused { text(s) }
     }

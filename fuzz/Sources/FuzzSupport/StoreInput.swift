@@ -45,7 +45,8 @@ public struct StoreInput {
 
     static func isWAL(_ bytes: [UInt8], at offset: Int) -> Bool {
         guard offset + 32 <= bytes.count else { return false }
-        return bytes[offset] == 0x37 && bytes[offset + 1] == 0x7F && bytes[offset + 2] == 0x06 && bytes[offset + 3] & 0xFE == 0x82
+        return bytes[offset] == 0x37 && bytes[offset + 1] == 0x7F && bytes[offset + 2] == 0x06
+            && bytes[offset + 3] & 0xFE == 0x82
     }
 
     /// Writes the store as `name` (with `-wal`, and `-shm` when `withShm`) in

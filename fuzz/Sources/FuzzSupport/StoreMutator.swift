@@ -50,34 +50,38 @@ public enum StoreMutator {
         let pages = main.count / pageSize
         guard pages > 0 else { return nil }
         switch rng.below(wal == nil ? 6 : 8) {
-        case 0 where pages > 1: // swap two pages
-            let a = rng.below(pages), b = rng.below(pages)
+        case 0 where pages > 1:  // swap two pages
+            let a = rng.below(pages)
+            let b = rng.below(pages)
             for i in 0..<pageSize { main.swapAt(a * pageSize + i, b * pageSize + i) }
-        case 1: // zero a page
+        case 1:  // zero a page
             let a = rng.below(pages)
             for i in 0..<pageSize { main[a * pageSize + i] = 0 }
-        case 2 where pages > 1: // one page over another
-            let a = rng.below(pages), b = rng.below(pages)
+        case 2 where pages > 1:  // one page over another
+            let a = rng.below(pages)
+            let b = rng.below(pages)
             let page = Array(main[(a * pageSize)..<((a + 1) * pageSize)])
             main.replaceSubrange((b * pageSize)..<((b + 1) * pageSize), with: page)
-        case 3: // truncate at a page boundary (the WAL goes with the tail)
+        case 3:  // truncate at a page boundary (the WAL goes with the tail)
             main = Array(main.prefix(rng.below(pages) * pageSize))
             wal = nil
-        case 4: // damage a b-tree page header: the first bytes of a page (after the file header on page 1)
+        case 4:  // damage a b-tree page header: the first bytes of a page (after the file header on page 1)
             let a = rng.below(pages)
             let start = a * pageSize + (a == 0 ? 100 : 0)
             for _ in 0..<(1 + rng.below(3)) {
-                main[start + rng.below(12)] = rng.pick([0x00, 0xFF, 0x0D, 0x05, 0x0A, 0x02, UInt8(truncatingIfNeeded: rng.next())])
+                main[start + rng.below(12)] = rng.pick([
+                    0x00, 0xFF, 0x0D, 0x05, 0x0A, 0x02, UInt8(truncatingIfNeeded: rng.next()),
+                ])
             }
-        case 5: // the header's page count, size or freelist fields
+        case 5:  // the header's page count, size or freelist fields
             guard main.count >= 100 else { return nil }
             let field = rng.pick([16, 17, 28, 29, 30, 31, 32, 35, 36, 39, 18, 19, 56, 57])
             main[field] = rng.pick([0x00, 0xFF, 0x01, 0x02, UInt8(truncatingIfNeeded: rng.next())])
-        case 6: // cut the WAL at a frame boundary
+        case 6:  // cut the WAL at a frame boundary
             guard let w = wal else { return nil }
             let frames = max(0, (w.count - 32) / (24 + pageSize))
             wal = Array(w.prefix(32 + rng.below(frames + 1) * (24 + pageSize)))
-        case 7: // damage a WAL frame header or its page
+        case 7:  // damage a WAL frame header or its page
             guard var w = wal, w.count > 32 else { return nil }
             w[32 + rng.below(w.count - 32)] ^= UInt8(1 + rng.below(255))
             wal = w
@@ -100,7 +104,9 @@ public enum StoreMutator {
         switch rng.below(10) {
         case 0: return String(Int64(bitPattern: rng.next()))
         case 1: return "X'" + (0..<rng.below(40)).map { _ in String(format: "%02X", rng.below(256)) }.joined() + "'"
-        case 2: return "'" + String(repeating: rng.pick(["x", "é", "\u{1F600}", "%", "'' "]), count: 1 + rng.below(300)) + "'"
+        case 2:
+            return "'" + String(repeating: rng.pick(["x", "é", "\u{1F600}", "%", "'' "]), count: 1 + rng.below(300))
+                + "'"
         default: return rng.pick(literals)
         }
     }
@@ -109,7 +115,8 @@ public enum StoreMutator {
         let dir = Scratch.directory.appendingPathComponent("mutate")
         try? FileManager.default.removeItem(at: dir)
         guard (try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)) != nil,
-              let path = try? input.write(to: dir, withShm: false) else { return nil }
+            let path = try? input.write(to: dir, withShm: false)
+        else { return nil }
         var db: OpaquePointer?
         guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK, let db else {
             sqlite3_close(db)
@@ -120,7 +127,8 @@ public enum StoreMutator {
         let tables = strings(db, "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
         guard !tables.isEmpty else { return nil }
         // History tables and Core Data's own most of the time, any table otherwise.
-        let preferred = ["ATRANSACTION", "ACHANGE", "ATRANSACTIONSTRING", "Z_PRIMARYKEY", "Z_METADATA", "Z_MODELCACHE"].filter(tables.contains)
+        let preferred = ["ATRANSACTION", "ACHANGE", "ATRANSACTIONSTRING", "Z_PRIMARYKEY", "Z_METADATA", "Z_MODELCACHE"]
+            .filter(tables.contains)
         let table = !preferred.isEmpty && rng.below(4) != 0 ? rng.pick(preferred) : rng.pick(tables)
         let columns = strings(db, "SELECT name FROM pragma_table_info('\(table)')")
         guard !columns.isEmpty else { return nil }
@@ -140,17 +148,22 @@ public enum StoreMutator {
         case 13:
             statements = ["DROP TABLE \"\(table)\""]
         case 14:
-            let indexes = strings(db, "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = '\(table)' AND sql IS NOT NULL")
+            let indexes = strings(
+                db, "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = '\(table)' AND sql IS NOT NULL")
             guard !indexes.isEmpty else { return nil }
             statements = ["DROP INDEX \"\(rng.pick(indexes))\""]
         case 15:
             // Drop the column (its indexes first), rename it, or add a tombstone column.
-            let indexes = strings(db, "SELECT DISTINCT il.name FROM sqlite_master m, pragma_index_list(m.name) il, pragma_index_info(il.name) ii "
-                                  + "WHERE m.name = '\(table)' AND ii.name = '\(column)' AND il.origin = 'c'")
+            let indexes = strings(
+                db,
+                "SELECT DISTINCT il.name FROM sqlite_master m, pragma_index_list(m.name) il, pragma_index_info(il.name) ii "
+                    + "WHERE m.name = '\(table)' AND ii.name = '\(column)' AND il.origin = 'c'")
             statements = rng.pick([
                 indexes.map { "DROP INDEX \"\($0)\"" } + ["ALTER TABLE \"\(table)\" DROP COLUMN \"\(column)\""],
                 ["ALTER TABLE \"\(table)\" RENAME COLUMN \"\(column)\" TO \"\(column)_OLD\""],
-                ["ALTER TABLE \"\(table)\" ADD COLUMN ZTOMBSTONE\(rng.pick(["9", "12", "X", "-1", "99999999999999999999"])) \(rng.pick(["BLOB", "INTEGER", "VARCHAR", ""]))"],
+                [
+                    "ALTER TABLE \"\(table)\" ADD COLUMN ZTOMBSTONE\(rng.pick(["9", "12", "X", "-1", "99999999999999999999"])) \(rng.pick(["BLOB", "INTEGER", "VARCHAR", ""]))"
+                ],
             ])
         case 16, 17:
             return blobMutation(db, path: path, table: table, column: column, rows: rows, &rng, closed: &closed)
@@ -159,7 +172,9 @@ public enum StoreMutator {
         default:
             // Copy one row's value into another row's column of a different type.
             let other = rng.pick(columns)
-            statements = ["UPDATE \"\(table)\" SET \"\(column)\" = (SELECT \"\(other)\" FROM \"\(table)\" LIMIT 1 OFFSET \(rng.below(rows))) WHERE \(oneRow)"]
+            statements = [
+                "UPDATE \"\(table)\" SET \"\(column)\" = (SELECT \"\(other)\" FROM \"\(table)\" LIMIT 1 OFFSET \(rng.below(rows))) WHERE \(oneRow)"
+            ]
         }
         let keepWAL = rng.below(3) == 0
         if keepWAL && statements.first?.hasPrefix("PRAGMA") == false {
@@ -170,11 +185,17 @@ public enum StoreMutator {
     }
 
     /// Runs libFuzzer's byte mutations on one blob or text cell.
-    private static func blobMutation(_ db: OpaquePointer, path: String, table: String, column: String, rows: Int,
-                                     _ rng: inout Rng, closed: inout Bool) -> [UInt8]? {
+    private static func blobMutation(
+        _ db: OpaquePointer, path: String, table: String, column: String, rows: Int,
+        _ rng: inout Rng, closed: inout Bool
+    ) -> [UInt8]? {
         let offset = rng.below(rows)
         var statement: OpaquePointer?
-        guard sqlite3_prepare_v2(db, "SELECT rowid, \"\(column)\" FROM \"\(table)\" LIMIT 1 OFFSET \(offset)", -1, &statement, nil) == SQLITE_OK else {
+        guard
+            sqlite3_prepare_v2(
+                db, "SELECT rowid, \"\(column)\" FROM \"\(table)\" LIMIT 1 OFFSET \(offset)", -1, &statement, nil)
+                == SQLITE_OK
+        else {
             sqlite3_finalize(statement)
             return nil
         }
@@ -192,14 +213,18 @@ public enum StoreMutator {
         sqlite3_finalize(statement)
         let newCount = bytes.withUnsafeMutableBufferPointer { LLVMFuzzerMutate($0.baseAddress!, count, count + 64) }
         var update: OpaquePointer?
-        guard sqlite3_prepare_v2(db, "UPDATE \"\(table)\" SET \"\(column)\" = ? WHERE rowid = ?", -1, &update, nil) == SQLITE_OK else {
+        guard
+            sqlite3_prepare_v2(db, "UPDATE \"\(table)\" SET \"\(column)\" = ? WHERE rowid = ?", -1, &update, nil)
+                == SQLITE_OK
+        else {
             sqlite3_finalize(update)
             return nil
         }
         let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
         bytes.withUnsafeBytes { raw in
             if isText {
-                _ = sqlite3_bind_text(update, 1, raw.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(newCount), transient)
+                _ = sqlite3_bind_text(
+                    update, 1, raw.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(newCount), transient)
             } else {
                 _ = sqlite3_bind_blob(update, 1, raw.baseAddress, Int32(newCount), transient)
             }
@@ -242,7 +267,8 @@ public enum StoreMutator {
     private static func integer(_ db: OpaquePointer, _ sql: String) -> Int64? {
         var statement: OpaquePointer?
         defer { sqlite3_finalize(statement) }
-        guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK, sqlite3_step(statement) == SQLITE_ROW else { return nil }
+        guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK, sqlite3_step(statement) == SQLITE_ROW
+        else { return nil }
         return sqlite3_column_int64(statement, 0)
     }
 }

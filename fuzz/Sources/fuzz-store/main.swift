@@ -1,5 +1,5 @@
-import FuzzSupport
 import Foundation
+import FuzzSupport
 
 // Whole stores: the input is a store's main file, optionally followed by its
 // WAL (see StoreInput). It is written to a scratch folder (with an -shm for

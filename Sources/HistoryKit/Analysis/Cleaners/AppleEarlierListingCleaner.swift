@@ -8,7 +8,11 @@
 /// calendar days (``AppleSampleCleaner``).
 enum AppleEarlierListingCleaner: CleanerRule {
     static let title = "Apple's documentation, earlier listing"
-    static let source = "Apple, Consuming Relevant Store Changes, earlier \"Purge history\" listing (604,800 s; quoted by fatbobman, 2021)"
+    static let source =
+        """
+        Apple, Consuming Relevant Store Changes, earlier \"Purge history\" listing (604,800 s; quoted by \
+        fatbobman, 2021)
+        """
     static let narrowsToActors = false
 
     static func decide(_ input: CleanerInput) -> CleanerDecision {

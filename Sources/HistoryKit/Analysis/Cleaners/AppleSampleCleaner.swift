@@ -21,11 +21,14 @@ enum AppleSampleCleaner: CleanerRule {
         }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone
-        guard let date = calendar.date(byAdding: .day, value: -days, to: Date(timeIntervalSinceReferenceDate: input.now)) else {
+        guard
+            let date = calendar.date(byAdding: .day, value: -days, to: Date(timeIntervalSinceReferenceDate: input.now))
+        else {
             return .none("the calendar cannot count \(plural(days, "day")) back from now in \(zone.identifier)")
         }
         // Foundation on Linux names UTC "GMT".
         let name = zone.identifier == "GMT" ? "UTC" : zone.identifier
-        return CleanerDecision(cutoff: date.timeIntervalSinceReferenceDate, reason: "now − \(plural(days, "calendar day")) in \(name)")
+        return CleanerDecision(
+            cutoff: date.timeIntervalSinceReferenceDate, reason: "now − \(plural(days, "calendar day")) in \(name)")
     }
 }

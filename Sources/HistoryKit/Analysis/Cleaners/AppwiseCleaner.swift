@@ -11,13 +11,19 @@ enum AppwiseCleaner: CleanerRule {
     static let resetsKeys = true
 
     static func decide(_ input: CleanerInput) -> CleanerDecision {
-        let expiry = input.retentionAgo, ttl = input.settings.retentionText
+        let expiry = input.retentionAgo
+        let ttl = input.settings.retentionText
         let undated = CleanerInput.undated(input.actors)
         guard undated.isEmpty, let earliest = CleanerInput.earliest(input.actors) else {
-            return CleanerDecision(cutoff: expiry, reason: undated.isEmpty ? "no actor of the app: now − \(ttl)" : "\(undated) without a date: now − \(ttl)")
+            return CleanerDecision(
+                cutoff: expiry,
+                reason: undated.isEmpty
+                    ? "no actor of the app: now − \(ttl)" : "\(undated) without a date: now − \(ttl)")
         }
         if earliest.date > expiry {
-            return CleanerDecision(cutoff: earliest.date, reason: "the later of the earliest date and now − \(ttl): the earliest date", heldBackBy: earliest.name)
+            return CleanerDecision(
+                cutoff: earliest.date, reason: "the later of the earliest date and now − \(ttl): the earliest date",
+                heldBackBy: earliest.name)
         }
         return CleanerDecision(cutoff: expiry, reason: "the later of the earliest date and now − \(ttl): now − \(ttl)")
     }

@@ -102,7 +102,9 @@ struct CleanerDecision {
     static func none(_ reason: String) -> CleanerDecision { CleanerDecision(cutoff: nil, reason: reason) }
 
     /// No cut-off: every transaction its author filter selects goes, whatever its date.
-    static func everyDate(_ reason: String) -> CleanerDecision { CleanerDecision(cutoff: nil, reason: reason, allDates: true) }
+    static func everyDate(_ reason: String) -> CleanerDecision {
+        CleanerDecision(cutoff: nil, reason: reason, allDates: true)
+    }
 }
 
 /// One popular cleaner's rule, as its own code computes it: each in a file of its own that

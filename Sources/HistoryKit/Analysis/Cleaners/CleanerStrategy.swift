@@ -52,12 +52,14 @@ public enum CleanerStrategy: String, CaseIterable, Sendable {
         if rule.narrowsToActors && input.actors.isEmpty {
             decision = .none("no actor known: it deletes only what its actors wrote, so nothing")
         }
-        let wholeSeconds = decision.heldBackBy.flatMap { name in input.actors.first { $0.name == name }?.wholeSeconds } ?? false
+        let wholeSeconds =
+            decision.heldBackBy.flatMap { name in input.actors.first { $0.name == name }?.wholeSeconds } ?? false
         let purges = decision.cutoff != nil || decision.allDates
-        return CleanerCutoff(strategy: self, cutoff: decision.cutoff, reason: decision.reason, heldBackBy: decision.heldBackBy,
-                             authorFilter: rule.narrowsToActors ? input.actors.map(\.name) : rule.deletesOnlyBy,
-                             resetsKeysAfterPurge: rule.resetsKeys && purges, notes: rule.notes,
-                             wholeSecondDate: wholeSeconds && decision.cutoff != nil, allDates: decision.allDates)
+        return CleanerCutoff(
+            strategy: self, cutoff: decision.cutoff, reason: decision.reason, heldBackBy: decision.heldBackBy,
+            authorFilter: rule.narrowsToActors ? input.actors.map(\.name) : rule.deletesOnlyBy,
+            resetsKeysAfterPurge: rule.resetsKeys && purges, notes: rule.notes,
+            wholeSecondDate: wholeSeconds && decision.cutoff != nil, allDates: decision.allDates)
     }
 }
 

@@ -12,9 +12,11 @@ enum FatbobmanDemoCleaner: CleanerRule {
 
     static func decide(_ input: CleanerInput) -> CleanerDecision {
         guard let earliest = CleanerInput.earliest(input.actors), earliest.date >= input.weekAgo else {
-            return CleanerDecision(cutoff: input.weekAgo, reason: "the later of the earliest date and now − 7 days: now − 7 days")
+            return CleanerDecision(
+                cutoff: input.weekAgo, reason: "the later of the earliest date and now − 7 days: now − 7 days")
         }
-        return CleanerDecision(cutoff: earliest.date, reason: "the later of the earliest date and now − 7 days: the earliest date",
-                               heldBackBy: earliest.name)
+        return CleanerDecision(
+            cutoff: earliest.date, reason: "the later of the earliest date and now − 7 days: the earliest date",
+            heldBackBy: earliest.name)
     }
 }

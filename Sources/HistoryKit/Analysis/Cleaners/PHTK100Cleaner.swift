@@ -11,8 +11,10 @@ enum PHTK100Cleaner: CleanerRule {
     static let title = "PersistentHistoryTrackingKit 1.0.0–1.0.3"
     static let source = "fatbobman/PersistentHistoryTrackingKit 1.0.0–1.0.3, TransactionTimestampManager.swift"
     static let narrowsToActors = true
-    static let notes = ["it cleans after each merge notification (1.0.0: only after one that fetched a transaction); "
-                        + "its clean strategy decides when, never the cut-off; 7 days whatever maximumDuration says"]
+    static let notes = [
+        "it cleans after each merge notification (1.0.0: only after one that fetched a transaction); "
+            + "its clean strategy decides when, never the cut-off; 7 days whatever maximumDuration says"
+    ]
 
     static func decide(_ input: CleanerInput) -> CleanerDecision {
         commonTimestamp(input.counted(excludingBatch: true), weekAgo: input.weekAgo)
@@ -24,10 +26,13 @@ enum PHTK100Cleaner: CleanerRule {
         guard let earliest = CleanerInput.earliest(actors) else { return .none("no actor has a date: no purge") }
         let undated = CleanerInput.undated(actors)
         if undated.isEmpty {
-            return CleanerDecision(cutoff: earliest.date, reason: "every actor has a date: the earliest", heldBackBy: earliest.name)
+            return CleanerDecision(
+                cutoff: earliest.date, reason: "every actor has a date: the earliest", heldBackBy: earliest.name)
         }
         if earliest.date < weekAgo {
-            return CleanerDecision(cutoff: weekAgo, reason: "\(undated) without a date and the earliest date is older than 7 days: now − 7 days")
+            return CleanerDecision(
+                cutoff: weekAgo,
+                reason: "\(undated) without a date and the earliest date is older than 7 days: now − 7 days")
         }
         return .none("\(undated) without a date and the earliest date is within 7 days: no purge")
     }

@@ -10,13 +10,18 @@ enum PHTK104Cleaner: CleanerRule {
     static let title = "PersistentHistoryTrackingKit 1.0.4–1.3.x"
     static let source = "fatbobman/PersistentHistoryTrackingKit 1.0.4–1.3.0, TransactionTimestampManager.swift"
     static let narrowsToActors = true
-    static let notes = ["it cleans after each merge notification (from 1.0.8 only after one that fetched a transaction); "
-                        + "its clean strategy decides when, never the cut-off"]
+    static let notes = [
+        "it cleans after each merge notification (from 1.0.8 only after one that fetched a transaction); "
+            + "its clean strategy decides when, never the cut-off"
+    ]
 
     static func decide(_ input: CleanerInput) -> CleanerDecision {
         guard let earliest = CleanerInput.earliest(input.counted(excludingBatch: true)) else {
-            return CleanerDecision(cutoff: input.retentionAgo, reason: "no actor has a date: now − \(input.settings.retentionText) (maximumDuration)")
+            return CleanerDecision(
+                cutoff: input.retentionAgo,
+                reason: "no actor has a date: now − \(input.settings.retentionText) (maximumDuration)")
         }
-        return CleanerDecision(cutoff: earliest.date, reason: "the earliest date among actors that have one", heldBackBy: earliest.name)
+        return CleanerDecision(
+            cutoff: earliest.date, reason: "the earliest date among actors that have one", heldBackBy: earliest.name)
     }
 }

@@ -12,7 +12,9 @@ enum PHTK2ManualCleaner: CleanerRule {
         let actors = input.counted(excludingBatch: false)
         guard let earliest = CleanerInput.earliest(actors) else { return .none("no actor has a date: no purge") }
         let undated = CleanerInput.undated(actors)
-        return CleanerDecision(cutoff: earliest.date, reason: "the earliest date" + (undated.isEmpty ? "" : "; \(undated) without a date passed over"),
-                               heldBackBy: earliest.name)
+        return CleanerDecision(
+            cutoff: earliest.date,
+            reason: "the earliest date" + (undated.isEmpty ? "" : "; \(undated) without a date passed over"),
+            heldBackBy: earliest.name)
     }
 }

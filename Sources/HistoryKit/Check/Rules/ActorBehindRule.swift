@@ -8,10 +8,21 @@ struct ActorBehindRule: CheckRule {
     func evaluate(_ c: CheckContext) throws -> [Finding] {
         guard let report = c.mergeState else { return [] }
         return report.actors.filter { $0.status == .behind && $0.kind == .app }.compactMap { a in
-            let behind = report.behind(a) ?? 0, lagDays = behind / 86400
+            let behind = report.behind(a) ?? 0
+            let lagDays = behind / 86400
             guard a.pending.count > c.config.maxPendingTransactions || lagDays > c.config.maxLagDays else { return nil }
-            return finding("\(a.name) has \(plural(a.pending.count, "transaction")) by others to merge, \(report.lagClock.behind(behind)) (thresholds: \(plural(c.config.maxPendingTransactions, "transaction")), \(span(c.config.maxLagDays * 86400, exact: true))). It has not run, or it merges under another author name.",
-                           ["actor": .string(a.name), "pendingTransactions": .integer(Int64(a.pending.count)), "lagDays": .real(lagDays)])
+            return finding(
+                """
+                \(a.name) has \(plural(a.pending.count, "transaction")) by others to merge, \
+                \(report.lagClock.behind(behind)) (thresholds: \
+                \(plural(c.config.maxPendingTransactions, "transaction")), \
+                \(span(c.config.maxLagDays * 86400, exact: true))). It has not run, or it merges under another \
+                author name.
+                """,
+                [
+                    "actor": .string(a.name), "pendingTransactions": .integer(Int64(a.pending.count)),
+                    "lagDays": .real(lagDays),
+                ])
         }
     }
 }

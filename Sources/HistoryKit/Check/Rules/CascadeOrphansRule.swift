@@ -11,7 +11,11 @@ struct CascadeOrphansRule: CheckRule {
         return try c.store.cascadeOrphans(model: model).map { o in
             var kinds: [String] = []
             for owner in o.owners where owner.dangling > 0 {
-                var text = "\(owner.dangling) point (\(owner.inverse)) at \(owner.parentEntity) objects that no longer exist (\(Self.list(owner.danglingSample, of: owner.dangling)))"
+                var text =
+                    """
+                    \(owner.dangling) point (\(owner.inverse)) at \(owner.parentEntity) objects that no longer \
+                    exist (\(Self.list(owner.danglingSample, of: owner.dangling)))
+                    """
                 if let span = owner.danglingParentDeletes {
                     text += "; history deleted \(plural(span.deletes, "of those parent")) \(Self.range(span))"
                 }
@@ -21,30 +25,44 @@ struct CascadeOrphansRule: CheckRule {
             if o.detached > 0 {
                 var text = "\(o.detached) have no parent at all (\(Self.list(o.detachedSample, of: o.detached)))"
                 if let span = o.parentDeletes {
-                    text += "; history recorded \(plural(span.deletes, "delete")) of \(Set(o.owners.map(\.parentEntity)).sorted().joined(separator: " or ")) objects \(Self.range(span))"
+                    text +=
+                        """
+                        ; history recorded \(plural(span.deletes, "delete")) of \
+                        \(Set(o.owners.map(\.parentEntity)).sorted().joined(separator: " or ")) objects \
+                        \(Self.range(span))
+                        """
                 }
                 kinds.append(text)
             }
             let data: [String: PlistValue] = [
-                "childEntity": .string(o.childEntity), "table": .string(o.table), "childRows": .integer(Int64(o.childRows)), "rows": .integer(Int64(o.rows)),
+                "childEntity": .string(o.childEntity), "table": .string(o.table),
+                "childRows": .integer(Int64(o.childRows)), "rows": .integer(Int64(o.rows)),
                 "dangling": .integer(Int64(o.dangling)), "detached": .integer(Int64(o.detached)),
                 "detachedSample": .array(o.detachedSample.map { .string($0.description) }),
-                "owners": .array(o.owners.map { owner in
-                    var d: [String: PlistValue] = [
-                        "parentEntity": .string(owner.parentEntity), "relationship": .string(owner.relationship),
-                        "inverse": .string(owner.inverse), "dangling": .integer(Int64(owner.dangling)),
-                        "danglingSample": .array(owner.danglingSample.map { .string($0.description) }),
-                    ]
-                    if let span = owner.danglingParentDeletes {
-                        d["parentDeletes"] = .integer(Int64(span.deletes))
-                        d["firstParentDeleteTransaction"] = .integer(span.firstTransaction)
-                        d["lastParentDeleteTransaction"] = .integer(span.lastTransaction)
-                    }
-                    return .dictionary(d)
-                }),
+                "owners": .array(
+                    o.owners.map { owner in
+                        var d: [String: PlistValue] = [
+                            "parentEntity": .string(owner.parentEntity), "relationship": .string(owner.relationship),
+                            "inverse": .string(owner.inverse), "dangling": .integer(Int64(owner.dangling)),
+                            "danglingSample": .array(owner.danglingSample.map { .string($0.description) }),
+                        ]
+                        if let span = owner.danglingParentDeletes {
+                            d["parentDeletes"] = .integer(Int64(span.deletes))
+                            d["firstParentDeleteTransaction"] = .integer(span.firstTransaction)
+                            d["lastParentDeleteTransaction"] = .integer(span.lastTransaction)
+                        }
+                        return .dictionary(d)
+                    }),
             ]
-            return finding("\(o.childEntity): \(o.rows) of its \(o.childRows) rows are left without their parent, although \(relationships.joined(separator: ", ")) \(relationships.count == 1 ? "deletes" : "delete") them in cascade: \(kinds.joined(separator: "; ")). Core Data never reaches them through a parent again and nothing deletes them: \(o.rows) rows of \(o.table) kept for nothing. Delete them, and look for the delete that skipped the cascade (a batch delete, SQL, a relationship made optional).",
-                           data)
+            return finding(
+                """
+                \(o.childEntity): \(o.rows) of its \(o.childRows) rows are left without their parent, although \
+                \(relationships.joined(separator: ", ")) \(relationships.count == 1 ? "deletes" : "delete") them \
+                in cascade: \(kinds.joined(separator: "; ")). Core Data never reaches them through a parent again \
+                and nothing deletes them: \(o.rows) rows of \(o.table) kept for nothing. Delete them, and look \
+                for the delete that skipped the cascade (a batch delete, SQL, a relationship made optional).
+                """,
+                data)
         }
     }
 

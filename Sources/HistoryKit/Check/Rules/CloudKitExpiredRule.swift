@@ -7,7 +7,9 @@ struct CloudKitExpiredRule: CheckRule {
 
     func evaluate(_ c: CheckContext) throws -> [Finding] {
         guard let exporter = c.mergeState?.exporter, exporter.status == .expired else { return [] }
-        var data: [String: PlistValue] = ["actor": .string(exporter.name), "source": .string(exporter.records.first?.source ?? "")]
+        var data: [String: PlistValue] = [
+            "actor": .string(exporter.name), "source": .string(exporter.records.first?.source ?? ""),
+        ]
         if let n = exporter.tokenNumber { data["tokenTransactionNumber"] = .integer(n) }
         if let n = exporter.mirroredRecordCount { data["mirroredRecords"] = .integer(Int64(n)) }
         return [finding("CloudKit mirroring: \(exporter.explanation). Fix: \(exporter.advice).", data)]

@@ -6,16 +6,28 @@ struct CloudKitExportFailingRule: CheckRule {
     let summary = "CloudKit's last export failed and nothing was exported after it"
 
     func evaluate(_ c: CheckContext) throws -> [Finding] {
-        guard let last = c.mirroring?.failedLastExport, let exporter = c.mergeState?.exporter, exporter.pending.count > 0 else { return [] }
+        guard let last = c.mirroring?.failedLastExport, let exporter = c.mergeState?.exporter,
+            exporter.pending.count > 0
+        else { return [] }
         let error = CloudKitErrorCode.text(domain: last.errorDomain, code: last.errorCode)
         let when = last.started.map { " at \(moment($0))" } ?? ""
         var data: [String: PlistValue] = ["pendingTransactions": .integer(Int64(exporter.pending.count))]
         if let domain = last.errorDomain { data["errorDomain"] = .string(domain) }
         if let code = last.errorCode { data["errorCode"] = .integer(code) }
-        if let name = last.errorCode.flatMap(CloudKitErrorCode.describe)?.name, last.errorDomain == CloudKitErrorCode.domain {
+        if let name = last.errorCode.flatMap(CloudKitErrorCode.describe)?.name,
+            last.errorDomain == CloudKitErrorCode.domain
+        {
             data["errorName"] = .string(name)
         }
-        return [finding("CloudKit's last export\(when) failed with \(error), and none succeeded after it; \(plural(exporter.pending.count, "transaction")) of the app's authors wait to be exported. The mirror is stuck until an export succeeds: see the recent events of \(Control.showCloudKit) and fix what the error names.",
-                        data)]
+        return [
+            finding(
+                """
+                CloudKit's last export\(when) failed with \(error), and none succeeded after it; \
+                \(plural(exporter.pending.count, "transaction")) of the app's authors wait to be exported. The \
+                mirror is stuck until an export succeeds: see the recent events of \(Control.showCloudKit) and \
+                fix what the error names.
+                """,
+                data)
+        ]
     }
 }

@@ -6,11 +6,25 @@ struct CloudKitPurgeRule: CheckRule {
     let summary = "the configured cleaner would delete CloudKit mirroring transactions"
 
     func evaluate(_ c: CheckContext) throws -> [Finding] {
-        guard let strategy = c.config.strategy, let report = c.mergeState, report.cleaner(strategy)?.cutoff.purges == true else { return [] }
+        guard let strategy = c.config.strategy, let report = c.mergeState,
+            report.cleaner(strategy)?.cutoff.purges == true
+        else { return [] }
         // What the purge by that strategy selects: before its cut-off, or its authors' at every date.
-        let preview = try c.store.previewPurge(try PurgeSelection.strategy(strategy, report: report, narrowing: HistoryQuery()).query)
+        let preview = try c.store.previewPurge(
+            try PurgeSelection.strategy(strategy, report: report, narrowing: HistoryQuery()).query)
         guard preview.cloudKitTransactions > 0 else { return [] }
-        return [finding("The \(strategy.title) cleaner would delete \(plural(preview.cloudKitTransactions, "transaction")) written by NSCloudKitMirroringDelegate. Apple advises against purging history of a store mirrored with CloudKit: it can make the mirror re-sync or miss changes. Narrow the purge to your own authors, or do not purge.",
-                        ["strategy": .string(strategy.rawValue), "cloudKitTransactions": .integer(Int64(preview.cloudKitTransactions))])]
+        return [
+            finding(
+                """
+                The \(strategy.title) cleaner would delete \(plural(preview.cloudKitTransactions, "transaction")) \
+                written by NSCloudKitMirroringDelegate. Apple advises against purging history of a store mirrored \
+                with CloudKit: it can make the mirror re-sync or miss changes. Narrow the purge to your own \
+                authors, or do not purge.
+                """,
+                [
+                    "strategy": .string(strategy.rawValue),
+                    "cloudKitTransactions": .integer(Int64(preview.cloudKitTransactions)),
+                ])
+        ]
     }
 }

@@ -6,9 +6,16 @@ struct CloudKitTokenUnreadableRule: CheckRule {
     let summary = "CloudKit's export token is for another store or cannot be read"
 
     func evaluate(_ c: CheckContext) throws -> [Finding] {
-        guard let exporter = c.mergeState?.exporter, exporter.status == .foreignToken || exporter.status == .corruptToken else { return [] }
-        return [finding("CloudKit mirroring: \(exporter.explanation). Fix: \(exporter.advice).",
-                        ["actor": .string(exporter.name), "status": .string(exporter.status.rawValue),
-                         "source": .string(exporter.records.first?.source ?? "")])]
+        guard let exporter = c.mergeState?.exporter,
+            exporter.status == .foreignToken || exporter.status == .corruptToken
+        else { return [] }
+        return [
+            finding(
+                "CloudKit mirroring: \(exporter.explanation). Fix: \(exporter.advice).",
+                [
+                    "actor": .string(exporter.name), "status": .string(exporter.status.rawValue),
+                    "source": .string(exporter.records.first?.source ?? ""),
+                ])
+        ]
     }
 }

@@ -8,13 +8,18 @@ struct DormantMirrorRule: CheckRule {
     let summary = "a mirrored store written for days without CloudKit mirroring"
 
     func evaluate(_ c: CheckContext) throws -> [Finding] {
-        guard let mirroring = c.mirroring, !mirroring.tables.isEmpty || mirroring.metadataSource != nil else { return [] }
+        guard let mirroring = c.mirroring, !mirroring.tables.isEmpty || mirroring.metadataSource != nil else {
+            return []
+        }
         let silence = try c.store.mirroringSilence(mirroring)
         guard let seconds = silence.seconds, seconds >= c.config.dormantMirrorDays * 86400,
-              silence.transactionsSince >= c.config.dormantMirrorTransactions else { return [] }
+            silence.transactionsSince >= c.config.dormantMirrorTransactions
+        else { return [] }
         let at = silence.lastActivityTime.map { " (\(moment($0)))" } ?? ""
         let since: String
-        var data: [String: PlistValue] = ["transactionsSince": .integer(Int64(silence.transactionsSince)), "seconds": .real(seconds)]
+        var data: [String: PlistValue] = [
+            "transactionsSince": .integer(Int64(silence.transactionsSince)), "seconds": .real(seconds),
+        ]
         switch silence.lastActivity {
         case .transaction(let n)?:
             since = "since its last transaction #\(n)\(at)"
@@ -27,7 +32,18 @@ struct DormantMirrorRule: CheckRule {
         case nil:
             since = "in any transaction history holds"
         }
-        return [finding("The store is mirrored with CloudKit (it holds the mirror's metadata), but nothing shows mirroring ran \(since): \(plural(silence.transactionsSince, "transaction")) of other authors over \(span(seconds)). The store may have been opened without CloudKit (cloudKitContainerOptions off), or the device kept out of iCloud (signed out, offline): those changes are not in iCloud until mirroring runs again and exports them, and a purge of that time (a 7-day cleaner) deletes history the exporter still needs, forcing a full re-sync. Open the store with mirroring on, or remove the mirror's metadata if the app stopped syncing on purpose.",
-                        data)]
+        return [
+            finding(
+                """
+                The store is mirrored with CloudKit (it holds the mirror's metadata), but nothing shows mirroring \
+                ran \(since): \(plural(silence.transactionsSince, "transaction")) of other authors over \
+                \(span(seconds)). The store may have been opened without CloudKit (cloudKitContainerOptions off), \
+                or the device kept out of iCloud (signed out, offline): those changes are not in iCloud until \
+                mirroring runs again and exports them, and a purge of that time (a 7-day cleaner) deletes history \
+                the exporter still needs, forcing a full re-sync. Open the store with mirroring on, or remove the \
+                mirror's metadata if the app stopped syncing on purpose.
+                """,
+                data)
+        ]
     }
 }

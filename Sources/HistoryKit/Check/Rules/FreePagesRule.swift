@@ -9,7 +9,17 @@ struct FreePagesRule: CheckRule {
         guard space.pageCount > 0 else { return [] }
         let share = Double(space.freelistCount) / Double(space.pageCount)
         guard share > c.config.maxFreeShare else { return [] }
-        return [finding("\(space.freelistCount) of \(space.pageCount) pages (\((share * 100).wholeDescription)%) are free, probably after a purge: the file only shrinks after VACUUM (\(Control.purgeAndVacuum), or VACUUM in sqlite3 with the app closed).",
-                        ["freePages": .integer(space.freelistCount), "pages": .integer(space.pageCount), "freeShare": .real(share)])]
+        return [
+            finding(
+                """
+                \(space.freelistCount) of \(space.pageCount) pages (\((share * 100).wholeDescription)%) are free, \
+                probably after a purge: the file only shrinks after VACUUM (\(Control.purgeAndVacuum), or VACUUM \
+                in sqlite3 with the app closed).
+                """,
+                [
+                    "freePages": .integer(space.freelistCount), "pages": .integer(space.pageCount),
+                    "freeShare": .real(share),
+                ])
+        ]
     }
 }

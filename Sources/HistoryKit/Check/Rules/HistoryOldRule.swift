@@ -10,7 +10,13 @@ struct HistoryOldRule: CheckRule {
         // Measured from the newest transaction, not the clock: a copied or archived store does not age.
         let ageDays = c.statistics.timestamps.map { ($0.upperBound - $0.lowerBound) / 86400 } ?? 0
         guard ageDays > c.config.maxHistoryAgeDays else { return [] }
-        return [finding("History is old: the oldest transaction is \(days(ageDays)) older than the newest (threshold \(days(c.config.maxHistoryAgeDays))). \(PurgeEvidence.sentence(c.statistics))",
-                        ["oldestAgeDays": .real(ageDays)])]
+        return [
+            finding(
+                """
+                History is old: the oldest transaction is \(days(ageDays)) older than the newest (threshold \
+                \(days(c.config.maxHistoryAgeDays))). \(PurgeEvidence.sentence(c.statistics))
+                """,
+                ["oldestAgeDays": .real(ageDays)])
+        ]
     }
 }

@@ -8,14 +8,22 @@ struct MassDeleteRule: CheckRule {
 
     func evaluate(_ c: CheckContext) throws -> [Finding] {
         try c.store.deleteBursts(c.config.massDelete).map { b in
-            finding(Message(b.sentence + " If nobody asked for that, look at what ran then: an app that finds its store empty or unreadable must not take that for the user's deletes (and never export them to iCloud)."),
-                    Self.data(b))
+            finding(
+                Message(
+                    b.sentence
+                        + """
+                         If nobody asked for that, look at what ran then: an app that finds its store empty or \
+                        unreadable must not take that for the user's deletes (and never export them to iCloud).
+                        """
+                ),
+                Self.data(b))
         }
     }
 
     static func data(_ b: DeleteBurst) -> [String: PlistValue] {
         var data: [String: PlistValue] = [
-            "entity": .string(b.entity), "deleted": .integer(Int64(b.deleted)), "objectsBefore": .integer(Int64(b.objectsBefore)),
+            "entity": .string(b.entity), "deleted": .integer(Int64(b.deleted)),
+            "objectsBefore": .integer(Int64(b.objectsBefore)),
             "transactions": .integer(Int64(b.transactions)), "firstTransaction": .integer(b.firstTransaction),
             "lastTransaction": .integer(b.lastTransaction),
         ]

@@ -12,8 +12,17 @@ struct MissingAttributionRule: CheckRule {
         let noContext = summaries[.contextName]?.first { $0.value == nil }?.transactionCount ?? 0
         guard noAuthor > 0 || noContext > 0 else { return [] }
         let total = c.statistics.transactionCount
-        return [finding("\(noAuthor) of \(total) transactions have no author and \(noContext) no context name. Set transactionAuthor and name on every context that saves, so each actor can skip its own changes and you can see who wrote what.",
-                        ["withoutAuthor": .integer(Int64(noAuthor)), "withoutContextName": .integer(Int64(noContext)),
-                         "transactions": .integer(Int64(total))])]
+        return [
+            finding(
+                """
+                \(noAuthor) of \(total) transactions have no author and \(noContext) no context name. Set \
+                transactionAuthor and name on every context that saves, so each actor can skip its own changes \
+                and you can see who wrote what.
+                """,
+                [
+                    "withoutAuthor": .integer(Int64(noAuthor)), "withoutContextName": .integer(Int64(noContext)),
+                    "transactions": .integer(Int64(total)),
+                ])
+        ]
     }
 }

@@ -7,7 +7,13 @@ struct OrphanChangesRule: CheckRule {
     func evaluate(_ c: CheckContext) throws -> [Finding] {
         let n = c.statistics.orphanChangeCount
         guard n > 0 else { return [] }
-        return [finding("\(n) ACHANGE rows belong to no transaction: something deleted ATRANSACTION rows without their changes. Core Data never returns them; purge them with their transactions or restore a backup.",
-                        ["orphanChanges": .integer(Int64(n))])]
+        return [
+            finding(
+                """
+                \(n) ACHANGE rows belong to no transaction: something deleted ATRANSACTION rows without their \
+                changes. Core Data never returns them; purge them with their transactions or restore a backup.
+                """,
+                ["orphanChanges": .integer(Int64(n))])
+        ]
     }
 }

@@ -10,14 +10,23 @@ struct StaleActorRule: CheckRule {
         let holders = Set(report.cleaners.compactMap(\.cutoff.heldBackBy))
         // An actor with nothing to merge is not stale, however old its position: nothing newer was written.
         return report.actors.filter { holders.contains($0.name) && $0.pending.count > 0 }.compactMap { a in
-            // Measured by the store's own time unless a time was given or the store is live: a copy is not stale for its age.
+            // Measured by the store's own time unless a time was given or the store is live: a copy is not stale for
+            // its age.
             guard let age = a.positionAge else { return nil }
             let days = age / 86400
             guard days > c.config.staleDays else { return nil }
-            let remove: Message = a.records.first?.keyFormat != nil ? "delete its key (\(Control.removePositionFromDefaults))" : "delete its saved token"
-            let when = report.lagClock == .newestTransaction ? "\(HistoryKit.days(days)) before the newest transaction" : "\(HistoryKit.days(days)) ago"
-            return finding("\(a.name) last merged \(when), has \(plural(a.pending.count, "transaction")) to merge and sets the cleaners' cut-off: no history after that can be purged. If this target was removed, \(remove).",
-                           ["actor": .string(a.name), "daysSinceMerge": .real(days)])
+            let remove: Message =
+                a.records.first?.keyFormat != nil
+                ? "delete its key (\(Control.removePositionFromDefaults))" : "delete its saved token"
+            let when =
+                report.lagClock == .newestTransaction
+                ? "\(HistoryKit.days(days)) before the newest transaction" : "\(HistoryKit.days(days)) ago"
+            return finding(
+                """
+                \(a.name) last merged \(when), has \(plural(a.pending.count, "transaction")) to merge and sets \
+                the cleaners' cut-off: no history after that can be purged. If this target was removed, \(remove).
+                """,
+                ["actor": .string(a.name), "daysSinceMerge": .real(days)])
         }
     }
 }

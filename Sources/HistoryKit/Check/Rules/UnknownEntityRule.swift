@@ -12,13 +12,27 @@ struct UnknownEntityRule: CheckRule {
         var findings: [Finding] = []
         if !unknown.isEmpty {
             let total = unknown.values.reduce(0) { $0 + $1.total }
-            findings.append(finding("\(total) changes name entity numbers \(unknown.keys.sorted().map(String.init).joined(separator: ", ")) that Z_PRIMARYKEY does not list (a migration that did not rewrite history?). They cannot be decoded.",
-                                    ["changes": .integer(Int64(total)), "entityNumbers": .array(unknown.keys.sorted().map { .integer($0) })]))
+            findings.append(
+                finding(
+                    """
+                    \(total) changes name entity numbers \
+                    \(unknown.keys.sorted().map(String.init).joined(separator: ", ")) that Z_PRIMARYKEY does not \
+                    list (a migration that did not rewrite history?). They cannot be decoded.
+                    """,
+                    [
+                        "changes": .integer(Int64(total)),
+                        "entityNumbers": .array(unknown.keys.sorted().map { .integer($0) }),
+                    ]))
         }
         let unnumbered = tally.withoutEntityNumber.total
         if unnumbered > 0 {
-            findings.append(finding("\(unnumbered) change\(unnumbered == 1 ? " has" : "s have") a ZENTITY that is not an integer (NULL, text, a real or a blob): the store was edited or damaged. They cannot be decoded.",
-                                    ["changesWithoutEntityNumber": .integer(Int64(unnumbered))]))
+            findings.append(
+                finding(
+                    """
+                    \(unnumbered) change\(unnumbered == 1 ? " has" : "s have") a ZENTITY that is not an integer \
+                    (NULL, text, a real or a blob): the store was edited or damaged. They cannot be decoded.
+                    """,
+                    ["changesWithoutEntityNumber": .integer(Int64(unnumbered))]))
         }
         return findings
     }

@@ -11,9 +11,17 @@ struct WrongTypeRule: CheckRule {
         let found = try c.store.misTypedColumns()
         guard !found.isEmpty else { return [] }
         let list = found.map { "\($0.column) in \($0.rows) row\($0.rows == 1 ? "" : "s")" }.joined(separator: ", ")
-        let reading = found.contains { $0.column == "ACHANGE.ZTRANSACTIONID" }
+        let reading =
+            found.contains { $0.column == "ACHANGE.ZTRANSACTIONID" }
             ? "as null, and a change's ZTRANSACTIONID as SQLite converts it (usually to no transaction)" : "as null"
-        return [finding("Text or blobs where Core Data writes numbers: \(list). Core Data never writes these; the store was edited or damaged. cdhist reads those values \(reading) (see the warnings of \(Control.exportHistory)).",
-                        Dictionary(uniqueKeysWithValues: found.map { ($0.column, PlistValue.integer(Int64($0.rows))) }))]
+        return [
+            finding(
+                """
+                Text or blobs where Core Data writes numbers: \(list). Core Data never writes these; the store \
+                was edited or damaged. cdhist reads those values \(reading) (see the warnings of \
+                \(Control.exportHistory)).
+                """,
+                Dictionary(uniqueKeysWithValues: found.map { ($0.column, PlistValue.integer(Int64($0.rows))) }))
+        ]
     }
 }

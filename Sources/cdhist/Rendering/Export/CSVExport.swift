@@ -16,8 +16,12 @@ struct CSVExport {
     /// A cell of JSON (a tombstone, values) as it is written.
     private var cellJSON = JSONBytes(capacity: 256)
 
-    static let transactionColumns = ["transactionNumber", "timestamp", "cocoaTimestamp", "author", "contextName", "bundleID", "processID"]
-    static let changeColumns = ["changeID", "changeType", "entity", "entityPK", "changedObjectID", "updatedProperties", "tombstone"]
+    static let transactionColumns = [
+        "transactionNumber", "timestamp", "cocoaTimestamp", "author", "contextName", "bundleID", "processID",
+    ]
+    static let changeColumns = [
+        "changeID", "changeType", "entity", "entityPK", "changedObjectID", "updatedProperties", "tombstone",
+    ]
     /// The change's columns, with `label` after the object's ID when objects are labelled, and
     /// `valuesBefore`, `valuesAfter` (JSON objects), `valuesSave`, `valuesExact` and `valuesNote`
     /// last with `--values`.
@@ -26,16 +30,21 @@ struct CSVExport {
 
     init(presenter: HistoryPresenter, plain: PlainChangeWriter? = nil, raw: Bool) {
         self.presenter = presenter
-        changeColumns = (presenter.label == nil ? Self.changeColumns : Self.changeColumns.prefix(5) + ["label"] + Self.changeColumns.suffix(2))
-            + (presenter.values == nil ? [] : ["valuesBefore", "valuesAfter", "valuesSave", "valuesExact", "valuesNote"])
+        changeColumns =
+            (presenter.label == nil
+                ? Self.changeColumns : Self.changeColumns.prefix(5) + ["label"] + Self.changeColumns.suffix(2))
+            + (presenter.values == nil
+                ? [] : ["valuesBefore", "valuesAfter", "valuesSave", "valuesExact", "valuesNote"])
         self.plain = plain
         self.raw = raw
         bytes.reserveCapacity(OrderedOutput.writeThreshold * 2)
     }
 
     /// Adds the rows of one plain transaction, as ``write(_:_:seen:spill:)`` does for it decoded.
-    mutating func write(_ tx: PlainTransaction, fields: inout PlainTransactionFields, _ changes: ChangeStream,
-                        seen: (Change) -> Void, spill: (inout [UInt8]) throws -> Void) throws {
+    mutating func write(
+        _ tx: PlainTransaction, fields: inout PlainTransactionFields, _ changes: ChangeStream,
+        seen: (Change) -> Void, spill: (inout [UInt8]) throws -> Void
+    ) throws {
         transactionFields.removeAll(keepingCapacity: true)
         fields.writeCSV(tx, to: &transactionFields)
         try writeRows(changes, seen: seen, spill: spill)
@@ -43,8 +52,10 @@ struct CSVExport {
 
     /// Adds the rows of one transaction; `seen` is told of each change, and `spill` is
     /// handed ``bytes`` after each row (it may write them out and empty them).
-    mutating func write(_ tx: Transaction, _ changes: ChangeStream, seen: (Change) -> Void,
-                        spill: (inout [UInt8]) throws -> Void) throws {
+    mutating func write(
+        _ tx: Transaction, _ changes: ChangeStream, seen: (Change) -> Void,
+        spill: (inout [UInt8]) throws -> Void
+    ) throws {
         transactionFields.removeAll(keepingCapacity: true)
         Self.writeNumberAndTime(tx.number, tx.timestamp, time: presenter.time, to: &transactionFields)
         Self.writeNames([tx.author, tx.contextName, tx.bundleID, tx.processID], raw: raw, to: &transactionFields)
@@ -72,7 +83,9 @@ struct CSVExport {
     }
 
     /// A row per change of `changes` after ``transactionFields`` (one without change fields when none).
-    private mutating func writeRows(_ changes: ChangeStream, seen: (Change) -> Void, spill: (inout [UInt8]) throws -> Void) throws {
+    private mutating func writeRows(
+        _ changes: ChangeStream, seen: (Change) -> Void, spill: (inout [UInt8]) throws -> Void
+    ) throws {
         let comma = UInt8(ascii: ",")
         var written = false
         func decoded(_ c: Change) throws {
@@ -85,15 +98,16 @@ struct CSVExport {
             try spill(&bytes)
         }
         if let plain {
-            try changes.forEach(plain: { c in
-                guard plain.writesCSV(c) else { return try decoded(c.change) }
-                appendTransactionFields()
-                bytes.append(comma)
-                plain.csv(c, to: &bytes)
-                written = true
-                bytes.append(0x0A)
-                try spill(&bytes)
-            }, decoded: decoded)
+            try changes.forEach(
+                plain: { c in
+                    guard plain.writesCSV(c) else { return try decoded(c.change) }
+                    appendTransactionFields()
+                    bytes.append(comma)
+                    plain.csv(c, to: &bytes)
+                    written = true
+                    bytes.append(0x0A)
+                    try spill(&bytes)
+                }, decoded: decoded)
         } else {
             try changes.forEach(decoded)
         }
@@ -128,7 +142,9 @@ struct CSVExport {
             if let text = label(c) { CSV.field(text, to: &bytes, raw: raw) }
             bytes.append(comma)
         }
-        if let names = c.updatedProperties { CSV.field(joining: names, separator: UInt8(ascii: " "), to: &bytes, raw: raw) }
+        if let names = c.updatedProperties {
+            CSV.field(joining: names, separator: UInt8(ascii: " "), to: &bytes, raw: raw)
+        }
         bytes.append(comma)
         if c.changeType == .delete {
             cellJSON.reset()

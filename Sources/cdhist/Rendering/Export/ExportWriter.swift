@@ -46,7 +46,8 @@ struct ExportWriter {
             let seen = { (change: Change) in local.add(change.warnings) }
             var fields = PlainTransactionFields(storeUUID: storeUUID, presenter: presenter, csvRaw: context.csvRaw)
             if events {
-                var writer = TimesketchExport(presenter: presenter, source: warnings.store, atSave: context.stamp?.description)
+                var writer = TimesketchExport(
+                    presenter: presenter, source: warnings.store, atSave: context.stamp?.description)
                 func event(_ tx: Transaction, _ changes: ChangeStream) throws {
                     local.add(tx.warnings)
                     try writer.write(tx, changes, seen: seen, spill: offer)
@@ -57,14 +58,16 @@ struct ExportWriter {
             } else if csv {
                 var writer = CSVExport(presenter: presenter, plain: plain, raw: context.csvRaw)
                 if index == 0 { writer.bytes = writer.header }
-                try forEach({ tx, changes in
-                    try writer.write(tx, fields: &fields, changes, seen: seen, spill: offer)
-                    counted()
-                }, { tx, changes in
-                    local.add(tx.warnings)
-                    try writer.write(tx, changes, seen: seen, spill: offer)
-                    counted()
-                })
+                try forEach(
+                    { tx, changes in
+                        try writer.write(tx, fields: &fields, changes, seen: seen, spill: offer)
+                        counted()
+                    },
+                    { tx, changes in
+                        local.add(tx.warnings)
+                        try writer.write(tx, changes, seen: seen, spill: offer)
+                        counted()
+                    })
                 bytes = writer.bytes
             } else {
                 var line = JSONBytes(capacity: OrderedOutput.writeThreshold * 2)
@@ -74,15 +77,20 @@ struct ExportWriter {
                     try offer(&line.bytes)
                     counted()
                 }
-                try forEach({ tx, changes in
-                    try presenter.writeTransaction(tx, fields: &fields, changes: changes, format: jsonFormatTag, to: &line, plain: plain,
-                                                   spill: offer, each: seen)
-                    try ended()
-                }, { tx, changes in
-                    local.add(tx.warnings)
-                    try presenter.writeTransaction(tx, changes: changes, format: jsonFormatTag, to: &line, plain: plain, spill: offer, each: seen)
-                    try ended()
-                })
+                try forEach(
+                    { tx, changes in
+                        try presenter.writeTransaction(
+                            tx, fields: &fields, changes: changes, format: jsonFormatTag, to: &line, plain: plain,
+                            spill: offer, each: seen)
+                        try ended()
+                    },
+                    { tx, changes in
+                        local.add(tx.warnings)
+                        try presenter.writeTransaction(
+                            tx, changes: changes, format: jsonFormatTag, to: &line, plain: plain, spill: offer,
+                            each: seen)
+                        try ended()
+                    })
                 bytes = line.bytes
             }
             try ordered.finish(&bytes, chunk: index) {
@@ -95,12 +103,15 @@ struct ExportWriter {
 
     /// JSON: one document of every transaction, in one go.
     private func document(bounds: NumberBounds, inOneGo: ChunkedWrite.Walk) throws {
-        let list = ListRenderer(context: context, kind: "transactions", columns: presenter.transactionColumns(bounds),
-                                header: [("storeID", .string(storeUUID))])
+        let list = ListRenderer(
+            context: context, kind: "transactions", columns: presenter.transactionColumns(bounds),
+            header: [("storeID", .string(storeUUID))])
         func add(_ tx: Transaction, _ changes: ChangeStream) throws {
             warnings.add(tx.warnings)
             try list.addStreaming { line in
-                try presenter.writeTransaction(tx, changes: changes, format: nil, to: &line, spill: context.output.spill) { warnings.add($0.warnings) }
+                try presenter.writeTransaction(
+                    tx, changes: changes, format: nil, to: &line, spill: context.output.spill
+                ) { warnings.add($0.warnings) }
             }
             progress.step { progressText(progress.steps) }
         }

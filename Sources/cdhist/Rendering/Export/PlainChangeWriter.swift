@@ -58,13 +58,14 @@ final class PlainChangeWriter: @unchecked Sendable {
             let names = entity.layout?.slots.map(\.propertyName) ?? []
             let jsonNames = names.map { name in json { $0.string(name) } }
             let csvNames = names.map { Array($0.utf8) }
-            let pieces = PackedStrings([
-                head("insert"), head("update"),
-                Array(",\"changedObjectID\":".utf8) + json { $0.string(entity.objectIDPrefix) }.dropLast(),
-                Array("insert,".utf8) + csv(entity.name) + [UInt8(ascii: ",")],
-                Array("update,".utf8) + csv(entity.name) + [UInt8(ascii: ",")],
-                quoted ? Array(prefix.dropLast()) : prefix, quoted ? [UInt8(ascii: "\"")] : [],
-            ] + jsonNames + csvNames)
+            let pieces = PackedStrings(
+                [
+                    head("insert"), head("update"),
+                    Array(",\"changedObjectID\":".utf8) + json { $0.string(entity.objectIDPrefix) }.dropLast(),
+                    Array("insert,".utf8) + csv(entity.name) + [UInt8(ascii: ",")],
+                    Array("update,".utf8) + csv(entity.name) + [UInt8(ascii: ",")],
+                    quoted ? Array(prefix.dropLast()) : prefix, quoted ? [UInt8(ascii: "\"")] : [],
+                ] + jsonNames + csvNames)
             self.pieces = pieces
             slotCount = names.count
             csvNamesPlain = names.allSatisfy { csv($0) == Array($0.utf8) }
@@ -91,7 +92,9 @@ final class PlainChangeWriter: @unchecked Sendable {
 
         /// The names of the properties the update sets, each once, in slot order, as `name` gives
         /// a slot's, with `separator` between them.
-        func writeNames(_ change: PlainChange, separator: UInt8, to w: inout ByteCursor, _ name: (Int) -> UnsafeBufferPointer<UInt8>) {
+        func writeNames(
+            _ change: PlainChange, separator: UInt8, to w: inout ByteCursor, _ name: (Int) -> UnsafeBufferPointer<UInt8>
+        ) {
             var first = true
             forEachUpdatedSlot(change) { slot, repeated in
                 guard !repeated else { return }
@@ -104,7 +107,9 @@ final class PlainChangeWriter: @unchecked Sendable {
         /// Calls `body` with each slot the update sets, from the first, and whether its
         /// property's name was written at an earlier slot.
         func forEachUpdatedSlot(_ change: PlainChange, _ body: (_ slot: Int, _ repeated: Bool) -> Void) {
-            guard namesRepeat, let columns = change.columns else { return change.forEachUpdatedSlot { body($0, false) } }
+            guard namesRepeat, let columns = change.columns else {
+                return change.forEachUpdatedSlot { body($0, false) }
+            }
             change.forEachUpdatedSlot { slot in
                 body(slot, earlierSlotsOfName[slot].contains { columns[$0 / 8] & (0x80 >> UInt8($0 % 8)) != 0 })
             }
@@ -127,12 +132,13 @@ final class PlainChangeWriter: @unchecked Sendable {
 
     private func entity(_ change: PlainChange) -> EntityBytes { unretained[change.entityIndex].takeUnretainedValue() }
 
-    private static let jsonPieces = PackedStrings([
-        "{\"changeID\":", ",\"transactionNumber\":",
-        "\",\"updatedProperties\":null,\"updatedSlots\":null,\"tombstone\":null}",
-        "\",\"updatedProperties\":[", "],\"updatedSlots\":[", "],\"tombstone\":null}",
-        "{\"format\":\"\(jsonFormatTag)\",\"changeID\":",
-    ].map { Array($0.utf8) })
+    private static let jsonPieces = PackedStrings(
+        [
+            "{\"changeID\":", ",\"transactionNumber\":",
+            "\",\"updatedProperties\":null,\"updatedSlots\":null,\"tombstone\":null}",
+            "\",\"updatedProperties\":[", "],\"updatedSlots\":[", "],\"tombstone\":null}",
+            "{\"format\":\"\(jsonFormatTag)\",\"changeID\":",
+        ].map { Array($0.utf8) })
 
     /// Writes up to `room` bytes through a cursor on the stack, then appends them to `out` at once.
     private static func append(to out: inout [UInt8], room: Int, _ write: (inout ByteCursor) -> Void) {

@@ -37,7 +37,9 @@ struct PlainTransactionFields {
         if jsonPlaces != tx.names {
             var members = JSONBytes()
             members.beginObject()
-            presenter.writeNames(author: tx.author, contextName: tx.contextName, bundleID: tx.bundleID, processID: tx.processID, to: &members)
+            presenter.writeNames(
+                author: tx.author, contextName: tx.contextName, bundleID: tx.bundleID, processID: tx.processID,
+                to: &members)
             jsonNames = Array(members.bytes.dropFirst())
             jsonPlaces = tx.names
         }
@@ -48,7 +50,11 @@ struct PlainTransactionFields {
         s.bytes += #"},"changeCount":"#.utf8
         JSONValue.writeInt(Int64(tx.changeCount), to: &s.bytes)
         s.bytes += #","queryGenerationLength":"#.utf8
-        if let length = tx.queryGenerationLength { JSONValue.writeInt(Int64(length), to: &s.bytes) } else { s.bytes += JSONValue.nullBytes }
+        if let length = tx.queryGenerationLength {
+            JSONValue.writeInt(Int64(length), to: &s.bytes)
+        } else {
+            s.bytes += JSONValue.nullBytes
+        }
     }
 
     /// The transaction's CSV cells, as ``CSVExport`` writes them before a change's.

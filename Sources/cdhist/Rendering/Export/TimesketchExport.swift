@@ -45,7 +45,9 @@ struct TimesketchExport {
 
     /// Adds one line per change of `tx`; `seen` is told of each, and `spill` is handed ``bytes``
     /// after each line (it may write them out and empty them).
-    mutating func write(_ tx: Transaction, _ changes: ChangeStream, seen: (Change) -> Void, spill: (inout [UInt8]) throws -> Void) throws {
+    mutating func write(
+        _ tx: Transaction, _ changes: ChangeStream, seen: (Change) -> Void, spill: (inout [UInt8]) throws -> Void
+    ) throws {
         let micro = Self.microseconds(tx.timestamp)
         let datetime = micro.map(Self.datetime) ?? "1970-01-01T00:00:00.000000Z"
         try changes.forEach { change in
@@ -85,13 +87,17 @@ struct TimesketchExport {
             if !names.isEmpty { text += ": " + names.joined(separator: ", ") }
         case .delete:
             text += " deleted"
-            if !change.tombstone.isEmpty { text += " (tombstone " + presenter.tombstoneText(change.tombstone, textLimit: 60, blobLimit: 16) + ")" }
+            if !change.tombstone.isEmpty {
+                text += " (tombstone " + presenter.tombstoneText(change.tombstone, textLimit: 60, blobLimit: 16) + ")"
+            }
         case .unknown: text += " changed (type \(change.changeType.description))"
         }
         if let who = HistoryPresenter.who(tx) { text += " by " + who }
         if let values = presenter.values, let found = values.lookup(change) {
             let lines = presenter.valueLines(found)
-            if !lines.isEmpty { text += "; " + HistoryPresenter.valueSource(found) + ": " + lines.joined(separator: "; ") }
+            if !lines.isEmpty {
+                text += "; " + HistoryPresenter.valueSource(found) + ": " + lines.joined(separator: "; ")
+            }
         }
         return text
     }

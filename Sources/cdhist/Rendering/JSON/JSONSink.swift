@@ -40,11 +40,26 @@ extension JSONSink {
     mutating func double(_ value: Double?) { if let value { double(value) } else { null() } }
 
     /// `"name": <value>` members.
-    mutating func member(_ name: StaticString, _ value: String?) { key(name); string(value) }
-    mutating func member(_ name: StaticString, _ value: Int64?) { key(name); int(value) }
-    mutating func member(_ name: StaticString, _ value: Int?) { key(name); int(value) }
-    mutating func member(_ name: StaticString, _ value: Double?) { key(name); double(value) }
-    mutating func member(_ name: StaticString, _ value: Bool) { key(name); bool(value) }
+    mutating func member(_ name: StaticString, _ value: String?) {
+        key(name)
+        string(value)
+    }
+    mutating func member(_ name: StaticString, _ value: Int64?) {
+        key(name)
+        int(value)
+    }
+    mutating func member(_ name: StaticString, _ value: Int?) {
+        key(name)
+        int(value)
+    }
+    mutating func member(_ name: StaticString, _ value: Double?) {
+        key(name)
+        double(value)
+    }
+    mutating func member(_ name: StaticString, _ value: Bool) {
+        key(name)
+        bool(value)
+    }
 }
 
 /// JSON as bytes: compact, or indented as ``JSONValue/pretty(indent:into:)``
@@ -150,11 +165,31 @@ struct JSONBytes: JSONSink {
         needsComma = true
     }
 
-    mutating func null() { separate(); bytes += JSONValue.nullBytes; needsComma = true }
-    mutating func bool(_ value: Bool) { separate(); bytes += value ? JSONValue.trueBytes : JSONValue.falseBytes; needsComma = true }
-    mutating func int(_ value: Int64) { separate(); JSONValue.writeInt(value, to: &bytes); needsComma = true }
-    mutating func double(_ value: Double) { separate(); JSONValue.writeDouble(value, to: &bytes); needsComma = true }
-    mutating func string(_ value: String) { separate(); JSONValue.writeString(value, to: &bytes); needsComma = true }
+    mutating func null() {
+        separate()
+        bytes += JSONValue.nullBytes
+        needsComma = true
+    }
+    mutating func bool(_ value: Bool) {
+        separate()
+        bytes += value ? JSONValue.trueBytes : JSONValue.falseBytes
+        needsComma = true
+    }
+    mutating func int(_ value: Int64) {
+        separate()
+        JSONValue.writeInt(value, to: &bytes)
+        needsComma = true
+    }
+    mutating func double(_ value: Double) {
+        separate()
+        JSONValue.writeDouble(value, to: &bytes)
+        needsComma = true
+    }
+    mutating func string(_ value: String) {
+        separate()
+        JSONValue.writeString(value, to: &bytes)
+        needsComma = true
+    }
 
     mutating func asciiString(_ value: UnsafeBufferPointer<UInt8>) {
         separate()
@@ -220,7 +255,9 @@ struct JSONTree: JSONSink {
     mutating func int(_ value: Int64) { add(.int(value)) }
     mutating func double(_ value: Double) { add(.double(value)) }
     mutating func string(_ value: String) { add(.string(value)) }
-    mutating func asciiString(_ bytes: UnsafeBufferPointer<UInt8>) { add(.string(String(decoding: bytes, as: UTF8.self))) }
+    mutating func asciiString(_ bytes: UnsafeBufferPointer<UInt8>) {
+        add(.string(String(decoding: bytes, as: UTF8.self)))
+    }
 
     /// The value `write` produces.
     static func build(_ write: (inout JSONTree) -> Void) -> JSONValue {

@@ -179,7 +179,8 @@ enum JSONValue {
     /// backslash), tested eight bytes at a time: most strings need nothing, and
     /// a byte-by-byte test was a tenth of an export's time.
     private static func needsEscaping(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
         // A byte of `v` is zero / below `n` (n ≤ 0x80): exact as to whether any is.
         func hasZero(_ v: UInt64) -> Bool { (v &- ones) & ~v & highs != 0 }
         func hasBelow(_ v: UInt64, _ n: UInt64) -> Bool { (v &- ones &* n) & ~v & highs != 0 }
@@ -188,7 +189,11 @@ enum JSONValue {
             let raw = UnsafeRawPointer(base)
             while i + 8 <= utf8.count {
                 let x = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-                if hasBelow(x, 0x20) || hasZero(x ^ (ones &* 0x22)) || hasZero(x ^ (ones &* 0x5C)) || hasZero(x ^ (ones &* 0x7F)) { return true }
+                if hasBelow(x, 0x20) || hasZero(x ^ (ones &* 0x22)) || hasZero(x ^ (ones &* 0x5C))
+                    || hasZero(x ^ (ones &* 0x7F))
+                {
+                    return true
+                }
                 i += 8
             }
         }

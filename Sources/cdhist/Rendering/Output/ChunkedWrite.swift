@@ -6,7 +6,9 @@ import HistoryKit
 enum ChunkedWrite {
     /// Walks transactions with their changes, on this thread: to `plain` those the read hands
     /// out as plain transactions (a chunked read does), to `decoded` the others.
-    typealias Walk = (_ plain: (PlainTransaction, ChangeStream) throws -> Void, _ decoded: (Transaction, ChangeStream) throws -> Void) throws -> Void
+    typealias Walk = (
+        _ plain: (PlainTransaction, ChangeStream) throws -> Void, _ decoded: (Transaction, ChangeStream) throws -> Void
+    ) throws -> Void
     /// Reads the transactions in numbered chunks on several threads, each handed to the body
     /// with its own walk; false when the read is not worth splitting (read it in one go then).
     typealias Read = (@escaping (Int, Walk) throws -> Void) throws -> Bool
@@ -20,16 +22,23 @@ enum ChunkedWrite {
     /// `inOneGo` when it reads none (0, true: the only chunk, read on this thread). `format`
     /// hands the chunk's bytes to `ordered`. When a chunk fails, the others stop, and the first
     /// failure is thrown.
-    static func run(_ ordered: OrderedOutput, inChunks: Read, inOneGo: Walk, _ format: @escaping (_ index: Int, _ alone: Bool, _ walk: Walk) throws -> Void) throws {
-        try run(ordered, { try inChunks { index, walk in try stopping(ordered) { try format(index, false, walk) } } },
-                alone: { try stopping(ordered) { try format(0, true, inOneGo) } })
+    static func run(
+        _ ordered: OrderedOutput, inChunks: Read, inOneGo: Walk,
+        _ format: @escaping (_ index: Int, _ alone: Bool, _ walk: Walk) throws -> Void
+    ) throws {
+        try run(
+            ordered, { try inChunks { index, walk in try stopping(ordered) { try format(index, false, walk) } } },
+            alone: { try stopping(ordered) { try format(0, true, inOneGo) } })
     }
 
     /// ``run(_:inChunks:inOneGo:_:)`` over chunks of changes.
-    static func run(_ ordered: OrderedOutput, inChunks: ChangeRead, inOneGo: ChangeWalk,
-                    _ format: @escaping (_ index: Int, _ alone: Bool, _ walk: ChangeWalk) throws -> Void) throws {
-        try run(ordered, { try inChunks { index, walk in try stopping(ordered) { try format(index, false, walk) } } },
-                alone: { try stopping(ordered) { try format(0, true, inOneGo) } })
+    static func run(
+        _ ordered: OrderedOutput, inChunks: ChangeRead, inOneGo: ChangeWalk,
+        _ format: @escaping (_ index: Int, _ alone: Bool, _ walk: ChangeWalk) throws -> Void
+    ) throws {
+        try run(
+            ordered, { try inChunks { index, walk in try stopping(ordered) { try format(index, false, walk) } } },
+            alone: { try stopping(ordered) { try format(0, true, inOneGo) } })
     }
 
     /// Runs `chunked`, or `alone` when it read nothing.

@@ -47,8 +47,9 @@ final class Output {
     /// Puts a first column before every CSV record written from here on: `name` in the header
     /// (the first record), `value` in each row.
     func prefixCSVRecords(name: String, value: String) {
-        csvColumn = CSVColumnPrefix(header: Array((CSV.row([name], raw: true) + ",").utf8),
-                                    row: Array((CSV.row([value], raw: false) + ",").utf8))
+        csvColumn = CSVColumnPrefix(
+            header: Array((CSV.row([name], raw: true) + ",").utf8),
+            row: Array((CSV.row([value], raw: false) + ",").utf8))
         plain = false
     }
 

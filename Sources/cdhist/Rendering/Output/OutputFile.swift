@@ -37,14 +37,21 @@ final class OutputFile {
             temporary = nil
         default:
             let url = URL(fileURLWithPath: target)
-            let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).cdhist-\(getpid()).tmp").path
+            let temporary = url.deletingLastPathComponent().appendingPathComponent(
+                ".\(url.lastPathComponent).cdhist-\(getpid()).tmp"
+            ).path
             // The guard's watches are set up before the file exists, and the file is created under
             // the guard's lock: a signal at any moment finds either no file or one it removes.
-            guard let handle = TemporaryFileGuard.create(temporary, permissions: existing.map { mode_t($0.permissions) }) else {
-                throw CLIError.cannotWrite(path: path, reason: "cannot create a file in \(url.deletingLastPathComponent().path)")
+            guard
+                let handle = TemporaryFileGuard.create(temporary, permissions: existing.map { mode_t($0.permissions) })
+            else {
+                throw CLIError.cannotWrite(
+                    path: path, reason: "cannot create a file in \(url.deletingLastPathComponent().path)")
             }
             // The replaced file's owner, when this process may give it (as root); else the file is ours.
-            if let existing, existing.kind == .regular { _ = fchown(handle.fileDescriptor, uid_t(existing.owner), gid_t(existing.group)) }
+            if let existing, existing.kind == .regular {
+                _ = fchown(handle.fileDescriptor, uid_t(existing.owner), gid_t(existing.group))
+            }
             self.handle = handle
             self.temporary = temporary
         }
@@ -52,8 +59,7 @@ final class OutputFile {
 
     /// A store's file and the files SQLite keeps beside it (beside the file a link names).
     static func storeFiles(_ store: String) -> [String] {
-        let location = FileStatus.resolvedPath(store)
-        return [store, location, location + "-wal", location + "-shm", location + "-journal"]
+        [store] + StoreFiles.paths(of: store)
     }
 
     /// Refuses a `target` that is one of `inputs`, by name (through links and `..`) or by
@@ -61,8 +67,10 @@ final class OutputFile {
     static func refuseToReplace(_ target: String, inputs: [String]) throws {
         for input in inputs where FileStatus.sameFile(target, input) {
             let sameName = FileStatus.resolvedPath(target) == FileStatus.resolvedPath(input)
-            throw CLIError.cannotWrite(path: target, reason: sameName
-                ? "this command reads it" : "it is \(input) under another name, which this command reads")
+            throw CLIError.cannotWrite(
+                path: target,
+                reason: sameName
+                    ? "this command reads it" : "it is \(input) under another name, which this command reads")
         }
     }
 

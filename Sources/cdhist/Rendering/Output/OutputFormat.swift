@@ -11,7 +11,9 @@ enum OutputFormat: String, CaseIterable, ExpressibleByArgument {
     /// The format used when `--format` is not given: the one `CDHIST_FORMAT` names (JSON is
     /// `fallback`, a streaming command's NDJSON, where a command streams), else a table,
     /// whether stdout is a terminal, a pipe or a file.
-    static func resolve(_ requested: OutputFormat?, environment: [String: String], fallback: OutputFormat = .json) -> OutputFormat {
+    static func resolve(_ requested: OutputFormat?, environment: [String: String], fallback: OutputFormat = .json)
+        -> OutputFormat
+    {
         if let requested { return requested }
         guard let named = try? fromEnvironment(environment) else { return .table }
         return named == .json ? fallback : named
@@ -21,8 +23,9 @@ enum OutputFormat: String, CaseIterable, ExpressibleByArgument {
     static func fromEnvironment(_ environment: [String: String]) throws -> OutputFormat? {
         guard let value = environment[environmentVariable], !value.isEmpty else { return nil }
         guard let format = OutputFormat(rawValue: value.lowercased()) else {
-            throw CLIError.invalidValue(option: environmentVariable, value: value,
-                                        reason: "not a format (use table, json, ndjson or csv, or unset it)")
+            throw CLIError.invalidValue(
+                option: environmentVariable, value: value,
+                reason: "not a format (use table, json, ndjson or csv, or unset it)")
         }
         return format
     }

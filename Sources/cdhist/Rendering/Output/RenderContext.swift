@@ -34,8 +34,9 @@ struct RenderContext {
     /// The same context writing to `output` instead (a file), which the save begins as it would
     /// have begun this one's.
     func writing(to output: Output, eventLines: Bool = false) -> RenderContext {
-        let context = RenderContext(format: format, terminal: terminal, time: time, output: output, csvRaw: csvRaw,
-                                    stamp: stamp, storeWarnings: storeWarnings)
+        let context = RenderContext(
+            format: format, terminal: terminal, time: time, output: output, csvRaw: csvRaw,
+            stamp: stamp, storeWarnings: storeWarnings)
         context.beginOutput(eventLines: eventLines)
         return context
     }

@@ -37,7 +37,8 @@ struct SaveStamp {
     /// NDJSON's first line.
     var ndjsonLine: [UInt8] {
         var bytes: [UInt8] = []
-        JSONValue.object([("format", .string(jsonFormatTag)), ("kind", .string("atSave")), ("atSave", json)]).write(to: &bytes)
+        JSONValue.object([("format", .string(jsonFormatTag)), ("kind", .string("atSave")), ("atSave", json)]).write(
+            to: &bytes)
         bytes.append(0x0A)
         return bytes
     }

@@ -13,8 +13,9 @@ struct Terminal {
 
     /// This terminal as a line of an interactive session writes to it, with `--no-color` (`noColor`) applied.
     func insideSession(noColor: Bool) -> Terminal {
-        Terminal(stdoutIsTerminal: stdoutIsTerminal, stderrIsTerminal: stderrIsTerminal, width: width,
-                 colorEnabled: colorEnabled && !noColor, inSession: true)
+        Terminal(
+            stdoutIsTerminal: stdoutIsTerminal, stderrIsTerminal: stderrIsTerminal, width: width,
+            colorEnabled: colorEnabled && !noColor, inSession: true)
     }
 
     /// Reads the environment; `noColor` is the `--no-color` flag. Width: the terminal's when

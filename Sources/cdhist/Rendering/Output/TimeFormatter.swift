@@ -21,7 +21,9 @@ struct TimeFormatter {
         guard let zone else { return Self.civil(date.timeIntervalSince1970, separator: " ", utc: true) ?? "\(cocoa) s" }
         let offset = zone.secondsFromGMT(for: date)
         // The zone's offset can carry a date of the year 1 or 9999 past the calendar's ends.
-        guard let local = Self.civil(date.timeIntervalSince1970 + Double(offset), separator: " ", utc: false) else { return "\(cocoa) s" }
+        guard let local = Self.civil(date.timeIntervalSince1970 + Double(offset), separator: " ", utc: false) else {
+            return "\(cocoa) s"
+        }
         let sign = offset < 0 ? "-" : "+"
         let minutes = abs(offset) / 60
         return local + " " + sign + Self.twoDigits(minutes / 60) + ":" + Self.twoDigits(minutes % 60)
@@ -49,7 +51,9 @@ struct TimeFormatter {
     /// and `Z` after it when `utc`) computed directly (ISO8601DateFormatter costs microseconds per call,
     /// too much for exports of millions of rows), handed to `body` as ASCII bytes. Rounds to the
     /// nearest millisecond, halves up, as that formatter does; nil outside the years 1–9999.
-    static func civil<T>(_ unix: Double, separator: Unicode.Scalar, utc: Bool, _ body: (UnsafeBufferPointer<UInt8>) -> T) -> T? {
+    static func civil<T>(
+        _ unix: Double, separator: Unicode.Scalar, utc: Bool, _ body: (UnsafeBufferPointer<UInt8>) -> T
+    ) -> T? {
         let ms = Int64((unix * 1000 + 0.5).rounded(.down))
         let seconds = ms >= 0 ? ms / 1000 : (ms - 999) / 1000
         let millis = Int(ms - seconds * 1000)

@@ -29,7 +29,11 @@ final class ValueWarnings {
     func report() {
         guard count > 0 else { return }
         let more = count > examples.count ? "; and \(count - examples.count) more" : ""
-        printError("cdhist: warning: \(store): \(count) value\(count == 1 ? "" : "s") not as Core Data writes \(count == 1 ? "it" : "them"): "
-                   + examples.joined(separator: "; ") + more)
+        printError(
+            """
+            cdhist: warning: \(store): \(count) value\(count == 1 ? "" : "s") not as Core Data writes \
+            \(count == 1 ? "it" : "them"): 
+            """
+                + examples.joined(separator: "; ") + more)
     }
 }

@@ -33,7 +33,11 @@ enum HTML {
                 out.unicodeScalars.append(scalar)
             default:
                 // Other control characters are shown as escapes (`\e`, `\u{9B}`), as on a terminal.
-                if let visible = TerminalText.escape(scalar) { out += visible } else { out.unicodeScalars.append(scalar) }
+                if let visible = TerminalText.escape(scalar) {
+                    out += visible
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
             }
         }
         for opener in open.reversed() { out.unicodeScalars.append(isIsolate(opener) ? "\u{2069}" : "\u{202C}") }
@@ -96,7 +100,11 @@ enum HTML {
         guard let style, !text.isEmpty else { return breakable(text) }
         if let badge = badge(style) {
             let long = text.count > longBadge ? " long" : ""
-            return "<span class=\"badge \(badge.cssClass)\(long)\"><span aria-hidden=\"true\">\(badge.symbol) </span>\(escape(shortened(text)))</span>"
+            return
+                """
+                <span class=\"badge \(badge.cssClass)\(long)\"><span aria-hidden=\"true\">\(badge.symbol) \
+                </span>\(escape(shortened(text)))</span>
+                """
         }
         return style == .bold ? "<strong>\(breakable(text))</strong>" : "<span class=\"dim\">\(breakable(text))</span>"
     }
@@ -117,7 +125,9 @@ enum HTML {
             case .note(let text):
                 out += "<p class=\"note\">\(escape(shortened(text, to: 4000)))</p>\n"
             case .commands(let title, let commands):
-                out += "<p class=\"note\">\(escape(shortened(title)))</p>\n<pre>\(commands.map { escape(shortened(ShellWord.line($0), to: 4000)) }.joined(separator: "\n"))</pre>\n"
+                let lines = commands.map { escape(shortened(ShellWord.line($0), to: 4000)) }
+                out +=
+                    "<p class=\"note\">\(escape(shortened(title)))</p>\n<pre>\(lines.joined(separator: "\n"))</pre>\n"
             }
         }
         return out
@@ -131,7 +141,9 @@ enum HTML {
         out += "</tr></thead>\n<tbody>\n"
         for row in rows {
             out += "<tr>"
-            for (i, cell) in row.enumerated() { out += "<td\(attributes(i))>\(self.cell(cell.text, style: cell.style))</td>" }
+            for (i, cell) in row.enumerated() {
+                out += "<td\(attributes(i))>\(self.cell(cell.text, style: cell.style))</td>"
+            }
             out += "</tr>\n"
         }
         return out + "</tbody>\n</table></div>\n"

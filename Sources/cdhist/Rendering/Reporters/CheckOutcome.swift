@@ -20,8 +20,11 @@ struct CheckOutcome {
 
     /// "3 errors, 1 warning" or "no findings".
     var summary: String {
-        let counts = Severity.allCases.reversed().map { s in (s, findings.filter { $0.severity == s }.count) }.filter { $0.1 > 0 }
-        return counts.isEmpty ? "no findings" : counts.map { CheckPresenter.counted($0.1, $0.0) }.joined(separator: ", ")
+        let counts = Severity.allCases.reversed().map { s in (s, findings.filter { $0.severity == s }.count) }.filter {
+            $0.1 > 0
+        }
+        return counts.isEmpty
+            ? "no findings" : counts.map { CheckPresenter.counted($0.1, $0.0) }.joined(separator: ", ")
     }
 }
 

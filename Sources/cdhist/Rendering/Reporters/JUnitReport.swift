@@ -4,7 +4,9 @@ import HistoryKit
 /// fails, with each finding in the failure's text; findings below it are the case's output.
 enum JUnitReport {
     static func text(_ outcome: CheckOutcome) -> String {
-        let failures = outcome.rules.filter { rule in outcome.findings.contains { $0.ruleID == rule.id && outcome.fails($0) } }.count
+        let failures = outcome.rules.filter { rule in
+            outcome.findings.contains { $0.ruleID == rule.id && outcome.fails($0) }
+        }.count
         let name = escape("cdhist check \(TerminalText.visible(outcome.store))")
         var xml = """
             <?xml version="1.0" encoding="UTF-8"?>
@@ -19,7 +21,8 @@ enum JUnitReport {
             """
         for rule in outcome.rules {
             let found = outcome.findings.filter { $0.ruleID == rule.id }
-            let failing = found.filter(outcome.fails), passing = found.filter { !outcome.fails($0) }
+            let failing = found.filter(outcome.fails)
+            let passing = found.filter { !outcome.fails($0) }
             let head = "    <testcase classname=\"cdhist.check\" name=\"\(escape(rule.id))\""
             guard !found.isEmpty else {
                 xml += head + "/>\n"
@@ -28,12 +31,20 @@ enum JUnitReport {
             xml += head + ">\n"
             if !failing.isEmpty {
                 let worst = failing.map(\.severity).max() ?? rule.severity
-                let message = "\(failing.count) finding\(failing.count == 1 ? "" : "s") at or above \(outcome.threshold.rawValue): \(rule.summary)"
+                let message =
+                    """
+                    \(failing.count) finding\(failing.count == 1 ? "" : "s") at or above \
+                    \(outcome.threshold.rawValue): \(rule.summary)
+                    """
                 xml += "      <failure type=\"\(worst.rawValue)\" message=\"\(escape(message))\">"
                 xml += escape(failing.map(CheckOutcome.text).joined(separator: "\n")) + "</failure>\n"
             }
             if !passing.isEmpty {
-                xml += "      <system-out>" + escape(passing.map { "\($0.severity.rawValue): \(CheckOutcome.text($0))" }.joined(separator: "\n")) + "</system-out>\n"
+                xml +=
+                    "      <system-out>"
+                    + escape(
+                        passing.map { "\($0.severity.rawValue): \(CheckOutcome.text($0))" }.joined(separator: "\n"))
+                    + "</system-out>\n"
             }
             xml += "    </testcase>\n"
         }
@@ -54,7 +65,11 @@ enum JUnitReport {
             case "\n": out += "\n"
             default:
                 // XML 1.0 cannot hold other C0 characters, nor U+FFFE and U+FFFF, even as references.
-                if scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF { out += "\u{FFFD}" } else { out.unicodeScalars.append(scalar) }
+                if scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF {
+                    out += "\u{FFFD}"
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
             }
         }
         return out

@@ -7,10 +7,15 @@ enum SARIFLog {
     static func text(_ outcome: CheckOutcome) -> String {
         let rules = outcome.rules
         let uri = self.uri(outcome.store)
-        let location: JSONValue = .object([("physicalLocation", .object([
-            ("artifactLocation", .object([("uri", .string(uri)), ("index", .int(0))])),
-            ("region", .object([("startLine", .int(1))])),
-        ]))])
+        let location: JSONValue = .object([
+            (
+                "physicalLocation",
+                .object([
+                    ("artifactLocation", .object([("uri", .string(uri)), ("index", .int(0))])),
+                    ("region", .object([("startLine", .int(1))])),
+                ])
+            )
+        ])
         var seen: [String: Int] = [:]
         let results: [JSONValue] = outcome.findings.map { f in
             // What the finding is about (its actor, entity or author), and which of those it is, so that
@@ -19,7 +24,9 @@ enum SARIFLog {
             let occurrence = seen[subject, default: 0]
             seen[subject] = occurrence + 1
             var pairs: [(String, JSONValue)] = [("ruleId", .string(f.ruleID))]
-            if let index = rules.firstIndex(where: { $0.id == f.ruleID }) { pairs.append(("ruleIndex", .int(Int64(index)))) }
+            if let index = rules.firstIndex(where: { $0.id == f.ruleID }) {
+                pairs.append(("ruleIndex", .int(Int64(index))))
+            }
             pairs += [
                 ("level", .string(level(f.severity))),
                 ("message", .object([("text", .string(CheckOutcome.text(f)))])),
@@ -31,23 +38,47 @@ enum SARIFLog {
         let driver: JSONValue = .object([
             ("name", .string("cdhist")),
             ("version", .string(outcome.toolVersion)),
-            ("rules", .array(rules.map { r in .object([
-                ("id", .string(r.id)),
-                ("name", .string(r.id)),
-                ("shortDescription", .object([("text", .string(r.summary))])),
-                ("fullDescription", .object([("text", .string(r.summary))])),
-                ("help", .object([("text", .string("\(r.summary). Each finding says what to do; cdhist(1) describes the rule under check."))])),
-                ("defaultConfiguration", .object([("level", .string(level(r.severity)))])),
-            ]) })),
+            (
+                "rules",
+                .array(
+                    rules.map { r in
+                        .object([
+                            ("id", .string(r.id)),
+                            ("name", .string(r.id)),
+                            ("shortDescription", .object([("text", .string(r.summary))])),
+                            ("fullDescription", .object([("text", .string(r.summary))])),
+                            (
+                                "help",
+                                .object([
+                                    (
+                                        "text",
+                                        .string(
+                                            """
+                                            \(r.summary). Each finding says what to do; cdhist(1) describes the \
+                                            rule under check.
+                                            """
+                                        )
+                                    )
+                                ])
+                            ),
+                            ("defaultConfiguration", .object([("level", .string(level(r.severity)))])),
+                        ])
+                    })
+            ),
         ])
         let log: JSONValue = .object([
             ("$schema", .string("https://json.schemastore.org/sarif-2.1.0.json")),
             ("version", .string("2.1.0")),
-            ("runs", .array([.object([
-                ("tool", .object([("driver", driver)])),
-                ("artifacts", .array([.object([("location", .object([("uri", .string(uri))]))])])),
-                ("results", .array(results)),
-            ])])),
+            (
+                "runs",
+                .array([
+                    .object([
+                        ("tool", .object([("driver", driver)])),
+                        ("artifacts", .array([.object([("location", .object([("uri", .string(uri))]))])])),
+                        ("results", .array(results)),
+                    ])
+                ])
+            ),
         ])
         var out: [UInt8] = []
         log.pretty(into: &out)

@@ -47,14 +47,23 @@ enum CSV {
 
     /// Digits with at most one decimal point, then an optional exponent.
     private static func isNumber<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Bool {
-        var digits = 0, points = 0, exponent = false, exponentDigits = 0, previous: UInt8 = 0
+        var digits = 0
+        var points = 0
+        var exponent = false
+        var exponentDigits = 0
+        var previous: UInt8 = 0
         for b in bytes {
             defer { previous = b }
             switch b {
             case UInt8(ascii: "0")...UInt8(ascii: "9"): if exponent { exponentDigits += 1 } else { digits += 1 }
-            case UInt8(ascii: "."): guard !exponent else { return false }; points += 1
-            case UInt8(ascii: "e"), UInt8(ascii: "E"): guard !exponent, digits > 0 else { return false }; exponent = true
-            case UInt8(ascii: "+"), UInt8(ascii: "-"): guard previous == UInt8(ascii: "e") || previous == UInt8(ascii: "E") else { return false }
+            case UInt8(ascii: "."):
+                guard !exponent else { return false }
+                points += 1
+            case UInt8(ascii: "e"), UInt8(ascii: "E"):
+                guard !exponent, digits > 0 else { return false }
+                exponent = true
+            case UInt8(ascii: "+"), UInt8(ascii: "-"):
+                guard previous == UInt8(ascii: "e") || previous == UInt8(ascii: "E") else { return false }
             default: return false
             }
         }

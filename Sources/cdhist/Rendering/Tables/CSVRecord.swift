@@ -8,7 +8,11 @@ enum CSVRecord {
         return zip(keys, values).map { key, value in
             // As export's CSV writes them: the property names separated by spaces.
             if key == "updatedProperties", case .array(let names) = value {
-                return (key, names.map { if case .string(let name) = $0 { return name } else { return cell($0) } }.joined(separator: " "))
+                return (
+                    key,
+                    names.map { if case .string(let name) = $0 { return name } else { return cell($0) } }.joined(
+                        separator: " ")
+                )
             }
             return (key, cell(value))
         }
@@ -17,7 +21,9 @@ enum CSVRecord {
     /// `members`' cells under the header `names` (a name a record lacks: an empty cell). A record
     /// whose members are the header's, in order (every row of a list but the odd one), is taken as it is.
     static func cells(_ members: [(name: String, cell: String)], under names: [String]) -> [String] {
-        if members.count == names.count && zip(members, names).allSatisfy({ $0.name == $1 }) { return members.map(\.cell) }
+        if members.count == names.count && zip(members, names).allSatisfy({ $0.name == $1 }) {
+            return members.map(\.cell)
+        }
         let byName = Dictionary(members.map { ($0.name, $0.cell) }, uniquingKeysWith: { first, _ in first })
         return names.map { byName[$0] ?? "" }
     }

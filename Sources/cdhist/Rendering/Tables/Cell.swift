@@ -39,8 +39,10 @@ struct Column {
 
     /// A column; `flexible` text wraps (at least 10 wide), the rest is shown whole. A
     /// `copiable` one is always under its row, each value on a line of its own, shell-quoted.
-    init(_ title: String, flexible: Bool = false, alignRight: Bool = false, fit: Fit? = nil, minWidth: Int = 0,
-         importance: Importance = .normal, copiable: Bool = false) {
+    init(
+        _ title: String, flexible: Bool = false, alignRight: Bool = false, fit: Fit? = nil, minWidth: Int = 0,
+        importance: Importance = .normal, copiable: Bool = false
+    ) {
         self.title = title
         self.fit = copiable ? .below : fit ?? (flexible ? .wrap(min: 10) : .whole)
         self.alignRight = alignRight

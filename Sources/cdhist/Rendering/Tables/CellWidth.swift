@@ -3,11 +3,18 @@
 extension Character {
     var cells: Int {
         guard let scalar = unicodeScalars.first else { return 0 }
-        if unicodeScalars.count > 1, unicodeScalars.contains(where: { $0.properties.isEmojiPresentation || $0.value == 0xFE0F }) { return 2 }
+        if unicodeScalars.count > 1,
+            unicodeScalars.contains(where: { $0.properties.isEmojiPresentation || $0.value == 0xFE0F })
+        {
+            return 2
+        }
         let v = scalar.value
         // No mark comes before the combining diacritics (asking a scalar's category costs).
         if v < 0x300 { return 1 }
-        if v < 0x1100 { return scalar.properties.generalCategory == .nonspacingMark || scalar.properties.generalCategory == .enclosingMark ? 0 : 1 }
+        if v < 0x1100 {
+            return scalar.properties.generalCategory == .nonspacingMark
+                || scalar.properties.generalCategory == .enclosingMark ? 0 : 1
+        }
         switch scalar.properties.generalCategory {
         case .nonspacingMark, .enclosingMark, .format: return 0
         default: break
@@ -15,8 +22,8 @@ extension Character {
         if scalar.properties.isEmojiPresentation { return 2 }
         switch v {
         case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF,
-             0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6,
-             0x20000...0x2FFFD, 0x30000...0x3FFFD:
+            0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6,
+            0x20000...0x2FFFD, 0x30000...0x3FFFD:
             return 2
         default:
             return 1
@@ -37,7 +44,9 @@ extension StringProtocol {
 
     /// The longest prefix that takes at most `width` cells.
     func prefix(cells width: Int) -> SubSequence {
-        if isPlainASCII { return self[startIndex..<utf8.index(startIndex, offsetBy: Swift.max(0, Swift.min(width, utf8.count)))] }
+        if isPlainASCII {
+            return self[startIndex..<utf8.index(startIndex, offsetBy: Swift.max(0, Swift.min(width, utf8.count)))]
+        }
         var used = 0
         var end = startIndex
         for i in indices {

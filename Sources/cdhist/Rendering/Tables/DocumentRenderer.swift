@@ -30,8 +30,10 @@ enum DocumentRenderer {
     static func csvRows(_ document: Document) -> [[String]] {
         func parts(_ section: Document.Section) -> (name: String, header: [String], rows: [[String]]) {
             switch section {
-            case .fields(let title, let pairs): return (title ?? "fields", ["field", "value"], pairs.map { [$0.0, $0.1] })
-            case .table(let title, let columns, let rows): return (title ?? document.kind, columns.map(\.title), rows.map { $0.map(\.text) })
+            case .fields(let title, let pairs):
+                return (title ?? "fields", ["field", "value"], pairs.map { [$0.0, $0.1] })
+            case .table(let title, let columns, let rows):
+                return (title ?? document.kind, columns.map(\.title), rows.map { $0.map(\.text) })
             case .note(let text): return ("note", ["note"], [[text]])
             case .commands(let title, let commands): return (title, ["command"], commands.map { [ShellWord.line($0)] })
             }
@@ -49,7 +51,9 @@ enum DocumentRenderer {
         }
         var header: [String] = []
         for section in sections {
-            for (title, k) in positions(section.header) where header.filter({ $0 == title }).count <= k { header.append(title) }
+            for (title, k) in positions(section.header) where header.filter({ $0 == title }).count <= k {
+                header.append(title)
+            }
         }
         var rows = [["section"] + header]
         for section in sections {
@@ -66,8 +70,10 @@ enum DocumentRenderer {
     static func render(_ document: Document, context: RenderContext) {
         let out = context.output
         // NDJSON says the save in its first line, before the document's.
-        let members = context.format == .ndjson ? context.documentMembers.filter { $0.0 != "atSave" } : context.documentMembers
-        let object = JSONValue.object([("format", .string(jsonFormatTag)), ("kind", .string(document.kind))] + members + document.json)
+        let members =
+            context.format == .ndjson ? context.documentMembers.filter { $0.0 != "atSave" } : context.documentMembers
+        let object = JSONValue.object(
+            [("format", .string(jsonFormatTag)), ("kind", .string(document.kind))] + members + document.json)
         switch context.format {
         case .json:
             var bytes: [UInt8] = []
@@ -98,12 +104,16 @@ enum DocumentRenderer {
                     let room = context.terminal.width.map { $0 - width - 2 } ?? Int.max
                     for (k, v) in pairs {
                         let value = TableLayout.clean(v)
-                        let label = context.style(TableLayout.pad(TerminalText.visible(k) + ":", to: width + 1, right: false), .dim)
+                        let label = context.style(
+                            TableLayout.pad(TerminalText.visible(k) + ":", to: width + 1, right: false), .dim)
                         guard let total = context.terminal.width else {
                             out.line(label + " " + value)
                             continue
                         }
-                        let longestNumber = TextWrap.units(value).filter { $0.count <= 40 && $0.contains(where: \.isNumber) }.map(\.cells).max() ?? 0
+                        let longestNumber =
+                            TextWrap.units(value).filter { $0.count <= 40 && $0.contains(where: \.isNumber) }.map(
+                                \.cells
+                            ).max() ?? 0
                         if room >= 20 && room >= longestNumber {
                             var lines = TextWrap.lines(value, width: room)
                             out.line(label + " " + lines.removeFirst())
@@ -118,7 +128,9 @@ enum DocumentRenderer {
                     // Laid out from every row, and alike for tables of the same columns (authors' four).
                     let titles = columns.map(\.title)
                     let alike = document.sections.flatMap { section -> [[Cell]] in
-                        guard case .table(_, let other, let otherRows) = section, other.map(\.title) == titles else { return [] }
+                        guard case .table(_, let other, let otherRows) = section, other.map(\.title) == titles else {
+                            return []
+                        }
                         return otherRows
                     }
                     let layout = TableLayout(columns: columns, rows: alike, totalWidth: context.terminal.width)
@@ -130,7 +142,9 @@ enum DocumentRenderer {
                 case .commands(let title, let commands):
                     for line in Self.wrapped(title, context) { out.line(line) }
                     for command in commands {
-                        for line in ShellWord.lines(command.map { TableLayout.clean($0) }, width: context.terminal.width, indent: "  ") {
+                        for line in ShellWord.lines(
+                            command.map { TableLayout.clean($0) }, width: context.terminal.width, indent: "  ")
+                        {
                             out.line(line)
                         }
                     }

@@ -35,7 +35,10 @@ final class ListRenderer {
     /// `kind` names the JSON array (`transactions`, `changes`, …); `header`
     /// adds fields before it in the JSON document. A table is laid out from its
     /// first rows unless `layout` is given (a document knows all of its rows).
-    init(context: RenderContext, kind: String, columns: [Column], header: [(String, JSONValue)] = [], layout: TableLayout? = nil) {
+    init(
+        context: RenderContext, kind: String, columns: [Column], header: [(String, JSONValue)] = [],
+        layout: TableLayout? = nil
+    ) {
         self.context = context
         self.kind = kind
         self.columns = columns
@@ -82,7 +85,9 @@ final class ListRenderer {
     /// first record written, a table laid out from its first rows), records are formatted in
     /// batches on another core while the caller reads the next ones.
     func add(_ record: some ListRecord & Sendable) {
-        guard Cores.usable > 1, let writer = recordWriter ?? startRecordWriter() else { return add(cells: record.cells, record: record) }
+        guard Cores.usable > 1, let writer = recordWriter ?? startRecordWriter() else {
+            return add(cells: record.cells, record: record)
+        }
         records.append(record)
         count += 1
         guard records.count >= BatchWriter<any ListRecord & Sendable>.batchSize else { return }
@@ -95,12 +100,16 @@ final class ListRenderer {
     /// its layout, CSV rows under the first record's names, JSON records each after its
     /// separator, NDJSON lines.
     private func startRecordWriter() -> BatchWriter<any ListRecord & Sendable>? {
-        let output = context.output, writer: BatchWriter<any ListRecord & Sendable>
+        let output = context.output
+        let writer: BatchWriter<any ListRecord & Sendable>
         switch context.format {
         case .table:
             guard let layout else { return nil }
-            let columns = columns, style = context.color ? context.style : nil
-            writer = BatchWriter(output: output) { record, bytes in layout.write(record.cells, columns: columns, style: style, to: &bytes) }
+            let columns = columns
+            let style = context.color ? context.style : nil
+            writer = BatchWriter(output: output) { record, bytes in
+                layout.write(record.cells, columns: columns, style: style, to: &bytes)
+            }
         case .csv:
             guard let names = recordNames else { return nil }
             let raw = context.csvRaw
@@ -141,38 +150,54 @@ final class ListRenderer {
     static let jsonSeparator = Array(",\n  ".utf8), jsonIndent = Array("\n  ".utf8)
 
     /// Whether ``addInChunks(inChunks:inOneGo:warnings:_:)`` writes this list: compact JSON or NDJSON.
-    var takesChunks: Bool { context.format == .ndjson || (context.format == .json && !context.terminal.stdoutIsTerminal) }
+    var takesChunks: Bool {
+        context.format == .ndjson || (context.format == .json && !context.terminal.stdoutIsTerminal)
+    }
 
     /// Adds records formatted in numbered chunks on several threads at once and written in order
     /// (``ChunkedWrite``), when ``takesChunks``: `format` reads a chunk of changes with the walk it is
     /// given and adds its records; the warnings of their values are added to `warnings` in chunk order.
-    func addInChunks(inChunks: ChunkedWrite.ChangeRead, inOneGo: ChunkedWrite.ChangeWalk, warnings: ValueWarnings,
-                     _ format: @escaping (ChunkedWrite.ChangeWalk, inout ChunkRecords) throws -> Void) throws {
+    func addInChunks(
+        inChunks: ChunkedWrite.ChangeRead, inOneGo: ChunkedWrite.ChangeWalk, warnings: ValueWarnings,
+        _ format: @escaping (ChunkedWrite.ChangeWalk, inout ChunkRecords) throws -> Void
+    ) throws {
         try addInChunks(warnings: warnings) { ordered, chunk in
-            try ChunkedWrite.run(ordered, inChunks: inChunks, inOneGo: inOneGo) { index, _, walk in try chunk(index) { try format(walk, &$0) } }
+            try ChunkedWrite.run(ordered, inChunks: inChunks, inOneGo: inOneGo) { index, _, walk in
+                try chunk(index) { try format(walk, &$0) }
+            }
         }
     }
 
     /// ``addInChunks(inChunks:inOneGo:warnings:_:)`` over chunks of transactions.
-    func addInChunks(inChunks: ChunkedWrite.Read, inOneGo: ChunkedWrite.Walk, warnings: ValueWarnings,
-                     _ format: @escaping (ChunkedWrite.Walk, inout ChunkRecords) throws -> Void) throws {
+    func addInChunks(
+        inChunks: ChunkedWrite.Read, inOneGo: ChunkedWrite.Walk, warnings: ValueWarnings,
+        _ format: @escaping (ChunkedWrite.Walk, inout ChunkRecords) throws -> Void
+    ) throws {
         try addInChunks(warnings: warnings) { ordered, chunk in
-            try ChunkedWrite.run(ordered, inChunks: inChunks, inOneGo: inOneGo) { index, _, walk in try chunk(index) { try format(walk, &$0) } }
+            try ChunkedWrite.run(ordered, inChunks: inChunks, inOneGo: inOneGo) { index, _, walk in
+                try chunk(index) { try format(walk, &$0) }
+            }
         }
     }
 
     /// Runs `run` with the ordered output of the list's records and a function that gathers
     /// chunk `index`'s records (its second argument adds them) and hands them on in turn.
-    private func addInChunks(warnings: ValueWarnings,
-                             _ run: (OrderedOutput, _ chunk: @escaping (_ index: Int, _ add: (inout ChunkRecords) throws -> Void) throws -> Void) throws -> Void) throws {
+    private func addInChunks(
+        warnings: ValueWarnings,
+        _ run: (
+            OrderedOutput, _ chunk: @escaping (_ index: Int, _ add: (inout ChunkRecords) throws -> Void) throws -> Void
+        ) throws -> Void
+    ) throws {
         let json = context.format == .json
-        let ordered = OrderedOutput(output: context.output, separator: json ? Self.jsonSeparator : nil,
-                                    opening: json ? jsonOpening() + Self.jsonIndent : [])
+        let ordered = OrderedOutput(
+            output: context.output, separator: json ? Self.jsonSeparator : nil,
+            opening: json ? jsonOpening() + Self.jsonIndent : [])
         var added = 0
         let store = warnings.store
         try run(ordered) { index, add in
-            var records = ChunkRecords(spill: { try ordered.offer(&$0, chunk: index) }, separator: json ? Self.jsonSeparator : [],
-                                       terminator: json ? [] : [0x0A], store: store)
+            var records = ChunkRecords(
+                spill: { try ordered.offer(&$0, chunk: index) }, separator: json ? Self.jsonSeparator : [],
+                terminator: json ? [] : [0x0A], store: store)
             try add(&records)
             // In chunk order, one chunk at a time (under the ordered output's lock).
             try ordered.finish(&records.line.bytes, chunk: index) {
@@ -247,11 +272,12 @@ final class ListRenderer {
 
     /// The JSON document up to its list's opening bracket.
     private func jsonOpening() -> [UInt8] {
-        var pairs: [(String, JSONValue)] = [("format", .string(jsonFormatTag)), ("kind", .string(kind))] + context.documentMembers
+        var pairs: [(String, JSONValue)] =
+            [("format", .string(jsonFormatTag)), ("kind", .string(kind))] + context.documentMembers
         pairs += header
         var bytes: [UInt8] = []
         JSONValue.object(pairs).write(to: &bytes)
-        bytes.removeLast() // reopen the object to append the array
+        bytes.removeLast()  // reopen the object to append the array
         bytes += Array(",\"\(kind)\":[".utf8)
         return bytes
     }
@@ -270,10 +296,15 @@ final class ListRenderer {
         guard let layout, Cores.usable > 1 else { return writeRowNow(cells) }
         batch.append(cells)
         for cell in cells { batchBytes += cell.text.utf8.count }
-        guard batch.count >= BatchWriter<[Cell]>.batchSize || batchBytes >= BatchWriter<[Cell]>.batchBytes else { return }
+        guard batch.count >= BatchWriter<[Cell]>.batchSize || batchBytes >= BatchWriter<[Cell]>.batchBytes else {
+            return
+        }
         if formatter == nil {
-            let columns = columns, style = context.color ? context.style : nil
-            formatter = BatchWriter(output: context.output) { cells, bytes in layout.write(cells, columns: columns, style: style, to: &bytes) }
+            let columns = columns
+            let style = context.color ? context.style : nil
+            formatter = BatchWriter(output: context.output) { cells, bytes in
+                layout.write(cells, columns: columns, style: style, to: &bytes)
+            }
         }
         formatter?.submit(batch)
         batch = []

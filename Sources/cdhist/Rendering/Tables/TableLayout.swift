@@ -43,13 +43,20 @@ struct TableLayout {
                 let units = TextWrap.units(text, keepingDatesWhole: columns[i].fit != .whole).map(\.cells)
                 longestWord[i] = max(longestWord[i], units.max() ?? 0)
                 if columns[i].fit != .whole {
-                    floor[i] = max(floor[i], TextWrap.units(text).filter { $0.count <= 40 && $0.contains(where: \.isNumber) }.map(\.cells).max() ?? 0)
+                    floor[i] = max(
+                        floor[i],
+                        TextWrap.units(text).filter { $0.count <= 40 && $0.contains(where: \.isNumber) }.map(\.cells)
+                            .max() ?? 0)
                 }
             }
         }
         for i in 0..<n {
             longestWord[i] = min(longestWord[i], natural[i])
-            if columns[i].fit == .whole { floor[i] = max(floor[i], longestWord[i]) } else { floor[i] = min(floor[i], natural[i]) }
+            if columns[i].fit == .whole {
+                floor[i] = max(floor[i], longestWord[i])
+            } else {
+                floor[i] = min(floor[i], natural[i])
+            }
         }
         total = totalWidth
         below = []
@@ -86,7 +93,10 @@ struct TableLayout {
             // Many columns: the cheapest to move go first, until the rest fits.
             var kept = Array(0..<n)
             for i in (1..<n).sorted(by: { (moveCost($0), -$0) < (moveCost($1), -$1) }) {
-                if let fit = fits(kept) { best = (fit.cost, kept, fit.widths); break }
+                if let fit = fits(kept) {
+                    best = (fit.cost, kept, fit.widths)
+                    break
+                }
                 kept.removeAll { $0 == i }
             }
             if best == nil, let fit = fits(kept) { best = (fit.cost, kept, fit.widths) }
@@ -103,14 +113,17 @@ struct TableLayout {
     }
 
     /// The widths of `inline` columns that fit `total`, and what their wrapping costs; nil when they cannot fit.
-    private static func fit(_ inline: [Int], columns: [Column], natural: [Int], longestWord: [Int], floor: [Int],
-                            total: Int) -> (Double, [Int])? {
+    private static func fit(
+        _ inline: [Int], columns: [Column], natural: [Int], longestWord: [Int], floor: [Int],
+        total: Int
+    ) -> (Double, [Int])? {
         var widths = natural
         var excess = inline.reduce(0) { $0 + natural[$1] } + gap * (inline.count - 1) - total
         // Takes characters from `candidates`, the widest first, down to `limit`.
         func shrink(_ candidates: [Int], to limit: (Int) -> Int) {
             while excess > 0 {
-                guard let widest = candidates.filter({ widths[$0] > limit($0) }).max(by: { widths[$0] < widths[$1] }) else { return }
+                guard let widest = candidates.filter({ widths[$0] > limit($0) }).max(by: { widths[$0] < widths[$1] })
+                else { return }
                 widths[widest] -= 1
                 excess -= 1
             }
@@ -152,7 +165,11 @@ struct TableLayout {
         // A whole value breaks only at its spaces, when it must, and is never cut (a value
         // wider than the rows the table was sized from stays whole).
         let grid = inline.map { i in
-            moved.contains(i) ? [""] : TextWrap.lines(texts[i], width: widths[i], keepingDatesWhole: columns[i].fit != .whole, hardBreak: columns[i].fit != .whole)
+            moved.contains(i)
+                ? [""]
+                : TextWrap.lines(
+                    texts[i], width: widths[i], keepingDatesWhole: columns[i].fit != .whole,
+                    hardBreak: columns[i].fit != .whole)
         }
         for k in 0..<(grid.map(\.count).max() ?? 1) {
             writeLine({ k < grid[$0].count ? grid[$0][k] : "" }, cells: cells, columns: columns, style: style, to: &out)
@@ -161,8 +178,10 @@ struct TableLayout {
     }
 
     /// One grid line: `piece(n)` in the `n`th grid column, padded to its width, without trailing spaces.
-    private func writeLine(_ piece: (Int) -> String, cells: [Cell], columns: [Column], style: ((String, Style) -> String)?,
-                           to out: inout [UInt8]) {
+    private func writeLine(
+        _ piece: (Int) -> String, cells: [Cell], columns: [Column], style: ((String, Style) -> String)?,
+        to out: inout [UInt8]
+    ) {
         let space = UInt8(ascii: " ")
         let start = out.count
         for (n, i) in inline.enumerated() {
@@ -184,8 +203,10 @@ struct TableLayout {
 
     /// Under the row: each explanation as a paragraph, the other columns together as "Title: value; …".
     /// `moved`: the columns of the grid whose values this row has under it (wider than their columns).
-    private func writeBelow(_ texts: [String], moved: [Int] = [], cells: [Cell], columns: [Column], style: ((String, Style) -> String)?,
-                            to out: inout [UInt8]) {
+    private func writeBelow(
+        _ texts: [String], moved: [Int] = [], cells: [Cell], columns: [Column], style: ((String, Style) -> String)?,
+        to out: inout [UInt8]
+    ) {
         let space = UInt8(ascii: " ")
         let room = (total ?? Int.max) - Self.belowIndent
         func paragraph(_ text: String, style cellStyle: Style?) {
@@ -195,12 +216,17 @@ struct TableLayout {
                 out.append(0x0A)
             }
         }
-        let labelled = (below + moved).sorted().filter { columns[$0].fit != .below && !texts[$0].isEmpty && texts[$0] != "-" }
-            .map { (title: columns[$0].shownTitle, text: texts[$0]) }
+        let labelled = (below + moved).sorted().filter {
+            columns[$0].fit != .below && !texts[$0].isEmpty && texts[$0] != "-"
+        }
+        .map { (title: columns[$0].shownTitle, text: texts[$0]) }
         if !labelled.isEmpty {
             // ASCII that fits one line is written in place (what wrapping the joined text would give).
-            if room <= 0 || labelled.allSatisfy({ $0.title.isPlainASCII && $0.text.isPlainASCII })
-                && labelled.reduce(2 * (labelled.count - 1), { $0 + $1.title.utf8.count + 2 + $1.text.utf8.count }) <= room {
+            if room <= 0
+                || labelled.allSatisfy({ $0.title.isPlainASCII && $0.text.isPlainASCII })
+                    && labelled.reduce(2 * (labelled.count - 1), { $0 + $1.title.utf8.count + 2 + $1.text.utf8.count })
+                        <= room
+            {
                 out.append(contentsOf: repeatElement(space, count: Self.belowIndent))
                 for (n, pair) in labelled.enumerated() {
                     if n > 0 { out += "; ".utf8 }
@@ -272,7 +298,9 @@ struct TableLayout {
     static func truncate(_ text: String, to width: Int) -> String {
         // Only what can be shown is looked at (a cell may hold megabytes); no more bytes than
         // that is never cut, and is not walked character by character.
-        guard width != Int.max && text.utf8.count > width else { return TerminalText.visible(text, newline: "↵", tab: " ") }
+        guard width != Int.max && text.utf8.count > width else {
+            return TerminalText.visible(text, newline: "↵", tab: " ")
+        }
         let shown = text.prefix(width)
         let cut = shown.endIndex < text.endIndex
         let visible = cut ? shown.dropLast() : shown

@@ -47,8 +47,11 @@ enum TextWrap {
         return text.utf8.withContiguousStorageIfAvailable { bytes -> [String]? in
             var lines: [String] = []
             // The line being filled, and the unit being gathered (its last word apart).
-            var line = 0..<0, used = 0
-            var unit = 0..<0, lastWord = 0..<0, haveUnit = false
+            var line = 0..<0
+            var used = 0
+            var unit = 0..<0
+            var lastWord = 0..<0
+            var haveUnit = false
             func place() -> Bool {
                 guard unit.count <= width else { return false }
                 if used > 0 && used + 1 + unit.count <= width {
@@ -64,7 +67,10 @@ enum TextWrap {
             for i in 0...bytes.count where i == bytes.count || bytes[i] == UInt8(ascii: " ") {
                 let word = wordStart..<i
                 wordStart = i + 1
-                if haveUnit, (keepingDatesWhole && isTime(bytes[word]) && endsWithDate(bytes, unit)) || (isZone(bytes, word) && isTime(bytes[lastWord])) {
+                if haveUnit,
+                    (keepingDatesWhole && isTime(bytes[word]) && endsWithDate(bytes, unit))
+                        || (isZone(bytes, word) && isTime(bytes[lastWord]))
+                {
                     unit = unit.lowerBound..<word.upperBound
                     lastWord = word
                     continue
@@ -80,7 +86,9 @@ enum TextWrap {
 
     /// ``isZone(_:)`` of the ASCII bytes in `range`.
     private static func isZone(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
-        guard let sign = range.first.map({ bytes[$0] }), sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") else { return false }
+        guard let sign = range.first.map({ bytes[$0] }), sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") else {
+            return false
+        }
         return isTime(bytes[range].dropFirst())
     }
 
@@ -91,7 +99,9 @@ enum TextWrap {
         let tail = bytes[(range.upperBound - 10)..<range.upperBound]
         let parts = tail.split(separator: UInt8(ascii: "-"), omittingEmptySubsequences: false)
         return parts.count == 3 && parts[0].count == 4
-            && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) } }
+            && parts.allSatisfy {
+                !$0.isEmpty && $0.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+            }
     }
 
     /// The part of `unit` that goes on a line: up to the last punctuation mark that
@@ -114,10 +124,14 @@ enum TextWrap {
     static func units(_ text: String, keepingDatesWhole: Bool = true) -> [String] {
         var units: [String] = []
         // ASCII splits at its spaces' bytes, without breaking the text into characters.
-        let words = text.isPlainASCII ? text.utf8.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false).map { Substring($0) }
+        let words =
+            text.isPlainASCII
+            ? text.utf8.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false).map { Substring($0) }
             : text.split(separator: " ", omittingEmptySubsequences: false)
         for word in words {
-            if let last = units.last, (keepingDatesWhole && isTime(word.utf8) && endsWithDate(last)) || (isZone(word) && endsWithTime(last)) {
+            if let last = units.last,
+                (keepingDatesWhole && isTime(word.utf8) && endsWithDate(last)) || (isZone(word) && endsWithTime(last))
+            {
                 units[units.count - 1] = last + " " + word
             } else {
                 units.append(String(word))
@@ -139,7 +153,9 @@ enum TextWrap {
     private static func isTime(_ word: some Collection<UInt8>) -> Bool {
         var bytes = word.makeIterator()
         for k in 0..<5 {
-            guard let b = bytes.next(), k == 2 ? b == UInt8(ascii: ":") : (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(b) else { return false }
+            guard let b = bytes.next(),
+                k == 2 ? b == UInt8(ascii: ":") : (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(b)
+            else { return false }
         }
         // The fifth character ends there (no combining mark on the last digit).
         return bytes.next().map { $0 < 0x80 } ?? true

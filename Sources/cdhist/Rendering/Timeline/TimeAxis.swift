@@ -10,7 +10,8 @@ enum TimeAxis {
 
     private static let steps: [(unit: Calendar.Component, count: Int, seconds: Double, format: String)] = [
         (.second, 1, 1, "HH:mm:ss"), (.second, 10, 10, "HH:mm:ss"), (.second, 30, 30, "HH:mm:ss"),
-        (.minute, 1, 60, "HH:mm"), (.minute, 5, 300, "HH:mm"), (.minute, 15, 900, "HH:mm"), (.minute, 30, 1800, "HH:mm"),
+        (.minute, 1, 60, "HH:mm"), (.minute, 5, 300, "HH:mm"), (.minute, 15, 900, "HH:mm"),
+        (.minute, 30, 1800, "HH:mm"),
         // An hour at a time reads without its day (the heading gives the dates); days and weeks without their year.
         (.hour, 1, 3600, "HH:mm"), (.hour, 3, 10800, "MM-dd HH:mm"), (.hour, 6, 21600, "MM-dd HH:mm"),
         (.hour, 12, 43200, "MM-dd HH:mm"), (.day, 1, 86400, "MM-dd"), (.day, 2, 172_800, "MM-dd"),
@@ -23,12 +24,16 @@ enum TimeAxis {
     /// Ticks from `start` to `end` (Cocoa seconds) on an axis `length` units
     /// long, where a label character takes `charWidth` units and labels need
     /// `gap` units between them.
-    static func ticks(from start: Double, to end: Double, length: Double, charWidth: Double, gap: Double, utc: Bool) -> [Tick] {
+    static func ticks(from start: Double, to end: Double, length: Double, charWidth: Double, gap: Double, utc: Bool)
+        -> [Tick]
+    {
         let span = end - start
         guard span > 0, span.isFinite, length > 0 else { return [] }
-        guard let step = steps.first(where: { step in
-            span / step.seconds * (Double(step.format.count) * charWidth + gap) <= length
-        }) else { return [] }
+        guard
+            let step = steps.first(where: { step in
+                span / step.seconds * (Double(step.format.count) * charWidth + gap) <= length
+            })
+        else { return [] }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = utc ? TimeZone(identifier: "UTC") ?? .current : .current
         // Weeks start on Monday (ISO 8601).
@@ -43,8 +48,11 @@ enum TimeAxis {
         // Days and months count from 1: quarters start in January, April, July and October.
         let origin = step.unit == .day || step.unit == .month || step.unit == .weekOfYear ? 1 : 0
         var guardCount = 0
-        while date.timeIntervalSinceReferenceDate < start || (calendar.component(step.unit, from: date) - origin) % step.count != 0 {
-            guard let next = calendar.date(byAdding: step.unit, value: 1, to: date), guardCount < 2 * step.count + 2 else { return [] }
+        while date.timeIntervalSinceReferenceDate < start
+            || (calendar.component(step.unit, from: date) - origin) % step.count != 0
+        {
+            guard let next = calendar.date(byAdding: step.unit, value: 1, to: date), guardCount < 2 * step.count + 2
+            else { return [] }
             date = next
             guardCount += 1
         }

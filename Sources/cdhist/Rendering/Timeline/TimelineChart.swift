@@ -28,11 +28,13 @@ struct TimelineChart {
         /// Typographic characters of the texts around the chart, and what replaces them.
         let punctuation: [Character: String]
 
-        static let unicode = Glyphs(levels: Array(" ▁▂▃▄▅▆▇█"), axis: "─", tick: "┬", track: "·", actor: "▲", cutoff: "✂",
-                                    before: "◂", after: "▸", ellipsis: "…", punctuation: [:])
-        static let ascii = Glyphs(levels: Array(" .:-=+*#@"), axis: "-", tick: "+", track: ".", actor: "^", cutoff: "X",
-                                  before: "<", after: ">", ellipsis: "~",
-                                  punctuation: ["–": "-", "−": "-", "—": "-", "…": "...", "→": "->", "×": "x"])
+        static let unicode = Glyphs(
+            levels: Array(" ▁▂▃▄▅▆▇█"), axis: "─", tick: "┬", track: "·", actor: "▲", cutoff: "✂",
+            before: "◂", after: "▸", ellipsis: "…", punctuation: [:])
+        static let ascii = Glyphs(
+            levels: Array(" .:-=+*#@"), axis: "-", tick: "+", track: ".", actor: "^", cutoff: "X",
+            before: "<", after: ">", ellipsis: "~",
+            punctuation: ["–": "-", "−": "-", "—": "-", "…": "...", "→": "->", "×": "x"])
     }
 
     let layout: Layout
@@ -42,7 +44,9 @@ struct TimelineChart {
     let utc: Bool
 
     /// The chart's lines; `window` is the span asked for (--after, --before), which an empty chart names.
-    func lines(_ timeline: ActivityTimeline, markers: [TimelineMarker], store: String, window: HistoryQuery = HistoryQuery()) -> [String] {
+    func lines(
+        _ timeline: ActivityTimeline, markers: [TimelineMarker], store: String, window: HistoryQuery = HistoryQuery()
+    ) -> [String] {
         let time = context.time
         guard let range = timeline.range else {
             func bound(_ b: HistoryQuery.Bound) -> String {
@@ -54,23 +58,30 @@ struct TimelineChart {
             }
             let asked: String
             switch (window.after, window.before) {
-            case let (after?, before?): asked = "between \(bound(after)) and \(bound(before))"
-            case let (after?, nil): asked = "after \(bound(after))"
-            case let (nil, before?): asked = "before \(bound(before))"
+            case (let after?, let before?): asked = "between \(bound(after)) and \(bound(before))"
+            case (let after?, nil): asked = "after \(bound(after))"
+            case (nil, let before?): asked = "before \(bound(before))"
             case (nil, nil): asked = "with a timestamp"
             }
-            return wrap("\(store): no transactions \(asked)" + (timeline.undatedCount > 0 ? " (\(timeline.undatedCount) without a timestamp)" : ""))
+            return wrap(
+                "\(store): no transactions \(asked)"
+                    + (timeline.undatedCount > 0 ? " (\(timeline.undatedCount) without a timestamp)" : ""))
         }
         // Transactions without an author (bundle ID, process) are not an author's: counted apart.
         let noun = timeline.field.noun
         let named = timeline.lanes.filter { $0.author != nil }.count
         let anonymous = timeline.lanes.first { $0.author == nil }?.total ?? 0
-        let authors = (timeline.overflow == nil ? "\(named) \(named == 1 ? noun : timeline.field.pluralNoun)" : "over \(named) \(timeline.field.pluralNoun)")
+        let authors =
+            (timeline.overflow == nil
+                ? "\(named) \(named == 1 ? noun : timeline.field.pluralNoun)"
+                : "over \(named) \(timeline.field.pluralNoun)")
             + (anonymous > 0 ? " (\(anonymous) without \(noun.first == "a" ? "an" : "a") \(noun))" : "")
         // A framework's many authors (a migration per model version) share a lane.
         let timeline = timeline.field == .author ? timeline.groupingFamilies(ListSummary.frameworkFamilies) : timeline
-        var out = wrap("\(store): \(plural(timeline.datedCount, "transaction")) by \(authors), "
-                       + "\(time.display(range.lowerBound)) to \(time.display(range.upperBound))").map { context.style($0, .bold) }
+        var out = wrap(
+            "\(store): \(plural(timeline.datedCount, "transaction")) by \(authors), "
+                + "\(time.display(range.lowerBound)) to \(time.display(range.upperBound))"
+        ).map { context.style($0, .bold) }
         if timeline.undatedCount > 0 {
             out += wrap("\(plural(timeline.undatedCount, "transaction")) without a usable timestamp not drawn")
         }
@@ -82,7 +93,10 @@ struct TimelineChart {
             out.append(row(label(lane.label(short: true)), bars(lane.counts, busiest: busiest), total: lane.total))
         }
         if let others = selection.others {
-            out.append(row(context.style(label(Self.othersLabel(selection, field: timeline.field)), .dim), bars(others.counts, busiest: busiest), total: others.total))
+            out.append(
+                row(
+                    context.style(label(Self.othersLabel(selection, field: timeline.field)), .dim),
+                    bars(others.counts, busiest: busiest), total: others.total))
         }
         out += axis(timeline)
         let placed = markers.map { ($0, $0.placement(on: timeline)) }
@@ -91,14 +105,20 @@ struct TimelineChart {
         }
         out.append("")
         let full = String(glyphs.levels.last ?? "#")
-        out += wrap("\(String(glyphs.levels.dropFirst())) transactions in one column (\(MergeStatePresenter.age(timeline.bucketSeconds))): "
-                    + "\(full) is \(busiest)")
+        out += wrap(
+            """
+            \(String(glyphs.levels.dropFirst())) transactions in one column \
+            (\(MergeStatePresenter.age(timeline.bucketSeconds))): 
+            """
+                + "\(full) is \(busiest)")
         for (marker, placement) in placed {
             // The glyph its row draws: beyond either end, the arrow that points there.
             let glyph = String(mark(placement, marker))
             // The name in the label column, what it means beside it (continued under it when long).
             let detail = wrap(marker.detail, indent: layout.labelWidth + 1)
-            out.append(context.style(glyph + " " + label(marker.name, width: layout.labelWidth - 2), marker.style) + " " + detail[0].dropFirst(layout.labelWidth + 1))
+            out.append(
+                context.style(glyph + " " + label(marker.name, width: layout.labelWidth - 2), marker.style) + " "
+                    + detail[0].dropFirst(layout.labelWidth + 1))
             out += detail.dropFirst()
         }
         if placed.contains(where: { $0.1 == .beforeStart || $0.1 == .afterEnd }) {
@@ -120,11 +140,18 @@ struct TimelineChart {
         for word in text.split(separator: " ", omittingEmptySubsequences: false).map(String.init) {
             var word = word
             while word.count > room {
-                if !line.isEmpty { lines.append(line); line = "" }
+                if !line.isEmpty {
+                    lines.append(line)
+                    line = ""
+                }
                 lines.append(String(word.prefix(room)))
                 word = String(word.dropFirst(room))
             }
-            if line.isEmpty { line = word } else if line.count + 1 + word.count <= room { line += " " + word } else {
+            if line.isEmpty {
+                line = word
+            } else if line.count + 1 + word.count <= room {
+                line += " " + word
+            } else {
                 lines.append(line)
                 line = word
             }
@@ -136,9 +163,9 @@ struct TimelineChart {
     /// `3 other authors`, or `over 1000 other authors` when some were not told apart (bundle IDs, processes).
     static func othersLabel(_ selection: ActivityTimeline.LaneSelection, field: TransactionField = .author) -> String {
         let n = selection.othersOverflowed ? selection.otherAuthors - 1 : selection.otherAuthors
-        return selection.othersOverflowed ? "over \(n) other \(field.pluralNoun)" : "\(n) other \(n == 1 ? field.noun : field.pluralNoun)"
+        return selection.othersOverflowed
+            ? "over \(n) other \(field.pluralNoun)" : "\(n) other \(n == 1 ? field.noun : field.pluralNoun)"
     }
-
 
     /// A lane's name fitted to the label column, cut in the middle: names that
     /// share a long prefix (`NSCloudKitMirroringDelegate.import`, `.export`) stay apart.
@@ -159,15 +186,17 @@ struct TimelineChart {
 
     private func bars(_ counts: [Int], busiest: Int) -> String {
         let top = glyphs.levels.count - 1
-        return String(counts.map { n -> Character in
-            guard n > 0, busiest > 0 else { return glyphs.levels[0] }
-            return glyphs.levels[min(top, max(1, Int((Double(n) * Double(top) / Double(busiest)).rounded(.up))))]
-        })
+        return String(
+            counts.map { n -> Character in
+                guard n > 0, busiest > 0 else { return glyphs.levels[0] }
+                return glyphs.levels[min(top, max(1, Int((Double(n) * Double(top) / Double(busiest)).rounded(.up))))]
+            })
     }
 
     /// The axis line with a tick at each label, and the labels under it.
     private func axis(_ timeline: ActivityTimeline) -> [String] {
-        let ticks = TimeAxis.ticks(from: timeline.start, to: timeline.end, length: Double(layout.chartWidth), charWidth: 1, gap: 2, utc: utc)
+        let ticks = TimeAxis.ticks(
+            from: timeline.start, to: timeline.end, length: Double(layout.chartWidth), charWidth: 1, gap: 2, utc: utc)
         var line = [Character](repeating: glyphs.axis, count: layout.chartWidth)
         var labels = [Character](repeating: " ", count: layout.chartWidth + layout.countWidth + 1)
         var free = 0
@@ -186,7 +215,9 @@ struct TimelineChart {
     /// A marker's row: a dotted track with its glyph where it stands.
     /// What a marker's row draws at its place: its glyph, or an arrow beyond either end.
     private func mark(_ placement: TimelineMarker.Placement, _ marker: TimelineMarker) -> Character {
-        placement == .beforeStart ? glyphs.before : placement == .afterEnd ? glyphs.after : marker.kind.isCutoff ? glyphs.cutoff : glyphs.actor
+        placement == .beforeStart
+            ? glyphs.before
+            : placement == .afterEnd ? glyphs.after : marker.kind.isCutoff ? glyphs.cutoff : glyphs.actor
     }
 
     private func track(_ placement: TimelineMarker.Placement, _ marker: TimelineMarker) -> String {
@@ -200,7 +231,8 @@ struct TimelineChart {
         }
         let mark = mark(placement, marker)
         cells[column] = " "
-        let before = String(cells[..<column]), after = String(cells[(column + 1)...])
+        let before = String(cells[..<column])
+        let after = String(cells[(column + 1)...])
         return context.style(before, .dim) + context.style(String(mark), marker.style) + context.style(after, .dim)
     }
 }

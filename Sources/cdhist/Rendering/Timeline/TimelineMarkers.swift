@@ -44,11 +44,14 @@ struct TimelineMarker {
     }
 
     /// The markers of every actor with a recorded position, then the cut-off (when one was chosen).
-    static func all(actors: [ActorReport], cutoff: (rule: String, timestamp: Double?)?, time: TimeFormatter, now: Double) -> [TimelineMarker] {
+    static func all(
+        actors: [ActorReport], cutoff: (rule: String, timestamp: Double?)?, time: TimeFormatter, now: Double
+    ) -> [TimelineMarker] {
         let presenter = MergeStatePresenter(time: time, now: now)
         var markers = actors.filter { !$0.records.isEmpty }.map { a in
-            TimelineMarker(kind: .actor(a.status), name: a.name, timestamp: a.positionDate ?? a.lastMerged?.timestamp,
-                           detail: "\(a.status.rawValue), merged up to \(presenter.merged(a))")
+            TimelineMarker(
+                kind: .actor(a.status), name: a.name, timestamp: a.positionDate ?? a.lastMerged?.timestamp,
+                detail: "\(a.status.rawValue), merged up to \(presenter.merged(a))")
         }
         if let cutoff {
             let at: String
@@ -57,7 +60,9 @@ struct TimelineMarker {
             case let t? where t == .infinity: at = "after the last transaction"
             case let t?: at = time.display(t)
             }
-            markers.append(TimelineMarker(kind: .cutoff, name: "cut-off", timestamp: cutoff.timestamp, detail: "\(at) (\(cutoff.rule))"))
+            markers.append(
+                TimelineMarker(
+                    kind: .cutoff, name: "cut-off", timestamp: cutoff.timestamp, detail: "\(at) (\(cutoff.rule))"))
         }
         return markers
     }

@@ -16,31 +16,45 @@ struct CleanerTable {
         let entries = report.cleaners.map { Entry($0, time: time) }
         var groups: [[Entry]] = []
         for entry in entries {
-            if !all, let g = groups.firstIndex(where: { $0[0].sharesRow(with: entry) }) { groups[g].append(entry) } else { groups.append([entry]) }
+            if !all, let g = groups.firstIndex(where: { $0[0].sharesRow(with: entry) }) {
+                groups[g].append(entry)
+            } else {
+                groups.append([entry])
+            }
         }
         var notes = Notes()
         let rows = groups.map { group -> [Cell] in
             let e = group[0]
             let names = group.map { $0.strategy + ($0.resets ? notes.mark("then resets every actor's key") : "") }
-            var cells = [Cell(e.cutoff + (e.heldBackBy.map { notes.mark("held back by \($0), whose position sets the cut-off") } ?? "")),
-                         Cell(e.deletes + (e.onlyBy.map { notes.mark("deletes only what \($0) wrote") } ?? "")),
-                         Cell(names.joined(separator: ", ")), Cell(e.breaks, e.breaks.isEmpty ? nil : .red)]
+            var cells = [
+                Cell(
+                    e.cutoff
+                        + (e.heldBackBy.map { notes.mark("held back by \($0), whose position sets the cut-off") } ?? "")
+                ),
+                Cell(e.deletes + (e.onlyBy.map { notes.mark("deletes only what \($0) wrote") } ?? "")),
+                Cell(names.joined(separator: ", ")), Cell(e.breaks, e.breaks.isEmpty ? nil : .red),
+            ]
             if all { cells.append(Cell("rule: \(e.rule)")) }
             return cells
         }
         // A date (and its mark) is never wrapped.
         let cutoffWidth = entries.map { $0.cutoff.cells + 1 }.max() ?? 0
-        var columns = [Column("Cut-off", fit: .wrap(min: cutoffWidth)), Column("Would delete", alignRight: true),
-                       Column("Strategies", fit: .wrap(min: 14), importance: .key)]
+        var columns = [
+            Column("Cut-off", fit: .wrap(min: cutoffWidth)), Column("Would delete", alignRight: true),
+            Column("Strategies", fit: .wrap(min: 14), importance: .key),
+        ]
         // The breaks under their row, when a row has any.
         let breaks = entries.contains { !$0.breaks.isEmpty }
         if breaks { columns.append(Column("Effect", fit: .below)) }
         if all { columns.append(Column("Rule", fit: .below)) }
         let shown = rows.map { row in breaks ? row : row.enumerated().filter { $0.offset != 3 }.map(\.element) }
         var sections: [Document.Section] = [.table(title: "Cleaner cut-offs now", columns: columns, rows: shown)]
-        var said = notes.texts.enumerated().map { "\(Notes.superscript($0.offset + 1)) \($0.element)" }.joined(separator: "; ")
+        var said = notes.texts.enumerated().map { "\(Notes.superscript($0.offset + 1)) \($0.element)" }.joined(
+            separator: "; ")
         if !said.isEmpty { said += "." }
-        if !all && groups.count < entries.count { said += (said.isEmpty ? "" : " ") + "--all shows each strategy on its own row, with its rule." }
+        if !all && groups.count < entries.count {
+            said += (said.isEmpty ? "" : " ") + "--all shows each strategy on its own row, with its rule."
+        }
         if !said.isEmpty { sections.append(.note(said)) }
         return sections
     }
@@ -52,7 +66,8 @@ struct CleanerTable {
         var resets: Bool
 
         init(_ effect: CleanerEffect, time: TimeFormatter) {
-            let c = effect.cutoff, count = effect.transactionsToDelete
+            let c = effect.cutoff
+            let count = effect.transactionsToDelete
             let most = effect.transactionsToDeleteAtMost.flatMap { $0 > count ? $0 : nil }
             strategy = c.strategy.rawValue
             // Without a date, "every date" and a mark naming whose history: a long author in the first
@@ -69,7 +84,8 @@ struct CleanerTable {
         }
 
         func sharesRow(with other: Entry) -> Bool {
-            cutoff == other.cutoff && deletes == other.deletes && breaks == other.breaks && heldBackBy == other.heldBackBy && onlyBy == other.onlyBy
+            cutoff == other.cutoff && deletes == other.deletes && breaks == other.breaks
+                && heldBackBy == other.heldBackBy && onlyBy == other.onlyBy
         }
     }
 

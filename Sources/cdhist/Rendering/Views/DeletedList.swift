@@ -14,7 +14,10 @@ final class DeletedList {
 
     /// `summary`: what the whole list holds (the table's first lines, a member of the JSON
     /// document); the objects added may be fewer.
-    init(context: RenderContext, presenter: DeletedPresenter, bounds: NumberBounds, summary: DeletionSummary, header: [(String, JSONValue)]) {
+    init(
+        context: RenderContext, presenter: DeletedPresenter, bounds: NumberBounds, summary: DeletionSummary,
+        header: [(String, JSONValue)]
+    ) {
         self.context = context
         self.presenter = presenter
         self.bounds = bounds
@@ -22,8 +25,9 @@ final class DeletedList {
         if context.format == .table {
             Self.writeSummary(summary, presenter: presenter, context: context)
         }
-        list = ListRenderer(context: context, kind: "deleted", columns: presenter.columns(bounds, kind: .deleted),
-                            header: header + [("entities", DeletedPresenter.summaryJSON(summary))])
+        list = ListRenderer(
+            context: context, kind: "deleted", columns: presenter.columns(bounds, kind: .deleted),
+            header: header + [("entities", DeletedPresenter.summaryJSON(summary))])
     }
 
     /// The headline and the table of entities, and a blank line before the list.
@@ -44,8 +48,11 @@ final class DeletedList {
                 list.finish()
                 context.output.line("")
             }
-            for line in DocumentRenderer.wrapped(DeletedPresenter.goneTitle, context) { context.output.line(context.style(line, .bold)) }
-            list = ListRenderer(context: context, kind: "deleted", columns: presenter.columns(bounds, kind: .goneWithoutDelete))
+            for line in DocumentRenderer.wrapped(DeletedPresenter.goneTitle, context) {
+                context.output.line(context.style(line, .bold))
+            }
+            list = ListRenderer(
+                context: context, kind: "deleted", columns: presenter.columns(bounds, kind: .goneWithoutDelete))
         }
         list.add(presenter.record(object, label: label))
     }
@@ -55,10 +62,16 @@ final class DeletedList {
     func finish(shown: Int, perEntity: Int?, limit: Int?) {
         list.finish()
         let total = summary.deleted + summary.goneWithoutDelete
-        guard context.format == .table, shown < total, let why = limit.map({ "--limit \($0)" })
-                ?? perEntity.map({ "the first \($0) of each entity, deleted and gone" }) else { return }
+        guard context.format == .table, shown < total,
+            let why = limit.map({ "--limit \($0)" })
+                ?? perEntity.map({ "the first \($0) of each entity, deleted and gone" })
+        else { return }
         context.output.line("")
-        let text = "Shown: \(shown) of \(total) objects (\(why)): --all lists every one, --entity NAME one entity's, --format json each with its tombstone."
+        let text =
+            """
+            Shown: \(shown) of \(total) objects (\(why)): --all lists every one, --entity NAME one entity's, \
+            --format json each with its tombstone.
+            """
         for line in DocumentRenderer.wrapped(text, context) { context.output.line(context.style(line, .dim)) }
     }
 }

@@ -14,7 +14,8 @@ struct DeletedPresenter {
         let gone = kind == .goneWithoutDelete
         return [
             Column("Entity", importance: .key), Column("PK", alignRight: true, minWidth: bounds.objectWidth),
-            Column(gone ? "Last change" : "Time", minWidth: history.time.display(0).cells), Column("Tx", alignRight: true, minWidth: bounds.transactionWidth),
+            Column(gone ? "Last change" : "Time", minWidth: history.time.display(0).cells),
+            Column("Tx", alignRight: true, minWidth: bounds.transactionWidth),
             Column(gone ? "Last by" : "By", fit: .wrap(min: 8)),
         ] + (labeler == nil ? [] : [Column("Label", fit: .value(min: 10))])
             + [gone ? Column("History", fit: .wrap(min: 20)) : Column("Tombstone", fit: .value(min: 20))]
@@ -35,20 +36,23 @@ struct DeletedPresenter {
         case entity.deleted: values = Cell("all")
         default: values = Cell("\(entity.withTombstoneValues) of \(entity.deleted)")
         }
-        let by: Cell = switch (entity.firstDelete, entity.lastDelete) {
-        case let (first?, last?) where first == last: Cell("#\(first)")
-        case let (first?, last?): Cell("#\(first)…#\(last)")
-        default: Cell("-", .dim)
-        }
+        let by: Cell =
+            switch (entity.firstDelete, entity.lastDelete) {
+            case (let first?, let last?) where first == last: Cell("#\(first)")
+            case (let first?, let last?): Cell("#\(first)…#\(last)")
+            default: Cell("-", .dim)
+            }
         return [Cell(entity.name), Cell(String(entity.deleted)), values, by, Cell(String(entity.goneWithoutDelete))]
     }
 
     /// The line above the summary: how many objects of how many entities.
     static func headline(_ summary: DeletionSummary) -> String {
-        let deleting = summary.entities.filter { $0.deleted > 0 }.count, losing = summary.entities.filter { $0.goneWithoutDelete > 0 }.count
+        let deleting = summary.entities.filter { $0.deleted > 0 }.count
+        let losing = summary.entities.filter { $0.goneWithoutDelete > 0 }.count
         var text = "\(plural(summary.deleted, "object")) deleted in \(entities(deleting))"
         if summary.goneWithoutDelete > 0 {
-            text += "; \(plural(summary.goneWithoutDelete, "object")) of \(entities(losing)) gone without a recorded delete"
+            text +=
+                "; \(plural(summary.goneWithoutDelete, "object")) of \(entities(losing)) gone without a recorded delete"
         }
         return text + "."
     }
@@ -57,15 +61,24 @@ struct DeletedPresenter {
 
     /// The summary as JSON gives it, before the list.
     static func summaryJSON(_ summary: DeletionSummary) -> JSONValue {
-        .array(summary.entities.map { e in
-            .object([("entity", .string(e.name)), ("entityNumber", .int(e.number)), ("deleted", .int(Int64(e.deleted))),
-                     ("withTombstoneValues", .int(Int64(e.withTombstoneValues))), ("goneWithoutDelete", .int(Int64(e.goneWithoutDelete))),
-                     ("firstDeleteTransaction", .optional(e.firstDelete)), ("lastDeleteTransaction", .optional(e.lastDelete))])
-        })
+        .array(
+            summary.entities.map { e in
+                .object([
+                    ("entity", .string(e.name)), ("entityNumber", .int(e.number)), ("deleted", .int(Int64(e.deleted))),
+                    ("withTombstoneValues", .int(Int64(e.withTombstoneValues))),
+                    ("goneWithoutDelete", .int(Int64(e.goneWithoutDelete))),
+                    ("firstDeleteTransaction", .optional(e.firstDelete)),
+                    ("lastDeleteTransaction", .optional(e.lastDelete)),
+                ])
+            })
     }
 
     /// The title above the objects gone without a recorded delete, in a table.
-    static let goneTitle = "Gone without a recorded delete: objects history shows whose rows are no longer in the store (the delete was purged since, or made outside Core Data)"
+    static let goneTitle =
+        """
+        Gone without a recorded delete: objects history shows whose rows are no longer in the store (the delete \
+        was purged since, or made outside Core Data)
+        """
 
     func label(_ object: DeletedObject) -> String? {
         guard let labeler else { return nil }
@@ -75,14 +88,22 @@ struct DeletedPresenter {
 
     func cells(_ object: DeletedObject, label: String?) -> [Cell] {
         let tx = object.transaction
-        var cells = [Cell(object.entityName), Cell(String(object.entityPK)), Cell(history.time.display(tx.timestamp)), Cell(String(tx.number)),
-                     HistoryPresenter.optional(HistoryPresenter.who(tx))]
+        var cells = [
+            Cell(object.entityName), Cell(String(object.entityPK)), Cell(history.time.display(tx.timestamp)),
+            Cell(String(tx.number)),
+            HistoryPresenter.optional(HistoryPresenter.who(tx)),
+        ]
         if labeler != nil { cells.append(label.map { Cell(HistoryPresenter.quoted($0)) } ?? Cell("-", .dim)) }
         if let change = object.change {
             // That an entity keeps no tombstone values the summary says once, not every row.
-            cells.append(change.tombstone.isEmpty && change.warnings.isEmpty ? Cell("-", .dim) : history.detailsCell(change))
+            cells.append(
+                change.tombstone.isEmpty && change.warnings.isEmpty ? Cell("-", .dim) : history.detailsCell(change))
         } else {
-            let history = "\(object.changeCount) change\(object.changeCount == 1 ? "" : "s"), #\(object.firstTransactionNumber)…#\(tx.number)"
+            let history =
+                """
+                \(object.changeCount) change\(object.changeCount == 1 ? "" : "s"), \
+                #\(object.firstTransactionNumber)…#\(tx.number)
+                """
             cells.append(Cell(history, .yellow))
         }
         return cells
@@ -105,20 +126,29 @@ struct DeletedPresenter {
             s.member("entity", object.entityName)
             s.member("entityNumber", object.entityNumber)
             s.member("entityPK", object.entityPK)
-            s.member("changedObjectID", object.change?.changedObjectID
-                     ?? ObjectReference(entityName: object.entityName, primaryKey: object.entityPK).uri(storeUUID: tx.storeUUID))
+            s.member(
+                "changedObjectID",
+                object.change?.changedObjectID
+                    ?? ObjectReference(entityName: object.entityName, primaryKey: object.entityPK).uri(
+                        storeUUID: tx.storeUUID))
             s.member("label", label)
             s.member("transactionNumber", tx.number)
             presenter.history.writeTime(tx, to: &s)
             presenter.history.writeNames(tx, to: &s)
             s.member("changeID", object.change?.changeID)
             s.key("tombstone")
-            if let change = object.change { presenter.history.writeTombstone(change.tombstone, to: &s) } else { s.null() }
+            if let change = object.change {
+                presenter.history.writeTombstone(change.tombstone, to: &s)
+            } else {
+                s.null()
+            }
             s.member("changeCount", object.changeCount)
             s.member("firstTransactionNumber", object.firstTransactionNumber)
             s.endObject()
         }
     }
 
-    func record(_ object: DeletedObject, label: String?) -> Record { Record(presenter: self, object: object, label: label) }
+    func record(_ object: DeletedObject, label: String?) -> Record {
+        Record(presenter: self, object: object, label: label)
+    }
 }

@@ -12,16 +12,22 @@ struct EvidencePresenter {
     /// A sentence on whether every input is as it was.
     static func verdict(_ exam: Examination) -> String {
         let changed = exam.files.filter { !$0.unchanged }.map(\.input.path)
-        return changed.isEmpty ? "every file the same before and after reading (SHA-256 and size)"
+        return changed.isEmpty
+            ? "every file the same before and after reading (SHA-256 and size)"
             : "CHANGED while read (another process wrote it): \(changed.joined(separator: ", "))"
     }
 
     /// When, with what and how the files were read, and whether they are as they were.
     func summary(_ exam: Examination, access: StoreAccess?) -> [(String, String)] {
         // In UTC whatever the display's zone, as a record of the examination.
-        var fields = [("Examined", utc(exam.began) + (exam.ended.map { " to " + utc($0) } ?? "")),
-                      ("cdhist", "\(ToolVersion.number), commit \(ToolVersion.commit ?? "unknown (not built by scripts/install)")"),
-                      ("SQLite", SQLiteLibrary.version)]
+        var fields = [
+            ("Examined", utc(exam.began) + (exam.ended.map { " to " + utc($0) } ?? "")),
+            (
+                "cdhist",
+                "\(ToolVersion.number), commit \(ToolVersion.commit ?? "unknown (not built by scripts/install)")"
+            ),
+            ("SQLite", SQLiteLibrary.version),
+        ]
         if let access { fields.append(("Opened", access.description)) }
         fields.append(("Unchanged", Self.verdict(exam)))
         return fields
@@ -46,22 +52,36 @@ struct EvidencePresenter {
     /// The report's section: the summary, and the files as a table.
     func sections(_ exam: Examination, access: StoreAccess?) -> [Document.Section] {
         let changed = exam.files.contains { !$0.unchanged }
-        let columns = [Column("File"), Column("Path", fit: .wrap(min: 20)), Column("Size, modified", fit: .wrap(min: 20)),
-                       Column("SHA-256", minWidth: 64)] + (changed ? [Column("SHA-256 after", minWidth: 64)] : [])
+        let columns =
+            [
+                Column("File"), Column("Path", fit: .wrap(min: 20)), Column("Size, modified", fit: .wrap(min: 20)),
+                Column("SHA-256", minWidth: 64),
+            ] + (changed ? [Column("SHA-256 after", minWidth: 64)] : [])
         let rows = exam.files.filter(\.wasPresent).flatMap { file in
-            [[Cell(Self.roleTitle(file.input.role)), Cell(file.input.path), Cell(detail(file)), Cell(file.before?.sha256 ?? "-")]
-                + (changed ? [Cell(file.after?.sha256 ?? "-", file.unchanged ? nil : .red)] : [])]
+            [
+                [
+                    Cell(Self.roleTitle(file.input.role)), Cell(file.input.path), Cell(detail(file)),
+                    Cell(file.before?.sha256 ?? "-"),
+                ]
+                    + (changed ? [Cell(file.after?.sha256 ?? "-", file.unchanged ? nil : .red)] : [])
+            ]
                 + file.members.map { member in
-                    [Cell(Self.roleTitle(member.role) + " in it"), Cell(member.path), Cell("\(member.size) bytes, read from it"), Cell(member.sha256)]
+                    [
+                        Cell(Self.roleTitle(member.role) + " in it"), Cell(member.path),
+                        Cell("\(member.size) bytes, read from it"), Cell(member.sha256),
+                    ]
                         + (changed ? [Cell("-")] : [])
                 }
         }
-        return [.fields(title: nil, summary(exam, access: access)),
-                .table(title: "Files, hashed before and after reading", columns: columns, rows: rows)]
+        return [
+            .fields(title: nil, summary(exam, access: access)),
+            .table(title: "Files, hashed before and after reading", columns: columns, rows: rows),
+        ]
     }
 
     private func detail(_ file: Examination.File) -> String {
-        (file.before ?? file.after).map { "\($0.size) bytes, modified \(time.display($0.modified - Self.cocoaOffset))" } ?? "not present"
+        (file.before ?? file.after).map { "\($0.size) bytes, modified \(time.display($0.modified - Self.cocoaOffset))" }
+            ?? "not present"
     }
 
     /// `document` with the examination as its last section and its `evidence` member.
@@ -73,7 +93,12 @@ struct EvidencePresenter {
     /// The examination as JSON.
     func json(_ exam: Examination, access: StoreAccess?) -> JSONValue {
         func digest(_ d: FileDigest?) -> JSONValue {
-            d.map { .object([("size", .int($0.size)), ("modified", .optional(time.iso($0.modified - Self.cocoaOffset))), ("sha256", .string($0.sha256))]) } ?? .null
+            d.map {
+                .object([
+                    ("size", .int($0.size)), ("modified", .optional(time.iso($0.modified - Self.cocoaOffset))),
+                    ("sha256", .string($0.sha256)),
+                ])
+            } ?? .null
         }
         return .object([
             ("examined", .string(utc(exam.began))),
@@ -83,14 +108,28 @@ struct EvidencePresenter {
             ("sqliteVersion", .string(SQLiteLibrary.version)),
             ("access", .optional(access?.description)),
             ("unchanged", .bool(exam.unchanged)),
-            ("files", .array(exam.files.filter(\.wasPresent).map { file in
-                .object([("role", .string(file.input.role.rawValue)), ("path", .string(file.input.path)),
-                         ("before", digest(file.before)), ("after", digest(file.after)), ("unchanged", .bool(file.unchanged)),
-                         ("members", .array(file.members.map { member in
-                             .object([("role", .string(member.role.rawValue)), ("path", .string(member.path)), ("size", .int(member.size)),
-                                      ("sha256", .string(member.sha256))])
-                         }))])
-            })),
+            (
+                "files",
+                .array(
+                    exam.files.filter(\.wasPresent).map { file in
+                        .object([
+                            ("role", .string(file.input.role.rawValue)), ("path", .string(file.input.path)),
+                            ("before", digest(file.before)), ("after", digest(file.after)),
+                            ("unchanged", .bool(file.unchanged)),
+                            (
+                                "members",
+                                .array(
+                                    file.members.map { member in
+                                        .object([
+                                            ("role", .string(member.role.rawValue)), ("path", .string(member.path)),
+                                            ("size", .int(member.size)),
+                                            ("sha256", .string(member.sha256)),
+                                        ])
+                                    })
+                            ),
+                        ])
+                    })
+            ),
         ])
     }
 

@@ -11,7 +11,8 @@ extension HistoryPresenter {
 
     /// Whether `content` is cut in a table (``text(_:whole:reference:)`` without `whole`).
     static func isCut(_ content: PropertyValue.Content) -> Bool {
-        let value: StoredValue?, type: AttributeType?
+        let value: StoredValue?
+        let type: AttributeType?
         switch content {
         case .attribute(let t, let v): (value, type) = (v, t)
         case .column(let v): (value, type) = (v, nil)
@@ -26,7 +27,9 @@ extension HistoryPresenter {
 
     /// `properties` as a JSON object keyed by name; objects named by their URIs in the store `storeUUID`.
     /// Blobs past `blobLimit` bytes are summarized; nil gives every byte (what `recover` brings back).
-    func writeProperties<S: JSONSink>(_ properties: [PropertyValue], storeUUID: String, blobLimit: Int? = jsonBlobLimit, to s: inout S) {
+    func writeProperties<S: JSONSink>(
+        _ properties: [PropertyValue], storeUUID: String, blobLimit: Int? = jsonBlobLimit, to s: inout S
+    ) {
         s.beginObject()
         for property in properties {
             s.key(named: property.name)
@@ -56,12 +59,19 @@ extension HistoryPresenter {
 
     /// A property's value as a table shows it; `reference` names an object. With `whole`, long
     /// strings and blobs are not cut.
-    func text(_ content: PropertyValue.Content, whole: Bool = false, reference: (ObjectReference) -> String = { $0.description })
-        -> (text: String, style: Style?) {
-        let textLimit = whole ? nil : Self.tableTextLimit, blobLimit = whole ? nil : Self.tableBlobLimit
+    func text(
+        _ content: PropertyValue.Content, whole: Bool = false,
+        reference: (ObjectReference) -> String = { $0.description }
+    )
+        -> (text: String, style: Style?)
+    {
+        let textLimit = whole ? nil : Self.tableTextLimit
+        let blobLimit = whole ? nil : Self.tableBlobLimit
         switch content {
         case .attribute(let type, let value):
-            return value.map { (text($0, type: type, textLimit: textLimit, blobLimit: blobLimit), nil) } ?? ("nil", .dim)
+            return value.map { (text($0, type: type, textLimit: textLimit, blobLimit: blobLimit), nil) } ?? (
+                "nil", .dim
+            )
         case .column(let value):
             return value.map { (text($0, type: nil, textLimit: textLimit, blobLimit: blobLimit), nil) } ?? ("nil", .dim)
         case .toOne(let target):
@@ -108,9 +118,9 @@ extension HistoryPresenter {
                 properties.map { list in list.first { $0.name == name }.map { text($0.content).text } ?? "-" }
             }
             switch (side(values.before), side(values.after)) {
-            case let (old?, new?): return "\(name): \(old) → \(new)"
-            case let (nil, new?): return "\(name): \(new)"
-            case let (old?, nil): return "\(name): \(old)"
+            case (let old?, let new?): return "\(name): \(old) → \(new)"
+            case (nil, let new?): return "\(name): \(new)"
+            case (let old?, nil): return "\(name): \(old)"
             default: return name
             }
         }

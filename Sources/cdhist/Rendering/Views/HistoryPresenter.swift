@@ -33,7 +33,8 @@ struct HistoryPresenter {
     /// date is (rows stream: widths are set from the first, which may have no date).
     func transactionColumns(_ bounds: NumberBounds) -> [Column] {
         [
-            Column("#", alignRight: true, minWidth: bounds.transactionWidth), Column("Time", minWidth: time.display(0).cells),
+            Column("#", alignRight: true, minWidth: bounds.transactionWidth),
+            Column("Time", minWidth: time.display(0).cells),
             Column("Author", fit: .wrap(min: 8), importance: .key),
             Column("Context", fit: .wrap(min: 8)), Column("Bundle", fit: .wrap(min: 8), importance: .detail),
             Column("Process", fit: .wrap(min: 8), importance: .detail),
@@ -44,10 +45,12 @@ struct HistoryPresenter {
     /// The columns of a change list (see ``transactionColumns(_:)``).
     func changeColumns(_ bounds: NumberBounds) -> [Column] {
         [
-            Column("Change", alignRight: true, minWidth: bounds.changeWidth), Column("Tx", alignRight: true, minWidth: bounds.transactionWidth),
-            Column("Type"), Column("Entity", fit: .wrap(min: 8), importance: .key), Column("PK", alignRight: true, minWidth: bounds.objectWidth),
+            Column("Change", alignRight: true, minWidth: bounds.changeWidth),
+            Column("Tx", alignRight: true, minWidth: bounds.transactionWidth),
+            Column("Type"), Column("Entity", fit: .wrap(min: 8), importance: .key),
+            Column("PK", alignRight: true, minWidth: bounds.objectWidth),
         ] + (label == nil ? [] : [Column("Label", fit: .wrap(min: 10))]) + [
-            Column("Details", fit: .wrap(min: 20)),
+            Column("Details", fit: .wrap(min: 20))
         ] + (values == nil ? [] : [Column("Values", fit: .below)])
     }
 
@@ -88,8 +91,9 @@ struct HistoryPresenter {
             if let format { s.member("format", format) }
             s.member("transactionNumber", change.transactionNumber)
             presenter.writeTime(transaction?.timestamp, to: &s)
-            presenter.writeNames(author: transaction?.author, contextName: transaction?.contextName, bundleID: transaction?.bundleID,
-                                 processID: transaction?.processID, to: &s)
+            presenter.writeNames(
+                author: transaction?.author, contextName: transaction?.contextName, bundleID: transaction?.bundleID,
+                processID: transaction?.processID, to: &s)
             s.member("changeID", change.changeID)
             presenter.writeMembers(change, to: &s)
             s.endObject()
@@ -115,26 +119,33 @@ struct HistoryPresenter {
 
     /// A transaction's object with every change `changes` reads; `each` sees every change
     /// decoded. With `plain` (compact `s` only), the plain changes are written by it, not
-    /// decoded (they have no warning for `each` to see). `spill` is handed the bytes after each change: it may write them out and empty
-    /// them (the nesting is kept), so a transaction of a million changes streams.
-    func writeTransaction(_ tx: Transaction, changes: ChangeStream, format: String?, to s: inout JSONBytes,
-                          plain: PlainChangeWriter? = nil, spill: (inout [UInt8]) throws -> Void, each: (Change) -> Void) throws {
+    /// decoded (they have no warning for `each` to see). `spill` is handed the bytes after each
+    /// change: it may write them out and empty them (the nesting is kept), so a transaction of a
+    /// million changes streams.
+    func writeTransaction(
+        _ tx: Transaction, changes: ChangeStream, format: String?, to s: inout JSONBytes,
+        plain: PlainChangeWriter? = nil, spill: (inout [UInt8]) throws -> Void, each: (Change) -> Void
+    ) throws {
         writeMembers(tx, format: format, to: &s)
         try writeChanges(changes, to: &s, plain: plain, spill: spill, each: each)
     }
 
     /// A plain transaction's object, as ``writeTransaction(_:changes:format:to:plain:spill:each:)``
     /// writes it decoded; `fields` formats its members. `eachPlain` sees each change written plain.
-    func writeTransaction(_ tx: PlainTransaction, fields: inout PlainTransactionFields, changes: ChangeStream, format: String?,
-                          to s: inout JSONBytes, plain: PlainChangeWriter?, spill: (inout [UInt8]) throws -> Void, each: (Change) -> Void,
-                          eachPlain: (PlainChange) -> Void = { _ in }) throws {
+    func writeTransaction(
+        _ tx: PlainTransaction, fields: inout PlainTransactionFields, changes: ChangeStream, format: String?,
+        to s: inout JSONBytes, plain: PlainChangeWriter?, spill: (inout [UInt8]) throws -> Void, each: (Change) -> Void,
+        eachPlain: (PlainChange) -> Void = { _ in }
+    ) throws {
         fields.writeJSON(tx, format: format, to: &s)
         try writeChanges(changes, to: &s, plain: plain, spill: spill, each: each, eachPlain: eachPlain)
     }
 
     /// The `changes` member, and the end of the transaction's object.
-    private func writeChanges(_ changes: ChangeStream, to s: inout JSONBytes, plain: PlainChangeWriter?,
-                              spill: (inout [UInt8]) throws -> Void, each: (Change) -> Void, eachPlain: (PlainChange) -> Void = { _ in }) throws {
+    private func writeChanges(
+        _ changes: ChangeStream, to s: inout JSONBytes, plain: PlainChangeWriter?,
+        spill: (inout [UInt8]) throws -> Void, each: (Change) -> Void, eachPlain: (PlainChange) -> Void = { _ in }
+    ) throws {
         s.key("changes")
         s.beginArray()
         func decoded(_ change: Change) throws {
@@ -144,11 +155,12 @@ struct HistoryPresenter {
         }
         // Labels are written only for decoded changes.
         if let plain, label == nil {
-            try changes.forEach(plain: { change in
-                eachPlain(change)
-                s.compactValue { plain.json(change, to: &$0) }
-                try spill(&s.bytes)
-            }, decoded: decoded)
+            try changes.forEach(
+                plain: { change in
+                    eachPlain(change)
+                    s.compactValue { plain.json(change, to: &$0) }
+                    try spill(&s.bytes)
+                }, decoded: decoded)
         } else {
             try changes.forEach(decoded)
         }
@@ -189,11 +201,14 @@ struct HistoryPresenter {
 
     /// Where a transaction came from: author, context, bundle, process.
     func writeNames<S: JSONSink>(_ tx: Transaction, to s: inout S) {
-        writeNames(author: tx.author, contextName: tx.contextName, bundleID: tx.bundleID, processID: tx.processID, to: &s)
+        writeNames(
+            author: tx.author, contextName: tx.contextName, bundleID: tx.bundleID, processID: tx.processID, to: &s)
     }
 
     /// ``writeNames(_:to:)`` of a transaction with these names.
-    func writeNames<S: JSONSink>(author: String?, contextName: String?, bundleID: String?, processID: String?, to s: inout S) {
+    func writeNames<S: JSONSink>(
+        author: String?, contextName: String?, bundleID: String?, processID: String?, to s: inout S
+    ) {
         s.member("author", author)
         s.member("contextName", contextName)
         s.member("bundleID", bundleID)
@@ -217,8 +232,11 @@ struct HistoryPresenter {
     }
 
     func cells(_ tx: Transaction) -> [Cell] {
-        [Cell(String(tx.number)), Cell(time.display(tx.timestamp)), Self.optional(tx.author), Self.optional(tx.contextName),
-         Self.optional(tx.bundleID), Self.optional(tx.processID), Cell(String(tx.changeCount))]
+        [
+            Cell(String(tx.number)), Cell(time.display(tx.timestamp)), Self.optional(tx.author),
+            Self.optional(tx.contextName),
+            Self.optional(tx.bundleID), Self.optional(tx.processID), Cell(String(tx.changeCount)),
+        ]
     }
 
     private func write<S: JSONSink>(_ change: Change, format: String?, to s: inout S) {
@@ -281,9 +299,11 @@ struct HistoryPresenter {
     }
 
     func cells(_ change: Change, color: Bool) -> [Cell] {
-        [Cell(String(change.changeID)), Cell(String(change.transactionNumber)), typeCell(change),
-         change.entityName.map { Cell($0) } ?? Cell("Z_ENT \(change.entityNumber)", .red),
-         Cell(String(change.entityPK))] + labelCells(change) + [detailsCell(change)] + valueCells(change)
+        [
+            Cell(String(change.changeID)), Cell(String(change.transactionNumber)), typeCell(change),
+            change.entityName.map { Cell($0) } ?? Cell("Z_ENT \(change.entityNumber)", .red),
+            Cell(String(change.entityPK)),
+        ] + labelCells(change) + [detailsCell(change)] + valueCells(change)
     }
 
     /// With `--values`, the values before and after the change (or that the files do not hold them).
@@ -291,8 +311,11 @@ struct HistoryPresenter {
         guard let values else { return [] }
         guard let found = values.lookup(change) else { return [Cell("values: " + values.missing(change), .dim)] }
         let lines = valueLines(found)
-        return [Cell(Self.valueSource(found) + ": " + (lines.isEmpty ? "no property read" : lines.joined(separator: "; ")),
-                     found.exact ? nil : .yellow)]
+        return [
+            Cell(
+                Self.valueSource(found) + ": " + (lines.isEmpty ? "no property read" : lines.joined(separator: "; ")),
+                found.exact ? nil : .yellow)
+        ]
     }
 
     /// The change type, coloured.
@@ -375,7 +398,9 @@ struct HistoryPresenter {
 
     /// A tombstone's values as `name=value, …` (``text(_:type:textLimit:blobLimit:)`` each).
     func tombstoneText(_ entries: [TombstoneEntry], textLimit: Int? = nil, blobLimit: Int? = nil) -> String {
-        entries.map { "\($0.name)=\(text($0.value, type: $0.attributeType, textLimit: textLimit, blobLimit: blobLimit))" }.joined(separator: ", ")
+        entries.map {
+            "\($0.name)=\(text($0.value, type: $0.attributeType, textLimit: textLimit, blobLimit: blobLimit))"
+        }.joined(separator: ", ")
     }
 
     /// A stored value as text shows it: strings in double quotes (cut past `textLimit` characters),
@@ -389,7 +414,9 @@ struct HistoryPresenter {
             guard let textLimit, s.count > textLimit else { return "\"\(s)\"" }
             return "\"\(s.prefix(textLimit))…\" (\(s.count) characters)"
         case .blob(let b):
-            guard let blobLimit, b.count > blobLimit, !(type == .uuid && b.count == 16) else { return Self.blobText(b, type: type) }
+            guard let blobLimit, b.count > blobLimit, !(type == .uuid && b.count == 16) else {
+                return Self.blobText(b, type: type)
+            }
             return "\(b.count) bytes (0x\(Array(b.prefix(blobLimit)).hexString)…)"
         }
     }
@@ -397,7 +424,11 @@ struct HistoryPresenter {
     static func blobText(_ bytes: [UInt8], type: AttributeType?) -> String {
         if type == .uuid, bytes.count == 16 {
             let u = bytes
-            return UUID(uuid: (u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13], u[14], u[15])).uuidString
+            return UUID(
+                uuid: (
+                    u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13], u[14], u[15]
+                )
+            ).uuidString
         }
         return "0x" + bytes.hexString
     }

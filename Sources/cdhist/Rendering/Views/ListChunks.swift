@@ -13,14 +13,18 @@ struct ListChunks {
     /// Adds the records of the changes a walk reads to a chunk's records, the plain ones
     /// written by `plain`.
     func changes(writing plain: PlainChangeWriter) -> (ChunkedWrite.ChangeWalk, inout ChunkRecords) throws -> Void {
-        let tag = tagged ? jsonFormatTag : nil, tagged = tagged, presenter = presenter
+        let tag = tagged ? jsonFormatTag : nil
+        let tagged = tagged
+        let presenter = presenter
         return { walk, records in
-            try walk({ change in
-                try records.add { plain.json(change, tagged: tagged, to: &$0.bytes) }
-            }, { change in
-                records.warnings.add(change.warnings)
-                try records.add { presenter.record(change).write(format: tag, to: &$0) }
-            })
+            try walk(
+                { change in
+                    try records.add { plain.json(change, tagged: tagged, to: &$0.bytes) }
+                },
+                { change in
+                    records.warnings.add(change.warnings)
+                    try records.add { presenter.record(change).write(format: tag, to: &$0) }
+                })
         }
     }
 
@@ -28,14 +32,16 @@ struct ListChunks {
     func transactions(_ walk: ChunkedWrite.Walk, _ records: inout ChunkRecords) throws {
         let tag = tagged ? jsonFormatTag : nil
         var fields = PlainTransactionFields(storeUUID: storeUUID, presenter: presenter, csvRaw: false)
-        try walk({ tx, _ in
-            try records.add { line in
-                fields.writeJSON(tx, format: tag, to: &line)
-                line.endObject()
-            }
-        }, { tx, _ in
-            records.warnings.add(tx.warnings)
-            try records.add { presenter.record(tx).write(format: tag, to: &$0) }
-        })
+        try walk(
+            { tx, _ in
+                try records.add { line in
+                    fields.writeJSON(tx, format: tag, to: &line)
+                    line.endObject()
+                }
+            },
+            { tx, _ in
+                records.warnings.add(tx.warnings)
+                try records.add { presenter.record(tx).write(format: tag, to: &$0) }
+            })
     }
 }

@@ -27,10 +27,12 @@ enum ListSummary {
     /// number is quoted, so that "1369" 690 does not read as two counts.
     static func counts<T>(_ groups: [Group<T>], limit: Int?, count: (T) -> Int) -> String {
         let (shown, _) = limited(groups, to: limit)
-        var parts = shown.map { g in "\(Self.name(g.label)) \(g.members.reduce(0) { $0 + count($1) })" }.joined(separator: ", ")
+        var parts = shown.map { g in "\(Self.name(g.label)) \(g.members.reduce(0) { $0 + count($1) })" }.joined(
+            separator: ", ")
         let rest = groups.dropFirst(shown.count)
         if !rest.isEmpty {
-            let authors = rest.reduce(0) { $0 + $1.members.count }, total = rest.reduce(0) { $0 + $1.members.reduce(0) { $0 + count($1) } }
+            let authors = rest.reduce(0) { $0 + $1.members.count }
+            let total = rest.reduce(0) { $0 + $1.members.reduce(0) { $0 + count($1) } }
             parts += " and \(plural(authors, "more author")) with \(total)"
         }
         return parts
@@ -53,7 +55,8 @@ enum ListSummary {
     static func grouped<T>(_ items: [T], author: (T) -> String?, families: Set<AuthorFamily>) -> [Group<T>] {
         var groups: [Group<T>] = []
         var index: [AuthorFamily: Int] = [:]
-        let counts = Dictionary(grouping: items.compactMap { AuthorFamily.of(author($0)) }, by: { $0 }).mapValues(\.count)
+        let counts = Dictionary(grouping: items.compactMap { AuthorFamily.of(author($0)) }, by: { $0 }).mapValues(
+            \.count)
         for item in items {
             let name = author(item)
             if let family = AuthorFamily.of(name), families.contains(family), (counts[family] ?? 0) > 1 {
@@ -61,7 +64,9 @@ enum ListSummary {
                     groups[i].members.append(item)
                 } else {
                     index[family] = groups.count
-                    groups.append(Group(label: "\(family.title) (\(counts[family] ?? 0) authors)", family: family, members: [item]))
+                    groups.append(
+                        Group(
+                            label: "\(family.title) (\(counts[family] ?? 0) authors)", family: family, members: [item]))
                 }
             } else {
                 // As every table writes a missing value, and the filters take it back.

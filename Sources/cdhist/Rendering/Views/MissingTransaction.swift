@@ -11,17 +11,26 @@ struct MissingTransaction {
     func why(_ number: Int64) throws -> String {
         let range = try store.statistics().transactionNumbers
         let at = store.savePoint.map { " at save \($0.save) of \($0.of)" } ?? ""
-        let has = range.map { "the store has #\($0.lowerBound)…#\($0.upperBound)\(at)" } ?? "the store has no transactions\(at)"
+        let has =
+            range.map { "the store has #\($0.lowerBound)…#\($0.upperBound)\(at)" }
+            ?? "the store has no transactions\(at)"
         let what = "no transaction \(number) (\(has))"
         guard store.files.walSize != nil, let log = try? SaveLog.read(store) else { return what }
         // Read at a save, a transaction after its newest may be added by a later one.
         if let point = store.savePoint, range.map({ number > $0.upperBound }) ?? true {
-            guard let adds = try? SaveRecovery.addition(ofTransaction: number, log: log, after: point.save) else { return what }
-            return what + "; save \(adds) adds it: \(ShellWord.line(["cdhist", "show"] + words + ["\(number)", "--at-save", "\(adds)"])) shows it"
+            guard let adds = try? SaveRecovery.addition(ofTransaction: number, log: log, after: point.save) else {
+                return what
+            }
+            return what
+                + """
+                ; save \(adds) adds it: \
+                \(ShellWord.line(["cdhist", "show"] + words + ["\(number)", "--at-save", "\(adds)"])) shows it
+                """
         }
         // Beyond the newest, no save removed it.
         guard range.map({ number < $0.upperBound }) ?? true,
-            let removal = try? SaveRecovery.removal(ofTransaction: number, in: store, log: log, through: store.savePoint?.save)
+            let removal = try? SaveRecovery.removal(
+                ofTransaction: number, in: store, log: log, through: store.savePoint?.save)
         else { return what }
         let recover = ShellWord.line(["cdhist", "recover"] + words)
         guard let held = removal.heldAfter, held > 0 else {

@@ -10,14 +10,18 @@ struct ObjectPresenter {
     /// The columns of the change table.
     func changeColumns(_ bounds: NumberBounds) -> [Column] {
         [
-            Column("Tx", alignRight: true, minWidth: bounds.transactionWidth), Column("Time", minWidth: history.time.display(0).cells),
-            Column("Author", fit: .wrap(min: 8), importance: .key), Column("Type"), Column("Details", fit: .wrap(min: 20)),
+            Column("Tx", alignRight: true, minWidth: bounds.transactionWidth),
+            Column("Time", minWidth: history.time.display(0).cells),
+            Column("Author", fit: .wrap(min: 8), importance: .key), Column("Type"),
+            Column("Details", fit: .wrap(min: 20)),
         ] + (history.values == nil ? [] : [Column("Values", fit: .below)])
     }
 
     func cells(_ tx: Transaction, _ change: Change) -> [Cell] {
-        [Cell(String(tx.number)), Cell(history.time.display(tx.timestamp)), HistoryPresenter.optional(tx.author),
-         history.typeCell(change), history.detailsCell(change)] + history.valueCells(change)
+        [
+            Cell(String(tx.number)), Cell(history.time.display(tx.timestamp)), HistoryPresenter.optional(tx.author),
+            history.typeCell(change), history.detailsCell(change),
+        ] + history.valueCells(change)
     }
 
     /// The fields above the changes: which object, its label, whether its row is there.
@@ -29,7 +33,11 @@ struct ObjectPresenter {
             fields.append(("Object", "\(object)\(kind)"))
             fields.append(("ID", state.object.uri(storeUUID: store.storeUUID)))
             if let label { fields.append(("Label", HistoryPresenter.quoted(label))) }
-            fields.append(("Row", "\(state.table) row \(object.primaryKey)" + (state.version.map { ", version \($0) (Z_OPT)" } ?? "")))
+            fields.append(
+                (
+                    "Row",
+                    "\(state.table) row \(object.primaryKey)" + (state.version.map { ", version \($0) (Z_OPT)" } ?? "")
+                ))
         case .missing(let reason):
             fields.append(("Object", object.description))
             fields.append(("ID", object.uri(storeUUID: store.storeUUID)))
@@ -42,13 +50,18 @@ struct ObjectPresenter {
     /// What the changes add up to, in sentences.
     func summary(_ life: ObjectHistory, lookup: ObjectLookup) -> String {
         guard let first = life.first, let last = life.last else {
-            return "No change to this object is in the history: it was last saved before the oldest transaction kept (or before history tracking began)."
+            return
+                """
+                No change to this object is in the history: it was last saved before the oldest transaction kept \
+                (or before history tracking began).
+                """
         }
         let time = history.time
         func at(_ m: ObjectHistory.Moment) -> String {
             "#\(m.transactionNumber) (\(time.display(m.timestamp))\(m.author.map { ", \($0)" } ?? ""))"
         }
-        var text = "\(plural(life.changeCount, "change")) in \(plural(life.transactionCount, "transaction"))"
+        var text =
+            "\(plural(life.changeCount, "change")) in \(plural(life.transactionCount, "transaction"))"
             + (life.transactionCount > 1 ? ", from #\(first.transactionNumber) to #\(last.transactionNumber)." : ".")
         if let inserted = life.inserted {
             text += " Inserted in \(at(inserted))."
@@ -63,9 +76,10 @@ struct ObjectPresenter {
         return text
     }
 
-
     /// Columns of the current values table.
-    static let valueColumns = [Column("Property", fit: .wrap(min: 10), importance: .key), Column("Value", fit: .wrap(min: 20))]
+    static let valueColumns = [
+        Column("Property", fit: .wrap(min: 10), importance: .key), Column("Value", fit: .wrap(min: 20)),
+    ]
 
     func valueRows(_ state: ObjectState) -> [[Cell]] {
         state.properties.map { property in

@@ -30,14 +30,19 @@ struct ObjectRenderer {
         var state: ObjectState?
         if case .found(let found) = lookup { state = found }
         let reference = state?.object ?? object
-        var json: [(String, JSONValue)] = [("storeID", .string(store.storeUUID)), ("object", .string(reference.uri(storeUUID: store.storeUUID))),
-                                           ("entity", .optional(reference.entityName)), ("entityPK", .int(reference.primaryKey))]
+        var json: [(String, JSONValue)] = [
+            ("storeID", .string(store.storeUUID)), ("object", .string(reference.uri(storeUUID: store.storeUUID))),
+            ("entity", .optional(reference.entityName)), ("entityPK", .int(reference.primaryKey)),
+        ]
         if presenter.labeler != nil { json.append(("label", .optional(try label(lookup, walk)))) }
         var missing: String?
         if case .missing(let reason) = lookup { missing = reason }
-        json += [("inStore", .bool(state != nil)), ("table", .optional(state?.table)), ("version", .optional(state?.version)),
-                 ("values", state.map { found in JSONTree.build { presenter.writeValues(found, to: &$0) } } ?? .null),
-                 ("missing", .optional(missing)), ("problems", .array((state?.problems ?? []).map { .string($0) }))]
+        json += [
+            ("inStore", .bool(state != nil)), ("table", .optional(state?.table)),
+            ("version", .optional(state?.version)),
+            ("values", state.map { found in JSONTree.build { presenter.writeValues(found, to: &$0) } } ?? .null),
+            ("missing", .optional(missing)), ("problems", .array((state?.problems ?? []).map { .string($0) })),
+        ]
         var changes: [JSONValue] = []
         try walk { tx, stream in
             warnings.add(tx.warnings)
@@ -54,8 +59,11 @@ struct ObjectRenderer {
     /// The page on a terminal: the header, the changes as a table, the summary and the values.
     private func text(_ object: ObjectReference, _ lookup: ObjectLookup, _ bounds: NumberBounds, _ walk: Walk) throws {
         let label = try self.label(lookup, walk)
-        DocumentRenderer.render(Document(kind: "object", json: [], sections: [.fields(title: nil, presenter.headerFields(object, lookup: lookup, label: label))]),
-                                context: context)
+        DocumentRenderer.render(
+            Document(
+                kind: "object", json: [],
+                sections: [.fields(title: nil, presenter.headerFields(object, lookup: lookup, label: label))]),
+            context: context)
         context.output.line()
         context.output.line(context.style("Changes", .bold))
         let list = ListRenderer(context: context, kind: "changes", columns: presenter.changeColumns(bounds))
@@ -72,7 +80,9 @@ struct ObjectRenderer {
         context.output.line()
         var sections: [Document.Section] = [.note(presenter.summary(life, lookup: lookup))]
         if case .found(let state) = lookup {
-            sections.append(.table(title: "Current values", columns: ObjectPresenter.valueColumns, rows: presenter.valueRows(state)))
+            sections.append(
+                .table(title: "Current values", columns: ObjectPresenter.valueColumns, rows: presenter.valueRows(state))
+            )
             sections += state.problems.map { .note("note: \($0)") }
         }
         DocumentRenderer.render(Document(kind: "object", json: [], sections: sections), context: context)
@@ -116,7 +126,11 @@ struct ObjectRenderer {
         s.member("version", state?.version)
         s.key("values")
         if let state { presenter.writeValues(state, to: &s) } else { s.null() }
-        if case .missing(let reason) = lookup { s.member("missing", reason) } else { s.member("missing", nil as String?) }
+        if case .missing(let reason) = lookup {
+            s.member("missing", reason)
+        } else {
+            s.member("missing", nil as String?)
+        }
         s.key("problems")
         s.beginArray()
         for problem in state?.problems ?? [] { s.string(problem) }
@@ -131,7 +145,8 @@ struct ObjectRenderer {
         } else {
             try walk { tx, changes in
                 warnings.add(tx.warnings)
-                try presenter.history.writeTransaction(tx, changes: changes, format: nil, to: &s, spill: output.spill) { change in
+                try presenter.history.writeTransaction(tx, changes: changes, format: nil, to: &s, spill: output.spill) {
+                    change in
                     warnings.add(change.warnings)
                     life.add(change, of: tx)
                 }
@@ -142,7 +157,9 @@ struct ObjectRenderer {
         s.beginObject()
         s.member("changes", life.changeCount)
         s.member("transactions", life.transactionCount)
-        for (key, moment) in [("first", life.first), ("last", life.last), ("inserted", life.inserted), ("deleted", life.deleted)] {
+        for (key, moment) in [
+            ("first", life.first), ("last", life.last), ("inserted", life.inserted), ("deleted", life.deleted),
+        ] {
             s.key(named: key)
             presenter.write(moment, to: &s)
         }
@@ -155,36 +172,49 @@ struct ObjectRenderer {
 
     /// The elements of the compact `transactions` array, formatted in chunks on every core and
     /// written in order (or in one go when the read is not split); what they add up to.
-    private func transactions(_ chunks: (plain: PlainChangeWriter, read: ChunkedWrite.Read), _ walk: Walk) throws -> ObjectHistory {
+    private func transactions(_ chunks: (plain: PlainChangeWriter, read: ChunkedWrite.Read), _ walk: Walk) throws
+        -> ObjectHistory
+    {
         let comma = [UInt8(ascii: ",")]
         let ordered = OrderedOutput(output: context.output, separator: comma)
-        let history = presenter.history, storeUUID = presenter.store.storeUUID
+        let history = presenter.history
+        let storeUUID = presenter.store.storeUUID
         var total = ObjectHistory()
         // The walk outlives no call: it is only called within this one.
         let inOneGo: ChunkedWrite.Walk = { _, decoded in try withoutActuallyEscaping(walk) { try $0(decoded) } }
         try ChunkedWrite.run(ordered, inChunks: chunks.read, inOneGo: inOneGo) { index, _, forEach in
-            var records = ChunkRecords(spill: { try ordered.offer(&$0, chunk: index) }, separator: comma, terminator: [], store: warnings.store)
-            let local = records.warnings, spill = records.spill
+            var records = ChunkRecords(
+                spill: { try ordered.offer(&$0, chunk: index) }, separator: comma, terminator: [], store: warnings.store
+            )
+            let local = records.warnings
+            let spill = records.spill
             var life = ObjectHistory()
             var fields = PlainTransactionFields(storeUUID: storeUUID, presenter: history, csvRaw: false)
-            try forEach({ tx, changes in
-                let moment = ObjectHistory.Moment(transactionNumber: tx.number, timestamp: tx.timestamp, author: tx.author)
-                try records.add { line in
-                    try history.writeTransaction(tx, fields: &fields, changes: changes, format: nil, to: &line, plain: chunks.plain, spill: spill,
-                                                 each: { change in
-                                                     local.add(change.warnings)
-                                                     life.add(change.changeType, tombstone: change.tombstone, at: moment)
-                                                 }, eachPlain: { life.add($0.changeType, at: moment) })
-                }
-            }, { tx, changes in
-                local.add(tx.warnings)
-                try records.add { line in
-                    try history.writeTransaction(tx, changes: changes, format: nil, to: &line, plain: chunks.plain, spill: spill) { change in
-                        local.add(change.warnings)
-                        life.add(change, of: tx)
+            try forEach(
+                { tx, changes in
+                    let moment = ObjectHistory.Moment(
+                        transactionNumber: tx.number, timestamp: tx.timestamp, author: tx.author)
+                    try records.add { line in
+                        try history.writeTransaction(
+                            tx, fields: &fields, changes: changes, format: nil, to: &line, plain: chunks.plain,
+                            spill: spill,
+                            each: { change in
+                                local.add(change.warnings)
+                                life.add(change.changeType, tombstone: change.tombstone, at: moment)
+                            }, eachPlain: { life.add($0.changeType, at: moment) })
                     }
-                }
-            })
+                },
+                { tx, changes in
+                    local.add(tx.warnings)
+                    try records.add { line in
+                        try history.writeTransaction(
+                            tx, changes: changes, format: nil, to: &line, plain: chunks.plain, spill: spill
+                        ) { change in
+                            local.add(change.warnings)
+                            life.add(change, of: tx)
+                        }
+                    }
+                })
             // In chunk order, one chunk at a time (under the ordered output's lock).
             try ordered.finish(&records.line.bytes, chunk: index) {
                 warnings.add(local)

@@ -13,10 +13,17 @@ struct RepairDefaultsPresenter {
         for c in plan.changes {
             fields.append((c.key, "\(describe(c.old)) → \(describe(c.new))"))
         }
-        fields.append(("Other keys", "\(plan.original.count - plan.changes.filter { $0.old != nil }.count) kept exactly"))
+        fields.append(
+            ("Other keys", "\(plan.original.count - plan.changes.filter { $0.old != nil }.count) kept exactly"))
         var json: [(String, JSONValue)] = [
             ("plist", .string(plist)), ("plistFormat", .string(plan.format.rawValue)), ("actor", .string(actor)),
-            ("changes", .array(plan.changes.map { c in .object([("key", .string(c.key)), ("old", jsonValue(c.old)), ("new", jsonValue(c.new))]) })),
+            (
+                "changes",
+                .array(
+                    plan.changes.map { c in
+                        .object([("key", .string(c.key)), ("old", jsonValue(c.old)), ("new", jsonValue(c.new))])
+                    })
+            ),
             ("skippedTransactions", .int(Int64(plan.skipped))),
             ("executed", .bool(executed)),
         ]
@@ -24,11 +31,20 @@ struct RepairDefaultsPresenter {
             fields.append(("Written", "backup of the original: \(backup)"))
             json.append(("backup", .string(backup)))
         } else {
-            fields.append(("Preview", "nothing was changed; add --execute\(plan.skipped > 0 ? " --allow-skip" : "") to write it"))
+            fields.append(
+                ("Preview", "nothing was changed; add --execute\(plan.skipped > 0 ? " --allow-skip" : "") to write it"))
         }
         var sections: [Document.Section] = [.fields(title: nil, fields)]
         if plan.skipped > 0 {
-            sections.append(.note("Warning: \(actor) \(executed ? "skips" : "would skip") \(plural(plan.skipped, "transaction")) by others it has not merged: it will never merge them. To have it merge them, move it with --to-oldest or --remove instead (it then fetches them)\(executed ? "" : "; writing this move needs --allow-skip")."))
+            sections.append(
+                .note(
+                    """
+                    Warning: \(actor) \(executed ? "skips" : "would skip") \(plural(plan.skipped, "transaction")) \
+                    by others it has not merged: it will never merge them. To have it merge them, move it with \
+                    --to-oldest or --remove instead (it then fetches \
+                    them)\(executed ? "" : "; writing this move needs --allow-skip").
+                    """
+                ))
         }
         return Document(kind: "repair-defaults", json: json, sections: sections)
     }

@@ -15,14 +15,24 @@ struct TokenPresenter {
         // A header names the file when it says more than one token's fields would.
         let header = several || !report.otherStoreKeys.isEmpty || report.inferredKeyPrefix != nil
         if header {
-            var fields = [("Token", report.source), ("Holds", several ? "\(report.entries.count) tokens, one under each key" : "1 token")]
+            var fields = [
+                ("Token", report.source),
+                ("Holds", several ? "\(report.entries.count) tokens, one under each key" : "1 token"),
+            ]
             if let prefix = report.inferredKeyPrefix {
-                fields.append(("Key prefix", "\(prefix)<actor>: inferred from the store's authors, as actors reads the keys"))
+                fields.append(
+                    ("Key prefix", "\(prefix)<actor>: inferred from the store's authors, as actors reads the keys"))
             }
             let others = report.otherStoreKeys
             if !others.isEmpty {
-                let named = others.prefix(3).joined(separator: ", ") + (others.count > 3 ? ", … and \(others.count - 3) more" : "")
-                fields.append(("Other stores", "\(plural(others.count, "key")) (\(named)) keep other stores' positions, not checked"))
+                let named =
+                    others.prefix(3).joined(separator: ", ")
+                    + (others.count > 3 ? ", … and \(others.count - 3) more" : "")
+                fields.append(
+                    (
+                        "Other stores",
+                        "\(plural(others.count, "key")) (\(named)) keep other stores' positions, not checked"
+                    ))
             }
             sections.append(.fields(title: nil, fields))
         }
@@ -34,9 +44,14 @@ struct TokenPresenter {
             entries.append(.object(json(entry)))
         }
         var json: [(String, JSONValue)] = [("source", .string(report.source))]
-        if !several, let only = report.entries.first { json += self.json(only).filter { $0.0 != "key" && $0.0 != "actor" } }
-        json += [("otherStoreKeys", .array(report.otherStoreKeys.map(JSONValue.string))), ("inferredKeyPrefix", .optional(report.inferredKeyPrefix)),
-                 ("tokens", .array(entries))]
+        if !several, let only = report.entries.first {
+            json += self.json(only).filter { $0.0 != "key" && $0.0 != "actor" }
+        }
+        json += [
+            ("otherStoreKeys", .array(report.otherStoreKeys.map(JSONValue.string))),
+            ("inferredKeyPrefix", .optional(report.inferredKeyPrefix)),
+            ("tokens", .array(entries)),
+        ]
         return Document(kind: "token", json: json, sections: sections)
     }
 
@@ -48,7 +63,9 @@ struct TokenPresenter {
             for (uuid, n) in token.transactionNumbers.sorted(by: { $0.key < $1.key }) {
                 fields.append(("Transaction", "#\(n) of store \(uuid)"))
             }
-            if token.transactionNumbers.count > 1 { fields.append(("Note", "this token names \(token.transactionNumbers.count) stores")) }
+            if token.transactionNumbers.count > 1 {
+                fields.append(("Note", "this token names \(token.transactionNumbers.count) stores"))
+            }
         case .unreadable(let why) where entry.judged == nil:
             // Against a store, the meaning says why.
             fields.append(("Problem", why))
@@ -58,7 +75,10 @@ struct TokenPresenter {
             break
         }
         if let judged = entry.judged, let storeName, let storeUUID {
-            fields += [("Checked against", "\(storeName) (\(storeUUID))"), ("Status", judged.status.rawValue), ("Meaning", judged.explanation)]
+            fields += [
+                ("Checked against", "\(storeName) (\(storeUUID))"), ("Status", judged.status.rawValue),
+                ("Meaning", judged.explanation),
+            ]
             if judged.status.isBroken { fields.append(("Advice", "\(judged.advice)")) }
         } else if entry.isBroken {
             fields.append(("Status", ActorStatus.corruptToken.rawValue))
@@ -67,14 +87,19 @@ struct TokenPresenter {
     }
 
     private func json(_ entry: TokenReport.Entry) -> [(String, JSONValue)] {
-        var json: [(String, JSONValue)] = [("key", .optional(entry.key)), ("actor", .string(entry.record.actor)),
-                                           ("token", entry.token.map(HistoryPresenter.json) ?? .null)]
+        var json: [(String, JSONValue)] = [
+            ("key", .optional(entry.key)), ("actor", .string(entry.record.actor)),
+            ("token", entry.token.map(HistoryPresenter.json) ?? .null),
+        ]
         if case .unreadable(let why) = entry.record.position { json.append(("problem", .string(why))) }
         if let judged = entry.judged, let storeName, let storeUUID {
-            json += [("store", .string(storeName)), ("storeID", .string(storeUUID)), ("status", .string(judged.status.rawValue)),
-                     ("message", .string(judged.explanation)), ("advice", .string("\(judged.advice)")),
-                     ("transactionNumber", .optional(judged.tokenNumber)),
-                     ("transaction", judged.lastMerged.map { HistoryPresenter(time: time).json($0) } ?? .null)]
+            json += [
+                ("store", .string(storeName)), ("storeID", .string(storeUUID)),
+                ("status", .string(judged.status.rawValue)),
+                ("message", .string(judged.explanation)), ("advice", .string("\(judged.advice)")),
+                ("transactionNumber", .optional(judged.tokenNumber)),
+                ("transaction", judged.lastMerged.map { HistoryPresenter(time: time).json($0) } ?? .null),
+            ]
         } else if entry.isBroken {
             json.append(("status", .string(ActorStatus.corruptToken.rawValue)))
         }

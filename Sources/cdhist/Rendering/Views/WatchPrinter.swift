@@ -21,7 +21,8 @@ final class WatchPrinter {
         self.warnings = warnings
         switch context.format {
         case .json, .ndjson:
-            list = ListRenderer(context: context, kind: "transactions", columns: [], header: [("storeID", .string(storeUUID))])
+            list = ListRenderer(
+                context: context, kind: "transactions", columns: [], header: [("storeID", .string(storeUUID))])
         case .csv:
             list = nil
             let writer = CSVExport(presenter: presenter, raw: context.csvRaw)
@@ -52,7 +53,9 @@ final class WatchPrinter {
             // The records export writes, through the same list.
             let format = context.format == .ndjson ? jsonFormatTag : nil
             try list?.addStreaming { line in
-                try presenter.writeTransaction(tx, changes: changes, format: format, to: &line, spill: out.spill) { warnings.add($0.warnings) }
+                try presenter.writeTransaction(tx, changes: changes, format: format, to: &line, spill: out.spill) {
+                    warnings.add($0.warnings)
+                }
             }
         case .csv:
             try csv?.write(tx, changes, seen: { warnings.add($0.warnings) }, spill: out.spill)
@@ -133,7 +136,8 @@ final class WatchPrinter {
 
     private func changeLines(_ change: Change) -> [String] {
         let type = presenter.typeCell(change)
-        var object = change.entityName.map { "\($0)/p\(change.entityPK)" } ?? "Z_ENT \(change.entityNumber)/p\(change.entityPK)"
+        var object =
+            change.entityName.map { "\($0)/p\(change.entityPK)" } ?? "Z_ENT \(change.entityNumber)/p\(change.entityPK)"
         if let label = presenter.label?(change) { object += " " + HistoryPresenter.quoted(label) }
         let details = presenter.detailsCell(change)
         let pad = String(repeating: " ", count: Self.indent)
@@ -151,7 +155,10 @@ final class WatchPrinter {
         let text = TableLayout.clean(text)
         guard let width = context.terminal.width else { return [String(repeating: " ", count: first) + text] }
         let head = TextWrap.lines(text, width: max(20, width - first)).map { $0.trimmingTrailingSpaces() }
-        let rest = head.count > 1 ? TextWrap.lines(head.dropFirst().joined(separator: " "), width: max(20, width - indent)) : []
-        return [String(repeating: " ", count: first) + head[0]] + rest.map { String(repeating: " ", count: indent) + $0 }
+        let rest =
+            head.count > 1
+            ? TextWrap.lines(head.dropFirst().joined(separator: " "), width: max(20, width - indent)) : []
+        return [String(repeating: " ", count: first) + head[0]]
+            + rest.map { String(repeating: " ", count: indent) + $0 }
     }
 }
