@@ -55,7 +55,7 @@ struct CloudKitCommand: ParsableCommand, SessionInputs {
         let at =
             try now.map { try PositionParser(utc: outputOptions.utc).date($0, option: "--now") }
             ?? Date().timeIntervalSinceReferenceDate
-        let content = try CloudKitPresenter.Content.read(
+        let content = try CloudKitStatus.read(
             store, now: at, nowIsGiven: now != nil, objects: objects, events: events)
         DocumentRenderer.render(CloudKitPresenter(time: context.time, now: at).document(content), context: context)
     }

@@ -26,12 +26,7 @@ struct ProvokeCommand: ParsableCommand, SessionInputs {
     @Option(name: .customLong("store"), help: .hidden) var storeOption: String?
     @OptionGroup var booted: BootedOptions
 
-    @Option(
-        help: ArgumentHelp("The actor to put into the failure (every scenario but cloudkit-reset).", valueName: "name"))
-    var actor: String?
-
-    @Option(help: ArgumentHelp("How many transactions behind moves the actor back.", valueName: "N"))
-    var by: Int = 1
+    @OptionGroup var target: ProvokeActorOptions
 
     /// The merge state, read as every command reads it.
     @OptionGroup var mergeState: MergeSourceOptions
@@ -65,10 +60,9 @@ struct ProvokeCommand: ParsableCommand, SessionInputs {
                 """
             )
         }
-        if kind.needsActor && actor == nil {
+        if kind.needsActor && target.actor == nil {
             throw ValidationError("\(scenario) needs --actor: the actor to put into the failure")
         }
-        if by < 1 { throw ValidationError("--by takes a positive number of transactions, not \(by)") }
     }
 
     func run() throws {
@@ -83,10 +77,14 @@ struct ProvokeCommand: ParsableCommand, SessionInputs {
         }
         guard let scenario = scenario.flatMap(ProvokeScenario.init(rawValue:)) else { return }
         let opened = try openStore(path, lockTimeout: lock.lockTimeout)
-        let analysis = try mergeState.analyze(
-            opened, now: try mergeState.evaluationTime(utc: outputOptions.utc), utc: outputOptions.utc, always: true)
-        let plan = try opened.planProvocation(
-            scenario, actor: actor, by: by, analysis: analysis, keyPrefixes: mergeState.keyPrefix)
+        let now = try mergeState.evaluationTime(utc: outputOptions.utc)
+        let proposal = try ProvocationProposal.make(
+            opened,
+            ProvokeRequest(
+                scenario: scenario, actor: target.actor, by: target.by,
+                mergeState: try mergeState.request(now: now, utc: outputOptions.utc)))
+        mergeState.printNotes(proposal.mergeState)
+        let plan = proposal.plan
         let presenter = ProvokePresenter(
             time: render.time, store: path, mergeStateWords: mergeState.words, storeWords: booted.words)
         guard execute else { return DocumentRenderer.render(presenter.document(plan, result: nil), context: render) }

@@ -31,34 +31,7 @@ struct PurgeCommand: ParsableCommand, SessionInputs {
     )
     var breakdown = false
 
-    @Flag(help: "Delete for real (after a backup). Without it, only the preview.")
-    var execute = false
-
-    @Option(
-        help: ArgumentHelp(
-            "Where to write the backup (default: beside the store, with a timestamp).", valueName: "path"))
-    var backup: String?
-
-    @Flag(name: .customLong("no-backup"), help: "Skip the backup (only when you already have a copy of the store).")
-    var noBackup = false
-
-    @Flag(name: .customLong("prune-strings"), help: "Also delete ATRANSACTIONSTRING rows no transaction uses any more.")
-    var pruneStrings = false
-
-    @Flag(help: "Run VACUUM afterwards so the file shrinks.")
-    var vacuum = false
-
-    @Flag(name: .customLong("allow-expire"), help: "Execute even when the purge expires or breaks an actor.")
-    var allowExpire = false
-
-    @Flag(
-        help:
-            """
-            Do not ask before a purge that deletes every transaction or knows no app's position (needed without a \
-            terminal to ask on; a session asks before every purge).
-            """
-    )
-    var yes = false
+    @OptionGroup var execution: PurgeExecutionOptions
 
     @OptionGroup var summary: SummaryOptions
 
@@ -66,7 +39,6 @@ struct PurgeCommand: ParsableCommand, SessionInputs {
 
     func validate() throws {
         guard cutoff.isGiven else { throw ValidationError("give exactly one of --before and --strategy") }
-        if noBackup && backup != nil { throw ValidationError("give --backup or --no-backup, not both") }
     }
 
     func run() throws {
@@ -74,34 +46,32 @@ struct PurgeCommand: ParsableCommand, SessionInputs {
         let render = outputOptions.context()
         let store = try openStore(path, lockTimeout: storeOptions.lockTimeout)
         let now = try mergeState.evaluationTime(utc: outputOptions.utc)
-        // Without merge state or a strategy there is no actor to break and no cut-off to compute.
-        let analysis = try mergeState.analyze(
-            store, now: now, utc: outputOptions.utc, model: storeOptions.model, always: cutoff.strategy != nil)
-        let report = analysis.report
-        var query = HistoryQuery(
-            authors: names.authors, contextNames: names.contextNames, bundleIDs: names.bundleIDs,
-            processIDs: names.processIDs)
         let parser = PositionParser(utc: outputOptions.utc, now: Date(timeIntervalSinceReferenceDate: now))
+        var query = names.query
         if let after { query.after = try parser.bound(after, option: "--after") }
-        guard let selection = try cutoff.selection(narrowing: query, report: report, parser: parser) else { return }
-        let plan = try store.planPurge(selection, mergeState: analysis, breakdown: breakdown)
+        guard let cutoff = try cutoff.cutoff(parser: parser) else { return }
+        let proposal = try PurgeProposal.make(
+            store,
+            PurgeRequest(
+                cutoff: cutoff, narrowing: query,
+                mergeState: try mergeState.request(now: now, utc: outputOptions.utc, model: storeOptions.model),
+                breakdown: breakdown))
+        mergeState.printNotes(proposal.mergeState)
+        let plan = proposal.plan
         let presenter = PurgePresenter(
             time: render.time, limit: summary.limit(render), groupsFamilies: summary.groupsFamilies(render))
         DocumentRenderer.render(
             presenter.preview(
-                plan.preview, store: path, rule: selection.rule, notes: selection.notes, executing: execute,
-                actors: plan.actorsChecked == 0 ? nil : plan.actorsChecked,
+                plan.preview, store: path, rule: proposal.selection.rule, notes: proposal.selection.notes,
+                executing: execution.execute, actors: plan.actorsChecked == 0 ? nil : plan.actorsChecked,
                 safeBefore: plan.safeBefore.map { PositionParser.text($0, time: render.time) }), context: render)
-        guard execute else { return }
-        let policy: BackupPolicy = noBackup ? .skip : backup.map { .at($0) } ?? .besideStore
-        let options = PurgeOptions(
-            backup: policy, pruneStrings: pruneStrings, vacuum: vacuum, busyTimeout: storeOptions.lockTimeout,
-            allowBreakingActors: allowExpire)
+        guard execution.execute else { return }
+        let options = execution.options(lockTimeout: storeOptions.lockTimeout)
         try PurgeExecutor.permit(plan, options: options)
         guard plan.preview.transactionCount > 0 else {
             return printError("cdhist: nothing to delete; the store is unchanged")
         }
-        guard try PurgeConfirmation.obtained(plan, store: path, yes: yes) else {
+        guard try PurgeConfirmation.obtained(plan, store: path, yes: execution.yes) else {
             return printError("cdhist: purge cancelled; the store is unchanged")
         }
         // The session's connection closes too (executing closes the plan's store; the session's may be another).

@@ -18,19 +18,7 @@ struct RepairDefaultsCommand: ParsableCommand, SessionInputs {
     @Option(help: ArgumentHelp("The actor whose position to change.", valueName: "name"))
     var actor: String
 
-    @Option(help: ArgumentHelp("Move it to this date or tx:N.", valueName: "position"))
-    var to: String?
-
-    @Flag(
-        name: .customLong("to-oldest"),
-        help: "Move it just before the oldest surviving transaction (it merges everything left).")
-    var toOldest = false
-
-    @Flag(name: .customLong("to-latest"), help: "Move it to the newest transaction (it is up to date).")
-    var toLatest = false
-
-    @Flag(help: "Remove the actor's key.")
-    var remove = false
+    @OptionGroup var position: RepairTargetOptions
 
     @Option(
         help: ArgumentHelp(
@@ -39,16 +27,7 @@ struct RepairDefaultsCommand: ParsableCommand, SessionInputs {
 
     @OptionGroup var booted: BootedOptions
 
-    @Option(
-        name: .customLong("key-format"),
-        help: ArgumentHelp(
-            "Key format when the actor has no key: phtk, tracker, timestamp, appwise.", valueName: "format"))
-    var keyFormat: String?
-
-    @Option(
-        name: .customLong("key-prefix"),
-        help: ArgumentHelp("Another key prefix followed by the actor name (repeatable).", valueName: "prefix"))
-    var keyPrefix: [String] = []
+    @OptionGroup var keys: RepairKeyOptions
 
     @Flag(help: "Write the change (atomically, keeping the plist's format and every other key, after a backup).")
     var execute = false
@@ -65,38 +44,13 @@ struct RepairDefaultsCommand: ParsableCommand, SessionInputs {
 
     @OptionGroup var outputOptions: OutputOptions
 
-    func validate() throws {
-        let chosen = [to != nil, toOldest, toLatest, remove].filter { $0 }.count
-        guard chosen == 1 else {
-            throw ValidationError("give exactly one of --to, --to-oldest, --to-latest and --remove")
-        }
-    }
-
     func run() throws {
         let context = outputOptions.context()
         let opened = try store.map { try openStore($0, lockTimeout: 2) }
-        let target: RepairTarget
-        if remove {
-            target = .remove
-        } else if toOldest {
-            target = .oldest
-        } else if toLatest {
-            target = .latest
-        } else {
-            switch try PositionParser(utc: outputOptions.utc).bound(to ?? "", option: "--to") {
-            case .date(let d): target = .date(d)
-            case .transaction(let n): target = .transaction(n)
-            case .token(let t):
-                guard opened != nil else {
-                    throw ValidationError("--to token: needs --store and a token of that store")
-                }
-                target = .token(t)
-            }
-        }
-        let format = try keyFormat.map(Self.parseFormat)
+        let target = try position.target(utc: outputOptions.utc, hasStore: opened != nil)
         let plan = try DefaultsRepair.plan(
-            path: plist, actor: actor, target: target, store: opened, keyFormat: format,
-            customPrefixes: keyPrefix)
+            path: plist, actor: actor, target: target, store: opened, keyFormat: try keys.format(),
+            customPrefixes: keys.keyPrefix)
         let backupPath =
             execute
             ? try DefaultsRepair.write(
@@ -104,15 +58,5 @@ struct RepairDefaultsCommand: ParsableCommand, SessionInputs {
                 stops: REPLEnvironment.current?.freshStop()) : nil
         let presenter = RepairDefaultsPresenter(time: context.time, plist: plist, actor: actor)
         DocumentRenderer.render(presenter.document(plan, executed: execute, backup: backupPath), context: context)
-    }
-
-    static func parseFormat(_ text: String) throws -> MergeKeyFormat {
-        switch text.lowercased() {
-        case "phtk", "persistenthistorytrackingkit": return .persistentHistoryTrackingKit
-        case "tracker", "fatbobman": return .persistentHistoryTracker
-        case "timestamp", "studapp", "swiftlee": return .lastHistoryTransactionTimestamp
-        case "appwise", "appwisecore": return .appwiseCore
-        default: throw ValidationError("unknown key format '\(text)': use phtk, tracker, timestamp or appwise")
-        }
     }
 }

@@ -84,18 +84,17 @@ struct ReportCommand: ParsableCommand, SessionInputs {
         let checkContext = check.context
         let modelResolution = checkContext.model
         let findings = check.findings
-        let selection = try cutoff.selection(
-            narrowing: HistoryQuery(), report: mergeReport, parser: try mergeState.positionParser(utc: utc))
-        let purge = try selection.map { s -> (rule: String, preview: PurgePreview, document: Document) in
-            let preview = try historyStore.previewPurge(
-                s.query, actors: mergeReport.actors, readers: mergeReport.hiddenReaders, breakdown: true)
-            let positioned = mergeReport.actors.filter(\.hasBreakablePosition).count
-            return (
-                s.rule, preview,
-                PurgePresenter(time: time).preview(
-                    preview, store: path, rule: s.rule, executing: false,
-                    actors: positioned == 0 ? nil : positioned)
-            )
+        let proposal = try cutoff.cutoff(parser: try mergeState.positionParser(utc: utc)).map {
+            try PurgeProposal.make(
+                historyStore, cutoff: $0, narrowing: HistoryQuery(), mergeState: analysis, breakdown: true)
+        }
+        let selection = proposal?.selection
+        let purge = proposal.map { p -> (rule: String, preview: PurgePreview, document: Document) in
+            let actors = p.plan.actorsChecked
+            let document = PurgePresenter(time: time).preview(
+                p.plan.preview, store: path, rule: p.selection.rule, executing: false,
+                actors: actors == 0 ? nil : actors)
+            return (p.selection.rule, p.plan.preview, document)
         }
         let entities = try checkContext.entityChangeCounts()
         let statistics = checkContext.statistics
@@ -113,7 +112,7 @@ struct ReportCommand: ParsableCommand, SessionInputs {
             findings: findings,
             check: CheckPresenter.document(
                 findings, store: historyStore, threshold: check.threshold, failing: check.failing.count),
-            cloudKit: try CloudKitPresenter.Content.read(
+            cloudKit: try CloudKitStatus.read(
                 historyStore, now: now, nowIsGiven: mergeState.now != nil, objects: ReportPage.topCount,
                 events: ReportPage.topCount),
             authors: try checkContext.attribution()[.author] ?? [],

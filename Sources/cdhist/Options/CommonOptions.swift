@@ -251,6 +251,11 @@ struct NameFilterOptions: ParsableArguments {
     var bundleIDs: [HistoryQuery.NameFilter] { Self.filters(bundle) }
     var processIDs: [HistoryQuery.NameFilter] { Self.filters(process) }
 
+    /// The transactions these names select.
+    var query: HistoryQuery {
+        HistoryQuery(authors: authors, contextNames: contextNames, bundleIDs: bundleIDs, processIDs: processIDs)
+    }
+
     private static func filters(_ values: [String]) -> [HistoryQuery.NameFilter] {
         values.map { missingSpellings.contains($0) ? .none : .value($0) }
     }

@@ -34,21 +34,27 @@ struct CutoffOptions: ParsableArguments {
     /// The token file `--before token:FILE` reads.
     var tokenFiles: [String] { before.flatMap(PositionParser.tokenFile).map { [$0] } ?? [] }
 
+    /// Where the purge cuts: `--before`'s position read by `parser`, or the strategy; nil when
+    /// neither option is given. `option` names `before` in errors (timeline's marker is `--purge-before`).
+    func cutoff(parser: PositionParser, option: String = "--before") throws -> PurgeCutoff? {
+        if let before { return .before(try parser.bound(before, option: option), rule: "before \(before)") }
+        return strategy.flatMap(CleanerStrategy.init(rawValue:)).map { .strategy($0) }
+    }
+
     /// The transactions the purge selects: `query` (its name filters and `after`)
     /// bounded by `--before` or the strategy's cut-off from `report`; nil when
     /// neither option is given.
-    /// `option` names `before` in errors (timeline's marker is `--purge-before`).
     func selection(
         narrowing query: HistoryQuery, report: MergeStateReport?, parser: PositionParser,
         option: String = "--before"
     ) throws -> PurgeSelection? {
-        if let before {
-            return PurgeSelection.before(
-                try parser.bound(before, option: option), narrowing: query, rule: "before \(before)")
+        switch try cutoff(parser: parser, option: option) {
+        case nil: return nil
+        case .before(let bound, let rule): return PurgeSelection.before(bound, narrowing: query, rule: rule)
+        case .strategy(let strategy):
+            // The analyzer computed every strategy's cut-off from the same actors.
+            guard let report else { throw ValidationError("--strategy needs the merge state of the actors") }
+            return try PurgeSelection.strategy(strategy, report: report, narrowing: query)
         }
-        guard let name = strategy, let strategy = CleanerStrategy(rawValue: name) else { return nil }
-        // The analyzer computed every strategy's cut-off from the same actors.
-        guard let report else { throw ValidationError("--strategy needs the merge state of the actors") }
-        return try PurgeSelection.strategy(strategy, report: report, narrowing: query)
     }
 }

@@ -24,7 +24,7 @@ struct ReportPage {
         /// `check`'s document.
         var check: Document
         /// CloudKit mirroring, when the store is mirrored.
-        var cloudKit: CloudKitPresenter.Content
+        var cloudKit: CloudKitStatus
         /// Authors with their change counts.
         var authors: [FieldSummary]
         /// Entities with their change counts.

@@ -8,37 +8,8 @@ struct CloudKitPresenter {
     let time: TimeFormatter
     let now: Double
 
-    /// What the command found; everything but the store is nil for a store that is not mirrored.
-    struct Content {
-        var store: HistoryStore
-        var state: MirroringState? = nil
-        var exporter: ActorReport? = nil
-        var changesAfterPosition: Int? = nil
-        var backlog: ExportBacklog? = nil
-
-        /// Reads it all from one snapshot of `store` (every number agrees, even while the app writes),
-        /// listing at most `objects` changed objects and `events` events.
-        /// `nowIsGiven`: `now` is the user's `--now`, to which lags are measured.
-        static func read(_ store: HistoryStore, now: Double, nowIsGiven: Bool, objects: Int, events: Int) throws
-            -> Content
-        {
-            try store.snapshot {
-                guard let state = try store.mirroringState(recentEvents: events) else { return Content(store: store) }
-                let exporter = try MergeStateAnalyzer(
-                    store: store, declared: [], batch: [], records: [], mirroring: state, now: now,
-                    nowIsGiven: nowIsGiven
-                ).report().exporter
-                return Content(
-                    store: store, state: state, exporter: exporter,
-                    changesAfterPosition: try exporter?.tokenNumber.map {
-                        try store.countChanges(afterTransaction: $0)
-                    },
-                    backlog: try store.exportBacklog(limit: objects))
-            }
-        }
-    }
-
-    func document(_ c: Content) -> Document {
+    /// The page of what `cloudkit` found (see ``CloudKitStatus``).
+    func document(_ c: CloudKitStatus) -> Document {
         guard let state = c.state else {
             return Document(
                 kind: "cloudkit", json: json(c),
@@ -205,7 +176,7 @@ struct CloudKitPresenter {
         }
     }
 
-    private func json(_ c: Content) -> [(String, JSONValue)] {
+    private func json(_ c: CloudKitStatus) -> [(String, JSONValue)] {
         let state = c.state
         let uuid = c.store.storeUUID
         func iso(_ t: Double?) -> JSONValue { .optional(t.flatMap { time.iso($0) }) }
