@@ -66,65 +66,30 @@ struct ReportCommand: ParsableCommand, SessionInputs {
         let historyStore = try openStore(path, lockTimeout: lock.lockTimeout, atSave: save.atSave)
         let time = TimeFormatter(utc: utc)
         let now = try mergeState.evaluationTime(utc: utc)
-        let check = try HealthCheck.run(
+        let diagnosis = try Diagnosis.make(
             historyStore,
-            HealthCheckRequest(
-                mergeState: try mergeState.request(
-                    declared: settings.actors, batch: settings.batchActors, now: now, utc: utc, model: model),
-                config: settings, only: [], skip: [], modelPath: model, nextModelPath: nil, failOn: nil,
-                forAPage: true))
-        mergeState.printNotes(check.mergeState)
-        let analysis = check.mergeState
-        let sources = analysis.sources
-        // Refused before the work is written, and again when it is (the files may have moved meanwhile).
+            DiagnosisRequest(
+                check: HealthCheckRequest(
+                    mergeState: try mergeState.request(
+                        declared: settings.actors, batch: settings.batchActors, now: now, utc: utc, model: model),
+                    config: settings, only: [], skip: [], modelPath: model, nextModelPath: nil, failOn: nil,
+                    forAPage: true),
+                cutoff: try cutoff.cutoff(parser: try mergeState.positionParser(utc: utc)),
+                timelineBuckets: TimelineSVG.bucketCount, cloudKitItems: ReportPage.topCount))
+        mergeState.printNotes(diagnosis.check.mergeState)
+        // Refused before the page is written, and again when it is (the files may have moved meanwhile).
         let inputs =
-            OutputFile.storeFiles(path) + sources.map(\.path) + [config, model].compactMap { $0 } + cutoff.tokenFiles
+            OutputFile.storeFiles(path) + diagnosis.check.mergeState.sources.map(\.path)
+            + [config, model].compactMap { $0 } + cutoff.tokenFiles
         try OutputFile.refuseToReplace(out, inputs: inputs)
-        guard let mergeReport = analysis.report else { return }
-        let checkContext = check.context
-        let modelResolution = checkContext.model
-        let findings = check.findings
-        let proposal = try cutoff.cutoff(parser: try mergeState.positionParser(utc: utc)).map {
-            try PurgeProposal.make(
-                historyStore, cutoff: $0, narrowing: HistoryQuery(), mergeState: analysis, breakdown: true)
-        }
-        let selection = proposal?.selection
-        let purge = proposal.map { p -> (rule: String, preview: PurgePreview, document: Document) in
-            let actors = p.plan.actorsChecked
-            let document = PurgePresenter(time: time).preview(
-                p.plan.preview, store: path, rule: p.selection.rule, executing: false,
-                actors: actors == 0 ? nil : actors)
-            return (p.selection.rule, p.plan.preview, document)
-        }
-        let entities = try checkContext.entityChangeCounts()
-        let statistics = checkContext.statistics
+        guard let mergeReport = diagnosis.check.mergeState.report else { return }
         let content = ReportPage.Content(
-            storePath: path, now: now, statistics: statistics,
-            summary: InfoPresenter(time: time).document(store: historyStore, stats: statistics, model: modelResolution),
-            timeline: try historyStore.activityTimeline(bucketCount: TimelineSVG.bucketCount),
-            markers: TimelineMarker.all(
-                actors: mergeReport.actors, cutoff: try selection.map { ($0.rule, try $0.timestamp(in: historyStore)) },
-                time: time, now: now),
-            mergeState: mergeReport,
-            actors: MergeStatePresenter(time: time, now: now, all: summaryOptions.all).document(
-                mergeReport, store: historyStore, sources: sources),
-            purge: purge,
-            findings: findings,
-            check: CheckPresenter.document(
-                findings, store: historyStore, threshold: check.threshold, failing: check.failing.count),
-            cloudKit: try CloudKitStatus.read(
-                historyStore, now: now, nowIsGiven: mergeState.now != nil, objects: ReportPage.topCount,
-                events: ReportPage.topCount),
-            authors: try checkContext.attribution()[.author] ?? [],
-            entities: ReportPage.entityRows(entities, catalog: historyStore.catalog),
-            atSave: try SaveStamp.of(historyStore))
+            diagnosis, mergeState: mergeReport, store: historyStore, path: path, now: now, time: time,
+            all: summaryOptions.all, atSave: try SaveStamp.of(historyStore))
         try exam.finish()
         let html = ReportPage(time: time, svg: TimelineSVG(time: time, utc: utc, top: top)).html(
             content, evidence: (exam, historyStore.access))
-        let file = try OutputFile(out, reading: inputs)
-        let output = Output(handle: file.handle)
-        output.write(html)
-        try file.commit(output)
+        try OutputFile.write(html, to: out, reading: inputs)
         if Terminal.current(noColor: true).stderrIsTerminal {
             printError("cdhist: wrote \(out) (\(ByteCount.text(Int64(html.utf8.count))))")
         }

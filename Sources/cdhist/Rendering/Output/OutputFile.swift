@@ -74,6 +74,15 @@ final class OutputFile {
         }
     }
 
+    /// Writes `text` whole into `path` as ``init(_:reading:)`` and ``commit(_:)`` do: never over
+    /// one of `inputs`, the file appearing only once it is complete.
+    static func write(_ text: String, to path: String, reading inputs: [String]) throws {
+        let file = try OutputFile(path, reading: inputs)
+        let output = Output(handle: file.handle)
+        output.write(text)
+        try file.commit(output)
+    }
+
     /// Renames the file into place once `output` (writing to it) is flushed; a failed write
     /// (or flush to the disk) is reported naming the file, and the temporary removed.
     func commit(_ output: Output) throws {
