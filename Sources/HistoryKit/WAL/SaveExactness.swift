@@ -151,8 +151,14 @@ struct CheckpointFit {
             let commit = log.commits[next]
             next += 1
             // A checkpoint copies no page beyond the database's size after the frames it copies.
-            if let bad = differing.first(where: { $0.key <= commit.databaseSize }) {
-                if misfit == nil { misfit = (commit.number, bad.key, bad.value) }
+            if differing.contains(where: { $0.key <= commit.databaseSize }) {
+                // The lowest such page names the first misfit: the same on every run (a
+                // dictionary's order changes from one process to the next).
+                if misfit == nil,
+                    let bad = differing.filter({ $0.key <= commit.databaseSize }).min(by: { $0.key < $1.key })
+                {
+                    misfit = (commit.number, bad.key, bad.value)
+                }
             } else {
                 fitting.append(i + 1)
             }
