@@ -1,3 +1,19 @@
+/// Where a purge cuts: before a position the user gave, or where a cleaner's strategy cuts.
+public enum PurgeCutoff: Sendable, Equatable {
+    /// Transactions before `bound` (a date, a transaction number, a token's position); `rule`
+    /// says it as the user gave it.
+    case before(HistoryQuery.Bound, rule: String)
+    /// The cut-off a cleaner computes from the actors' positions.
+    case strategy(CleanerStrategy)
+
+    /// Whether the cut-off is computed from the actors' positions (so the merge state is
+    /// analysed even when no source gives one).
+    public var needsActors: Bool {
+        if case .strategy = self { return true }
+        return false
+    }
+}
+
 /// The transactions a purge selects: everything before a bound, as
 /// `deleteHistory(before:)` does, or before a cleaner's cut-off computed from
 /// the merge state; narrowed by a query's filters.
@@ -20,6 +36,20 @@ public struct PurgeSelection: Sendable {
     public var cutoff: Cutoff
     /// What the cleaner whose rule this is does besides the cut-off, for people.
     public var notes: [String] = []
+
+    /// The transactions `cutoff` selects among those `query` selects; a strategy's cut-off is
+    /// the one `report` computed for it (none without a report).
+    public static func of(_ cutoff: PurgeCutoff, narrowing query: HistoryQuery, report: MergeStateReport?) throws
+        -> PurgeSelection
+    {
+        switch cutoff {
+        case .before(let bound, let rule):
+            return before(bound, narrowing: query, rule: rule)
+        case .strategy(let strategy):
+            guard let report else { throw PurgeSelectionError.noCutoff(strategy) }
+            return try Self.strategy(strategy, report: report, narrowing: query)
+        }
+    }
 
     /// Transactions before `bound` among those `query` selects; `rule` says so in words.
     public static func before(_ bound: HistoryQuery.Bound, narrowing query: HistoryQuery, rule: String)

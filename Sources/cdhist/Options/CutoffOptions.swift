@@ -48,13 +48,11 @@ struct CutoffOptions: ParsableArguments {
         narrowing query: HistoryQuery, report: MergeStateReport?, parser: PositionParser,
         option: String = "--before"
     ) throws -> PurgeSelection? {
-        switch try cutoff(parser: parser, option: option) {
-        case nil: return nil
-        case .before(let bound, let rule): return PurgeSelection.before(bound, narrowing: query, rule: rule)
-        case .strategy(let strategy):
-            // The analyzer computed every strategy's cut-off from the same actors.
-            guard let report else { throw ValidationError("--strategy needs the merge state of the actors") }
-            return try PurgeSelection.strategy(strategy, report: report, narrowing: query)
+        guard let cutoff = try cutoff(parser: parser, option: option) else { return nil }
+        // The analyzer computed every strategy's cut-off from the same actors.
+        if cutoff.needsActors && report == nil {
+            throw ValidationError("--strategy needs the merge state of the actors")
         }
+        return try PurgeSelection.of(cutoff, narrowing: query, report: report)
     }
 }
