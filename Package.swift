@@ -79,8 +79,10 @@ let package = Package(
         .target(name: "CSQLiteConfig", dependencies: [.product(name: "GRDBSQLite", package: "GRDB.swift")]),
         // A read-only VFS that shows a store as it was after one commit of its -wal (saves, --at-save).
         .target(name: "CWALView", dependencies: [.product(name: "GRDBSQLite", package: "GRDB.swift")]),
+        // HistoryKit's layers, each a target that sees only the ones below it, so that an upward
+        // use does not compile. Reading: the files, the model, the store and its history.
         .target(
-            name: "HistoryKit",
+            name: "HistoryReading",
             dependencies: [
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
@@ -88,7 +90,42 @@ let package = Package(
                 "CWALView",
                 "CSystemZlib",
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        // What the history means: objects, diffs, saves of the -wal, merge state, CloudKit, analyses.
+        .target(
+            name: "HistoryAnalysis",
+            dependencies: ["HistoryReading", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        // What changes a store or its merge state: purges and repairs.
+        .target(
+            name: "HistoryWrites",
+            dependencies: [
+                "HistoryReading", "HistoryAnalysis", "CSQLiteConfig",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        // Where stores are: folders, archives, simulators, and the evidence kept of them.
+        .target(
+            name: "HistoryPlaces",
+            dependencies: [
+                "HistoryReading", "HistoryAnalysis",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        // The checks, the use cases that combine the layers, and provocations; it re-exports every
+        // layer, so that `import HistoryKit` gives every public type.
+        .target(
+            name: "HistoryKit",
+            dependencies: [
+                "HistoryReading", "HistoryAnalysis", "HistoryWrites", "HistoryPlaces",
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),

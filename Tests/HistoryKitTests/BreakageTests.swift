@@ -5,6 +5,10 @@ import TestSupport
 import Testing
 
 @testable import HistoryKit
+@testable import HistoryAnalysis
+@testable import HistoryPlaces
+@testable import HistoryReading
+@testable import HistoryWrites
 
 /// Which actors a deletion breaks is decided once (``Breakage``): the cleaners' rows of the
 /// merge-state report and the purge preview of the same cut-off agree, a date is exact from a

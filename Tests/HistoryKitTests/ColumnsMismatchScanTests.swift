@@ -5,6 +5,10 @@ import TestSupport
 import Testing
 
 @testable import HistoryKit
+@testable import HistoryAnalysis
+@testable import HistoryPlaces
+@testable import HistoryReading
+@testable import HistoryWrites
 
 /// The grouped scan finds exactly the updates whose decoding warns that ZCOLUMNS do not fit.
 @Suite struct ColumnsMismatchScanTests {

@@ -1,6 +1,9 @@
 import Testing
 
 @testable import HistoryKit
+@testable import HistoryAnalysis
+@testable import HistoryReading
+@testable import HistoryWrites
 
 /// Reads split over the cores use those the process may run on.
 @Suite struct CoresTests {

@@ -5,6 +5,10 @@ import TestSupport
 import Testing
 
 @testable import HistoryKit
+@testable import HistoryAnalysis
+@testable import HistoryPlaces
+@testable import HistoryReading
+@testable import HistoryWrites
 
 /// The one-pass field summaries agree with SQLite's own GROUP BY of the same values
 /// (COALESCE of the string table's name and the inline column, a BLOB as no name).

@@ -4,6 +4,10 @@ import TestSupport
 import Testing
 
 @testable import HistoryKit
+@testable import HistoryAnalysis
+@testable import HistoryPlaces
+@testable import HistoryReading
+@testable import HistoryWrites
 
 /// Inputs the fuzz targets (`fuzz/`, run by `scripts/fuzz`) found trapping,
 /// minimised; each must now give a clear error or correct output.

@@ -5,6 +5,10 @@ import TestSupport
 import Testing
 
 @testable import HistoryKit
+@testable import HistoryAnalysis
+@testable import HistoryPlaces
+@testable import HistoryReading
+@testable import HistoryWrites
 
 /// CloudKit mirroring's state in the store, on every fixture variant, and its exporter as an actor.
 @Suite struct MirroringTests {

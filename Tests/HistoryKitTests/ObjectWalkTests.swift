@@ -4,6 +4,10 @@ import TestSupport
 import Testing
 
 @testable import HistoryKit
+@testable import HistoryAnalysis
+@testable import HistoryPlaces
+@testable import HistoryReading
+@testable import HistoryWrites
 
 /// An object changed in more transactions than a list of matches holds is read by one scan of
 /// `ACHANGE` and a walk down `ATRANSACTION`: what it reads is what a read of every transaction,

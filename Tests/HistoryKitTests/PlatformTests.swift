@@ -10,7 +10,7 @@ import Testing
     import Glibc
 #endif
 
-/// The calls that differ between Linux and macOS (HistoryKit/Platform), on the system the tests run on.
+/// The calls that differ between Linux and macOS (HistoryReading/Platform), on the system the tests run on.
 @Suite(.serialized) struct PlatformTests {
     /// A watched signal runs the handler instead of its action, and has its action back when the watch ends.
     @Test func aWatchedSignalRunsItsHandlerAndIsGivenBack() {

@@ -5,6 +5,10 @@ import TestSupport
 import Testing
 
 @testable import HistoryKit
+@testable import HistoryAnalysis
+@testable import HistoryPlaces
+@testable import HistoryReading
+@testable import HistoryWrites
 
 /// The statements behind the commands that must answer at once on large stores use
 /// Core Data's own indexes as intended (cdhist creates none): SQLite's EXPLAIN QUERY

@@ -3,6 +3,10 @@ import TestSupport
 import Testing
 
 @testable import HistoryKit
+@testable import HistoryAnalysis
+@testable import HistoryPlaces
+@testable import HistoryReading
+@testable import HistoryWrites
 
 /// The columns Core Data's triggers set are read from the triggers' SQL.
 @Suite struct TriggerColumnsTests {

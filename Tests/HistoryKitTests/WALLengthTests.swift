@@ -4,6 +4,10 @@ import TestSupport
 import Testing
 
 @testable import HistoryKit
+@testable import HistoryAnalysis
+@testable import HistoryPlaces
+@testable import HistoryReading
+@testable import HistoryWrites
 
 /// WALLength cuts off what a failed write appended to a -wal, and nothing another
 /// connection committed.

@@ -3,6 +3,10 @@ import TestSupport
 import Testing
 
 @testable import HistoryKit
+@testable import HistoryAnalysis
+@testable import HistoryPlaces
+@testable import HistoryReading
+@testable import HistoryWrites
 
 /// A `-wal` is read as SQLite reads it: up to its last valid commit, whatever follows named.
 @Suite struct WALLogTests {

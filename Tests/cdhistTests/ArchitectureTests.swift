@@ -66,7 +66,7 @@ import Testing
     /// HistoryKit speaks of the domain: a string of its code names no flag and no command line;
     /// it points at a `Control`, which the tool names.
     @Test func historyKitNamesNoFlag() throws {
-        let files = try swiftFiles("Sources/HistoryKit")
+        let files = try LayerTests.targets.flatMap { try swiftFiles("Sources/" + $0.name) }
         #expect(files.count >= 100)
         let commands = DocumentationTests.subcommands.joined(separator: "|")
         let flag = try NSRegularExpression(pattern: "\"[^\"]*(--[a-z]|cdhist (\(commands))\\b)")
@@ -92,9 +92,8 @@ import Testing
     /// included (a long one continues on the next line with a backslash).
     @Test func sourceLinesFitTheFormattersWidth() throws {
         var checked = 0
-        for folder in [
-            "Sources/HistoryKit", "Sources/cdhist", "Sources/cdhist-main", "Sources/HistoryFixtures",
-            "Sources/cdhist-fixtures",
+        for folder in LayerTests.targets.map({ "Sources/" + $0.name }) + [
+            "Sources/cdhist", "Sources/cdhist-main", "Sources/HistoryFixtures", "Sources/cdhist-fixtures",
         ] {
             for file in try swiftFiles(folder) {
                 for (index, line) in file.text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {

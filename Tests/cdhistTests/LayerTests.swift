@@ -2,16 +2,23 @@ import Foundation
 import TestSupport
 import Testing
 
-/// HistoryKit's folders form layers: a file uses its own folder and the folders below it,
-/// never one above. Read bottom-up, each folder needs only what came before it. The README's
-/// layout map lists the folders in this order.
+/// HistoryKit is five targets, each seeing only the ones below it (`Package.swift`), so the
+/// compiler refuses an upward use between them. Inside a target, its folders form layers: a file
+/// uses its own folder and the folders below it, never one above. Read bottom-up, each folder
+/// needs only what came before it. CONTRIBUTING.md's layout map lists them in this order.
 @Suite struct LayerTests {
-    /// HistoryKit's folders, lowest first.
-    static let layers = [
-        "Messages", "Platform", "Formats", "Packed", "WAL", "Model", "Store", "History", "Objects", "Diff", "Watch",
-        "Saves", "MergeState", "CloudKit", "Analysis", "Repair", "Purge", "Check", "Places", "Evidence", "Gathering",
-        "Provoke", "UseCases",
+    /// HistoryKit's targets, lowest first, each with its folders, lowest first. `HistoryWrites`
+    /// and `HistoryPlaces` both sit on `HistoryAnalysis` and do not see each other.
+    static let targets: [(name: String, layers: [String])] = [
+        ("HistoryReading", ["Messages", "Platform", "Formats", "Packed", "WAL", "Model", "Store", "History"]),
+        ("HistoryAnalysis", ["Objects", "Diff", "Watch", "Saves", "MergeState", "CloudKit", "Analysis"]),
+        ("HistoryWrites", ["Repair", "Purge"]),
+        ("HistoryPlaces", ["Places", "Evidence"]),
+        ("HistoryKit", ["Check", "Gathering", "Provoke", "UseCases"]),
     ]
+
+    /// Every folder of every target, lowest first.
+    static let layers = targets.flatMap(\.layers)
 
     /// A use of a name declared in a folder above the user's.
     struct Violation: CustomStringConvertible {
@@ -19,12 +26,14 @@ import Testing
         var description: String { "\(file) uses \(name) of \(declaredIn)/" }
     }
 
-    /// The Swift files of HistoryKit, as (path below Sources/HistoryKit, text).
+    /// The Swift files of HistoryKit's targets, as (path below the target's folder, text).
     static func sources() throws -> [(path: String, text: String)] {
-        let root = Repository.root.appendingPathComponent("Sources/HistoryKit")
-        return try (FileManager.default.enumerator(atPath: root.path)?.compactMap { $0 as? String } ?? [])
-            .filter { $0.hasSuffix(".swift") }.sorted()
-            .map { ($0, try String(contentsOf: root.appendingPathComponent($0), encoding: .utf8)) }
+        try targets.flatMap { target in
+            let root = Repository.root.appendingPathComponent("Sources/" + target.name)
+            return try (FileManager.default.enumerator(atPath: root.path)?.compactMap { $0 as? String } ?? [])
+                .filter { $0.hasSuffix(".swift") }.sorted()
+                .map { ($0, try String(contentsOf: root.appendingPathComponent($0), encoding: .utf8)) }
+        }
     }
 
     /// The code of `text` without comments and string literals (whose words are no uses).
@@ -160,16 +169,44 @@ import Testing
         #expect(Self.violations(files).filter { $0.file == "Check/Planted.swift" }.isEmpty)
     }
 
-    /// The README's layout map names every folder of HistoryKit, in the order of the layers.
-    @Test func theReadmeMapsTheLayers() throws {
-        let readme = try String(contentsOf: Repository.root.appendingPathComponent("README.md"), encoding: .utf8)
-        // The indented lines under "Sources/HistoryKit/": a folder and what it holds, or what it holds continued.
-        let map = try #require(readme.range(of: "\nSources/HistoryKit/").map { readme[$0.upperBound...] })
-        let lines = map.split(separator: "\n").dropFirst().prefix { $0.hasPrefix("  ") }
-        let listed = lines.compactMap { line -> String? in
-            let word = line.drop { $0 == " " }.prefix { $0 != " " }
-            return word.hasSuffix("/") ? String(word.dropLast()) : nil
+    /// CONTRIBUTING.md's layout map names every target of HistoryKit and its folders, in the
+    /// order of the layers.
+    @Test func theLayoutMapNamesTheLayers() throws {
+        let guide = try String(contentsOf: Repository.root.appendingPathComponent("CONTRIBUTING.md"), encoding: .utf8)
+        var listed: [(name: String, layers: [String])] = []
+        var inTarget = false
+        for line in guide.split(separator: "\n") where !line.hasPrefix("   ") {
+            // "Sources/HistoryReading/  …" opens a target; an indented "Messages/  …" is one of its
+            // folders; any other line at the margin ("Sources/cdhist/") closes it.
+            if !line.hasPrefix(" ") {
+                let name = line.hasPrefix("Sources/") ? line.split(separator: "/").dropFirst().first ?? "" : ""
+                inTarget = Self.targets.contains { $0.name == name }
+                if inTarget { listed.append((String(name), [])) }
+            } else if inTarget {
+                let word = line.drop { $0 == " " }.prefix { $0 != " " }
+                if word.hasSuffix("/") { listed[listed.count - 1].layers.append(String(word.dropLast())) }
+            }
         }
-        #expect(listed == Self.layers, "README lists \(listed)")
+        #expect(listed.map(\.name) == Self.targets.map(\.name), "CONTRIBUTING.md lists \(listed.map(\.name))")
+        for (target, expected) in zip(listed, Self.targets) {
+            #expect(
+                target.layers == expected.layers, "CONTRIBUTING.md lists \(target.name)'s folders as \(target.layers)")
+        }
+    }
+
+    /// Each target of HistoryKit depends, in `Package.swift`, on targets listed before it only.
+    @Test func targetsDependOnLowerTargetsOnly() throws {
+        let manifest = try String(contentsOf: Repository.root.appendingPathComponent("Package.swift"), encoding: .utf8)
+        let names = Self.targets.map(\.name)
+        for (rank, target) in names.enumerated() {
+            // The target's declaration: from its name to the end of its dependencies.
+            let start = try #require(
+                manifest.range(of: "name: \"\(target)\",\\s*dependencies:", options: .regularExpression),
+                "Package.swift declares no target \(target)")
+            let end = try #require(manifest[start.upperBound...].range(of: "swiftSettings"))
+            let declaration = manifest[start.upperBound..<end.lowerBound]
+            let used = names.filter { declaration.contains("\"\($0)\"") }
+            #expect(used.allSatisfy { names.prefix(rank).contains($0) }, "\(target) depends on \(used)")
+        }
     }
 }

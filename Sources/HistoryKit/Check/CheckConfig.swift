@@ -1,4 +1,6 @@
 import Foundation
+import HistoryAnalysis
+import HistoryReading
 
 /// Thresholds and settings of `cdhist check`, optionally from a JSON file
 /// committed in the app's repository (every key optional):

@@ -1,4 +1,6 @@
 import Foundation
+import HistoryAnalysis
+import HistoryReading
 
 /// How serious a finding is.
 public enum Severity: String, CaseIterable, Comparable, Sendable {

@@ -1,4 +1,7 @@
 import GRDB
+import HistoryAnalysis
+import HistoryReading
+import HistoryWrites
 
 /// What migrating the store to a next model does to its history. When the next
 /// model removes an entity that history still names, Core Data truncates history

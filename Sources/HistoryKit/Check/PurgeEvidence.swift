@@ -1,3 +1,5 @@
+import HistoryReading
+
 /// What a store shows of the cleaner that purges its history, said in a finding about its size or age.
 enum PurgeEvidence {
     /// "Nothing seems to purge it", or, when history bears a purge's traces, that a cleaner runs

@@ -1,3 +1,5 @@
+import HistoryAnalysis
+
 /// A prefix an app's defaults keys share before its actors' names (`historyToken.<actor>`, as
 /// SwiftData apps keep their targets' tokens), inferred when no `--key-prefix` is given: keys
 /// holding a token under no known format, whose names, after a separator, are authors of the store.

@@ -1,3 +1,5 @@
+import HistoryReading
+
 /// A file (or the store itself) merge state was read from, and what it held.
 public struct MergeSource: Equatable, Sendable {
     public var path: String

@@ -1,4 +1,7 @@
 import Foundation
+import HistoryAnalysis
+import HistoryPlaces
+import HistoryReading
 
 /// A store's merge state as the commands use it: the positions, where they came from,
 /// CloudKit's state, their analysis, and what was passed over.

@@ -1,3 +1,5 @@
+import HistoryAnalysis
+
 /// Where a store's merge state is, and what to evaluate it with: the defaults plists and tokens
 /// the user names, an App Group folder, or (none of these) the files beside the store; the
 /// actors the app declares; and the time and cleaner settings of the evaluation.

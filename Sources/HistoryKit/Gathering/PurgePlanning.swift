@@ -1,3 +1,6 @@
+import HistoryReading
+import HistoryWrites
+
 extension HistoryStore {
     /// Previews the purge `selection` makes and prepares it for ``PurgeExecutor``; whom it
     /// breaks is judged from `mergeState` (its actors, and the readers no file shows), as every

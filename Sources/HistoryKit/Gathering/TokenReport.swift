@@ -1,4 +1,6 @@
 import Foundation
+import HistoryAnalysis
+import HistoryReading
 
 /// The tokens a token file, a plist or a `STOREUUID:N` literal holds, each judged against a store
 /// as `actors` judges a position: `cdhist token`'s answer. A plist is read as shared defaults are

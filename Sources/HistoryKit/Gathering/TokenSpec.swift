@@ -1,4 +1,6 @@
 import Foundation
+import HistoryAnalysis
+import HistoryReading
 
 /// A token as the user gives it: a file (an archive, a plist holding one, SwiftData's JSON) or
 /// a `STOREUUID:N` literal, each optionally with its actor: `ACTOR=FILE`, `ACTOR=STOREUUID:N`.

@@ -1,4 +1,7 @@
 import Foundation
+import HistoryAnalysis
+import HistoryReading
+import HistoryWrites
 
 extension HistoryStore {
     /// Plans putting `actor` (ignored for `cloudkit-reset`) into `scenario`'s failure, from the

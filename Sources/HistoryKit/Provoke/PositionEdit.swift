@@ -1,4 +1,7 @@
 import Foundation
+import HistoryAnalysis
+import HistoryReading
+import HistoryWrites
 
 /// A merge position's file rewritten: a defaults plist with one actor's keys changed, or a token file.
 public struct PositionEdit: Sendable {

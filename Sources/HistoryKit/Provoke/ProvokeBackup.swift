@@ -1,4 +1,7 @@
 import Foundation
+import HistoryPlaces
+import HistoryReading
+import HistoryWrites
 
 #if canImport(Glibc)
     import Glibc

@@ -1,3 +1,5 @@
+import HistoryReading
+
 /// Why a provocation cannot be planned, executed or undone. Every case names the file.
 public enum ProvokeError: MessageError, Sendable {
     /// The scenario does not apply to this store or actor.

@@ -1,4 +1,6 @@
 import Foundation
+import HistoryReading
+import HistoryWrites
 
 /// What an executed provocation did.
 public struct ProvokeResult: Equatable, Sendable {

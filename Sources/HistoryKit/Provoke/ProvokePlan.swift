@@ -1,3 +1,6 @@
+import HistoryReading
+import HistoryWrites
+
 /// A provocation ready to execute: what it deletes or rewrites, the files it changes, and what
 /// the app meets at its next launch.
 public struct ProvokePlan {

@@ -1,3 +1,6 @@
+import HistoryAnalysis
+import HistoryReading
+
 /// `cloudkit`'s use case: what CloudKit mirroring keeps in a store, its exporter's position
 /// and what it still has to export; everything but the store is nil for a store that is not
 /// mirrored.

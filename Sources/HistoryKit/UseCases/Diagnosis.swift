@@ -1,3 +1,6 @@
+import HistoryReading
+import HistoryWrites
+
 /// What a diagnosis report is asked: the health check (its merge state included), the purge to
 /// preview if any, and how much of the timeline and of CloudKit's state to keep.
 public struct DiagnosisRequest: Sendable {

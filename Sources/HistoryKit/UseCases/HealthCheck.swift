@@ -1,4 +1,5 @@
 import Foundation
+import HistoryReading
 
 /// What a health check is asked: where the store's merge state is and how to judge it, the
 /// thresholds, which rules, the models, and from which severity a finding fails.

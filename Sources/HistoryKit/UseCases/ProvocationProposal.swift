@@ -1,3 +1,5 @@
+import HistoryReading
+
 /// What a provocation is asked: the failure, the actor to put into it (none for
 /// `cloudkit-reset`), how far back `behind` moves it, and where the store's merge state is.
 public struct ProvokeRequest: Sendable {

@@ -1,3 +1,6 @@
+import HistoryReading
+import HistoryWrites
+
 /// What a purge preview is asked: where it cuts, the transactions it narrows to, where the
 /// store's merge state is, and whether to count the deleted changes per author and entity.
 public struct PurgeRequest: Sendable {

@@ -1,3 +1,5 @@
+import HistoryAnalysis
+
 /// `actor-expired`: an actor's token names a purged transaction, so Core Data
 /// fails its history fetch with error 134301.
 struct ActorExpiredRule: ActorStatusRule {

@@ -1,3 +1,5 @@
+import HistoryAnalysis
+
 /// `actor-missed-changes`: an actor's last-merged date is older than purged
 /// history, so it silently missed changes.
 struct ActorMissedChangesRule: ActorStatusRule {

@@ -1,3 +1,5 @@
+import HistoryReading
+
 /// `author-mismatch`: a merge position saved under a name no transaction has as
 /// its author. The app reads its position under one name and writes with
 /// another (a typo, a renamed target): its own transactions count as unmerged,

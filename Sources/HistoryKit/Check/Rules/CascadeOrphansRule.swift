@@ -1,3 +1,6 @@
+import HistoryAnalysis
+import HistoryReading
+
 /// `cascade-orphans`: rows whose parent is gone although the parent's relationship deletes
 /// them in cascade: they name a parent that no longer exists (dangling) or none (detached).
 /// Nothing deletes them later; a store can grow by gigabytes of them.

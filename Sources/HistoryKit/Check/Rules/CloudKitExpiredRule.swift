@@ -1,3 +1,5 @@
+import HistoryReading
+
 /// `cloudkit-expired`: history was purged past CloudKit's export position, so
 /// the mirror resets on its next export and re-uploads every record.
 struct CloudKitExpiredRule: CheckRule {

@@ -1,3 +1,5 @@
+import HistoryReading
+
 /// `cloudkit-export-behind`: CloudKit's exporter has more than `maxExportPendingTransactions`
 /// transactions of the app's authors to export, or the oldest has waited more than `maxLagDays`.
 struct CloudKitExportBehindRule: CheckRule {

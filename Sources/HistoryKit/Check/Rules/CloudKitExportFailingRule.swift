@@ -1,3 +1,6 @@
+import HistoryAnalysis
+import HistoryReading
+
 /// `cloudkit-export-failing`: CloudKit's newest export failed and none succeeded after it, while
 /// the app's authors wrote what it has still to export: the mirror is stuck, not merely behind.
 struct CloudKitExportFailingRule: CheckRule {

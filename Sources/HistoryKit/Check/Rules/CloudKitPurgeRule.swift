@@ -1,3 +1,6 @@
+import HistoryReading
+import HistoryWrites
+
 /// `cloudkit-purge`: the configured cleaner would delete transactions written
 /// by CloudKit mirroring, which Apple advises against.
 struct CloudKitPurgeRule: CheckRule {

@@ -1,3 +1,5 @@
+import HistoryAnalysis
+
 /// `corrupt-token`: a saved position cannot be read.
 struct CorruptTokenRule: ActorStatusRule {
     let id = "corrupt-token"

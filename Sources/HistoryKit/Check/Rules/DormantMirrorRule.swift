@@ -1,3 +1,5 @@
+import HistoryReading
+
 /// `dormant-mirror`: the store holds CloudKit mirroring's metadata, yet for days history shows
 /// no mirroring while other authors kept writing: the store has been opened without CloudKit
 /// (an app that turns `cloudKitContainerOptions` off). Its changes are not in iCloud, and a

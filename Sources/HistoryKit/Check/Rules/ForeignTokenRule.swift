@@ -1,3 +1,5 @@
+import HistoryAnalysis
+
 /// `foreign-token`: a saved token names another store (error 134501).
 struct ForeignTokenRule: ActorStatusRule {
     let id = "foreign-token"

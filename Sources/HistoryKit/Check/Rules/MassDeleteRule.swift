@@ -1,3 +1,5 @@
+import HistoryReading
+
 /// `mass-delete`: one transaction, or one author within a short window, deleted most of an
 /// entity's objects. Sometimes the user asked for it; often an app took an empty or unreadable
 /// store for "everything was deleted", and with CloudKit deleted it in iCloud as well.

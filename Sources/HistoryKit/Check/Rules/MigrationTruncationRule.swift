@@ -1,3 +1,5 @@
+import HistoryReading
+
 /// `migration-truncates-history`: the next model (the model of the app's next version) removes an
 /// entity that history still names, so migrating to it truncates history: the
 /// transactions that go, and the actors that then fail with 134301. An error when

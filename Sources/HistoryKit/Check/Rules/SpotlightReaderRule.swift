@@ -1,3 +1,5 @@
+import HistoryAnalysis
+
 /// `spotlight-reader`: the model indexes properties in Spotlight, so an app may read history
 /// with `NSCoreDataCoreSpotlightDelegate`, whose position no file shows: a reader every cleaner
 /// must leave room for.

@@ -1,3 +1,5 @@
+import HistoryReading
+
 /// `stale-actor`: the actor that holds back every cleaner's cut-off has not
 /// merged for `staleDays`: history can never be purged past it.
 struct StaleActorRule: CheckRule {

@@ -1,3 +1,5 @@
+import HistoryReading
+
 /// `two-mirrors`: CloudKit mirroring's transactions were written by more than one bundle ID or
 /// process over the same span of history: two processes each mirror the same store (a widget or
 /// extension that opens the app's store with CloudKit on), which Core Data does not support.

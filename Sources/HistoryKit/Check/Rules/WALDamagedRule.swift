@@ -1,3 +1,5 @@
+import HistoryReading
+
 /// `wal-damaged`: a frame of the `-wal` whose checksum does not chain hides every commit after
 /// it: SQLite (and so the app, and every read of the store) stops at the last commit before it.
 struct WALDamagedRule: CheckRule {

@@ -1,3 +1,5 @@
+import HistoryReading
+
 /// `wrong-type`: history columns holding text or blobs where Core Data
 /// writes numbers (a store edited by hand or damaged): those rows read with
 /// null timestamps or no author; a change's ZTRANSACTIONID as SQLite converts
