@@ -35,7 +35,7 @@ struct Session {
         let option: [TransactionField: String] = [
             .author: "--author", .contextName: "--context", .bundleID: "--bundle", .processID: "--process",
         ]
-        for u in try store.unmatchedNames(query) {
+        for u in try UnmatchedName.all(in: store, for: query) {
             let like = u.similar.prefix(3).map { "'\(TerminalText.visible($0))'" }.joined(separator: " or ")
             printError(
                 "cdhist: note: \(option[u.field] ?? "") '\(TerminalText.visible(u.value))' matches no transaction"

@@ -28,8 +28,8 @@ import Testing
 
     private func analysis(_ store: HistoryStore, _ plist: String) throws -> MergeStateReport {
         try #require(
-            try store.mergeState(
-                MergeStateRequest(defaults: [plist], now: Scenarios.appGroupTime(34) + 86400), always: true
+            try MergeStateAnalysis.gather(
+                in: store, MergeStateRequest(defaults: [plist], now: Scenarios.appGroupTime(34) + 86400), always: true
             ).report)
     }
 
@@ -42,7 +42,8 @@ import Testing
         let widget = try #require(report.actors.first { $0.name == "widget" })
         #expect(widget.lastMerged?.number == 19)
         #expect(widget.pending.oldestNumber == 20 && widget.pending.countAtMost == nil)
-        let preview = try store.previewPurge(HistoryQuery(before: .transaction(21)), actors: report.actors)
+        let preview = try PurgePreview.make(
+            HistoryQuery(before: .transaction(21)), in: store, actors: report.actors, readers: [])
         #expect(preview.consequences.map(\.actor) == ["widget"])
         #expect(preview.consequences.first?.status == .missedChanges)
         #expect(
@@ -80,22 +81,25 @@ import Testing
         #expect(widget.pending.count == 12 && widget.pending.countAtMost == 13, "\(widget.pending)")
         #expect(widget.explanation.hasPrefix("has 12–13 transactions by others to merge"))
         // Through 11:30:00.500: #35 may be unmerged.
-        let halfSecond = try reopened.previewPurge(
-            HistoryQuery(before: .date(Scenarios.appGroupTime(20) + 0.5)), actors: report.actors)
+        let halfSecond = try PurgePreview.make(
+            HistoryQuery(before: .date(Scenarios.appGroupTime(20) + 0.5)), in: reopened, actors: report.actors,
+            readers: [])
         #expect(halfSecond.consequences.map(\.status) == [.missedChanges])
         #expect(
             halfSecond.consequences.first?.message.hasPrefix(
                 "the purge deletes 0–1 transactions it may not have merged yet") == true,
             "\(halfSecond.consequences)")
         // Through 11:30:01.000 (#36 survives): #35 may be unmerged; through 11:30:01.001 #36 surely is.
-        let second = try reopened.previewPurge(
-            HistoryQuery(before: .date(Scenarios.appGroupTime(20) + 1.001)), actors: report.actors)
+        let second = try PurgePreview.make(
+            HistoryQuery(before: .date(Scenarios.appGroupTime(20) + 1.001)), in: reopened, actors: report.actors,
+            readers: [])
         #expect(
             second.consequences.first?.message.hasPrefix("the purge deletes 1–2 transactions") == true,
             "\(second.consequences)")
         // Before its date nothing it has not merged goes.
-        let before = try reopened.previewPurge(
-            HistoryQuery(before: .date(Scenarios.appGroupTime(20) + 0.0001)), actors: report.actors)
+        let before = try PurgePreview.make(
+            HistoryQuery(before: .date(Scenarios.appGroupTime(20) + 0.0001)), in: reopened, actors: report.actors,
+            readers: [])
         #expect(before.consequences.isEmpty)
     }
 
@@ -109,10 +113,10 @@ import Testing
         for now in [Scenarios.appGroupTime(34) + 3600, Scenarios.appGroupTime(34) + 30 * 86400] {
             let request = MergeStateRequest(
                 defaults: [Repository.fixtures + "/MergeState/" + plist], declared: ["app"], now: now)
-            let report = try #require(try store.mergeState(request, always: true).report)
+            let report = try #require(try MergeStateAnalysis.gather(in: store, request, always: true).report)
             for effect in report.cleaners {
                 let selection = try PurgeSelection.strategy(effect.strategy, report: report, narrowing: HistoryQuery())
-                let preview = try store.previewPurge(selection.query, actors: report.actors)
+                let preview = try PurgePreview.make(selection.query, in: store, actors: report.actors, readers: [])
                 #expect(preview.consequences == effect.breaks, "\(plist) \(effect.strategy.rawValue)")
                 #expect(
                     !effect.cutoff.purges || preview.transactionCount == effect.transactionsToDelete,
@@ -158,7 +162,7 @@ import Testing
 
         let selection = try PurgeSelection.strategy(.swiftsync, report: report, narrowing: HistoryQuery())
         #expect(selection.query.before == nil && selection.query.authors == [.value(SwiftSyncFixtures.inboundAuthor)])
-        let preview = try store.previewPurge(selection.query, actors: report.actors)
+        let preview = try PurgePreview.make(selection.query, in: store, actors: report.actors, readers: [])
         #expect(preview.transactionCount == 3 && preview.survivingTransactions == 34)
         #expect(preview.ranges == SwiftSyncFixtures.inboundNumbers.map { $0...$0 })
         #expect(
@@ -170,15 +174,15 @@ import Testing
         // Authors named with it narrow its own; they never replace it.
         let app = try PurgeSelection.strategy(
             .swiftsync, report: report, narrowing: HistoryQuery(authors: [.value("app")]))
-        #expect(try store.previewPurge(app.query).transactionCount == 0)
+        #expect(try PurgePreview.make(app.query, in: store, actors: [], readers: []).transactionCount == 0)
         let own = try PurgeSelection.strategy(
             .swiftsync, report: report,
             narrowing: HistoryQuery(authors: [.value("app"), .value(SwiftSyncFixtures.inboundAuthor)]))
-        #expect(try store.previewPurge(own.query).transactionCount == 3)
+        #expect(try PurgePreview.make(own.query, in: store, actors: [], readers: []).transactionCount == 3)
         // After #19 only #37 goes.
         let after = try PurgeSelection.strategy(
             .swiftsync, report: report, narrowing: HistoryQuery(after: .transaction(19)))
-        #expect(try store.previewPurge(after.query).ranges == [37...37])
+        #expect(try PurgePreview.make(after.query, in: store, actors: [], readers: []).ranges == [37...37])
 
         // A store its author never wrote to: nothing to delete, nobody broken.
         let plain = try HistoryStore.open(Repository.fixtures + "/MergeState/Tasks.sqlite")
@@ -192,9 +196,9 @@ import Testing
     @Test func theExecutorRefusesAPlanThatBreaksAnActor() throws {
         let dir = try TemporaryDirectory()
         let (store, plist) = try store(widgetAt: Scenarios.appGroupTime(20) - 0.5, format: .binary, in: dir)
-        let mergeState = try store.mergeState(
-            MergeStateRequest(defaults: [plist], now: Scenarios.appGroupTime(34) + 86400), always: true)
-        let plan = try store.planPurge(HistoryQuery(before: .transaction(21)), mergeState: mergeState)
+        let mergeState = try MergeStateAnalysis.gather(
+            in: store, MergeStateRequest(defaults: [plist], now: Scenarios.appGroupTime(34) + 86400), always: true)
+        let plan = try PurgePlan.make(HistoryQuery(before: .transaction(21)), in: store, mergeState: mergeState)
         let before = try DirectoryState(dir.path)
         #expect(
             throws: RepairError.wouldBreakActors(path: dir.file("Tasks.sqlite"), actors: ["widget (missed-changes)"])

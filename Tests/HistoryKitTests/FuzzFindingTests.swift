@@ -348,7 +348,8 @@ import Testing
             try c.forEach { _ in changes += 1 }
         }
         #expect(changes == 67)
-        let preview = try store.previewPurge(HistoryQuery(before: .transaction(10)), breakdown: true)
+        let preview = try PurgePreview.make(
+            HistoryQuery(before: .transaction(10)), in: store, actors: [], readers: [], breakdown: true)
         #expect(preview.transactionCount == 9)
         let report = try MergeStateAnalyzer(
             store: store, declared: ["app", "widget"], batch: [], records: [], now: 770_000_000
@@ -435,7 +436,8 @@ import Testing
         let dir = try TemporaryDirectory()
         let store = try Self.regressionStore("rowids-out-of-order", in: dir)
         for n in [5, 25, 35] as [Int64] {
-            let preview = try store.previewPurge(HistoryQuery(before: .transaction(n)), breakdown: true)
+            let preview = try PurgePreview.make(
+                HistoryQuery(before: .transaction(n)), in: store, actors: [], readers: [], breakdown: true)
             #expect(preview.numbers.map { $0.lowerBound <= $0.upperBound } ?? true)
         }
         _ = try store.statistics(countingChangeTypes: true)

@@ -23,7 +23,8 @@ import Testing
 
     func exporter(_ store: HistoryStore, records: [MergeRecord] = []) throws -> (MergeStateReport, ActorReport) {
         let report = try MergeStateAnalyzer(
-            store: store, declared: [], batch: [], records: records, mirroring: try store.mirroringState(), now: now
+            store: store, declared: [], batch: [], records: records, mirroring: try MirroringState.read(in: store),
+            now: now
         ).report()
         return (report, try #require(report.exporter))
     }
@@ -31,7 +32,7 @@ import Testing
     @Test func everyTableOfTheMirroredFixtureIsRead() throws {
         let dir = try TemporaryDirectory()
         let store = try Self.store("CloudKit", in: dir)
-        let state = try #require(try store.mirroringState(recentEvents: 3))
+        let state = try #require(try MirroringState.read(in: store, recentEvents: 3))
         #expect(state.tables == MirroringWriter.tableNames)
         #expect(state.metadataSource == "ANSCKMETADATAENTRY")
         #expect(state.exportPosition?.kind == .cloudKit)
@@ -73,11 +74,11 @@ import Testing
     @Test func unmirroredStoresHaveNoState() throws {
         let dir = try TemporaryDirectory()
         let plain = try LibraryModel.write(LibraryModel.fixture(), in: dir)
-        #expect(try HistoryStore.open(plain).mirroringState() == nil)
-        #expect(try HistoryStore.open(plain).exportBacklog(limit: 5) == nil)
+        #expect(try MirroringState.read(in: HistoryStore.open(plain)) == nil)
+        #expect(try ExportBacklog.read(in: HistoryStore.open(plain), limit: 5) == nil)
         if RealStores.available {
-            #expect(try HistoryStore.open(RealStores.photos).mirroringState() == nil)
-            #expect(try HistoryStore.open(RealStores.swiftData).mirroringState() == nil)
+            #expect(try MirroringState.read(in: HistoryStore.open(RealStores.photos)) == nil)
+            #expect(try MirroringState.read(in: HistoryStore.open(RealStores.swiftData)) == nil)
         }
     }
 
@@ -136,7 +137,7 @@ import Testing
             expired.explanation.contains(
                 "resets (reason: history expired) and re-uploads every record (20 mirrored records)"))
         let corrupt = try #require(
-            try HistoryStore.open(dir.path + "/CloudKit-Corrupt/Tasks.sqlite").mirroringState()?.exportPosition)
+            try MirroringState.read(in: HistoryStore.open(dir.path + "/CloudKit-Corrupt/Tasks.sqlite"))?.exportPosition)
         guard case .unreadable(let why) = corrupt.position else {
             Issue.record("expected unreadable")
             return
@@ -146,7 +147,7 @@ import Testing
 
     @Test func whatAnOSVersionLacksIsSaidNotGuessed() throws {
         let dir = try TemporaryDirectory()
-        let older = try #require(try Self.store("CloudKit-OlderColumns", in: dir).mirroringState())
+        let older = try #require(try MirroringState.read(in: Self.store("CloudKit-OlderColumns", in: dir)))
         #expect(older.records?.needsCloudDelete == nil)
         #expect(older.records?.exportInFlight == nil)
         #expect(older.records?.needsUpload == 2)
@@ -155,15 +156,15 @@ import Testing
                 "ANSCKRECORDMETADATA has no ZNEEDSCLOUDDELETE column (another OS version): not counted",
                 "ANSCKRECORDMETADATA has no ZPENDINGEXPORTTRANSACTIONNUMBER column (another OS version): not counted",
             ])
-        let metadataOnly = try #require(try Self.store("CloudKit-MetadataOnly", in: dir).mirroringState())
+        let metadataOnly = try #require(try MirroringState.read(in: Self.store("CloudKit-MetadataOnly", in: dir)))
         #expect(metadataOnly.tables == ["ANSCKMETADATAENTRY"])
         #expect(metadataOnly.records == nil && metadataOnly.zones == nil && metadataOnly.recentEvents == nil)
-        let legacy = try #require(try Self.store("CloudKit-StoreMetadata", in: dir).mirroringState())
+        let legacy = try #require(try MirroringState.read(in: Self.store("CloudKit-StoreMetadata", in: dir)))
         #expect(legacy.tables.isEmpty)
         #expect(legacy.metadataSource == "Z_METADATA")
         #expect(legacy.exportPosition?.source == "Z_METADATA [NSCloudKitMirroringDelegateLastHistoryTokenKey]")
         #expect(legacy.entry("PFCloudKitServerChangeTokenKey")?.value == .data(byteCount: 32))
-        let missing = try #require(try Self.store("CloudKit-Missing", in: dir).mirroringState())
+        let missing = try #require(try MirroringState.read(in: Self.store("CloudKit-Missing", in: dir)))
         #expect(missing.exportPosition == nil)
     }
 
@@ -189,7 +190,7 @@ import Testing
             try db.execute(sql: "UPDATE ANSCKEVENT SET ZSTARTEDAT = 'yesterday' WHERE Z_PK = 6")
         }
         try queue.close()
-        let state = try #require(try HistoryStore.open(path).mirroringState())
+        let state = try #require(try MirroringState.read(in: HistoryStore.open(path)))
         #expect(state.exportPosition == nil)
         #expect(state.frameworkVersion == nil)
         #expect(state.records?.mirrored == 20)
@@ -232,7 +233,7 @@ import Testing
         let dir = try TemporaryDirectory()
         let store = try Self.store("CloudKit", in: dir)
         let (_, e) = try exporter(store)
-        let past = try store.previewPurge(HistoryQuery(before: .transaction(29)), actors: [e])
+        let past = try PurgePreview.make(HistoryQuery(before: .transaction(29)), in: store, actors: [e], readers: [])
         #expect(past.consequences.count == 1)
         #expect(past.consequences.first?.kind == .cloudKit)
         #expect(past.consequences.first?.status == .expired)
@@ -245,19 +246,20 @@ import Testing
                 """
         )
         // Up to the position, nothing breaks (CloudKit's own transactions are only a warning).
-        let before = try store.previewPurge(HistoryQuery(before: .transaction(28)), actors: [e])
+        let before = try PurgePreview.make(HistoryQuery(before: .transaction(28)), in: store, actors: [e], readers: [])
         #expect(before.consequences.isEmpty)
         #expect(before.cloudKitTransactions == 5)
         // Deleting what it has not exported yet, but not its position, loses those changes.
-        let unexported = try store.previewPurge(
-            HistoryQuery(before: .transaction(34), authors: [.value("app")]), actors: [e])
+        let unexported = try PurgePreview.make(
+            HistoryQuery(before: .transaction(34), authors: [.value("app")]), in: store, actors: [e], readers: [])
         #expect(unexported.consequences.map(\.status) == [.missedChanges])
         #expect(
             unexported.consequences.first?.message
                 == "the purge deletes 3 transactions CloudKit has not exported yet: their changes never reach iCloud")
         // Deleting only CloudKit's own transactions after the position is no loss to the exporter.
-        let own = try store.previewPurge(
-            HistoryQuery(after: .transaction(28), authors: [.value("NSCloudKitMirroringDelegate.export")]), actors: [e])
+        let own = try PurgePreview.make(
+            HistoryQuery(after: .transaction(28), authors: [.value("NSCloudKitMirroringDelegate.export")]), in: store,
+            actors: [e], readers: [])
         #expect(own.consequences.isEmpty)
     }
 
@@ -274,7 +276,7 @@ import Testing
                 MergeRecord(
                     actor: "widget", position: .date(Scenarios.appGroupTime(20), wholeSeconds: false), source: "test",
                     keyFormat: nil),
-            ], mirroring: try store.mirroringState(), now: Scenarios.appGroupTime(34) + 8 * 86400
+            ], mirroring: try MirroringState.read(in: store), now: Scenarios.appGroupTime(34) + 8 * 86400
         ).report()
         let breaks = Dictionary(uniqueKeysWithValues: report.cleaners.map { ($0.strategy, $0.breaks) })
         #expect(breaks[.apple]?.map(\.actor) == ["widget", MirroringState.exportActorName])
@@ -289,7 +291,7 @@ import Testing
                     actor: "app",
                     position: .token(HistoryToken(storeUUID: Scenarios.appGroupUUID, transactionNumber: 33)),
                     source: "test", keyFormat: nil)
-            ], mirroring: try store.mirroringState(), now: Scenarios.appGroupTime(34)
+            ], mirroring: try MirroringState.read(in: store), now: Scenarios.appGroupTime(34)
         ).report()
         let phtk = try #require(later.cleaner(.phtk100))
         #expect(phtk.breaks.map(\.actor) == [MirroringState.exportActorName])
@@ -299,7 +301,7 @@ import Testing
     @Test func theExportBacklogListsObjectsChangedSinceTheirExport() throws {
         let dir = try TemporaryDirectory()
         let store = try Self.store("CloudKit", in: dir)
-        let backlog = try #require(try store.exportBacklog(limit: 3))
+        let backlog = try #require(try ExportBacklog.read(in: store, limit: 3))
         #expect(backlog.count == 4)
         #expect(
             backlog.objects.map { "\($0.entityName ?? "?")/p\($0.primaryKey)" } == ["Task/p14", "Tag/p2", "Task/p5"])

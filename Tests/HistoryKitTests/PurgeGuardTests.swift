@@ -25,8 +25,9 @@ import Testing
     @Test func aCommitSinceThePreviewStopsThePurge() throws {
         let (dir, path) = try copyOfFixture()
         let store = try HistoryStore.open(path)
-        let plan = try store.planPurge(
-            HistoryQuery(before: .date(.infinity)), mergeState: store.mergeState(MergeStateRequest(now: 762_685_200)))
+        let plan = try PurgePlan.make(
+            HistoryQuery(before: .date(.infinity)), in: store,
+            mergeState: MergeStateAnalysis.gather(in: store, MergeStateRequest(now: 762_685_200)))
         #expect(plan.preview.transactionCount == 34)
         // An app saves after the preview: one more transaction before the cut.
         let app = try DatabaseQueue(path: path)
@@ -53,8 +54,9 @@ import Testing
         defer { try? idle.close() }
         #expect(try idle.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM ATRANSACTION") } == 34)
         let store = try HistoryStore.open(path)
-        let plan = try store.planPurge(
-            HistoryQuery(before: .transaction(20)), mergeState: store.mergeState(MergeStateRequest(now: 762_685_200)))
+        let plan = try PurgePlan.make(
+            HistoryQuery(before: .transaction(20)), in: store,
+            mergeState: MergeStateAnalysis.gather(in: store, MergeStateRequest(now: 762_685_200)))
         let result = try PurgeExecutor.execute(plan, options: PurgeOptions(backup: .skip))
         #expect(result.deletedTransactions == 19)
         // Executing closed the store it was planned on: it says so rather than read beside the writer.

@@ -54,7 +54,7 @@ import Testing
 
     /// Every use in `files` of a name declared in a folder above the using file's: top-level types
     /// (a nested type is reached through its parent) and the instance methods and properties of
-    /// extensions (`store.previewPurge(…)`), each name counted only where a single folder declares
+    /// extensions (`store.fieldSummaries(…)`), each name counted only where a single folder declares
     /// it and no enum case shares it.
     static func violations(_ files: [(path: String, text: String)]) -> [Violation] {
         let coded = files.map { (path: $0.path, folder: String($0.path.split(separator: "/")[0]), code: code($0.text)) }
@@ -97,7 +97,7 @@ import Testing
                 found.append(Violation(file: file.path, name: name, declaredIn: folder))
             }
             for name in Set(matches(#"\b([A-Z]\w*)\b"#, in: file.code)) { check(name, types[name]) }
-            // A member used through a value (`store.previewPurge`) or, inside another extension, bare (`previewPurge(`).
+            // A member used through a value (`store.fieldSummaries`) or, inside another extension, bare (`fieldSummaries(`).
             let used = matches(#"\.([a-z]\w*)\b"#, in: file.code) + matches(#"(?<![.\w])([a-z]\w*)\("#, in: file.code)
             for name in Set(used) where !cases.contains(name) && types[name] == nil && declared[name]?.count == 1 {
                 check("." + name, members[name])
@@ -140,33 +140,34 @@ import Testing
         #expect(violations.isEmpty, "\(violations.map(\.description).joined(separator: "\n"))")
     }
 
-    /// The check finds what it is for: a Store file that names a purge plan and a query and calls
-    /// a preview (of Purge/ and History/, above Store/) is three violations; a History file that
-    /// calls a preview through a value, one; the same in Check/ (above Purge/), none.
+    /// The check finds what it is for: a Store file whose extension of the store calls a summary
+    /// and names its type (both of History/, above Store/) is two violations; another that
+    /// calls it through a value, one; an Objects file that names a purge plan (of Purge/), one; the
+    /// extension in Check/ (above History/), none.
     @Test func aPlantedUpwardUseIsFound() throws {
         let planted = """
             extension HistoryStore {
-                func plantedPreview() throws -> PurgePlan { try planned(previewPurge(HistoryQuery())) }
+                func planted() throws -> [FieldSummary] { try fieldSummaries(.author, countingChanges: false) }
             }
             """
-        var files = try Self.sources()
-        files.append(("Store/Planted.swift", planted))
-        let found = Self.violations(files).filter { $0.file == "Store/Planted.swift" }.map(\.description)
+        let files = try Self.sources()
+        func found(_ path: String, _ text: String) -> [String] {
+            Self.violations(files + [(path, text)]).filter { $0.file == path }.map(\.description)
+        }
         #expect(
-            found == [
-                "Store/Planted.swift uses .previewPurge of Purge/", "Store/Planted.swift uses HistoryQuery of History/",
-                "Store/Planted.swift uses PurgePlan of Purge/",
-            ], "\(found)")
-        files[files.count - 1] = (
-            "History/Planted.swift",
-            "func planted(_ store: HistoryStore) throws { _ = try store.previewPurge(HistoryQuery()) }"
-        )
-        #expect(
-            Self.violations(files).filter { $0.file == "History/Planted.swift" }.map(\.description) == [
-                "History/Planted.swift uses .previewPurge of Purge/"
+            found("Store/Planted.swift", planted) == [
+                "Store/Planted.swift uses .fieldSummaries of History/",
+                "Store/Planted.swift uses FieldSummary of History/",
             ])
-        files[files.count - 1] = ("Check/Planted.swift", planted)
-        #expect(Self.violations(files).filter { $0.file == "Check/Planted.swift" }.isEmpty)
+        #expect(
+            found(
+                "Store/Value.swift",
+                "func planted(_ store: HistoryStore) throws { _ = try store.fieldSummaries(.author) }")
+                == ["Store/Value.swift uses .fieldSummaries of History/"])
+        #expect(
+            found("Objects/Planted.swift", "func planted(_ store: HistoryStore) throws -> PurgePlan { fatalError() }")
+                == ["Objects/Planted.swift uses PurgePlan of Purge/"])
+        #expect(found("Check/Planted.swift", planted).isEmpty)
     }
 
     /// CONTRIBUTING.md's layout map names every target of HistoryKit and its folders, in the

@@ -40,10 +40,10 @@ public struct HiddenReader: Equatable, Sendable {
     }
 }
 
-extension HistoryStore {
-    /// The hidden readers the model at `modelPath` shows, or the store's own (its model cache).
-    public func hiddenReaders(modelPath: String? = nil) -> [HiddenReader] {
-        guard let model = try? resolveModel(userModelPath: modelPath).model else { return [] }
+extension HiddenReader {
+    /// The hidden readers of `store` the model at `modelPath` shows, or the store's own (its model cache).
+    public static func all(in store: HistoryStore, modelPath: String? = nil) -> [HiddenReader] {
+        guard let model = try? store.resolveModel(userModelPath: modelPath).model else { return [] }
         return [HiddenReader.spotlight(in: model)].compactMap { $0 }
     }
 }

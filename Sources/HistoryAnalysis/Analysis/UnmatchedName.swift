@@ -9,10 +9,10 @@ public struct UnmatchedName: Equatable, Sendable {
     public var similar: [String]
 }
 
-extension HistoryStore {
-    /// The names `query` filters on that no transaction of the store has. Reads each field the
+extension UnmatchedName {
+    /// The names `query` filters on that no transaction of `store` has. Reads each field the
     /// query names once: call it when a listing found nothing, to say why.
-    public func unmatchedNames(_ query: HistoryQuery) throws -> [UnmatchedName] {
+    public static func all(in store: HistoryStore, for query: HistoryQuery) throws -> [UnmatchedName] {
         let filters: [(TransactionField, [HistoryQuery.NameFilter])] = [
             (.author, query.authors), (.contextName, query.contextNames), (.bundleID, query.bundleIDs),
             (.processID, query.processIDs),
@@ -24,7 +24,7 @@ extension HistoryStore {
                 return nil
             }
             guard !wanted.isEmpty else { continue }
-            let present = try fieldSummaries(field, countingChanges: false).compactMap(\.value)
+            let present = try store.fieldSummaries(field, countingChanges: false).compactMap(\.value)
             let known = Set(present)
             for name in wanted where !known.contains(name) {
                 unmatched.append(

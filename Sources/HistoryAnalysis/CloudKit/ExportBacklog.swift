@@ -25,15 +25,25 @@ public struct ExportBacklog: Sendable {
     public var objects: [Object]
 }
 
-extension HistoryStore {
-    /// The export backlog (see ``ExportBacklog``), listing at most `limit` objects;
-    /// nil when the store has no `ANSCKRECORDMETADATA` with the columns it needs.
-    public func exportBacklog(limit: Int) throws -> ExportBacklog? {
-        let sql = try HistorySQL(store: self, query: HistoryQuery())
+extension ExportBacklog {
+    /// `store`'s export backlog, listing at most `limit` objects; nil when the store has no
+    /// `ANSCKRECORDMETADATA` with the columns it needs.
+    public static func read(in store: HistoryStore, limit: Int) throws -> ExportBacklog? {
+        try ExportBacklogReading(store: store).exportBacklog(limit: limit)
+    }
+}
+
+/// The reads of `ExportBacklog.read(in:limit:)`, on one store.
+private struct ExportBacklogReading {
+    let store: HistoryStore
+
+    /// ``ExportBacklog/read(in:limit:)``.
+    func exportBacklog(limit: Int) throws -> ExportBacklog? {
+        let sql = try HistorySQL(store: store, query: HistoryQuery())
         let author = sql.expression(for: .author)
         // As AuthorFamily tells CloudKit's authors (the prefix holds no quote).
         let prefix = AuthorFamily.cloudKitPrefix
-        return try read { db -> ExportBacklog? in
+        return try store.read { db -> ExportBacklog? in
             guard try db.tableExists("ANSCKRECORDMETADATA") else { return nil }
             let columns = Set(try db.columns(in: "ANSCKRECORDMETADATA").map { $0.name.uppercased() })
             guard columns.isSuperset(of: ["ZENTITYID", "ZENTITYPK", "ZLASTEXPORTEDTRANSACTIONNUMBER"]) else {
@@ -63,7 +73,7 @@ extension HistoryStore {
                 var ignored: String?
                 backlog.objects.append(
                     ExportBacklog.Object(
-                        entityNumber: entity, entityName: catalog.entity(number: entity)?.name,
+                        entityNumber: entity, entityName: store.catalog.entity(number: entity)?.name,
                         primaryKey: row.int64(1), lastExported: row.integer(2, problem: &ignored),
                         lastChanged: row.int64(3)))
             }

@@ -43,16 +43,26 @@ public struct CascadeOrphans: Equatable, Sendable {
     public var orphans: Int { dangling + detached }
 }
 
-extension HistoryStore {
-    /// How many object IDs each kind of orphan shows.
-    public static let orphanSampleSize = 3
-
+extension CascadeOrphans {
     /// The rows left behind, per child entity that a to-many relationship with the Cascade rule
     /// owns through a to-one inverse with a column in the child's table; entities without
     /// orphans are left out. Reads each child table once per owner, looking parents up by
     /// primary key; history is read only when orphans were found.
-    public func cascadeOrphans(model: ManagedObjectModel) throws -> [CascadeOrphans] {
-        let names = ColumnNames(model: model) { catalog.entity(named: $0)?.number }
+    public static func find(in store: HistoryStore, model: ManagedObjectModel) throws -> [CascadeOrphans] {
+        try CascadeOrphanReading(store: store).cascadeOrphans(model: model)
+    }
+}
+
+/// The reads of `CascadeOrphans.find(in:model:)`, on one store.
+private struct CascadeOrphanReading {
+    let store: HistoryStore
+
+    /// How many object IDs each kind of orphan shows.
+    static let orphanSampleSize = 3
+
+    /// ``CascadeOrphans/find(in:model:)``.
+    func cascadeOrphans(model: ManagedObjectModel) throws -> [CascadeOrphans] {
+        let names = ColumnNames(model: model) { store.catalog.entity(named: $0)?.number }
         var owners: [String: [(parent: String, relationship: String, inverse: String)]] = [:]
         var order: [String] = []
         for parent in model.entities {
@@ -66,7 +76,7 @@ extension HistoryStore {
                 owners[child, default: []].append((parent.name, property.name, inverse))
             }
         }
-        return try read { db in
+        return try store.read { db in
             try order.compactMap { child in
                 try cascadeOrphans(db, child: child, owners: owners[child] ?? [], model: model, names: names)
             }.filter { $0.orphans > 0 }
@@ -77,13 +87,14 @@ extension HistoryStore {
         _ db: Database, child: String, owners: [(parent: String, relationship: String, inverse: String)],
         model: ManagedObjectModel, names: ColumnNames
     ) throws -> CascadeOrphans? {
-        guard let childNumber = catalog.entity(named: child)?.number,
-            let childTable = catalog.rootTableName(of: childNumber)
+        guard let childNumber = store.catalog.entity(named: child)?.number,
+            let childTable = store.catalog.rootTableName(of: childNumber)
         else { return nil }
-        let columns = try Self.columns(of: childTable, db)
+        let columns = try HistoryStore.columns(of: childTable, db)
         guard !columns.isEmpty else { return nil }
-        let t = Self.quoted(childTable)
-        let ofChild = "o.Z_ENT IN (\(catalog.descendants(of: childNumber).map(String.init).joined(separator: ", ")))"
+        let t = HistoryStore.quoted(childTable)
+        let ofChild =
+            "o.Z_ENT IN (\(store.catalog.descendants(of: childNumber).map(String.init).joined(separator: ", ")))"
         let chain = Set(model.inheritanceChain(of: child).map(\.name))
         // The child's column of `property`: the one Core Data names for the entity declaring it,
         // else `Z` + the name.
@@ -99,9 +110,10 @@ extension HistoryStore {
         var selfOwned = false
         var danglingConditions: [String] = []
         for owner in owners {
-            guard let column = column(owner.inverse), let parentNumber = catalog.entity(named: owner.parent)?.number,
-                let parentTable = catalog.rootTableName(of: parentNumber),
-                try !Self.columns(of: parentTable, db).isEmpty
+            guard let column = column(owner.inverse),
+                let parentNumber = store.catalog.entity(named: owner.parent)?.number,
+                let parentTable = store.catalog.rootTableName(of: parentNumber),
+                try !HistoryStore.columns(of: parentTable, db).isEmpty
             else { continue }
             // A tree (a parent entity owning its own kind): its roots have no parent.
             if chain.contains(owner.parent)
@@ -109,13 +121,13 @@ extension HistoryStore {
             {
                 selfOwned = true
             }
-            let parents = catalog.descendants(of: parentNumber)
+            let parents = store.catalog.descendants(of: parentNumber)
             parentNumbers += parents
             let parentList = parents.map(String.init).joined(separator: ", ")
-            let c = Self.quoted(column)
+            let c = HistoryStore.quoted(column)
             let condition =
                 """
-                \(ofChild) AND o.\(c) IS NOT NULL AND NOT EXISTS (SELECT 1 FROM \(Self.quoted(parentTable)) p \
+                \(ofChild) AND o.\(c) IS NOT NULL AND NOT EXISTS (SELECT 1 FROM \(HistoryStore.quoted(parentTable)) p \
                 WHERE p.Z_PK = o.\(c) AND p.Z_ENT IN (\(parentList)))
                 """
             var owned = CascadeOrphans.Owner(
@@ -152,7 +164,7 @@ extension HistoryStore {
                 ? []
                 : model.allProperties(of: child).compactMap { property -> String? in
                     guard let r = property.relationship, !r.isToMany, !property.isTransient else { return nil }
-                    return column(property.name).map(Self.quoted)
+                    return column(property.name).map(HistoryStore.quoted)
                 }
             let detached = ofChild + Set(ownerColumns + others).sorted().map { " AND o.\($0) IS NULL" }.joined()
             result.detached = try count(db, "SELECT COUNT(*) FROM \(t) o WHERE \(detached)")
@@ -189,7 +201,7 @@ extension HistoryStore {
         ) {
             found.append(
                 ObjectReference(
-                    entityName: catalog.entity(number: $0.int64(1))?.name ?? fallback, primaryKey: $0.int64(0)))
+                    entityName: store.catalog.entity(number: $0.int64(1))?.name ?? fallback, primaryKey: $0.int64(0)))
         }
         return found
     }

@@ -24,25 +24,52 @@ public struct DeletedObject: Sendable {
     public var firstTransactionNumber: Int64
 }
 
-extension HistoryStore {
-    /// Calls `body` with every object history shows deleted, entity by entity (by name), each
-    /// entity's deletes in transaction order; then with every object gone without a recorded
-    /// delete, entity by entity, by key. `entities` (names; empty: all) narrows both. At most
-    /// `perEntity` objects of each entity and of each kind, and `limit` in all (nil: every one).
-    public func forEachDeletedObject(
+extension DeletedObject {
+    /// Calls `body` with every object `store`'s history shows deleted, entity by entity (by
+    /// name), each entity's deletes in transaction order; then with every object gone without a
+    /// recorded delete, entity by entity, by key. `entities` (names; empty: all) narrows both. At
+    /// most `perEntity` objects of each entity and of each kind, and `limit` in all (nil: every one).
+    public static func forEach(
+        in store: HistoryStore, entities: [String] = [], includeSubentities: Bool = false, perEntity: Int? = nil,
+        limit: Int? = nil, decoder: ChangeDecoder, _ body: (DeletedObject) throws -> Void
+    ) throws {
+        try DeletedObjectReading(store: store).forEachDeletedObject(
+            entities: entities, includeSubentities: includeSubentities, perEntity: perEntity, limit: limit,
+            decoder: decoder, body)
+    }
+}
+
+extension DeletionSummary {
+    /// How many objects of each entity `store`'s history shows deleted (and how many of those
+    /// deletes kept tombstone values) and gone without a recorded delete: what
+    /// ``DeletedObject/forEach(in:entities:includeSubentities:perEntity:limit:decoder:_:)`` lists.
+    public static func read(in store: HistoryStore, entities: [String] = [], includeSubentities: Bool = false) throws
+        -> DeletionSummary
+    {
+        try DeletedObjectReading(store: store).deletionSummary(
+            entities: entities, includeSubentities: includeSubentities)
+    }
+}
+
+/// The reads of `DeletedObject.forEach(in:…)` and `DeletionSummary.read(in:…)`, on one store.
+private struct DeletedObjectReading {
+    let store: HistoryStore
+
+    /// ``DeletedObject/forEach(in:entities:includeSubentities:perEntity:limit:decoder:_:)``.
+    func forEachDeletedObject(
         entities: [String] = [], includeSubentities: Bool = false, perEntity: Int? = nil, limit: Int? = nil,
         decoder: ChangeDecoder, _ body: (DeletedObject) throws -> Void
     ) throws {
         let named = try deletionEntities(entities, includeSubentities: includeSubentities)
         var left = limit ?? .max
-        try read { db in
+        try store.read { db in
             let deleting = Set(
                 try Int64.fetchAll(db, sql: "SELECT DISTINCT ZENTITY FROM ACHANGE WHERE ZCHANGETYPE = 2"))
             for entity in named where deleting.contains(entity.number) && left > 0 {
                 let query = HistoryQuery(entities: [entity.name], changeTypes: [.delete])
                 var entityLeft = min(perEntity ?? .max, left)
                 do {
-                    try forEachTransactionWithChanges(query, decoder: decoder) { tx, changes in
+                    try store.forEachTransactionWithChanges(query, decoder: decoder) { tx, changes in
                         try changes.forEach { change in
                             guard entityLeft > 0 else { throw DeletionListStop() }
                             try body(
@@ -68,15 +95,14 @@ extension HistoryStore {
         }
     }
 
-    /// How many objects of each entity history shows deleted (and how many of those deletes kept
-    /// tombstone values) and gone without a recorded delete: what ``forEachDeletedObject`` lists.
-    public func deletionSummary(entities: [String] = [], includeSubentities: Bool = false) throws -> DeletionSummary {
+    /// ``DeletionSummary/read(in:entities:includeSubentities:)``.
+    func deletionSummary(entities: [String] = [], includeSubentities: Bool = false) throws -> DeletionSummary {
         let named = try deletionEntities(entities, includeSubentities: includeSubentities)
         let chosen = Set(named.map(\.number))
-        return try read { db in
+        return try store.read { db in
             let anyValue =
-                schema.tombstoneColumns.isEmpty
-                ? "0" : schema.tombstoneColumns.map { "c.\($0) IS NOT NULL" }.joined(separator: " OR ")
+                store.schema.tombstoneColumns.isEmpty
+                ? "0" : store.schema.tombstoneColumns.map { "c.\($0) IS NOT NULL" }.joined(separator: " OR ")
             // Deletes whose transaction is gone (orphans) are not listed, so not counted.
             let rows = try Row.fetchAll(
                 db,
@@ -110,11 +136,13 @@ extension HistoryStore {
     private func deletionEntities(_ names: [String], includeSubentities: Bool) throws -> [CatalogEntity] {
         let chosen: Set<Int64>
         do {
-            chosen = Set(try catalog.numbers(of: names, includingSubentities: includeSubentities))
+            chosen = Set(try store.catalog.numbers(of: names, includingSubentities: includeSubentities))
         } catch let error as QueryError {
-            throw StoreQueryError(path: path, error)
+            throw StoreQueryError(path: store.path, error)
         }
-        return catalog.entities.filter { names.isEmpty || chosen.contains($0.number) }.sorted { $0.name < $1.name }
+        return store.catalog.entities.filter { names.isEmpty || chosen.contains($0.number) }.sorted {
+            $0.name < $1.name
+        }
     }
 
     /// One scan of `ACHANGE`: the objects of `entities` changed in history whose rows are not in
@@ -125,7 +153,7 @@ extension HistoryStore {
         let tables = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'"))
         var byTable: [String: [CatalogEntity]] = [:]
         for entity in entities {
-            guard let table = catalog.rootTableName(of: entity.number), tables.contains(table) else { continue }
+            guard let table = store.catalog.rootTableName(of: entity.number), tables.contains(table) else { continue }
             byTable[table, default: []].append(entity)
         }
         guard !byTable.isEmpty else { return }
@@ -153,7 +181,7 @@ extension HistoryStore {
             WHERE \(balanced(conditions[...]))
             GROUP BY 1, c.ZENTITYPK HAVING MAX(c.ZCHANGETYPE = 2) = 0
             """
-        let sql = try HistorySQL(store: self, query: HistoryQuery())
+        let sql = try HistorySQL(store: store, query: HistoryQuery())
         let names = Dictionary(entities.map { ($0.number, $0.name) }, uniquingKeysWith: { a, _ in a })
         let cursor = try RawCursor(
             db.makeStatement(sql: sql.rowsWithTransactionSelect(groups, order: "r.rank, r.ZENTITYPK")), arguments: [])
@@ -165,7 +193,7 @@ extension HistoryStore {
             let number = cursor.int64(group + 1)
             // A change whose transaction is gone (an orphan) has no time or author to show.
             guard let name = names[number], cursor.storageClass(0) != .null else { continue }
-            let tx = try transaction(cursor, names: transactionNames)
+            let tx = try store.transaction(cursor, names: transactionNames)
             let object = DeletedObject(
                 kind: .goneWithoutDelete, entityName: name, entityNumber: number, entityPK: cursor.int64(group + 2),
                 transaction: tx,
@@ -175,6 +203,6 @@ extension HistoryStore {
     }
 }
 
-/// Ends ``HistoryStore/forEachDeletedObject(entities:includeSubentities:perEntity:limit:decoder:_:)``'s
+/// Ends ``DeletedObject/forEach(in:entities:includeSubentities:perEntity:limit:decoder:_:)``'s
 /// read of one entity's deletes when it has listed enough.
 private struct DeletionListStop: Error {}

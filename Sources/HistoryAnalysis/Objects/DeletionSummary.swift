@@ -1,5 +1,5 @@
 /// How many objects of each entity history shows gone: deleted by a recorded delete, and gone
-/// without one (``HistoryStore/deletionSummary(entities:includeSubentities:)``).
+/// without one (``DeletionSummary/read(in:entities:includeSubentities:)``).
 public struct DeletionSummary: Sendable {
     public struct Entity: Sendable {
         public var name: String

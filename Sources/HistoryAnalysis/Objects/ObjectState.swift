@@ -6,6 +6,9 @@ import HistoryReading
 /// IDs, to-many relationships (with a to-one inverse) as the objects whose
 /// foreign key points here.
 public struct ObjectState: Equatable, Sendable {
+    /// How many objects a to-many relationship's value lists.
+    public static let toManyShown = 5
+
     /// The object, with its concrete entity (the row's `Z_ENT`).
     public var object: ObjectReference
     /// The root entity's table (`Z` + its name, uppercased).
@@ -47,20 +50,22 @@ public enum ObjectLookup: Equatable, Sendable {
     case missing(reason: String)
 }
 
-extension HistoryStore {
-    /// How many objects a to-many relationship's value lists.
-    public static let toManyShown = 5
-
-    /// The current row of `object` (its entity or a subentity, by the row's
+extension ObjectLookup {
+    /// The current row of `object` in `store` (its entity or a subentity, by the row's
     /// `Z_ENT`), named with `model` when it has the entity.
-    public func objectState(_ object: ObjectReference, model: ManagedObjectModel?) throws -> ObjectLookup {
-        try objectState(object, model: model, naming: model.map { ModelColumns($0, catalog: catalog) })
-    }
-
-    /// ``objectState(_:model:)`` with the columns of `model` named once, for many lookups.
-    func objectState(_ object: ObjectReference, model: ManagedObjectModel?, naming: ModelColumns?) throws
+    public static func find(_ object: ObjectReference, in store: HistoryStore, model: ManagedObjectModel?) throws
         -> ObjectLookup
     {
+        try find(object, in: store, model: model, naming: model.map { ModelColumns($0, catalog: store.catalog) })
+    }
+
+    /// ``find(_:in:model:)`` with the columns of `model` named once, for many lookups.
+    static func find(
+        _ object: ObjectReference, in store: HistoryStore, model: ManagedObjectModel?, naming: ModelColumns?
+    ) throws -> ObjectLookup {
+        let path = store.path
+        let storeUUID = store.storeUUID
+        let catalog = store.catalog
         if let uuid = object.storeUUID, uuid.uppercased() != storeUUID.uppercased() {
             throw StoreQueryError(path: path, .objectOfOtherStore(object: object, storeUUID: storeUUID))
         }
@@ -70,8 +75,8 @@ extension HistoryStore {
             throw StoreQueryError(
                 path: path, .unknownEntity(name: object.entityName, known: catalog.entities.map(\.name)))
         }
-        return try read { db in
-            let columns = try Self.columns(of: table, db)
+        return try store.read { db in
+            let columns = try HistoryStore.columns(of: table, db)
             guard !columns.isEmpty else {
                 return .missing(reason: "the store has no table \(table) for \(object.entityName)")
             }
@@ -111,7 +116,7 @@ extension HistoryStore {
             let properties: [PropertyValue]
             if let model, let naming, model.entity(named: concrete.name) != nil {
                 var reader = PropertyReader(
-                    store: self, db: db, model: model, naming: naming, table: table, columns: columns, row: row,
+                    store: store, db: db, model: model, naming: naming, table: table, columns: columns, row: row,
                     key: object.primaryKey)
                 properties = try reader.properties(of: concrete.name)
                 problems += reader.problems
@@ -145,7 +150,7 @@ struct ModelColumns {
     }
 }
 
-/// Reads the properties of one row through the model (``HistoryStore/objectState(_:model:)``).
+/// Reads the properties of one row through the model (``ObjectLookup/find(_:in:model:)``).
 private struct PropertyReader {
     let store: HistoryStore
     let db: Database
@@ -273,7 +278,7 @@ private struct PropertyReader {
         try db.forEachRow(
             """
             SELECT Z_PK, Z_ENT FROM \"\(destinationTable)\" WHERE \(condition) ORDER BY Z_PK LIMIT \
-            \(HistoryStore.toManyShown)
+            \(ObjectState.toManyShown)
             """,
             arguments: [key]
         ) { cursor in
@@ -339,7 +344,7 @@ private struct PropertyReader {
         let count = try db.firstRow("SELECT COUNT(*) \(from)", arguments: arguments) { $0.int64(0) } ?? 0
         var first: [ObjectReference] = []
         try db.forEachRow(
-            "SELECT d.Z_PK, d.Z_ENT \(from) ORDER BY d.Z_PK LIMIT \(HistoryStore.toManyShown)", arguments: arguments
+            "SELECT d.Z_PK, d.Z_ENT \(from) ORDER BY d.Z_PK LIMIT \(ObjectState.toManyShown)", arguments: arguments
         ) { cursor in
             first.append(
                 ObjectReference(

@@ -88,9 +88,10 @@ public struct SaveRecovery {
                 try store.transaction(number: $0)?.timestamp
             }
             for reference in summary.read.deletedObjects {
-                if case .found? = try? store.objectState(reference, model: nil) { continue }
+                if case .found? = try? ObjectLookup.find(reference, in: store, model: nil) { continue }
                 var state: ObjectState?
-                if case .found(let found)? = try? before.objectState(reference, model: read.resolution.model) {
+                if case .found(let found)? = try? ObjectLookup.find(reference, in: before, model: read.resolution.model)
+                {
                     state = found
                 }
                 try object(

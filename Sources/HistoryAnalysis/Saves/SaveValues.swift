@@ -63,7 +63,8 @@ public final class SaveValues {
         let object = ObjectReference(entityName: entity, primaryKey: change.entityPK)
         func properties(at save: Int) throws -> [PropertyValue]? {
             let at = try opened(at: save)
-            guard case .found(let state) = try at.store.objectState(object, model: model, naming: at.naming) else {
+            guard case .found(let state) = try ObjectLookup.find(object, in: at.store, model: model, naming: at.naming)
+            else {
                 return nil
             }
             guard change.changeType == .update, let names = change.updatedProperties else { return state.properties }
@@ -120,8 +121,8 @@ public final class SaveValues {
         let object = ObjectReference(entityName: entity, primaryKey: change.entityPK)
         let old = try opened(at: save - 1)
         let new = try opened(at: save)
-        guard case .found(let before) = try old.store.objectState(object, model: model, naming: old.naming),
-            case .found(let after) = try new.store.objectState(object, model: model, naming: new.naming)
+        guard case .found(let before) = try ObjectLookup.find(object, in: old.store, model: model, naming: old.naming),
+            case .found(let after) = try ObjectLookup.find(object, in: new.store, model: model, naming: new.naming)
         else { return nil }
         return (after.table, before.properties, after.properties, log?.reason(ofSave: save))
     }

@@ -28,12 +28,14 @@ public struct MigrationTruncation: Sendable {
     public var preview: PurgePreview?
 }
 
-extension HistoryStore {
-    /// The entities history names that `next` lacks, and what truncating history
+extension MigrationTruncation {
+    /// The entities `store`'s history names that `next` lacks, and what truncating history
     /// for them deletes and breaks among `actors` (from ``MergeStateAnalyzer``).
-    public func migrationTruncation(to next: ManagedObjectModel, actors: [ActorReport]) throws -> MigrationTruncation {
+    public static func find(in store: HistoryStore, to next: ManagedObjectModel, actors: [ActorReport]) throws
+        -> MigrationTruncation
+    {
         let kept = Set(next.entities.map(\.name))
-        let named = try read { db -> [(number: Int64, changes: Int, newest: Int64)] in
+        let named = try store.read { db -> [(number: Int64, changes: Int, newest: Int64)] in
             var rows: [(Int64, Int, Int64)] = []
             var ignored: String?
             try db.forEachRow("SELECT ZENTITY, COUNT(*), MAX(ZTRANSACTIONID) FROM ACHANGE GROUP BY ZENTITY") { row in
@@ -44,14 +46,15 @@ extension HistoryStore {
             return rows
         }
         let removed = named.compactMap { e -> MigrationTruncation.RemovedEntity? in
-            guard let name = catalog.entity(number: e.number)?.name, !kept.contains(name) else { return nil }
+            guard let name = store.catalog.entity(number: e.number)?.name, !kept.contains(name) else { return nil }
             return MigrationTruncation.RemovedEntity(
                 name: name, entityNumber: e.number, changes: e.changes, newestTransaction: e.newest)
         }.sorted { $0.name < $1.name }
         guard let newest = removed.map(\.newestTransaction).max(), newest < .max else {
             return MigrationTruncation(removed: removed, preview: nil)
         }
-        let preview = try previewPurge(HistoryQuery(before: .transaction(newest + 1)), actors: actors)
+        let preview = try PurgePreview.make(
+            HistoryQuery(before: .transaction(newest + 1)), in: store, actors: actors, readers: [])
         return MigrationTruncation(removed: removed, preview: preview)
     }
 }

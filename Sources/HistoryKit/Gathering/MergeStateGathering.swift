@@ -22,15 +22,19 @@ public struct MergeStateAnalysis: Sendable {
     public var inferredKeyPrefix: String? = nil
 }
 
-extension HistoryStore {
-    /// Every position of this store that `request` leads to (its files', and CloudKit's in the
+extension MergeStateAnalysis {
+    /// Every position of `store` that `request` leads to (its files', and CloudKit's in the
     /// store) analysed with the declared actors; the report is nil when there is nothing to
     /// analyse and `always` is false.
-    public func mergeState(_ request: MergeStateRequest, always: Bool = false) throws -> MergeStateAnalysis {
-        var gathered = try request.records(storeUUID: storeUUID, storeName: path)
+    public static func gather(in store: HistoryStore, _ request: MergeStateRequest, always: Bool = false) throws
+        -> MergeStateAnalysis
+    {
+        let path = store.path
+        var gathered = try request.records(storeUUID: store.storeUUID, storeName: path)
         // Keys sharing a prefix before authors' names are those authors' positions, as --key-prefix would make them.
         let resolved =
-            request.keyPrefixes.isEmpty ? try KeyPrefixInference.resolve(gathered.records, isAuthor: hasAuthor) : nil
+            request.keyPrefixes.isEmpty
+            ? try KeyPrefixInference.resolve(gathered.records, isAuthor: store.hasAuthor) : nil
         let inferred = resolved?.prefix
         if let resolved, let inferred {
             gathered.records = resolved.records
@@ -39,7 +43,7 @@ extension HistoryStore {
                 gathered.sources[i].inferredKeyPrefix = inferred
             }
         }
-        let mirroring = try mirroringState()
+        let mirroring = try MirroringState.read(in: store)
         if let mirroring {
             let detail =
                 mirroring.tables.isEmpty
@@ -57,12 +61,12 @@ extension HistoryStore {
         var report =
             always || given
             ? try MergeStateAnalyzer(
-                store: self, declared: request.declared, batch: request.batch, records: gathered.records,
+                store: store, declared: request.declared, batch: request.batch, records: gathered.records,
                 mirroring: mirroring,
                 now: request.now, nowIsGiven: request.nowIsGiven, cleaners: request.cleaners
             ).report()
             : nil
-        let readers = hiddenReaders(modelPath: request.modelPath)
+        let readers = HiddenReader.all(in: store, modelPath: request.modelPath)
         report?.hiddenReaders = readers
         return MergeStateAnalysis(
             sources: gathered.sources, mirroring: mirroring, report: report, isGiven: given, notes: gathered.notes,

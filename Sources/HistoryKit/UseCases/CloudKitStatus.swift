@@ -18,7 +18,7 @@ public struct CloudKitStatus {
         -> CloudKitStatus
     {
         try store.snapshot {
-            guard let state = try store.mirroringState(recentEvents: events) else {
+            guard let state = try MirroringState.read(in: store, recentEvents: events) else {
                 return CloudKitStatus(store: store)
             }
             let exporter = try MergeStateAnalyzer(
@@ -30,7 +30,7 @@ public struct CloudKitStatus {
                 changesAfterPosition: try exporter?.tokenNumber.map {
                     try store.countChanges(afterTransaction: $0)
                 },
-                backlog: try store.exportBacklog(limit: objects))
+                backlog: try ExportBacklog.read(in: store, limit: objects))
         }
     }
 }

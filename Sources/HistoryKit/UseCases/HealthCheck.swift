@@ -58,7 +58,7 @@ public struct HealthCheckResult {
 /// on it, as the command, the report and a test of an app all run them.
 public enum HealthCheck {
     public static func run(_ store: HistoryStore, _ request: HealthCheckRequest) throws -> HealthCheckResult {
-        let analysis = try store.mergeState(request.mergeState, always: request.forAPage)
+        let analysis = try MergeStateAnalysis.gather(in: store, request.mergeState, always: request.forAPage)
         let nextModel = try request.nextModelPath.map { try ModelLoader.load(path: $0).model }
         // The rules see merge state only when some was given.
         let context = try CheckContext(

@@ -27,9 +27,9 @@ public struct ProvocationProposal {
     public var plan: ProvokePlan
 
     public static func make(_ store: HistoryStore, _ request: ProvokeRequest) throws -> ProvocationProposal {
-        let analysis = try store.mergeState(request.mergeState, always: true)
-        let plan = try store.planProvocation(
-            request.scenario, actor: request.actor, by: request.by, analysis: analysis,
+        let analysis = try MergeStateAnalysis.gather(in: store, request.mergeState, always: true)
+        let plan = try ProvokePlan.make(
+            request.scenario, in: store, actor: request.actor, by: request.by, analysis: analysis,
             keyPrefixes: request.mergeState.keyPrefixes)
         return ProvocationProposal(mergeState: analysis, plan: plan)
     }

@@ -33,7 +33,8 @@ public struct PurgeProposal {
     public static func make(_ store: HistoryStore, _ request: PurgeRequest) throws -> PurgeProposal {
         try make(
             store, cutoff: request.cutoff, narrowing: request.narrowing,
-            mergeState: try store.mergeState(request.mergeState, always: request.cutoff.needsActors),
+            mergeState: try MergeStateAnalysis.gather(
+                in: store, request.mergeState, always: request.cutoff.needsActors),
             breakdown: request.breakdown)
     }
 
@@ -44,7 +45,7 @@ public struct PurgeProposal {
         breakdown: Bool
     ) throws -> PurgeProposal {
         let selection = try PurgeSelection.of(cutoff, narrowing: narrowing, report: mergeState.report)
-        let plan = try store.planPurge(selection, mergeState: mergeState, breakdown: breakdown)
+        let plan = try PurgePlan.make(selection, in: store, mergeState: mergeState, breakdown: breakdown)
         return PurgeProposal(mergeState: mergeState, selection: selection, plan: plan)
     }
 }

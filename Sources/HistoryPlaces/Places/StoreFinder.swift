@@ -209,7 +209,7 @@ public enum StoreFinder {
         ) {
             let glance: StoreGlance
             do {
-                glance = try open().glance()
+                glance = try StoreGlance.read(open())
             } catch StoreError.notCoreData {
                 return
             } catch StoreError.historyNotEnabled {

@@ -46,21 +46,22 @@ struct PurgeSQL: Sendable {
     let pruneStrings: String?
 }
 
-extension HistoryStore {
-    /// Previews the purge of the transactions matching `query` and prepares it for
+extension PurgePlan {
+    /// Previews the purge of the transactions of `store` matching `query` and prepares it for
     /// ``PurgeExecutor``, checking what it breaks of `actors` (from ``MergeStateAnalyzer``) and
-    /// `readers` (no default: a caller cannot forget them; ``planPurge(_:mergeState:breakdown:)``
-    /// takes both from a merge-state analysis).
-    public func planPurge(
-        _ query: HistoryQuery, actors: [ActorReport], readers: [HiddenReader], breakdown: Bool = false
+    /// `readers` (no default: a caller cannot forget them; the `make` that takes a
+    /// ``MergeStateAnalysis`` takes both from it).
+    public static func make(
+        _ query: HistoryQuery, in store: HistoryStore, actors: [ActorReport], readers: [HiddenReader],
+        breakdown: Bool = false
     ) throws -> PurgePlan {
-        let preview = try previewPurge(query, actors: actors, readers: readers, breakdown: breakdown)
-        let sql = try HistorySQL(store: self, query: preview.query)
+        let preview = try PurgePreview.make(query, in: store, actors: actors, readers: readers, breakdown: breakdown)
+        let sql = try HistorySQL(store: store, query: preview.query)
         let refs = ["ZAUTHORTS", "ZBUNDLEIDTS", "ZCONTEXTNAMETS", "ZPROCESSIDTS"].filter {
-            schema.transactionColumns.contains($0)
+            store.schema.transactionColumns.contains($0)
         }
-        let prune =
-            schema.hasStringTable && !refs.isEmpty
+        let prune: String? =
+            store.schema.hasStringTable && !refs.isEmpty
             ? "DELETE FROM ATRANSACTIONSTRING WHERE Z_PK NOT IN ("
                 + refs.map { "SELECT \($0) FROM ATRANSACTION WHERE \($0) IS NOT NULL" }.joined(separator: " UNION ")
                 + ")"
@@ -73,7 +74,7 @@ extension HistoryStore {
             a.positionDate.map(HistoryQuery.Bound.date) ?? a.tokenNumber.map(HistoryQuery.Bound.transaction)
         }
         return PurgePlan(
-            preview: preview, store: self, actorsChecked: positioned.count,
+            preview: preview, store: store, actorsChecked: positioned.count,
             appActorsChecked: positioned.filter { $0.kind == .app }.count, safeBefore: safeBefore,
             sql: PurgeSQL(matching: sql.matchingNumbers(), values: sql.argumentValues, pruneStrings: prune))
     }

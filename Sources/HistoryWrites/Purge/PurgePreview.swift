@@ -65,25 +65,37 @@ public struct PurgePreview: Sendable {
     var ranges: [ClosedRange<Int64>]?
 }
 
-extension HistoryStore {
-    /// Computes what deleting the transactions matching `query` would do, in
+extension PurgePreview {
+    /// Computes what deleting the transactions of `store` matching `query` would do, in
     /// one pass through the transactions plus index-only change counts.
-    /// `actors` (from ``MergeStateAnalyzer``) are checked for breakage.
-    /// `breakdown` also counts the deleted changes per author and per entity
-    /// and type, which reads every deleted change (seconds on millions).
-    /// `readers` (``MergeStateAnalysis/hiddenReaders``) are named when anything is deleted.
-    public func previewPurge(
-        _ query: HistoryQuery, actors: [ActorReport] = [], readers: [HiddenReader] = [],
+    /// `actors` (from ``MergeStateAnalyzer``) are checked for breakage, and `readers`
+    /// (``MergeStateAnalysis/hiddenReaders``) named when anything is deleted: no default, so a
+    /// caller cannot forget them. `breakdown` also counts the deleted changes per author and per
+    /// entity and type, which reads every deleted change (seconds on millions).
+    public static func make(
+        _ query: HistoryQuery, in store: HistoryStore, actors: [ActorReport], readers: [HiddenReader],
         breakdown: Bool = false
     ) throws -> PurgePreview {
+        try PurgePreviewReading(store: store).previewPurge(
+            query, actors: actors, readers: readers, breakdown: breakdown)
+    }
+}
+
+/// The reads of `PurgePreview.make`, on one store.
+private struct PurgePreviewReading {
+    let store: HistoryStore
+
+    func previewPurge(_ query: HistoryQuery, actors: [ActorReport], readers: [HiddenReader], breakdown: Bool)
+        throws -> PurgePreview
+    {
         guard query.entities.isEmpty, query.changeTypes.isEmpty, query.objects.isEmpty else {
             throw QueryError.invalidPurgeFilter
         }
         var q = query
         q.limit = nil
-        let sql = try HistorySQL(store: self, query: q)
+        let sql = try HistorySQL(store: store, query: q)
         // The scan, the breakdown and the oldest survivor read one snapshot.
-        var preview = try snapshot { try previewPurge(q, sql: sql, actors: actors, breakdown: breakdown) }
+        var preview = try store.snapshot { try previewPurge(q, sql: sql, actors: actors, breakdown: breakdown) }
         if preview.transactionCount > 0 { preview.hiddenReaders = readers }
         return preview
     }
@@ -99,7 +111,7 @@ extension HistoryStore {
         var survivor: Int64?
         // The bytes of the history tables come from reading every page of them (dbstat): on a second
         // connection while the transactions are scanned here.
-        var (preview, space) = try read(
+        var (preview, space) = try store.read(
             { db -> PurgePreview in
                 var deleted = AuthorTallies()
                 var all = 0
@@ -108,7 +120,7 @@ extension HistoryStore {
                 var deletedStrings = ReferenceSet()
                 var survivingStrings = ReferenceSet()
                 var runs = NumberRuns(limit: 10_000)
-                var scan = try TransactionScan(store: self, db: db, query: q)
+                var scan = try TransactionScan(store: store, db: db, query: q)
                 try scan.run(db) { t in
                     all += 1
                     let refs = t.stringReferences
@@ -167,13 +179,13 @@ extension HistoryStore {
                         $0 + $1.tally.count
                     },
                     consequences: breakage.consequences(actors, authorNames: names), ranges: runs.ranges)
-            }, beside: { db in try self.space(db) })
+            }, beside: { db in try store.space(db) })
         if breakdown {
             try countChanges(
                 of: &preview, matching: matching, arguments: args, authorExpression: sql.expression(for: .author),
                 joins: sql.joinClause)
         }
-        preview.oldestSurvivor = try survivor.flatMap { try transaction(number: $0) }
+        preview.oldestSurvivor = try survivor.flatMap { try store.transaction(number: $0) }
         let tables = Dictionary(space.tables.map { ($0.name, $0.bytes) }, uniquingKeysWith: { a, _ in a })
         func share(_ part: Int, _ whole: Int) -> Double { whole > 0 ? Double(part) / Double(whole) : 0 }
         let transactions = preview.transactionCount + preview.survivingTransactions
@@ -193,8 +205,8 @@ extension HistoryStore {
             return PurgePreview.Cut(date: d, transaction: at)
         }
         // Int64.min: a strategy that cuts nowhere.
-        guard let number = transactionNumber(of: before), number > .min else { return nil }
-        return PurgePreview.Cut(date: try firstTransaction(from: number, db)?.timestamp, transaction: number)
+        guard let number = store.transactionNumber(of: before), number > .min else { return nil }
+        return PurgePreview.Cut(date: try store.firstTransaction(from: number, db)?.timestamp, transaction: number)
     }
 
     /// Deleted changes per author, and per entity and type (reads every deleted change).
@@ -202,7 +214,7 @@ extension HistoryStore {
         of preview: inout PurgePreview, matching: String, arguments args: StatementArguments,
         authorExpression: String, joins: String
     ) throws {
-        let (perAuthor, entityCounts) = try read { db -> ([String?: Int], EntityChangeTally) in
+        let (perAuthor, entityCounts) = try store.read { db -> ([String?: Int], EntityChangeTally) in
             var perAuthor: [String?: Int] = [:]
             try db.forEachRow(
                 """
@@ -215,13 +227,14 @@ extension HistoryStore {
                 var ignored: String?
                 perAuthor[row.text(0, problem: &ignored), default: 0] += Int(row.int64(1))
             }
-            let entityCounts = try entityChangeCounts(db, filter: "c.ZTRANSACTIONID IN (\(matching))", arguments: args)
+            let entityCounts = try store.entityChangeCounts(
+                db, filter: "c.ZTRANSACTIONID IN (\(matching))", arguments: args)
             return (perAuthor, entityCounts)
         }
         for i in preview.byAuthor.indices { preview.byAuthor[i].changes = perAuthor[preview.byAuthor[i].author] ?? 0 }
         preview.byEntity = entityCounts.byEntity.keys.sorted().map { n in
             PurgePreview.EntityCount(
-                entity: catalog.entity(number: n)?.name, entityNumber: n,
+                entity: store.catalog.entity(number: n)?.name, entityNumber: n,
                 counts: entityCounts.byEntity[n] ?? EntityChangeCounts())
         }
         if entityCounts.withoutEntityNumber.total > 0 {

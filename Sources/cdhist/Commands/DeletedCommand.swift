@@ -45,7 +45,8 @@ struct DeletedCommand: ParsableCommand, SessionInputs {
         }
         // A table shows the first rows of each entity, deleted and gone, after the count of all.
         let perEntity = summaryOptions.limit(session.context)
-        let summary = try session.store.deletionSummary(entities: entity, includeSubentities: includeSubentities)
+        let summary = try DeletionSummary.read(
+            in: session.store, entities: entity, includeSubentities: includeSubentities)
         let list = DeletedList(
             context: session.context, presenter: presenter, bounds: try session.store.numberBounds(), summary: summary,
             header: [("storeID", .string(session.store.storeUUID))])
@@ -55,7 +56,8 @@ struct DeletedCommand: ParsableCommand, SessionInputs {
         let progress = ProgressLine(
             enabled: terminal.stderrIsTerminal && !terminal.stdoutIsTerminal, every: 1024, quietFirst: true)
         var shown = 0
-        try session.store.forEachDeletedObject(
+        try DeletedObject.forEach(
+            in: session.store,
             entities: entity, includeSubentities: includeSubentities, perEntity: perEntity, limit: limit,
             decoder: session.decoder
         ) { object in

@@ -51,7 +51,7 @@ struct ObjectCommand: ParsableCommand, SessionInputs {
             chunks: chunks)
         // The row and the changes from one snapshot.
         try session.store.snapshot {
-            let lookup = try session.store.objectState(object, model: session.model.model)
+            let lookup = try ObjectLookup.find(object, in: session.store, model: session.model.model)
             if case .missing(let reason) = lookup, try !session.store.hasTransactions(query) {
                 throw CLIError.notFound(
                     path: session.store.path, what: "no object \(object): \(reason), and no change to it in the history"

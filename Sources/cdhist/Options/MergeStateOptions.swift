@@ -85,8 +85,8 @@ struct MergeSourceOptions: ParsableArguments {
         _ store: HistoryStore, declared: [String] = [], batch: [String] = [], now: Double, utc: Bool,
         model: String? = nil, always: Bool = false
     ) throws -> MergeStateAnalysis {
-        let analysis = try store.mergeState(
-            try request(declared: declared, batch: batch, now: now, utc: utc, model: model), always: always)
+        let analysis = try MergeStateAnalysis.gather(
+            in: store, try request(declared: declared, batch: batch, now: now, utc: utc, model: model), always: always)
         printNotes(analysis)
         return analysis
     }

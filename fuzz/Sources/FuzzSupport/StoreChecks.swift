@@ -147,9 +147,11 @@ public enum StoreChecks {
         // cloudkit: the mirroring tables, the objects changed since their export.
         var mirroring: MirroringState?
         attempt {
-            mirroring = try store.mirroringState()
+            mirroring = try MirroringState.read(in: store)
             for p in mirroring?.problems ?? [] { Touch.text(p) }
-            if let backlog = try store.exportBacklog(limit: 5) { Touch.sink &+= backlog.count &+ backlog.objects.count }
+            if let backlog = try ExportBacklog.read(in: store, limit: 5) {
+                Touch.sink &+= backlog.count &+ backlog.objects.count
+            }
         }
         var report: MergeStateReport?
         attempt {
@@ -201,17 +203,20 @@ public enum StoreChecks {
                 authors: (cutoff.authorFilter ?? []).map { .value($0) })
             if !queries.contains(query) { queries.append(query) }
         }
-        let readers = store.hiddenReaders()
+        let readers = HiddenReader.all(in: store)
         for query in queries {
             attempt {
                 Touch.preview(
-                    try store.planPurge(query, actors: report?.actors ?? [], readers: readers, breakdown: true).preview)
+                    try PurgePlan.make(
+                        query, in: store, actors: report?.actors ?? [], readers: readers, breakdown: true
+                    ).preview)
             }
         }
         attempt {
             Touch.preview(
-                try store.planPurge(
-                    HistoryQuery(before: .transaction(middle)), actors: report?.actors ?? [], readers: readers
+                try PurgePlan.make(
+                    HistoryQuery(before: .transaction(middle)), in: store, actors: report?.actors ?? [],
+                    readers: readers
                 ).preview)
         }
     }

@@ -11,7 +11,7 @@ struct CascadeOrphansRule: CheckRule {
 
     func evaluate(_ c: CheckContext) throws -> [Finding] {
         guard let model = c.model.model else { return [] }
-        return try c.store.cascadeOrphans(model: model).map { o in
+        return try CascadeOrphans.find(in: c.store, model: model).map { o in
             var kinds: [String] = []
             for owner in o.owners where owner.dangling > 0 {
                 var text =

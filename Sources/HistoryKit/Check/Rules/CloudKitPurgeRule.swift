@@ -13,8 +13,9 @@ struct CloudKitPurgeRule: CheckRule {
             report.cleaner(strategy)?.cutoff.purges == true
         else { return [] }
         // What the purge by that strategy selects: before its cut-off, or its authors' at every date.
-        let preview = try c.store.previewPurge(
-            try PurgeSelection.strategy(strategy, report: report, narrowing: HistoryQuery()).query)
+        let preview = try PurgePreview.make(
+            try PurgeSelection.strategy(strategy, report: report, narrowing: HistoryQuery()).query, in: c.store,
+            actors: [], readers: [])
         guard preview.cloudKitTransactions > 0 else { return [] }
         return [
             finding(

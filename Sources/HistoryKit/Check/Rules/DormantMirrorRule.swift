@@ -13,7 +13,7 @@ struct DormantMirrorRule: CheckRule {
         guard let mirroring = c.mirroring, !mirroring.tables.isEmpty || mirroring.metadataSource != nil else {
             return []
         }
-        let silence = try c.store.mirroringSilence(mirroring)
+        let silence = try MirroringSilence.read(in: c.store, mirroring)
         guard let seconds = silence.seconds, seconds >= c.config.dormantMirrorDays * 86400,
             silence.transactionsSince >= c.config.dormantMirrorTransactions
         else { return [] }

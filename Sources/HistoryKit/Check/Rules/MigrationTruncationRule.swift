@@ -12,7 +12,7 @@ struct MigrationTruncationRule: CheckRule {
 
     func evaluate(_ c: CheckContext) throws -> [Finding] {
         guard let next = c.nextModel else { return [] }
-        let truncation = try c.store.migrationTruncation(to: next, actors: c.mergeState?.actors ?? [])
+        let truncation = try MigrationTruncation.find(in: c.store, to: next, actors: c.mergeState?.actors ?? [])
         guard let preview = truncation.preview, let newest = truncation.removed.map(\.newestTransaction).max() else {
             return []
         }

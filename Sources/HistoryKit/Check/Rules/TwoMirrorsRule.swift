@@ -9,7 +9,7 @@ struct TwoMirrorsRule: CheckRule {
     let summary = "CloudKit mirroring ran in more than one process"
 
     func evaluate(_ c: CheckContext) throws -> [Finding] {
-        let writers = try c.store.mirroringWriters().filter { $0.bundleID != nil || $0.processID != nil }
+        let writers = try MirroringWriter.all(in: c.store).filter { $0.bundleID != nil || $0.processID != nil }
         // One writer after another is an app renamed between versions; two at once mirror twice.
         let together = writers.filter { w in
             writers.contains { o in

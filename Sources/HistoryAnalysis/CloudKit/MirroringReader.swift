@@ -1,14 +1,14 @@
 import GRDB
 import HistoryReading
 
-extension HistoryStore {
-    /// CloudKit mirroring's state in this store; nil when the store is not
+extension MirroringState {
+    /// CloudKit mirroring's state in `store`; nil when the store is not
     /// mirrored (no `ANSCK…` table and no mirroring key in its metadata).
     /// Reads only: missing tables and columns, values of another type and
     /// undecodable archives become ``MirroringState/problems``.
-    public func mirroringState(recentEvents: Int = 10) throws -> MirroringState? {
-        try read { db in
-            var reader = MirroringReader(store: self, db: db)
+    public static func read(in store: HistoryStore, recentEvents: Int = 10) throws -> MirroringState? {
+        try store.read { db in
+            var reader = MirroringReader(store: store, db: db)
             return try reader.read(recentEvents: max(0, recentEvents))
         }
     }

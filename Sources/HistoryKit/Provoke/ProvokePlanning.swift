@@ -3,28 +3,42 @@ import HistoryAnalysis
 import HistoryReading
 import HistoryWrites
 
-extension HistoryStore {
-    /// Plans putting `actor` (ignored for `cloudkit-reset`) into `scenario`'s failure, from the
+extension ProvokePlan {
+    /// Plans putting `actor` of `store` (ignored for `cloudkit-reset`) into `scenario`'s failure, from the
     /// merge state `analysis` evaluated (its positions read with `keyPrefixes`). `by` is how many
     /// transactions `behind` moves the actor back. Throws ``ProvokeError/notApplicable(path:reason:)``
     /// when the scenario cannot happen to it (a date never expires; a token already expired).
-    public func planProvocation(
+    public static func make(
+        _ scenario: ProvokeScenario, in store: HistoryStore, actor: String?, by: Int = 1,
+        analysis: MergeStateAnalysis, keyPrefixes: [String] = []
+    ) throws -> ProvokePlan {
+        try ProvokePlanning(store: store).planProvocation(
+            scenario, actor: actor, by: by, analysis: analysis, keyPrefixes: keyPrefixes)
+    }
+}
+
+/// The reads and plans of `ProvokePlan.make(_:in:actor:by:analysis:keyPrefixes:)`, on one store.
+private struct ProvokePlanning {
+    let store: HistoryStore
+
+    /// ``ProvokePlan/make(_:in:actor:by:analysis:keyPrefixes:)``.
+    func planProvocation(
         _ scenario: ProvokeScenario, actor: String?, by: Int = 1, analysis: MergeStateAnalysis,
         keyPrefixes given: [String] = []
     ) throws -> ProvokePlan {
         // The keys are rewritten as they were read: with the prefix the analysis inferred, when it did.
         let keyPrefixes = given + (analysis.inferredKeyPrefix.map { [$0] } ?? [])
-        if packedIn != nil { throw PlaceError.readOnlyPlace(name: path) }
+        if store.packedIn != nil { throw PlaceError.readOnlyPlace(name: store.path) }
         // A library caller may have asked for no analysis when nothing was given (`always: false`).
         guard let report = analysis.report else {
-            throw ProvokeError.notApplicable(path: path, reason: "no merge state was found or analysed")
+            throw ProvokeError.notApplicable(path: store.path, reason: "no merge state was found or analysed")
         }
-        let folder = ProvokeBackup.folder(forStore: path)
-        if FileStatus(folder) != nil { throw ProvokeError.earlierProvocation(path: path, folder: folder) }
+        let folder = ProvokeBackup.folder(forStore: store.path)
+        if FileStatus(folder) != nil { throw ProvokeError.earlierProvocation(path: store.path, folder: folder) }
         if scenario == .cloudKitReset { return try planCloudKitReset(report, analysis: analysis) }
         guard let actor else {
             throw ProvokeError.notApplicable(
-                path: path, reason: "\(scenario.rawValue) needs the actor to act on (\(Control.provokeActor))")
+                path: store.path, reason: "\(scenario.rawValue) needs the actor to act on (\(Control.provokeActor))")
         }
         guard let r = report.actors.first(where: { $0.name == actor && $0.kind == .app }), let record = r.records.first
         else {
@@ -36,10 +50,12 @@ extension HistoryStore {
                 give them)
                 """
                 : "the actors with a position are \(known.joined(separator: ", "))"
-            throw ProvokeError.notApplicable(path: path, reason: "no merge position of actor '\(actor)': \(list)")
+            throw ProvokeError.notApplicable(path: store.path, reason: "no merge position of actor '\(actor)': \(list)")
         }
-        let uuid = storeUUID
-        func notApplicable(_ why: Message) -> ProvokeError { .notApplicable(path: path, reason: "'\(actor)' \(why)") }
+        let uuid = store.storeUUID
+        func notApplicable(_ why: Message) -> ProvokeError {
+            .notApplicable(path: store.path, reason: "'\(actor)' \(why)")
+        }
         if case .unreadable = record.position, scenario != .corruptToken {
             throw notApplicable("has a position that cannot be read: \(scenario.rawValue) needs a readable one")
         }
@@ -47,7 +63,7 @@ extension HistoryStore {
             throw notApplicable(
                 """
                 keeps a token of another store already: \(scenario.rawValue) needs a token of this store \
-                (\(storeUUID))
+                (\(store.storeUUID))
                 """
             )
         }
@@ -58,9 +74,10 @@ extension HistoryStore {
             }
             // Expired already: purged, or beyond the newest transaction (a restored store), said as check says it.
             guard r.lastMerged != nil else {
-                throw ProvokeError.notApplicable(path: path, reason: "'\(actor)' is expired already: \(r.explanation)")
+                throw ProvokeError.notApplicable(
+                    path: store.path, reason: "'\(actor)' is expired already: \(r.explanation)")
             }
-            let purge = try planPurge(HistoryQuery(before: Self.after(n)), mergeState: analysis)
+            let purge = try PurgePlan.make(HistoryQuery(before: Self.after(n)), in: store, mergeState: analysis)
             return plan(
                 scenario, actor, purge: purge,
                 expected: LaunchExpectation(
@@ -86,7 +103,7 @@ extension HistoryStore {
                     """
                 )
             }
-            let purge = try planPurge(HistoryQuery(before: Self.after(m)), mergeState: analysis)
+            let purge = try PurgePlan.make(HistoryQuery(before: Self.after(m)), in: store, mergeState: analysis)
             return plan(
                 scenario, actor, purge: purge,
                 expected: LaunchExpectation(
@@ -109,7 +126,7 @@ extension HistoryStore {
                 throw notApplicable("has a position before every transaction: it cannot move further back")
             }
             var earlier: [Transaction] = []
-            try forEachTransaction(HistoryQuery(before: .transaction(current), limit: by, order: .descending)) {
+            try store.forEachTransaction(HistoryQuery(before: .transaction(current), limit: by, order: .descending)) {
                 earlier.append($0)
             }
             guard earlier.count == by, let target = earlier.last else {
@@ -131,10 +148,10 @@ extension HistoryStore {
             } else {
                 let file = try defaultsFile(record, actor: actor)
                 let repair = try DefaultsRepair.plan(
-                    path: file, actor: actor, target: .transaction(target.number), store: self,
+                    path: file, actor: actor, target: .transaction(target.number), store: store,
                     customPrefixes: keyPrefixes)
                 edit = try PositionEdit.defaults(
-                    repair, actor: actor, old: record.position, storeUUID: storeUUID, prefixes: keyPrefixes)
+                    repair, actor: actor, old: record.position, storeUUID: store.storeUUID, prefixes: keyPrefixes)
             }
             return plan(
                 scenario, actor, edit: edit,
@@ -175,10 +192,11 @@ extension HistoryStore {
             if r.positionDate != nil {
                 let file = try defaultsFile(record, actor: actor)
                 let undecodable = PlistValue.data(TokenRewrite.undecodableArchive)
-                let repair = try DefaultsRepair.plan(path: file, actor: actor, store: self, customPrefixes: keyPrefixes)
-                { _, _ in undecodable }
+                let repair = try DefaultsRepair.plan(
+                    path: file, actor: actor, store: store, customPrefixes: keyPrefixes
+                ) { _, _ in undecodable }
                 edit = try PositionEdit.defaults(
-                    repair, actor: actor, old: record.position, storeUUID: storeUUID, prefixes: keyPrefixes)
+                    repair, actor: actor, old: record.position, storeUUID: store.storeUUID, prefixes: keyPrefixes)
             } else {
                 edit = try rewrite(record, actor: actor, keyPrefixes: keyPrefixes) { bytes, _ in
                     TokenRewrite.corrupt(bytes)
@@ -223,12 +241,12 @@ extension HistoryStore {
     private func planCloudKitReset(_ report: MergeStateReport, analysis: MergeStateAnalysis) throws -> ProvokePlan {
         guard let exporter = report.exporter else {
             throw ProvokeError.notApplicable(
-                path: path,
+                path: store.path,
                 reason: "the store holds no CloudKit mirroring state: there is no export position to purge past")
         }
         guard let n = exporter.tokenNumber else {
             throw ProvokeError.notApplicable(
-                path: path,
+                path: store.path,
                 reason:
                     """
                     CloudKit mirroring's export position cannot be read, or names another store: \
@@ -238,12 +256,12 @@ extension HistoryStore {
         }
         guard exporter.lastMerged != nil else {
             throw ProvokeError.notApplicable(
-                path: path,
+                path: store.path,
                 reason:
                     "CloudKit mirroring's export position (#\(n)) is gone already: the mirror resets on its next export"
             )
         }
-        let purge = try planPurge(HistoryQuery(before: Self.after(n)), mergeState: analysis)
+        let purge = try PurgePlan.make(HistoryQuery(before: Self.after(n)), in: store, mergeState: analysis)
         return plan(
             .cloudKitReset, exporter.name, purge: purge,
             expected: LaunchExpectation(
@@ -264,7 +282,7 @@ extension HistoryStore {
     private func defaultsFile(_ record: MergeRecord, actor: String) throws -> String {
         guard let file = record.file, record.key != nil else {
             throw ProvokeError.notApplicable(
-                path: record.file ?? path,
+                path: record.file ?? store.path,
                 reason:
                     """
                     '\(actor)' is kept inside a value (\(record.source)), not under a key of its own that cdhist \
@@ -283,12 +301,12 @@ extension HistoryStore {
         if record.keyFormat == nil {
             guard let file = record.file else {
                 throw ProvokeError.notApplicable(
-                    path: path, reason: "'\(actor)' has a position given as a literal, in no file to rewrite")
+                    path: store.path, reason: "'\(actor)' has a position given as a literal, in no file to rewrite")
             }
             return try PositionEdit.tokenFile(file, old: record.position) { try body($0, file) }
         }
         let file = try defaultsFile(record, actor: actor)
-        let repair = try DefaultsRepair.plan(path: file, actor: actor, store: self, customPrefixes: keyPrefixes) {
+        let repair = try DefaultsRepair.plan(path: file, actor: actor, store: store, customPrefixes: keyPrefixes) {
             key, old in
             let source = "\(file) [\(key)]"
             if let bytes = old.dataValue { return .data(try body(bytes, source)) }
@@ -298,7 +316,7 @@ extension HistoryStore {
             throw ProvokeError.notApplicable(path: source, reason: "holds \(old.kindName), not a token")
         }
         return try PositionEdit.defaults(
-            repair, actor: actor, old: record.position, storeUUID: storeUUID, prefixes: keyPrefixes)
+            repair, actor: actor, old: record.position, storeUUID: store.storeUUID, prefixes: keyPrefixes)
     }
 
     private func plan(
@@ -307,7 +325,7 @@ extension HistoryStore {
     ) -> ProvokePlan {
         let range = purge.flatMap { $0.preview.transactionCount > 0 ? $0.preview.numbers : nil }
         return ProvokePlan(
-            scenario: scenario, actor: actor, storePath: path, purge: purge, edit: edit, deletedRange: range,
+            scenario: scenario, actor: actor, storePath: store.path, purge: purge, edit: edit, deletedRange: range,
             expected: expected, summary: summary)
     }
 }

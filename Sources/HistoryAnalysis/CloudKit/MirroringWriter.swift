@@ -14,25 +14,44 @@ public struct MirroringWriter: Equatable, Sendable {
     public var last: Double?
 }
 
-extension HistoryStore {
+extension MirroringWriter {
+    /// Every bundle ID and process that wrote CloudKit mirroring's transactions in `store`, most first.
+    public static func all(in store: HistoryStore) throws -> [MirroringWriter] {
+        try MirroringWriterReading(store: store).mirroringWriters()
+    }
+}
+
+extension MirroringSilence {
+    /// What was written in `store` after CloudKit mirroring last showed itself: its newest
+    /// transaction, the transaction its export token names, or its newest event in `ANSCKEVENT`,
+    /// whichever is latest.
+    public static func read(in store: HistoryStore, _ mirroring: MirroringState) throws -> MirroringSilence {
+        try MirroringWriterReading(store: store).mirroringSilence(mirroring)
+    }
+}
+
+/// The reads of `MirroringWriter.all(in:)` and `MirroringSilence.read(in:_:)`, on one store.
+private struct MirroringWriterReading {
+    let store: HistoryStore
+
     /// The condition selecting CloudKit mirroring's transactions (`ATRANSACTION t`), by the
     /// author's string reference (indexed) or, in older stores, its inline text.
     private var mirroringCondition: String {
         let glob = "'\(AuthorFamily.cloudKitPrefix)*'"
         var terms: [String] = []
-        if schema.hasStringTable, schema.transactionColumns.contains("ZAUTHORTS") {
+        if store.schema.hasStringTable, store.schema.transactionColumns.contains("ZAUTHORTS") {
             terms.append("t.ZAUTHORTS IN (SELECT Z_PK FROM ATRANSACTIONSTRING WHERE ZNAME GLOB \(glob))")
         }
-        if schema.transactionColumns.contains("ZAUTHOR") { terms.append("t.ZAUTHOR GLOB \(glob)") }
+        if store.schema.transactionColumns.contains("ZAUTHOR") { terms.append("t.ZAUTHOR GLOB \(glob)") }
         return terms.isEmpty ? "0" : "(" + terms.joined(separator: " OR ") + ")"
     }
 
-    /// Every bundle ID and process that wrote CloudKit mirroring's transactions, most first.
-    public func mirroringWriters() throws -> [MirroringWriter] {
+    /// ``MirroringWriter/all(in:)``.
+    func mirroringWriters() throws -> [MirroringWriter] {
         // The names as every read resolves them: the string table first, then the inline text.
-        let names = try HistorySQL(store: self, query: HistoryQuery())
+        let names = try HistorySQL(store: store, query: HistoryQuery())
         let number = "CASE WHEN typeof(t.ZTIMESTAMP) IN ('integer', 'real') THEN t.ZTIMESTAMP END"
-        return try read { db in
+        return try store.read { db in
             var writers: [MirroringWriter] = []
             try db.forEachRow(
                 """
@@ -54,10 +73,9 @@ extension HistoryStore {
         }
     }
 
-    /// What was written after CloudKit mirroring last showed itself: its newest transaction, the
-    /// transaction its export token names, or its newest event in `ANSCKEVENT`, whichever is latest.
-    public func mirroringSilence(_ mirroring: MirroringState) throws -> MirroringSilence {
-        try read { db in
+    /// ``MirroringSilence/read(in:_:)``.
+    func mirroringSilence(_ mirroring: MirroringState) throws -> MirroringSilence {
+        try store.read { db in
             var ignored: String?
             let last = try db.firstRow(
                 """
@@ -70,7 +88,7 @@ extension HistoryStore {
             var seen: [(what: MirroringSilence.Activity, time: Double)] = []
             if let last, let time = last.time { seen.append((.transaction(last.number), time)) }
             if case .token(let token)? = mirroring.exportPosition?.position,
-                let n = token.transactionNumber(forStore: storeUUID),
+                let n = token.transactionNumber(forStore: store.storeUUID),
                 let time = try db.firstRow(
                     "SELECT ZTIMESTAMP FROM ATRANSACTION WHERE Z_PK = ?", arguments: [n],
                     { $0.number(0, problem: &ignored) }) ?? nil

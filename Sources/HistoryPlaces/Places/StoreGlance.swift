@@ -12,10 +12,10 @@ public struct StoreGlance: Equatable, Sendable {
     public var wasPurged: Bool
 }
 
-extension HistoryStore {
-    /// Counts and ranges through the indexes of `ATRANSACTION` (a few milliseconds at any size).
-    public func glance() throws -> StoreGlance {
-        try read { db in
+extension StoreGlance {
+    /// Counts and ranges through the indexes of `store`'s `ATRANSACTION` (a few milliseconds at any size).
+    public static func read(_ store: HistoryStore) throws -> StoreGlance {
+        try store.read { db in
             let (count, minPK, maxPK) =
                 try db.firstRow("SELECT COUNT(*), MIN(Z_PK), MAX(Z_PK) FROM ATRANSACTION") {
                     (Int($0.int64(0)), $0.optionalInt64(1), $0.optionalInt64(2))
@@ -27,7 +27,7 @@ extension HistoryStore {
                 try db.firstRow("SELECT MAX(ZTIMESTAMP) FROM ATRANSACTION WHERE ZTIMESTAMP < ''") {
                     $0.number(0, problem: &ignored)
                 } ?? nil
-            let highWater = catalog.historyMax("TRANSACTION")
+            let highWater = store.catalog.historyMax("TRANSACTION")
             let purged = (minPK ?? 1) > 1 || (highWater.map { $0 > (maxPK ?? 0) } ?? false)
             return StoreGlance(
                 transactionCount: count, transactionNumbers: minPK.flatMap { lo in maxPK.map { lo...max(lo, $0) } },
