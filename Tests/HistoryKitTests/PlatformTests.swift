@@ -12,19 +12,6 @@ import Testing
 
 /// The calls that differ between Linux and macOS (HistoryReading/Platform), on the system the tests run on.
 @Suite(.serialized) struct PlatformTests {
-    /// A watched signal runs the handler instead of its action, and has its action back when the watch ends.
-    @Test func aWatchedSignalRunsItsHandlerAndIsGivenBack() {
-        #expect(SignalWatch.hasDefaultAction(SIGUSR1))
-        let arrived = DispatchSemaphore(value: 0)
-        let watch = SignalWatch(SIGUSR1) { arrived.signal() }
-        #expect(!SignalWatch.hasDefaultAction(SIGUSR1))
-        kill(getpid(), SIGUSR1)
-        kill(getpid(), SIGUSR1)
-        #expect(arrived.wait(timeout: .now() + 5) == .success)
-        watch.cancel()
-        #expect(SignalWatch.hasDefaultAction(SIGUSR1))
-    }
-
     /// A child runs in this process group (a pager reads the terminal), with the signals this
     /// process ignores back at their default action, and its descriptors as asked.
     @Test func aChildGetsThisProcessGroupDefaultSignalsAndItsDescriptors() throws {

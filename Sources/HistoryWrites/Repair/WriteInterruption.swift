@@ -7,26 +7,22 @@ import HistoryReading
     import Glibc
 #endif
 
-/// While a repair writes, Ctrl-C, SIGTERM and SIGHUP no longer end the process mid-write: the
-/// signal is noted (and `onSignal` called, to interrupt what is running), and the writer stops at
-/// its next safe point, rolls back or finishes, removes what it made and says so. Only signals
-/// nobody else handles are taken; where another owns Ctrl-C (an interactive session), its
-/// ``StopRequests`` stand for it.
-// Unchecked Sendable: the signal received and the watches are read and written under `lock`;
+/// While a write runs, a stop its caller requests (Ctrl-C, SIGTERM or SIGHUP, which the command
+/// line turns into requests; a session's Ctrl-C) does not end it mid-write: the request is noted
+/// (and `onSignal` called, to interrupt what is running), and the writer stops at its next safe
+/// point, rolls back or finishes, removes what it made and says so. The library installs no
+/// signal handler: without `stops`, nothing stops the write.
+// Unchecked Sendable: the signal received and the subscription are read and written under `lock`;
 // the closures it holds are @Sendable.
 public final class WriteInterruption: @unchecked Sendable {
     private let lock = NSLock()
     private var signal: Int32?
-    private var watches: [SignalWatch] = []
     private let onSignal: @Sendable () -> Void
     private var stopWatch: (@Sendable () -> Void)?
 
     public init(stops: StopRequests? = nil, onSignal: @escaping @Sendable () -> Void = {}) {
         self.onSignal = onSignal
-        for sig in [SIGINT, SIGTERM, SIGHUP] where SignalWatch.hasDefaultAction(sig) {
-            watches.append(SignalWatch(sig) { [weak self] in self?.request(sig) })
-        }
-        stopWatch = stops?.onRequest { [weak self] in self?.request(SIGINT) }
+        stopWatch = stops?.onRequest { [weak self] signal in self?.request(signal) }
     }
 
     /// Notes `signal` (the first one counts) and interrupts what is running.
@@ -45,12 +41,13 @@ public final class WriteInterruption: @unchecked Sendable {
         }
     }
 
-    /// Gives the signals back their actions.
+    /// Stops listening to the caller's stops.
     public func cancel() {
-        for watch in watches { watch.cancel() }
-        watches = []
-        stopWatch?()
-        stopWatch = nil
+        let unsubscribe = lock.withLock { () -> (@Sendable () -> Void)? in
+            defer { stopWatch = nil }
+            return stopWatch
+        }
+        unsubscribe?()
     }
 
     deinit { cancel() }
@@ -66,9 +63,11 @@ public final class WriteInterruption: @unchecked Sendable {
     }
 }
 
-/// Requests to stop a write at its next safe point that do not come as a signal to the process:
-/// an interactive session owns Ctrl-C, and says so through this.
+/// Requests to stop a write at its next safe point, which the caller owns: the command line
+/// turns Ctrl-C, SIGTERM and SIGHUP into requests; an interactive session, which owns Ctrl-C,
+/// makes its own.
 public protocol StopRequests: AnyObject, Sendable {
-    /// Calls `body` (from any thread) on each request from now on; the returned function stops that.
-    func onRequest(_ body: @escaping @Sendable () -> Void) -> @Sendable () -> Void
+    /// Calls `body` (from any thread) on each request from now on, with the signal that asked
+    /// (`SIGINT` for Ctrl-C); the returned function stops that.
+    func onRequest(_ body: @escaping @Sendable (Int32) -> Void) -> @Sendable () -> Void
 }

@@ -71,7 +71,7 @@ struct ProvokeCommand: ParsableCommand, SessionInputs {
         if undo {
             REPLEnvironment.current?.closeStore()
             let undone = try ProvokeBackup.undo(
-                store: path, force: undoOptions.force, stops: REPLEnvironment.current?.freshStop())
+                store: path, force: undoOptions.force, stops: WriteStops(session: REPLEnvironment.current?.freshStop()))
             return DocumentRenderer.render(
                 ProvokePresenter(time: render.time, store: path).undone(undone), context: render)
         }
@@ -90,7 +90,7 @@ struct ProvokeCommand: ParsableCommand, SessionInputs {
         guard execute else { return DocumentRenderer.render(presenter.document(plan, result: nil), context: render) }
         REPLEnvironment.current?.closeStore()
         let result = try ProvokeExecutor.execute(
-            plan, busyTimeout: lock.lockTimeout, stops: REPLEnvironment.current?.freshStop()
+            plan, busyTimeout: lock.lockTimeout, stops: WriteStops(session: REPLEnvironment.current?.freshStop())
         ) { line in
             if render.terminal.stderrIsTerminal { printError("cdhist: \(line)…") }
         }

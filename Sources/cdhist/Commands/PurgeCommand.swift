@@ -76,7 +76,9 @@ struct PurgeCommand: ParsableCommand, SessionInputs {
         }
         // The session's connection closes too (executing closes the plan's store; the session's may be another).
         REPLEnvironment.current?.closeStore()
-        let result = try PurgeExecutor.execute(plan, options: options, stops: REPLEnvironment.current?.freshStop()) {
+        let result = try PurgeExecutor.execute(
+            plan, options: options, stops: WriteStops(session: REPLEnvironment.current?.freshStop())
+        ) {
             line in
             if render.terminal.stderrIsTerminal { printError("cdhist: \(line)…") }
         }

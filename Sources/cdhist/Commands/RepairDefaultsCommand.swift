@@ -55,7 +55,7 @@ struct RepairDefaultsCommand: ParsableCommand, SessionInputs {
             execute
             ? try DefaultsRepair.write(
                 plan, backupPath: backup, allowSkipping: allowSkip,
-                stops: REPLEnvironment.current?.freshStop()) : nil
+                stops: WriteStops(session: REPLEnvironment.current?.freshStop())) : nil
         let presenter = RepairDefaultsPresenter(time: context.time, plist: plist, actor: actor)
         DocumentRenderer.render(presenter.document(plan, executed: execute, backup: backupPath), context: context)
     }

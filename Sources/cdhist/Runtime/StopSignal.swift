@@ -10,7 +10,7 @@ final class StopSignal: StopRequests, @unchecked Sendable {
     private let lock = NSLock()
     private var requested = false
     /// Who is told of each request, by a number of theirs.
-    private var watchers: [Int: @Sendable () -> Void] = [:]
+    private var watchers: [Int: @Sendable (Int32) -> Void] = [:]
     private var nextWatcher = 0
     /// Written on each request, so a wait wakes at once.
     private var fds: [Int32] = [-1, -1]
@@ -26,16 +26,16 @@ final class StopSignal: StopRequests, @unchecked Sendable {
     var isRequested: Bool { lock.withLock { requested } }
 
     func request() {
-        let told = lock.withLock { () -> [@Sendable () -> Void] in
+        let told = lock.withLock { () -> [@Sendable (Int32) -> Void] in
             requested = true
             return Array(watchers.values)
         }
         var byte: UInt8 = 1
         _ = write(fds[1], &byte, 1)
-        for watcher in told { watcher() }
+        for watcher in told { watcher(SIGINT) }
     }
 
-    func onRequest(_ body: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
+    func onRequest(_ body: @escaping @Sendable (Int32) -> Void) -> @Sendable () -> Void {
         let id = lock.withLock { () -> Int in
             nextWatcher += 1
             watchers[nextWatcher] = body

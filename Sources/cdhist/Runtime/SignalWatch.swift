@@ -13,8 +13,8 @@ import Foundation
 /// the process nor interrupts a system call; ``cancel()`` gives it back its earlier action.
 // Unchecked Sendable: the Dispatch source runs the handler on its own queue; `cancelled` is
 // changed only by cancel(), which the watch's owner calls once, on its own thread.
-public final class SignalWatch: @unchecked Sendable {
-    public let signal: Int32
+final class SignalWatch: @unchecked Sendable {
+    let signal: Int32
     private let source: DispatchSourceSignal
     /// The earlier action (nil: the default).
     private let previous: Action?
@@ -25,7 +25,7 @@ public final class SignalWatch: @unchecked Sendable {
 
     /// Watches `signal`; returns once the watch is in place (Dispatch registers it on
     /// another thread: a signal sent before that would be lost).
-    public init(_ signal: Int32, handler: @escaping @Sendable () -> Void) {
+    init(_ signal: Int32, handler: @escaping @Sendable () -> Void) {
         self.signal = signal
         previous = Glue.signal(signal, SIG_IGN)
         source = DispatchSource.makeSignalSource(signal: signal, queue: DispatchQueue(label: "cdhist.signal.\(signal)"))
@@ -38,7 +38,7 @@ public final class SignalWatch: @unchecked Sendable {
     }
 
     /// Stops watching: the signal has its earlier action again.
-    public func cancel() {
+    func cancel() {
         guard !cancelled else { return }
         cancelled = true
         source.cancel()
@@ -49,14 +49,14 @@ public final class SignalWatch: @unchecked Sendable {
     deinit { cancel() }
 
     /// Whether `signal` has its default action now (nobody handles or ignores it).
-    public static func hasDefaultAction(_ signal: Int32) -> Bool {
+    static func hasDefaultAction(_ signal: Int32) -> Bool {
         let current = Glue.signal(signal, SIG_IGN)
         _ = Glue.signal(signal, current)
         return current == nil
     }
 
     /// Gives `signal` its default action and sends it to this process: what it would have done unwatched.
-    public static func endProcess(with signal: Int32) -> Never {
+    static func endProcess(with signal: Int32) -> Never {
         _ = Glue.signal(signal, SIG_DFL)
         unblock(signal)
         kill(getpid(), signal)
