@@ -161,7 +161,7 @@ public enum ProvokeBackup {
     /// Records in the manifest what the provocation left: each file's SHA-256 and the store's
     /// newest transaction, so that an undo can tell what was written since. Written atomically;
     /// when it cannot be, the undo acts as for a provocation made before this was recorded.
-    static func recordAfter(store: String) {
+    static func recordAfter(store: String, stops: StopRequests?) {
         let manifestPath = folder(forStore: store) + "/" + manifestName
         // Unread, the newest transaction would make every transaction look written since: record nothing then.
         guard let data = FileContents.read(manifestPath),
@@ -177,7 +177,7 @@ public enum ProvokeBackup {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         guard let bytes = try? encoder.encode(manifest) else { return }
         try? FileReplacement.replace(
-            manifestPath, expecting: data, with: bytes, stop: WriteInterruption(),
+            manifestPath, expecting: data, with: bytes, stop: WriteInterruption(stops: stops),
             outcome: "the undo cannot tell what changed since")
     }
 
@@ -227,7 +227,7 @@ public enum ProvokeBackup {
     ///
     /// When something changed since the provocation was done (``drift(store:)``: the app wrote
     /// transactions, a file differs), undoing would lose it: it is refused, with what would be
-    /// lost, unless `force`.
+    /// lost, unless `force`. The undo stops between two steps when `stops` (the caller's) ask.
     public static func undo(store: String, force: Bool = false, stops: StopRequests? = nil) throws -> Undone {
         let fm = FileManager.default
         let folder = folder(forStore: store)

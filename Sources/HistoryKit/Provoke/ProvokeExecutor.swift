@@ -15,7 +15,8 @@ public struct ProvokeResult: Equatable, Sendable {
 public enum ProvokeExecutor {
     /// Executes `plan` (the store it was planned on is closed first). When it fails with every
     /// file as it was, the copies are removed; when something was changed, they are kept and the
-    /// error says how to put the files back. `stops` stand for Ctrl-C where the caller owns it (a session).
+    /// error says how to put the files back. A write stops at a safe point when `stops` (the caller's)
+    /// ask; without them, nothing stops it.
     public static func execute(
         _ plan: ProvokePlan, busyTimeout: Double = 2, stops: StopRequests? = nil,
         progress: (String) -> Void = { _ in }
@@ -45,7 +46,7 @@ public enum ProvokeExecutor {
                 try FileReplacement.replace(
                     edit.path, expecting: edit.bytesRead, with: edit.bytes, stop: stop, outcome: "it is unchanged")
             }
-            ProvokeBackup.recordAfter(store: store)
+            ProvokeBackup.recordAfter(store: store, stops: stops)
             return ProvokeResult(files: files, transactionsDeleted: deleted)
         } catch {
             // Nothing changed: the copies would only be left over. Anything changed: they are how to undo it.

@@ -18,8 +18,9 @@ public enum PurgeExecutor {
 
     /// Executes `plan` on the store it was planned on. That store is closed first, and
     /// with it this process's read-only connection to the files (it would share a read-only
-    /// `-shm` mapping with the writer); open it again to read it afterwards. `stops` stand
-    /// for Ctrl-C where the caller owns it (a session). `progress` receives status lines.
+    /// `-shm` mapping with the writer); open it again to read it afterwards. The purge stops at a
+    /// safe point when `stops` (the caller's) ask; without them, nothing stops it. `progress`
+    /// receives status lines.
     public static func execute(
         _ plan: PurgePlan, options: PurgeOptions, stops: StopRequests? = nil,
         progress: (String) -> Void = { _ in }

@@ -165,8 +165,8 @@ public enum DefaultsRepair {
     /// beside it with a timestamp). Returns the backup's path. Refuses a plan that makes the
     /// actor skip transactions it has not merged unless `allowSkipping`, and a plist
     /// that changed since the plan read it; when a write fails, the plist is
-    /// unchanged and neither the backup nor a temporary file is left. `stops` stand for Ctrl-C
-    /// where the caller owns it (a session).
+    /// unchanged and neither the backup nor a temporary file is left. The write stops at a safe
+    /// point when `stops` (the caller's) ask; without them, nothing stops it.
     @discardableResult
     public static func write(
         _ plan: DefaultsRepairPlan, backupPath: String? = nil, allowSkipping: Bool = false,
