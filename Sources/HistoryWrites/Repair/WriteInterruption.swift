@@ -1,4 +1,3 @@
-import Foundation
 import HistoryReading
 
 #if canImport(Darwin)
@@ -12,27 +11,25 @@ import HistoryReading
 /// (and `onSignal` called, to interrupt what is running), and the writer stops at its next safe
 /// point, rolls back or finishes, removes what it made and says so. The library installs no
 /// signal handler: without `stops`, nothing stops the write.
-// Unchecked Sendable: the signal received and the subscription are read and written under `lock`;
-// the closures it holds are @Sendable.
-public final class WriteInterruption: @unchecked Sendable {
-    private let lock = NSLock()
-    private var signal: Int32?
+public final class WriteInterruption: Sendable {
+    private let signal = Locked<Int32?>(nil)
     private let onSignal: @Sendable () -> Void
-    private var stopWatch: (@Sendable () -> Void)?
+    /// Stops listening to the caller's stops; nil once done.
+    private let stopWatch = Locked<(@Sendable () -> Void)?>(nil)
 
     public init(stops: StopRequests? = nil, onSignal: @escaping @Sendable () -> Void = {}) {
         self.onSignal = onSignal
-        stopWatch = stops?.onRequest { [weak self] signal in self?.request(signal) }
+        stopWatch.set(stops?.onRequest { [weak self] signal in self?.request(signal) })
     }
 
     /// Notes `signal` (the first one counts) and interrupts what is running.
     private func request(_ signal: Int32) {
-        lock.withLock { if self.signal == nil { self.signal = signal } }
+        self.signal.withLock { if $0 == nil { $0 = signal } }
         onSignal()
     }
 
     /// The first signal received, if any.
-    public var received: Int32? { lock.withLock { signal } }
+    public var received: Int32? { signal.current }
 
     /// Throws ``RepairError/interrupted(path:signal:outcome:)`` when a signal was received.
     public func check(path: String, outcome: @autoclosure () -> Message) throws {
@@ -43,9 +40,9 @@ public final class WriteInterruption: @unchecked Sendable {
 
     /// Stops listening to the caller's stops.
     public func cancel() {
-        let unsubscribe = lock.withLock { () -> (@Sendable () -> Void)? in
-            defer { stopWatch = nil }
-            return stopWatch
+        let unsubscribe = stopWatch.withLock { watch in
+            defer { watch = nil }
+            return watch
         }
         unsubscribe?()
     }
