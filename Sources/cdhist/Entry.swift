@@ -17,62 +17,64 @@ public enum Entry {
     /// Runs `arguments` (without the program's name) as the command line would, writing to
     /// `console`, and returns the exit status.
     public static func run(_ arguments: [String], console: Console = .process) -> Int32 {
-        Console.$current.withValue(console) {
-            var arguments = arguments
-            let commands = CDHist.configuration.subcommands.compactMap { $0.configuration.commandName }
-            // `cdhist STORE …` is `cdhist repl STORE …`; a word that names no file and is like a command is a typo.
-            if let first = arguments.first, !first.hasPrefix("-"), first != "help", !commands.contains(first) {
-                if let typo = unknownCommand(first, commands: commands) {
-                    printError(typo)
-                    return 2
-                }
-                arguments.insert(ReplCommand.configuration.commandName ?? "repl", at: 0)
-            }
-            if arguments.count == 2, arguments[0] == "--generate-completion-script",
-                let script = CompletionScript.text(arguments[1])
-            {
-                console.standardOutput.write(Data(script.utf8))
-                return 0
-            }
-            let command: ParsableCommand
-            do {
-                arguments = try BootedOption.resolve(arguments)
-            } catch let error where !isParserError(error) {
-                printError("cdhist: \(describe(error))")
-                return 2
-            } catch {
-                return reportParserError(error)
-            }
-            do {
-                command = try CDHist.parseAsRoot(arguments)
-            } catch {
-                return reportParserError(error)
-            }
-            // Checked when a command runs (help and the version are given whatever it says).
-            do {
-                _ = try OutputFormat.fromEnvironment(console.environment)
-            } catch {
-                printError("cdhist: \(describe(error))")
+        var arguments = arguments
+        let commands = CDHist.configuration.subcommands.compactMap { $0.configuration.commandName }
+        // `cdhist STORE …` is `cdhist repl STORE …`; a word that names no file and is like a command is a typo.
+        if let first = arguments.first, !first.hasPrefix("-"), first != "help", !commands.contains(first) {
+            if let typo = unknownCommand(first, commands: commands) {
+                console.printError(typo)
                 return 2
             }
-            return status(running: command)
+            arguments.insert(ReplCommand.configuration.commandName ?? "repl", at: 0)
         }
+        if arguments.count == 2, arguments[0] == "--generate-completion-script",
+            let script = CompletionScript.text(arguments[1])
+        {
+            console.standardOutput.write(Data(script.utf8))
+            return 0
+        }
+        let command: ParsableCommand
+        do {
+            arguments = try BootedOption.resolve(arguments)
+        } catch let error where !isParserError(error) {
+            console.printError("cdhist: \(describe(error))")
+            return 2
+        } catch {
+            return reportParserError(error, console: console)
+        }
+        do {
+            command = try CDHist.parseAsRoot(arguments)
+        } catch {
+            return reportParserError(error, console: console)
+        }
+        // Checked when a command runs (help and the version are given whatever it says).
+        do {
+            _ = try OutputFormat.fromEnvironment(console.environment)
+        } catch {
+            console.printError("cdhist: \(describe(error))")
+            return 2
+        }
+        return status(running: command, console: console)
     }
 
-    /// Runs `command` and returns its exit status, having reported its error. The error is
-    /// released before the process exits (LeakSanitizer cannot follow the pointers an enum's
-    /// spare bits tag, and would report an error still held at exit as a leak).
-    static func status(running command: ParsableCommand) -> Int32 {
+    /// Runs `command` on `console` and returns its exit status, having reported its error on it.
+    /// The error is released before the process exits (LeakSanitizer cannot follow the pointers
+    /// an enum's spare bits tag, and would report an error still held at exit as a leak).
+    static func status(running command: ParsableCommand, console: Console) -> Int32 {
         var command = command
         do {
-            try command.run()
+            if let command = command as? any HistoryCommand {
+                try command.run(CommandContext(console: console))
+            } else {
+                try command.run()
+            }
             return 0
         } catch let error as ExitCode {
             return error.rawValue
         } catch let error where isParserError(error) {
-            return reportParserError(error)
+            return reportParserError(error, console: console)
         } catch {
-            printError("cdhist: \(describe(error))")
+            console.printError("cdhist: \(describe(error))")
             return 2
         }
     }
@@ -91,17 +93,19 @@ public enum Entry {
             || String(reflecting: type(of: error)).hasPrefix("ArgumentParser.")
     }
 
-    /// Prints help to stdout (status 0), or a usage error to stderr (status 2).
-    static func reportParserError(_ error: Error) -> Int32 {
+    /// Prints help to `console`'s stdout (status 0), or a usage error to its stderr (status 2).
+    static func reportParserError(_ error: Error, console: Console) -> Int32 {
         let message = CDHist.fullMessage(for: error)
         if CDHist.exitCode(for: error) == .success {
-            let output = Output()
+            let output = Output(console: console)
             output.line(message)
             output.flush()
             return 0
         }
         // ArgumentParser's message is several lines (the error, then the usage).
-        for line in message.split(separator: "\n", omittingEmptySubsequences: false) { printError(String(line)) }
+        for line in message.split(separator: "\n", omittingEmptySubsequences: false) {
+            console.printError(String(line))
+        }
         return 2
     }
 }

@@ -12,24 +12,12 @@ import Testing
             .map { ($0, try String(contentsOf: root.appendingPathComponent($0), encoding: .utf8)) }
     }
 
-    /// Commands whose wiring has not yet moved into a HistoryKit use case, with the lines each has
-    /// now (the formatter's line breaks made them longer): a ratchet, each leaves the list when
-    /// its use case lands and may not grow meanwhile.
-    private static let awaitingUseCase = ["WatchCommand.swift": 104]
-
     @Test func commandFilesAreShort() throws {
         let files = try swiftFiles("Sources/cdhist/Commands")
         #expect(files.count >= 19)
         for file in files {
             let lines = file.text.split(separator: "\n", omittingEmptySubsequences: false).count - 1
-            #expect(lines <= Self.awaitingUseCase[file.name] ?? 100, "\(file.name): \(lines) lines")
-        }
-        for (name, budget) in Self.awaitingUseCase {
-            let lines = files.first { $0.name == name }.map {
-                $0.text.split(separator: "\n", omittingEmptySubsequences: false).count - 1
-            }
-            #expect(
-                lines.map { $0 > 100 } == true, "\(name) (budget \(budget)) fits 100 lines now: take it off the list")
+            #expect(lines <= 100, "\(file.name): \(lines) lines")
         }
     }
 
@@ -48,6 +36,35 @@ import Testing
                 call.matches(in: file.text, range: NSRange(file.text.startIndex..., in: file.text))
                     .compactMap { Range($0.range(at: 1), in: file.text).map { String(file.text[$0]) } })
             #expect(called.count <= 1, "\(file.name) calls \(called.sorted())")
+        }
+    }
+
+    /// A command is handed its context (the console, the session it runs in, its stops) as a
+    /// parameter, by the command line or by a session: none looks one up, and nothing keeps one
+    /// in a task-local; only the process's entry names the process's own console.
+    @Test func commandsAreGivenTheirContext() throws {
+        let commands = try swiftFiles("Sources/cdhist/Commands").filter { $0.name.hasSuffix("Command.swift") }
+        #expect(commands.count >= 24)
+        for file in commands {
+            #expect(file.text.contains("func run(_ context: CommandContext) throws"), "\(file.name) is not handed one")
+            #expect(!file.text.contains("func run() throws"), "\(file.name) runs without one")
+        }
+        let tool = try swiftFiles("Sources/cdhist").map { (name: "cdhist/" + $0.name, text: $0.text) }
+        let library = try LayerTests.targets.flatMap { target in
+            try swiftFiles("Sources/" + target.name).map { (name: target.name + "/" + $0.name, text: $0.text) }
+        }
+        #expect(library.count >= 100)
+        let entries: Set = [
+            "cdhist/Entry.swift", "cdhist/Runtime/CommandContext.swift", "cdhist/Runtime/Console.swift",
+        ]
+        for file in tool + library {
+            #expect(!file.text.contains("@TaskLocal"), "\(file.name) keeps a task-local")
+            #expect(
+                entries.contains(file.name)
+                    || !file.text.contains("Console.process")
+                        && !file.text.contains("FileHandle.standardOutput")
+                        && !file.text.contains("FileHandle.standardError"),
+                "\(file.name) writes to the process's streams, not to the console it was handed")
         }
     }
 

@@ -3,7 +3,7 @@ import Foundation
 import HistoryKit
 
 /// `cdhist actors STORE --defaults PLIST …`: every actor's merge state.
-struct ActorsCommand: ParsableCommand, SessionInputs {
+struct ActorsCommand: HistoryCommand, SessionInputs {
     static let configuration = CommandConfiguration(
         commandName: "actors",
         abstract:
@@ -30,17 +30,17 @@ struct ActorsCommand: ParsableCommand, SessionInputs {
 
     @OptionGroup var outputOptions: OutputOptions
 
-    func run() throws {
+    func run(_ context: CommandContext) throws {
         let path = try mergeState.storePath(store)
-        let historyStore = try openStore(path, lockTimeout: lock.lockTimeout, atSave: save.atSave)
-        let context = try outputOptions.context().reading(historyStore)
+        let historyStore = try context.openStore(path, lockTimeout: lock.lockTimeout, atSave: save.atSave)
+        let render = try outputOptions.context(in: context).reading(historyStore)
         let analysis = try mergeState.analyze(
             historyStore, now: try mergeState.evaluationTime(utc: outputOptions.utc), utc: outputOptions.utc,
-            always: true)
+            always: true, notesTo: context.console)
         guard let report = analysis.report else { return }
         let presenter = MergeStatePresenter(
-            time: context.time, now: report.now, inSession: context.terminal.inSession, all: summary.all)
+            time: render.time, now: report.now, inSession: render.terminal.inSession, all: summary.all)
         DocumentRenderer.render(
-            presenter.document(report, store: historyStore, sources: analysis.sources), context: context)
+            presenter.document(report, store: historyStore, sources: analysis.sources), context: render)
     }
 }

@@ -2,7 +2,7 @@ import ArgumentParser
 import HistoryKit
 
 /// `cdhist authors STORE`: who wrote history, with counts and time ranges.
-struct AuthorsCommand: ParsableCommand, SessionInputs {
+struct AuthorsCommand: HistoryCommand, SessionInputs {
     static let configuration = CommandConfiguration(
         commandName: "authors",
         abstract: "List authors, context names, bundle IDs and processes with counts and time ranges.",
@@ -24,8 +24,8 @@ struct AuthorsCommand: ParsableCommand, SessionInputs {
 
     @OptionGroup var outputOptions: OutputOptions
 
-    func run() throws {
-        let session = try Session.open(storeOptions, atSave: save.atSave, output: outputOptions)
+    func run(_ context: CommandContext) throws {
+        let session = try Session.open(storeOptions, atSave: save.atSave, output: outputOptions, in: context)
         let time = session.context.time
         // Core Data's migrations and Apple's frameworks as one row each in tables (CloudKit's authors stay apart: they
         // differ).

@@ -2,7 +2,7 @@ import ArgumentParser
 import HistoryKit
 
 /// `cdhist changes STORE`: decoded changes matching the filters.
-struct ChangesCommand: ParsableCommand, SessionInputs {
+struct ChangesCommand: HistoryCommand, SessionInputs {
     static let configuration = CommandConfiguration(
         commandName: "changes",
         abstract: "List changes with entity, object ID, updated properties and tombstones.")
@@ -17,11 +17,11 @@ struct ChangesCommand: ParsableCommand, SessionInputs {
     @OptionGroup var valueOptions: ValueOptions
     @OptionGroup var outputOptions: OutputOptions
 
-    func run() throws {
-        let session = try Session.open(storeOptions, atSave: save.atSave, output: outputOptions)
+    func run(_ context: CommandContext) throws {
+        let session = try Session.open(storeOptions, atSave: save.atSave, output: outputOptions, in: context)
         session.noteModelProblem()
         let query = try filters.query(utc: outputOptions.utc)
-        var presenter = try labelOptions.presenter(session)
+        var presenter = try labelOptions.presenter(session, in: context)
         try valueOptions.apply(to: &presenter, session: session)
         let color = session.context.color
         let list = ListRenderer(
@@ -56,7 +56,7 @@ struct ChangesCommand: ParsableCommand, SessionInputs {
             }
         }
         list.finish()
-        warnings.report()
+        warnings.report(to: context.console)
         if list.added == 0 { try session.noteUnmatchedNames(query) }
     }
 }

@@ -3,7 +3,7 @@ import Foundation
 import HistoryKit
 
 /// `cdhist check STORE`: health rules for CI; exit 1 on findings at or above `--fail-on`.
-struct CheckCommand: ParsableCommand, SessionInputs {
+struct CheckCommand: HistoryCommand, SessionInputs {
     static let configuration = CommandConfiguration(
         commandName: "check",
         abstract:
@@ -45,12 +45,14 @@ struct CheckCommand: ParsableCommand, SessionInputs {
         }
     }
 
-    func run() throws {
+    func run(_ context: CommandContext) throws {
         let settings = try rules.settings()
         let path = try mergeState.storePath(store)
-        let historyStore = try openStore(path, lockTimeout: lock.lockTimeout, atSave: save.atSave)
+        let historyStore = try context.openStore(path, lockTimeout: lock.lockTimeout, atSave: save.atSave)
         // A CI reporter's file (XML, SARIF, annotations) takes no first line; the findings are of the save read.
-        let context = reporter == nil ? try outputOptions.context().reading(historyStore) : outputOptions.context()
+        let render =
+            reporter == nil
+            ? try outputOptions.context(in: context).reading(historyStore) : outputOptions.context(in: context)
         let now = try mergeState.evaluationTime(utc: outputOptions.utc)
         let result = try HealthCheck.run(
             historyStore,
@@ -60,9 +62,9 @@ struct CheckCommand: ParsableCommand, SessionInputs {
                     model: model),
                 config: settings, only: rules.rule, skip: rules.skip, modelPath: model, nextModelPath: rules.nextModel,
                 failOn: rules.failOn.flatMap(Severity.init(rawValue:)), forAPage: false))
-        mergeState.printNotes(result.mergeState)
+        mergeState.printNotes(result.mergeState, to: context.console)
         if let reporter {
-            context.output.write(
+            render.output.write(
                 reporter.text(
                     CheckOutcome(
                         store: path, rules: result.rules, findings: result.findings, threshold: result.threshold,
@@ -71,7 +73,7 @@ struct CheckCommand: ParsableCommand, SessionInputs {
             DocumentRenderer.render(
                 CheckPresenter.document(
                     result.findings, store: historyStore, threshold: result.threshold, failing: result.failing.count),
-                context: context)
+                context: render)
         }
         if !result.failing.isEmpty { throw ExitCode(1) }
     }

@@ -3,7 +3,7 @@ import Foundation
 import HistoryKit
 
 /// `cdhist cloudkit STORE`: what CloudKit mirroring keeps in the store.
-struct CloudKitCommand: ParsableCommand, SessionInputs {
+struct CloudKitCommand: HistoryCommand, SessionInputs {
     static let configuration = CommandConfiguration(
         commandName: "cloudkit",
         abstract:
@@ -49,14 +49,14 @@ struct CloudKitCommand: ParsableCommand, SessionInputs {
         }
     }
 
-    func run() throws {
-        let store = try openStore(store, lockTimeout: lock.lockTimeout, atSave: save.atSave)
-        let context = try outputOptions.context().reading(store)
+    func run(_ context: CommandContext) throws {
+        let store = try context.openStore(store, lockTimeout: lock.lockTimeout, atSave: save.atSave)
+        let render = try outputOptions.context(in: context).reading(store)
         let at =
             try now.map { try PositionParser(utc: outputOptions.utc).date($0, option: "--now") }
             ?? Date().timeIntervalSinceReferenceDate
         let content = try CloudKitStatus.read(
             store, now: at, nowIsGiven: now != nil, objects: objects, events: events)
-        DocumentRenderer.render(CloudKitPresenter(time: context.time, now: at).document(content), context: context)
+        DocumentRenderer.render(CloudKitPresenter(time: render.time, now: at).document(content), context: render)
     }
 }

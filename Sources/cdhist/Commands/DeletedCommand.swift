@@ -2,7 +2,7 @@ import ArgumentParser
 import HistoryKit
 
 /// `cdhist deleted STORE`: what history shows deleted, for an analyst to read first.
-struct DeletedCommand: ParsableCommand, SessionInputs {
+struct DeletedCommand: HistoryCommand, SessionInputs {
     static let configuration = CommandConfiguration(
         commandName: "deleted",
         abstract:
@@ -33,13 +33,13 @@ struct DeletedCommand: ParsableCommand, SessionInputs {
     @OptionGroup var labelOptions: LabelOptions
     @OptionGroup var outputOptions: OutputOptions
 
-    func run() throws {
-        let session = try Session.open(storeOptions, atSave: save.atSave, output: outputOptions)
+    func run(_ context: CommandContext) throws {
+        let session = try Session.open(storeOptions, atSave: save.atSave, output: outputOptions, in: context)
         session.noteModelProblem()
         // Labels always: a deleted object is named by its tombstone (or the earlier copy).
         var labels = labelOptions
         labels.labels = true
-        let presenter = DeletedPresenter(history: session.presenter, labeler: try labels.labeler(session))
+        let presenter = DeletedPresenter(history: session.presenter, labeler: try labels.labeler(session, in: context))
         if let limit, limit < 0 {
             throw CLIError.invalidValue(option: "--limit", value: String(limit), reason: "must not be negative")
         }
@@ -54,7 +54,8 @@ struct DeletedCommand: ParsableCommand, SessionInputs {
         // Rows on a terminal show their own progress; written elsewhere, a count on stderr does.
         let terminal = session.context.terminal
         let progress = ProgressLine(
-            enabled: terminal.stderrIsTerminal && !terminal.stdoutIsTerminal, every: 1024, quietFirst: true)
+            context.console, enabled: terminal.stderrIsTerminal && !terminal.stdoutIsTerminal, every: 1024,
+            quietFirst: true)
         var shown = 0
         try DeletedObject.forEach(
             in: session.store,
@@ -68,6 +69,6 @@ struct DeletedCommand: ParsableCommand, SessionInputs {
         }
         progress.finish(leaving: nil)
         list.finish(shown: shown, perEntity: perEntity, limit: limit)
-        warnings.report()
+        warnings.report(to: context.console)
     }
 }

@@ -3,7 +3,7 @@ import Foundation
 import HistoryKit
 
 /// `cdhist diff OLD NEW`: how two snapshots of one store's history differ.
-struct DiffCommand: ParsableCommand, SessionInputs {
+struct DiffCommand: HistoryCommand, SessionInputs {
     static let configuration = CommandConfiguration(
         commandName: "diff",
         abstract:
@@ -40,10 +40,10 @@ struct DiffCommand: ParsableCommand, SessionInputs {
     @OptionGroup var summary: SummaryOptions
     @OptionGroup var outputOptions: OutputOptions
 
-    func run() throws {
-        let context = outputOptions.context()
-        let oldStore = try openStore(old, lockTimeout: lock.lockTimeout, atSave: saves.old)
-        let newStore = try openStore(new, lockTimeout: lock.lockTimeout, atSave: saves.new)
+    func run(_ context: CommandContext) throws {
+        let render = outputOptions.context(in: context)
+        let oldStore = try context.openStore(old, lockTimeout: lock.lockTimeout, atSave: saves.old)
+        let newStore = try context.openStore(new, lockTimeout: lock.lockTimeout, atSave: saves.new)
         guard force || oldStore.storeUUID == newStore.storeUUID else {
             throw CLIError.invalidValue(
                 option: "new", value: new,
@@ -59,13 +59,13 @@ struct DiffCommand: ParsableCommand, SessionInputs {
         let oldModel = try oldStore.resolveModel(userModelPath: model)
         let newModel = try newStore.resolveModel(userModelPath: model)
         for problem in Set([oldModel.problem, newModel.problem].compactMap { $0?.text }).sorted() {
-            printError("cdhist: note: \(problem)")
+            context.printError("cdhist: note: \(problem)")
         }
-        let stop = REPLEnvironment.current?.freshStop()
-        let showProgress = context.terminal.stderrIsTerminal
+        let stop = context.interruption()
+        let showProgress = render.terminal.stderrIsTerminal
         let last =
             showProgress ? max(try oldStore.numberBounds().transaction, try newStore.numberBounds().transaction) : 0
-        let progress = ProgressLine(enabled: showProgress, every: 1024, quietFirst: true)
+        let progress = ProgressLine(context.console, enabled: showProgress, every: 1024, quietFirst: true)
         let diff: HistoryDiff
         do {
             diff = try HistoryDiff.compare(
@@ -81,14 +81,14 @@ struct DiffCommand: ParsableCommand, SessionInputs {
         }
         progress.finish(leaving: nil)
         let presenter = DiffPresenter(
-            time: context.time, limit: summary.limit(context), groupsFamilies: summary.groupsFamilies(context))
+            time: render.time, limit: summary.limit(render), groupsFamilies: summary.groupsFamilies(render))
         let old = DiffPresenter.Side(
             path: SavePairOptions.label(self.old, store: oldStore), storeUUID: oldStore.storeUUID,
             transactions: diff.removed.transactions + diff.unchanged.transactions + diff.rewritten.transactions)
         let new = DiffPresenter.Side(
             path: SavePairOptions.label(self.new, store: newStore), storeUUID: newStore.storeUUID,
             transactions: diff.added.transactions + diff.unchanged.transactions + diff.rewritten.transactions)
-        DocumentRenderer.render(presenter.document(diff, old: old, new: new), context: context)
+        DocumentRenderer.render(presenter.document(diff, old: old, new: new), context: render)
         if !diff.isIdentical { throw ExitCode(1) }
     }
 }

@@ -2,7 +2,7 @@ import ArgumentParser
 import HistoryKit
 
 /// `cdhist entities STORE`: entities with change counts, slot layouts and tombstone attributes.
-struct EntitiesCommand: ParsableCommand, SessionInputs {
+struct EntitiesCommand: HistoryCommand, SessionInputs {
     static let configuration = CommandConfiguration(
         commandName: "entities",
         abstract: "List entities: change counts, ZCOLUMNS slot layout and tombstone attributes.",
@@ -20,8 +20,8 @@ struct EntitiesCommand: ParsableCommand, SessionInputs {
 
     @OptionGroup var outputOptions: OutputOptions
 
-    func run() throws {
-        let session = try Session.open(storeOptions, atSave: save.atSave, output: outputOptions)
+    func run(_ context: CommandContext) throws {
+        let session = try Session.open(storeOptions, atSave: save.atSave, output: outputOptions, in: context)
         session.noteModelProblem()
         let store = session.store
         let tally = try store.entityChangeCounts()

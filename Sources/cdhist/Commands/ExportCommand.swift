@@ -4,7 +4,7 @@ import HistoryKit
 
 /// `cdhist export STORE`: every matching transaction with its decoded
 /// changes, streamed as NDJSON (one transaction per line).
-struct ExportCommand: ParsableCommand, SessionInputs {
+struct ExportCommand: HistoryCommand, SessionInputs {
     static let configuration = CommandConfiguration(
         commandName: "export",
         abstract:
@@ -36,30 +36,31 @@ struct ExportCommand: ParsableCommand, SessionInputs {
 
     @OptionGroup var outputOptions: ExportOutputOptions
 
-    func run() throws {
-        let session = try Session.open(storeOptions, atSave: save.atSave, context: outputOptions.context())
+    func run(_ context: CommandContext) throws {
+        let session = try Session.open(
+            storeOptions, atSave: save.atSave, context: outputOptions.context(in: context), in: context)
         let inputs =
             OutputFile.storeFiles(session.store.path) + (labelOptions.labelsFrom.map(OutputFile.storeFiles) ?? [])
             + [storeOptions.model].compactMap { $0 }
             + filters.range.tokenFiles
         let target = try out.map { try OutputFile($0, reading: inputs) }
-        let output = target.map { Output(handle: $0.handle) } ?? Output()
-        let context = session.context.writing(to: output, eventLines: outputOptions.format == .timesketch)
+        let output = target.map { Output(handle: $0.handle) } ?? Output(console: context.console)
+        let render = session.context.writing(to: output, eventLines: outputOptions.format == .timesketch)
         session.noteModelProblem()
         let query = try filters.query(utc: outputOptions.flags.utc)
-        var presenter = try labelOptions.presenter(session)
+        var presenter = try labelOptions.presenter(session, in: context)
         try valueOptions.apply(to: &presenter, session: session)
         let showProgress = session.context.terminal.stderrIsTerminal
         // The query's transactions when they can be counted without reading changes.
         let total = showProgress ? try session.store.transactionCount(query) : nil
         let progressText = { (steps: Int) in total.map { "\(steps)/\($0) transactions" } ?? "\(steps) transactions" }
-        let progress = ProgressLine(enabled: showProgress, every: 256)
+        let progress = ProgressLine(context.console, enabled: showProgress, every: 256)
         let warnings = ValueWarnings(store: session.store.path)
         // Labels and values are looked up on one connection, in order: read in one go then.
         let inOrder = presenter.label != nil || presenter.values != nil
         let writer = ExportWriter(
-            context: context, events: outputOptions.format == .timesketch, presenter: presenter,
-            plain: inOrder ? nil : PlainChangeWriter(decoder: session.decoder, csvRaw: context.csvRaw),
+            context: render, events: outputOptions.format == .timesketch, presenter: presenter,
+            plain: inOrder ? nil : PlainChangeWriter(decoder: session.decoder, csvRaw: render.csvRaw),
             storeUUID: session.store.storeUUID, progress: progress, progressText: progressText, warnings: warnings)
         do {
             let store = session.store
@@ -76,7 +77,7 @@ struct ExportCommand: ParsableCommand, SessionInputs {
             target?.discard()
             throw error
         }
-        warnings.report()
+        warnings.report(to: context.console)
         if progress.steps == 0 { try session.noteUnmatchedNames(query) }
     }
 }

@@ -3,7 +3,7 @@ import Foundation
 import HistoryKit
 
 /// `cdhist info STORE`: what the store is and how much history it holds.
-struct InfoCommand: ParsableCommand, SessionInputs {
+struct InfoCommand: HistoryCommand, SessionInputs {
     static let configuration = CommandConfiguration(
         commandName: "info",
         abstract:
@@ -25,12 +25,12 @@ struct InfoCommand: ParsableCommand, SessionInputs {
 
     @OptionGroup var outputOptions: OutputOptions
 
-    func run() throws {
+    func run(_ context: CommandContext) throws {
         // Hashed before anything is read, and again once everything is.
         var exam = try evidence.inputs(store: storeOptions.store, model: storeOptions.model).map {
             try Examination.begin($0)
         }
-        let session = try Session.open(storeOptions, atSave: save.atSave, output: outputOptions)
+        let session = try Session.open(storeOptions, atSave: save.atSave, output: outputOptions, in: context)
         let stats = try session.store.statistics(countingChangeTypes: changeTypes)
         var document = InfoPresenter(time: session.context.time).document(
             store: session.store, stats: stats, model: session.model)

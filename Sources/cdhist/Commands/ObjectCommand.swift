@@ -4,7 +4,7 @@ import HistoryKit
 
 /// `cdhist object STORE ID`: every change to one object, in order, and its
 /// current values (or the tombstone it left).
-struct ObjectCommand: ParsableCommand, SessionInputs {
+struct ObjectCommand: HistoryCommand, SessionInputs {
     static let configuration = CommandConfiguration(
         commandName: "object",
         abstract: "One object's life: every change to it in order, and its current values read through the model.",
@@ -27,11 +27,11 @@ struct ObjectCommand: ParsableCommand, SessionInputs {
     @OptionGroup var valueOptions: ValueOptions
     @OptionGroup var outputOptions: OutputOptions
 
-    func run() throws {
-        let session = try Session.open(storeOptions, atSave: save.atSave, output: outputOptions)
+    func run(_ context: CommandContext) throws {
+        let session = try Session.open(storeOptions, atSave: save.atSave, output: outputOptions, in: context)
         session.noteModelProblem()
         let object = try SelectionOptions.object(id, option: "object")
-        let labeler = try labelOptions.labeler(session)
+        let labeler = try labelOptions.labeler(session, in: context)
         var history = session.presenter
         history.label(with: labeler)
         try valueOptions.apply(to: &history, session: session)
@@ -61,6 +61,6 @@ struct ObjectCommand: ParsableCommand, SessionInputs {
                 try session.store.forEachTransactionWithChanges(query, decoder: session.decoder, $0)
             }
         }
-        renderer.warnings.report()
+        renderer.warnings.report(to: context.console)
     }
 }

@@ -4,7 +4,7 @@ import HistoryKit
 
 /// `cdhist provoke SCENARIO STORE --actor A`: put a store into a failure an app must survive;
 /// `cdhist provoke --undo STORE` puts it back.
-struct ProvokeCommand: ParsableCommand, SessionInputs {
+struct ProvokeCommand: HistoryCommand, SessionInputs {
     static let configuration = CommandConfiguration(
         commandName: "provoke",
         abstract: "Put a store into a failure the app must survive (preview unless --execute); --undo puts it back.",
@@ -65,34 +65,34 @@ struct ProvokeCommand: ParsableCommand, SessionInputs {
         }
     }
 
-    func run() throws {
-        let render = outputOptions.context()
+    func run(_ context: CommandContext) throws {
+        let render = outputOptions.context(in: context)
         let path = try store ?? storeOption ?? (undo ? scenario : nil) ?? mergeState.storePath(nil)
         if undo {
-            REPLEnvironment.current?.closeStore()
+            context.closeSessionStore()
             let undone = try ProvokeBackup.undo(
-                store: path, force: undoOptions.force, stops: WriteStops(session: REPLEnvironment.current?.freshStop()))
+                store: path, force: undoOptions.force, stops: context.writeStops())
             return DocumentRenderer.render(
                 ProvokePresenter(time: render.time, store: path).undone(undone), context: render)
         }
         guard let scenario = scenario.flatMap(ProvokeScenario.init(rawValue:)) else { return }
-        let opened = try openStore(path, lockTimeout: lock.lockTimeout)
+        let opened = try context.openStore(path, lockTimeout: lock.lockTimeout)
         let now = try mergeState.evaluationTime(utc: outputOptions.utc)
         let proposal = try ProvocationProposal.make(
             opened,
             ProvokeRequest(
                 scenario: scenario, actor: target.actor, by: target.by,
                 mergeState: try mergeState.request(now: now, utc: outputOptions.utc)))
-        mergeState.printNotes(proposal.mergeState)
+        mergeState.printNotes(proposal.mergeState, to: context.console)
         let plan = proposal.plan
         let presenter = ProvokePresenter(
             time: render.time, store: path, mergeStateWords: mergeState.words, storeWords: booted.words)
         guard execute else { return DocumentRenderer.render(presenter.document(plan, result: nil), context: render) }
-        REPLEnvironment.current?.closeStore()
+        context.closeSessionStore()
         let result = try ProvokeExecutor.execute(
-            plan, busyTimeout: lock.lockTimeout, stops: WriteStops(session: REPLEnvironment.current?.freshStop())
+            plan, busyTimeout: lock.lockTimeout, stops: context.writeStops()
         ) { line in
-            if render.terminal.stderrIsTerminal { printError("cdhist: \(line)…") }
+            if render.terminal.stderrIsTerminal { context.printError("cdhist: \(line)…") }
         }
         DocumentRenderer.render(presenter.document(plan, result: result), context: render)
     }

@@ -3,7 +3,7 @@ import Foundation
 import HistoryKit
 
 /// `cdhist purge STORE --before …|--strategy …`: preview a purge, or execute it safely.
-struct PurgeCommand: ParsableCommand, SessionInputs {
+struct PurgeCommand: HistoryCommand, SessionInputs {
     static let configuration = CommandConfiguration(
         commandName: "purge",
         abstract: "Preview what a purge would delete and break; with --execute, back up, delete, verify.",
@@ -41,10 +41,10 @@ struct PurgeCommand: ParsableCommand, SessionInputs {
         guard cutoff.isGiven else { throw ValidationError("give exactly one of --before and --strategy") }
     }
 
-    func run() throws {
+    func run(_ context: CommandContext) throws {
         let path = storeOptions.store
-        let render = outputOptions.context()
-        let store = try openStore(path, lockTimeout: storeOptions.lockTimeout)
+        let render = outputOptions.context(in: context)
+        let store = try context.openStore(path, lockTimeout: storeOptions.lockTimeout)
         let now = try mergeState.evaluationTime(utc: outputOptions.utc)
         let parser = PositionParser(utc: outputOptions.utc, now: Date(timeIntervalSinceReferenceDate: now))
         var query = names.query
@@ -56,7 +56,7 @@ struct PurgeCommand: ParsableCommand, SessionInputs {
                 cutoff: cutoff, narrowing: query,
                 mergeState: try mergeState.request(now: now, utc: outputOptions.utc, model: storeOptions.model),
                 breakdown: breakdown))
-        mergeState.printNotes(proposal.mergeState)
+        mergeState.printNotes(proposal.mergeState, to: context.console)
         let plan = proposal.plan
         let presenter = PurgePresenter(
             time: render.time, limit: summary.limit(render), groupsFamilies: summary.groupsFamilies(render))
@@ -69,18 +69,18 @@ struct PurgeCommand: ParsableCommand, SessionInputs {
         let options = execution.options(lockTimeout: storeOptions.lockTimeout)
         try PurgeExecutor.permit(plan, options: options)
         guard plan.preview.transactionCount > 0 else {
-            return printError("cdhist: nothing to delete; the store is unchanged")
+            return context.printError("cdhist: nothing to delete; the store is unchanged")
         }
-        guard try PurgeConfirmation.obtained(plan, store: path, yes: execution.yes) else {
-            return printError("cdhist: purge cancelled; the store is unchanged")
+        guard try PurgeConfirmation.obtained(plan, store: path, yes: execution.yes, in: context) else {
+            return context.printError("cdhist: purge cancelled; the store is unchanged")
         }
         // The session's connection closes too (executing closes the plan's store; the session's may be another).
-        REPLEnvironment.current?.closeStore()
+        context.closeSessionStore()
         let result = try PurgeExecutor.execute(
-            plan, options: options, stops: WriteStops(session: REPLEnvironment.current?.freshStop())
+            plan, options: options, stops: context.writeStops()
         ) {
             line in
-            if render.terminal.stderrIsTerminal { printError("cdhist: \(line)…") }
+            if render.terminal.stderrIsTerminal { context.printError("cdhist: \(line)…") }
         }
         DocumentRenderer.render(presenter.result(result, store: path), context: render)
     }

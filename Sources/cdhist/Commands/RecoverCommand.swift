@@ -2,7 +2,7 @@ import ArgumentParser
 import HistoryKit
 
 /// `cdhist recover STORE`: what the saves still in the -wal hold that the store no longer does.
-struct RecoverCommand: ParsableCommand, SessionInputs {
+struct RecoverCommand: HistoryCommand, SessionInputs {
     static let configuration = CommandConfiguration(
         commandName: "recover",
         abstract:
@@ -36,9 +36,9 @@ struct RecoverCommand: ParsableCommand, SessionInputs {
 
     @OptionGroup var outputOptions: OutputOptions
 
-    func run() throws {
-        let historyStore = try openStore(store, lockTimeout: lock.lockTimeout)
-        let context = try outputOptions.context().reading(historyStore)
+    func run(_ context: CommandContext) throws {
+        let historyStore = try context.openStore(store, lockTimeout: lock.lockTimeout)
+        let render = try outputOptions.context(in: context).reading(historyStore)
         let log = try SaveLog.read(historyStore)
         var transactions: [SaveRecovery.Transaction] = []
         var objects: [SaveRecovery.DeletedObject] = []
@@ -48,9 +48,9 @@ struct RecoverCommand: ParsableCommand, SessionInputs {
             object: { objects.append($0) },
             unreadable: { unreadable.append($0) })
         let presenter = RecoverPresenter(
-            history: HistoryPresenter(time: context.time), storeUUID: historyStore.storeUUID, all: all)
+            history: HistoryPresenter(time: render.time), storeUUID: historyStore.storeUUID, all: all)
         DocumentRenderer.render(
             presenter.document(log, transactions: transactions, objects: objects, unreadable: unreadable, store: store),
-            context: context)
+            context: render)
     }
 }

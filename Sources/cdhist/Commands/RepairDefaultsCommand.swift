@@ -3,7 +3,7 @@ import Foundation
 import HistoryKit
 
 /// `cdhist repair-defaults PLIST --actor A …`: move or remove an actor's merge position.
-struct RepairDefaultsCommand: ParsableCommand, SessionInputs {
+struct RepairDefaultsCommand: HistoryCommand, SessionInputs {
     static let configuration = CommandConfiguration(
         commandName: "repair-defaults",
         abstract: "Set, rewrite or remove an actor's merge position in shared defaults (preview unless --execute).",
@@ -44,9 +44,9 @@ struct RepairDefaultsCommand: ParsableCommand, SessionInputs {
 
     @OptionGroup var outputOptions: OutputOptions
 
-    func run() throws {
-        let context = outputOptions.context()
-        let opened = try store.map { try openStore($0, lockTimeout: 2) }
+    func run(_ context: CommandContext) throws {
+        let render = outputOptions.context(in: context)
+        let opened = try store.map { try context.openStore($0, lockTimeout: 2) }
         let target = try position.target(utc: outputOptions.utc, hasStore: opened != nil)
         let plan = try DefaultsRepair.plan(
             path: plist, actor: actor, target: target, store: opened, keyFormat: try keys.format(),
@@ -55,8 +55,8 @@ struct RepairDefaultsCommand: ParsableCommand, SessionInputs {
             execute
             ? try DefaultsRepair.write(
                 plan, backupPath: backup, allowSkipping: allowSkip,
-                stops: WriteStops(session: REPLEnvironment.current?.freshStop())) : nil
-        let presenter = RepairDefaultsPresenter(time: context.time, plist: plist, actor: actor)
-        DocumentRenderer.render(presenter.document(plan, executed: execute, backup: backupPath), context: context)
+                stops: context.writeStops()) : nil
+        let presenter = RepairDefaultsPresenter(time: render.time, plist: plist, actor: actor)
+        DocumentRenderer.render(presenter.document(plan, executed: execute, backup: backupPath), context: render)
     }
 }

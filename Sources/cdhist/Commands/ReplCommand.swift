@@ -3,7 +3,7 @@ import Foundation
 
 /// `cdhist STORE` or `cdhist repl STORE`: the interactive session on a
 /// terminal; with `-c` or a non-terminal stdin, a script.
-struct ReplCommand: ParsableCommand {
+struct ReplCommand: HistoryCommand {
     static let configuration = CommandConfiguration(
         commandName: "repl",
         abstract:
@@ -29,8 +29,8 @@ struct ReplCommand: ParsableCommand {
     @OptionGroup var lock: LockOptions
 
     /// The REPL on a terminal, a script otherwise.
-    func run() throws {
-        let env = REPLEnvironment(storePath: store, lockTimeout: lock.lockTimeout)
+    func run(_ context: CommandContext) throws {
+        let env = REPLEnvironment(storePath: store, lockTimeout: lock.lockTimeout, console: context.console)
         // A store that cannot be opened ends the session before it starts, whatever the input.
         _ = try env.openStore()
         let status: Int32

@@ -3,7 +3,7 @@ import Foundation
 import HistoryKit
 
 /// `cdhist report STORE --out FILE`: one self-contained HTML file to look at or attach to a bug report.
-struct ReportCommand: ParsableCommand, SessionInputs {
+struct ReportCommand: HistoryCommand, SessionInputs {
     static let configuration = CommandConfiguration(
         commandName: "report",
         abstract:
@@ -56,14 +56,14 @@ struct ReportCommand: ParsableCommand, SessionInputs {
         guard (1...100).contains(top) else { throw ValidationError("--top takes 1 to 100 lanes") }
     }
 
-    func run() throws {
+    func run(_ context: CommandContext) throws {
         var settings = try config.map { try CheckConfig.load(path: $0) } ?? CheckConfig()
         if let name = cutoff.strategy { settings.strategy = CleanerStrategy(rawValue: name) }
         let path = try mergeState.storePath(store)
         // Every input hashed before it is read, and again once the page is made (the evidence section).
         var exam = try Examination.begin(
             try mergeState.evidenceInputs(storeName: path, others: [(.model, model), (.config, config)]))
-        let historyStore = try openStore(path, lockTimeout: lock.lockTimeout, atSave: save.atSave)
+        let historyStore = try context.openStore(path, lockTimeout: lock.lockTimeout, atSave: save.atSave)
         let time = TimeFormatter(utc: utc)
         let now = try mergeState.evaluationTime(utc: utc)
         let diagnosis = try Diagnosis.make(
@@ -76,7 +76,7 @@ struct ReportCommand: ParsableCommand, SessionInputs {
                     forAPage: true),
                 cutoff: try cutoff.cutoff(parser: try mergeState.positionParser(utc: utc)),
                 timelineBuckets: TimelineSVG.bucketCount, cloudKitItems: ReportPage.topCount))
-        mergeState.printNotes(diagnosis.check.mergeState)
+        mergeState.printNotes(diagnosis.check.mergeState, to: context.console)
         // Refused before the page is written, and again when it is (the files may have moved meanwhile).
         let inputs =
             OutputFile.storeFiles(path) + diagnosis.check.mergeState.sources.map(\.path)
@@ -90,11 +90,11 @@ struct ReportCommand: ParsableCommand, SessionInputs {
         let html = ReportPage(time: time, svg: TimelineSVG(time: time, utc: utc, top: top)).html(
             content, evidence: (exam, historyStore.access))
         try OutputFile.write(html, to: out, reading: inputs)
-        if Terminal.current(noColor: true).stderrIsTerminal {
-            printError("cdhist: wrote \(out) (\(ByteCount.text(Int64(html.utf8.count))))")
+        if Terminal.of(context.console, noColor: true).stderrIsTerminal {
+            context.printError("cdhist: wrote \(out) (\(ByteCount.text(Int64(html.utf8.count))))")
         }
         do { try exam.verify() } catch {
-            printError("cdhist: warning: \(describe(error)); the report's Evidence section shows both hashes")
+            context.printError("cdhist: warning: \(describe(error)); the report's Evidence section shows both hashes")
         }
     }
 }

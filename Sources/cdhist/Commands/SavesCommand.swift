@@ -2,7 +2,7 @@ import ArgumentParser
 import HistoryKit
 
 /// `cdhist saves STORE`: every commit still in the -wal, and what each changed.
-struct SavesCommand: ParsableCommand, SessionInputs {
+struct SavesCommand: HistoryCommand, SessionInputs {
     static let configuration = CommandConfiguration(
         commandName: "saves",
         abstract:
@@ -30,9 +30,9 @@ struct SavesCommand: ParsableCommand, SessionInputs {
 
     @OptionGroup var outputOptions: OutputOptions
 
-    func run() throws {
-        let historyStore = try openStore(store, lockTimeout: lock.lockTimeout)
-        let context = try outputOptions.context().reading(historyStore)
+    func run(_ context: CommandContext) throws {
+        let historyStore = try context.openStore(store, lockTimeout: lock.lockTimeout)
+        let render = try outputOptions.context(in: context).reading(historyStore)
         let saves = try SaveLog.read(historyStore)
         var check: SlotCheck?
         if slots {
@@ -41,6 +41,6 @@ struct SavesCommand: ParsableCommand, SessionInputs {
                 try SaveValues(historyStore, model: resolution.model),
                 decoder: historyStore.makeDecoder(model: resolution))
         }
-        try SavesPresenter().render(saves, slots: check, store: store, context: context) { try saves.forEachSave($0) }
+        try SavesPresenter().render(saves, slots: check, store: store, context: render) { try saves.forEachSave($0) }
     }
 }

@@ -2,7 +2,7 @@ import ArgumentParser
 import HistoryKit
 
 /// `cdhist show STORE TX`: one transaction and its decoded changes.
-struct ShowCommand: ParsableCommand, SessionInputs {
+struct ShowCommand: HistoryCommand, SessionInputs {
     static let configuration = CommandConfiguration(
         commandName: "show",
         abstract: "Show one transaction and its decoded changes.",
@@ -24,8 +24,8 @@ struct ShowCommand: ParsableCommand, SessionInputs {
     @OptionGroup var valueOptions: ValueOptions
     @OptionGroup var outputOptions: OutputOptions
 
-    func run() throws {
-        let session = try Session.open(storeOptions, atSave: save.atSave, output: outputOptions)
+    func run(_ context: CommandContext) throws {
+        let session = try Session.open(storeOptions, atSave: save.atSave, output: outputOptions, in: context)
         session.noteModelProblem()
         let number = try resolveNumber(session.store)
         // The transaction and its changes from one snapshot (its change count matches the rows shown).
@@ -40,7 +40,7 @@ struct ShowCommand: ParsableCommand, SessionInputs {
             throw CLIError.notFound(
                 path: session.store.path, what: try MissingTransaction(store: session.store, words: words).why(number))
         }
-        var presenter = try labelOptions.presenter(session)
+        var presenter = try labelOptions.presenter(session, in: context)
         try valueOptions.apply(to: &presenter, session: session)
         let time = session.context.time
         let fields: [(String, String)] = [
@@ -67,7 +67,7 @@ struct ShowCommand: ParsableCommand, SessionInputs {
         let warnings = ValueWarnings(store: session.store.path)
         warnings.add(tx.warnings)
         for change in changes { warnings.add(change.warnings) }
-        warnings.report()
+        warnings.report(to: context.console)
     }
 
     private func resolveNumber(_ store: HistoryStore) throws -> Int64 {

@@ -4,7 +4,7 @@ import HistoryKit
 
 /// `cdhist stores [PLACE…]`: the history stores under folders, simulators, containers, Xcode
 /// downloads, iOS backups and zip archives, each with the name every command takes.
-struct StoresCommand: ParsableCommand {
+struct StoresCommand: HistoryCommand {
     static let configuration = CommandConfiguration(
         commandName: "stores",
         abstract:
@@ -58,8 +58,8 @@ struct StoresCommand: ParsableCommand {
         if booted != nil && !places.isEmpty { throw ValidationError("give places or --booted, not both") }
     }
 
-    func run() throws {
-        let context = outputOptions.context()
+    func run(_ context: CommandContext) throws {
+        let render = outputOptions.context(in: context)
         for place in places where !FileManager.default.fileExists(atPath: place) {
             throw CLIError.notFound(path: place, what: "no such file or folder")
         }
@@ -67,16 +67,17 @@ struct StoresCommand: ParsableCommand {
         let places =
             try booted.map { try BootedSimulator.containers(bundleID: $0).containers }
             ?? (given ? places : StoreFinder.defaultPlaces())
-        let progress = ProgressLine(enabled: context.terminal.stderrIsTerminal, every: 256, quietFirst: true)
+        let progress = ProgressLine(
+            context.console, enabled: render.terminal.stderrIsTerminal, every: 256, quietFirst: true)
         let listing = StoreFinder.find(in: places, zipsInFolders: given) { examined in
             progress.advance(by: examined - progress.steps) { "looked at \(examined) files…" }
         }
         progress.finish(leaving: nil)
-        let presenter = StoresPresenter(time: context.time, all: all)
+        let presenter = StoresPresenter(time: render.time, all: all)
         if names {
-            presenter.writeNames(listing, context: context)
+            presenter.writeNames(listing, context: render)
         } else {
-            DocumentRenderer.render(presenter.document(listing, places: places), context: context)
+            DocumentRenderer.render(presenter.document(listing, places: places), context: render)
         }
         if listing.stores.isEmpty { throw ExitCode(1) }
     }

@@ -3,7 +3,7 @@ import Foundation
 import HistoryKit
 
 /// `cdhist timeline STORE`: transactions per author over time, with merge positions and a purge cut-off.
-struct TimelineCommand: ParsableCommand, SessionInputs {
+struct TimelineCommand: HistoryCommand, SessionInputs {
     static let configuration = CommandConfiguration(
         commandName: "timeline",
         abstract:
@@ -54,14 +54,15 @@ struct TimelineCommand: ParsableCommand, SessionInputs {
         if let width, !(40...1000).contains(width) { throw ValidationError("--width takes 40 to 1000 columns") }
     }
 
-    func run() throws {
+    func run(_ context: CommandContext) throws {
         let path = try mergeState.storePath(store)
-        let historyStore = try openStore(path, lockTimeout: lock.lockTimeout, atSave: save.atSave)
-        let context = try outputOptions.context().reading(historyStore)
+        let historyStore = try context.openStore(path, lockTimeout: lock.lockTimeout, atSave: save.atSave)
+        let render = try outputOptions.context(in: context).reading(historyStore)
         let now = try mergeState.evaluationTime(utc: outputOptions.utc)
         // Actors are analysed only when there is something to show of them (or a strategy needs their dates).
         let report = try mergeState.analyze(
-            historyStore, now: now, utc: outputOptions.utc, always: marker.strategy != nil
+            historyStore, now: now, utc: outputOptions.utc, always: marker.strategy != nil,
+            notesTo: context.console
         ).report
         let parser = try mergeState.positionParser(utc: outputOptions.utc)
         let selection = try marker.cutoff.selection(
@@ -70,24 +71,24 @@ struct TimelineCommand: ParsableCommand, SessionInputs {
             after: try range.after.map { try parser.bound($0, option: "--after") },
             before: try range.before.map { try parser.bound($0, option: "--before") })
         // The terminal's width (or COLUMNS) within the range --width takes.
-        let columns = width ?? context.terminal.width.map { min(max($0, 40), 1000) } ?? 80
+        let columns = width ?? render.terminal.width.map { min(max($0, 40), 1000) } ?? 80
         let layout = TimelineChart.Layout(width: columns, transactionCount: try historyStore.transactionCount())
         let timeline = try historyStore.activityTimeline(
             bucketCount: layout.chartWidth, by: by.transactionField, range: span)
         let markers = TimelineMarker.all(
             actors: report?.actors ?? [], cutoff: try selection.map { ($0.rule, try $0.timestamp(in: historyStore)) },
-            time: context.time, now: now)
-        guard context.format == .table else {
+            time: render.time, now: now)
+        guard render.format == .table else {
             DocumentRenderer.render(
-                TimelinePresenter(time: context.time).document(timeline, markers: markers, store: historyStore),
-                context: context)
+                TimelinePresenter(time: render.time).document(timeline, markers: markers, store: historyStore),
+                context: render)
             return
         }
         let chart = TimelineChart(
-            layout: layout, glyphs: ascii ? .ascii : .unicode, context: context, top: top, utc: outputOptions.utc)
+            layout: layout, glyphs: ascii ? .ascii : .unicode, context: render, top: top, utc: outputOptions.utc)
         for line in chart.lines(
             timeline, markers: markers, store: URL(fileURLWithPath: path).lastPathComponent, window: span)
-        { context.output.line(line) }
-        context.output.flush()
+        { render.output.line(line) }
+        render.output.flush()
     }
 }

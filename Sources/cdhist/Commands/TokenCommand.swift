@@ -3,7 +3,7 @@ import Foundation
 import HistoryKit
 
 /// `cdhist token FILE [--store STORE]`: decode a history token and check it against a store.
-struct TokenCommand: ParsableCommand, SessionInputs {
+struct TokenCommand: HistoryCommand, SessionInputs {
     static let configuration = CommandConfiguration(
         commandName: "token",
         abstract:
@@ -31,12 +31,12 @@ struct TokenCommand: ParsableCommand, SessionInputs {
 
     @OptionGroup var outputOptions: OutputOptions
 
-    func run() throws {
-        let context = outputOptions.context()
-        let opened = try store.map { try openStore($0, lockTimeout: lock.lockTimeout) }
+    func run(_ context: CommandContext) throws {
+        let render = outputOptions.context(in: context)
+        let opened = try store.map { try context.openStore($0, lockTimeout: lock.lockTimeout) }
         let report = try TokenReport.make(source: token, store: opened, now: Date().timeIntervalSinceReferenceDate)
-        let presenter = TokenPresenter(time: context.time, storeName: store, storeUUID: opened?.storeUUID)
-        DocumentRenderer.render(presenter.document(report), context: context)
+        let presenter = TokenPresenter(time: render.time, storeName: store, storeUUID: opened?.storeUUID)
+        DocumentRenderer.render(presenter.document(report), context: render)
         if report.anyBroken { throw ExitCode(1) }
     }
 }

@@ -2,7 +2,7 @@ import ArgumentParser
 import HistoryKit
 
 /// `cdhist transactions STORE`: the transactions matching the filters.
-struct TransactionsCommand: ParsableCommand, SessionInputs {
+struct TransactionsCommand: HistoryCommand, SessionInputs {
     static let configuration = CommandConfiguration(
         commandName: "transactions",
         abstract: "List transactions (number, time, author, context, bundle, process, change count).")
@@ -15,8 +15,8 @@ struct TransactionsCommand: ParsableCommand, SessionInputs {
     @OptionGroup var filters: FilterOptions
     @OptionGroup var outputOptions: OutputOptions
 
-    func run() throws {
-        let session = try Session.open(storeOptions, atSave: save.atSave, output: outputOptions)
+    func run(_ context: CommandContext) throws {
+        let session = try Session.open(storeOptions, atSave: save.atSave, output: outputOptions, in: context)
         let query = try filters.query(utc: outputOptions.utc)
         let presenter = session.presenter
         let list = ListRenderer(
@@ -41,7 +41,7 @@ struct TransactionsCommand: ParsableCommand, SessionInputs {
             }
         }
         list.finish()
-        warnings.report()
+        warnings.report(to: context.console)
         if list.added == 0 { try session.noteUnmatchedNames(query) }
     }
 }

@@ -4,15 +4,13 @@ import HistoryKit
 
 /// `cdhist watch STORE`: follows the store like `tail -f`, printing each
 /// transaction an app commits, with its changes, as soon as it is committed.
-struct WatchCommand: ParsableCommand, SessionInputs {
+struct WatchCommand: HistoryCommand, SessionInputs {
     static let configuration = CommandConfiguration(
         commandName: "watch",
         abstract: "Follow a store like tail -f: print each new transaction and its changes as an app commits them.",
         discussion: CommandHelp.watch)
 
     static let sessionStore = SessionStorePlacement.first, takesSessionModel = true
-    /// How long a store may keep failing to be read (a checkpoint, a lock) before watch gives up.
-    static let failureTolerance = 5.0
 
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var selection: SelectionOptions
@@ -42,63 +40,29 @@ struct WatchCommand: ParsableCommand, SessionInputs {
         }
     }
 
-    func run() throws {
-        let context = outputOptions.context(fallback: .ndjson)
+    func run(_ context: CommandContext) throws {
+        let render = outputOptions.context(in: context, fallback: .ndjson)
         let since = try self.since.map { try PositionParser(utc: outputOptions.utc).bound($0, option: "--since") }
-        let model = storeOptions.model
-        let watcher = try StoreWatcher(
+        let request = WatchRequest(
             path: storeOptions.store, options: OpenOptions(busyTimeout: storeOptions.lockTimeout),
-            filter: try selection.query(), since: since
-        ) { try $0.resolveModel(userModelPath: model) }
-        for notice in watcher.notices { printNotice(notice) }
-        if let problem = watcher.model.problem { printError("cdhist: note: \(problem.text)") }
-        let stop = REPLEnvironment.current?.freshStop() ?? StopSignal.onInterrupt()
-        let printer = WatchPrinter(
-            context: context, presenter: HistoryPresenter(time: context.time), storeUUID: watcher.storeUUID,
-            warnings: ValueWarnings(store: storeOptions.store))
-        if context.terminal.stderrIsTerminal {
-            let start = since == nil ? "after #\(watcher.position)" : "after \(self.since ?? "")"
-            printError("cdhist: watching \(storeOptions.store) \(start) (Ctrl-C to stop)")
-        }
-        var printed = 0
-        var labelled: HistoryStore?
-        var failing: Date?
-        defer { printer.finish() }
-        while !stop.isRequested {
-            do {
-                let goOn = try watcher.poll { event in
-                    switch event {
-                    case .transaction(let tx, let changes):
-                        if let store = watcher.store, labelled !== store {
-                            labelled = store
-                            printer.setLabeler(try labelOptions.labeler(for: store, model: watcher.model.model))
-                        }
-                        try printer.transaction(tx, changes)
-                        printed += 1
-                        if let limit, printed >= limit { return false }
-                    case .purged(let first, let last, let count):
-                        printer.purged(first: first, last: last, count: count)
-                    case .checkpoint(let walBytes): printer.checkpoint(walBytes: walBytes)
-                    case .massDelete(let burst): printer.massDelete(burst)
-                    }
-                    return !stop.isRequested
+            filter: try selection.query(), since: since, modelPath: storeOptions.model, limit: limit,
+            interval: Double(interval) / 1000)
+        var printer: WatchPrinter?
+        defer { printer?.finish() }
+        try HistoryWatch.run(
+            request, stops: context.interruption() ?? StopSignal.onInterrupt(),
+            labeler: { try labelOptions.labeler(for: $0, model: $1.model, in: context) },
+            started: { watcher in
+                for notice in watcher.notices { context.console.printNotice(notice) }
+                if let problem = watcher.model.problem { context.printError("cdhist: note: \(problem.text)") }
+                printer = WatchPrinter(
+                    context: render, presenter: HistoryPresenter(time: render.time), storeUUID: watcher.storeUUID,
+                    warnings: ValueWarnings(store: storeOptions.store))
+                if render.terminal.stderrIsTerminal {
+                    let start = since == nil ? "after #\(watcher.position)" : "after \(self.since ?? "")"
+                    context.printError("cdhist: watching \(storeOptions.store) \(start) (Ctrl-C to stop)")
                 }
-                // Let go of the store (the labeler reads it): watch holds no connection between looks.
-                printer.setLabeler(nil)
-                labelled = nil
-                failing = nil
-                if !goOn { break }
-            } catch let error as WatchError {
-                throw error
-            } catch let error as StoreError {
-                printer.setLabeler(nil)
-                labelled = nil
-                // A store caught mid-checkpoint or locked for a moment reads on the next look.
-                let since = failing ?? Date()
-                failing = since
-                if Date().timeIntervalSince(since) > Self.failureTolerance { throw error }
-            }
-            if stop.wait(seconds: Double(interval) / 1000) { break }
-        }
+            },
+            event: { event, labeler in try printer?.show(event, labeler: labeler) })
     }
 }

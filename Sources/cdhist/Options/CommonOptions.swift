@@ -61,8 +61,9 @@ struct OutputOptions: ParsableArguments {
     var utc: Bool { flags.utc }
     var csvRaw: Bool { flags.csvRaw }
 
-    func context(fallback: OutputFormat = .json, output: Output = Output()) -> RenderContext {
-        RenderContext.make(format: format, fallback: fallback, flags: flags, output: output)
+    /// How to write in `context`: to `output`, else its console's standard output.
+    func context(in context: CommandContext, fallback: OutputFormat = .json, output: Output? = nil) -> RenderContext {
+        RenderContext.make(format: format, fallback: fallback, flags: flags, output: output, in: context)
     }
 }
 
@@ -90,15 +91,19 @@ struct OutputFlags: ParsableArguments {
 
 extension RenderContext {
     /// The context of a command's output options: in a session its terminal (output through the
-    /// pager is still for a person), else the process's; `format`, else `CDHIST_FORMAT`'s, else a table.
-    static func make(format: OutputFormat?, fallback: OutputFormat, flags: OutputFlags, output: Output) -> RenderContext
-    {
+    /// pager is still for a person), else the console's; `format`, else `CDHIST_FORMAT`'s, else a
+    /// table; to `output`, else the console's standard output.
+    static func make(
+        format: OutputFormat?, fallback: OutputFormat, flags: OutputFlags, output: Output?, in context: CommandContext
+    ) -> RenderContext {
+        let console = context.console
         let terminal =
-            REPLEnvironment.current?.terminal?.insideSession(noColor: flags.noColor)
-            ?? Terminal.current(noColor: flags.noColor)
+            context.session?.terminal?.insideSession(noColor: flags.noColor)
+            ?? Terminal.of(console, noColor: flags.noColor)
         return RenderContext(
-            format: OutputFormat.resolve(format, environment: Console.current.environment, fallback: fallback),
-            terminal: terminal, time: TimeFormatter(utc: flags.utc), output: output, csvRaw: flags.csvRaw)
+            format: OutputFormat.resolve(format, environment: console.environment, fallback: fallback),
+            terminal: terminal, time: TimeFormatter(utc: flags.utc), output: output ?? Output(console: console),
+            console: console, csvRaw: flags.csvRaw)
     }
 }
 
@@ -123,8 +128,10 @@ struct ExportOutputOptions: ParsableArguments {
 
     @OptionGroup var flags: OutputFlags
 
-    func context(output: Output = Output()) -> RenderContext {
-        RenderContext.make(format: (format ?? .ndjson).outputFormat, fallback: .ndjson, flags: flags, output: output)
+    /// How to write in `context`: to `output`, else its console's standard output.
+    func context(in context: CommandContext, output: Output? = nil) -> RenderContext {
+        RenderContext.make(
+            format: (format ?? .ndjson).outputFormat, fallback: .ndjson, flags: flags, output: output, in: context)
     }
 }
 

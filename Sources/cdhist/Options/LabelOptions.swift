@@ -29,14 +29,16 @@ struct LabelOptions: ParsableArguments {
     var labelsFrom: String?
 
     /// The labeler these options ask for; nil without --labels, --label or --labels-from.
-    func labeler(_ session: Session) throws -> ObjectLabeler? {
-        try labeler(for: session.store, model: session.model.model)
+    func labeler(_ session: Session, in context: CommandContext) throws -> ObjectLabeler? {
+        try labeler(for: session.store, model: session.model.model, in: context)
     }
 
-    /// The labeler for `store`'s objects, named through `model`.
-    func labeler(for store: HistoryStore, model: ManagedObjectModel?) throws -> ObjectLabeler? {
+    /// The labeler for `store`'s objects, named through `model` (an earlier copy opened in `context`).
+    func labeler(for store: HistoryStore, model: ManagedObjectModel?, in context: CommandContext) throws
+        -> ObjectLabeler?
+    {
         guard labels || !label.isEmpty || labelsFrom != nil else { return nil }
-        let earlier = try labelsFrom.map { try openStore($0, lockTimeout: OpenOptions().busyTimeout) }
+        let earlier = try labelsFrom.map { try context.openStore($0, lockTimeout: OpenOptions().busyTimeout) }
         if let earlier, earlier.storeUUID != store.storeUUID {
             throw CLIError.invalidValue(
                 option: "--labels-from", value: earlier.path,
@@ -58,9 +60,9 @@ struct LabelOptions: ParsableArguments {
     }
 
     /// `session`'s presenter, labelling changed objects when asked to.
-    func presenter(_ session: Session) throws -> HistoryPresenter {
+    func presenter(_ session: Session, in context: CommandContext) throws -> HistoryPresenter {
         var presenter = session.presenter
-        presenter.label(with: try labeler(session))
+        presenter.label(with: try labeler(session, in: context))
         return presenter
     }
 }

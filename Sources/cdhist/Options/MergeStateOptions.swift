@@ -80,21 +80,23 @@ struct MergeSourceOptions: ParsableArguments {
     }
 
     /// `store`'s merge state as the options ask (see ``MergeStateRequest``); what was passed over is
-    /// noted on standard error (values that are no merge position only with --verbose).
+    /// noted on `console`'s standard error (values that are no merge position only with --verbose).
     func analyze(
         _ store: HistoryStore, declared: [String] = [], batch: [String] = [], now: Double, utc: Bool,
-        model: String? = nil, always: Bool = false
+        model: String? = nil, always: Bool = false, notesTo console: Console
     ) throws -> MergeStateAnalysis {
         let analysis = try MergeStateAnalysis.gather(
             in: store, try request(declared: declared, batch: batch, now: now, utc: utc, model: model), always: always)
-        printNotes(analysis)
+        printNotes(analysis, to: console)
         return analysis
     }
 
     /// What reading the merge state passed over, on standard error (values that are no merge
     /// position only with --verbose).
-    func printNotes(_ analysis: MergeStateAnalysis) {
-        for note in analysis.notes where verbose || !note.onRequest { printError("cdhist: note: \(note.text.text)") }
+    func printNotes(_ analysis: MergeStateAnalysis, to console: Console) {
+        for note in analysis.notes where verbose || !note.onRequest {
+            console.printError("cdhist: note: \(note.text.text)")
+        }
     }
 
     /// The files an examination of `storeName` reads, to hash before and after.
@@ -149,14 +151,15 @@ struct MergeStateOptions: ParsableArguments {
         try sources.request(declared: declared + actor, batch: batch + batchActor, now: now, utc: utc, model: model)
     }
 
-    /// ``MergeSourceOptions/analyze(_:declared:batch:now:utc:model:always:)`` with the actors declared here.
+    /// ``MergeSourceOptions/analyze(_:declared:batch:now:utc:model:always:notesTo:)`` with the actors
+    /// declared here.
     func analyze(
         _ store: HistoryStore, declared: [String] = [], batch: [String] = [], now: Double, utc: Bool,
-        model: String? = nil, always: Bool = false
+        model: String? = nil, always: Bool = false, notesTo console: Console
     ) throws -> MergeStateAnalysis {
         try sources.analyze(
             store, declared: declared + actor, batch: batch + batchActor, now: now, utc: utc, model: model,
-            always: always)
+            always: always, notesTo: console)
     }
 
     func evidenceInputs(storeName: String, others: [(EvidenceInput.Role, String?)]) throws -> [EvidenceInput] {
@@ -165,7 +168,7 @@ struct MergeStateOptions: ParsableArguments {
 
     func evaluationTime(utc: Bool) throws -> Double { try sources.evaluationTime(utc: utc) }
 
-    func printNotes(_ analysis: MergeStateAnalysis) { sources.printNotes(analysis) }
+    func printNotes(_ analysis: MergeStateAnalysis, to console: Console) { sources.printNotes(analysis, to: console) }
 
     func positionParser(utc: Bool) throws -> PositionParser { try sources.positionParser(utc: utc) }
 }

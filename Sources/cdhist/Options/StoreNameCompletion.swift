@@ -24,7 +24,7 @@ enum StoreNameCompletion {
         let found = names(typedWord(prefix))
         // bash adds the / of a folder on disk itself (after the closing quote of a quoted word):
         // a name ending in one already would get two.
-        guard Console.current.environment["SAP_SHELL"] == "bash" else { return found }
+        guard ProcessInfo.processInfo.environment["SAP_SHELL"] == "bash" else { return found }
         return found.map { name in
             name.hasSuffix("/") && FileStatus(String(name.dropLast()))?.kind == .directory
                 ? String(name.dropLast()) : name

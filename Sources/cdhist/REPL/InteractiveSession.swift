@@ -56,7 +56,7 @@ final class InteractiveSession: @unchecked Sendable {
     func run() -> Int32 {
         InteractiveSession.active = self
         defer { InteractiveSession.active = nil }
-        env.terminal = Terminal.current(noColor: false)
+        env.terminal = Terminal.of(env.console, noColor: false)
         env.confirm = { [weak self] question in self?.ask(question) ?? false }
         // Set up first: libedit's set-up starts its history afresh.
         cdhist_line_setup("cdhist") { text, start, _ in
@@ -116,7 +116,7 @@ final class InteractiveSession: @unchecked Sendable {
             return .done
         } catch {
             fflush(nil)  // every C stream: Swift 6 cannot name C's `stdout`, a global variable
-            printError("cdhist: \(ScriptRunner.message(for: error))")
+            env.console.printError("cdhist: \(ScriptRunner.message(for: error))")
             return .done
         }
     }

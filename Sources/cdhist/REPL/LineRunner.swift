@@ -79,15 +79,15 @@ struct LineRunner {
         case "clear":
             // Only a person's terminal is cleared; a script's output keeps no escape codes.
             if env.terminal?.stdoutIsTerminal == true {
-                FileHandle.standardOutput.write(Data("\u{1B}[H\u{1B}[2J\u{1B}[3J".utf8))
+                env.console.standardOutput.write(Data("\u{1B}[H\u{1B}[2J\u{1B}[3J".utf8))
             }
         case let name
         where Self.commandNames.contains(name) && words.dropFirst().contains(where: { $0 == "--help" || $0 == "-h" }):
             // A command's help, as `help COMMAND` shows it (the store is the session's).
             say(helpText(name))
         default:
-            var command = try parse(words)
-            try REPLEnvironment.$current.withValue(env) { try command.run() }
+            let command = try parse(words)
+            try command.run(CommandContext(session: env))
         }
         return .done
     }
@@ -139,7 +139,7 @@ struct LineRunner {
         return [name] + args
     }
 
-    private func parse(_ words: [String]) throws -> ParsableCommand {
+    private func parse(_ words: [String]) throws -> any HistoryCommand {
         guard let name = words.first, Self.commandNames.contains(name) else {
             let word = words.first ?? ""
             let close = NameSuggestion.closest(to: word, among: Self.commandNames + Self.sessionWords).first?.name
@@ -147,7 +147,11 @@ struct LineRunner {
                 "unknown command '\(word)'; " + (close.map { "did you mean '\($0)'? " } ?? "")
                     + "type help for the list")
         }
-        return try CDHist.parseAsRoot(try BootedOption.resolve(arguments(words)))
+        guard let command = try CDHist.parseAsRoot(try BootedOption.resolve(arguments(words))) as? any HistoryCommand
+        else {
+            throw ValidationError("'\(name)' does not run in a session")
+        }
+        return command
     }
 
     /// Says what a setting is now: always in a session; in a script only when the
@@ -158,7 +162,7 @@ struct LineRunner {
 
     /// Writes a session message to stdout, in order with the commands' own output.
     private func say(_ text: String) {
-        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+        env.console.standardOutput.write(Data((text + "\n").utf8))
     }
 
     func helpText(_ command: String?) -> String {
@@ -174,7 +178,7 @@ struct LineRunner {
             .replacingOccurrences(of: "cdhist \(command) [<options>] <store>", with: "\(command) [<options>]")
         }
         // Each entry's text wraps under itself at the terminal's width.
-        let width = (env.terminal ?? Terminal.current(noColor: true)).width
+        let width = (env.terminal ?? Terminal.of(env.console, noColor: true)).width
         func entry(_ name: String, _ text: String, column: Int) -> [String] {
             let indent = String(repeating: " ", count: column)
             let head = "  " + name.padding(toLength: column - 2, withPad: " ", startingAt: 0)

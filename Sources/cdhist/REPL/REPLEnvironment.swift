@@ -1,16 +1,15 @@
 import Foundation
 import HistoryKit
 
-/// What commands run by the REPL (or a script) share: the open store, the
-/// attached defaults and model, the chosen format, and the terminal.
-/// Commands reach it through ``REPLEnvironment/current`` while a line runs.
+/// What commands run by the REPL (or a script) share: the console, the open store, the
+/// attached defaults and model, the chosen format, and the terminal. A line's command is given
+/// it in its ``CommandContext``.
 // @unchecked Sendable: the store, which Ctrl-C's signal thread reaches (``interrupt()``), is only
 // touched under `storeLock`, and the stop signal is its own; everything else is set by the session's
 // thread between lines and read by the line's command on that same thread.
 final class REPLEnvironment: @unchecked Sendable {
-    /// The environment of the line being run; nil in one-shot mode.
-    @TaskLocal static var current: REPLEnvironment?
-
+    /// Where the session and its commands write, and the environment they read.
+    let console: Console
     private(set) var storePath: String
     /// The open store; ``interrupt()`` reads it from the signal thread, so it is only touched under `storeLock`.
     private var store: HistoryStore?
@@ -32,9 +31,10 @@ final class REPLEnvironment: @unchecked Sendable {
         return stop
     }
 
-    init(storePath: String, lockTimeout: Double = 2) {
+    init(storePath: String, lockTimeout: Double = 2, console: Console) {
         self.storePath = storePath
         self.lockTimeout = lockTimeout
+        self.console = console
     }
 
     /// The open store for `path` when it is the session's, opening it on first use.
@@ -52,7 +52,7 @@ final class REPLEnvironment: @unchecked Sendable {
         // Closed first: opening looks at -shm, which must not happen beside a connection of ours.
         storeLock.withLock { store = nil }
         let opened = try HistoryStore.open(storePath, options: OpenOptions(busyTimeout: lockTimeout))
-        if current == nil { for notice in opened.notices { printNotice(notice) } }
+        if current == nil { for notice in opened.notices { console.printNotice(notice) } }
         storeLock.withLock { store = opened }
         return opened
     }
@@ -60,7 +60,7 @@ final class REPLEnvironment: @unchecked Sendable {
     /// Switches to another store (`open`); the old one is closed.
     func switchStore(to path: String) throws {
         let opened = try HistoryStore.open(path, options: OpenOptions(busyTimeout: lockTimeout))
-        for notice in opened.notices { printNotice(notice) }
+        for notice in opened.notices { console.printNotice(notice) }
         storeLock.withLock { store = opened }
         storePath = path
     }

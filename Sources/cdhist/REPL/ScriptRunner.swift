@@ -16,7 +16,7 @@ struct ScriptRunner {
                 if try runner.run(line) == .quit { break }
             } catch {
                 failed = true
-                printError("cdhist: line \(index + 1): \(ScriptRunner.message(for: error))")
+                runner.env.console.printError("cdhist: line \(index + 1): \(ScriptRunner.message(for: error))")
                 if !keepGoing { return 2 }
             }
         }

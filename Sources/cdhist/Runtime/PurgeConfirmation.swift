@@ -6,16 +6,16 @@ import HistoryKit
 /// `--yes` given beforehand.
 enum PurgeConfirmation {
     /// Whether to go on; throws when a purge that deserves confirmation has no terminal to ask on.
-    static func obtained(_ plan: PurgePlan, store path: String, yes: Bool) throws -> Bool {
+    static func obtained(_ plan: PurgePlan, store path: String, yes: Bool, in context: CommandContext) throws -> Bool {
         let reasons = yes ? [] : plan.reasonsToConfirm.map(\.text)
         let question =
             """
             Delete \(plural(plan.preview.transactionCount, "transaction")) and \
             \(plural(plan.preview.changeCount, "change")) from \(path)? [y/N] 
             """
-        let session = REPLEnvironment.current?.confirm
+        let session = context.session?.confirm
         guard session != nil || !reasons.isEmpty else { return true }
-        if session == nil && !TerminalQuestion.available {
+        if session == nil && !TerminalQuestion.available(on: context.console) {
             throw CLIError.refused(
                 path: path,
                 reason:
@@ -26,7 +26,7 @@ enum PurgeConfirmation {
             )
         }
         // Why it asks, on a line of its own before the question (a prompt is one line).
-        if !reasons.isEmpty { printError("cdhist: careful: \(reasons.joined(separator: "; "))") }
-        return session?(question) ?? TerminalQuestion.ask(question) ?? false
+        if !reasons.isEmpty { context.printError("cdhist: careful: \(reasons.joined(separator: "; "))") }
+        return session?(question) ?? TerminalQuestion.ask(question, on: context.console) ?? false
     }
 }

@@ -4,7 +4,8 @@ import HistoryKit
 /// Buffered writing to stdout (or a file), flushed in large chunks.
 final class Output {
     private let handle: FileHandle
-    private let isStandardOutput: Bool
+    /// The console whose standard output this is; nil for a file.
+    private let console: Console?
     private var buffer: [UInt8] = []
     private let flushThreshold = 64 << 10
     /// The first write that failed (a full disk, a file-size limit); later writes are dropped.
@@ -16,18 +17,18 @@ final class Output {
     /// writes its output (and so reads this) on that same thread.
     nonisolated(unsafe) static var closedStandardOutput: (() -> Void)?
 
-    /// Output to the console's standard output: a failed write (not a closed pipe) prints its
+    /// Output to `console`'s standard output: a failed write (not a closed pipe) prints its
     /// cause and, on this process's own, exits with status 2.
-    init() {
-        handle = Console.current.standardOutput
-        isStandardOutput = Console.current.isProcess
+    init(console: Console) {
+        handle = console.standardOutput
+        self.console = console
         buffer.reserveCapacity(flushThreshold + 4096)
     }
 
     /// Output to a file: a failed write is kept in ``failure`` for the file's owner to report.
     init(handle: FileHandle) {
         self.handle = handle
-        isStandardOutput = false
+        console = nil
         buffer.reserveCapacity(flushThreshold + 4096)
     }
 
@@ -102,7 +103,7 @@ final class Output {
                 try handle.write(contentsOf: buffer)
             } catch {
                 failure = error
-                if isStandardOutput {
+                if let console, console.isProcess {
                     // A reader that went away (| head) is no error; anything else is.
                     if ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError)?.code == Int(EPIPE) {
                         guard let closed = Output.closedStandardOutput else { exit(0) }
@@ -110,7 +111,7 @@ final class Output {
                         buffer.removeAll(keepingCapacity: true)
                         return
                     }
-                    printError("cdhist: standard output: \(WriteFault.cause(error))")
+                    console.printError("cdhist: standard output: \(WriteFault.cause(error))")
                     exit(2)
                 }
             }
@@ -150,12 +151,4 @@ struct CSVColumnPrefix {
             }
         }
     }
-}
-
-/// Writes one line to stderr. A control character in it (a store's string, a path with a
-/// line break) is shown visibly (``TerminalText``): the message stays one line and sends
-/// nothing to the terminal.
-func printError(_ message: String) {
-    // Never a trap: with stderr unwritable there is no one left to tell.
-    try? Console.current.standardError.write(contentsOf: Data((TerminalText.visible(message) + "\n").utf8))
 }

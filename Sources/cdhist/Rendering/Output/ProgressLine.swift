@@ -10,11 +10,13 @@ final class ProgressLine {
     private var wrote = false
     /// Steps counted so far.
     private(set) var steps = 0
-    /// The console's standard error, taken when made: steps may be counted on another thread.
-    private let standardError = Console.current.standardError
+    /// Where the line is drawn: the console's standard error.
+    private let standardError: FileHandle
 
-    /// `quietFirst`: nothing during the first 0.2 s (work that is usually quick).
-    init(enabled: Bool, every: Int, quietFirst: Bool = false) {
+    /// A line on `console`'s standard error; `quietFirst`: nothing during the first 0.2 s (work
+    /// that is usually quick).
+    init(_ console: Console, enabled: Bool, every: Int, quietFirst: Bool = false) {
+        standardError = console.standardError
         self.enabled = enabled
         self.every = every
         shown = quietFirst ? Date() : .distantPast

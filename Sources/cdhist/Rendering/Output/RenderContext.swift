@@ -7,6 +7,8 @@ struct RenderContext {
     let terminal: Terminal
     let time: TimeFormatter
     let output: Output
+    /// Where notes and warnings go (its standard error), beside the output.
+    let console: Console
     /// CSV text cells exactly as they are, even those a spreadsheet would evaluate (``CSV``).
     var csvRaw = false
     /// The save the store is read at, which every JSON document names (`atSave`); the other
@@ -35,7 +37,7 @@ struct RenderContext {
     /// have begun this one's.
     func writing(to output: Output, eventLines: Bool = false) -> RenderContext {
         let context = RenderContext(
-            format: format, terminal: terminal, time: time, output: output, csvRaw: csvRaw,
+            format: format, terminal: terminal, time: time, output: output, console: console, csvRaw: csvRaw,
             stamp: stamp, storeWarnings: storeWarnings)
         context.beginOutput(eventLines: eventLines)
         return context

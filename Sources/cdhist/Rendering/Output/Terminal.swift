@@ -18,11 +18,10 @@ struct Terminal {
             colorEnabled: colorEnabled && !noColor, inSession: true)
     }
 
-    /// Reads the environment; `noColor` is the `--no-color` flag. Width: the terminal's when
+    /// What `console` writes to; `noColor` is the `--no-color` flag. Width: the terminal's when
     /// stdout is one; else `COLUMNS`; else the terminal the command was typed in, found through
     /// stderr or stdin (`cdhist actors | less`); else none (nothing wrapped).
-    static func current(noColor: Bool) -> Terminal {
-        let console = Console.current
+    static func of(_ console: Console, noColor: Bool) -> Terminal {
         let outFD = console.standardOutput.fileDescriptor
         let errFD = console.standardError.fileDescriptor
         let out = isatty(outFD) == 1

@@ -25,11 +25,11 @@ final class ValueWarnings {
         examples += other.examples.prefix(Self.shownExamples - min(examples.count, Self.shownExamples))
     }
 
-    /// One line on stderr when any were seen.
-    func report() {
+    /// One line on `console`'s stderr when any were seen.
+    func report(to console: Console) {
         guard count > 0 else { return }
         let more = count > examples.count ? "; and \(count - examples.count) more" : ""
-        printError(
+        console.printError(
             """
             cdhist: warning: \(store): \(count) value\(count == 1 ? "" : "s") not as Core Data writes \
             \(count == 1 ? "it" : "them"): 

@@ -34,12 +34,20 @@ final class WatchPrinter {
         }
     }
 
-    /// Labels changed objects with `labeler` from now on (the store was opened afresh; nil: let go of it).
-    func setLabeler(_ labeler: ObjectLabeler?) {
+    /// Writes what a look at the store found, its changed objects labelled with `labeler` (made
+    /// for the store as that look opened it, and let go of after the event).
+    func show(_ event: StoreWatcher.Event, labeler: ObjectLabeler?) throws {
         presenter.label(with: labeler)
+        defer { presenter.label(with: nil) }
+        switch event {
+        case .transaction(let tx, let changes): try transaction(tx, changes)
+        case .purged(let first, let last, let count): purged(first: first, last: last, count: count)
+        case .checkpoint(let walBytes): checkpoint(walBytes: walBytes)
+        case .massDelete(let burst): massDelete(burst)
+        }
     }
 
-    func transaction(_ tx: Transaction, _ changes: ChangeStream) throws {
+    private func transaction(_ tx: Transaction, _ changes: ChangeStream) throws {
         warnings.add(tx.warnings)
         let out = context.output
         switch context.format {
@@ -66,7 +74,7 @@ final class WatchPrinter {
     }
 
     /// Transactions another process purged.
-    func purged(first: Int64, last: Int64, count: Int?) {
+    private func purged(first: Int64, last: Int64, count: Int?) {
         let range = first == last ? "#\(first)" : "#\(first)–#\(last)"
         let what = count.map { " (\(plural($0, "transaction")))" } ?? ""
         event("purged", text: "\(range) purged by another process\(what)", style: .yellow) { s in
@@ -77,7 +85,7 @@ final class WatchPrinter {
     }
 
     /// New transactions deleted most of an entity's objects at once.
-    func massDelete(_ b: DeleteBurst) {
+    private func massDelete(_ b: DeleteBurst) {
         event("mass-delete", text: "warning: mass-delete: \(b.sentence)", style: .yellow) { s in
             s.member("entity", b.entity)
             s.member("author", b.author)
@@ -89,7 +97,7 @@ final class WatchPrinter {
     }
 
     /// A checkpoint wrote the main file.
-    func checkpoint(walBytes: Int64?) {
+    private func checkpoint(walBytes: Int64?) {
         let wal = walBytes.map { ", -wal now \($0) bytes" } ?? ", no -wal now"
         event("checkpoint", text: "checkpoint: the WAL was written into the main file\(wal)", style: .dim) { s in
             s.member("walBytes", walBytes)
@@ -100,7 +108,7 @@ final class WatchPrinter {
     func finish() {
         list?.finish()
         context.output.flush()
-        warnings.report()
+        warnings.report(to: context.console)
     }
 
     private func event(_ name: String, text: String, style: Style, members: (inout JSONBytes) -> Void) {
@@ -118,7 +126,7 @@ final class WatchPrinter {
             line.bytes.append(0x0A)
             out.write(bytes: line.bytes)
         case .json, .csv:
-            printError("cdhist: \(text)")
+            context.console.printError("cdhist: \(text)")
         }
         out.flush()
     }

@@ -1,0 +1,115 @@
+import Dispatch
+import HistoryAnalysis
+import HistoryReading
+import HistoryWrites
+
+/// What a watch is asked: the store, what to report, where to start, and when to stop.
+public struct WatchRequest: Sendable {
+    public var path: String
+    public var options: OpenOptions
+    /// The names, entities, types and objects to report (its bounds, limit and order are not used).
+    public var filter: HistoryQuery
+    /// Start after this position instead of the newest transaction.
+    public var since: HistoryQuery.Bound?
+    /// The model to decode with instead of the store's cache.
+    public var modelPath: String?
+    /// Stop after this many transactions; nil: until a stop is requested.
+    public var limit: Int?
+    /// Seconds between looks at the store's files.
+    public var interval: Double
+    /// Seconds the store may keep failing to be read (a checkpoint, a lock) before the watch gives up.
+    public var failureTolerance: Double
+
+    public init(
+        path: String, options: OpenOptions, filter: HistoryQuery, since: HistoryQuery.Bound?, modelPath: String?,
+        limit: Int?, interval: Double, failureTolerance: Double = 5
+    ) {
+        self.path = path
+        self.options = options
+        self.filter = filter
+        self.since = since
+        self.modelPath = modelPath
+        self.limit = limit
+        self.interval = interval
+        self.failureTolerance = failureTolerance
+    }
+}
+
+/// `watch`'s use case: follows a store like `tail -f` (``StoreWatcher``), looking at its files
+/// every interval until a stop is requested or the limit is reached, and tells each event in
+/// order. A store that fails to be read for a moment (a checkpoint, a lock) is read at a later
+/// look; one that keeps failing past the tolerance, or is deleted or replaced, ends the watch
+/// with its error.
+public enum HistoryWatch {
+    /// Watches `request.path`. `started` is told of the watcher once it is open (its notices, its
+    /// model, where it starts), before any event; `labeler` makes the labels of a store as a look
+    /// opened it (nil: none), which `event` is given with each event of that look, and which is
+    /// let go of after the look: a watch holds nothing of the store between looks.
+    public static func run(
+        _ request: WatchRequest, stops: StopRequests,
+        labeler: (HistoryStore, ModelResolution) throws -> ObjectLabeler?,
+        started: (StoreWatcher) throws -> Void,
+        event: (StoreWatcher.Event, ObjectLabeler?) throws -> Void
+    ) throws {
+        let modelPath = request.modelPath
+        let watcher = try StoreWatcher(
+            path: request.path, options: request.options, filter: request.filter, since: request.since
+        ) { try $0.resolveModel(userModelPath: modelPath) }
+        try started(watcher)
+        let stop = StopWait(stops)
+        defer { stop.cancel() }
+        var told = 0
+        var failingSince: Double?
+        while !stop.isRequested {
+            do {
+                var labels: (store: HistoryStore, labeler: ObjectLabeler?)?
+                let goOn = try watcher.poll { found in
+                    if case .transaction = found, let store = watcher.store, labels?.store !== store {
+                        labels = (store, try labeler(store, watcher.model))
+                    }
+                    try event(found, labels?.labeler)
+                    if case .transaction = found {
+                        told += 1
+                        if let limit = request.limit, told >= limit { return false }
+                    }
+                    return !stop.isRequested
+                }
+                failingSince = nil
+                if !goOn { break }
+            } catch let error as StoreError {
+                // A store caught mid-checkpoint or locked for a moment reads at the next look.
+                let now = DispatchTime.now().uptimeNanoseconds
+                let since = failingSince ?? Double(now)
+                failingSince = since
+                if (Double(now) - since) / 1e9 > request.failureTolerance { throw error }
+            }
+            if stop.wait(seconds: request.interval) { break }
+        }
+    }
+}
+
+/// A caller's stop requests, as a flag and a wait that a request ends at once.
+private final class StopWait: Sendable {
+    private let requested = Locked(false)
+    private let wake = DispatchSemaphore(value: 0)
+    private let unsubscribe = Locked<(@Sendable () -> Void)?>(nil)
+
+    init(_ stops: StopRequests) {
+        unsubscribe.set(
+            stops.onRequest { [requested, wake] _ in
+                requested.set(true)
+                wake.signal()
+            })
+    }
+
+    var isRequested: Bool { requested.current }
+
+    /// Waits up to `seconds`, or until a stop is requested; true when one is.
+    func wait(seconds: Double) -> Bool {
+        if isRequested { return true }
+        _ = wake.wait(timeout: .now() + max(0, min(seconds, 3600)))
+        return isRequested
+    }
+
+    func cancel() { unsubscribe.withLock { $0 }?() }
+}
