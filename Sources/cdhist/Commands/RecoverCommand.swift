@@ -39,18 +39,9 @@ struct RecoverCommand: HistoryCommand, SessionInputs {
     func run(_ context: CommandContext) throws {
         let historyStore = try context.openStore(store, lockTimeout: lock.lockTimeout)
         let render = try outputOptions.context(in: context).reading(historyStore)
-        let log = try SaveLog.read(historyStore)
-        var transactions: [SaveRecovery.Transaction] = []
-        var objects: [SaveRecovery.DeletedObject] = []
-        var unreadable: [SaveRecovery.Unreadable] = []
-        try SaveRecovery.run(
-            historyStore, log: log, userModel: model, transaction: { transactions.append($0) },
-            object: { objects.append($0) },
-            unreadable: { unreadable.append($0) })
+        let recovery = try Recovery.read(historyStore, modelPath: model)
         let presenter = RecoverPresenter(
             history: HistoryPresenter(time: render.time), storeUUID: historyStore.storeUUID, all: all)
-        DocumentRenderer.render(
-            presenter.document(log, transactions: transactions, objects: objects, unreadable: unreadable, store: store),
-            context: render)
+        DocumentRenderer.render(presenter.document(recovery, store: store), context: render)
     }
 }

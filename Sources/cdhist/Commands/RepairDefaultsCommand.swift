@@ -47,16 +47,15 @@ struct RepairDefaultsCommand: HistoryCommand, SessionInputs {
     func run(_ context: CommandContext) throws {
         let render = outputOptions.context(in: context)
         let opened = try store.map { try context.openStore($0, lockTimeout: 2) }
-        let target = try position.target(utc: outputOptions.utc, hasStore: opened != nil)
-        let plan = try DefaultsRepair.plan(
-            path: plist, actor: actor, target: target, store: opened, keyFormat: try keys.format(),
-            customPrefixes: keys.keyPrefix)
-        let backupPath =
-            execute
-            ? try DefaultsRepair.write(
-                plan, backupPath: backup, allowSkipping: allowSkip,
-                stops: context.writeStops()) : nil
+        let repair = try MergeStateRepair.run(
+            MergeStateRepairRequest(
+                plist: plist, actor: actor,
+                target: try position.target(utc: outputOptions.utc, hasStore: opened != nil),
+                keyFormat: try keys.format(), keyPrefixes: keys.keyPrefix, execute: execute, backupPath: backup,
+                allowSkipping: allowSkip),
+            store: opened, stops: execute ? context.writeStops() : nil)
         let presenter = RepairDefaultsPresenter(time: render.time, plist: plist, actor: actor)
-        DocumentRenderer.render(presenter.document(plan, executed: execute, backup: backupPath), context: render)
+        DocumentRenderer.render(
+            presenter.document(repair.plan, executed: execute, backup: repair.backup), context: render)
     }
 }

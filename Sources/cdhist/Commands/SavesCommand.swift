@@ -33,14 +33,7 @@ struct SavesCommand: HistoryCommand, SessionInputs {
     func run(_ context: CommandContext) throws {
         let historyStore = try context.openStore(store, lockTimeout: lock.lockTimeout)
         let render = try outputOptions.context(in: context).reading(historyStore)
-        let saves = try SaveLog.read(historyStore)
-        var check: SlotCheck?
-        if slots {
-            let resolution = try historyStore.resolveModel(userModelPath: model)
-            check = try SlotCheck.run(
-                try SaveValues(historyStore, model: resolution.model),
-                decoder: historyStore.makeDecoder(model: resolution))
-        }
-        try SavesPresenter().render(saves, slots: check, store: store, context: render) { try saves.forEachSave($0) }
+        let listing = try SaveListing.read(historyStore, SaveListingRequest(checkSlots: slots, modelPath: model))
+        try SavesPresenter().render(listing, store: store, context: render)
     }
 }

@@ -7,10 +7,10 @@ struct RecoverPresenter {
     /// Every value whole in the table (`--all`); JSON always gives every byte of what is recovered.
     var all = false
 
-    func document(
-        _ log: SaveLog, transactions: [SaveRecovery.Transaction], objects: [SaveRecovery.DeletedObject],
-        unreadable: [SaveRecovery.Unreadable] = [], store: String
-    ) -> Document {
+    func document(_ recovery: Recovery, store: String) -> Document {
+        let (log, transactions, objects, unreadable) = (
+            recovery.log, recovery.transactions, recovery.objects, recovery.unreadable
+        )
         let changes = transactions.reduce(0) { $0 + $1.changes.count }
         var sections: [Document.Section] = [
             .fields(

@@ -2,13 +2,11 @@ import HistoryKit
 
 /// Presents the saves of a store's `-wal`.
 struct SavesPresenter {
-    /// Writes the saves of `log` as `forEachSave` gives them, one at a time, so that a log of any
+    /// Writes the saves of `listing` one at a time, as its log reads them, so that a log of any
     /// length lists in bounded memory: JSON the document's members, then the saves, last; NDJSON a
     /// line per save; CSV the table of saves; a table the fields, the saves and the notes.
-    func render(
-        _ log: SaveLog, slots: SlotCheck?, store: String, context: RenderContext,
-        forEachSave: ((SaveSummary) throws -> Void) throws -> Void
-    ) throws {
+    func render(_ listing: SaveListing, store: String, context: RenderContext) throws {
+        let (log, slots) = (listing.log, listing.slots)
         // Why a save is partial, under its row, when one is.
         let partial = log.log.commits.indices.contains { log.reason(ofSave: $0 + 1) != nil }
         // Laid out from the first saves: numbers as wide as the last save's.
@@ -35,7 +33,7 @@ struct SavesPresenter {
         }
         let list = ListRenderer(context: context, kind: "saves", columns: columns, header: header)
         var withoutHistory: [Int] = []
-        try forEachSave { s in
+        try log.forEachSave { s in
             if s.changesEntitiesWithoutHistory { withoutHistory.append(s.commit.number) }
             list.add(
                 cells: [
