@@ -69,9 +69,16 @@ import Testing
         ])
         #expect(expired.status == 1)
         #expect(try (expired.json()["findings"] as? [[String: Any]])?.first?["rule"] as? String == "actor-expired")
-        // Not a file and not a literal: the file is missing.
+        // Not a file and not a literal: the file is missing, said as a position's token:FILE and `cdhist token` say it.
         let missing = try CLI.run(["actors", store, "--token", "nothing-here.data"])
-        #expect(missing.status == 2 && missing.stderr == "cdhist: nothing-here.data: no such file\n")
+        #expect(missing.status == 2 && missing.stderr == "cdhist: nothing-here.data: no such token file\n")
+        for other in [["token", "nothing-here.data"], ["transactions", store, "--after", "token:nothing-here.data"]] {
+            let said = try CLI.run(other)
+            #expect(said.status == 2 && said.stderr == missing.stderr, "\(other): \(said.stderr)")
+        }
+        // Nor is a path with a colon a literal: it is a missing file too.
+        let colon = try CLI.run(["actors", store, "--token", "w=/no/such:dir/token.data"])
+        #expect(colon.status == 2 && colon.stderr == "cdhist: /no/such:dir/token.data: no such token file\n")
     }
 
     @Test(.enabled(if: RealStores.available)) func photosHasOneActorAndItsWriters() throws {

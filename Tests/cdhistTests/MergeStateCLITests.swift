@@ -136,7 +136,7 @@ import Testing
             "--now", now,
         ])
         #expect(json.status == 2)
-        #expect(json.stderr == "cdhist: /nonexistent: no such file\n")
+        #expect(json.stderr == "cdhist: /nonexistent: no such token file\n")
         let r = try CLI.run([
             "actors", "--group-container", Repository.fixtures + "/GroupContainer/" + MergeStateFixtures.containerUUID,
             "--actor", "app", "--actor", "widget", "--actor", "token", "--batch-actor", "shareExtension", "--now", now,

@@ -134,19 +134,17 @@ extension MergeStateRequest {
                 )
             }
             // A literal as `cdhist token` prints it (or a log shows it), when no such file exists.
-            if !FileManager.default.fileExists(atPath: path), path.contains(":"),
-                let token = try? HistoryTokenDecoder.parseLiteral(path)
-            {
+            let bytes: [UInt8]
+            switch try TokenSource.read(path, found: found) {
+            case .literal(let token):
                 records.append(
                     MergeRecord(actor: name, position: .token(token), source: "literal \(path)", keyFormat: nil))
                 sources.append(
                     MergeSource(path: path, kind: "token literal", positions: 1, ignoredKeys: 0, otherStoreKeys: []))
                 continue
+            case .file(_, let read): bytes = read
             }
             do {
-                let bytes =
-                    try found[path] ?? FileContents.read(path).map { [UInt8]($0) }
-                    ?? { throw MergeStateError.unreadable(path: path) }()
                 records.append(try TokenFileReader.read(bytes: bytes, path: path, actor: name, storeUUID: storeUUID))
                 // A dictionary of tokens per store: the others are the app's other stores'.
                 let others =

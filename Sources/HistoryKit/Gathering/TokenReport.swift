@@ -67,19 +67,14 @@ public struct TokenReport: Sendable {
     /// or each key's of a plist of keys; a damaged one is an entry that says why.
     static func read(_ value: String, storeUUID: String?) throws -> TokenReport {
         let spec = TokenSpec(value)
-        guard FileManager.default.fileExists(atPath: value) else {
-            guard value.contains(":") else { throw MergeStateError.noTokenFile(path: value) }
+        let bytes: [UInt8]
+        switch try TokenSource.read(value) {
+        case .literal(let token):
             let record = MergeRecord(
-                actor: spec.actor, position: .token(try HistoryTokenDecoder.parseLiteral(value)),
-                source: "literal \(value)",
-                keyFormat: nil)
+                actor: spec.actor, position: .token(token), source: "literal \(value)", keyFormat: nil)
             return TokenReport(source: value, entries: [Entry(key: nil, record: record)], otherStoreKeys: [])
+        case .file(_, let read): bytes = read
         }
-        guard let data = FileContents.read(value) else {
-            throw MergeStateError.unreadableToken(
-                path: value, reason: FileContents.whyUnreadable(value) ?? "cannot be read")
-        }
-        let bytes = [UInt8](data)
         guard !JSONText.looksLikeJSON(bytes), let plist = try? PropertyList.decode(bytes).value,
             plist["$objects"] == nil,
             plist.dictionaryValue != nil

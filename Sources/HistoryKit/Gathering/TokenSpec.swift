@@ -24,32 +24,12 @@ public struct TokenSpec: Equatable, Sendable {
         }
     }
 
-    /// The token `value` holds: the file's when there is such a file, else the literal's.
+    /// The token `value` holds: the file's when there is such a file, else the literal's
+    /// (read as ``TokenSource`` reads it).
     public static func token(fileOrLiteral value: String) throws -> HistoryToken {
-        guard FileManager.default.fileExists(atPath: value) else {
-            guard let only = try tokens(fileOrLiteral: value).first else {
-                throw MergeStateError.noTokenFile(path: value)
-            }
-            return only.token
+        switch try TokenSource.read(value) {
+        case .literal(let token): return token
+        case .file(let path, let bytes): return try HistoryTokenDecoder.decode(fileBytes: bytes, source: path)
         }
-        guard let data = FileContents.read(value) else {
-            throw MergeStateError.unreadableToken(
-                path: value, reason: FileContents.whyUnreadable(value) ?? "cannot be read")
-        }
-        return try HistoryTokenDecoder.decode(fileBytes: [UInt8](data), source: value)
-    }
-
-    /// Every token `value` holds: a token file's or a literal's one (key nil), or each of a
-    /// plist's keys holding one (shared defaults keeping several actors' tokens).
-    public static func tokens(fileOrLiteral value: String) throws -> [(key: String?, token: HistoryToken)] {
-        if FileManager.default.fileExists(atPath: value) {
-            guard let data = FileContents.read(value) else {
-                throw MergeStateError.unreadableToken(
-                    path: value, reason: FileContents.whyUnreadable(value) ?? "cannot be read")
-            }
-            return try HistoryTokenDecoder.tokens(fileBytes: [UInt8](data), source: value)
-        }
-        if value.contains(":") { return [(nil, try HistoryTokenDecoder.parseLiteral(value))] }
-        throw MergeStateError.noTokenFile(path: value)
     }
 }
