@@ -80,6 +80,23 @@ import Testing
         }
     }
 
+    /// What a check rule says is written in one place, RuleMessages, as a function of what the
+    /// rule found: a rule's file holds its logic and its one-line summary, no paragraph of text.
+    @Test func ruleWordsLiveInOnePlace() throws {
+        let rules = try swiftFiles("Sources/HistoryKit/Check/Rules")
+        #expect(rules.count >= 30)
+        for rule in rules {
+            #expect(
+                !rule.text.contains("\"\"\""), "\(rule.name) writes a paragraph of its own: move it to RuleMessages")
+        }
+        let messages = try String(
+            contentsOf: Repository.root.appendingPathComponent("Sources/HistoryKit/Check/RuleMessages.swift"),
+            encoding: .utf8)
+        let calls = rules.map { $0.text.components(separatedBy: "RuleMessages.").count - 1 }.reduce(0, +)
+        #expect(calls >= 25)
+        #expect(messages.components(separatedBy: "    static func ").count - 1 >= 25)
+    }
+
     /// HistoryKit speaks of the domain: a string of its code names no flag and no command line;
     /// it points at a `Control`, which the tool names.
     @Test func historyKitNamesNoFlag() throws {

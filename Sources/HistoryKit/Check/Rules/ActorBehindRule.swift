@@ -12,13 +12,7 @@ struct ActorBehindRule: CheckRule {
             let lagDays = behind / 86400
             guard a.pending.count > c.config.maxPendingTransactions || lagDays > c.config.maxLagDays else { return nil }
             return finding(
-                """
-                \(a.name) has \(plural(a.pending.count, "transaction")) by others to merge, \
-                \(report.lagClock.behind(behind)) (thresholds: \
-                \(plural(c.config.maxPendingTransactions, "transaction")), \
-                \(span(c.config.maxLagDays * 86400, exact: true))). It has not run, or it merges under another \
-                author name.
-                """,
+                RuleMessages.actorBehind(a, report: report, behind: behind, config: c.config),
                 [
                     "actor": .string(a.name), "pendingTransactions": .integer(Int64(a.pending.count)),
                     "lagDays": .real(lagDays),

@@ -10,12 +10,7 @@ struct ActorNotMergingRule: CheckRule {
         (c.mergeState?.actors ?? []).filter { $0.kind == .app && !$0.isBatch && $0.pending.ownAfterOthers > 0 }.map {
             a in
             finding(
-                """
-                \(a.name) wrote \(plural(a.pending.ownCount, "transaction")) after its merge position, \
-                \(a.pending.ownAfterOthers) of them after transactions by others it has not merged \
-                (\(plural(a.pending.count, "transaction")) pending): it runs and saves but does not merge \
-                history, or does not store its position after merging.
-                """,
+                RuleMessages.actorNotMerging(a),
                 [
                     "actor": .string(a.name), "ownTransactionsAfterPosition": .integer(Int64(a.pending.ownCount)),
                     "ownTransactionsAfterOthers": .integer(Int64(a.pending.ownAfterOthers)),

@@ -17,28 +17,11 @@ struct AuthorMismatchRule: CheckRule {
             if case .date = record.position { isDate = true } else { isDate = false }
             guard isDate || !a.similarAuthors.isEmpty else { return nil }
             var data: [String: PlistValue] = ["actor": .string(a.name), "source": .string(record.source)]
-            let closest: Message
             if let best = a.similarAuthors.first {
                 data["closestAuthor"] = .string(best.name)
                 data["distance"] = .integer(Int64(best.distance))
-                closest =
-                    """
-                    the closest author is \(best.name) \
-                    (\(best.distance == 0 ? "it differs only in case" : plural(best.distance, "character") + " apart"))
-                    """
-                    + (a.similarAuthors.count > 1
-                        ? ", then \(a.similarAuthors.dropFirst().prefix(2).map(\.name).joined(separator: ", "))" : "")
-                    + ". If it is the same target, save the position under the name it writes with (transactionAuthor)"
-            } else {
-                closest =
-                    "no author has a name like it. If this target only reads, declare it with \(Control.declareActor)"
             }
-            return finding(
-                """
-                \(a.name) has a merge position (\(record.source)) but no transaction has author \(a.name); \
-                \(closest).
-                """,
-                data)
+            return finding(RuleMessages.authorMismatch(a, record: record), data)
         }
     }
 }

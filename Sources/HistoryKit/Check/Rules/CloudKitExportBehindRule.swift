@@ -26,12 +26,7 @@ struct CloudKitExportBehindRule: CheckRule {
         if let behind { data["lagDays"] = .real(behind / 86400) }
         return [
             finding(
-                """
-                CloudKit has \(plural(exporter.pending.count, "transaction")) to export\(age) (thresholds: \
-                \(plural(c.config.maxExportPendingTransactions, "transaction")), \
-                \(span(c.config.maxLagDays * 86400, exact: true))). The app has not run with a network and an \
-                iCloud account since, or exports fail: see the recent events of \(Control.showCloudKit).
-                """,
+                RuleMessages.cloudKitExportBehind(exporter: exporter, age: age, config: c.config),
                 data)
         ]
     }

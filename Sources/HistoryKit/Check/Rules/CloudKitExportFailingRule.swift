@@ -24,12 +24,7 @@ struct CloudKitExportFailingRule: CheckRule {
         }
         return [
             finding(
-                """
-                CloudKit's last export\(when) failed with \(error), and none succeeded after it; \
-                \(plural(exporter.pending.count, "transaction")) of the app's authors wait to be exported. The \
-                mirror is stuck until an export succeeds: see the recent events of \(Control.showCloudKit) and \
-                fix what the error names.
-                """,
+                RuleMessages.cloudKitExportFailing(exporter: exporter, error: error, when: when),
                 data)
         ]
     }

@@ -19,12 +19,7 @@ struct CloudKitPurgeRule: CheckRule {
         guard preview.cloudKitTransactions > 0 else { return [] }
         return [
             finding(
-                """
-                The \(strategy.title) cleaner would delete \(plural(preview.cloudKitTransactions, "transaction")) \
-                written by NSCloudKitMirroringDelegate. Apple advises against purging history of a store mirrored \
-                with CloudKit: it can make the mirror re-sync or miss changes. Narrow the purge to your own \
-                authors, or do not purge.
-                """,
+                RuleMessages.cloudKitPurge(strategy: strategy, preview: preview),
                 [
                     "strategy": .string(strategy.rawValue),
                     "cloudKitTransactions": .integer(Int64(preview.cloudKitTransactions)),

@@ -14,20 +14,10 @@ struct CloudKitRecordsPendingRule: CheckRule {
             .sorted {
                 ($0.needsUpload ?? 0) + ($0.needsCloudDelete ?? 0) > ($1.needsUpload ?? 0) + ($1.needsCloudDelete ?? 0)
             }
-        let named = entities.prefix(5).map {
-            """
-            \($0.entityName ?? $0.entityNumber.map { "Z_ENT \($0)" } ?? "no entity"): \
-            \(($0.needsUpload ?? 0) + ($0.needsCloudDelete ?? 0))
-            """
-        }
-        let more = entities.count > 5 ? " and \(entities.count - 5) more" : ""
         return [
             finding(
-                """
-                \(upload) of \(records.mirrored) mirrored records await upload and \(delete) await deletion in \
-                iCloud (\(named.joined(separator: ", "))\(more)). They go when the app next exports; many that \
-                stay are a sign exports fail.
-                """,
+                RuleMessages.cloudKitRecordsPending(
+                    upload: upload, delete: delete, mirrored: records.mirrored, entities: entities),
                 [
                     "needsUpload": .integer(Int64(upload)), "needsCloudDelete": .integer(Int64(delete)),
                     "mirroredRecords": .integer(Int64(records.mirrored)),

@@ -12,11 +12,7 @@ struct ColumnsMismatchRule: CheckRule {
         guard count > 0 else { return [] }
         return [
             finding(
-                """
-                \(count) updates of \(entities.sorted().joined(separator: ", ")) have ZCOLUMNS that do not fit \
-                the model (first: change \(first ?? 0)). The model given or cached is not the one that wrote \
-                them; decode with the right one (\(Control.model)).
-                """,
+                RuleMessages.columnsMismatch(count: count, entities: entities, first: first),
                 [
                     "changes": .integer(Int64(count)), "firstChangeID": .integer(first ?? 0),
                     "entities": .array(entities.sorted().map { .string($0) }),

@@ -36,15 +36,8 @@ struct DormantMirrorRule: CheckRule {
         }
         return [
             finding(
-                """
-                The store is mirrored with CloudKit (it holds the mirror's metadata), but nothing shows mirroring \
-                ran \(since): \(plural(silence.transactionsSince, "transaction")) of other authors over \
-                \(span(seconds)). The store may have been opened without CloudKit (cloudKitContainerOptions off), \
-                or the device kept out of iCloud (signed out, offline): those changes are not in iCloud until \
-                mirroring runs again and exports them, and a purge of that time (a 7-day cleaner) deletes history \
-                the exporter still needs, forcing a full re-sync. Open the store with mirroring on, or remove the \
-                mirror's metadata if the app stopped syncing on purpose.
-                """,
+                RuleMessages.dormantMirror(
+                    since: since, transactionsSince: silence.transactionsSince, seconds: seconds),
                 data)
         ]
     }

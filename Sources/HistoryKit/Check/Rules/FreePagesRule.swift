@@ -11,11 +11,7 @@ struct FreePagesRule: CheckRule {
         guard share > c.config.maxFreeShare else { return [] }
         return [
             finding(
-                """
-                \(space.freelistCount) of \(space.pageCount) pages (\((share * 100).wholeDescription)%) are free, \
-                probably after a purge: the file only shrinks after VACUUM (\(Control.purgeAndVacuum), or VACUUM \
-                in sqlite3 with the app closed).
-                """,
+                RuleMessages.freePages(free: space.freelistCount, pages: space.pageCount, share: share),
                 [
                     "freePages": .integer(space.freelistCount), "pages": .integer(space.pageCount),
                     "freeShare": .real(share),

@@ -12,10 +12,8 @@ struct HistoryOldRule: CheckRule {
         guard ageDays > c.config.maxHistoryAgeDays else { return [] }
         return [
             finding(
-                """
-                History is old: the oldest transaction is \(days(ageDays)) older than the newest (threshold \
-                \(days(c.config.maxHistoryAgeDays))). \(PurgeEvidence.sentence(c.statistics))
-                """,
+                RuleMessages.historyOld(
+                    ageDays: ageDays, threshold: c.config.maxHistoryAgeDays, statistics: c.statistics),
                 ["oldestAgeDays": .real(ageDays)])
         ]
     }

@@ -10,15 +10,7 @@ struct MassDeleteRule: CheckRule {
 
     func evaluate(_ c: CheckContext) throws -> [Finding] {
         try c.store.deleteBursts(c.config.massDelete).map { b in
-            finding(
-                Message(
-                    b.sentence
-                        + """
-                         If nobody asked for that, look at what ran then: an app that finds its store empty or \
-                        unreadable must not take that for the user's deletes (and never export them to iCloud).
-                        """
-                ),
-                Self.data(b))
+            finding(RuleMessages.massDelete(b), Self.data(b))
         }
     }
 

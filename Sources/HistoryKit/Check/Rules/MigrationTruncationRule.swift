@@ -20,32 +20,8 @@ struct MigrationTruncationRule: CheckRule {
             "\($0.name) (\(plural($0.changes, "change")), the newest in #\($0.newestTransaction))"
         }
         let broken = preview.consequences.map { "\($0.actor) (\($0.status.rawValue))" }
-        let breaks: Message =
-            broken.isEmpty
-            ? (c.mergeState == nil
-                ? """
-                 No actor was given (\(Control.defaults), \(Control.token), \(Control.groupContainer)) to say \
-                whom it breaks.
-                """
-                : " It breaks none of the actors given.")
-            : """
-             It breaks \(broken.joined(separator: ", ")): each fails with 134301 \
-            (SwiftDataError.historyTokenExpired in SwiftData) on its next fetch.
-            """
-        let message: Message =
-            """
-            The next model removes \(entities.joined(separator: ", ")), which history still names: migrating to \
-            it truncates history, 
-            """
-                + """
-                deleting \(plural(preview.transactionCount, "transaction")) (up to #\(newest)) and \
-                \(plural(preview.changeCount, "change")).
-                """
-            + breaks
-                + """
-                 Before shipping: keep the entities in the model until every actor has merged past #\(newest) and \
-                history before it is purged, or reset the actors' tokens after the migration.
-                """
+        let message = RuleMessages.migrationTruncation(
+            entities: entities, preview: preview, newest: newest, broken: broken, actorsGiven: c.mergeState != nil)
         var data: [String: PlistValue] = [
             "entities": .array(truncation.removed.map { .string($0.name) }),
             "transactions": .integer(Int64(preview.transactionCount)),

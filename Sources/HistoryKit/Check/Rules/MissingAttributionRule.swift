@@ -14,11 +14,7 @@ struct MissingAttributionRule: CheckRule {
         let total = c.statistics.transactionCount
         return [
             finding(
-                """
-                \(noAuthor) of \(total) transactions have no author and \(noContext) no context name. Set \
-                transactionAuthor and name on every context that saves, so each actor can skip its own changes \
-                and you can see who wrote what.
-                """,
+                RuleMessages.missingAttribution(noAuthor: noAuthor, noContext: noContext, total: total),
                 [
                     "withoutAuthor": .integer(Int64(noAuthor)), "withoutContextName": .integer(Int64(noContext)),
                     "transactions": .integer(Int64(total)),

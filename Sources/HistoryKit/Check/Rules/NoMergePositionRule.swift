@@ -15,14 +15,7 @@ struct NoMergePositionRule: CheckRule {
         guard !positioned else { return [] }
         return [
             finding(
-                """
-                No merge position was found (\(Control.defaults), \(Control.token) or \(Control.groupContainer) \
-                give where the app keeps one) and history was never purged: an app that keeps its token only in \
-                memory fetches all \(plural(s.transactionCount, "transaction")) and \
-                \(plural(s.changeCount, "change")) at every launch. Save the last transaction's token (archived, \
-                in the App Group's defaults or a file) after each merge, fetch after it, and purge what every \
-                process has merged.
-                """,
+                RuleMessages.noMergePosition(s),
                 ["transactions": .integer(Int64(s.transactionCount)), "changes": .integer(Int64(s.changeCount))])
         ]
     }

@@ -9,10 +9,7 @@ struct OrphanChangesRule: CheckRule {
         guard n > 0 else { return [] }
         return [
             finding(
-                """
-                \(n) ACHANGE rows belong to no transaction: something deleted ATRANSACTION rows without their \
-                changes. Core Data never returns them; purge them with their transactions or restore a backup.
-                """,
+                RuleMessages.orphanChanges(n),
                 ["orphanChanges": .integer(Int64(n))])
         ]
     }

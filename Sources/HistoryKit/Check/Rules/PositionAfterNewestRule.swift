@@ -13,13 +13,7 @@ struct PositionAfterNewestRule: CheckRule {
             // A whole-second date (an XML plist) may round up past the newest by less than a second.
             guard let date = a.positionDate, date > newest + 1 else { return nil }
             return finding(
-                """
-                \(a.name)'s position is \(span(date - newest)) after the newest transaction and names none: it \
-                was most likely set to the time the app started (as HalloApp does) or to the clock after a merge, \
-                not to a merged transaction, so whatever was written between \(a.name)'s last merge and that \
-                moment is never merged. Write the position from the newest merged transaction's timestamp (or \
-                keep its token); if the defaults were copied later than the store, copy both at once.
-                """,
+                RuleMessages.positionAfterNewest(a, date: date, newest: newest),
                 ["actor": .string(a.name), "positionDate": .real(date), "newestTimestamp": .real(newest)])
         }
     }

@@ -12,12 +12,7 @@ struct SpotlightReaderRule: CheckRule {
         guard let model = c.model.model, let reader = HiddenReader.spotlight(in: model) else { return [] }
         return [
             finding(
-                """
-                Spotlight: \(reader.explanation). Neither the defaults nor a token file shows how far it has \
-                read, so no cleaner here can wait for it: when a purge deletes history it has not read, \
-                \(reader.purgeEffect). Keep a purge well behind the newest history, or let the delegate catch up \
-                (its index is up to date) before purging.
-                """,
+                RuleMessages.spotlightReader(reader),
                 [
                     "reader": .string(reader.kind.rawValue),
                     "indexedProperties": .array(reader.evidence.map { .string($0) }),

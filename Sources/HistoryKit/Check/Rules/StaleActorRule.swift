@@ -17,17 +17,8 @@ struct StaleActorRule: CheckRule {
             guard let age = a.positionAge else { return nil }
             let days = age / 86400
             guard days > c.config.staleDays else { return nil }
-            let remove: Message =
-                a.records.first?.keyFormat != nil
-                ? "delete its key (\(Control.removePositionFromDefaults))" : "delete its saved token"
-            let when =
-                report.lagClock == .newestTransaction
-                ? "\(HistoryKit.days(days)) before the newest transaction" : "\(HistoryKit.days(days)) ago"
             return finding(
-                """
-                \(a.name) last merged \(when), has \(plural(a.pending.count, "transaction")) to merge and sets \
-                the cleaners' cut-off: no history after that can be purged. If this target was removed, \(remove).
-                """,
+                RuleMessages.staleActor(a, days: days, clock: report.lagClock),
                 ["actor": .string(a.name), "daysSinceMerge": .real(days)])
         }
     }

@@ -17,23 +17,9 @@ struct TwoMirrorsRule: CheckRule {
             }
         }
         guard together.count > 1 else { return [] }
-        let list = together.map { w in
-            """
-            \(w.bundleID ?? "no bundle ID") (\(w.processID ?? "no process")): \
-            \(plural(w.transactions, "transaction")) 
-            """
-                + (w.firstTransaction == w.lastTransaction
-                    ? "#\(w.firstTransaction)" : "#\(w.firstTransaction)–#\(w.lastTransaction)")
-        }
         return [
             finding(
-                """
-                CloudKit mirroring wrote this store's history from \(together.count) processes at the same time: \
-                \(list.joined(separator: "; ")). Only one process may mirror a store: two exporters and importers \
-                work against each other (duplicates, lost or repeated changes). Open the store with \
-                cloudKitContainerOptions set to nil everywhere but the app, and let the extensions use a plain \
-                container.
-                """,
+                RuleMessages.twoMirrors(together),
                 [
                     "writers": .array(
                         together.map { w in

@@ -14,11 +14,7 @@ struct UnknownEntityRule: CheckRule {
             let total = unknown.values.reduce(0) { $0 + $1.total }
             findings.append(
                 finding(
-                    """
-                    \(total) changes name entity numbers \
-                    \(unknown.keys.sorted().map(String.init).joined(separator: ", ")) that Z_PRIMARYKEY does not \
-                    list (a migration that did not rewrite history?). They cannot be decoded.
-                    """,
+                    RuleMessages.unknownEntities(total: total, entityNumbers: unknown.keys.sorted()),
                     [
                         "changes": .integer(Int64(total)),
                         "entityNumbers": .array(unknown.keys.sorted().map { .integer($0) }),
@@ -28,10 +24,7 @@ struct UnknownEntityRule: CheckRule {
         if unnumbered > 0 {
             findings.append(
                 finding(
-                    """
-                    \(unnumbered) change\(unnumbered == 1 ? " has" : "s have") a ZENTITY that is not an integer \
-                    (NULL, text, a real or a blob): the store was edited or damaged. They cannot be decoded.
-                    """,
+                    RuleMessages.undecodableEntity(unnumbered),
                     ["changesWithoutEntityNumber": .integer(Int64(unnumbered))]))
         }
         return findings

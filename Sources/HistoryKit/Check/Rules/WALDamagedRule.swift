@@ -9,15 +9,9 @@ struct WALDamagedRule: CheckRule {
 
     func evaluate(_ c: CheckContext) throws -> [Finding] {
         guard let hidden = c.store.hiddenWALFrames else { return [] }
-        let message: Message =
-            "\(c.store.path)-wal is damaged: \(hidden.sentence), and neither the app nor this check sees what "
-                + """
-                they saved. \(Control.listSaves) lists the saves it reads; keep a copy of the -wal before the app \
-                opens the store again.
-                """
         return [
             finding(
-                message,
+                RuleMessages.walDamaged(path: c.store.path, hidden: hidden),
                 [
                     "damagedFrame": .integer(Int64(hidden.damagedFrame)),
                     "firstFrame": .integer(Int64(hidden.firstFrame)),

@@ -11,10 +11,7 @@ struct WALMissingRule: CheckRule {
         if files.shmSize != nil {
             return [
                 finding(
-                    """
-                    \(files.path)-shm is present but \(files.path)-wal is not: the newest transactions were \
-                    probably left behind when the store was copied. Copy the store with its -wal and -shm files.
-                    """,
+                    RuleMessages.shmWithoutWAL(files),
                     ["evidence": .string("shm-without-wal")])
             ]
         }
@@ -24,11 +21,7 @@ struct WALMissingRule: CheckRule {
         {
             return [
                 finding(
-                    """
-                    Z_PRIMARYKEY has handed out transaction numbers up to \(mark) but the newest transaction is \
-                    \(last) and there is no -wal: the newest \(mark - last) transactions were either purged or \
-                    left in a -wal that was not copied.
-                    """,
+                    RuleMessages.transactionsMissing(mark: mark, last: last),
                     ["evidence": .string("high-water-mark"), "missingTransactions": .integer(mark - last)])
             ]
         }

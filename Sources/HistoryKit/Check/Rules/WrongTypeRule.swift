@@ -18,11 +18,7 @@ struct WrongTypeRule: CheckRule {
             ? "as null, and a change's ZTRANSACTIONID as SQLite converts it (usually to no transaction)" : "as null"
         return [
             finding(
-                """
-                Text or blobs where Core Data writes numbers: \(list). Core Data never writes these; the store \
-                was edited or damaged. cdhist reads those values \(reading) (see the warnings of \
-                \(Control.exportHistory)).
-                """,
+                RuleMessages.wrongType(list: list, reading: reading),
                 Dictionary(uniqueKeysWithValues: found.map { ($0.column, PlistValue.integer(Int64($0.rows))) }))
         ]
     }
