@@ -272,149 +272,48 @@ public struct MergeStateAnalyzer {
         }
         guard let record = position.record else {
             if isBatch {
-                r.conclude(
-                    .writesOnly,
-                    "batch actor: writes history (\(plural(authoredCount, "transaction"))) and does not merge",
-                    "nothing to do; it is left out of purge cut-offs")
+                r.conclude(ActorVerdicts.batchActor(authored: authoredCount))
             } else if isDeclared {
-                r.conclude(
-                    .neverMerged, "has no recorded position: it has never merged, or its key was reset after a purge",
-                    """
-                    it will fetch all \(plural(r.pending.count, "transaction")) by others on its next run; if \
-                    this target no longer exists, remove it from the app's actor list so it stops holding back \
-                    purges
-                    """
-                )
+                r.conclude(ActorVerdicts.declaredWithoutPosition(pending: r.pending.count))
             }
             return r
         }
         switch record.position {
         case .unreadable(let why):
-            r.conclude(
-                .corruptToken, "its recorded position cannot be read: \(why)",
-                "delete this value so the app starts from scratch (it will refetch history); expect a full re-merge")
+            r.conclude(ActorVerdicts.unreadablePosition(why))
             return r
         case .token(let token):
             guard let n = position.tokenNumber else {
-                r.status = .foreignToken
-                r.explanation =
-                    """
-                    its token is for store \(token.transactionNumbers.keys.sorted().joined(separator: ", ")), not \
-                    this store (\(store.storeUUID)): Core Data fails with error 134501
-                    """
-                r.advice =
-                    "the store was replaced or restored: delete the saved token so the actor refetches from the start"
+                r.conclude(ActorVerdicts.foreignToken(token, storeUUID: store.storeUUID))
                 return r
             }
             guard position.lastMerged != nil else {
                 if let later = laterThanSave(n, history: history) {
-                    r.conclude(
-                        .upToDate, "its token (transaction #\(n)) \(later)",
-                        "nothing to do: judge its position against the store as it is, not as after a save")
-                    return r
+                    r.conclude(ActorVerdicts.tokenLaterThanSave(n, later: later))
+                } else {
+                    r.conclude(ActorVerdicts.expiredToken(missing: ActorVerdicts.missing(n, history: history)))
                 }
-                r.status = .expired
-                r.explanation =
-                    """
-                    its token \(Self.missing(n, history: history)): Core Data fails with error 134301 (history \
-                    token expired; in SwiftData, SwiftDataError.historyTokenExpired)
-                    """
-                r.advice =
-                    """
-                    reset its token (delete the saved token) so it refetches, and purge only before the oldest \
-                    actor's position
-                    """
                 return r
             }
         case .date(let date, _):
             if purged, let first, let firstTS = first.timestamp, date + position.tolerance < firstTS {
-                r.status = .missedChanges
-                r.explanation =
-                    """
-                    its last merge is older than the oldest remaining transaction (#\(first.number)): history it \
-                    had not merged was purged, and Core Data skips it silently
-                    """
-                r.advice =
-                    """
-                    rebuild this actor's state from the store (a full refetch), and make the cleaner purge only \
-                    before the oldest actor's date
-                    """
+                r.conclude(ActorVerdicts.missedChanges(oldest: first.number))
                 return r
             }
             // A date means "merged what others wrote until then": the name must be the author it
             // writes with, or its own transactions count as pending. (A token needs no author.)
             if authoredCount == 0 && !isDeclared {
-                r.status = .unknownActor
-                let close = r.similarAuthors.map(\.name)
-                let hint =
-                    close.isEmpty
-                    ? "no author has a name like it"
-                    : """
-                    did you mean \
-                    \(close.prefix(3).joined(separator: ", "))\(close.count > 3 ? " or \(close.count - 3) more" : "")?
-                    """
-                r.explanation =
-                    """
-                    has merge state but no transaction has author '\(name)' (\(hint)); \
-                    \(plural(r.pending.count, "transaction")) by others after its date
-                    """
-                r.advice =
-                    """
-                    if it only reads, declare it with \(Control.declareActor); otherwise make it set \
-                    transactionAuthor to the name it saves its position under
-                    """
+                r.conclude(
+                    ActorVerdicts.unknownActor(name, similar: r.similarAuthors.map(\.name), pending: r.pending.count))
                 return r
             }
         }
         // A whole-second date (an XML plist) cannot tell what within the second after it was merged.
         let uncertain = r.pending.uncertainCount
-        if r.pending.count == 0 {
-            r.conclude(
-                .upToDate,
-                uncertain == 0
-                    ? "has merged everything others wrote"
-                    : """
-                    has merged everything others wrote up to its date; its date is kept in whole seconds, so \
-                    \(plural(uncertain, "transaction")) within the second after it may not be merged
-                    """,
-                "nothing to do")
-        } else {
-            r.status = .behind
-            r.explanation =
-                uncertain == 0
-                ? "has \(plural(r.pending.count, "transaction")) by others to merge"
-                : """
-                has \(r.pending.count)–\(r.pending.count + uncertain) transactions by others to merge: its date \
-                is kept in whole seconds, so \(uncertain) within the second after it may be merged already
-                """
-            if r.pending.ownAfterOthers > 0 {
-                // It ran again, saved, and left its position where it was.
-                r.explanation +=
-                    """
-                    ; it wrote \(plural(r.pending.ownCount, "transaction")) after its position, \
-                    \(r.pending.ownAfterOthers) of them after others' it has not merged: it saves but does not \
-                    merge, or does not store its position
-                    """
-                r.advice =
-                    """
-                    make it merge history each time it runs (fetch the transactions after its position, merge \
-                    them, then store the new position), not only save
-                    """
-            } else if let behind, behind > CleanerInput.week {
-                r.advice =
-                    clock == .newestTransaction
-                    ? """
-                    \(clock.behind(behind)): it has not merged since, and holds back purges; if this target no \
-                    longer runs, remove its key
-                    """
-                    : """
-                    has not merged for \(days(behind / 86400)) and holds back purges; if this target no longer \
-                    runs, remove its key
-                    """
-            } else {
-                r.advice = "it merges them when it next runs; nothing to do"
-            }
-        }
+        r.conclude(
+            r.pending.count == 0
+                ? ActorVerdicts.upToDate(uncertain: uncertain)
+                : ActorVerdicts.behind(r.pending, uncertain: uncertain, behind: behind, clock: clock))
         return r
     }
 }
@@ -432,94 +331,38 @@ extension MergeStateAnalyzer {
             tokenNumber: position.tokenNumber,
             positionDate: nil, pending: pending, lag: lag,
             explanation: "", advice: "", mirroredRecordCount: mirroring?.records?.mirrored)
-        let own =
-            pending.ownCount > 0
-            ? " (and \(pending.ownCount) written by CloudKit itself, which it does not export)" : ""
         guard let record = position.record else {
-            r.conclude(
-                .neverMerged,
-                """
-                CloudKit mirroring keeps no export position in the store: it has not exported yet, or its state \
-                was reset
-                """,
-                """
-                on its next export it reads all remaining history (\(plural(pending.count, "transaction")) to \
-                export); if the app has synced before, expect it to re-upload its data
-                """
-            )
+            r.conclude(ActorVerdicts.exporterWithoutPosition(pending: pending.count))
             return r
         }
         guard case .token(let token) = record.position else {
             let why: String
             if case .unreadable(let problem) = record.position { why = problem } else { why = "it is not a token" }
-            r.conclude(
-                .corruptToken, "its export position cannot be read: \(why)",
-                """
-                if this store is a copy, copy it again with its -wal and -shm; otherwise CloudKit cannot resume \
-                from it: expect the mirror to reset and re-upload \(r.everyRecord)
-                """
-            )
+            r.conclude(ActorVerdicts.exporterUnreadable(why, everyRecord: r.everyRecord))
             return r
         }
         guard let n = position.tokenNumber else {
             r.conclude(
-                .foreignToken,
-                """
-                its export token is for store \(token.transactionNumbers.keys.sorted().joined(separator: ", ")), \
-                not this store (\(store.storeUUID)): the store was replaced or restored
-                """,
-                "CloudKit cannot resume from it: expect the mirror to reset and re-upload \(r.everyRecord)")
+                ActorVerdicts.exporterForeignToken(token, storeUUID: store.storeUUID, everyRecord: r.everyRecord))
             return r
         }
         guard position.lastMerged != nil else {
             if let later = laterThanSave(n, history: history) {
+                r.conclude(ActorVerdicts.exporterLaterThanSave(n, later: later))
+            } else {
                 r.conclude(
-                    .upToDate, "its export position (transaction #\(n)) \(later)",
-                    "nothing to do: judge its position against the store as it is, not as after a save")
-                return r
+                    ActorVerdicts.exporterExpired(
+                        missing: ActorVerdicts.missing(n, history: history), everyRecord: r.everyRecord))
             }
-            r.conclude(
-                .expired,
-                """
-                its export position \(Self.missing(n, history: history)): on its next export the mirror finds its \
-                token expired, resets (reason: history expired) and re-uploads \(r.everyRecord)
-                """,
-                """
-                nothing in the store undoes it: let the reset run with a good network; from now on purge only \
-                transactions CloudKit has exported, or do not purge a mirrored store
-                """
-            )
             return r
         }
         if pending.count == 0 {
-            r.conclude(.upToDate, "has exported everything the app's authors wrote" + own, "nothing to do")
+            r.conclude(ActorVerdicts.exporterUpToDate(pending))
         } else if let failed = mirroring?.failedLastExport {
             // Stuck, not merely behind: the newest export failed and none succeeded after it.
-            let when = failed.started.map { " (\(moment($0)))" } ?? ""
-            r.conclude(
-                .behind,
-                "has \(plural(pending.count, "transaction")) to export\(own); its last export\(when) failed with "
-                    + CloudKitErrorCode.text(domain: failed.errorDomain, code: failed.errorCode)
-                    + " and none succeeded after it",
-                """
-                fix what the error names (\(Control.showCloudKit) shows the recent events); the mirror exports \
-                them once an export succeeds
-                """
-            )
+            r.conclude(ActorVerdicts.exporterFailing(pending, failed: failed))
         } else {
-            r.conclude(
-                .behind, "has \(plural(pending.count, "transaction")) to export\(own)",
-                behind.map { $0 > 86400 } == true
-                    ? (clock == .newestTransaction
-                        ? """
-                        \(clock.behind(behind ?? 0)): it has not exported since; check the device's iCloud \
-                        account and the mirror's recent events
-                        """
-                        : """
-                        it has not exported for \(days((behind ?? 0) / 86400)): check the device's iCloud account \
-                        and the mirror's recent events
-                        """)
-                    : "it exports them when the app next runs with a network and an iCloud account; nothing to do")
+            r.conclude(ActorVerdicts.exporterBehind(pending, behind: behind, clock: clock))
         }
         return r
     }
@@ -528,32 +371,7 @@ extension MergeStateAnalyzer {
     /// it held then: a position of a later time than the one read, not a restored store.
     private func laterThanSave(_ n: Int64, history: ClosedRange<Int64>?) -> String? {
         guard let at = store.savePoint, n > (history?.upperBound ?? 0) else { return nil }
-        return
-            """
-            is later than the newest transaction at save \(at.save) of \(at.of) \
-            (\(history.map { "#\($0.upperBound)" } ?? "none")), 
-            """
-                + """
-                as which the store is read: the merge state is of a later time, and had merged everything the store \
-                held then
-                """
-    }
-
-    /// Why transaction `n`, which a token names, is not in the store: purged, never
-    /// there (beyond the newest: an older copy of the store), or a gap.
-    static func missing(_ n: Int64, history: ClosedRange<Int64>?) -> String {
-        guard let history else { return "(transaction #\(n)) is gone: the store has no transactions" }
-        if n > history.upperBound {
-            return
-                """
-                (transaction #\(n)) is beyond the newest transaction (#\(history.upperBound)): the store was \
-                restored from an older copy or replaced
-                """
-        }
-        if n < history.lowerBound {
-            return "(transaction #\(n)) was purged (the oldest remaining is #\(history.lowerBound))"
-        }
-        return "(transaction #\(n)) is gone from the middle of the history"
+        return ActorVerdicts.laterThanSave(at, history: history)
     }
 }
 
@@ -571,9 +389,9 @@ extension ActorReport {
     public func isOwn(_ author: String?) -> Bool { Self.isOwn(author, actor: name, kind: kind) }
 
     /// Sets the status with its explanation and advice.
-    mutating func conclude(_ status: ActorStatus, _ explanation: String, _ advice: Message) {
-        self.status = status
-        self.explanation = explanation
-        self.advice = advice
+    mutating func conclude(_ verdict: ActorVerdict) {
+        status = verdict.status
+        explanation = verdict.explanation
+        advice = verdict.advice
     }
 }
