@@ -10,8 +10,6 @@ public enum MergeStateError: MessageError, Equatable, Sendable {
     case notADictionary(path: String)
     /// A token value that is neither a file nor a `STOREUUID:N` literal.
     case noTokenFile(path: String)
-    /// A token file that is there but cannot be read.
-    case unreadableToken(path: String, reason: String)
     /// A token given as `ACTOR=…` that cannot name an actor.
     case invalidTokenSpec(spec: String, reason: Message)
     /// A history token given where shared defaults are read.
@@ -36,7 +34,6 @@ public enum MergeStateError: MessageError, Equatable, Sendable {
         case .notAPlist(let p, let why): return "\(p): not a property list (\(why))"
         case .notADictionary(let p): return "\(p): the property list is not a dictionary (shared defaults are one)"
         case .noTokenFile(let p): return "\(p): no such token file"
-        case .unreadableToken(let p, let why): return "\(p): \(why)"
         case .invalidTokenSpec(let spec, let why): return "\(Control.token) '\(spec)': \(why)"
         case .tokenNotDefaults(let p):
             return "\(p): a history token, not shared defaults: give it with \(Control.token) (ACTOR=\(p))"

@@ -13,7 +13,7 @@ public enum TokenSource: Sendable {
     /// Reads `value`: the file at that path (or its bytes in `found`, for a file inside a backup
     /// or an archive), else the literal it spells. Throws ``MergeStateError/noTokenFile(path:)``
     /// for a value that is neither, ``TokenError/badLiteral(_:)`` for a literal that is not
-    /// well formed, and ``MergeStateError/unreadableToken(path:reason:)`` for a file that
+    /// well formed, and ``MergeStateError/cannotRead(path:reason:)`` for a file that
     /// cannot be read.
     public static func read(_ value: String, found: [String: [UInt8]] = [:]) throws -> TokenSource {
         if let bytes = found[value] { return .file(path: value, bytes: bytes) }
@@ -22,10 +22,7 @@ public enum TokenSource: Sendable {
             guard value.contains(":"), !value.contains("/") else { throw MergeStateError.noTokenFile(path: value) }
             return .literal(try HistoryTokenDecoder.parseLiteral(value))
         }
-        guard let data = FileContents.read(value) else {
-            throw MergeStateError.unreadableToken(
-                path: value, reason: FileContents.whyUnreadable(value) ?? "cannot be read")
-        }
+        guard let data = FileContents.read(value) else { throw MergeStateError.unreadable(path: value) }
         return .file(path: value, bytes: [UInt8](data))
     }
 }
