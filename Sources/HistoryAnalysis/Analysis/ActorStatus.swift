@@ -132,7 +132,7 @@ public struct MergeStateReport: Sendable {
     public var actors: [ActorReport]
     /// Authors without a position, most transactions first.
     public var writers: [WriterSummary]
-    /// Every cleaner strategy's effect, in the order of ``CleanerStrategy/allCases``.
+    /// Every cleaner strategy's effect, in the order of `CleanerStrategy.allCases`.
     public var cleaners: [CleanerEffect]
     /// Readers of history whose positions no file shows (the Spotlight delegate).
     public var hiddenReaders: [HiddenReader] = []

@@ -165,7 +165,7 @@ extension MergeStateRequest {
     }
 
     /// The files an examination of `storeName` reads, to hash before and after: the store's, the
-    /// merge-state files ``records(storeUUID:storeName:)`` reads, and `others`. With
+    /// merge-state files `records(storeUUID:storeName:)` reads, and `others`. With
     /// `requireGiven`, a defaults plist or token file named that is not there is an error.
     public func evidenceInputs(storeName: String, others: [(EvidenceInput.Role, String?)], requireGiven: Bool = false)
         throws -> [EvidenceInput]

@@ -23,7 +23,7 @@ public struct Examination: Sendable {
     /// When reading began, in seconds since 1970.
     public let began: Double
     public private(set) var files: [File]
-    /// When the second hashes were taken (nil until ``finish()``).
+    /// When the second hashes were taken (nil until ``finish(clock:)``).
     public private(set) var ended: Double?
 
     /// A file inside an archive as it was read: its size and SHA-256.

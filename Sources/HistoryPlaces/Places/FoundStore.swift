@@ -44,7 +44,7 @@ public struct PlaceProblem: Equatable, Sendable {
     public var problem: String
 }
 
-/// What ``StoreFinder/find(in:progress:)`` found.
+/// What ``StoreFinder/find(in:zipsInFolders:progress:)`` found.
 public struct StoreListing: Equatable, Sendable {
     /// Newest activity first.
     public var stores: [FoundStore]

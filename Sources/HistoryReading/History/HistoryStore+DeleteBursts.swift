@@ -3,7 +3,7 @@ import GRDB
 extension HistoryStore {
     /// The delete bursts history records (``DeleteBurst``): one pass over `ACHANGE`'s inserts and
     /// deletes, the deletes beside their transactions, grouped into runs as they come
-    /// (``DeleteBurstDetector``); then, only when a run holds enough deletes, its entity's rows now.
+    /// (`DeleteBurstDetector`); then, only when a run holds enough deletes, its entity's rows now.
     public func deleteBursts(_ limits: DeleteBurstLimits = DeleteBurstLimits()) throws -> [DeleteBurst] {
         try read { db in
             var detector = DeleteBurstDetector(limits: limits)

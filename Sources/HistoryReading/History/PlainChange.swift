@@ -24,8 +24,7 @@ public struct PlainChange {
         try ChangeDecoder.forEachSetSlot(in: columns, body)
     }
 
-    /// The same change decoded: equal to what
-    /// ``ChangeDecoder/decode`` gives for its row.
+    /// The same change decoded: equal to what ``ChangeDecoder``'s `decode` gives for its row.
     public var change: Change {
         var slots: [Int]?
         var names: [String]?

@@ -38,7 +38,7 @@ public struct WALLog: Sendable {
         public var page: UInt32
         /// For a commit's last frame, the database's size in pages after it; 0 for the others.
         public var databaseSize: UInt32
-        /// A hash of the page it holds (``PageHash``), to compare copies of a page.
+        /// A hash of the page it holds (`PageHash`), to compare copies of a page.
         public var pageHash: UInt64
     }
 

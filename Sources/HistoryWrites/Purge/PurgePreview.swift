@@ -55,7 +55,7 @@ public struct PurgePreview: Sendable {
     public var stringsAlreadyUnused: Int
     /// Deleted transactions written by CloudKit mirroring.
     public var cloudKitTransactions: Int
-    /// Actors that would become `expired` or `missed-changes` (as ``Breakage`` decides).
+    /// Actors that would become `expired` or `missed-changes` (as `Breakage` decides).
     public var consequences: [Consequence]
     /// Readers no file shows, which deleting history may break (the Spotlight delegate); empty
     /// when nothing is deleted.
