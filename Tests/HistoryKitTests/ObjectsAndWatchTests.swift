@@ -184,3 +184,46 @@ import Testing
         #expect(throws: WatchError.deleted(path: path)) { try poll() }
     }
 }
+
+/// `watch`'s use case: its limit and a stop request end it, each after the event in hand.
+@Suite struct HistoryWatchTests {
+    /// Stop requests the test makes itself, as Ctrl-C makes them on the command line.
+    private final class Stops: StopRequests, Sendable {
+        private let listener = Locked<(@Sendable (Int32) -> Void)?>(nil)
+        func onRequest(_ body: @escaping @Sendable (Int32) -> Void) -> @Sendable () -> Void {
+            listener.set(body)
+            return { [listener] in listener.set(nil) }
+        }
+        func request() { listener.current?(SIGINT) }
+    }
+
+    private func watch(_ path: String, limit: Int?, stops: Stops, stopAt: Int64? = nil) throws -> [String] {
+        var seen: [String] = []
+        try HistoryWatch.run(
+            WatchRequest(
+                path: path, options: OpenOptions(), filter: HistoryQuery(), since: .transaction(31), modelPath: nil,
+                limit: limit, interval: 0.01),
+            stops: stops, labeler: { _, _ in nil },
+            started: { seen.append("started after #\($0.position)") },
+            event: { event, _ in
+                guard case .transaction(let tx, _) = event else { return }
+                seen.append("#\(tx.number)")
+                if tx.number == stopAt { stops.request() }
+            })
+        return seen
+    }
+
+    @Test(.timeLimit(.minutes(1))) func theLimitEndsTheWatch() throws {
+        let dir = try TemporaryDirectory()
+        let path = dir.file("Tasks.sqlite")
+        try StoreWriter.write(Scenarios.all[0].store, to: path)
+        #expect(try watch(path, limit: 2, stops: Stops()) == ["started after #31", "#32", "#33"])
+    }
+
+    @Test(.timeLimit(.minutes(1))) func aStopRequestEndsTheWatchAfterTheEventInHand() throws {
+        let dir = try TemporaryDirectory()
+        let path = dir.file("Tasks.sqlite")
+        try StoreWriter.write(Scenarios.all[0].store, to: path)
+        #expect(try watch(path, limit: nil, stops: Stops(), stopAt: 32) == ["started after #31", "#32"])
+    }
+}
