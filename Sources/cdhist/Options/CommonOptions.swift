@@ -102,7 +102,8 @@ extension RenderContext {
             ?? Terminal.of(console, noColor: flags.noColor)
         return RenderContext(
             format: OutputFormat.resolve(format, environment: console.environment, fallback: fallback),
-            terminal: terminal, time: TimeFormatter(utc: flags.utc), output: output ?? Output(console: console),
+            terminal: terminal, time: TimeFormatter(utc: flags.utc),
+            output: output ?? Output(console: console, whenClosed: context.session?.standardOutputClosed),
             console: console, csvRaw: flags.csvRaw)
     }
 }

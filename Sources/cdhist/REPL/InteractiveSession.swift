@@ -108,7 +108,8 @@ final class InteractiveSession: @unchecked Sendable {
         let pager = Pager.command(for: text)
         do {
             if let pager {
-                return try Pager.run(pager, onQuit: { [env] in env.interrupt() }, { try runner.run(text) }) ?? .done
+                return try Pager.run(pager, env: env, onQuit: { [env] in env.interrupt() }, { try runner.run(text) })
+                    ?? .done
             }
             return try runner.run(text)
         } catch  where pager != nil && runningLock.withLock({ interrupted }) {

@@ -24,8 +24,11 @@ enum Pager {
     /// Runs `body` with stdout going into the pager, then waits for the pager. The pager runs
     /// in this process group, so it reads the terminal. When it is quit before the output ends,
     /// `onQuit` asks the command to stop, the rest of its output is dropped, and what the command
-    /// then throws (its interruption) is not an error: nil is returned.
-    static func run<T>(_ pager: String, onQuit: @escaping () -> Void, _ body: () throws -> T) throws -> T? {
+    /// then throws (its interruption) is not an error: nil is returned. `env`'s commands learn of
+    /// a quit pager through its ``REPLEnvironment/standardOutputClosed``.
+    static func run<T>(_ pager: String, env: REPLEnvironment, onQuit: @escaping () -> Void, _ body: () throws -> T)
+        throws -> T?
+    {
         var fds: [Int32] = [-1, -1]
         guard pipe(&fds) == 0 else { return try body() }
         let child: ChildProcess
@@ -44,13 +47,13 @@ enum Pager {
         close(fds[1])
         // Whether the pager was quit before the output ended; set from the writing thread.
         let quit = Locked(false)
-        Output.closedStandardOutput = {
+        env.standardOutputClosed = {
             quit.set(true)
             onQuit()
         }
         defer {
             fflush(nil)  // every C stream: Swift 6 cannot name C's `stdout`, a global variable
-            Output.closedStandardOutput = nil
+            env.standardOutputClosed = nil
             dup2(saved, STDOUT_FILENO)
             close(saved)
             _ = child.wait()

@@ -19,6 +19,9 @@ final class REPLEnvironment: @unchecked Sendable {
     var format: OutputFormat?
     /// Set for an interactive session: output is for a person even when it goes through a pager.
     var terminal: Terminal?
+    /// What a closed standard output means while a command's output goes through the pager: it
+    /// was quit, so the command is to stop (set by the session's thread around a paged command).
+    var standardOutputClosed: (() -> Void)?
     /// Asks the user a yes/no question; nil when no one can answer (scripts).
     var confirm: ((String) -> Bool)?
     let lockTimeout: Double

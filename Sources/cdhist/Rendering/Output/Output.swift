@@ -13,15 +13,14 @@ final class Output {
     /// What a closed standard output means while a session pages a command's output: the
     /// pager was quit, so later writes are dropped and this is called (it stops the command).
     /// Without it, a reader that went away (`| head`) ends the process quietly.
-    /// Safe unchecked: set and cleared by the session's thread around a paged command, which
-    /// writes its output (and so reads this) on that same thread.
-    nonisolated(unsafe) static var closedStandardOutput: (() -> Void)?
+    private let whenClosed: (() -> Void)?
 
     /// Output to `console`'s standard output: a failed write (not a closed pipe) prints its
     /// cause and, on this process's own, exits with status 2.
-    init(console: Console) {
+    init(console: Console, whenClosed: (() -> Void)? = nil) {
         handle = console.standardOutput
         self.console = console
+        self.whenClosed = whenClosed
         buffer.reserveCapacity(flushThreshold + 4096)
     }
 
@@ -29,6 +28,7 @@ final class Output {
     init(handle: FileHandle) {
         self.handle = handle
         console = nil
+        whenClosed = nil
         buffer.reserveCapacity(flushThreshold + 4096)
     }
 
@@ -106,7 +106,7 @@ final class Output {
                 if let console, console.isProcess {
                     // A reader that went away (| head) is no error; anything else is.
                     if ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError)?.code == Int(EPIPE) {
-                        guard let closed = Output.closedStandardOutput else { exit(0) }
+                        guard let closed = whenClosed else { exit(0) }
                         closed()
                         buffer.removeAll(keepingCapacity: true)
                         return
