@@ -59,35 +59,33 @@ struct TimelineCommand: HistoryCommand, SessionInputs {
         let historyStore = try context.openStore(path, lockTimeout: lock.lockTimeout, atSave: save.atSave)
         let render = try outputOptions.context(in: context).reading(historyStore)
         let now = try mergeState.evaluationTime(utc: outputOptions.utc)
-        // Actors are analysed only when there is something to show of them (or a strategy needs their dates).
-        let report = try mergeState.analyze(
-            historyStore, now: now, utc: outputOptions.utc, always: marker.strategy != nil,
-            notesTo: context.console
-        ).report
         let parser = try mergeState.positionParser(utc: outputOptions.utc)
-        let selection = try marker.cutoff.selection(
-            narrowing: HistoryQuery(), report: report, parser: parser, option: "--purge-before")
         let span = HistoryQuery(
             after: try range.after.map { try parser.bound($0, option: "--after") },
             before: try range.before.map { try parser.bound($0, option: "--before") })
         // The terminal's width (or COLUMNS) within the range --width takes.
         let columns = width ?? render.terminal.width.map { min(max($0, 40), 1000) } ?? 80
-        let layout = TimelineChart.Layout(width: columns, transactionCount: try historyStore.transactionCount())
-        let timeline = try historyStore.activityTimeline(
-            bucketCount: layout.chartWidth, by: by.transactionField, range: span)
+        let timeline = try HistoryTimeline.read(
+            historyStore,
+            TimelineRequest(
+                by: by.transactionField, span: span,
+                mergeState: try mergeState.request(now: now, utc: outputOptions.utc),
+                cutoff: try marker.cutoff.cutoff(parser: parser, option: "--purge-before"))
+        ) { TimelineChart.Layout(width: columns, transactionCount: $0).chartWidth }
+        mergeState.printNotes(timeline.mergeState, to: context.console)
         let markers = TimelineMarker.all(
-            actors: report?.actors ?? [], cutoff: try selection.map { ($0.rule, try $0.timestamp(in: historyStore)) },
-            time: render.time, now: now)
+            actors: timeline.mergeState.report?.actors ?? [], cutoff: timeline.cutoff, time: render.time, now: now)
         guard render.format == .table else {
             DocumentRenderer.render(
-                TimelinePresenter(time: render.time).document(timeline, markers: markers, store: historyStore),
+                TimelinePresenter(time: render.time).document(timeline.activity, markers: markers, store: historyStore),
                 context: render)
             return
         }
         let chart = TimelineChart(
-            layout: layout, glyphs: ascii ? .ascii : .unicode, context: render, top: top, utc: outputOptions.utc)
+            layout: TimelineChart.Layout(width: columns, transactionCount: timeline.transactionCount),
+            glyphs: ascii ? .ascii : .unicode, context: render, top: top, utc: outputOptions.utc)
         for line in chart.lines(
-            timeline, markers: markers, store: URL(fileURLWithPath: path).lastPathComponent, window: span)
+            timeline.activity, markers: markers, store: URL(fileURLWithPath: path).lastPathComponent, window: span)
         { render.output.line(line) }
         render.output.flush()
     }

@@ -40,19 +40,4 @@ struct CutoffOptions: ParsableArguments {
         if let before { return .before(try parser.bound(before, option: option), rule: "before \(before)") }
         return strategy.flatMap(CleanerStrategy.init(rawValue:)).map { .strategy($0) }
     }
-
-    /// The transactions the purge selects: `query` (its name filters and `after`)
-    /// bounded by `--before` or the strategy's cut-off from `report`; nil when
-    /// neither option is given.
-    func selection(
-        narrowing query: HistoryQuery, report: MergeStateReport?, parser: PositionParser,
-        option: String = "--before"
-    ) throws -> PurgeSelection? {
-        guard let cutoff = try cutoff(parser: parser, option: option) else { return nil }
-        // The analyzer computed every strategy's cut-off from the same actors.
-        if cutoff.needsActors && report == nil {
-            throw ValidationError("--strategy needs the merge state of the actors")
-        }
-        return try PurgeSelection.of(cutoff, narrowing: query, report: report)
-    }
 }
