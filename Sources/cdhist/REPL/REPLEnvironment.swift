@@ -4,16 +4,15 @@ import HistoryKit
 /// What commands run by the REPL (or a script) share: the console, the open store, the
 /// attached defaults and model, the chosen format, and the terminal. A line's command is given
 /// it in its ``CommandContext``.
-// @unchecked Sendable: the store, which Ctrl-C's signal thread reaches (``interrupt()``), is only
-// touched under `storeLock`, and the stop signal is its own; everything else is set by the session's
+// @unchecked Sendable: the store, which Ctrl-C's signal thread reaches (``interrupt()``), is a
+// Locked value, and the stop signal is its own; everything else is set by the session's
 // thread between lines and read by the line's command on that same thread.
 final class REPLEnvironment: @unchecked Sendable {
     /// Where the session and its commands write, and the environment they read.
     let console: Console
     private(set) var storePath: String
-    /// The open store; ``interrupt()`` reads it from the signal thread, so it is only touched under `storeLock`.
-    private var store: HistoryStore?
-    private let storeLock = NSLock()
+    /// The open store; ``interrupt()`` reads it from the signal thread.
+    private let store = Locked<HistoryStore?>(nil)
     var defaults: [String] = []
     var modelPath: String?
     var format: OutputFormat?
@@ -50,13 +49,13 @@ final class REPLEnvironment: @unchecked Sendable {
     /// again when an app has written the files since (quietly: a store opened
     /// without its `-wal` would not see the commits).
     func openStore() throws -> HistoryStore {
-        let current = storeLock.withLock { store }
+        let current = store.current
         if let current, !current.changedOnDisk, !current.isClosed { return current }
         // Closed first: opening looks at -shm, which must not happen beside a connection of ours.
-        storeLock.withLock { store = nil }
+        store.set(nil)
         let opened = try HistoryStore.open(storePath, options: OpenOptions(busyTimeout: lockTimeout))
         if current == nil { for notice in opened.notices { console.printNotice(notice) } }
-        storeLock.withLock { store = opened }
+        store.set(opened)
         return opened
     }
 
@@ -64,23 +63,23 @@ final class REPLEnvironment: @unchecked Sendable {
     func switchStore(to path: String) throws {
         let opened = try HistoryStore.open(path, options: OpenOptions(busyTimeout: lockTimeout))
         for notice in opened.notices { console.printNotice(notice) }
-        storeLock.withLock { store = opened }
+        store.set(opened)
         storePath = path
     }
 
     /// Closes the store (before a purge writes to it); the next use reopens it.
     func closeStore() {
-        storeLock.withLock { store = nil }
+        store.set(nil)
     }
 
     /// Lets the store be read again after an interruption: a new line starts.
     func clearInterrupt() {
-        storeLock.withLock { store?.clearInterrupt() }
+        store.withLock { $0?.clearInterrupt() }
     }
 
     /// Interrupts the statement running on the store, and asks a watch to stop (Ctrl-C; called from the signal thread).
     func interrupt() {
-        storeLock.withLock { store?.interrupt() }
+        store.withLock { $0?.interrupt() }
         stop.request()
     }
 
