@@ -56,11 +56,15 @@ public enum HistoryWatch {
             path: request.path, options: request.options, filter: request.filter, since: request.since
         ) { try $0.resolveModel(userModelPath: modelPath) }
         try started(watcher)
-        let stop = StopWait(stops)
+        // The caller's stop requests, through the interruption writes listen to; a request also
+        // ends the wait between looks at once.
+        let wake = DispatchSemaphore(value: 0)
+        let stop = WriteInterruption(stops: stops) { wake.signal() }
         defer { stop.cancel() }
+        var isStopped: Bool { stop.received != nil }
         var told = 0
         var failingSince: Double?
-        while !stop.isRequested {
+        while !isStopped {
             do {
                 var labels: (store: HistoryStore, labeler: ObjectLabeler?)?
                 let goOn = try watcher.poll { found in
@@ -72,7 +76,7 @@ public enum HistoryWatch {
                         told += 1
                         if let limit = request.limit, told >= limit { return false }
                     }
-                    return !stop.isRequested
+                    return !isStopped
                 }
                 failingSince = nil
                 if !goOn { break }
@@ -83,33 +87,8 @@ public enum HistoryWatch {
                 failingSince = since
                 if (Double(now) - since) / 1e9 > request.failureTolerance { throw error }
             }
-            if stop.wait(seconds: request.interval) { break }
+            _ = wake.wait(timeout: .now() + max(0, min(request.interval, 3600)))
+            if isStopped { break }
         }
     }
-}
-
-/// A caller's stop requests, as a flag and a wait that a request ends at once.
-private final class StopWait: Sendable {
-    private let requested = Locked(false)
-    private let wake = DispatchSemaphore(value: 0)
-    private let unsubscribe = Locked<(@Sendable () -> Void)?>(nil)
-
-    init(_ stops: StopRequests) {
-        unsubscribe.set(
-            stops.onRequest { [requested, wake] _ in
-                requested.set(true)
-                wake.signal()
-            })
-    }
-
-    var isRequested: Bool { requested.current }
-
-    /// Waits up to `seconds`, or until a stop is requested; true when one is.
-    func wait(seconds: Double) -> Bool {
-        if isRequested { return true }
-        _ = wake.wait(timeout: .now() + max(0, min(seconds, 3600)))
-        return isRequested
-    }
-
-    func cancel() { unsubscribe.withLock { $0 }?() }
 }
