@@ -5,6 +5,7 @@ import TestSupport
 import Testing
 
 @testable import HistoryKit
+@testable import HistoryReading
 
 @Suite struct HistoryReadingTests {
     private func withStore<T>(_ fixture: FixtureStore = LibraryModel.fixture(), _ body: (HistoryStore) throws -> T)
@@ -288,4 +289,16 @@ import Testing
 
 enum GRDBHelper {
     static func open(_ path: String) throws -> DatabaseQueue { try DatabaseQueue(path: path) }
+}
+
+extension HistoryStore {
+    /// The decoded changes of transaction `number`, by change ID, from one read (as `show` reads them).
+    fileprivate func changes(inTransaction number: Int64, decoder: ChangeDecoder) throws -> [Change] {
+        var changes: [Change] = []
+        let bounds = HistoryQuery.Bound.around(number...number)
+        try readTransactions(HistoryQuery(after: bounds.after, before: bounds.before), decoder: decoder) {
+            try $0.forEach { _, stream in try stream.forEach { changes.append($0) } }
+        }
+        return changes
+    }
 }

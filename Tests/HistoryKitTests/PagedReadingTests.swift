@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 
 @testable import HistoryKit
+@testable import HistoryReading
 
 /// Reading a page at a time (what `watch` does, so it holds no read while it writes) hands
 /// out exactly what one read does, whatever the page size and filters.

@@ -4,6 +4,7 @@ import TestSupport
 import Testing
 
 @testable import HistoryKit
+@testable import HistoryReading
 
 /// A plain change (read in place for the export) is exactly the change decoding gives,
 /// without a warning; every change that decodes without one as an insert or update is plain.

@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 
 @testable import HistoryKit
+@testable import HistoryReading
 
 /// Checks against stores written by Apple's frameworks (`../shared/real-stores`).
 /// Skipped, with a printed notice, when that folder is absent.

@@ -5,6 +5,7 @@ import TestSupport
 import Testing
 
 @testable import HistoryKit
+@testable import HistoryReading
 
 @Suite struct StoreOpeningTests {
     private func openError(_ path: String) -> StoreError? {

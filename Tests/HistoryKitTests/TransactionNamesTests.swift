@@ -4,6 +4,7 @@ import TestSupport
 import Testing
 
 @testable import HistoryKit
+@testable import HistoryReading
 
 /// Transaction names are looked up by string reference where no filter needs the string
 /// table joined: the names (and warnings) are those the joins select, for references of
@@ -102,7 +103,7 @@ import Testing
             var read: [Int64: (Transaction, plain: Bool)] = [:]
         }
         let collected = Collected()
-        let split = try store.readInChunks(
+        let split = try store.readSplit(
             HistoryQuery(), decoder: try store.makeDecoder(model: store.resolveModel()), minimum: 0, span: 1_000
         ) { chunk in
             try chunk.forEach(

@@ -69,16 +69,18 @@ private struct DeletedObjectReading {
                 let query = HistoryQuery(entities: [entity.name], changeTypes: [.delete])
                 var entityLeft = min(perEntity ?? .max, left)
                 do {
-                    try store.forEachTransactionWithChanges(query, decoder: decoder) { tx, changes in
-                        try changes.forEach { change in
-                            guard entityLeft > 0 else { throw DeletionListStop() }
-                            try body(
-                                DeletedObject(
-                                    kind: .deleted, entityName: entity.name, entityNumber: entity.number,
-                                    entityPK: change.entityPK,
-                                    transaction: tx, change: change, changeCount: 1, firstTransactionNumber: tx.number))
-                            entityLeft -= 1
-                            left -= 1
+                    try store.readTransactions(query, decoder: decoder, layout: .oneRead) {
+                        try $0.forEach { tx, changes in
+                            try changes.forEach { change in
+                                guard entityLeft > 0 else { throw DeletionListStop() }
+                                try body(
+                                    DeletedObject(
+                                        kind: .deleted, entityName: entity.name, entityNumber: entity.number,
+                                        entityPK: change.entityPK, transaction: tx, change: change, changeCount: 1,
+                                        firstTransactionNumber: tx.number))
+                                entityLeft -= 1
+                                left -= 1
+                            }
                         }
                     }
                 } catch is DeletionListStop {}

@@ -117,13 +117,15 @@ public struct SaveRecovery {
             {
                 let decoder = before.makeDecoder(model: resolution)
                 let bounds = HistoryQuery.Bound.around(low...high)
-                try before.forEachTransactionWithChanges(
-                    HistoryQuery(after: bounds.after, before: bounds.before), decoder: decoder
-                ) { tx, changes in
-                    guard removed.contains(tx.number) else { return }
-                    var list: [Change] = []
-                    try changes.forEach { list.append($0) }
-                    found.append((tx, list))
+                try before.readTransactions(
+                    HistoryQuery(after: bounds.after, before: bounds.before), decoder: decoder, layout: .oneRead
+                ) {
+                    try $0.forEach { tx, changes in
+                        guard removed.contains(tx.number) else { return }
+                        var list: [Change] = []
+                        try changes.forEach { list.append($0) }
+                        found.append((tx, list))
+                    }
                 }
             }
             return (before, resolution, found)

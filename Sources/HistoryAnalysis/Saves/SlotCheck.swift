@@ -84,67 +84,72 @@ public struct SlotCheck: Sendable {
         }
         let triggers = try TriggerColumns.read(values.store)
         let bounds = HistoryQuery.Bound.around(window)
-        try values.store.forEachChange(
-            HistoryQuery(after: bounds.after, before: bounds.before, changeTypes: [.update]), decoder: decoder
-        ) { change in
-            guard let named = change.updatedProperties, let sides = try values.rows(change) else {
-                check.skipped += 1
-                return
-            }
-            guard sides.why == nil else {
-                check.partial += 1
-                return
-            }
-            check.updates += 1
-            let before = Dictionary(sides.before.map { ($0.name, $0.content) }, uniquingKeysWith: { a, _ in a })
-            let layout = uncertainSlots(change)
-            // Each changed property at a slot after a derived or composite attribute's bears its layout out.
-            func weigh(_ property: String, named: Bool) {
-                guard let layout, let slot = layout.layout.slots.first(where: { $0.propertyName == property })?.index
-                else { return }
-                for flagged in layout.slots where flagged.index < slot {
-                    var evidence =
-                        check.uncertainLayouts.first {
-                            $0.entity == layout.layout.entityName && $0.property == flagged.name
+        try values.store.readChanges(
+            HistoryQuery(after: bounds.after, before: bounds.before, changeTypes: [.update]), decoder: decoder,
+            layout: .oneRead
+        ) {
+            try $0.forEach { change in
+                guard let named = change.updatedProperties, let sides = try values.rows(change) else {
+                    check.skipped += 1
+                    return
+                }
+                guard sides.why == nil else {
+                    check.partial += 1
+                    return
+                }
+                check.updates += 1
+                let before = Dictionary(sides.before.map { ($0.name, $0.content) }, uniquingKeysWith: { a, _ in a })
+                let layout = uncertainSlots(change)
+                // Each changed property at a slot after a derived or composite attribute's bears its layout out.
+                func weigh(_ property: String, named: Bool) {
+                    guard let layout,
+                        let slot = layout.layout.slots.first(where: { $0.propertyName == property })?.index
+                    else { return }
+                    for flagged in layout.slots where flagged.index < slot {
+                        var evidence =
+                            check.uncertainLayouts.first {
+                                $0.entity == layout.layout.entityName && $0.property == flagged.name
+                            }
+                            ?? LayoutEvidence(
+                                entity: layout.layout.entityName, property: flagged.name, slot: flagged.index)
+                        if named { evidence.supporting += 1 } else { evidence.refuting += 1 }
+                        if let i = check.uncertainLayouts.firstIndex(where: {
+                            $0.entity == evidence.entity && $0.property == evidence.property
+                        }) {
+                            check.uncertainLayouts[i] = evidence
+                        } else {
+                            check.uncertainLayouts.append(evidence)
                         }
-                        ?? LayoutEvidence(entity: layout.layout.entityName, property: flagged.name, slot: flagged.index)
-                    if named { evidence.supporting += 1 } else { evidence.refuting += 1 }
-                    if let i = check.uncertainLayouts.firstIndex(where: {
-                        $0.entity == evidence.entity && $0.property == evidence.property
-                    }) {
-                        check.uncertainLayouts[i] = evidence
-                    } else {
-                        check.uncertainLayouts.append(evidence)
                     }
                 }
-            }
-            for property in sides.after {
-                if case .toMany = property.content { continue }
-                if case .unread = property.content { continue }
-                let changed = before[property.name].map { $0 != property.content } ?? false
-                if changed, let column = property.column, triggers.contains(table: sides.table, column: column) {
-                    check.byTrigger += 1
-                    let name = "\(change.entityName ?? "?").\(property.name)"
-                    if !check.triggerProperties.contains(name) { check.triggerProperties.append(name) }
-                    continue
-                }
-                let bit = named.contains(property.name)
-                switch (changed, bit) {
-                case (true, true):
-                    check.changedProperties += 1
-                    check.named += 1
-                    weigh(property.name, named: true)
-                case (true, false):
-                    check.changedProperties += 1
-                    weigh(property.name, named: false)
-                    check.misses.append(
-                        Miss(
-                            changeID: change.changeID, transactionNumber: change.transactionNumber,
-                            entity: change.entityName ?? "?", property: property.name))
-                case (false, true):
-                    check.unchangedBits += 1
-                case (false, false):
-                    break
+                for property in sides.after {
+                    if case .toMany = property.content { continue }
+                    if case .unread = property.content { continue }
+                    let changed = before[property.name].map { $0 != property.content } ?? false
+                    if changed, let column = property.column, triggers.contains(table: sides.table, column: column) {
+                        check.byTrigger += 1
+                        let name = "\(change.entityName ?? "?").\(property.name)"
+                        if !check.triggerProperties.contains(name) { check.triggerProperties.append(name) }
+                        continue
+                    }
+                    let bit = named.contains(property.name)
+                    switch (changed, bit) {
+                    case (true, true):
+                        check.changedProperties += 1
+                        check.named += 1
+                        weigh(property.name, named: true)
+                    case (true, false):
+                        check.changedProperties += 1
+                        weigh(property.name, named: false)
+                        check.misses.append(
+                            Miss(
+                                changeID: change.changeID, transactionNumber: change.transactionNumber,
+                                entity: change.entityName ?? "?", property: property.name))
+                    case (false, true):
+                        check.unchangedBits += 1
+                    case (false, false):
+                        break
+                    }
                 }
             }
         }

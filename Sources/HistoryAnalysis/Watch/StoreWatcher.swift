@@ -170,7 +170,7 @@ public final class StoreWatcher {
 
     /// Reads what was committed since ``position``: first, in one short read, whether
     /// transactions were purged, then the new transactions a page at a time (see
-    /// ``HistoryStore/forEachTransactionWithChangesInPages(_:decoder:pageSize:_:)``), so
+    /// ``HistoryStore/readTransactions(_:decoder:layout:_:)``, paged), so
     /// that no read is open while `body` writes: a watch blocked on its output lets the
     /// app checkpoint.
     private func readNew(_ store: HistoryStore, _ body: (Event) throws -> Bool) throws -> Bool {
@@ -203,18 +203,20 @@ public final class StoreWatcher {
         var emitted: Int64?
         do {
             if range != nil {
-                try store.forEachTransactionWithChangesInPages(query, decoder: decoder) { tx, changes in
-                    let goOn: Bool
-                    do {
-                        goOn = try body(.transaction(tx, changes))
-                    } catch let error as StoreError {
-                        // A transaction of many changes reads its later pages as it is handed out: a
-                        // failure then leaves it shown in part, which another poll would repeat.
-                        if case .interrupted = error { throw error }
-                        throw WatchError.readFailed(path: path, transaction: tx.number, reason: "\(error)")
+                try store.readTransactions(query, decoder: decoder, layout: .pages()) {
+                    try $0.forEach { tx, changes in
+                        let goOn: Bool
+                        do {
+                            goOn = try body(.transaction(tx, changes))
+                        } catch let error as StoreError {
+                            // A transaction of many changes reads its later pages as it is handed out: a
+                            // failure then leaves it shown in part, which another poll would repeat.
+                            if case .interrupted = error { throw error }
+                            throw WatchError.readFailed(path: path, transaction: tx.number, reason: "\(error)")
+                        }
+                        emitted = tx.number
+                        if !goOn { throw Stopped() }
                     }
-                    emitted = tx.number
-                    if !goOn { throw Stopped() }
                 }
             }
         } catch {

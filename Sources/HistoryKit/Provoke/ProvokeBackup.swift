@@ -205,9 +205,11 @@ public enum ProvokeBackup {
         if FileStatus(store) != nil, let opened = try? HistoryStore.open(store) {
             defer { opened.close() }
             let query = HistoryQuery(after: manifest.newestTransactionAfter.map { .transaction($0) })
-            try? opened.forEachTransaction(query) { tx in
-                count += 1
-                if transactions.count < 5 { transactions.append((tx.number, tx.author)) }
+            try? opened.readTransactions(query, decoder: nil) {
+                try $0.forEach { tx, _ in
+                    count += 1
+                    if transactions.count < 5 { transactions.append((tx.number, tx.author)) }
+                }
             }
         }
         return Drift(transactions: transactions, transactionCount: count, files: files)

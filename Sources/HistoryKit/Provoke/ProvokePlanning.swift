@@ -126,9 +126,9 @@ private struct ProvokePlanning {
                 throw notApplicable("has a position before every transaction: it cannot move further back")
             }
             var earlier: [Transaction] = []
-            try store.forEachTransaction(HistoryQuery(before: .transaction(current), limit: by, order: .descending)) {
-                earlier.append($0)
-            }
+            try store.readTransactions(
+                HistoryQuery(before: .transaction(current), limit: by, order: .descending), decoder: nil
+            ) { try $0.forEach { tx, _ in earlier.append(tx) } }
             guard earlier.count == by, let target = earlier.last else {
                 throw notApplicable(
                     """

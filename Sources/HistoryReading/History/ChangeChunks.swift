@@ -1,47 +1,86 @@
 import GRDB
 
-/// The changes of consecutive transaction numbers of a query (or an object's few changes, in
-/// one chunk), read on one connection: a part of ``HistoryStore/readChangesInChunks(_:decoder:minimum:span:_:)``.
+/// A part of a read of changes (``HistoryStore/readChanges(_:decoder:layout:_:)``): the
+/// changes of consecutive transaction numbers read on one connection of several (or an
+/// object's few changes, in one chunk), or the whole read.
 public struct ChangeChunk {
     /// The chunk's place, from 0: chunk `i + 1` holds the changes after chunk `i`'s.
     public let index: Int
-    /// The chunk's changes: ``HistorySQL/changesInRangeSelect(afterFirst:)`` after the number
-    /// of the chunk before (a REAL number between two chunks' too), or the list of an object's.
-    fileprivate let changes: Statement
-    fileprivate let arguments: StatementArguments
     fileprivate let store: HistoryStore
     fileprivate let decoder: ChangeDecoder
+    fileprivate let part: Part
+
+    fileprivate enum Part {
+        /// ``HistorySQL/changesInRangeSelect(afterFirst:)`` after the number of the chunk before
+        /// (a REAL number between two chunks' too), or the list of an object's.
+        case statement(Statement, StatementArguments)
+        /// The whole read, on the caller's thread.
+        case whole(HistoryQuery)
+    }
+
+    /// Whether the chunk is the whole read, on the caller's thread (the read was not split).
+    public var isWhole: Bool {
+        if case .whole = part { return true }
+        return false
+    }
 
     /// Calls `plain` with each matching change of the chunk that decodes without a warning,
-    /// read in place, and `decoded` with each other one, by transaction then change number,
-    /// as ``HistoryStore/forEachChange(_:decoder:_:)`` hands them out (and with its errors:
-    /// an SQLite failure names the store).
+    /// read in place, and `decoded` with each other one, by transaction then change number
+    /// (and the whole read's every change to `decoded`).
     public func forEach(plain: (PlainChange) throws -> Void, decoded: (Change) throws -> Void) throws {
-        do {
-            let cursor = try RawCursor(changes, arguments: arguments)
-            let stream = ChangeStream(cursor: cursor, keep: nil, rows: ChangeRows(store: store, decoder: decoder))
-            defer { stream.finish() }
-            try stream.forEach(plain: plain, decoded: decoded)
-        } catch {
-            throw store.connection.storeError(error)
+        switch part {
+        case .whole(let query):
+            try store.forEachChange(query, decoder: decoder, decoded)
+        case .statement(let changes, let arguments):
+            do {
+                let cursor = try RawCursor(changes, arguments: arguments)
+                let stream = ChangeStream(cursor: cursor, keep: nil, rows: ChangeRows(store: store, decoder: decoder))
+                defer { stream.finish() }
+                try stream.forEach(plain: plain, decoded: decoded)
+            } catch {
+                throw store.connection.storeError(error)
+            }
         }
+    }
+
+    /// Calls `body` with each change of the chunk, decoded, in order.
+    public func forEach(_ body: (Change) throws -> Void) throws {
+        try forEach(plain: { try body($0.change) }, decoded: body)
     }
 }
 
 extension HistoryStore {
-    /// Reads what ``forEachChange(_:decoder:_:)`` reads, in chunks of consecutive transaction
-    /// numbers on one connection per core at once, as ``readInChunks(_:decoder:minimum:span:_:)``
-    /// reads transactions: `body` is called with each chunk on one of several threads, chunks
-    /// taken in order. Changes of transactions committed after the read began are left out.
+    /// Reads the changes matching `query`, decoded with `decoder`, by transaction then change
+    /// number, laid out as `layout` says (``readTransactions(_:decoder:layout:_:)`` tells how):
+    /// `body` is called with each chunk of the read.
     ///
-    /// Returns false, calling nothing, when the query is better read in one go: with a limit,
-    /// newest first, on one core, with a transaction condition (its changes are found by
-    /// their transactions), over fewer than `minimum` transaction numbers, or when a change's
+    /// Split, the changes are read in chunks of consecutive transaction numbers on one connection
+    /// per core at once, chunks taken in order; changes of transactions committed after the read
+    /// began are left out. The read is whole instead (one chunk, on this thread) with a limit,
+    /// newest first, on one core, with a transaction condition (its changes are found by their
+    /// transactions), over fewer than `minimum` transaction numbers, or when a change's
     /// transaction number is not a number (such changes come first or last in one read). An
     /// object filter that matched few changes (a list of them) reads them in one chunk, here.
-    public func readChangesInChunks(
-        _ query: HistoryQuery, decoder: ChangeDecoder, minimum: Int64 = chunkedReadMinimum,
-        span chunkSpan: Int64 = chunkSpan, _ body: @escaping (ChangeChunk) throws -> Void
+    /// Changes alone are not read in pages: ``ReadLayout/pages(size:)`` reads them in one read.
+    public func readChanges(
+        _ query: HistoryQuery, decoder: ChangeDecoder, layout: ReadLayout = .split(),
+        _ body: (ChangeChunk) throws -> Void
+    ) throws {
+        if case .split(let minimum, let span) = layout {
+            // The threads reading chunks have ended, and dropped `body`, when this call returns.
+            let split = try withoutActuallyEscaping(body) {
+                try readChangesInChunks(query, decoder: decoder, minimum: minimum, span: span, $0)
+            }
+            if split { return }
+        }
+        try body(ChangeChunk(index: 0, store: self, decoder: decoder, part: .whole(query)))
+    }
+
+    /// Reads `query`'s changes in chunks (``readChanges(_:decoder:layout:_:)``, split); false,
+    /// calling nothing, when they are better read in one go.
+    private func readChangesInChunks(
+        _ query: HistoryQuery, decoder: ChangeDecoder, minimum: Int64, span chunkSpan: Int64,
+        _ body: @escaping (ChangeChunk) throws -> Void
     ) throws -> Bool {
         let cores = Cores.usable
         guard query.limit == nil, query.order == .ascending, cores > 1 else { return false }
@@ -51,9 +90,8 @@ extension HistoryStore {
             if sql.matchedChanges != nil {
                 try body(
                     ChangeChunk(
-                        index: 0, changes: try db.makeStatement(sql: sql.changeSelect(limit: nil)),
-                        arguments: sql.arguments,
-                        store: self, decoder: decoder))
+                        index: 0, store: self, decoder: decoder,
+                        part: .statement(try db.makeStatement(sql: sql.changeSelect(limit: nil)), sql.arguments)))
                 return true
             }
             // In the index, NULL comes before every number, text and blobs after.
@@ -77,9 +115,8 @@ extension HistoryStore {
                 let after: DatabaseValueConvertible = i > 0 ? ranges[i - 1].upperBound : -Double.infinity
                 try body(
                     ChangeChunk(
-                        index: i, changes: changes,
-                        arguments: sql.changeFilterArguments + [after, ranges[i].upperBound],
-                        store: self, decoder: decoder))
+                        index: i, store: self, decoder: decoder,
+                        part: .statement(changes, sql.changeFilterArguments + [after, ranges[i].upperBound])))
             }
             return true
         }

@@ -16,19 +16,19 @@ public struct ChangeStream {
     private let source: Source
     private let rows: ChangeRows?
 
-    init(cursor: RawCursor, keep: Set<Int64>?, rows: ChangeRows) {
+    init(cursor: RawCursor, keep: Set<Int64>?, rows: ChangeRows?) {
         source = .cursor(cursor, keep: keep)
         self.rows = rows
     }
 
     /// Transaction `number`'s changes from `changes`.
-    init(_ changes: TransactionOrderedRows, transaction number: Int64, rows: ChangeRows) {
+    init(_ changes: TransactionOrderedRows, transaction number: Int64, rows: ChangeRows?) {
         source = .merged(changes, transaction: number)
         self.rows = rows
     }
 
     /// A stream of no change (for a read of transactions alone).
-    public static var empty: ChangeStream { ChangeStream(source: .none) }
+    static var empty: ChangeStream { ChangeStream(source: .none) }
 
     private init(source: Source) {
         self.source = source

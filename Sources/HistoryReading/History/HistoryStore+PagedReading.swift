@@ -17,11 +17,11 @@ extension HistoryStore {
     static let changesReadAhead = 4_096
 
     /// Calls `body` with each transaction matching `query`, oldest first, and a stream
-    /// of its changes, as ``forEachTransactionWithChanges(_:decoder:_:)`` does, but with
+    /// of its changes, as `forEachTransactionWithChanges` does, but with
     /// no read open while `body` runs. The query's limit and order are not used. Only a
     /// transaction of more than a page of changes reads its further pages while `body`
     /// runs, each in a read of its own.
-    public func forEachTransactionWithChangesInPages(
+    func forEachTransactionWithChangesInPages(
         _ query: HistoryQuery, decoder: ChangeDecoder, pageSize: Int = pageSize,
         _ body: (Transaction, ChangeStream) throws -> Void
     ) throws {
@@ -56,7 +56,7 @@ extension HistoryStore {
 }
 
 /// The changes of one transaction, read a page at a time, each page in a read
-/// of its own (see ``HistoryStore/forEachTransactionWithChangesInPages(_:decoder:pageSize:_:)``).
+/// of its own (see ``HistoryStore/readTransactions(_:decoder:layout:_:)``, paged).
 final class ChangePages {
     private let store: HistoryStore
     private let sql: HistorySQL

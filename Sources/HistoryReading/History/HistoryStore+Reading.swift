@@ -1,9 +1,9 @@
 import Foundation
 import GRDB
 
-/// Streaming reads of transactions and changes. Rows are handed to the
-/// caller one at a time from an SQLite cursor, so memory does not grow with
-/// the number of rows.
+/// The reads in one go behind ``readTransactions(_:decoder:layout:_:)`` and
+/// ``readChanges(_:decoder:layout:_:)``: rows are handed to the caller one at a time
+/// from an SQLite cursor, so memory does not grow with the number of rows.
 extension HistoryStore {
     /// A decoder for this store's changes with `model`.
     public func makeDecoder(model: ModelResolution) -> ChangeDecoder {
@@ -11,7 +11,7 @@ extension HistoryStore {
     }
 
     /// Calls `body` with each transaction matching `query`, in `query.order`.
-    public func forEachTransaction(_ query: HistoryQuery, _ body: (Transaction) throws -> Void) throws {
+    func forEachTransaction(_ query: HistoryQuery, _ body: (Transaction) throws -> Void) throws {
         try read { db in
             let sql = try historySQL(query, in: db)
             if sql.scansObjects, query.order == .ascending {
@@ -28,7 +28,7 @@ extension HistoryStore {
     }
 
     /// Calls `body` with each decoded change matching `query`, by transaction then change ID.
-    public func forEachChange(_ query: HistoryQuery, decoder: ChangeDecoder, _ body: (Change) throws -> Void) throws {
+    func forEachChange(_ query: HistoryQuery, decoder: ChangeDecoder, _ body: (Change) throws -> Void) throws {
         try read { db in
             let sql = try historySQL(query, in: db)
             let cursor = try RawCursor(
@@ -42,7 +42,7 @@ extension HistoryStore {
     /// changes (only those matching the query's entity and type filters),
     /// decoded one at a time as `body` reads them: a transaction of a million
     /// changes is never held in memory.
-    public func forEachTransactionWithChanges(
+    func forEachTransactionWithChanges(
         _ query: HistoryQuery, decoder: ChangeDecoder,
         _ body: (Transaction, ChangeStream) throws -> Void
     ) throws {
@@ -72,7 +72,7 @@ extension HistoryStore {
 
     /// The changes of transaction `number` that `sql` selects, read with `statement`
     /// (its ``HistorySQL/changesOfTransactionSelect()``).
-    func changeStream(of number: Int64, sql: HistorySQL, statement: Statement, rows: ChangeRows) throws -> ChangeStream
+    func changeStream(of number: Int64, sql: HistorySQL, statement: Statement, rows: ChangeRows?) throws -> ChangeStream
     {
         ChangeStream(
             cursor: try RawCursor(statement, arguments: sql.changesOfTransactionArguments(number)),
@@ -89,18 +89,6 @@ extension HistoryStore {
             found = $0
         }
         return found
-    }
-
-    /// The decoded changes of transaction `number`, by change ID.
-    public func changes(inTransaction number: Int64, decoder: ChangeDecoder) throws -> [Change] {
-        let sql = try HistorySQL(store: self, query: HistoryQuery())
-        return try read { db in
-            let cursor = try RawCursor(db.makeStatement(sql: sql.changesOfTransactionSelect()), arguments: [number])
-            defer { cursor.finish() }
-            var out: [Change] = []
-            while try cursor.next() { out.append(change(cursor, decoder: decoder)) }
-            return out
-        }
     }
 
     /// The transaction of a ``HistorySQL/transactionSelect(limit:numbered:counted:)`` row, with

@@ -1,33 +1,56 @@
 import Foundation
 import GRDB
 
-/// Consecutive transaction numbers of a query, read on one connection: a part of
-/// ``HistoryStore/readInChunks(_:decoder:minimum:span:_:)``.
+/// A part of a read of transactions (``HistoryStore/readTransactions(_:decoder:layout:_:)``):
+/// consecutive transaction numbers read on one connection of several, or the whole read.
 public struct TransactionChunk {
     /// The chunk's place, from 0: chunk `i + 1` holds the transactions after chunk `i`'s.
     public let index: Int
-    public let numbers: ClosedRange<Int64>
     fileprivate let store: HistoryStore
-    fileprivate let sql: HistorySQL
-    /// ``HistorySQL/transactionWalkSelect()`` when the query has change conditions
-    /// (``HistorySQL/walksChanges``), else ``HistorySQL/transactionSelect(limit:numbered:counted:)``.
-    fileprivate let transactions: Statement
-    /// ``HistorySQL/changesInRangeSelect()`` when the query has change conditions;
-    /// ``HistorySQL/changesOfTransactionsSelect()`` when it selects every transaction of the
-    /// chunk; else ``HistorySQL/changesOfTransactionSelect()``.
-    fileprivate let changes: Statement
-    /// ``ChangeCounts/select`` when the query selects every transaction of the chunk (the
-    /// transactions are read without their counts: one walk of the index counts them all);
-    /// ``HistoryStore/changeCountSelect`` when it has change conditions (a count per transaction
-    /// walked to: a walk of the index would pass every other transaction's changes).
-    fileprivate let counts: Statement?
-    /// ``HistorySQL/nameLookup`` when the query looks names up (``HistorySQL/looksUpNames``).
-    fileprivate let names: Statement?
-    fileprivate let decoder: ChangeDecoder
+    fileprivate let part: Part
 
-    /// Calls `body` with each matching transaction of the chunk and a stream of its
-    /// changes, as ``HistoryStore/forEachTransactionWithChanges(_:decoder:_:)`` does
-    /// (and with its errors: an SQLite failure names the store).
+    fileprivate enum Part {
+        /// Numbers read with statements prepared on one connection of several.
+        case numbers(ClosedRange<Int64>, NumberRead)
+        /// The whole read, on the caller's thread: in one read, or a page at a time (`pageSize`).
+        /// Without a decoder, transactions alone (their streams hold no change).
+        case whole(HistoryQuery, ChangeDecoder?, pageSize: Int?)
+    }
+
+    /// The statements of a read in numbered chunks.
+    fileprivate struct NumberRead {
+        let sql: HistorySQL
+        /// ``HistorySQL/transactionWalkSelect()`` when the query has change conditions
+        /// (``HistorySQL/walksChanges``), else ``HistorySQL/transactionSelect(limit:numbered:counted:)``.
+        let transactions: Statement
+        /// ``HistorySQL/changesInRangeSelect()`` when the query has change conditions;
+        /// ``HistorySQL/changesOfTransactionsSelect()`` when it selects every transaction of the
+        /// chunk; else ``HistorySQL/changesOfTransactionSelect()``.
+        let changes: Statement
+        /// ``ChangeCounts/select`` when the query selects every transaction of the chunk (the
+        /// transactions are read without their counts: one walk of the index counts them all);
+        /// ``HistoryStore/changeCountSelect`` when it has change conditions (a count per transaction
+        /// walked to: a walk of the index would pass every other transaction's changes).
+        let counts: Statement?
+        /// ``HistorySQL/nameLookup`` when the query looks names up (``HistorySQL/looksUpNames``).
+        let names: Statement?
+        /// Nil: transactions alone (their streams hand out no change).
+        let decoder: ChangeDecoder?
+    }
+
+    /// The transaction numbers the chunk holds; nil when it is the whole read.
+    public var numbers: ClosedRange<Int64>? {
+        if case .numbers(let numbers, _) = part { return numbers }
+        return nil
+    }
+
+    /// Whether the chunk is the whole read, on the caller's thread (the read was not split).
+    public var isWhole: Bool { numbers == nil }
+
+    /// Calls `body` with each matching transaction of the chunk, in order, and a stream of its
+    /// changes (only those matching the query's entity, type and object filters, decoded one
+    /// at a time as `body` reads them: a transaction of a million changes is never held in
+    /// memory). An SQLite failure names the store.
     public func forEach(_ body: (Transaction, ChangeStream) throws -> Void) throws {
         try forEach(plain: { try body($0.transaction(storeUUID: store.storeUUID), $1) }, decoded: body)
     }
@@ -37,17 +60,29 @@ public struct TransactionChunk {
     public func forEach(
         plain: (PlainTransaction, ChangeStream) throws -> Void, decoded: (Transaction, ChangeStream) throws -> Void
     ) throws {
-        do {
-            try read(plain: plain, decoded: decoded)
-        } catch {
-            throw store.connection.storeError(error)
+        switch part {
+        case .whole(let query, let decoder?, let pageSize?):
+            try store.forEachTransactionWithChangesInPages(query, decoder: decoder, pageSize: pageSize, decoded)
+        case .whole(let query, let decoder?, nil):
+            try store.forEachTransactionWithChanges(query, decoder: decoder, decoded)
+        case .whole(let query, nil, _):
+            try store.forEachTransaction(query) { try decoded($0, .empty) }
+        case .numbers(let numbers, let read):
+            do {
+                try read.read(numbers, store, plain: plain, decoded: decoded)
+            } catch {
+                throw store.connection.storeError(error)
+            }
         }
     }
+}
 
-    private func read(
+extension TransactionChunk.NumberRead {
+    fileprivate func read(
+        _ numbers: ClosedRange<Int64>, _ store: HistoryStore,
         plain: (PlainTransaction, ChangeStream) throws -> Void, decoded: (Transaction, ChangeStream) throws -> Void
     ) throws {
-        let rows = ChangeRows(store: store, decoder: decoder)
+        let rows = decoder.map { ChangeRows(store: store, decoder: $0) }
         let names = TransactionNames(sql, lookup: self.names)
         /// Hands out the transaction on `cursor`'s row with its stream of changes.
         func hand(_ cursor: RawCursor, count: Int?, _ stream: ChangeStream) throws {
@@ -109,20 +144,48 @@ extension HistoryStore {
             span.lowerBound, span.upperBound, parts: Int(min(numbers / UInt64(max(chunkSpan, 1)) + 1, 1 << 16)))
     }
 
-    /// Reads what ``forEachTransactionWithChanges(_:decoder:_:)`` reads, in chunks of
-    /// consecutive transaction numbers on one connection per core at once: `body` is
-    /// called with each chunk on one of several threads, chunks taken in order (a chunk
-    /// is taken only when every earlier one has been). Transactions committed after the
-    /// read began are left out, as in one snapshot. When `body` throws, no further chunk
-    /// is taken and the first error is thrown.
+    /// Reads the transactions matching `query` with their changes, decoded with `decoder` (nil:
+    /// transactions alone, their streams empty), laid out as `layout` says: `body` is called
+    /// with each chunk of the read, which hands out its transactions in order.
     ///
-    /// Returns false, calling nothing, when the query is better read in one go: with a
-    /// limit, newest first, on one core, or over fewer than `minimum` transaction numbers.
-    /// Chunks span `span` numbers. An object filter that matched few changes (a list of them,
-    /// which SQLite would build anew for every chunk) is read in one chunk, here.
-    public func readInChunks(
-        _ query: HistoryQuery, decoder: ChangeDecoder, minimum: Int64 = chunkedReadMinimum,
-        span chunkSpan: Int64 = chunkSpan, _ body: @escaping (TransactionChunk) throws -> Void
+    /// Split (``ReadLayout/split(minimum:span:)``), the read is cut into chunks of consecutive
+    /// transaction numbers read on one connection per core at once: `body` is called with each
+    /// chunk on one of several threads, chunks taken in order (a chunk is taken only when every
+    /// earlier one has been). Transactions committed after the read began are left out, as in one
+    /// snapshot. When `body` throws, no further chunk is taken and the first error is thrown.
+    /// A query is read whole instead (one chunk, on this thread) when it is better read in one
+    /// go: with a limit, newest first, on one core, or over fewer than `minimum` transaction
+    /// numbers. An object filter that matched few changes (a list of
+    /// them, which SQLite would build anew for every chunk) is read in one chunk, here.
+    ///
+    /// Otherwise `body` is called once, on this thread, with the whole read: in one read
+    /// (``ReadLayout/oneRead``), or a page at a time with no read open while the chunk hands
+    /// out a page's transactions (``ReadLayout/pages(size:)``: oldest first, without the
+    /// query's limit and order; transactions alone are read in one read).
+    public func readTransactions(
+        _ query: HistoryQuery, decoder: ChangeDecoder?, layout: ReadLayout = .split(),
+        _ body: (TransactionChunk) throws -> Void
+    ) throws {
+        switch layout {
+        case .split(let minimum, let span):
+            // The threads reading chunks have ended, and dropped `body`, when this call returns.
+            let split = try withoutActuallyEscaping(body) {
+                try readInChunks(query, decoder: decoder, minimum: minimum, span: span, $0)
+            }
+            if split { return }
+            try body(TransactionChunk(index: 0, store: self, part: .whole(query, decoder, pageSize: nil)))
+        case .oneRead:
+            try body(TransactionChunk(index: 0, store: self, part: .whole(query, decoder, pageSize: nil)))
+        case .pages(let size):
+            try body(TransactionChunk(index: 0, store: self, part: .whole(query, decoder, pageSize: size)))
+        }
+    }
+
+    /// Reads `query` in chunks (``readTransactions(_:decoder:layout:_:)``, split); false, calling
+    /// nothing, when it is better read in one go.
+    private func readInChunks(
+        _ query: HistoryQuery, decoder: ChangeDecoder?, minimum: Int64, span chunkSpan: Int64,
+        _ body: @escaping (TransactionChunk) throws -> Void
     ) throws -> Bool {
         let cores = Cores.usable
         guard query.limit == nil, query.order == .ascending, cores > 1 else { return false }
@@ -137,24 +200,22 @@ extension HistoryStore {
             func chunks(_ db: Database) throws -> (_ index: Int, _ numbers: ClosedRange<Int64>) -> TransactionChunk {
                 let walk = sql.selectsNumberRange
                 let beside = sql.walksChanges
-                let transactions = try db.makeStatement(
-                    sql: beside
-                        ? sql.transactionWalkSelect()
-                        : sql.transactionSelect(limit: nil, numbered: true, counted: !walk))
-                let changes = try db.makeStatement(
-                    sql: beside
-                        ? sql.changesInRangeSelect()
-                        : walk ? sql.changesOfTransactionsSelect() : sql.changesOfTransactionSelect())
-                let counts =
-                    beside
-                    ? try db.makeStatement(sql: Self.changeCountSelect)
-                    : walk ? try db.makeStatement(sql: ChangeCounts.select) : nil
-                let names = sql.looksUpNames ? try db.makeStatement(sql: HistorySQL.nameLookup) : nil
-                return {
-                    TransactionChunk(
-                        index: $0, numbers: $1, store: self, sql: sql, transactions: transactions, changes: changes,
-                        counts: counts, names: names, decoder: decoder)
-                }
+                let read = TransactionChunk.NumberRead(
+                    sql: sql,
+                    transactions: try db.makeStatement(
+                        sql: beside
+                            ? sql.transactionWalkSelect()
+                            : sql.transactionSelect(limit: nil, numbered: true, counted: !walk)),
+                    changes: try db.makeStatement(
+                        sql: beside
+                            ? sql.changesInRangeSelect()
+                            : walk ? sql.changesOfTransactionsSelect() : sql.changesOfTransactionSelect()),
+                    counts: beside
+                        ? try db.makeStatement(sql: Self.changeCountSelect)
+                        : walk ? try db.makeStatement(sql: ChangeCounts.select) : nil,
+                    names: sql.looksUpNames ? try db.makeStatement(sql: HistorySQL.nameLookup) : nil,
+                    decoder: decoder)
+                return { TransactionChunk(index: $0, store: self, part: .numbers($1, read)) }
             }
             if sql.matchedChanges != nil {
                 try body(try chunks(db)(0, span))

@@ -290,7 +290,9 @@ public enum DefaultsRepair {
             if !keepsToken, let t = first.timestamp { return .date(t - 0.001) }
         case .latest:
             var newest: Transaction?
-            try requireStore().forEachTransaction(HistoryQuery(limit: 1, order: .descending)) { newest = $0 }
+            try requireStore().readTransactions(HistoryQuery(limit: 1, order: .descending), decoder: nil) {
+                try $0.forEach { tx, _ in newest = tx }
+            }
             guard let newest else {
                 throw RepairError.invalidRepair(path: path, reason: "the store has no transactions")
             }

@@ -39,19 +39,19 @@ struct ChangesCommand: HistoryCommand, SessionInputs {
             let chunks = ListChunks(
                 presenter: presenter, storeUUID: store.storeUUID, tagged: session.context.format == .ndjson)
             try list.addInChunks(
-                inChunks: { body in
-                    try store.readChangesInChunks(query, decoder: decoder) { try body($0.index, $0.forEach) }
-                },
-                inOneGo: { _, decoded in try store.forEachChange(query, decoder: decoder, decoded) },
-                warnings: warnings, chunks.changes(writing: PlainChangeWriter(decoder: decoder, csvRaw: false)))
+                ChunkedWrite.changes(store, query, decoder: decoder), warnings: warnings,
+                chunks.changes(writing: PlainChangeWriter(decoder: decoder, csvRaw: false)))
         } else {
-            try store.forEachChange(query, decoder: decoder) { change in
-                warnings.add(change.warnings)
-                if let rows {
-                    list.add(
-                        cells: [], record: presenter.record(change, of: try rows.transaction(change.transactionNumber)))
-                } else {
-                    list.add(cells: presenter.cells(change, color: color), record: presenter.record(change))
+            try store.readChanges(query, decoder: decoder, layout: .oneRead) {
+                try $0.forEach { change in
+                    warnings.add(change.warnings)
+                    if let rows {
+                        list.add(
+                            cells: [],
+                            record: presenter.record(change, of: try rows.transaction(change.transactionNumber)))
+                    } else {
+                        list.add(cells: presenter.cells(change, color: color), record: presenter.record(change))
+                    }
                 }
             }
         }

@@ -67,10 +67,7 @@ struct ExportCommand: HistoryCommand, SessionInputs {
             let decoder = session.decoder
             try writer.write(
                 bounds: try store.numberBounds(),
-                inChunks: { body in
-                    try !inOrder && store.readInChunks(query, decoder: decoder) { try body($0.index, $0.forEach) }
-                },
-                inOneGo: { try store.forEachTransactionWithChanges(query, decoder: decoder, $1) })
+                read: { ChunkedWrite.transactions(store, query, decoder: decoder, split: $0 && !inOrder) })
             progress.finish(leaving: progressText(progress.steps))
             try target?.commit(output)
         } catch {

@@ -40,12 +40,13 @@ struct ObjectCommand: HistoryCommand, SessionInputs {
         let store = session.store
         let decoder = session.decoder
         // Labels and values are looked up on one connection, in order: read in one go then.
-        let inChunks: ChunkedWrite.Read = { body in
-            try store.readInChunks(query, decoder: decoder) { try body($0.index, $0.forEach) }
-        }
         let chunks =
             history.label != nil || history.values != nil
-            ? nil : (plain: PlainChangeWriter(decoder: decoder, csvRaw: false), read: inChunks)
+            ? nil
+            : (
+                plain: PlainChangeWriter(decoder: decoder, csvRaw: false),
+                read: ChunkedWrite.transactions(store, query, decoder: decoder)
+            )
         let renderer = ObjectRenderer(
             presenter: presenter, context: session.context, warnings: ValueWarnings(store: session.store.path),
             chunks: chunks)
@@ -57,8 +58,8 @@ struct ObjectCommand: HistoryCommand, SessionInputs {
                     path: session.store.path, what: "no object \(object): \(reason), and no change to it in the history"
                 )
             }
-            try renderer.render(object, lookup: lookup, bounds: try session.store.numberBounds()) {
-                try session.store.forEachTransactionWithChanges(query, decoder: session.decoder, $0)
+            try renderer.render(object, lookup: lookup, bounds: try session.store.numberBounds()) { body in
+                try store.readTransactions(query, decoder: decoder, layout: .oneRead) { try $0.forEach(body) }
             }
         }
         renderer.warnings.report(to: context.console)

@@ -28,12 +28,17 @@ struct ShowCommand: HistoryCommand, SessionInputs {
         let session = try Session.open(storeOptions, atSave: save.atSave, output: outputOptions, in: context)
         session.noteModelProblem()
         let number = try resolveNumber(session.store)
-        // The transaction and its changes from one snapshot (its change count matches the rows shown).
-        let (found, changes) = try session.store.snapshot {
-            (
-                try session.store.transaction(number: number),
-                try session.store.changes(inTransaction: number, decoder: session.decoder)
-            )
+        // The transaction and its changes from one read (its change count matches the rows shown).
+        var found: Transaction?
+        var changes: [Change] = []
+        let bounds = HistoryQuery.Bound.around(number...number)
+        try session.store.readTransactions(
+            HistoryQuery(after: bounds.after, before: bounds.before), decoder: session.decoder, layout: .oneRead
+        ) {
+            try $0.forEach { tx, stream in
+                found = tx
+                try stream.forEach { changes.append($0) }
+            }
         }
         guard let tx = found else {
             let words = storeOptions.booted.words ?? [storeOptions.store]

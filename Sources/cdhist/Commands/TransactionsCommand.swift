@@ -25,19 +25,17 @@ struct TransactionsCommand: HistoryCommand, SessionInputs {
             header: [("storeID", .string(session.store.storeUUID))])
         let warnings = ValueWarnings(store: session.store.path)
         let store = session.store
-        let decoder = session.decoder
         if list.takesChunks {
             let chunks = ListChunks(
                 presenter: presenter, storeUUID: store.storeUUID, tagged: session.context.format == .ndjson)
             try list.addInChunks(
-                inChunks: { body in try store.readInChunks(query, decoder: decoder) { try body($0.index, $0.forEach) }
-                },
-                inOneGo: { _, decoded in try store.forEachTransaction(query) { try decoded($0, .empty) } },
-                warnings: warnings, chunks.transactions)
+                ChunkedWrite.transactions(store, query, decoder: nil), warnings: warnings, chunks.transactions)
         } else {
-            try store.forEachTransaction(query) { tx in
-                warnings.add(tx.warnings)
-                list.add(cells: presenter.cells(tx), record: presenter.record(tx))
+            try store.readTransactions(query, decoder: nil, layout: .oneRead) {
+                try $0.forEach { tx, _ in
+                    warnings.add(tx.warnings)
+                    list.add(cells: presenter.cells(tx), record: presenter.record(tx))
+                }
             }
         }
         list.finish()

@@ -20,11 +20,9 @@ enum ObjectCompletion {
         // Only the keys are wanted: no model needed.
         let decoder = store.makeDecoder(model: ModelResolution(model: nil, source: nil, problem: nil))
         var keys: [Int64] = []
-        try? store.forEachChange(
+        try? store.readChanges(
             HistoryQuery(entities: [entity], limit: recentChanges, order: .descending), decoder: decoder
-        ) {
-            if !keys.contains($0.entityPK) { keys.append($0.entityPK) }
-        }
+        ) { try $0.forEach { if !keys.contains($0.entityPK) { keys.append($0.entityPK) } } }
         return keys.map { "\(entity)/p\($0)" }.filter { $0.hasPrefix(prefix) }
     }
 

@@ -102,7 +102,9 @@ final class Completer {
     private func recent(_ text: (Transaction) -> String) -> [String] {
         guard let store = try? env.openStore() else { return [] }
         var values: [String] = []
-        try? store.forEachTransaction(HistoryQuery(limit: 2000, order: .descending)) { values.append(text($0)) }
+        try? store.readTransactions(HistoryQuery(limit: 2000, order: .descending), decoder: nil) {
+            try $0.forEach { tx, _ in values.append(text(tx)) }
+        }
         return values
     }
 

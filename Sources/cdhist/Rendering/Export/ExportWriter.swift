@@ -15,25 +15,26 @@ struct ExportWriter {
     let progressText: (Int) -> String
     let warnings: ValueWarnings
 
-    /// Writes every transaction: JSON in one go; NDJSON and CSV in chunks when they can be.
-    func write(bounds: NumberBounds, inChunks: ChunkedWrite.Read, inOneGo: ChunkedWrite.Walk) throws {
+    /// Writes every transaction `read` reads (split when its argument is true and the read can
+    /// be): JSON in one read; NDJSON and CSV in chunks when they can be.
+    func write(bounds: NumberBounds, read: (_ split: Bool) -> ChunkedWrite.Read<ChunkedWrite.Walk>) throws {
         if context.format == .json {
-            try document(bounds: bounds, inOneGo: inOneGo)
+            try document(bounds: bounds, read: read(false))
         } else {
-            try lines(inChunks: inChunks, inOneGo: inOneGo)
+            try lines(read: read(true))
         }
     }
 
     /// NDJSON or CSV: chunks of transactions formatted on every core at once and
     /// written in order (byte for byte what one thread writes), or in one go when
     /// the query is small, limited or newest first.
-    private func lines(inChunks: ChunkedWrite.Read, inOneGo: ChunkedWrite.Walk) throws {
+    private func lines(read: ChunkedWrite.Read<ChunkedWrite.Walk>) throws {
         let ordered = OrderedOutput(output: context.output)
         let csv = context.format == .csv
         let text = progressText
         /// Formats one chunk of transactions (`forEach` reads them) and hands its bytes to `ordered`.
-        /// `alone`: the only chunk, read on this thread (progress is shown as it goes).
-        try ChunkedWrite.run(ordered, inChunks: inChunks, inOneGo: inOneGo) { index, alone, forEach in
+        /// `alone`: the whole read, on this thread (progress is shown as it goes).
+        try ChunkedWrite.run(ordered, read) { index, alone, forEach in
             let local = ValueWarnings(store: warnings.store)
             var transactions = 0
             /// Counts a transaction; progress is shown per chunk, or per transaction when alone.
@@ -101,8 +102,8 @@ struct ExportWriter {
         context.output.flush()
     }
 
-    /// JSON: one document of every transaction, in one go.
-    private func document(bounds: NumberBounds, inOneGo: ChunkedWrite.Walk) throws {
+    /// JSON: one document of every transaction, from one read on this thread.
+    private func document(bounds: NumberBounds, read: ChunkedWrite.Read<ChunkedWrite.Walk>) throws {
         let list = ListRenderer(
             context: context, kind: "transactions", columns: presenter.transactionColumns(bounds),
             header: [("storeID", .string(storeUUID))])
@@ -115,7 +116,7 @@ struct ExportWriter {
             }
             progress.step { progressText(progress.steps) }
         }
-        try inOneGo({ try add($0.transaction(storeUUID: storeUUID), $1) }, add)
+        try read { _, _, walk in try walk({ try add($0.transaction(storeUUID: storeUUID), $1) }, add) }
         list.finish()
     }
 }

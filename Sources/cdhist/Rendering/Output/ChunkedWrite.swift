@@ -2,62 +2,63 @@ import HistoryKit
 
 /// Output formatted in numbered chunks of transactions (or of changes) on several threads at once
 /// and written in chunk order through an ``OrderedOutput`` (byte for byte what one thread
-/// writes), or, when the read is not split, in one go on this thread.
+/// writes), or, when the read is not split, in one chunk on this thread.
 enum ChunkedWrite {
-    /// Walks transactions with their changes, on this thread: to `plain` those the read hands
-    /// out as plain transactions (a chunked read does), to `decoded` the others.
+    /// Walks transactions with their changes: to `plain` those the read hands out as plain
+    /// transactions (a split read does), to `decoded` the others.
     typealias Walk = (
         _ plain: (PlainTransaction, ChangeStream) throws -> Void, _ decoded: (Transaction, ChangeStream) throws -> Void
     ) throws -> Void
-    /// Reads the transactions in numbered chunks on several threads, each handed to the body
-    /// with its own walk; false when the read is not worth splitting (read it in one go then).
-    typealias Read = (@escaping (Int, Walk) throws -> Void) throws -> Bool
-    /// Walks changes, on this thread: to `plain` those that decode without a warning (read in
-    /// place), to `decoded` the others.
+    /// Walks changes: to `plain` those that decode without a warning (read in place), to
+    /// `decoded` the others.
     typealias ChangeWalk = (_ plain: (PlainChange) throws -> Void, _ decoded: (Change) throws -> Void) throws -> Void
-    /// As ``Read``, in chunks of changes.
-    typealias ChangeRead = (@escaping (Int, ChangeWalk) throws -> Void) throws -> Bool
+    /// Reads in numbered chunks, each handed to the body with its index, whether it is the whole
+    /// read (on this thread) and its walk: ``HistoryStore/readTransactions(_:decoder:layout:_:)``
+    /// or ``HistoryStore/readChanges(_:decoder:layout:_:)``.
+    typealias Read<W> = (@escaping (_ index: Int, _ whole: Bool, _ walk: W) throws -> Void) throws -> Void
 
-    /// Runs `format` on each chunk `inChunks` reads (its index, false, and its walk), or once on
-    /// `inOneGo` when it reads none (0, true: the only chunk, read on this thread). `format`
-    /// hands the chunk's bytes to `ordered`. When a chunk fails, the others stop, and the first
-    /// failure is thrown.
-    static func run(
-        _ ordered: OrderedOutput, inChunks: Read, inOneGo: Walk,
-        _ format: @escaping (_ index: Int, _ alone: Bool, _ walk: Walk) throws -> Void
-    ) throws {
-        try run(
-            ordered, { try inChunks { index, walk in try stopping(ordered) { try format(index, false, walk) } } },
-            alone: { try stopping(ordered) { try format(0, true, inOneGo) } })
-    }
-
-    /// ``run(_:inChunks:inOneGo:_:)`` over chunks of changes.
-    static func run(
-        _ ordered: OrderedOutput, inChunks: ChangeRead, inOneGo: ChangeWalk,
-        _ format: @escaping (_ index: Int, _ alone: Bool, _ walk: ChangeWalk) throws -> Void
-    ) throws {
-        try run(
-            ordered, { try inChunks { index, walk in try stopping(ordered) { try format(index, false, walk) } } },
-            alone: { try stopping(ordered) { try format(0, true, inOneGo) } })
-    }
-
-    /// Runs `chunked`, or `alone` when it read nothing.
-    private static func run(_ ordered: OrderedOutput, _ chunked: () throws -> Bool, alone: () throws -> Void) throws {
-        do {
-            if try !chunked() { try alone() }
-        } catch {
-            // A chunk stopped because another failed: that failure is the one to tell.
-            throw ordered.failure ?? error
+    /// The read of `query`'s transactions with their changes (decoded with `decoder`; nil: alone),
+    /// split when `split` and the read is worth it, else in one read.
+    static func transactions(_ store: HistoryStore, _ query: HistoryQuery, decoder: ChangeDecoder?, split: Bool = true)
+        -> Read<Walk>
+    {
+        { body in
+            try store.readTransactions(query, decoder: decoder, layout: split ? .split() : .oneRead) {
+                try body($0.index, $0.isWhole, $0.forEach)
+            }
         }
     }
 
-    /// Runs a chunk's `body`; when it fails, the other chunks stop.
-    private static func stopping(_ ordered: OrderedOutput, _ body: () throws -> Void) throws {
+    /// The read of `query`'s changes, decoded with `decoder`, split when `split` and the read is worth it.
+    static func changes(_ store: HistoryStore, _ query: HistoryQuery, decoder: ChangeDecoder, split: Bool = true)
+        -> Read<ChangeWalk>
+    {
+        { body in
+            try store.readChanges(query, decoder: decoder, layout: split ? .split() : .oneRead) {
+                try body($0.index, $0.isWhole, $0.forEach)
+            }
+        }
+    }
+
+    /// Runs `format` on each chunk `read` reads (its index, whether it is the whole read, and its
+    /// walk). `format` hands the chunk's bytes to `ordered`. When a chunk fails, the others stop,
+    /// and the first failure is thrown.
+    static func run<W>(
+        _ ordered: OrderedOutput, _ read: Read<W>,
+        _ format: @escaping (_ index: Int, _ whole: Bool, _ walk: W) throws -> Void
+    ) throws {
         do {
-            try body()
+            try read { index, whole, walk in
+                do {
+                    try format(index, whole, walk)
+                } catch {
+                    ordered.stop(because: error)
+                    throw error
+                }
+            }
         } catch {
-            ordered.stop(because: error)
-            throw error
+            // A chunk stopped because another failed: that failure is the one to tell.
+            throw ordered.failure ?? error
         }
     }
 }

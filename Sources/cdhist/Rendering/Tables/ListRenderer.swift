@@ -149,32 +149,20 @@ final class ListRenderer {
     /// Between two records of a JSON list, and before the first.
     static let jsonSeparator = Array(",\n  ".utf8), jsonIndent = Array("\n  ".utf8)
 
-    /// Whether ``addInChunks(inChunks:inOneGo:warnings:_:)`` writes this list: compact JSON or NDJSON.
+    /// Whether ``addInChunks(_:warnings:_:)`` writes this list: compact JSON or NDJSON.
     var takesChunks: Bool {
         context.format == .ndjson || (context.format == .json && !context.terminal.stdoutIsTerminal)
     }
 
     /// Adds records formatted in numbered chunks on several threads at once and written in order
-    /// (``ChunkedWrite``), when ``takesChunks``: `format` reads a chunk of changes with the walk it is
-    /// given and adds its records; the warnings of their values are added to `warnings` in chunk order.
-    func addInChunks(
-        inChunks: ChunkedWrite.ChangeRead, inOneGo: ChunkedWrite.ChangeWalk, warnings: ValueWarnings,
-        _ format: @escaping (ChunkedWrite.ChangeWalk, inout ChunkRecords) throws -> Void
+    /// (``ChunkedWrite``), when ``takesChunks``: `format` reads a chunk of transactions or of changes with the
+    /// walk it is given and adds its records; the warnings of their values are added to `warnings` in chunk order.
+    func addInChunks<W>(
+        _ read: ChunkedWrite.Read<W>, warnings: ValueWarnings,
+        _ format: @escaping (W, inout ChunkRecords) throws -> Void
     ) throws {
         try addInChunks(warnings: warnings) { ordered, chunk in
-            try ChunkedWrite.run(ordered, inChunks: inChunks, inOneGo: inOneGo) { index, _, walk in
-                try chunk(index) { try format(walk, &$0) }
-            }
-        }
-    }
-
-    /// ``addInChunks(inChunks:inOneGo:warnings:_:)`` over chunks of transactions.
-    func addInChunks(
-        inChunks: ChunkedWrite.Read, inOneGo: ChunkedWrite.Walk, warnings: ValueWarnings,
-        _ format: @escaping (ChunkedWrite.Walk, inout ChunkRecords) throws -> Void
-    ) throws {
-        try addInChunks(warnings: warnings) { ordered, chunk in
-            try ChunkedWrite.run(ordered, inChunks: inChunks, inOneGo: inOneGo) { index, _, walk in
+            try ChunkedWrite.run(ordered, read) { index, _, walk in
                 try chunk(index) { try format(walk, &$0) }
             }
         }

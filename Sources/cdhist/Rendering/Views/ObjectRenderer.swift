@@ -9,7 +9,7 @@ struct ObjectRenderer {
     let warnings: ValueWarnings
     /// Compact JSON's transactions are formatted on every core through these: changes that need
     /// no decoding written plain, from a read in chunks (nil: in one go, decoded).
-    let chunks: (plain: PlainChangeWriter, read: ChunkedWrite.Read)?
+    let chunks: (plain: PlainChangeWriter, read: ChunkedWrite.Read<ChunkedWrite.Walk>)?
 
     /// Walks the object's transactions with their changes (a read of the store; called once or twice).
     typealias Walk = ((Transaction, ChangeStream) throws -> Void) throws -> Void
@@ -141,7 +141,7 @@ struct ObjectRenderer {
         if let chunks, !pretty {
             output.write(bytes: s.bytes)
             s.bytes.removeAll(keepingCapacity: true)
-            life = try transactions(chunks, walk)
+            life = try transactions(chunks)
         } else {
             try walk { tx, changes in
                 warnings.add(tx.warnings)
@@ -172,17 +172,15 @@ struct ObjectRenderer {
 
     /// The elements of the compact `transactions` array, formatted in chunks on every core and
     /// written in order (or in one go when the read is not split); what they add up to.
-    private func transactions(_ chunks: (plain: PlainChangeWriter, read: ChunkedWrite.Read), _ walk: Walk) throws
-        -> ObjectHistory
+    private func transactions(_ chunks: (plain: PlainChangeWriter, read: ChunkedWrite.Read<ChunkedWrite.Walk>))
+        throws -> ObjectHistory
     {
         let comma = [UInt8(ascii: ",")]
         let ordered = OrderedOutput(output: context.output, separator: comma)
         let history = presenter.history
         let storeUUID = presenter.store.storeUUID
         var total = ObjectHistory()
-        // The walk outlives no call: it is only called within this one.
-        let inOneGo: ChunkedWrite.Walk = { _, decoded in try withoutActuallyEscaping(walk) { try $0(decoded) } }
-        try ChunkedWrite.run(ordered, inChunks: chunks.read, inOneGo: inOneGo) { index, _, forEach in
+        try ChunkedWrite.run(ordered, chunks.read) { index, _, forEach in
             var records = ChunkRecords(
                 spill: { try ordered.offer(&$0, chunk: index) }, separator: comma, terminator: [], store: warnings.store
             )
