@@ -32,17 +32,18 @@ struct ExportWriter {
         let ordered = OrderedOutput(output: context.output)
         let csv = context.format == .csv
         let text = progressText
-        /// Formats one chunk of transactions (`forEach` reads them) and hands its bytes to `ordered`.
-        /// `alone`: the whole read, on this thread (progress is shown as it goes).
-        try ChunkedWrite.run(ordered, read) { index, alone, forEach in
-            let local = ValueWarnings(store: warnings.store)
+        let store = warnings.store
+        // Formats one chunk of transactions (`forEach` reads them) and hands its bytes to `ordered`.
+        // `alone`: the whole read, on this thread (progress is shown as it goes).
+        try ChunkedWrite.run(ordered, read) { chunk in
+            let (index, alone, forEach, offer) = (chunk.index, chunk.whole, chunk.walk, chunk.spill)
+            let local = ValueWarnings(store: store)
             var transactions = 0
             /// Counts a transaction; progress is shown per chunk, or per transaction when alone.
             func counted() {
                 transactions += 1
                 if alone { progress.step { text(progress.steps) } }
             }
-            let offer = { (bytes: inout [UInt8]) in try ordered.offer(&bytes, chunk: index) }
             var bytes: [UInt8]
             let seen = { (change: Change) in local.add(change.warnings) }
             var fields = PlainTransactionFields(storeUUID: storeUUID, presenter: presenter, csvRaw: context.csvRaw)
@@ -94,10 +95,10 @@ struct ExportWriter {
                     })
                 bytes = line.bytes
             }
-            try ordered.finish(&bytes, chunk: index) {
-                warnings.add(local)
-                if !alone { progress.advance(by: transactions) { text(progress.steps) } }
-            }
+            return (bytes, (local, transactions))
+        } finished: { chunk, whole in
+            warnings.add(chunk.0)
+            if !whole { progress.advance(by: chunk.1) { text(progress.steps) } }
         }
         context.output.flush()
     }

@@ -40,17 +40,31 @@ enum ChunkedWrite {
         }
     }
 
-    /// Runs `format` on each chunk `read` reads (its index, whether it is the whole read, and its
-    /// walk). `format` hands the chunk's bytes to `ordered`. When a chunk fails, the others stop,
-    /// and the first failure is thrown.
-    static func run<W>(
+    /// One chunk being formatted: its place, whether it is the whole read (on this thread), its
+    /// walk, and where its bytes go early (``OrderedOutput/offer(_:chunk:)``: when the chunk has
+    /// the turn, or holds too many).
+    struct Chunk<W> {
+        let index: Int
+        let whole: Bool
+        let walk: W
+        let spill: (inout [UInt8]) throws -> Void
+    }
+
+    /// Formats each chunk `read` reads with `format`, which gives the chunk's last bytes and a
+    /// value, and writes them through `ordered` in chunk order; `finished` is then called with
+    /// the value, in chunk order, one chunk at a time (under the ordered output's lock). When a
+    /// chunk fails, the others stop, and the first failure is thrown.
+    static func run<W, T>(
         _ ordered: OrderedOutput, _ read: Read<W>,
-        _ format: @escaping (_ index: Int, _ whole: Bool, _ walk: W) throws -> Void
+        _ format: @escaping (Chunk<W>) throws -> (bytes: [UInt8], value: T),
+        finished: @escaping (_ value: T, _ whole: Bool) -> Void
     ) throws {
         do {
             try read { index, whole, walk in
                 do {
-                    try format(index, whole, walk)
+                    var (bytes, value) = try format(
+                        Chunk(index: index, whole: whole, walk: walk) { try ordered.offer(&$0, chunk: index) })
+                    try ordered.finish(&bytes, chunk: index) { finished(value, whole) }
                 } catch {
                     ordered.stop(because: error)
                     throw error

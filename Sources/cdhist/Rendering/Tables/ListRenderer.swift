@@ -161,38 +161,25 @@ final class ListRenderer {
         _ read: ChunkedWrite.Read<W>, warnings: ValueWarnings,
         _ format: @escaping (W, inout ChunkRecords) throws -> Void
     ) throws {
-        try addInChunks(warnings: warnings) { ordered, chunk in
-            try ChunkedWrite.run(ordered, read) { index, _, walk in
-                try chunk(index) { try format(walk, &$0) }
-            }
-        }
-    }
-
-    /// Runs `run` with the ordered output of the list's records and a function that gathers
-    /// chunk `index`'s records (its second argument adds them) and hands them on in turn.
-    private func addInChunks(
-        warnings: ValueWarnings,
-        _ run: (
-            OrderedOutput, _ chunk: @escaping (_ index: Int, _ add: (inout ChunkRecords) throws -> Void) throws -> Void
-        ) throws -> Void
-    ) throws {
         let json = context.format == .json
         let ordered = OrderedOutput(
             output: context.output, separator: json ? Self.jsonSeparator : nil,
             opening: json ? jsonOpening() + Self.jsonIndent : [])
         var added = 0
         let store = warnings.store
-        try run(ordered) { index, add in
-            var records = ChunkRecords(
-                spill: { try ordered.offer(&$0, chunk: index) }, separator: json ? Self.jsonSeparator : [],
-                terminator: json ? [] : [0x0A], store: store)
-            try add(&records)
-            // In chunk order, one chunk at a time (under the ordered output's lock).
-            try ordered.finish(&records.line.bytes, chunk: index) {
-                warnings.add(records.warnings)
-                added += records.count
-            }
-        }
+        try ChunkedWrite.run(
+            ordered, read,
+            { chunk in
+                var records = ChunkRecords(
+                    spill: chunk.spill, separator: json ? Self.jsonSeparator : [], terminator: json ? [] : [0x0A],
+                    store: store)
+                try format(chunk.walk, &records)
+                return (records.line.bytes, (records.warnings, records.count))
+            },
+            finished: { chunk, _ in
+                warnings.add(chunk.0)
+                added += chunk.1
+            })
         count += added
     }
 

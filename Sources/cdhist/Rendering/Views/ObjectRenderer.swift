@@ -180,10 +180,10 @@ struct ObjectRenderer {
         let history = presenter.history
         let storeUUID = presenter.store.storeUUID
         var total = ObjectHistory()
-        try ChunkedWrite.run(ordered, chunks.read) { index, _, forEach in
-            var records = ChunkRecords(
-                spill: { try ordered.offer(&$0, chunk: index) }, separator: comma, terminator: [], store: warnings.store
-            )
+        let store = warnings.store
+        try ChunkedWrite.run(ordered, chunks.read) { chunk in
+            let forEach = chunk.walk
+            var records = ChunkRecords(spill: chunk.spill, separator: comma, terminator: [], store: store)
             let local = records.warnings
             let spill = records.spill
             var life = ObjectHistory()
@@ -213,11 +213,10 @@ struct ObjectRenderer {
                         }
                     }
                 })
-            // In chunk order, one chunk at a time (under the ordered output's lock).
-            try ordered.finish(&records.line.bytes, chunk: index) {
-                warnings.add(local)
-                total.append(life)
-            }
+            return (records.line.bytes, (local, life))
+        } finished: { chunk, _ in
+            warnings.add(chunk.0)
+            total.append(chunk.1)
         }
         return total
     }
