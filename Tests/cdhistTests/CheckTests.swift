@@ -325,6 +325,15 @@ import Testing
         try #"{"thresholdz": {}}"#.write(toFile: dir.file("typo.json"), atomically: true, encoding: .utf8)
         let typo = try CLI.run(["check", appGroup, "--config", dir.file("typo.json")])
         #expect(typo.status == 2 && typo.stderr == "cdhist: \(dir.file("typo.json")): unknown key 'thresholdz'\n")
+        // The first problem in the file's order is told; a boolean is not a number.
+        try #"{"failOn": "warning", "thresholds": {"maxTransactions": true}, "skip": [1]}"#.write(
+            toFile: dir.file("bool.json"), atomically: true, encoding: .utf8)
+        let bool = try CLI.run(["check", appGroup, "--config", dir.file("bool.json")])
+        #expect(
+            bool.status == 2
+                && bool.stderr
+                    == "cdhist: \(dir.file("bool.json")): thresholds.maxTransactions must be a non-negative number\n"
+        )
         #expect(try CLI.run(["check", appGroup, "--fail-on", "fatal"]).status == 2)
     }
 }

@@ -55,20 +55,30 @@ public struct CheckConfig: Equatable, Sendable {
         guard let data = FileContents.read(path) else {
             throw Failure(description: "\(path): \(FileContents.whyUnreadable(path) ?? "cannot be read")")
         }
-        guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
+        guard case .object(let object)? = try? JSONText.parse([UInt8](data)) else {
             throw Failure(description: "\(path): not a JSON object")
+        }
+        /// The strings of a JSON array of strings.
+        func strings(_ value: JSONNode) -> [String]? {
+            guard case .array(let items) = value else { return nil }
+            var list: [String] = []
+            for item in items {
+                guard case .string(let s) = item else { return nil }
+                list.append(s)
+            }
+            return list
         }
         var c = CheckConfig()
         func fail(_ why: String) -> Failure { Failure(description: "\(path): \(why)") }
         for (key, value) in object {
             switch key {
             case "failOn":
-                guard let s = value as? String, let sev = Severity(rawValue: s) else {
+                guard case .string(let s) = value, let sev = Severity(rawValue: s) else {
                     throw fail("failOn must be error, warning or info")
                 }
                 c.failOn = sev
             case "actors", "batchActors", "skip":
-                guard let list = value as? [String] else { throw fail("\(key) must be a list of strings") }
+                guard let list = strings(value) else { throw fail("\(key) must be a list of strings") }
                 if key == "actors" {
                     c.actors = list
                 } else if key == "batchActors" {
@@ -77,15 +87,21 @@ public struct CheckConfig: Equatable, Sendable {
                     c.skip = list
                 }
             case "strategy":
-                guard let s = value as? String, let strategy = CleanerStrategy(rawValue: s) else {
+                guard case .string(let s) = value, let strategy = CleanerStrategy(rawValue: s) else {
                     throw fail(
                         "strategy must be one of \(CleanerStrategy.allCases.map(\.rawValue).joined(separator: ", "))")
                 }
                 c.strategy = strategy
             case "thresholds":
-                guard let t = value as? [String: Any] else { throw fail("thresholds must be an object") }
+                guard case .object(let t) = value else { throw fail("thresholds must be an object") }
                 for (name, v) in t {
-                    guard let n = (v as? NSNumber)?.doubleValue, n >= 0 else {
+                    let number: Double? =
+                        switch v {
+                        case .integer(let i): Double(i)
+                        case .number(let d): d
+                        default: nil
+                        }
+                    guard let n = number, n >= 0 else {
                         throw fail("thresholds.\(name) must be a non-negative number")
                     }
                     switch name {

@@ -29,7 +29,10 @@ struct EntitiesCommand: HistoryCommand, SessionInputs {
             throw QueryError.unknownEntity(name: name, known: store.catalog.entities.map(\.name))
         }
         let presenter = EntitiesPresenter(
-            catalog: store.catalog, layout: { session.decoder.layout(forEntity: $0) },
+            catalog: store.catalog,
+            layouts: store.catalog.entities.reduce(into: [:]) {
+                $0[$1.number] = session.decoder.layout(forEntity: $1.number)
+            },
             modelProblem: session.model.problem?.text)
         DocumentRenderer.render(presenter.document(tally, entity: entity), context: session.context)
     }

@@ -5,8 +5,8 @@ import HistoryKit
 /// entity's slots.
 struct EntitiesPresenter {
     let catalog: EntityCatalog
-    /// The slot layout of an entity number, when the model has it.
-    let layout: (Int64) -> SlotLayout?
+    /// The slot layout of each entity number the model has.
+    let layouts: [Int64: SlotLayout]
     /// Why there is no model, when there is none.
     let modelProblem: String?
 
@@ -17,7 +17,7 @@ struct EntitiesPresenter {
         var items: [(name: String, json: JSONValue)] = []
         for e in catalog.entities {
             let c = counts[e.number] ?? EntityChangeCounts()
-            let slotLayout = layout(e.number)
+            let slotLayout = layouts[e.number]
             let superName = catalog.entity(number: e.superNumber)?.name
             rows.append([
                 Cell(String(e.number)), Cell(e.name), HistoryPresenter.optional(superName),
@@ -62,7 +62,7 @@ struct EntitiesPresenter {
         }
         var json: [(String, JSONValue)] = [("entities", .array(items.map(\.json)))]
         if let name = entity, let e = catalog.entity(named: name) {
-            let slotLayout = layout(e.number)
+            let slotLayout = layouts[e.number]
             if let layout = slotLayout {
                 sections =
                     [
