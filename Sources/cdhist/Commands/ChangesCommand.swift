@@ -21,8 +21,9 @@ struct ChangesCommand: HistoryCommand, SessionInputs {
         let session = try Session.open(storeOptions, atSave: save.atSave, output: outputOptions, in: context)
         session.noteModelProblem()
         let query = try filters.query(utc: outputOptions.utc)
-        var presenter = try labelOptions.presenter(session, in: context)
-        try valueOptions.apply(to: &presenter, session: session)
+        let noter = try labelOptions.noter(with: valueOptions, session, in: context)
+        var presenter = session.presenter
+        presenter.show(noter)
         let color = session.context.color
         let list = ListRenderer(
             context: session.context, kind: "changes",
@@ -35,7 +36,7 @@ struct ChangesCommand: HistoryCommand, SessionInputs {
         let store = session.store
         let decoder = session.decoder
         // Labels and values are looked up on one connection, in order: read in one go then.
-        if list.takesChunks, presenter.label == nil, presenter.values == nil {
+        if list.takesChunks, noter.isEmpty {
             let chunks = ListChunks(
                 presenter: presenter, storeUUID: store.storeUUID, tagged: session.context.format == .ndjson)
             try list.addInChunks(
@@ -45,12 +46,16 @@ struct ChangesCommand: HistoryCommand, SessionInputs {
             try store.readChanges(query, decoder: decoder, layout: .oneRead) {
                 try $0.forEach { change in
                     warnings.add(change.warnings)
+                    let notes = noter.notes(change)
                     if let rows {
                         list.add(
                             cells: [],
-                            record: presenter.record(change, of: try rows.transaction(change.transactionNumber)))
+                            record: presenter.record(
+                                change, of: try rows.transaction(change.transactionNumber), notes: notes))
                     } else {
-                        list.add(cells: presenter.cells(change, color: color), record: presenter.record(change))
+                        list.add(
+                            cells: presenter.cells(change, color: color, notes: notes),
+                            record: presenter.record(change, notes: notes))
                     }
                 }
             }

@@ -39,7 +39,8 @@ struct DeletedCommand: HistoryCommand, SessionInputs {
         // Labels always: a deleted object is named by its tombstone (or the earlier copy).
         var labels = labelOptions
         labels.labels = true
-        let presenter = DeletedPresenter(history: session.presenter, labeler: try labels.labeler(session, in: context))
+        let labeler = try labels.labeler(session, in: context)
+        let presenter = DeletedPresenter(history: session.presenter, labels: labeler != nil)
         if let limit, limit < 0 {
             throw CLIError.invalidValue(option: "--limit", value: String(limit), reason: "must not be negative")
         }
@@ -63,7 +64,7 @@ struct DeletedCommand: HistoryCommand, SessionInputs {
             decoder: session.decoder
         ) { object in
             if let change = object.change { warnings.add(change.warnings) }
-            list.add(object, label: presenter.label(object))
+            list.add(object, label: labeler?.label(of: object))
             shown += 1
             progress.step { "\(progress.steps) objects listed" }
         }

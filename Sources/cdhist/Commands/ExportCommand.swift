@@ -48,8 +48,9 @@ struct ExportCommand: HistoryCommand, SessionInputs {
         let render = session.context.writing(to: output, eventLines: outputOptions.format == .timesketch)
         session.noteModelProblem()
         let query = try filters.query(utc: outputOptions.flags.utc)
-        var presenter = try labelOptions.presenter(session, in: context)
-        try valueOptions.apply(to: &presenter, session: session)
+        let noter = try labelOptions.noter(with: valueOptions, session, in: context)
+        var presenter = session.presenter
+        presenter.show(noter)
         let showProgress = session.context.terminal.stderrIsTerminal
         // The query's transactions when they can be counted without reading changes.
         let total = showProgress ? try session.store.transactionCount(query) : nil
@@ -57,9 +58,9 @@ struct ExportCommand: HistoryCommand, SessionInputs {
         let progress = ProgressLine(context.console, enabled: showProgress, every: 256)
         let warnings = ValueWarnings(store: session.store.path)
         // Labels and values are looked up on one connection, in order: read in one go then.
-        let inOrder = presenter.label != nil || presenter.values != nil
+        let inOrder = !noter.isEmpty
         let writer = ExportWriter(
-            context: render, events: outputOptions.format == .timesketch, presenter: presenter,
+            context: render, events: outputOptions.format == .timesketch, presenter: presenter, noter: noter,
             plain: inOrder ? nil : PlainChangeWriter(decoder: session.decoder, csvRaw: render.csvRaw),
             storeUUID: session.store.storeUUID, progress: progress, progressText: progressText, warnings: warnings)
         do {

@@ -31,25 +31,24 @@ struct ObjectCommand: HistoryCommand, SessionInputs {
         let session = try Session.open(storeOptions, atSave: save.atSave, output: outputOptions, in: context)
         session.noteModelProblem()
         let object = try SelectionOptions.object(id, option: "object")
-        let labeler = try labelOptions.labeler(session, in: context)
+        let noter = try labelOptions.noter(with: valueOptions, session, in: context)
         var history = session.presenter
-        history.label(with: labeler)
-        try valueOptions.apply(to: &history, session: session)
-        let presenter = ObjectPresenter(history: history, store: session.store, labeler: labeler)
+        history.show(noter)
+        let presenter = ObjectPresenter(history: history, storeUUID: session.store.storeUUID)
         let query = HistoryQuery(objects: [object])
         let store = session.store
         let decoder = session.decoder
         // Labels and values are looked up on one connection, in order: read in one go then.
         let chunks =
-            history.label != nil || history.values != nil
+            !noter.isEmpty
             ? nil
             : (
                 plain: PlainChangeWriter(decoder: decoder, csvRaw: false),
                 read: ChunkedWrite.transactions(store, query, decoder: decoder)
             )
         let renderer = ObjectRenderer(
-            presenter: presenter, context: session.context, warnings: ValueWarnings(store: session.store.path),
-            chunks: chunks)
+            presenter: presenter, store: store, noter: noter, context: session.context,
+            warnings: ValueWarnings(store: session.store.path), chunks: chunks)
         // The row and the changes from one snapshot.
         try session.store.snapshot {
             let lookup = try ObjectLookup.find(object, in: session.store, model: session.model.model)

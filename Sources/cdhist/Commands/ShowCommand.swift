@@ -45,8 +45,10 @@ struct ShowCommand: HistoryCommand, SessionInputs {
             throw CLIError.notFound(
                 path: session.store.path, what: try MissingTransaction(store: session.store, words: words).why(number))
         }
-        var presenter = try labelOptions.presenter(session, in: context)
-        try valueOptions.apply(to: &presenter, session: session)
+        let noter = try labelOptions.noter(with: valueOptions, session, in: context)
+        var presenter = session.presenter
+        presenter.show(noter)
+        let noted = changes.map { ($0, noter.notes($0)) }
         let time = session.context.time
         let fields: [(String, String)] = [
             ("Transaction", String(tx.number)),
@@ -61,12 +63,12 @@ struct ShowCommand: HistoryCommand, SessionInputs {
         let color = session.context.color
         let document = Document(
             kind: "transaction",
-            json: [("transaction", presenter.json(tx, changes: changes))],
+            json: [("transaction", presenter.json(tx, changes: noted))],
             sections: [
                 .fields(title: nil, fields),
                 .table(
                     title: "Changes", columns: presenter.changeColumns(try session.store.numberBounds()),
-                    rows: changes.map { presenter.cells($0, color: color) }),
+                    rows: noted.map { presenter.cells($0, color: color, notes: $1) }),
             ])
         DocumentRenderer.render(document, context: session.context)
         let warnings = ValueWarnings(store: session.store.path)

@@ -59,10 +59,10 @@ struct LabelOptions: ParsableArguments {
         }
     }
 
-    /// `session`'s presenter, labelling changed objects when asked to.
-    func presenter(_ session: Session, in context: CommandContext) throws -> HistoryPresenter {
-        var presenter = session.presenter
-        presenter.label(with: try labeler(session, in: context))
-        return presenter
+    /// What these options and `values` ask to add to each change of `session`'s store.
+    func noter(with values: ValueOptions, _ session: Session, in context: CommandContext) throws -> ChangeNoter {
+        ChangeNoter(
+            labeler: try labeler(session, in: context), values: try values.reader(session),
+            storeUUID: session.store.storeUUID)
     }
 }

@@ -12,11 +12,9 @@ struct ValueOptions: ParsableArguments {
     )
     var values = false
 
-    /// `presenter` with the values of `session`'s store, when asked for.
-    func apply(to presenter: inout HistoryPresenter, session: Session) throws {
-        guard values else { return }
-        let reader = try SaveValues(session.store, model: session.model.model)
-        presenter.values = .init(
-            storeUUID: session.store.storeUUID, lookup: { try? reader.values($0) }, missing: reader.whyMissing)
+    /// The reader of the values of `session`'s store, when asked for.
+    func reader(_ session: Session) throws -> SaveValues? {
+        guard values else { return nil }
+        return try SaveValues(session.store, model: session.model.model)
     }
 }

@@ -31,9 +31,9 @@ struct CSVExport {
     init(presenter: HistoryPresenter, plain: PlainChangeWriter? = nil, raw: Bool) {
         self.presenter = presenter
         changeColumns =
-            (presenter.label == nil
+            (!presenter.labels
                 ? Self.changeColumns : Self.changeColumns.prefix(5) + ["label"] + Self.changeColumns.suffix(2))
-            + (presenter.values == nil
+            + (presenter.valuesStore == nil
                 ? [] : ["valuesBefore", "valuesAfter", "valuesSave", "valuesExact", "valuesNote"])
         self.plain = plain
         self.raw = raw
@@ -42,7 +42,7 @@ struct CSVExport {
 
     /// Adds the rows of one plain transaction, as ``write(_:_:seen:spill:)`` does for it decoded.
     mutating func write(
-        _ tx: PlainTransaction, fields: inout PlainTransactionFields, _ changes: ChangeStream,
+        _ tx: PlainTransaction, fields: inout PlainTransactionFields, _ changes: NotedChanges,
         seen: (Change) -> Void, spill: (inout [UInt8]) throws -> Void
     ) throws {
         transactionFields.removeAll(keepingCapacity: true)
@@ -53,7 +53,7 @@ struct CSVExport {
     /// Adds the rows of one transaction; `seen` is told of each change, and `spill` is
     /// handed ``bytes`` after each row (it may write them out and empty them).
     mutating func write(
-        _ tx: Transaction, _ changes: ChangeStream, seen: (Change) -> Void,
+        _ tx: Transaction, _ changes: NotedChanges, seen: (Change) -> Void,
         spill: (inout [UInt8]) throws -> Void
     ) throws {
         transactionFields.removeAll(keepingCapacity: true)
@@ -84,23 +84,23 @@ struct CSVExport {
 
     /// A row per change of `changes` after ``transactionFields`` (one without change fields when none).
     private mutating func writeRows(
-        _ changes: ChangeStream, seen: (Change) -> Void, spill: (inout [UInt8]) throws -> Void
+        _ changes: NotedChanges, seen: (Change) -> Void, spill: (inout [UInt8]) throws -> Void
     ) throws {
         let comma = UInt8(ascii: ",")
         var written = false
-        func decoded(_ c: Change) throws {
+        func decoded(_ c: Change, _ notes: ChangeNotes) throws {
             seen(c)
             written = true
             appendTransactionFields()
             bytes.append(comma)
-            writeFields(c)
+            writeFields(c, notes: notes)
             bytes.append(0x0A)
             try spill(&bytes)
         }
         if let plain {
             try changes.forEach(
                 plain: { c in
-                    guard plain.writesCSV(c) else { return try decoded(c.change) }
+                    guard plain.writesCSV(c) else { return try decoded(c.change, .none) }
                     appendTransactionFields()
                     bytes.append(comma)
                     plain.csv(c, to: &bytes)
@@ -126,7 +126,7 @@ struct CSVExport {
     }
 
     /// A decoded change's fields, after its transaction's.
-    private mutating func writeFields(_ c: Change) {
+    private mutating func writeFields(_ c: Change, notes: ChangeNotes) {
         let comma = UInt8(ascii: ",")
         JSONValue.writeInt(c.changeID, to: &bytes)
         bytes.append(comma)
@@ -138,8 +138,8 @@ struct CSVExport {
         bytes.append(comma)
         if let id = c.changedObjectID { CSV.field(id, to: &bytes, raw: raw) }
         bytes.append(comma)
-        if let label = presenter.label {
-            if let text = label(c) { CSV.field(text, to: &bytes, raw: raw) }
+        if presenter.labels {
+            if let text = notes.label { CSV.field(text, to: &bytes, raw: raw) }
             bytes.append(comma)
         }
         if let names = c.updatedProperties {
@@ -151,14 +151,14 @@ struct CSVExport {
             presenter.writeTombstone(c.tombstone, to: &cellJSON)
             CSV.field(bytes: cellJSON.bytes, to: &bytes, raw: raw)
         }
-        if let values = presenter.values {
+        if let valuesStore = presenter.valuesStore {
             // Empty cells where the files do not hold the values (or the object had no row).
-            let found = values.lookup(c)
+            let found = notes.values
             for side in [found?.before, found?.after] {
                 bytes.append(comma)
                 guard let side else { continue }
                 cellJSON.reset()
-                presenter.writeProperties(side, storeUUID: values.storeUUID, to: &cellJSON)
+                presenter.writeProperties(side, storeUUID: valuesStore, to: &cellJSON)
                 CSV.field(bytes: cellJSON.bytes, to: &bytes, raw: raw)
             }
             bytes.append(comma)
@@ -166,7 +166,7 @@ struct CSVExport {
             bytes.append(comma)
             if let found { bytes += Array((found.exact ? "true" : "false").utf8) }
             bytes.append(comma)
-            if let note = found.map({ $0.why }) ?? values.missing(c) { CSV.field(note, to: &bytes, raw: raw) }
+            if let note = notes.valuesNote { CSV.field(note, to: &bytes, raw: raw) }
         }
     }
 }

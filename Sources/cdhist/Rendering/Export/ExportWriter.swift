@@ -8,6 +8,8 @@ struct ExportWriter {
     /// Timesketch's events (one line per change) rather than the format's lines.
     let events: Bool
     let presenter: HistoryPresenter
+    /// Each change's label and values, shown by the presenter.
+    let noter: ChangeNoter
     /// Writes plain changes without decoding them; nil decodes every change (labels need it).
     let plain: PlainChangeWriter?
     let storeUUID: String
@@ -52,7 +54,7 @@ struct ExportWriter {
                     presenter: presenter, source: warnings.store, atSave: context.stamp?.description)
                 func event(_ tx: Transaction, _ changes: ChangeStream) throws {
                     local.add(tx.warnings)
-                    try writer.write(tx, changes, seen: seen, spill: offer)
+                    try writer.write(tx, noter.noted(changes), seen: seen, spill: offer)
                     counted()
                 }
                 try forEach({ try event($0.transaction(storeUUID: storeUUID), $1) }, event)
@@ -62,12 +64,12 @@ struct ExportWriter {
                 if index == 0 { writer.bytes = writer.header }
                 try forEach(
                     { tx, changes in
-                        try writer.write(tx, fields: &fields, changes, seen: seen, spill: offer)
+                        try writer.write(tx, fields: &fields, noter.noted(changes), seen: seen, spill: offer)
                         counted()
                     },
                     { tx, changes in
                         local.add(tx.warnings)
-                        try writer.write(tx, changes, seen: seen, spill: offer)
+                        try writer.write(tx, noter.noted(changes), seen: seen, spill: offer)
                         counted()
                     })
                 bytes = writer.bytes
@@ -82,14 +84,16 @@ struct ExportWriter {
                 try forEach(
                     { tx, changes in
                         try presenter.writeTransaction(
-                            tx, fields: &fields, changes: changes, format: jsonFormatTag, to: &line, plain: plain,
+                            tx, fields: &fields, changes: noter.noted(changes), format: jsonFormatTag, to: &line,
+                            plain: plain,
                             spill: offer, each: seen)
                         try ended()
                     },
                     { tx, changes in
                         local.add(tx.warnings)
                         try presenter.writeTransaction(
-                            tx, changes: changes, format: jsonFormatTag, to: &line, plain: plain, spill: offer,
+                            tx, changes: noter.noted(changes), format: jsonFormatTag, to: &line, plain: plain,
+                            spill: offer,
                             each: seen)
                         try ended()
                     })
@@ -112,7 +116,7 @@ struct ExportWriter {
             warnings.add(tx.warnings)
             try list.addStreaming { line in
                 try presenter.writeTransaction(
-                    tx, changes: changes, format: nil, to: &line, spill: context.output.spill
+                    tx, changes: noter.noted(changes), format: nil, to: &line, spill: context.output.spill
                 ) { warnings.add($0.warnings) }
             }
             progress.step { progressText(progress.steps) }

@@ -46,15 +46,15 @@ struct TimesketchExport {
     /// Adds one line per change of `tx`; `seen` is told of each, and `spill` is handed ``bytes``
     /// after each line (it may write them out and empty them).
     mutating func write(
-        _ tx: Transaction, _ changes: ChangeStream, seen: (Change) -> Void, spill: (inout [UInt8]) throws -> Void
+        _ tx: Transaction, _ changes: NotedChanges, seen: (Change) -> Void, spill: (inout [UInt8]) throws -> Void
     ) throws {
         let micro = Self.microseconds(tx.timestamp)
         let datetime = micro.map(Self.datetime) ?? "1970-01-01T00:00:00.000000Z"
-        try changes.forEach { change in
+        try changes.forEach { change, notes in
             seen(change)
             line.reset()
             line.beginObject()
-            line.member("message", message(change, tx))
+            line.member("message", message(change, notes, tx))
             line.member("datetime", datetime)
             line.member("timestamp", micro ?? 0)
             line.member("timestamp_desc", micro == nil ? Self.undated : Self.recorded)
@@ -67,7 +67,7 @@ struct TimesketchExport {
             presenter.writeNames(tx, to: &line)
             line.member("storeID", tx.storeUUID)
             line.member("changeID", change.changeID)
-            presenter.writeMembers(change, to: &line)
+            presenter.writeMembers(change, notes: notes, to: &line)
             line.endObject()
             bytes += line.bytes
             bytes.append(0x0A)
@@ -76,9 +76,9 @@ struct TimesketchExport {
     }
 
     /// "ICNote p11 'Groceries' updated: title, modificationDate by com.apple.mobilenotes".
-    private func message(_ change: Change, _ tx: Transaction) -> String {
+    private func message(_ change: Change, _ notes: ChangeNotes, _ tx: Transaction) -> String {
         var text = (change.entityName ?? "Z_ENT \(change.entityNumber)") + " p\(change.entityPK)"
-        if let label = presenter.label?(change) { text += " " + HistoryPresenter.quoted(label) }
+        if presenter.labels, let label = notes.label { text += " " + HistoryPresenter.quoted(label) }
         switch change.changeType {
         case .insert: text += " inserted"
         case .update:
@@ -93,7 +93,7 @@ struct TimesketchExport {
         case .unknown: text += " changed (type \(change.changeType.description))"
         }
         if let who = HistoryPresenter.who(tx) { text += " by " + who }
-        if let values = presenter.values, let found = values.lookup(change) {
+        if presenter.valuesStore != nil, let found = notes.values {
             let lines = presenter.valueLines(found)
             if !lines.isEmpty {
                 text += "; " + HistoryPresenter.valueSource(found) + ": " + lines.joined(separator: "; ")

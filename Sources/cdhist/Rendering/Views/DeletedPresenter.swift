@@ -4,8 +4,9 @@ import HistoryKit
 /// objects gone without a recorded delete, marked as such.
 struct DeletedPresenter {
     let history: HistoryPresenter
-    /// Labels objects (from their tombstone, or an earlier copy of the store); nil: none.
-    let labeler: ObjectLabeler?
+    /// Whether objects are shown with their labels (from their tombstone, or an earlier copy of
+    /// the store: ``ObjectLabeler/label(of:)``).
+    let labels: Bool
 
     /// The columns of the rows of `kind` in a table (an object gone without a recorded delete is
     /// shown with its last change). An entity's name is never broken; a label or tombstone too
@@ -17,7 +18,7 @@ struct DeletedPresenter {
             Column(gone ? "Last change" : "Time", minWidth: history.time.display(0).cells),
             Column("Tx", alignRight: true, minWidth: bounds.transactionWidth),
             Column(gone ? "Last by" : "By", fit: .wrap(min: 8)),
-        ] + (labeler == nil ? [] : [Column("Label", fit: .value(min: 10))])
+        ] + (labels ? [Column("Label", fit: .value(min: 10))] : [])
             + [gone ? Column("History", fit: .wrap(min: 20)) : Column("Tombstone", fit: .value(min: 20))]
     }
 
@@ -80,12 +81,6 @@ struct DeletedPresenter {
         was purged since, or made outside Core Data)
         """
 
-    func label(_ object: DeletedObject) -> String? {
-        guard let labeler else { return nil }
-        if let change = object.change { return try? labeler.label(change) }
-        return try? labeler.earlierLabel(entity: object.entityName, primaryKey: object.entityPK)
-    }
-
     func cells(_ object: DeletedObject, label: String?) -> [Cell] {
         let tx = object.transaction
         var cells = [
@@ -93,7 +88,7 @@ struct DeletedPresenter {
             Cell(String(tx.number)),
             HistoryPresenter.optional(HistoryPresenter.who(tx)),
         ]
-        if labeler != nil { cells.append(label.map { Cell(HistoryPresenter.quoted($0)) } ?? Cell("-", .dim)) }
+        if labels { cells.append(label.map { Cell(HistoryPresenter.quoted($0)) } ?? Cell("-", .dim)) }
         if let change = object.change {
             // That an entity keeps no tombstone values the summary says once, not every row.
             cells.append(
@@ -110,7 +105,7 @@ struct DeletedPresenter {
     }
 
     /// An object as a record of the list; formatted on another thread as well (it reads only the
-    /// presenter's time formatter and whether it labels, never the labeler).
+    /// presenter's time formatter and whether it labels).
     struct Record: ListRecord, @unchecked Sendable {
         let presenter: DeletedPresenter
         let object: DeletedObject

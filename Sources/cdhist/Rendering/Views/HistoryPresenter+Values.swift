@@ -90,13 +90,14 @@ extension HistoryPresenter {
     /// were read: `valuesSave` (before: the store after the save before it; after: after it),
     /// `valuesExact` (both states exact), and `valuesNote`: why a state is partial, or why the
     /// files hold no values (null when exact).
-    func writeValues<S: JSONSink>(_ values: SaveValues.Values?, change: Change, source: ValueSource, to s: inout S) {
-        writeSide(values?.before, key: "valuesBefore", storeUUID: source.storeUUID, to: &s)
-        writeSide(values?.after, key: "valuesAfter", storeUUID: source.storeUUID, to: &s)
+    func writeValues<S: JSONSink>(_ notes: ChangeNotes, storeUUID: String, to s: inout S) {
+        let values = notes.values
+        writeSide(values?.before, key: "valuesBefore", storeUUID: storeUUID, to: &s)
+        writeSide(values?.after, key: "valuesAfter", storeUUID: storeUUID, to: &s)
         s.member("valuesSave", values?.save)
         s.key("valuesExact")
         if let values { s.bool(values.exact) } else { s.null() }
-        s.member("valuesNote", values.map { $0.why } ?? source.missing(change))
+        s.member("valuesNote", notes.valuesNote)
     }
 
     /// The save the values were read at, for people: `save 3`, or `save 3 (partial …)` when a

@@ -5,28 +5,20 @@ import HistoryKit
 /// Data's API) and table cells.
 struct HistoryPresenter {
     let time: TimeFormatter
-    /// A short label for a changed object (`--labels`); nil leaves labels out.
-    var label: ((Change) -> String?)?
-    /// The values before and after a change (`--values`): nil leaves them out; a lookup that
-    /// gives nil says they are not in the files.
-    var values: ValueSource?
+    /// Whether changes show a short label for their object (`--labels`), from their notes.
+    var labels = false
+    /// With `--values`, the store whose objects' URIs a change's values name (the values
+    /// before and after it, from its notes); nil leaves values out.
+    var valuesStore: String?
 
-    /// Where `--values` finds a change's values: the store (its objects' URIs) and a lookup.
-    struct ValueSource {
-        let storeUUID: String
-        let lookup: (Change) -> SaveValues.Values?
-        /// Why the files hold no values for a change the lookup finds none for.
-        let missing: (Change) -> String
-    }
-
-    /// Labels changed objects with `labeler` (none when nil).
-    mutating func label(with labeler: ObjectLabeler?) {
-        label = labeler.map { labeler in { try? labeler.label($0) } }
-    }
-
-    init(time: TimeFormatter, label: ((Change) -> String?)? = nil) {
+    init(time: TimeFormatter) {
         self.time = time
-        self.label = label
+    }
+
+    /// Shows what `noter` notes: labels when it labels, values when it reads them.
+    mutating func show(_ noter: ChangeNoter) {
+        labels = noter.labeler != nil
+        valuesStore = noter.values == nil ? nil : noter.storeUUID
     }
 
     /// The columns of a transaction list; numbers are as wide as `bounds`' largest and times as a
@@ -49,16 +41,16 @@ struct HistoryPresenter {
             Column("Tx", alignRight: true, minWidth: bounds.transactionWidth),
             Column("Type"), Column("Entity", fit: .wrap(min: 8), importance: .key),
             Column("PK", alignRight: true, minWidth: bounds.objectWidth),
-        ] + (label == nil ? [] : [Column("Label", fit: .wrap(min: 10))]) + [
+        ] + (labels ? [Column("Label", fit: .wrap(min: 10))] : []) + [
             Column("Details", fit: .wrap(min: 20))
-        ] + (values == nil ? [] : [Column("Values", fit: .below)])
+        ] + (valuesStore == nil ? [] : [Column("Values", fit: .below)])
     }
 
     /// A transaction (with its changes, when given) as a JSON record.
     struct TransactionRecord: JSONRecord {
         let presenter: HistoryPresenter
         let transaction: Transaction
-        let changes: [Change]?
+        let changes: [(Change, ChangeNotes)]?
 
         func write<S: JSONSink>(format: String?, to s: inout S) {
             presenter.write(transaction, changes: changes, format: format, to: &s)
@@ -69,15 +61,21 @@ struct HistoryPresenter {
     struct ChangeRecord: JSONRecord {
         let presenter: HistoryPresenter
         let change: Change
+        let notes: ChangeNotes
 
-        func write<S: JSONSink>(format: String?, to s: inout S) { presenter.write(change, format: format, to: &s) }
+        func write<S: JSONSink>(format: String?, to s: inout S) {
+            presenter.write(change, notes: notes, format: format, to: &s)
+        }
     }
 
-    func record(_ tx: Transaction, changes: [Change]? = nil) -> TransactionRecord {
+    /// A transaction, with its changes and their notes when given.
+    func record(_ tx: Transaction, changes: [(Change, ChangeNotes)]? = nil) -> TransactionRecord {
         TransactionRecord(presenter: self, transaction: tx, changes: changes)
     }
 
-    func record(_ change: Change) -> ChangeRecord { ChangeRecord(presenter: self, change: change) }
+    func record(_ change: Change, notes: ChangeNotes) -> ChangeRecord {
+        ChangeRecord(presenter: self, change: change, notes: notes)
+    }
 
     /// A change with its transaction's time and names first (a row of a change list in CSV, as
     /// export's rows begin); the transaction nil when it is not there (an orphan change).
@@ -85,6 +83,7 @@ struct HistoryPresenter {
         let presenter: HistoryPresenter
         let change: Change
         let transaction: Transaction?
+        let notes: ChangeNotes
 
         func write<S: JSONSink>(format: String?, to s: inout S) {
             s.beginObject()
@@ -95,35 +94,39 @@ struct HistoryPresenter {
                 author: transaction?.author, contextName: transaction?.contextName, bundleID: transaction?.bundleID,
                 processID: transaction?.processID, to: &s)
             s.member("changeID", change.changeID)
-            presenter.writeMembers(change, to: &s)
+            presenter.writeMembers(change, notes: notes, to: &s)
             s.endObject()
         }
     }
 
-    func record(_ change: Change, of transaction: Transaction?) -> ChangeRowRecord {
-        ChangeRowRecord(presenter: self, change: change, transaction: transaction)
+    func record(_ change: Change, of transaction: Transaction?, notes: ChangeNotes) -> ChangeRowRecord {
+        ChangeRowRecord(presenter: self, change: change, transaction: transaction, notes: notes)
     }
 
-    func json(_ tx: Transaction, changes: [Change]? = nil) -> JSONValue { record(tx, changes: changes).json }
+    func json(_ tx: Transaction, changes: [(Change, ChangeNotes)]? = nil) -> JSONValue {
+        record(tx, changes: changes).json
+    }
 
-    private func write<S: JSONSink>(_ tx: Transaction, changes: [Change]?, format: String?, to s: inout S) {
+    private func write<S: JSONSink>(
+        _ tx: Transaction, changes: [(Change, ChangeNotes)]?, format: String?, to s: inout S
+    ) {
         writeMembers(tx, format: format, to: &s)
         if let changes {
             s.key("changes")
             s.beginArray()
-            for change in changes { write(change, format: nil, to: &s) }
+            for (change, notes) in changes { write(change, notes: notes, format: nil, to: &s) }
             s.endArray()
         }
         s.endObject()
     }
 
-    /// A transaction's object with every change `changes` reads; `each` sees every change
-    /// decoded. With `plain` (compact `s` only), the plain changes are written by it, not
-    /// decoded (they have no warning for `each` to see). `spill` is handed the bytes after each
-    /// change: it may write them out and empty them (the nesting is kept), so a transaction of a
-    /// million changes streams.
+    /// A transaction's object with every change `changes` reads, with its notes; `each` sees every
+    /// change decoded. With `plain` (compact `s` only, changes without notes), the plain changes
+    /// are written by it, not decoded (they have no warning for `each` to see). `spill` is handed
+    /// the bytes after each change: it may write them out and empty them (the nesting is kept), so
+    /// a transaction of a million changes streams.
     func writeTransaction(
-        _ tx: Transaction, changes: ChangeStream, format: String?, to s: inout JSONBytes,
+        _ tx: Transaction, changes: NotedChanges, format: String?, to s: inout JSONBytes,
         plain: PlainChangeWriter? = nil, spill: (inout [UInt8]) throws -> Void, each: (Change) -> Void
     ) throws {
         writeMembers(tx, format: format, to: &s)
@@ -133,7 +136,7 @@ struct HistoryPresenter {
     /// A plain transaction's object, as ``writeTransaction(_:changes:format:to:plain:spill:each:)``
     /// writes it decoded; `fields` formats its members. `eachPlain` sees each change written plain.
     func writeTransaction(
-        _ tx: PlainTransaction, fields: inout PlainTransactionFields, changes: ChangeStream, format: String?,
+        _ tx: PlainTransaction, fields: inout PlainTransactionFields, changes: NotedChanges, format: String?,
         to s: inout JSONBytes, plain: PlainChangeWriter?, spill: (inout [UInt8]) throws -> Void, each: (Change) -> Void,
         eachPlain: (PlainChange) -> Void = { _ in }
     ) throws {
@@ -143,18 +146,18 @@ struct HistoryPresenter {
 
     /// The `changes` member, and the end of the transaction's object.
     private func writeChanges(
-        _ changes: ChangeStream, to s: inout JSONBytes, plain: PlainChangeWriter?,
+        _ changes: NotedChanges, to s: inout JSONBytes, plain: PlainChangeWriter?,
         spill: (inout [UInt8]) throws -> Void, each: (Change) -> Void, eachPlain: (PlainChange) -> Void = { _ in }
     ) throws {
         s.key("changes")
         s.beginArray()
-        func decoded(_ change: Change) throws {
+        func decoded(_ change: Change, _ notes: ChangeNotes) throws {
             each(change)
-            write(change, format: nil, to: &s)
+            write(change, notes: notes, format: nil, to: &s)
             try spill(&s.bytes)
         }
         // Labels are written only for decoded changes.
-        if let plain, label == nil {
+        if let plain, !labels {
             try changes.forEach(
                 plain: { change in
                     eachPlain(change)
@@ -239,24 +242,24 @@ struct HistoryPresenter {
         ]
     }
 
-    private func write<S: JSONSink>(_ change: Change, format: String?, to s: inout S) {
+    private func write<S: JSONSink>(_ change: Change, notes: ChangeNotes, format: String?, to s: inout S) {
         s.beginObject()
         if let format { s.member("format", format) }
         s.member("changeID", change.changeID)
         s.member("transactionNumber", change.transactionNumber)
-        writeMembers(change, to: &s)
+        writeMembers(change, notes: notes, to: &s)
         s.endObject()
     }
 
     /// A change's members after its ID and transaction number: type, entity, object, label,
-    /// updated properties, tombstone and warnings.
-    func writeMembers<S: JSONSink>(_ change: Change, to s: inout S) {
+    /// updated properties, tombstone, values and warnings.
+    func writeMembers<S: JSONSink>(_ change: Change, notes: ChangeNotes, to s: inout S) {
         s.member("changeType", change.changeType.description)
         s.member("entity", change.entityName)
         s.member("entityNumber", change.entityNumber)
         s.member("entityPK", change.entityPK)
         s.member("changedObjectID", change.changedObjectID)
-        if let label { s.member("label", label(change)) }
+        if labels { s.member("label", notes.label) }
         s.key("updatedProperties")
         if let names = change.updatedProperties {
             s.beginArray()
@@ -279,7 +282,7 @@ struct HistoryPresenter {
         } else {
             s.null()
         }
-        if let values { writeValues(values.lookup(change), change: change, source: values, to: &s) }
+        if let valuesStore { writeValues(notes, storeUUID: valuesStore, to: &s) }
         Self.write(change.warnings, to: &s)
     }
 
@@ -298,18 +301,18 @@ struct HistoryPresenter {
         s.endArray()
     }
 
-    func cells(_ change: Change, color: Bool) -> [Cell] {
+    func cells(_ change: Change, color: Bool, notes: ChangeNotes) -> [Cell] {
         [
             Cell(String(change.changeID)), Cell(String(change.transactionNumber)), typeCell(change),
             change.entityName.map { Cell($0) } ?? Cell("Z_ENT \(change.entityNumber)", .red),
             Cell(String(change.entityPK)),
-        ] + labelCells(change) + [detailsCell(change)] + valueCells(change)
+        ] + labelCells(notes) + [detailsCell(change)] + valueCells(notes)
     }
 
     /// With `--values`, the values before and after the change (or that the files do not hold them).
-    func valueCells(_ change: Change) -> [Cell] {
-        guard let values else { return [] }
-        guard let found = values.lookup(change) else { return [Cell("values: " + values.missing(change), .dim)] }
+    func valueCells(_ notes: ChangeNotes) -> [Cell] {
+        guard valuesStore != nil else { return [] }
+        guard let found = notes.values else { return [Cell("values: " + (notes.valuesMissing ?? ""), .dim)] }
         let lines = valueLines(found)
         return [
             Cell(
@@ -345,9 +348,9 @@ struct HistoryPresenter {
     }
 
     /// The label column's cell, when labels are shown.
-    func labelCells(_ change: Change) -> [Cell] {
-        guard let label else { return [] }
-        return [label(change).map { Cell(Self.quoted($0)) } ?? Cell("-", .dim)]
+    func labelCells(_ notes: ChangeNotes) -> [Cell] {
+        guard labels else { return [] }
+        return [notes.label.map { Cell(Self.quoted($0)) } ?? Cell("-", .dim)]
     }
 
     /// A label or string as shown in text: in quotes.

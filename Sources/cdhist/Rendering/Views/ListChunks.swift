@@ -23,7 +23,7 @@ struct ListChunks {
                 },
                 { change in
                     records.warnings.add(change.warnings)
-                    try records.add { presenter.record(change).write(format: tag, to: &$0) }
+                    try records.add { presenter.record(change, notes: .none).write(format: tag, to: &$0) }
                 })
         }
     }

@@ -4,8 +4,8 @@ import HistoryKit
 /// `object`: one object's changes, what they add up to, and its current values.
 struct ObjectPresenter {
     let history: HistoryPresenter
-    let store: HistoryStore
-    let labeler: ObjectLabeler?
+    /// The store whose objects' URIs are shown.
+    let storeUUID: String
 
     /// The columns of the change table.
     func changeColumns(_ bounds: NumberBounds) -> [Column] {
@@ -14,14 +14,14 @@ struct ObjectPresenter {
             Column("Time", minWidth: history.time.display(0).cells),
             Column("Author", fit: .wrap(min: 8), importance: .key), Column("Type"),
             Column("Details", fit: .wrap(min: 20)),
-        ] + (history.values == nil ? [] : [Column("Values", fit: .below)])
+        ] + (history.valuesStore == nil ? [] : [Column("Values", fit: .below)])
     }
 
-    func cells(_ tx: Transaction, _ change: Change) -> [Cell] {
+    func cells(_ tx: Transaction, _ change: Change, notes: ChangeNotes) -> [Cell] {
         [
             Cell(String(tx.number)), Cell(history.time.display(tx.timestamp)), HistoryPresenter.optional(tx.author),
             history.typeCell(change), history.detailsCell(change),
-        ] + history.valueCells(change)
+        ] + history.valueCells(notes)
     }
 
     /// The fields above the changes: which object, its label, whether its row is there.
@@ -31,7 +31,7 @@ struct ObjectPresenter {
         case .found(let state):
             let kind = state.object.entityName == object.entityName ? "" : " (a \(state.object.entityName))"
             fields.append(("Object", "\(object)\(kind)"))
-            fields.append(("ID", state.object.uri(storeUUID: store.storeUUID)))
+            fields.append(("ID", state.object.uri(storeUUID: storeUUID)))
             if let label { fields.append(("Label", HistoryPresenter.quoted(label))) }
             fields.append(
                 (
@@ -40,7 +40,7 @@ struct ObjectPresenter {
                 ))
         case .missing(let reason):
             fields.append(("Object", object.description))
-            fields.append(("ID", object.uri(storeUUID: store.storeUUID)))
+            fields.append(("ID", object.uri(storeUUID: storeUUID)))
             if let label { fields.append(("Label", HistoryPresenter.quoted(label))) }
             fields.append(("Row", "none: no longer in the store (\(reason))"))
         }
@@ -81,31 +81,23 @@ struct ObjectPresenter {
         Column("Property", fit: .wrap(min: 10), importance: .key), Column("Value", fit: .wrap(min: 20)),
     ]
 
-    func valueRows(_ state: ObjectState) -> [[Cell]] {
+    /// The current values' rows; an object a relationship points to is shown with its label in `labels`.
+    func valueRows(_ state: ObjectState, labels: [ObjectReference: String]) -> [[Cell]] {
         state.properties.map { property in
-            [Cell(property.name), valueCell(property.content)]
+            [Cell(property.name), valueCell(property.content, labels: labels)]
         }
     }
 
-    private func valueCell(_ content: PropertyValue.Content) -> Cell {
-        let shown = history.text(content, reference: reference)
+    private func valueCell(_ content: PropertyValue.Content, labels: [ObjectReference: String]) -> Cell {
+        let shown = history.text(content) { object in
+            labels[object].map { "\(object) \(HistoryPresenter.quoted($0))" } ?? object.description
+        }
         return Cell(shown.text, shown.style)
-    }
-
-    /// An object as text: `Entity/pN`, with its label when labels are on.
-    func reference(_ object: ObjectReference) -> String {
-        guard let label = label(of: object) else { return object.description }
-        return "\(object) \(HistoryPresenter.quoted(label))"
-    }
-
-    func label(of object: ObjectReference) -> String? {
-        guard let labeler, let number = store.catalog.entity(named: object.entityName)?.number else { return nil }
-        return try? labeler.label(entityNumber: number, primaryKey: object.primaryKey)
     }
 
     /// The current values as a JSON object keyed by property name.
     func writeValues<S: JSONSink>(_ state: ObjectState, to s: inout S) {
-        history.writeProperties(state.properties, storeUUID: store.storeUUID, to: &s)
+        history.writeProperties(state.properties, storeUUID: storeUUID, to: &s)
     }
 
     /// A moment of the summary as JSON.

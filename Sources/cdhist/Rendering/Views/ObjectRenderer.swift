@@ -5,6 +5,10 @@ import HistoryKit
 /// history reaches it, then what they add up to and the current values; or one JSON document.
 struct ObjectRenderer {
     let presenter: ObjectPresenter
+    /// The store the object is in (its labels are looked up there).
+    let store: HistoryStore
+    /// Each change's label and values, shown by the presenter.
+    let noter: ChangeNoter
     let context: RenderContext
     let warnings: ValueWarnings
     /// Compact JSON's transactions are formatted on every core through these: changes that need
@@ -26,7 +30,7 @@ struct ObjectRenderer {
     /// CSV in the export's dialect (``CSVDocument``): the object's fields and current values as
     /// `field,value` rows, then its changes, each with its transaction's time and names.
     private func csv(_ object: ObjectReference, _ lookup: ObjectLookup, _ walk: Walk) throws {
-        let store = presenter.store
+        let store = store
         var state: ObjectState?
         if case .found(let found) = lookup { state = found }
         let reference = state?.object ?? object
@@ -34,7 +38,7 @@ struct ObjectRenderer {
             ("storeID", .string(store.storeUUID)), ("object", .string(reference.uri(storeUUID: store.storeUUID))),
             ("entity", .optional(reference.entityName)), ("entityPK", .int(reference.primaryKey)),
         ]
-        if presenter.labeler != nil { json.append(("label", .optional(try label(lookup, walk)))) }
+        if noter.labeler != nil { json.append(("label", .optional(try label(lookup, walk)))) }
         var missing: String?
         if case .missing(let reason) = lookup { missing = reason }
         json += [
@@ -46,9 +50,9 @@ struct ObjectRenderer {
         var changes: [JSONValue] = []
         try walk { tx, stream in
             warnings.add(tx.warnings)
-            try stream.forEach { change in
+            try noter.noted(stream).forEach { change, notes in
                 warnings.add(change.warnings)
-                changes.append(presenter.history.record(change, of: tx).json)
+                changes.append(presenter.history.record(change, of: tx, notes: notes).json)
             }
         }
         json.append(("changes", .array(changes)))
@@ -70,10 +74,10 @@ struct ObjectRenderer {
         var life = ObjectHistory()
         try walk { tx, changes in
             warnings.add(tx.warnings)
-            try changes.forEach { change in
+            try noter.noted(changes).forEach { change, notes in
                 warnings.add(change.warnings)
                 life.add(change, of: tx)
-                list.add(cells: presenter.cells(tx, change))
+                list.add(cells: presenter.cells(tx, change, notes: notes))
             }
         }
         list.finish()
@@ -81,7 +85,10 @@ struct ObjectRenderer {
         var sections: [Document.Section] = [.note(presenter.summary(life, lookup: lookup))]
         if case .found(let state) = lookup {
             sections.append(
-                .table(title: "Current values", columns: ObjectPresenter.valueColumns, rows: presenter.valueRows(state))
+                .table(
+                    title: "Current values", columns: ObjectPresenter.valueColumns,
+                    rows: presenter.valueRows(
+                        state, labels: noter.labeler?.labels(ofObjectsIn: state, in: store) ?? [:]))
             )
             sections += state.problems.map { .note("note: \($0)") }
         }
@@ -90,8 +97,8 @@ struct ObjectRenderer {
 
     /// The object's label: its row's, or for an object no longer in the store its last delete's tombstone's.
     private func label(_ lookup: ObjectLookup, _ walk: Walk) throws -> String? {
-        guard let labeler = presenter.labeler else { return nil }
-        if case .found(let state) = lookup { return presenter.label(of: state.object) }
+        guard let labeler = noter.labeler else { return nil }
+        if case .found(let state) = lookup { return labeler.label(of: state.object, in: store) }
         var label: String?
         try walk { _, changes in
             try changes.forEach { change in
@@ -103,7 +110,7 @@ struct ObjectRenderer {
 
     private func json(_ object: ObjectReference, _ lookup: ObjectLookup, _ walk: Walk) throws {
         let output = context.output
-        let store = presenter.store
+        let store = store
         let pretty = context.format == .json && context.terminal.stdoutIsTerminal
         var s = JSONBytes(capacity: 1 << 16, prettyIndent: pretty ? 0 : nil)
         s.beginObject()
@@ -120,7 +127,7 @@ struct ObjectRenderer {
         s.member("object", reference.uri(storeUUID: store.storeUUID))
         s.member("entity", reference.entityName)
         s.member("entityPK", reference.primaryKey)
-        if presenter.labeler != nil { s.member("label", try label(lookup, walk)) }
+        if noter.labeler != nil { s.member("label", try label(lookup, walk)) }
         s.member("inStore", state != nil)
         s.member("table", state?.table)
         s.member("version", state?.version)
@@ -145,7 +152,9 @@ struct ObjectRenderer {
         } else {
             try walk { tx, changes in
                 warnings.add(tx.warnings)
-                try presenter.history.writeTransaction(tx, changes: changes, format: nil, to: &s, spill: output.spill) {
+                try presenter.history.writeTransaction(
+                    tx, changes: noter.noted(changes), format: nil, to: &s, spill: output.spill
+                ) {
                     change in
                     warnings.add(change.warnings)
                     life.add(change, of: tx)
@@ -178,7 +187,7 @@ struct ObjectRenderer {
         let comma = [UInt8(ascii: ",")]
         let ordered = OrderedOutput(output: context.output, separator: comma)
         let history = presenter.history
-        let storeUUID = presenter.store.storeUUID
+        let storeUUID = store.storeUUID
         var total = ObjectHistory()
         let store = warnings.store
         try ChunkedWrite.run(ordered, chunks.read) { chunk in
@@ -194,7 +203,8 @@ struct ObjectRenderer {
                         transactionNumber: tx.number, timestamp: tx.timestamp, author: tx.author)
                     try records.add { line in
                         try history.writeTransaction(
-                            tx, fields: &fields, changes: changes, format: nil, to: &line, plain: chunks.plain,
+                            tx, fields: &fields, changes: noter.noted(changes), format: nil, to: &line,
+                            plain: chunks.plain,
                             spill: spill,
                             each: { change in
                                 local.add(change.warnings)
@@ -206,7 +216,7 @@ struct ObjectRenderer {
                     local.add(tx.warnings)
                     try records.add { line in
                         try history.writeTransaction(
-                            tx, changes: changes, format: nil, to: &line, plain: chunks.plain, spill: spill
+                            tx, changes: noter.noted(changes), format: nil, to: &line, plain: chunks.plain, spill: spill
                         ) { change in
                             local.add(change.warnings)
                             life.add(change, of: tx)

@@ -155,7 +155,9 @@ struct RecoverPresenter {
                 "transactions",
                 .array(
                     transactions.map { r in
-                        guard case .members(var keys, var values) = history.json(r.transaction, changes: r.changes)
+                        guard
+                            case .members(var keys, var values) = history.json(
+                                r.transaction, changes: r.changes.map { ($0, .none) })
                         else { return .null }
                         keys.append("recoveredFrom")
                         values.append(

@@ -37,25 +37,26 @@ final class WatchPrinter {
     /// Writes what a look at the store found, its changed objects labelled with `labeler` (made
     /// for the store as that look opened it, and let go of after the event).
     func show(_ event: StoreWatcher.Event, labeler: ObjectLabeler?) throws {
-        presenter.label(with: labeler)
-        defer { presenter.label(with: nil) }
+        let noter = ChangeNoter(labeler: labeler, values: nil, storeUUID: "")
+        presenter.show(noter)
+        defer { presenter.show(.none) }
         switch event {
-        case .transaction(let tx, let changes): try transaction(tx, changes)
+        case .transaction(let tx, let changes): try transaction(tx, noter.noted(changes))
         case .purged(let first, let last, let count): purged(first: first, last: last, count: count)
         case .checkpoint(let walBytes): checkpoint(walBytes: walBytes)
         case .massDelete(let burst): massDelete(burst)
         }
     }
 
-    private func transaction(_ tx: Transaction, _ changes: ChangeStream) throws {
+    private func transaction(_ tx: Transaction, _ changes: NotedChanges) throws {
         warnings.add(tx.warnings)
         let out = context.output
         switch context.format {
         case .table:
             out.line(transactionLine(tx))
-            try changes.forEach { change in
+            try changes.forEach { change, notes in
                 warnings.add(change.warnings)
-                for text in changeLines(change) { out.line(text) }
+                for text in changeLines(change, notes) { out.line(text) }
             }
         case .json, .ndjson:
             // The records export writes, through the same list.
@@ -142,11 +143,11 @@ final class WatchPrinter {
         return ([context.style(head, .bold) + first.dropFirst(head.count)] + pieces.dropFirst()).joined(separator: "\n")
     }
 
-    private func changeLines(_ change: Change) -> [String] {
+    private func changeLines(_ change: Change, _ notes: ChangeNotes) -> [String] {
         let type = presenter.typeCell(change)
         var object =
             change.entityName.map { "\($0)/p\(change.entityPK)" } ?? "Z_ENT \(change.entityNumber)/p\(change.entityPK)"
-        if let label = presenter.label?(change) { object += " " + HistoryPresenter.quoted(label) }
+        if presenter.labels, let label = notes.label { object += " " + HistoryPresenter.quoted(label) }
         let details = presenter.detailsCell(change)
         let pad = String(repeating: " ", count: Self.indent)
         let typeText = type.text.padding(toLength: max(6, type.text.count), withPad: " ", startingAt: 0)
