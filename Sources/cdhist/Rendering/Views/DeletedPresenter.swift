@@ -106,7 +106,7 @@ struct DeletedPresenter {
 
     /// An object as a record of the list; formatted on another thread as well (it reads only the
     /// presenter's time formatter and whether it labels).
-    struct Record: ListRecord, @unchecked Sendable {
+    struct Record: ListRecord, Sendable {
         let presenter: DeletedPresenter
         let object: DeletedObject
         let label: String?
