@@ -8,8 +8,13 @@ import Testing
 /// Runs the built executables and finds the repository's files.
 enum CLI {
 
-    /// The folder holding the built products (beside the test bundle).
+    /// The folder holding the built products (beside the test bundle), or the one
+    /// `CDHIST_TEST_PRODUCTS` names (`scripts/check-libedit` runs the session tests against
+    /// another build's `cdhist` that way).
     static let products: URL = {
+        if let folder = ProcessInfo.processInfo.environment["CDHIST_TEST_PRODUCTS"] {
+            return URL(fileURLWithPath: folder)
+        }
         var url = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
         while url.path != "/" {
             url.deleteLastPathComponent()
@@ -60,6 +65,8 @@ enum CLI {
     /// (`--execute`: locks, signals, fault injection), with no environment but the width and
     /// colour settings. Everything else needs a process of its own.
     static func runsInProcess(_ arguments: [String], environment: [String: String]) -> Bool {
+        // Another build's binary is what is under test: every command goes to it.
+        if ProcessInfo.processInfo.environment["CDHIST_TEST_PRODUCTS"] != nil { return false }
         let oneShot: Set = [
             "info", "transactions", "changes", "show", "entities", "authors", "object", "deleted", "export", "diff",
             "actors", "token", "purge", "repair-defaults", "provoke", "check", "cloudkit", "timeline", "report",
