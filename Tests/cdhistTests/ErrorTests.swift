@@ -209,8 +209,12 @@ import Testing
         let help = try CLI.run(["--help"])
         #expect(help.status == 0 && help.stdout.contains("SUBCOMMANDS"))
         let version = try CLI.run(["--version"])
-        // A test build has no commit compiled in (scripts/install's builds do: scripts/check-install checks it).
-        let line = try Regex(#"cdhist \d+\.\d+\.\d+ \(commit unknown, SQLite (.+), (GNU Readline [0-9.]+|libedit)\)\n"#)
+        // A test build has no commit compiled in; scripts/install's builds do (scripts/check-libedit
+        // runs this test against one, through CDHIST_TEST_PRODUCTS).
+        let installed = ProcessInfo.processInfo.environment["CDHIST_TEST_PRODUCTS"] != nil
+        let commit = installed ? "[0-9a-f]{12}(?:-modified)?" : "unknown"
+        let line = try Regex(
+            #"cdhist \d+\.\d+\.\d+ \(commit "# + commit + #", SQLite (.+), (GNU Readline [0-9.]+|libedit)\)\n"#)
         let match = try line.wholeMatch(in: version.stdout)
         let sqlite = match?.output[1].substring.map(String.init)
         #expect(version.status == 0 && sqlite == SQLiteLibrary.version, "\(version.stdout)")
