@@ -66,11 +66,13 @@ public enum StoreChecks {
         var numbers: [Int64] = []
         var timestamps: [Double] = []
         attempt {
-            try store.forEachTransactionWithChanges(HistoryQuery(), decoder: decoder) { tx, changes in
-                numbers.append(tx.number)
-                if let ts = tx.timestamp { timestamps.append(ts) }
-                Touch.transaction(tx)
-                try changes.forEach(Touch.change)
+            try store.readTransactions(HistoryQuery(), decoder: decoder, layout: .oneRead) {
+                try $0.forEach { tx, changes in
+                    numbers.append(tx.number)
+                    if let ts = tx.timestamp { timestamps.append(ts) }
+                    Touch.transaction(tx)
+                    try changes.forEach(Touch.change)
+                }
             }
         }
         let middle = numbers.isEmpty ? 0 : numbers[numbers.count / 2]
@@ -108,8 +110,14 @@ public enum StoreChecks {
                 }
             }
             for query in listings {
-                attempt { try store.forEachTransaction(query) { Touch.transaction($0) } }
-                attempt { try store.forEachChange(query, decoder: decoder) { Touch.change($0) } }
+                attempt {
+                    try store.readTransactions(query, decoder: nil, layout: .oneRead) {
+                        try $0.forEach { tx, _ in Touch.transaction(tx) }
+                    }
+                }
+                attempt {
+                    try store.readChanges(query, decoder: decoder, layout: .oneRead) { try $0.forEach(Touch.change) }
+                }
                 attempt { _ = try store.countTransactions(query) }
             }
             return
@@ -119,7 +127,11 @@ public enum StoreChecks {
             for n in [numbers.first ?? 1, middle, numbers.last ?? 0, 0, -1, .max, .min] {
                 attempt {
                     if let tx = try store.transaction(number: n) { Touch.transaction(tx) }
-                    try store.changes(inTransaction: n, decoder: decoder).forEach(Touch.change)
+                    // show: the transaction with its changes, in one read.
+                    let bounds = HistoryQuery.Bound.around(n...n)
+                    try store.readTransactions(
+                        HistoryQuery(after: bounds.after, before: bounds.before), decoder: decoder, layout: .oneRead
+                    ) { try $0.forEach { _, changes in try changes.forEach(Touch.change) } }
                     _ = try store.countTransactions(HistoryQuery(after: .transaction(n)))
                 }
             }
