@@ -211,8 +211,7 @@ import Testing
         let version = try CLI.run(["--version"])
         // A test build has no commit compiled in; scripts/install's builds do (scripts/check-libedit
         // runs this test against one, through CDHIST_TEST_PRODUCTS).
-        let installed = ProcessInfo.processInfo.environment["CDHIST_TEST_PRODUCTS"] != nil
-        let commit = installed ? "[0-9a-f]{12}(?:-modified)?" : "unknown"
+        let commit = CLI.installedProducts == nil ? "unknown" : "[0-9a-f]{12}(?:-modified)?"
         let line = try Regex(
             #"cdhist \d+\.\d+\.\d+ \(commit "# + commit + #", SQLite (.+), (GNU Readline [0-9.]+|libedit)\)\n"#)
         let match = try line.wholeMatch(in: version.stdout)

@@ -8,13 +8,14 @@ import Testing
 /// Runs the built executables and finds the repository's files.
 enum CLI {
 
-    /// The folder holding the built products (beside the test bundle), or the one
-    /// `CDHIST_TEST_PRODUCTS` names (`scripts/check-libedit` runs the session tests against
-    /// another build's `cdhist` that way).
+    /// The folder `CDHIST_TEST_PRODUCTS` names, whose `cdhist` is another build's, installed
+    /// (`scripts/check-libedit` runs the session tests against the release build that way);
+    /// nil for this build's own.
+    static let installedProducts = ProcessInfo.processInfo.environment["CDHIST_TEST_PRODUCTS"]
+
+    /// The folder holding the built products (beside the test bundle), or ``installedProducts``.
     static let products: URL = {
-        if let folder = ProcessInfo.processInfo.environment["CDHIST_TEST_PRODUCTS"] {
-            return URL(fileURLWithPath: folder)
-        }
+        if let installedProducts { return URL(fileURLWithPath: installedProducts) }
         var url = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
         while url.path != "/" {
             url.deleteLastPathComponent()
@@ -66,7 +67,7 @@ enum CLI {
     /// colour settings. Everything else needs a process of its own.
     static func runsInProcess(_ arguments: [String], environment: [String: String]) -> Bool {
         // Another build's binary is what is under test: every command goes to it.
-        if ProcessInfo.processInfo.environment["CDHIST_TEST_PRODUCTS"] != nil { return false }
+        if installedProducts != nil { return false }
         let oneShot: Set = [
             "info", "transactions", "changes", "show", "entities", "authors", "object", "deleted", "export", "diff",
             "actors", "token", "purge", "repair-defaults", "provoke", "check", "cloudkit", "timeline", "report",
