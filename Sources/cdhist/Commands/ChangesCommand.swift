@@ -42,6 +42,12 @@ struct ChangesCommand: HistoryCommand, SessionInputs {
             try list.addInChunks(
                 ChunkedWrite.changes(store, query, decoder: decoder), warnings: warnings,
                 chunks.changes(writing: PlainChangeWriter(decoder: decoder, csvRaw: false)))
+        } else if list.takesTableChunks, noter.isEmpty {
+            let chunks = ListChunks(presenter: presenter, storeUUID: store.storeUUID, tagged: false)
+            try list.addTableInChunks(
+                try chunks.changeSample(store, query, decoder: decoder, color: color),
+                ChunkedWrite.changes(store, query, decoder: decoder), warnings: warnings,
+                chunks.changeRows(writing: PlainChangeWriter(decoder: decoder, csvRaw: false), color: color))
         } else {
             try store.readChanges(query, decoder: decoder, layout: .oneRead) {
                 try $0.forEach { change in

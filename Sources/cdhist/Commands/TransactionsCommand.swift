@@ -30,6 +30,11 @@ struct TransactionsCommand: HistoryCommand, SessionInputs {
                 presenter: presenter, storeUUID: store.storeUUID, tagged: session.context.format == .ndjson)
             try list.addInChunks(
                 ChunkedWrite.transactions(store, query, decoder: nil), warnings: warnings, chunks.transactions)
+        } else if list.takesTableChunks {
+            let chunks = ListChunks(presenter: presenter, storeUUID: store.storeUUID, tagged: false)
+            try list.addTableInChunks(
+                try chunks.transactionSample(store, query),
+                ChunkedWrite.transactions(store, query, decoder: nil), warnings: warnings, chunks.transactionRows)
         } else {
             try store.readTransactions(query, decoder: nil, layout: .oneRead) {
                 try $0.forEach { tx, _ in

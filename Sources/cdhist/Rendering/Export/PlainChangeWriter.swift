@@ -1,8 +1,8 @@
 import HistoryKit
 
 /// Writes plain changes (``PlainChange``: no warning, no tombstone) as the export's
-/// NDJSON and CSV give any change, byte for byte, from each entity's fields formatted
-/// once: its name, object-ID prefix and property names are copied, not escaped, per
+/// NDJSON and CSV give any change, byte for byte, and as a change table's cells, from each
+/// entity's fields formatted once: its name, object-ID prefix and property names are copied, not escaped, per
 /// change, and no ``Change`` is built. A change is written through a ``ByteCursor``
 /// into room on the stack and appended in one copy. Made once per export and shared
 /// by its threads (unchecked: nothing changes after init).
@@ -14,6 +14,10 @@ final class PlainChangeWriter: @unchecked Sendable {
         private let slotCount: Int
         /// No property name needs CSV quoting (else CSV rows of updates are written as decoded changes).
         let csvNamesPlain: Bool
+        /// Whether a table shows the entity's name and its property names as they are
+        /// (``PlainRow/isPlain(_:)``; else its rows are made as text), and the name.
+        let tablePlain: Bool
+        var tableName: UnsafeBufferPointer<UInt8> { pieces[7 + 2 * slotCount] }
         /// For a slot whose property has several slots, those of them before it (the name is
         /// written once, at its first set slot); empty for the others.
         private let earlierSlotsOfName: [[Int]]
@@ -65,7 +69,7 @@ final class PlainChangeWriter: @unchecked Sendable {
                     Array("insert,".utf8) + csv(entity.name) + [UInt8(ascii: ",")],
                     Array("update,".utf8) + csv(entity.name) + [UInt8(ascii: ",")],
                     quoted ? Array(prefix.dropLast()) : prefix, quoted ? [UInt8(ascii: "\"")] : [],
-                ] + jsonNames + csvNames)
+                ] + jsonNames + csvNames + [Array(entity.name.utf8)])
             self.pieces = pieces
             slotCount = names.count
             csvNamesPlain = names.allSatisfy { csv($0) == Array($0.utf8) }
@@ -75,6 +79,8 @@ final class PlainChangeWriter: @unchecked Sendable {
                 return slotsOfName[name] ?? []
             }
             namesRepeat = earlierSlotsOfName.contains { !$0.isEmpty }
+            tablePlain =
+                entity.layout != nil && PlainRow.isPlain(entity.name.utf8) && csvNames.allSatisfy(PlainRow.isPlain)
             // The longest pieces, eight numbers, and brackets and commas.
             fixedRoom = (0..<7).map { pieces[$0].count }.reduce(0, +) + 8 * ByteCursor.intRoom + 256
             roomPerSlot = pieces.longest + ByteCursor.intRoom + 2
@@ -178,6 +184,31 @@ final class PlainChangeWriter: @unchecked Sendable {
             }
             w.bytes(p[5])
         }
+    }
+
+    /// The change's cells in a change table without labels or values (change, transaction,
+    /// type, entity, object, updated properties), as ``HistoryPresenter`` makes them; the row is
+    /// not plain (``PlainRow/isPlain``) when a name is not shown as it is.
+    func tableCells(_ change: PlainChange, to row: inout PlainRow) {
+        let entity = entity(change)
+        guard entity.tablePlain else { return row.markNotPlain() }
+        row.appendCell(change.changeID)
+        row.appendCell(change.transactionNumber)
+        let type: StaticString = change.isUpdate ? "update" : "insert"
+        row.appendCell(plain: UnsafeBufferPointer(start: type.utf8Start, count: type.utf8CodeUnitCount))
+        row.appendCell(plain: entity.tableName)
+        row.appendCell(change.entityPK)
+        var first = true
+        entity.forEachUpdatedSlot(change) { slot, repeated in
+            guard !repeated else { return }
+            if !first {
+                row.append(UInt8(ascii: ","))
+                row.append(UInt8(ascii: " "))
+            }
+            first = false
+            row.append(contentsOf: entity.csvName(slot))
+        }
+        row.endCell(known: true)
     }
 
     /// Whether ``csv(_:to:)`` writes the change: not an update whose property names need

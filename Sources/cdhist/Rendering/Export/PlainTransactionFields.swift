@@ -1,7 +1,7 @@
 import HistoryKit
 
-/// A plain transaction's fields (``PlainTransaction``), as NDJSON members and as CSV cells,
-/// byte for byte what ``HistoryPresenter`` and ``CSVExport`` write for the same
+/// A plain transaction's fields (``PlainTransaction``), as NDJSON members, as CSV cells and as
+/// a table's cells, byte for byte what ``HistoryPresenter`` and ``CSVExport`` write for the same
 /// ``Transaction``. Its names are formatted again only when they differ from the
 /// transaction's before (consecutive transactions mostly share them), the store's ID once:
 /// per transaction only its number, time and counts are. One per chunk of an export.
@@ -15,6 +15,9 @@ struct PlainTransactionFields {
     private var jsonNames: [UInt8] = []
     private var csvPlaces: PlainTransaction.NamePlaces?
     private var csvNames: [UInt8] = []
+    /// As a table shows them (`-` for none); nil for a name not shown as it is.
+    private var tablePlaces: PlainTransaction.NamePlaces?
+    private var tableNames: [[UInt8]?] = []
 
     init(storeUUID: String, presenter: HistoryPresenter, csvRaw: Bool) {
         self.presenter = presenter
@@ -66,5 +69,28 @@ struct PlainTransactionFields {
             csvPlaces = tx.names
         }
         out += csvNames
+    }
+
+    /// The transaction's cells in a transaction table (number, time, author, context, bundle,
+    /// process, changes), as ``HistoryPresenter`` makes them; the row is not plain
+    /// (``PlainRow/isPlain``) when a name is not shown as it is.
+    mutating func tableCells(_ tx: PlainTransaction, to row: inout PlainRow) {
+        row.appendCell(tx.number)
+        guard presenter.time.display(tx.timestamp, { row.append(contentsOf: $0) }) != nil else {
+            return row.markNotPlain()
+        }
+        row.endCell(known: true)
+        if tablePlaces != tx.names {
+            tableNames = [tx.author, tx.contextName, tx.bundleID, tx.processID].map { name in
+                let shown = Array((name ?? "-").utf8)
+                return PlainRow.isPlain(shown) ? shown : nil
+            }
+            tablePlaces = tx.names
+        }
+        for name in tableNames {
+            guard let name else { return row.markNotPlain() }
+            row.appendCell(plain: name)
+        }
+        row.appendCell(Int64(tx.changeCount))
     }
 }

@@ -25,6 +25,21 @@ struct ByteCursor {
         next += piece.count
     }
 
+    /// `count` copies of `b` (none when it is not positive).
+    mutating func repeating(_ b: UInt8, count: Int) {
+        guard count > 0 else { return }
+        next.initialize(repeating: b, count: count)
+        next += count
+    }
+
+    /// Takes back the copies of `b` at the end of what was written, down to `count` bytes.
+    mutating func dropTrailing(_ b: UInt8, downTo count: Int) {
+        while next - start > count, (next - 1).pointee == b { next -= 1 }
+    }
+
+    /// Bytes written.
+    var count: Int { next - start }
+
     /// Decimal digits, with a minus sign when negative (at most ``intRoom`` bytes).
     mutating func int(_ value: Int64) {
         if value < 0 { byte(UInt8(ascii: "-")) }

@@ -17,16 +17,32 @@ struct TimeFormatter {
     /// absent; the raw Cocoa seconds (`1e+12 s`, `inf s`) when no date expresses them.
     func display(_ cocoa: Double?) -> String {
         guard let cocoa else { return "-" }
-        guard let date = Self.date(cocoa) else { return "\(cocoa) s" }
-        guard let zone else { return Self.civil(date.timeIntervalSince1970, separator: " ", utc: true) ?? "\(cocoa) s" }
+        return display(cocoa) { String(decoding: $0, as: UTF8.self) } ?? "\(cocoa) s"
+    }
+
+    /// `body` applied to ``display(_:)``'s ASCII bytes, without building a String (a table
+    /// writes one per transaction); nil when no date expresses `cocoa`.
+    func display<T>(_ cocoa: Double, _ body: (UnsafeBufferPointer<UInt8>) -> T) -> T? {
+        guard let date = Self.date(cocoa) else { return nil }
+        guard let zone else { return Self.civil(date.timeIntervalSince1970, separator: " ", utc: true, body) }
         let offset = zone.secondsFromGMT(for: date)
         // The zone's offset can carry a date of the year 1 or 9999 past the calendar's ends.
-        guard let local = Self.civil(date.timeIntervalSince1970 + Double(offset), separator: " ", utc: false) else {
-            return "\(cocoa) s"
+        return Self.civil(date.timeIntervalSince1970 + Double(offset), separator: " ", utc: false) { local in
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: local.count + 7) { text in
+                _ = text.initialize(from: local)
+                // ` +HH:MM`
+                let minutes = abs(offset) / 60
+                let n = local.count
+                text[n] = UInt8(ascii: " ")
+                text[n + 1] = UInt8(ascii: offset < 0 ? "-" : "+")
+                text[n + 2] = Self.digit(minutes / 600)
+                text[n + 3] = Self.digit(minutes / 60)
+                text[n + 4] = UInt8(ascii: ":")
+                text[n + 5] = Self.digit(minutes % 60 / 10)
+                text[n + 6] = Self.digit(minutes)
+                return body(UnsafeBufferPointer(text))
+            }
         }
-        let sign = offset < 0 ? "-" : "+"
-        let minutes = abs(offset) / 60
-        return local + " " + sign + Self.twoDigits(minutes / 60) + ":" + Self.twoDigits(minutes % 60)
     }
 
     /// For JSON: ISO 8601 UTC, or nil when absent or outside the years 1–9999.
@@ -41,7 +57,7 @@ struct TimeFormatter {
         return Self.civil(date.timeIntervalSince1970, separator: "T", utc: true, body)
     }
 
-    private static func twoDigits(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+    private static func digit(_ n: Int) -> UInt8 { UInt8(truncatingIfNeeded: 48 + n % 10) }
 
     static func civil(_ unix: Double, separator: Unicode.Scalar, utc: Bool) -> String? {
         civil(unix, separator: separator, utc: utc) { String(decoding: $0, as: UTF8.self) }

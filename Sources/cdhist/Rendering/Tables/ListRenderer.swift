@@ -18,7 +18,6 @@ final class ListRenderer {
     private let prettyIndent: Int?
     /// A table row's lines, as bytes (reused from row to row).
     private var rowBytes: [UInt8] = []
-    private static let sampleRows = 200
     /// Rows after the laid-out ones, gathered for ``formatter``, and the bytes of their text.
     private var batch: [[Cell]] = []
     private var batchBytes = 0
@@ -58,7 +57,7 @@ final class ListRenderer {
         case .table:
             if layout == nil {
                 pending.append(cells)
-                if pending.count >= Self.sampleRows { flushPending() }
+                if pending.count >= TableSample.rowCount { flushPending() }
             } else {
                 writeRow(cells)
             }
@@ -175,6 +174,47 @@ final class ListRenderer {
                     store: store)
                 try format(chunk.walk, &records)
                 return (records.line.bytes, (records.warnings, records.count))
+            },
+            finished: { chunk, _ in
+                warnings.add(chunk.0)
+                added += chunk.1
+            })
+        count += added
+    }
+
+    /// Whether ``addTableInChunks(_:_:warnings:_:)`` writes this list: a table.
+    var takesTableChunks: Bool { context.format == .table }
+
+    /// Adds a table's rows: laid out from `sample`, its first rows, then, unless they are all
+    /// of them, the rows `read` reads (the sample's again among them) formatted by `format` in
+    /// numbered chunks on several threads at once and written in order (``ChunkedWrite``), as
+    /// one thread writes them. The warnings of their values are added to `warnings` in chunk order.
+    func addTableInChunks<W>(
+        _ sample: TableSample, _ read: ChunkedWrite.Read<W>, warnings: ValueWarnings,
+        _ format: @escaping (W, TableRowWriter, inout ChunkRecords) throws -> Void
+    ) throws {
+        let layout = TableLayout(columns: columns, rows: sample.rows, totalWidth: context.terminal.width)
+        self.layout = layout
+        context.output.line(context.style(layout.header(columns), .bold))
+        let writer = TableRowWriter(layout: layout, columns: columns, style: context.color ? context.style : nil)
+        guard !sample.isWhole else {
+            for row in sample.rows {
+                rowBytes.removeAll(keepingCapacity: true)
+                writer.write(row, to: &rowBytes)
+                context.output.write(bytes: rowBytes)
+            }
+            warnings.add(sample.warnings)
+            count += sample.rows.count
+            return
+        }
+        var added = 0
+        let store = warnings.store
+        try ChunkedWrite.run(
+            OrderedOutput(output: context.output), read,
+            { chunk in
+                var rows = ChunkRecords(spill: chunk.spill, separator: [], terminator: [], store: store)
+                try format(chunk.walk, writer, &rows)
+                return (rows.line.bytes, (rows.warnings, rows.count))
             },
             finished: { chunk, _ in
                 warnings.add(chunk.0)

@@ -39,49 +39,60 @@ enum TextWrap {
     }
 
     /// ``lines(_:width:keepingDatesWhole:hardBreak:)`` of ASCII text whose every unit fits a
-    /// line, worked out on its bytes: the units are found as ``units(_:keepingDatesWhole:)``
-    /// finds them, and each line is a slice of `text` (its units and the single spaces between
-    /// them). Nil for any other text. A table wraps a cell of every row: this is most of them.
+    /// line (``lineRanges(_:width:keepingDatesWhole:)``); nil for any other text.
     private static func plainLines(_ text: String, width: Int, keepingDatesWhole: Bool) -> [String]? {
         guard text.isPlainASCII else { return nil }
         return text.utf8.withContiguousStorageIfAvailable { bytes -> [String]? in
-            var lines: [String] = []
-            // The line being filled, and the unit being gathered (its last word apart).
-            var line = 0..<0
-            var used = 0
-            var unit = 0..<0
-            var lastWord = 0..<0
-            var haveUnit = false
-            func place() -> Bool {
-                guard unit.count <= width else { return false }
-                if used > 0 && used + 1 + unit.count <= width {
-                    line = line.lowerBound..<unit.upperBound
-                    used += 1 + unit.count
-                    return true
-                }
-                if used > 0 { lines.append(String(decoding: bytes[line], as: UTF8.self)) }
-                (line, used) = (unit, unit.count)
+            var lines: [Range<Int>] = []
+            guard appendLines(bytes, width: width, keepingDatesWhole: keepingDatesWhole, to: &lines) else { return nil }
+            return lines.map { String(decoding: bytes[$0], as: UTF8.self) }
+        } ?? nil
+    }
+
+    /// Appends to `lines` the lines ``lines(_:width:keepingDatesWhole:hardBreak:)`` gives plain
+    /// ASCII `bytes` (no carriage return) whose every unit fits a line, as ranges of them: the
+    /// units are found as ``units(_:keepingDatesWhole:)`` finds them, and each line is a slice
+    /// (its units and the single spaces between them). False when a unit is wider than a line
+    /// (some lines may have been appended). A table wraps a cell of every row: this is most of
+    /// them, and a plain row (``PlainRow``) is wrapped here alone.
+    static func appendLines(
+        _ bytes: UnsafeBufferPointer<UInt8>, width: Int, keepingDatesWhole: Bool, to lines: inout [Range<Int>]
+    ) -> Bool {
+        // The line being filled, and the unit being gathered (its last word apart).
+        var line = 0..<0
+        var used = 0
+        var unit = 0..<0
+        var lastWord = 0..<0
+        var haveUnit = false
+        func place() -> Bool {
+            guard unit.count <= width else { return false }
+            if used > 0 && used + 1 + unit.count <= width {
+                line = line.lowerBound..<unit.upperBound
+                used += 1 + unit.count
                 return true
             }
-            var wordStart = 0
-            for i in 0...bytes.count where i == bytes.count || bytes[i] == UInt8(ascii: " ") {
-                let word = wordStart..<i
-                wordStart = i + 1
-                if haveUnit,
-                    (keepingDatesWhole && isTime(bytes[word]) && endsWithDate(bytes, unit))
-                        || (isZone(bytes, word) && isTime(bytes[lastWord]))
-                {
-                    unit = unit.lowerBound..<word.upperBound
-                    lastWord = word
-                    continue
-                }
-                if haveUnit { guard place() else { return nil } }
-                (unit, lastWord, haveUnit) = (word, word, true)
+            if used > 0 { lines.append(line) }
+            (line, used) = (unit, unit.count)
+            return true
+        }
+        var wordStart = 0
+        for i in 0...bytes.count where i == bytes.count || bytes[i] == UInt8(ascii: " ") {
+            let word = wordStart..<i
+            wordStart = i + 1
+            if haveUnit,
+                (keepingDatesWhole && isTime(bytes[word]) && endsWithDate(bytes, unit))
+                    || (isZone(bytes, word) && isTime(bytes[lastWord]))
+            {
+                unit = unit.lowerBound..<word.upperBound
+                lastWord = word
+                continue
             }
-            guard place() else { return nil }
-            lines.append(String(decoding: bytes[line], as: UTF8.self))
-            return lines
-        } ?? nil
+            if haveUnit { guard place() else { return false } }
+            (unit, lastWord, haveUnit) = (word, word, true)
+        }
+        guard place() else { return false }
+        lines.append(line)
+        return true
     }
 
     /// ``isZone(_:)`` of the ASCII bytes in `range`.

@@ -2,8 +2,9 @@ import HistoryKit
 
 /// A chunk of a change or transaction list as compact JSON or NDJSON records, each as
 /// ``HistoryPresenter`` writes a change or transaction record (a transaction without its
-/// changes): those that read without a warning written plain (from bytes formatted once per
-/// entity, or from a plain transaction's fields), the others decoded.
+/// changes), or as table rows, each as the presenter's cells: those that read without a warning
+/// written plain (from bytes formatted once per entity, or from a plain transaction's fields),
+/// the others decoded.
 struct ListChunks {
     let presenter: HistoryPresenter
     let storeUUID: String
@@ -42,6 +43,72 @@ struct ListChunks {
             { tx, _ in
                 records.warnings.add(tx.warnings)
                 try records.add { presenter.record(tx).write(format: tag, to: &$0) }
+            })
+    }
+
+    /// The first rows of a change table of `query` (without labels or values), which lay it out.
+    func changeSample(_ store: HistoryStore, _ query: HistoryQuery, decoder: ChangeDecoder, color: Bool) throws
+        -> TableSample
+    {
+        var sample = TableSample(store: store.path)
+        try store.readChanges(TableSample.query(query), decoder: decoder, layout: .oneRead) {
+            try $0.forEach { sample.add(presenter.cells($0, color: color, notes: .none), warnings: $0.warnings) }
+        }
+        sample.finish(query)
+        return sample
+    }
+
+    /// Writes the rows of the changes a walk reads to a chunk of a change table (without labels
+    /// or values), the plain ones from the cells `plain` writes.
+    func changeRows(writing plain: PlainChangeWriter, color: Bool)
+        -> (ChunkedWrite.ChangeWalk, TableRowWriter, inout ChunkRecords) throws -> Void
+    {
+        let presenter = presenter
+        return { walk, writer, records in
+            var row = PlainRow()
+            try walk(
+                { change in
+                    try records.add { line in
+                        row.reset()
+                        plain.tableCells(change, to: &row)
+                        writer.write(
+                            &row, orCells: { presenter.cells(change.change, color: color, notes: .none) },
+                            to: &line.bytes)
+                    }
+                },
+                { change in
+                    records.warnings.add(change.warnings)
+                    try records.add { writer.write(presenter.cells(change, color: color, notes: .none), to: &$0.bytes) }
+                })
+        }
+    }
+
+    /// The first rows of a transaction table of `query`, which lay it out.
+    func transactionSample(_ store: HistoryStore, _ query: HistoryQuery) throws -> TableSample {
+        var sample = TableSample(store: store.path)
+        try store.readTransactions(TableSample.query(query), decoder: nil, layout: .oneRead) {
+            try $0.forEach { tx, _ in sample.add(presenter.cells(tx), warnings: tx.warnings) }
+        }
+        sample.finish(query)
+        return sample
+    }
+
+    /// Writes the rows of the transactions a walk reads to a chunk of a transaction table.
+    func transactionRows(_ walk: ChunkedWrite.Walk, _ writer: TableRowWriter, _ records: inout ChunkRecords) throws {
+        var fields = PlainTransactionFields(storeUUID: storeUUID, presenter: presenter, csvRaw: false)
+        var row = PlainRow()
+        try walk(
+            { tx, _ in
+                try records.add { line in
+                    row.reset()
+                    fields.tableCells(tx, to: &row)
+                    writer.write(
+                        &row, orCells: { presenter.cells(tx.transaction(storeUUID: storeUUID)) }, to: &line.bytes)
+                }
+            },
+            { tx, _ in
+                records.warnings.add(tx.warnings)
+                try records.add { writer.write(presenter.cells(tx), to: &$0.bytes) }
             })
     }
 }
