@@ -100,7 +100,9 @@ extension HistoryStore {
                     "SELECT 1 FROM ACHANGE WHERE ZTRANSACTIONID IS NULL OR ZTRANSACTIONID >= '' LIMIT 1", { _ in true })
                     == nil,
                 let span = try db.firstRow(
-                    "SELECT MIN(ZTRANSACTIONID), MAX(ZTRANSACTIONID) FROM ACHANGE",
+                    // Apart: SQLite reads one end of the index for MIN or MAX alone, but scans
+                    // the table for both in one select (a third of a second on 2M changes).
+                    "SELECT (SELECT MIN(ZTRANSACTIONID) FROM ACHANGE), (SELECT MAX(ZTRANSACTIONID) FROM ACHANGE)",
                     { row in
                         row.storageClass(0) == .integer && row.storageClass(1) == .integer
                             ? row.int64(0)...row.int64(1) : nil

@@ -44,10 +44,11 @@ struct ChangesCommand: HistoryCommand, SessionInputs {
                 chunks.changes(writing: PlainChangeWriter(decoder: decoder, csvRaw: false)))
         } else if list.takesTableChunks, noter.isEmpty {
             let chunks = ListChunks(presenter: presenter, storeUUID: store.storeUUID, tagged: false)
+            let sample = try chunks.changeSample(store, query, decoder: decoder, color: color)
             try list.addTableInChunks(
-                try chunks.changeSample(store, query, decoder: decoder, color: color),
-                ChunkedWrite.changes(store, query, decoder: decoder), warnings: warnings,
-                chunks.changeRows(writing: PlainChangeWriter(decoder: decoder, csvRaw: false), color: color))
+                sample, ChunkedWrite.changes(store, query, decoder: decoder), warnings: warnings,
+                chunks.changeRows(
+                    after: sample, writing: PlainChangeWriter(decoder: decoder, csvRaw: false), color: color))
         } else {
             try store.readChanges(query, decoder: decoder, layout: .oneRead) {
                 try $0.forEach { change in

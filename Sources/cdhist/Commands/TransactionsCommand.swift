@@ -32,9 +32,10 @@ struct TransactionsCommand: HistoryCommand, SessionInputs {
                 ChunkedWrite.transactions(store, query, decoder: nil), warnings: warnings, chunks.transactions)
         } else if list.takesTableChunks {
             let chunks = ListChunks(presenter: presenter, storeUUID: store.storeUUID, tagged: false)
+            let sample = try chunks.transactionSample(store, query)
             try list.addTableInChunks(
-                try chunks.transactionSample(store, query),
-                ChunkedWrite.transactions(store, query, decoder: nil), warnings: warnings, chunks.transactionRows)
+                sample, ChunkedWrite.transactions(store, query, decoder: nil), warnings: warnings,
+                chunks.transactionRows(after: sample))
         } else {
             try store.readTransactions(query, decoder: nil, layout: .oneRead) {
                 try $0.forEach { tx, _ in

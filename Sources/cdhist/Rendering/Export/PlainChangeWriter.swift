@@ -198,17 +198,19 @@ final class PlainChangeWriter: @unchecked Sendable {
         row.appendCell(plain: UnsafeBufferPointer(start: type.utf8Start, count: type.utf8CodeUnitCount))
         row.appendCell(plain: entity.tableName)
         row.appendCell(change.entityPK)
-        var first = true
-        entity.forEachUpdatedSlot(change) { slot, repeated in
-            guard !repeated else { return }
-            if !first {
-                row.append(UInt8(ascii: ","))
-                row.append(UInt8(ascii: " "))
+        // Room as for the JSON names (each longer than the name and its separator).
+        row.appendCell(room: entity.room(change)) { w in
+            var first = true
+            entity.forEachUpdatedSlot(change) { slot, repeated in
+                guard !repeated else { return }
+                if !first {
+                    w.byte(UInt8(ascii: ","))
+                    w.byte(UInt8(ascii: " "))
+                }
+                first = false
+                w.bytes(entity.csvName(slot))
             }
-            first = false
-            row.append(contentsOf: entity.csvName(slot))
         }
-        row.endCell(known: true)
     }
 
     /// Whether ``csv(_:to:)`` writes the change: not an update whose property names need

@@ -185,10 +185,11 @@ final class ListRenderer {
     /// Whether ``addTableInChunks(_:_:warnings:_:)`` writes this list: a table.
     var takesTableChunks: Bool { context.format == .table }
 
-    /// Adds a table's rows: laid out from `sample`, its first rows, then, unless they are all
-    /// of them, the rows `read` reads (the sample's again among them) formatted by `format` in
-    /// numbered chunks on several threads at once and written in order (``ChunkedWrite``), as
-    /// one thread writes them. The warnings of their values are added to `warnings` in chunk order.
+    /// Adds a table's rows: `sample`, its first rows, laid out and written at once, then, unless
+    /// they are all of them, the rows `read` reads (which passes over the sample's) formatted by
+    /// `format` in numbered chunks on several threads at once and written in order
+    /// (``ChunkedWrite``), as one thread writes them. The warnings of their values are added to
+    /// `warnings` in chunk order.
     func addTableInChunks<W>(
         _ sample: TableSample, _ read: ChunkedWrite.Read<W>, warnings: ValueWarnings,
         _ format: @escaping (W, TableRowWriter, inout ChunkRecords) throws -> Void
@@ -197,16 +198,15 @@ final class ListRenderer {
         self.layout = layout
         context.output.line(context.style(layout.header(columns), .bold))
         let writer = TableRowWriter(layout: layout, columns: columns, style: context.color ? context.style : nil)
-        guard !sample.isWhole else {
-            for row in sample.rows {
-                rowBytes.removeAll(keepingCapacity: true)
-                writer.write(row, to: &rowBytes)
-                context.output.write(bytes: rowBytes)
-            }
-            warnings.add(sample.warnings)
-            count += sample.rows.count
-            return
+        for row in sample.rows {
+            rowBytes.removeAll(keepingCapacity: true)
+            writer.write(row, to: &rowBytes)
+            context.output.write(bytes: rowBytes)
         }
+        context.output.flush()
+        warnings.add(sample.warnings)
+        count += sample.rows.count
+        guard !sample.isWhole else { return }
         var added = 0
         let store = warnings.store
         try ChunkedWrite.run(

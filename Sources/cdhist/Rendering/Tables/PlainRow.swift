@@ -11,9 +11,10 @@ struct PlainRow {
     private(set) var ends: [Int] = []
     /// False once a cell was not plain: the row is then written from its cells as text.
     private(set) var isPlain = true
-    /// Room for the lines of the row's wrapped cells, and for a line under it, while it is
-    /// written (``TableRowWriter``): kept from row to row.
+    /// Room for the lines of the row's wrapped cells (and where each cell's begin), and for a
+    /// line under it, while it is written (``TableRowWriter``): kept from row to row.
     var lines: [Range<Int>] = []
+    var firsts: [Int] = []
     var below: [UInt8] = []
 
     init() {
@@ -56,6 +57,17 @@ struct PlainRow {
     mutating func appendCell(plain text: some Collection<UInt8>) {
         bytes += text
         ends.append(bytes.count)
+    }
+
+    /// A cell of plain bytes `write` writes through a cursor into `room` bytes made beforehand
+    /// (no check per piece), at most ``TableLayout/longestCell`` long to stay plain.
+    mutating func appendCell(room: Int, _ write: (inout ByteCursor) -> Void) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: room) { buffer in
+            var cursor = ByteCursor(buffer)
+            write(&cursor)
+            bytes.append(contentsOf: cursor.written)
+        }
+        endCell(known: true)
     }
 
     mutating func append(_ byte: UInt8) { bytes.append(byte) }

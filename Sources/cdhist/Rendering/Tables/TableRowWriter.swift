@@ -11,6 +11,8 @@ final class TableRowWriter {
     /// What a plain row is written from, apart (a column's fit and alignment read per cell).
     private let inline: [Int], below: [Int], widths: [Int], total: Int?
     private let fits: [Column.Fit], alignRight: [Bool]
+    /// The columns under the row that are labelled there ("Title: value"), in order.
+    private let labelledBelow: [Int]
     private let pairSeparator = Array("; ".utf8), titleSeparator = Array(": ".utf8)
     private static let space = UInt8(ascii: " ")
 
@@ -25,6 +27,7 @@ final class TableRowWriter {
         (inline, below, widths, total) = (layout.inline, layout.below, layout.widths, layout.total)
         fits = columns.map(\.fit)
         alignRight = columns.map(\.alignRight)
+        labelledBelow = layout.below.filter { columns[$0].fit != .below }
     }
 
     /// Appends the lines of a row of cells to `out`.
@@ -53,24 +56,22 @@ final class TableRowWriter {
         }
         let start = out.count
         var lines = row.lines
+        var firsts = row.firsts
         var below = row.below
-        row.lines = []
-        row.below = []
-        defer {
-            row.lines = lines
-            row.below = below
-        }
+        (row.lines, row.firsts, row.below) = ([], [], [])
+        defer { (row.lines, row.firsts, row.below) = (lines, firsts, below) }
         let written = row.bytes.withUnsafeBufferPointer { bytes -> Bool in
             if fitsAll {
                 writeLines(1, row, bytes, { n, _ in row.cell(inline[n]) }, to: &out)
-                return writeBelow(row, bytes, moved: [], line: &below, to: &out)
+                return writeBelow(row, bytes, moved: [], line: &below, lines: &lines, to: &out)
             }
             // As the layout writes a row that does not fit: a value wider than its column goes
             // under the row, other cells wrap within their columns (a whole value only at spaces).
             // Column n's lines are lines[firsts[n]..<firsts[n + 1]].
             var moved: [Int] = []
             lines.removeAll(keepingCapacity: true)
-            var firsts = [0]
+            firsts.removeAll(keepingCapacity: true)
+            firsts.append(0)
             var height = 1
             for i in inline {
                 let cell = row.cell(i)
@@ -100,7 +101,7 @@ final class TableRowWriter {
                         to: &out)
                 }
             }
-            return writeBelow(row, bytes, moved: moved, line: &below, to: &out)
+            return writeBelow(row, bytes, moved: moved, line: &below, lines: &lines, to: &out)
         }
         if !written { out.removeSubrange(start...) }
         return written
@@ -143,28 +144,33 @@ final class TableRowWriter {
 
     /// Under the row, as the layout writes it: the columns moved there as "Title: value; …",
     /// on one line where it fits, else each pair kept on a line where it fits one (gathered in
-    /// `line`). False when a title is not plain or a pair must break inside a word.
+    /// `line`, wrapped with `lines`). False when a title is not plain or a pair must break inside
+    /// a word.
     private func writeBelow(
         _ row: PlainRow, _ bytes: UnsafeBufferPointer<UInt8>, moved: [Int], line: inout [UInt8],
-        to out: inout [UInt8]
+        lines: inout [Range<Int>], to out: inout [UInt8]
     ) -> Bool {
+        // The columns labelled under the row: those moved there with a value (not empty, not `-`).
+        let candidates = moved.isEmpty ? labelledBelow : (below + moved).sorted().filter { fits[$0] != .below }
         func shown(_ i: Int) -> Bool {
             let cell = row.cell(i)
-            return fits[i] != .below && !cell.isEmpty
-                && !(cell.count == 1 && bytes[cell.lowerBound] == UInt8(ascii: "-"))
+            return !cell.isEmpty && !(cell.count == 1 && bytes[cell.lowerBound] == UInt8(ascii: "-"))
         }
-        let labelled = moved.isEmpty ? below.filter(shown) : (below + moved).sorted().filter(shown)
-        guard !labelled.isEmpty else { return true }
-        var oneLine = 2 * (labelled.count - 1)
-        for i in labelled {
+        var count = 0
+        var oneLine = -2
+        for i in candidates where shown(i) {
             guard let title = titles[i] else { return false }
-            oneLine += title.count + 2 + row.cell(i).count
+            count += 1
+            oneLine += 2 + title.count + 2 + row.cell(i).count
         }
+        guard count > 0 else { return true }
         let room = (total ?? Int.max) - TableLayout.belowIndent
         if room <= 0 || oneLine <= room {
             spaces(TableLayout.belowIndent, to: &out)
-            for (n, i) in labelled.enumerated() {
-                if n > 0 { out += pairSeparator }
+            var first = true
+            for i in candidates where shown(i) {
+                if !first { out += pairSeparator }
+                first = false
                 out += titles[i] ?? []
                 out += titleSeparator
                 out += UnsafeBufferPointer(rebasing: bytes[row.cell(i)])
@@ -179,21 +185,21 @@ final class TableRowWriter {
                 out.append(0x0A)
                 return true
             }
-            var lines: [Range<Int>] = []
+            lines.removeAll(keepingCapacity: true)
             guard
                 text.withUnsafeBufferPointer({
                     TextWrap.appendLines($0, width: room, keepingDatesWhole: true, to: &lines)
                 })
             else { return false }
-            for line in lines {
+            for range in lines {
                 spaces(TableLayout.belowIndent, to: &out)
-                out += text[line]
+                out += text[range]
                 out.append(0x0A)
             }
             return true
         }
         line.removeAll(keepingCapacity: true)
-        for i in labelled {
+        for i in candidates where shown(i) {
             let title = titles[i] ?? []
             let cell = row.cell(i)
             if !line.isEmpty, line.count + 2 + title.count + 2 + cell.count <= room {

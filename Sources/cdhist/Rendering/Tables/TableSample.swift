@@ -1,18 +1,26 @@
 import HistoryKit
 
 /// The first rows of a streamed table, as cells: its layout is made from them
-/// (``TableLayout``), and the table is written from them alone when they are all of its rows.
+/// (``TableLayout``), they are written at once (the first screen does not wait for the rest),
+/// and the rest of the table is read after them: the rows at or before the last one's place are
+/// passed over (``holds(_:_:)``).
 struct TableSample {
     /// Rows a streamed table is laid out from.
     static let rowCount = 200
     private(set) var rows: [[Cell]] = []
-    /// The warnings of their values (told when the sample is the whole table; else its rows are
-    /// read again with the others).
+    /// The warnings of their values.
     let warnings: ValueWarnings
     /// Whether the rows are the whole table: fewer than ``rowCount``, or all the query asks for.
     private(set) var isWhole = false
+    /// The last row's place: its transaction's number, and its change ID in a change list.
+    private var last: (transaction: Int64, change: Int64)?
+    private let descending: Bool
 
-    init(store: String) { warnings = ValueWarnings(store: store) }
+    /// The sample of a table of `query`'s rows.
+    init(store: String, of query: HistoryQuery) {
+        warnings = ValueWarnings(store: store)
+        descending = query.order == .descending
+    }
 
     /// `query` cut to the rows of a sample.
     static func query(_ query: HistoryQuery) -> HistoryQuery {
@@ -21,13 +29,25 @@ struct TableSample {
         return sample
     }
 
-    mutating func add(_ cells: [Cell], warnings: [DecodingWarning]) {
+    /// Adds a row, read at transaction `transaction` (and change `change` in a change list).
+    mutating func add(_ cells: [Cell], warnings: [DecodingWarning], transaction: Int64, change: Int64 = 0) {
         rows.append(cells)
         self.warnings.add(warnings)
+        last = (transaction, change)
     }
 
     /// Ends a sample read with ``query(_:)`` from `query`.
     mutating func finish(_ query: HistoryQuery) {
         isWhole = rows.count < Self.rowCount || (query.limit ?? .max) <= Self.rowCount
+    }
+
+    /// Whether the row at transaction `transaction` (and change `change`) is one of the sample's:
+    /// at or before the last one's place in the query's order (transaction numbers, then change
+    /// IDs within a transaction).
+    func holds(_ transaction: Int64, _ change: Int64 = 0) -> Bool {
+        guard let last else { return false }
+        return descending
+            ? (transaction, change) >= (last.transaction, last.change)
+            : (transaction, change) <= (last.transaction, last.change)
     }
 }

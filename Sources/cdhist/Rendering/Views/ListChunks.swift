@@ -50,17 +50,21 @@ struct ListChunks {
     func changeSample(_ store: HistoryStore, _ query: HistoryQuery, decoder: ChangeDecoder, color: Bool) throws
         -> TableSample
     {
-        var sample = TableSample(store: store.path)
+        var sample = TableSample(store: store.path, of: query)
         try store.readChanges(TableSample.query(query), decoder: decoder, layout: .oneRead) {
-            try $0.forEach { sample.add(presenter.cells($0, color: color, notes: .none), warnings: $0.warnings) }
+            try $0.forEach {
+                sample.add(
+                    presenter.cells($0, color: color, notes: .none), warnings: $0.warnings,
+                    transaction: $0.transactionNumber, change: $0.changeID)
+            }
         }
         sample.finish(query)
         return sample
     }
 
-    /// Writes the rows of the changes a walk reads to a chunk of a change table (without labels
-    /// or values), the plain ones from the cells `plain` writes.
-    func changeRows(writing plain: PlainChangeWriter, color: Bool)
+    /// Writes the rows of the changes a walk reads after `sample`'s to a chunk of a change table
+    /// (without labels or values), the plain ones from the cells `plain` writes.
+    func changeRows(after sample: TableSample, writing plain: PlainChangeWriter, color: Bool)
         -> (ChunkedWrite.ChangeWalk, TableRowWriter, inout ChunkRecords) throws -> Void
     {
         let presenter = presenter
@@ -68,6 +72,7 @@ struct ListChunks {
             var row = PlainRow()
             try walk(
                 { change in
+                    guard !sample.holds(change.transactionNumber, change.changeID) else { return }
                     try records.add { line in
                         row.reset()
                         plain.tableCells(change, to: &row)
@@ -77,6 +82,7 @@ struct ListChunks {
                     }
                 },
                 { change in
+                    guard !sample.holds(change.transactionNumber, change.changeID) else { return }
                     records.warnings.add(change.warnings)
                     try records.add { writer.write(presenter.cells(change, color: color, notes: .none), to: &$0.bytes) }
                 })
@@ -85,20 +91,30 @@ struct ListChunks {
 
     /// The first rows of a transaction table of `query`, which lay it out.
     func transactionSample(_ store: HistoryStore, _ query: HistoryQuery) throws -> TableSample {
-        var sample = TableSample(store: store.path)
+        var sample = TableSample(store: store.path, of: query)
         try store.readTransactions(TableSample.query(query), decoder: nil, layout: .oneRead) {
-            try $0.forEach { tx, _ in sample.add(presenter.cells(tx), warnings: tx.warnings) }
+            try $0.forEach { tx, _ in sample.add(presenter.cells(tx), warnings: tx.warnings, transaction: tx.number) }
         }
         sample.finish(query)
         return sample
     }
 
-    /// Writes the rows of the transactions a walk reads to a chunk of a transaction table.
-    func transactionRows(_ walk: ChunkedWrite.Walk, _ writer: TableRowWriter, _ records: inout ChunkRecords) throws {
+    /// Writes the rows of the transactions a walk reads after `sample`'s to a chunk of a
+    /// transaction table.
+    func transactionRows(after sample: TableSample)
+        -> (ChunkedWrite.Walk, TableRowWriter, inout ChunkRecords) throws -> Void
+    {
+        { walk, writer, records in try transactionRows(walk, after: sample, writer, &records) }
+    }
+
+    private func transactionRows(
+        _ walk: ChunkedWrite.Walk, after sample: TableSample, _ writer: TableRowWriter, _ records: inout ChunkRecords
+    ) throws {
         var fields = PlainTransactionFields(storeUUID: storeUUID, presenter: presenter, csvRaw: false)
         var row = PlainRow()
         try walk(
             { tx, _ in
+                guard !sample.holds(tx.number) else { return }
                 try records.add { line in
                     row.reset()
                     fields.tableCells(tx, to: &row)
@@ -107,6 +123,7 @@ struct ListChunks {
                 }
             },
             { tx, _ in
+                guard !sample.holds(tx.number) else { return }
                 records.warnings.add(tx.warnings)
                 try records.add { writer.write(presenter.cells(tx), to: &$0.bytes) }
             })
