@@ -1,4 +1,5 @@
 import Foundation
+import HistoryFixtures
 import HistoryKit
 import TestSupport
 import Testing
@@ -144,6 +145,37 @@ import Testing
         // Most of the fixtures' changes and transactions are plain.
         #expect(counts.changes > 500, "\(counts.changes) plain changes")
         #expect(counts.transactions > 100, "\(counts.transactions) plain transactions")
+    }
+}
+
+extension PlainTableTests {
+    /// A table long enough to be read in chunks lists every row once, in order: its first rows
+    /// (written as soon as they are read) and the chunks' rows after them, which pass over those.
+    @Test func aLongTableListsEachRowOnce() throws {
+        let dir = try TemporaryDirectory()
+        let store = dir.file("Long.sqlite")
+        // More transaction numbers than a read is split from, two changes each.
+        let count = Int(HistoryStore.chunkedReadMinimum) + 1000
+        try StoreWriter.write(
+            FixtureStore(
+                model: Scenarios.tasksModel, storeUUID: Scenarios.appGroupUUID, journalMode: .rollback,
+                transactions: []),
+            to: store, generated: (count, { Scenarios.benchmarkTransaction($0, changesPerTransaction: 2) }))
+        /// The numbers in the first column of a table's rows (a row's other lines begin with spaces).
+        func firstColumn(_ arguments: [String]) throws -> [Int] {
+            let run = try CLI.run(arguments + ["--format", "table"], environment: ["COLUMNS": "80"])
+            #expect(run.status == 0, "\(run.stderr)")
+            return run.lines.dropFirst().compactMap { line in
+                line.prefix(while: { $0 == " " }).count < 8 ? line.split(separator: " ").first.flatMap { Int($0) } : nil
+            }
+        }
+        #expect(try firstColumn(["changes", store]) == Array(1...(2 * count)))
+        #expect(try firstColumn(["transactions", store]) == Array(1...count))
+        #expect(
+            try firstColumn(["changes", store, "--reverse", "--limit", "500"])
+                == Array(((2 * count - 499)...(2 * count)).reversed()))
+        #expect(try firstColumn(["transactions", store, "--limit", "201"]) == Array(1...201))
+        #expect(try firstColumn(["changes", store, "--after", "tx:2", "--limit", "300"]) == Array(5...304))
     }
 }
 
