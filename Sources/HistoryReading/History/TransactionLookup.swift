@@ -1,5 +1,5 @@
 /// The transaction of each change of a list in turn. A change list is in transaction order, so
-/// the transactions are read ahead in windows of ``window`` numbers, in the list's direction,
+/// the transactions are read ahead in windows of 4,096 numbers, in the list's direction,
 /// in one select each: a select per transaction cost a compiled query each, a hundred times
 /// the list's own read on a store of a million transactions. Memory stays bounded by a window.
 public final class TransactionLookup {
