@@ -2,8 +2,8 @@
 /// no `{`), each at most ``TableLayout/longestCell`` long, so a table shows each as it is (what
 /// ``TableLayout/clean(_:)`` leaves alone), a character per byte and a cell per character.
 /// Rows of millions of changes are written from it without a String per cell
-/// (``TableLayout/writePlain(_:columns:to:)``). Reused from row to row: ``reset()``, then each
-/// cell's bytes and ``endCell()``.
+/// (``TableRowWriter/write(_:orCells:to:)``). Reused from row to row: ``reset()``, then each
+/// cell's bytes and ``endCell(known:)``.
 struct PlainRow {
     /// The cells' bytes, one after another.
     private(set) var bytes: [UInt8] = []
@@ -11,8 +11,8 @@ struct PlainRow {
     private(set) var ends: [Int] = []
     /// False once a cell was not plain: the row is then written from its cells as text.
     private(set) var isPlain = true
-    /// Room for the lines of the row's wrapped cells (and where each cell's begin), and for a
-    /// line under it, while it is written (``TableRowWriter``): kept from row to row.
+    /// Room for the lines of the row's wrapped cells (and where each cell's lines begin), and
+    /// for a line under it, while it is written (``TableRowWriter``): kept from row to row.
     var lines: [Range<Int>] = []
     var firsts: [Int] = []
     var below: [UInt8] = []
@@ -70,7 +70,6 @@ struct PlainRow {
         endCell(known: true)
     }
 
-    mutating func append(_ byte: UInt8) { bytes.append(byte) }
     mutating func append(contentsOf text: some Collection<UInt8>) { bytes += text }
 
     /// The row holds a cell that is not plain (it is written from its cells as text).
