@@ -57,13 +57,13 @@ final class TableRowWriter {
         let start = out.count
         var lines = row.lines
         var firsts = row.firsts
-        var below = row.below
+        var belowLine = row.below
         (row.lines, row.firsts, row.below) = ([], [], [])
-        defer { (row.lines, row.firsts, row.below) = (lines, firsts, below) }
+        defer { (row.lines, row.firsts, row.below) = (lines, firsts, belowLine) }
         let written = row.bytes.withUnsafeBufferPointer { bytes -> Bool in
             if fitsAll {
                 writeLines(1, row, bytes, { n, _ in row.cell(inline[n]) }, to: &out)
-                return writeBelow(row, bytes, moved: [], line: &below, lines: &lines, to: &out)
+                return writeBelow(row, bytes, moved: [], line: &belowLine, lines: &lines, to: &out)
             }
             // As the layout writes a row that does not fit: a value wider than its column goes
             // under the row, other cells wrap within their columns (a whole value only at spaces).
@@ -101,7 +101,7 @@ final class TableRowWriter {
                         to: &out)
                 }
             }
-            return writeBelow(row, bytes, moved: moved, line: &below, lines: &lines, to: &out)
+            return writeBelow(row, bytes, moved: moved, line: &belowLine, lines: &lines, to: &out)
         }
         if !written { out.removeSubrange(start...) }
         return written
