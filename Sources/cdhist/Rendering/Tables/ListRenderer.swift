@@ -194,19 +194,14 @@ final class ListRenderer {
         _ sample: TableSample, _ read: ChunkedWrite.Read<W>, warnings: ValueWarnings,
         _ format: @escaping (W, TableRowWriter, inout ChunkRecords) throws -> Void
     ) throws {
-        let layout = TableLayout(columns: columns, rows: sample.rows, totalWidth: context.terminal.width)
-        self.layout = layout
-        context.output.line(context.style(layout.header(columns), .bold))
-        let writer = TableRowWriter(layout: layout, columns: columns, style: context.color ? context.style : nil)
-        for row in sample.rows {
-            rowBytes.removeAll(keepingCapacity: true)
-            writer.write(row, to: &rowBytes)
-            context.output.write(bytes: rowBytes)
-        }
+        // Laid out from the sample and written as a table's first rows are.
+        pending = sample.rows
+        flushPending()
         context.output.flush()
         warnings.add(sample.warnings)
         count += sample.rows.count
-        guard !sample.isWhole else { return }
+        guard !sample.isWhole, let layout else { return }
+        let writer = TableRowWriter(layout: layout, columns: columns, style: context.color ? context.style : nil)
         var added = 0
         let store = warnings.store
         try ChunkedWrite.run(

@@ -39,11 +39,8 @@ struct PlainRow {
     /// Ends the cell whose bytes were appended since the last, and checks it is plain (only its
     /// length when its bytes are `known` to be: names checked once).
     mutating func endCell(known: Bool = false) {
-        let start = ends.last ?? 0
-        if isPlain {
-            isPlain =
-                bytes.count - start <= TableLayout.longestCell && (known || bytes[start...].allSatisfy(Self.isPlain))
-        }
+        let cell = bytes[(ends.last ?? 0)...]
+        if isPlain { isPlain = known ? cell.count <= TableLayout.longestCell : Self.isPlain(cell) }
         ends.append(bytes.count)
     }
 

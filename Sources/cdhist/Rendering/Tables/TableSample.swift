@@ -11,7 +11,8 @@ struct TableSample {
     /// The warnings of their values.
     let warnings: ValueWarnings
     /// Whether the rows are the whole table: fewer than ``rowCount``, or all the query asks for.
-    private(set) var isWhole = false
+    var isWhole: Bool { rows.count < Self.rowCount || (limit ?? .max) <= Self.rowCount }
+    private let limit: Int?
     /// The last row's place: its transaction's number, and its change ID in a change list.
     private var last: (transaction: Int64, change: Int64)?
     private let descending: Bool
@@ -20,6 +21,7 @@ struct TableSample {
     init(store: String, of query: HistoryQuery) {
         warnings = ValueWarnings(store: store)
         descending = query.order == .descending
+        limit = query.limit
     }
 
     /// `query` cut to the rows of a sample.
@@ -34,11 +36,6 @@ struct TableSample {
         rows.append(cells)
         self.warnings.add(warnings)
         last = (transaction, change)
-    }
-
-    /// Ends a sample read with ``query(_:)`` from `query`.
-    mutating func finish(_ query: HistoryQuery) {
-        isWhole = rows.count < Self.rowCount || (query.limit ?? .max) <= Self.rowCount
     }
 
     /// Whether the row at transaction `transaction` (and change `change`) is one of the sample's:

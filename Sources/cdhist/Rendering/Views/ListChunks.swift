@@ -58,7 +58,6 @@ struct ListChunks {
                     transaction: $0.transactionNumber, change: $0.changeID)
             }
         }
-        sample.finish(query)
         return sample
     }
 
@@ -95,7 +94,6 @@ struct ListChunks {
         try store.readTransactions(TableSample.query(query), decoder: nil, layout: .oneRead) {
             try $0.forEach { tx, _ in sample.add(presenter.cells(tx), warnings: tx.warnings, transaction: tx.number) }
         }
-        sample.finish(query)
         return sample
     }
 
