@@ -92,7 +92,7 @@ import Testing
     }
 
     /// The fixtures and, when there, the real stores.
-    private static let stores: [String] = {
+    static let stores: [String] = {
         let fixtures = (try? FileManager.default.contentsOfDirectory(atPath: Repository.fixtures)) ?? []
         var paths = fixtures.sorted().flatMap { dir in
             ((try? FileManager.default.contentsOfDirectory(atPath: Repository.fixtures + "/" + dir)) ?? []).sorted()

@@ -11,9 +11,13 @@ public struct ChangeChunk {
     fileprivate let part: Part
 
     fileprivate enum Part {
-        /// ``HistorySQL/changesInRangeSelect(afterFirst:)`` after the number of the chunk before
-        /// (a REAL number between two chunks' too), or the list of an object's.
+        /// The list of an object's changes, on the caller's thread.
         case statement(Statement, StatementArguments)
+        /// ``HistorySQL/changesInRangeSelect(afterFirst:)`` after the number of the chunk before
+        /// (a REAL number between two chunks' too), with what reads the transactions of
+        /// `numbers` beside them (the chunk's, and the one before's last, which a REAL number
+        /// after it is read as).
+        case range(Statement, StatementArguments, ChunkTransactions.Statements, numbers: ClosedRange<Int64>)
         /// The whole read, on the caller's thread.
         case whole(HistoryQuery)
     }
@@ -31,7 +35,7 @@ public struct ChangeChunk {
         switch part {
         case .whole(let query):
             try store.forEachChange(query, decoder: decoder, decoded)
-        case .statement(let changes, let arguments):
+        case .statement(let changes, let arguments), .range(let changes, let arguments, _, _):
             do {
                 let cursor = try RawCursor(changes, arguments: arguments)
                 let stream = ChangeStream(cursor: cursor, keep: nil, rows: ChangeRows(store: store, decoder: decoder))
@@ -41,6 +45,41 @@ public struct ChangeChunk {
                 throw store.connection.storeError(error)
             }
         }
+    }
+
+    /// As ``forEach(plain:decoded:)``, each change with its transaction: a chunk of a split
+    /// read reads its transactions beside its changes; another looks them up in windows
+    /// (``TransactionLookup``), decoded.
+    public func forEach(
+        withTransactions plain: (PlainChange, ChangeTransaction) throws -> Void,
+        decoded: (Change, ChangeTransaction) throws -> Void
+    ) throws {
+        guard case .range(_, _, let statements, let numbers) = part else {
+            let lookup = TransactionLookup(store: store)
+            func transaction(_ number: Int64) throws -> ChangeTransaction {
+                try lookup.transaction(number).map { .decoded($0) } ?? .gone
+            }
+            return try forEach(
+                plain: { try plain($0, try transaction($0.transactionNumber)) },
+                decoded: { try decoded($0, try transaction($0.transactionNumber)) })
+        }
+        let transactions: ChunkTransactions
+        do {
+            transactions = try ChunkTransactions(statements, numbers: numbers, store: store)
+        } catch {
+            throw store.connection.storeError(error)
+        }
+        defer { transactions.finish() }
+        func transaction(_ number: Int64) throws -> ChangeTransaction {
+            do {
+                return try transactions.transaction(of: number)
+            } catch {
+                throw store.connection.storeError(error)
+            }
+        }
+        try forEach(
+            plain: { try plain($0, try transaction($0.transactionNumber)) },
+            decoded: { try decoded($0, try transaction($0.transactionNumber)) })
     }
 
     /// Calls `body` with each change of the chunk, decoded, in order.
@@ -111,14 +150,21 @@ extension HistoryStore {
             else { return false }
             try readChunks(
                 ranges.count, cores: cores,
-                prepare: { try $0.makeStatement(sql: sql.changesInRangeSelect(afterFirst: true)) }
-            ) { changes, i in
+                prepare: {
+                    (
+                        try $0.makeStatement(sql: sql.changesInRangeSelect(afterFirst: true)),
+                        try ChunkTransactions.Statements(sql, $0)
+                    )
+                }
+            ) { prepared, i in
                 // The first chunk from below every number.
                 let after: DatabaseValueConvertible = i > 0 ? ranges[i - 1].upperBound : -Double.infinity
                 try body(
                     ChangeChunk(
                         index: i, store: self, decoder: decoder,
-                        part: .statement(changes, sql.changeFilterArguments + [after, ranges[i].upperBound])))
+                        part: .range(
+                            prepared.0, sql.changeFilterArguments + [after, ranges[i].upperBound], prepared.1,
+                            numbers: (i > 0 ? ranges[i - 1].upperBound : .min)...ranges[i].upperBound)))
             }
             return true
         }

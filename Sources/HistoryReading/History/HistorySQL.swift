@@ -372,6 +372,17 @@ package struct HistorySQL {
             """
     }
 
+    /// Every transaction numbered between two arguments, ascending, without its change count:
+    /// the transactions of a chunk of changes, read beside them. For a query without
+    /// transaction conditions (``selectsChangesAlone``), whose names it selects as
+    /// ``transactionSelect(limit:numbered:counted:)`` does.
+    func transactionsInRangeSelect() -> String {
+        """
+        SELECT \(transactionColumns), NULL FROM ATRANSACTION t\(selectJoins) WHERE t.Z_PK BETWEEN ? AND ? \
+        ORDER BY t.Z_PK ASC
+        """
+    }
+
     /// The arguments of ``transactionWalkSelect()`` from transaction `number` on.
     func transactionWalkArguments(from number: Int64) -> StatementArguments {
         StatementArguments(transactionArguments) + [number]

@@ -31,7 +31,7 @@ struct ChangesCommand: HistoryCommand, SessionInputs {
             header: [("storeID", .string(session.store.storeUUID))])
         let warnings = ValueWarnings(store: session.store.path)
         // A CSV row is a change with its transaction's time and names first, as export's rows begin.
-        let rows =
+        let transactions =
             session.context.format == .csv ? TransactionLookup(store: session.store) { warnings.add($0.warnings) } : nil
         let store = session.store
         let decoder = session.decoder
@@ -42,6 +42,12 @@ struct ChangesCommand: HistoryCommand, SessionInputs {
             try list.addInChunks(
                 ChunkedWrite.changes(store, query, decoder: decoder), warnings: warnings,
                 chunks.changes(writing: PlainChangeWriter(decoder: decoder, csvRaw: false)))
+        } else if list.takesCSVChunks, noter.isEmpty {
+            let chunks = ListChunks(presenter: presenter, storeUUID: store.storeUUID, tagged: false)
+            let rows = list.csvRows(header: HistoryPresenter.changeRowCSVNames)
+            try list.addCSVInChunks(
+                header: rows, ChunkedWrite.changesWithTransactions(store, query, decoder: decoder), warnings: warnings,
+                chunks.changeCSV(writing: PlainChangeWriter(decoder: decoder, csvRaw: rows.raw), rows))
         } else if list.takesTableChunks, noter.isEmpty {
             let chunks = ListChunks(presenter: presenter, storeUUID: store.storeUUID, tagged: false)
             let sample = try chunks.changeSample(store, query, decoder: decoder, color: color)
@@ -54,11 +60,11 @@ struct ChangesCommand: HistoryCommand, SessionInputs {
                 try $0.forEach { change in
                     warnings.add(change.warnings)
                     let notes = noter.notes(change)
-                    if let rows {
+                    if let transactions {
                         list.add(
                             cells: [],
                             record: presenter.record(
-                                change, of: try rows.transaction(change.transactionNumber), notes: notes))
+                                change, of: try transactions.transaction(change.transactionNumber), notes: notes))
                     } else {
                         list.add(
                             cells: presenter.cells(change, color: color, notes: notes),

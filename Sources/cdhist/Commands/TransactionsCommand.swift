@@ -30,6 +30,12 @@ struct TransactionsCommand: HistoryCommand, SessionInputs {
                 presenter: presenter, storeUUID: store.storeUUID, tagged: session.context.format == .ndjson)
             try list.addInChunks(
                 ChunkedWrite.transactions(store, query, decoder: nil), warnings: warnings, chunks.transactions)
+        } else if list.takesCSVChunks {
+            let chunks = ListChunks(presenter: presenter, storeUUID: store.storeUUID, tagged: false)
+            let rows = list.csvRows(header: HistoryPresenter.transactionCSVNames)
+            try list.addCSVInChunks(
+                header: rows, ChunkedWrite.transactions(store, query, decoder: nil), warnings: warnings,
+                chunks.transactionCSV(rows))
         } else if list.takesTableChunks {
             let chunks = ListChunks(presenter: presenter, storeUUID: store.storeUUID, tagged: false)
             let sample = try chunks.transactionSample(store, query)

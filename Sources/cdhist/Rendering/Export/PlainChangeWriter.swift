@@ -14,6 +14,10 @@ final class PlainChangeWriter: @unchecked Sendable {
         private let slotCount: Int
         /// No property name needs CSV quoting (else CSV rows of updates are written as decoded changes).
         let csvNamesPlain: Bool
+        /// Nor does any begin with a sign (else the names joined could read as a formula).
+        let csvListNamesPlain: Bool
+        /// The entity's number.
+        let number: Int64
         /// Whether a table shows the entity's name and its property names as they are
         /// (``PlainRow/isPlain(_:)``; else its rows are made as text), and the name.
         let tablePlain: Bool
@@ -73,6 +77,8 @@ final class PlainChangeWriter: @unchecked Sendable {
             self.pieces = pieces
             slotCount = names.count
             csvNamesPlain = names.allSatisfy { csv($0) == Array($0.utf8) }
+            csvListNamesPlain = csvNamesPlain && !names.contains { $0.hasPrefix("-") || $0.hasPrefix("+") }
+            number = entity.number
             var slotsOfName: [String: [Int]] = [:]
             earlierSlotsOfName = names.enumerated().map { slot, name in
                 defer { slotsOfName[name, default: []].append(slot) }
@@ -210,6 +216,55 @@ final class PlainChangeWriter: @unchecked Sendable {
                 first = false
                 w.bytes(entity.csvName(slot))
             }
+        }
+    }
+
+    /// Whether ``listCSV(_:to:)`` writes the change: not an update whose property names need
+    /// CSV quoting (it is written as a decoded change).
+    func writesListCSV(_ change: PlainChange) -> Bool {
+        !change.isUpdate || entity(change).csvListNamesPlain
+    }
+
+    /// The change's cells of a change list's CSV row (after its transaction's and their comma,
+    /// without the line's end), as ``CSVRecord`` writes ``HistoryPresenter``'s record of the
+    /// change with its transaction, when ``writesListCSV(_:)``.
+    func listCSV(_ change: PlainChange, to out: inout [UInt8]) {
+        let entity = entity(change)
+        Self.append(to: &out, room: entity.room(change)) { w in
+            let comma = UInt8(ascii: ",")
+            w.int(change.changeID)
+            w.byte(comma)
+            w.bytes(change.isUpdate ? entity.csvUpdateHead : entity.csvInsertHead)
+            w.int(entity.number)
+            w.byte(comma)
+            w.int(change.entityPK)
+            w.byte(comma)
+            w.bytes(entity.csvObjectIDHead)
+            w.int(change.entityPK)
+            w.bytes(entity.csvObjectIDTail)
+            w.byte(comma)
+            if change.isUpdate {
+                entity.writeNames(change, separator: UInt8(ascii: " "), to: &w, entity.csvName)
+                w.byte(comma)
+                // The slots as a JSON array, quoted when a comma is in it.
+                var slots = 0
+                entity.forEachUpdatedSlot(change) { _, _ in slots += 1 }
+                if slots > 1 { w.byte(UInt8(ascii: "\"")) }
+                w.byte(UInt8(ascii: "["))
+                var first = true
+                entity.forEachUpdatedSlot(change) { slot, _ in
+                    if !first { w.byte(comma) }
+                    first = false
+                    w.int(Int64(slot))
+                }
+                w.byte(UInt8(ascii: "]"))
+                if slots > 1 { w.byte(UInt8(ascii: "\"")) }
+            } else {
+                w.byte(comma)
+            }
+            // No tombstone, no warnings.
+            w.byte(comma)
+            w.byte(comma)
         }
     }
 

@@ -10,6 +10,9 @@ struct PlainTransactionFields {
     let csvRaw: Bool
     /// `,"storeID":"…","token":{"…":` (the number and the rest follow).
     private let storeAndToken: [UInt8]
+    /// `,STOREID,"{""STOREID"":` as CSV cells: a transaction list's cells after its names, up to
+    /// the number in its token.
+    private let csvStoreAndToken: [UInt8]
     /// The names last formatted, and their bytes: as JSON members, and as CSV cells each after a comma.
     private var jsonPlaces: PlainTransaction.NamePlaces?
     private var jsonNames: [UInt8] = []
@@ -29,7 +32,19 @@ struct PlainTransactionFields {
         s.beginObject()
         s.key(named: storeUUID)
         storeAndToken = [UInt8(ascii: ",")] + s.bytes.dropFirst()
+        // The token's cell is JSON, quoted: its quotes doubled, the number and `}` as they are.
+        var token = JSONBytes()
+        token.beginObject()
+        token.key(named: storeUUID)
+        var cells: [UInt8] = [UInt8(ascii: ",")]
+        CSV.field(storeUUID, to: &cells, raw: csvRaw)
+        cells.append(UInt8(ascii: ","))
+        CSV.field(String(decoding: token.bytes + Array("0}".utf8), as: UTF8.self), to: &cells, raw: csvRaw)
+        csvStoreAndToken = Array(cells.dropLast(Self.csvTokenEnd.count + 1))
     }
+
+    /// What ends a token's CSV cell after its number.
+    private static let csvTokenEnd = Array("}\"".utf8)
 
     /// The transaction's object up to its changes, as ``HistoryPresenter`` writes its members.
     mutating func writeJSON(_ tx: PlainTransaction, format: String?, to s: inout JSONBytes) {
@@ -69,6 +84,21 @@ struct PlainTransactionFields {
             csvPlaces = tx.names
         }
         out += csvNames
+    }
+
+    /// The transaction's row in a transaction list's CSV (without its line's end), as
+    /// ``CSVRecord`` writes ``HistoryPresenter``'s record of it.
+    mutating func writeListCSV(_ tx: PlainTransaction, to out: inout [UInt8]) {
+        writeCSV(tx, to: &out)
+        out += csvStoreAndToken
+        JSONValue.writeInt(tx.number, to: &out)
+        out += Self.csvTokenEnd
+        out.append(UInt8(ascii: ","))
+        JSONValue.writeInt(Int64(tx.changeCount), to: &out)
+        out.append(UInt8(ascii: ","))
+        if let length = tx.queryGenerationLength { JSONValue.writeInt(Int64(length), to: &out) }
+        // No warnings.
+        out.append(UInt8(ascii: ","))
     }
 
     /// The transaction's cells in a transaction table (number, time, author, context, bundle,

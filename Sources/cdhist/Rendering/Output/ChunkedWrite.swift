@@ -12,6 +12,10 @@ enum ChunkedWrite {
     /// Walks changes: to `plain` those that decode without a warning (read in place), to
     /// `decoded` the others.
     typealias ChangeWalk = (_ plain: (PlainChange) throws -> Void, _ decoded: (Change) throws -> Void) throws -> Void
+    /// Walks changes with their transactions, as ``ChangeWalk`` walks changes.
+    typealias ChangeTransactionWalk = (
+        _ plain: (PlainChange, ChangeTransaction) throws -> Void, _ decoded: (Change, ChangeTransaction) throws -> Void
+    ) throws -> Void
     /// Reads in numbered chunks, each handed to the body with its index, whether it is the whole
     /// read (on this thread) and its walk: ``HistoryStore/readTransactions(_:decoder:layout:_:)``
     /// or ``HistoryStore/readChanges(_:decoder:layout:_:)``.
@@ -36,6 +40,18 @@ enum ChunkedWrite {
         { body in
             try store.readChanges(query, decoder: decoder, layout: split ? .split() : .oneRead) {
                 try body($0.index, $0.isWhole, $0.forEach)
+            }
+        }
+    }
+
+    /// The read of `query`'s changes with their transactions (as ``changes(_:_:decoder:split:)``
+    /// reads them): ``ChangeChunk/forEach(withTransactions:decoded:)``.
+    static func changesWithTransactions(_ store: HistoryStore, _ query: HistoryQuery, decoder: ChangeDecoder)
+        -> Read<ChangeTransactionWalk>
+    {
+        { body in
+            try store.readChanges(query, decoder: decoder) {
+                try body($0.index, $0.isWhole, $0.forEach(withTransactions:decoded:))
             }
         }
     }

@@ -28,6 +28,15 @@ enum CSVRecord {
         return names.map { byName[$0] ?? "" }
     }
 
+    /// `object` as a CSV row under the header `names` (``members(_:)`` and ``cells(_:under:)``),
+    /// without its line's end.
+    static func row(_ object: JSONValue, under names: [String], raw: Bool, to out: inout [UInt8]) {
+        for (i, text) in cells(members(object), under: names).enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            CSV.field(text, to: &out, raw: raw)
+        }
+    }
+
     /// One value as a cell.
     static func cell(_ value: JSONValue) -> String {
         switch value {
@@ -35,5 +44,23 @@ enum CSVRecord {
         case .string(let text): return text
         default: return value.serialized()
         }
+    }
+}
+
+/// The rows of a CSV list of records under a header known before the first (a list whose
+/// records all have the same members), in the export's dialect (``CSVRecord``).
+struct CSVRecordRows: Sendable {
+    let names: [String]
+    /// Text exactly as it is, formulas included (``CSV``).
+    let raw: Bool
+
+    init(names: [String], raw: Bool) {
+        self.names = names
+        self.raw = raw
+    }
+
+    /// `record` as a row, without its line's end.
+    func write(_ record: some JSONRecord, to out: inout [UInt8]) {
+        CSVRecord.row(record.json, under: names, raw: raw, to: &out)
     }
 }

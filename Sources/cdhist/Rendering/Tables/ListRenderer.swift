@@ -113,7 +113,7 @@ final class ListRenderer {
             guard let names = recordNames else { return nil }
             let raw = context.csvRaw
             writer = BatchWriter(output: output) { record, bytes in
-                bytes += CSV.row(CSVRecord.cells(CSVRecord.members(record.json), under: names), raw: raw).utf8
+                CSVRecord.row(record.json, under: names, raw: raw, to: &bytes)
                 bytes.append(0x0A)
             }
         case .json, .ndjson:
@@ -161,17 +161,45 @@ final class ListRenderer {
         _ format: @escaping (W, inout ChunkRecords) throws -> Void
     ) throws {
         let json = context.format == .json
-        let ordered = OrderedOutput(
-            output: context.output, separator: json ? Self.jsonSeparator : nil,
-            opening: json ? jsonOpening() + Self.jsonIndent : [])
+        try addChunks(
+            OrderedOutput(
+                output: context.output, separator: json ? Self.jsonSeparator : nil,
+                opening: json ? jsonOpening() + Self.jsonIndent : []),
+            separator: json ? Self.jsonSeparator : [], terminator: json ? [] : [0x0A], read, warnings: warnings, format)
+    }
+
+    /// Whether ``addCSVInChunks(header:_:warnings:_:)`` writes this list: CSV.
+    var takesCSVChunks: Bool { context.format == .csv }
+
+    /// The rows of a CSV list written from records of this renderer's list, under `header`.
+    func csvRows(header: [String]) -> CSVRecordRows { CSVRecordRows(names: header, raw: context.csvRaw) }
+
+    /// Adds CSV rows formatted in numbered chunks on several threads at once and written in order
+    /// (``ChunkedWrite``), under `header` (written before the first row, none without a row):
+    /// `format` reads a chunk with the walk it is given and adds its rows, each without its line's
+    /// end; the warnings of their values are added to `warnings` in chunk order.
+    func addCSVInChunks<W>(
+        header: CSVRecordRows, _ read: ChunkedWrite.Read<W>, warnings: ValueWarnings,
+        _ format: @escaping (W, inout ChunkRecords) throws -> Void
+    ) throws {
+        try addChunks(
+            OrderedOutput(output: context.output, opening: Array((CSV.row(header.names, raw: header.raw) + "\n").utf8)),
+            separator: [], terminator: [0x0A], read, warnings: warnings, format)
+    }
+
+    /// Adds the records `format` adds to each chunk `read` reads, each chunk's joined with
+    /// `separator` and each record ended with `terminator`, written through `ordered`.
+    private func addChunks<W>(
+        _ ordered: OrderedOutput, separator: [UInt8], terminator: [UInt8], _ read: ChunkedWrite.Read<W>,
+        warnings: ValueWarnings, _ format: @escaping (W, inout ChunkRecords) throws -> Void
+    ) throws {
         var added = 0
         let store = warnings.store
         try ChunkedWrite.run(
             ordered, read,
             { chunk in
                 var records = ChunkRecords(
-                    spill: chunk.spill, separator: json ? Self.jsonSeparator : [], terminator: json ? [] : [0x0A],
-                    store: store)
+                    spill: chunk.spill, separator: separator, terminator: terminator, store: store)
                 try format(chunk.walk, &records)
                 return (records.line.bytes, (records.warnings, records.count))
             },

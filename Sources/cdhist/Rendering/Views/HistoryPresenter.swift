@@ -99,6 +99,21 @@ struct HistoryPresenter {
         }
     }
 
+    /// The members of a ``ChangeRowRecord`` without labels or values, then `warnings`: the header
+    /// of a change list's CSV.
+    static let changeRowCSVNames = [
+        "transactionNumber", "timestamp", "cocoaTimestamp", "author", "contextName", "bundleID", "processID",
+        "changeID", "changeType", "entity", "entityNumber", "entityPK", "changedObjectID", "updatedProperties",
+        "updatedSlots", "tombstone", "warnings",
+    ]
+
+    /// The members of a transaction's record without its changes, `warnings` last: the header of
+    /// a transaction list's CSV.
+    static let transactionCSVNames = [
+        "transactionNumber", "timestamp", "cocoaTimestamp", "author", "contextName", "bundleID", "processID",
+        "storeID", "token", "changeCount", "queryGenerationLength", "warnings",
+    ]
+
     func record(_ change: Change, of transaction: Transaction?, notes: ChangeNotes) -> ChangeRowRecord {
         ChangeRowRecord(presenter: self, change: change, transaction: transaction, notes: notes)
     }

@@ -46,6 +46,57 @@ struct ListChunks {
             })
     }
 
+    /// Adds the CSV rows of the changes a walk reads with their transactions to a chunk's
+    /// records, under ``HistoryPresenter/changeRowCSVNames``: those of a plain change and a
+    /// plain transaction written by `plain` and `fields`, the others from their records.
+    func changeCSV(writing plain: PlainChangeWriter, _ rows: CSVRecordRows)
+        -> (ChunkedWrite.ChangeTransactionWalk, inout ChunkRecords) throws -> Void
+    {
+        let presenter = presenter
+        let storeUUID = storeUUID
+        return { walk, records in
+            var fields = PlainTransactionFields(storeUUID: storeUUID, presenter: presenter, csvRaw: rows.raw)
+            /// The transaction whose warnings were added last (each is added once, after its first change's).
+            var warned: Int64?
+            func decoded(_ change: Change, _ transaction: ChangeTransaction) throws {
+                records.warnings.add(change.warnings)
+                let tx = transaction.transaction(storeUUID: storeUUID)
+                if case .decoded(let tx) = transaction, warned != tx.number {
+                    records.warnings.add(tx.warnings)
+                    warned = tx.number
+                }
+                try records.add { rows.write(presenter.record(change, of: tx, notes: .none), to: &$0.bytes) }
+            }
+            try walk(
+                { change, transaction in
+                    guard case .plain(let tx) = transaction, plain.writesListCSV(change) else {
+                        return try decoded(change.change, transaction)
+                    }
+                    try records.add { line in
+                        fields.writeCSV(tx, to: &line.bytes)
+                        line.bytes.append(UInt8(ascii: ","))
+                        plain.listCSV(change, to: &line.bytes)
+                    }
+                }, decoded)
+        }
+    }
+
+    /// Adds the CSV rows of the transactions a walk reads to a chunk's records, under
+    /// ``HistoryPresenter/transactionCSVNames``.
+    func transactionCSV(_ rows: CSVRecordRows) -> (ChunkedWrite.Walk, inout ChunkRecords) throws -> Void {
+        let presenter = presenter
+        let storeUUID = storeUUID
+        return { walk, records in
+            var fields = PlainTransactionFields(storeUUID: storeUUID, presenter: presenter, csvRaw: rows.raw)
+            try walk(
+                { tx, _ in try records.add { fields.writeListCSV(tx, to: &$0.bytes) } },
+                { tx, _ in
+                    records.warnings.add(tx.warnings)
+                    try records.add { rows.write(presenter.record(tx), to: &$0.bytes) }
+                })
+        }
+    }
+
     /// The first rows of a change table of `query` (without labels or values), which lay it out.
     func changeSample(_ store: HistoryStore, _ query: HistoryQuery, decoder: ChangeDecoder, color: Bool) throws
         -> TableSample
