@@ -25,47 +25,73 @@ public struct DeletedObject: Sendable {
 }
 
 extension DeletedObject {
-    /// Calls `body` with every object `store`'s history shows deleted, entity by entity (by
-    /// name), each entity's deletes in transaction order; then with every object gone without a
-    /// recorded delete, entity by entity, by key. `entities` (names; empty: all) narrows both. At
-    /// most `perEntity` objects of each entity and of each kind, and `limit` in all (nil: every one).
-    public static func forEach(
+    /// Reads every object `store`'s history shows gone: calls `summary` once with how many of
+    /// each entity there are (``DeletionSummary``), then `body` with the objects listed: those
+    /// deleted, entity by entity (by name), each entity's deletes in transaction order; then
+    /// those gone without a recorded delete, entity by entity, by key. `entities` (names; empty:
+    /// all) narrows both. At most `perEntity` objects of each entity and of each kind are listed,
+    /// and `limit` in all (nil: every one).
+    ///
+    /// With `perEntity`, the objects gone without a delete are grouped once: each counted, the
+    /// first of each entity kept (so memory is bounded by `perEntity` per entity). Without it,
+    /// they are counted in one grouping and listed as a second one reads them.
+    public static func list(
         in store: HistoryStore, entities: [String] = [], includeSubentities: Bool = false, perEntity: Int? = nil,
-        limit: Int? = nil, decoder: ChangeDecoder, _ body: (DeletedObject) throws -> Void
+        limit: Int? = nil, decoder: ChangeDecoder, summary: (DeletionSummary) throws -> Void,
+        _ body: (DeletedObject) throws -> Void
     ) throws {
-        try DeletedObjectReading(store: store).forEachDeletedObject(
+        try DeletedObjectReading(store: store).list(
             entities: entities, includeSubentities: includeSubentities, perEntity: perEntity, limit: limit,
-            decoder: decoder, body)
+            decoder: decoder, summary: summary, body)
     }
 }
 
-extension DeletionSummary {
-    /// How many objects of each entity `store`'s history shows deleted (and how many of those
-    /// deletes kept tombstone values) and gone without a recorded delete: what
-    /// ``DeletedObject/forEach(in:entities:includeSubentities:perEntity:limit:decoder:_:)`` lists.
-    public static func read(in store: HistoryStore, entities: [String] = [], includeSubentities: Bool = false) throws
-        -> DeletionSummary
-    {
-        try DeletedObjectReading(store: store).deletionSummary(
-            entities: entities, includeSubentities: includeSubentities)
-    }
-}
-
-/// The reads of `DeletedObject.forEach(in:…)` and `DeletionSummary.read(in:…)`, on one store.
+/// The reads of ``DeletedObject/list(in:entities:includeSubentities:perEntity:limit:decoder:summary:_:)``,
+/// on one store.
 private struct DeletedObjectReading {
     let store: HistoryStore
 
-    /// ``DeletedObject/forEach(in:entities:includeSubentities:perEntity:limit:decoder:_:)``.
-    func forEachDeletedObject(
-        entities: [String] = [], includeSubentities: Bool = false, perEntity: Int? = nil, limit: Int? = nil,
-        decoder: ChangeDecoder, _ body: (DeletedObject) throws -> Void
+    func list(
+        entities: [String], includeSubentities: Bool, perEntity: Int?, limit: Int?, decoder: ChangeDecoder,
+        summary: (DeletionSummary) throws -> Void, _ body: (DeletedObject) throws -> Void
     ) throws {
         let named = try deletionEntities(entities, includeSubentities: includeSubentities)
         var left = limit ?? .max
         try store.read { db in
-            let deleting = Set(
-                try Int64.fetchAll(db, sql: "SELECT DISTINCT ZENTITY FROM ACHANGE WHERE ZCHANGETYPE = 2"))
-            for entity in named where deleting.contains(entity.number) && left > 0 {
+            var byNumber = try deleteCounts(named, db)
+            func entry(_ number: Int64, _ name: String) -> DeletionSummary.Entity {
+                byNumber[number] ?? DeletionSummary.Entity(name: name, number: number)
+            }
+            // With a limit per entity, the objects gone without a delete are counted as the first
+            // of each are kept; else counted alone, and listed after the deletes.
+            var firstGone: [DeletedObject] = []
+            if let perEntity {
+                // Each entity's groups with the lowest keys, in key order, whatever order they come in.
+                var kept: [Int64: [GoneGroup]] = [:]
+                try forEachGoneGroup(named, db) { group in
+                    byNumber[group.entity] = entry(group.entity, group.name)
+                    byNumber[group.entity]?.goneWithoutDelete += 1
+                    var groups = kept[group.entity, default: []]
+                    guard groups.count < perEntity || group.pk < (groups.last?.pk ?? .min) else { return }
+                    groups.insert(group, at: groups.firstIndex { $0.pk > group.pk } ?? groups.endIndex)
+                    if groups.count > perEntity { groups.removeLast() }
+                    kept[group.entity] = groups
+                }
+                for entity in named {
+                    for group in kept[entity.number] ?? [] {
+                        guard let tx = try store.transaction(number: group.last) else { continue }
+                        firstGone.append(group.object(tx))
+                    }
+                }
+            } else {
+                for (number, count) in try goneCounts(named, db) {
+                    guard let name = named.first(where: { $0.number == number })?.name else { continue }
+                    byNumber[number] = entry(number, name)
+                    byNumber[number]?.goneWithoutDelete = count
+                }
+            }
+            try summary(DeletionSummary(entities: byNumber.values.sorted { $0.name < $1.name }))
+            for entity in named where byNumber[entity.number].map({ $0.deleted > 0 }) == true && left > 0 {
                 let query = HistoryQuery(entities: [entity.name], changeTypes: [.delete])
                 var entityLeft = min(perEntity ?? .max, left)
                 do {
@@ -86,52 +112,41 @@ private struct DeletedObjectReading {
                 } catch is DeletionListStop {}
             }
             guard left > 0 else { return }
-            var shown: [Int64: Int] = [:]
+            if perEntity != nil {
+                for object in firstGone.prefix(left) { try body(object) }
+                return
+            }
             try forEachObjectGoneWithoutDelete(named, db) { object in
-                guard shown[object.entityNumber, default: 0] < perEntity ?? .max else { return true }
                 try body(object)
-                shown[object.entityNumber, default: 0] += 1
                 left -= 1
                 return left > 0
             }
         }
     }
 
-    /// ``DeletionSummary/read(in:entities:includeSubentities:)``.
-    func deletionSummary(entities: [String] = [], includeSubentities: Bool = false) throws -> DeletionSummary {
-        let named = try deletionEntities(entities, includeSubentities: includeSubentities)
-        let chosen = Set(named.map(\.number))
-        return try store.read { db in
-            let anyValue =
-                store.schema.tombstoneColumns.isEmpty
-                ? "0" : store.schema.tombstoneColumns.map { "c.\($0) IS NOT NULL" }.joined(separator: " OR ")
-            // Deletes whose transaction is gone (orphans) are not listed, so not counted.
-            let rows = try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT c.ZENTITY, COUNT(*), SUM(\(anyValue)), MIN(c.ZTRANSACTIONID), MAX(c.ZTRANSACTIONID) FROM \
-                    ACHANGE c
-                    JOIN ATRANSACTION t ON t.Z_PK = c.ZTRANSACTIONID WHERE c.ZCHANGETYPE = 2 GROUP BY c.ZENTITY
-                    """)
-            var byNumber: [Int64: DeletionSummary.Entity] = [:]
-            for row in rows {
-                let number: Int64 = row[0]
-                guard chosen.contains(number), let entity = named.first(where: { $0.number == number }) else {
-                    continue
-                }
-                byNumber[number] = DeletionSummary.Entity(
-                    name: entity.name, number: number, deleted: row[1], withTombstoneValues: row[2] ?? 0,
-                    goneWithoutDelete: 0, firstDelete: row[3], lastDelete: row[4])
-            }
-            try forEachObjectGoneWithoutDelete(named, db) { object in
-                byNumber[
-                    object.entityNumber,
-                    default: DeletionSummary.Entity(name: object.entityName, number: object.entityNumber)
-                ].goneWithoutDelete += 1
-                return true
-            }
-            return DeletionSummary(entities: byNumber.values.sorted { $0.name < $1.name })
+    /// Per entity of `entities` with a recorded delete: how many objects were deleted, how
+    /// many of those deletes kept tombstone values, and the first and last deleting
+    /// transaction. Deletes whose transaction is gone (orphans) are not listed, so not counted.
+    private func deleteCounts(_ entities: [CatalogEntity], _ db: Database) throws -> [Int64: DeletionSummary.Entity] {
+        let anyValue =
+            store.schema.tombstoneColumns.isEmpty
+            ? "0" : store.schema.tombstoneColumns.map { "c.\($0) IS NOT NULL" }.joined(separator: " OR ")
+        let rows = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT c.ZENTITY, COUNT(*), SUM(\(anyValue)), MIN(c.ZTRANSACTIONID), MAX(c.ZTRANSACTIONID) FROM \
+                ACHANGE c
+                JOIN ATRANSACTION t ON t.Z_PK = c.ZTRANSACTIONID WHERE c.ZCHANGETYPE = 2 GROUP BY c.ZENTITY
+                """)
+        var byNumber: [Int64: DeletionSummary.Entity] = [:]
+        for row in rows {
+            let number: Int64 = row[0]
+            guard let entity = entities.first(where: { $0.number == number }) else { continue }
+            byNumber[number] = DeletionSummary.Entity(
+                name: entity.name, number: number, deleted: row[1], withTombstoneValues: row[2] ?? 0,
+                goneWithoutDelete: 0, firstDelete: row[3], lastDelete: row[4])
         }
+        return byNumber
     }
 
     /// The entities `names` (empty: all) and with `includeSubentities` their subentities, by name.
@@ -147,18 +162,19 @@ private struct DeletedObjectReading {
         }
     }
 
-    /// One scan of `ACHANGE`: the objects of `entities` changed in history whose rows are not in
-    /// their tables and that no delete names; `body` returns false to stop.
-    private func forEachObjectGoneWithoutDelete(
-        _ entities: [CatalogEntity], _ db: Database, _ body: (DeletedObject) throws -> Bool
-    ) throws {
+    /// The objects of `entities` changed in history whose rows are not in their tables and that
+    /// no delete names, grouped in one scan of `ACHANGE`, by entity name then key: columns
+    /// `rank` (the entity's place by name), `ZENTITY`, `ZENTITYPK`, its changes, its first
+    /// transaction and `last`, its last. An object whose last transaction is gone (an orphan
+    /// change's) has no time or author to show: it is left out. Nil when no entity has a table.
+    private func goneGroups(_ entities: [CatalogEntity], _ db: Database) throws -> String? {
         let tables = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'"))
         var byTable: [String: [CatalogEntity]] = [:]
         for entity in entities {
             guard let table = store.catalog.rootTableName(of: entity.number), tables.contains(table) else { continue }
             byTable[table, default: []].append(entity)
         }
-        guard !byTable.isEmpty else { return }
+        guard !byTable.isEmpty else { return nil }
         let conditions = byTable.sorted { $0.key < $1.key }.map { table, members in
             """
             (c.ZENTITY IN (\(members.map { String($0.number) }.joined(separator: ","))) AND NOT EXISTS (SELECT 1 \
@@ -172,17 +188,69 @@ private struct DeletedObjectReading {
             return "(\(balanced(terms[..<middle])) OR \(balanced(terms[middle...])))"
         }
         // By entity name, then key: grouped in that order (each entity has its own rank), so
-        // the groups need no second sort. Each joined to its last transaction in the same read.
+        // the groups need no second sort.
         let rank =
             "CASE c.ZENTITY "
             + entities.enumerated().map { "WHEN \($0.element.number) THEN \($0.offset)" }.joined(separator: " ")
             + " END"
-        let groups = """
-            SELECT \(rank) AS rank, c.ZENTITY, c.ZENTITYPK, COUNT(*), MIN(c.ZTRANSACTIONID), MAX(c.ZTRANSACTIONID) AS \
-            last FROM ACHANGE c
+        return """
+            SELECT * FROM (SELECT \(rank) AS rank, c.ZENTITY, c.ZENTITYPK, COUNT(*), MIN(c.ZTRANSACTIONID), \
+            MAX(c.ZTRANSACTIONID) AS last FROM ACHANGE c
             WHERE \(balanced(conditions[...]))
-            GROUP BY 1, c.ZENTITYPK HAVING MAX(c.ZCHANGETYPE = 2) = 0
+            GROUP BY 1, c.ZENTITYPK HAVING MAX(c.ZCHANGETYPE = 2) = 0) g
+            WHERE EXISTS (SELECT 1 FROM ATRANSACTION t WHERE t.Z_PK = g.last)
             """
+    }
+
+    /// How many objects of each of `entities` ``goneGroups(_:_:)`` holds, by entity number.
+    private func goneCounts(_ entities: [CatalogEntity], _ db: Database) throws -> [(Int64, Int)] {
+        guard let groups = try goneGroups(entities, db) else { return [] }
+        return try Row.fetchAll(db, sql: "SELECT ZENTITY, COUNT(*) FROM (\(groups)) GROUP BY ZENTITY").map {
+            ($0[0], $0[1])
+        }
+    }
+
+    /// An object gone without a delete, as ``goneGroups(_:_:)`` reads it.
+    private struct GoneGroup {
+        let entity: Int64
+        let name: String
+        let pk: Int64
+        let changes: Int
+        let first: Int64
+        let last: Int64
+
+        /// The object, with `last`'s transaction.
+        func object(_ transaction: Transaction) -> DeletedObject {
+            DeletedObject(
+                kind: .goneWithoutDelete, entityName: name, entityNumber: entity, entityPK: pk,
+                transaction: transaction, change: nil, changeCount: changes, firstTransactionNumber: first)
+        }
+    }
+
+    /// Calls `body` with each group of ``goneGroups(_:_:)`` (in the order SQLite groups them, not
+    /// sorted again).
+    private func forEachGoneGroup(_ entities: [CatalogEntity], _ db: Database, _ body: (GoneGroup) throws -> Void)
+        throws
+    {
+        guard let groups = try goneGroups(entities, db) else { return }
+        let names = Dictionary(entities.map { ($0.number, $0.name) }, uniquingKeysWith: { a, _ in a })
+        let cursor = try RawCursor(db.makeStatement(sql: groups), arguments: [])
+        defer { cursor.finish() }
+        while try cursor.next() {
+            guard let name = names[cursor.int64(1)] else { continue }
+            let group = GoneGroup(
+                entity: cursor.int64(1), name: name, pk: cursor.int64(2), changes: Int(cursor.int64(3)),
+                first: cursor.int64(4), last: cursor.int64(5))
+            try body(group)
+        }
+    }
+
+    /// The objects of ``goneGroups(_:_:)``, each with its last transaction, read in the same
+    /// select (one sorted read, not a lookup per object); `body` returns false to stop.
+    private func forEachObjectGoneWithoutDelete(
+        _ entities: [CatalogEntity], _ db: Database, _ body: (DeletedObject) throws -> Bool
+    ) throws {
+        guard let groups = try goneGroups(entities, db) else { return }
         let sql = try HistorySQL(store: store, query: HistoryQuery())
         let names = Dictionary(entities.map { ($0.number, $0.name) }, uniquingKeysWith: { a, _ in a })
         let cursor = try RawCursor(
@@ -190,21 +258,18 @@ private struct DeletedObjectReading {
         defer { cursor.finish() }
         let transactionNames = try TransactionNames(sql, db)
         // The transaction's columns come first (as a transaction select's), then the group's.
-        let group = Int32(HistorySQL.transactionColumnCount)
+        let column = Int32(HistorySQL.transactionColumnCount)
         while try cursor.next() {
-            let number = cursor.int64(group + 1)
-            // A change whose transaction is gone (an orphan) has no time or author to show.
+            let number = cursor.int64(column + 1)
             guard let name = names[number], cursor.storageClass(0) != .null else { continue }
-            let tx = try store.transaction(cursor, names: transactionNames)
-            let object = DeletedObject(
-                kind: .goneWithoutDelete, entityName: name, entityNumber: number, entityPK: cursor.int64(group + 2),
-                transaction: tx,
-                change: nil, changeCount: Int(cursor.int64(group + 3)), firstTransactionNumber: cursor.int64(group + 4))
-            guard try body(object) else { return }
+            let group = GoneGroup(
+                entity: number, name: name, pk: cursor.int64(column + 2), changes: Int(cursor.int64(column + 3)),
+                first: cursor.int64(column + 4), last: cursor.int64(column + 5))
+            guard try body(group.object(try store.transaction(cursor, names: transactionNames))) else { return }
         }
     }
 }
 
-/// Ends ``DeletedObject/forEach(in:entities:includeSubentities:perEntity:limit:decoder:_:)``'s
+/// Ends ``DeletedObject/list(in:entities:includeSubentities:perEntity:limit:decoder:summary:_:)``'s
 /// read of one entity's deletes when it has listed enough.
 private struct DeletionListStop: Error {}

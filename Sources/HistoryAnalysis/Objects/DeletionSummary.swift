@@ -1,5 +1,5 @@
 /// How many objects of each entity history shows gone: deleted by a recorded delete, and gone
-/// without one (``DeletionSummary/read(in:entities:includeSubentities:)``).
+/// without one (``DeletedObject/list(in:entities:includeSubentities:perEntity:limit:decoder:summary:_:)``).
 public struct DeletionSummary: Sendable {
     public struct Entity: Sendable {
         public var name: String

@@ -46,30 +46,30 @@ struct DeletedCommand: HistoryCommand, SessionInputs {
         }
         // A table shows the first rows of each entity, deleted and gone, after the count of all.
         let perEntity = summaryOptions.limit(session.context)
-        let summary = try DeletionSummary.read(
-            in: session.store, entities: entity, includeSubentities: includeSubentities)
-        let list = DeletedList(
-            context: session.context, presenter: presenter, bounds: try session.store.numberBounds(), summary: summary,
-            header: [("storeID", .string(session.store.storeUUID))])
         let warnings = ValueWarnings(store: session.store.path)
         // Rows on a terminal show their own progress; written elsewhere, a count on stderr does.
         let terminal = session.context.terminal
         let progress = ProgressLine(
             context.console, enabled: terminal.stderrIsTerminal && !terminal.stdoutIsTerminal, every: 1024,
             quietFirst: true)
+        var list: DeletedList?
         var shown = 0
-        try DeletedObject.forEach(
-            in: session.store,
-            entities: entity, includeSubentities: includeSubentities, perEntity: perEntity, limit: limit,
-            decoder: session.decoder
+        try DeletedObject.list(
+            in: session.store, entities: entity, includeSubentities: includeSubentities, perEntity: perEntity,
+            limit: limit, decoder: session.decoder,
+            summary: { summary in
+                list = DeletedList(
+                    context: session.context, presenter: presenter, bounds: try session.store.numberBounds(),
+                    summary: summary, header: [("storeID", .string(session.store.storeUUID))])
+            }
         ) { object in
             if let change = object.change { warnings.add(change.warnings) }
-            list.add(object, label: labeler?.label(of: object))
+            list?.add(object, label: labeler?.label(of: object))
             shown += 1
             progress.step { "\(progress.steps) objects listed" }
         }
         progress.finish(leaving: nil)
-        list.finish(shown: shown, perEntity: perEntity, limit: limit)
+        list?.finish(shown: shown, perEntity: perEntity, limit: limit)
         warnings.report(to: context.console)
     }
 }
