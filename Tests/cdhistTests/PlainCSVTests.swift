@@ -7,8 +7,9 @@ import Testing
 @testable import CDHistCLI
 
 /// A change or transaction list's CSV writes its plain rows from bytes (``PlainChangeWriter``,
-/// ``PlainTransactionFields``): each chunk's rows must be, byte for byte, the rows of the same
-/// changes and transactions written from their records (``CSVRecordRows``).
+/// ``PlainTransactionFields``) and its other rows as their records write themselves
+/// (``CSVRowSink``): each chunk's rows must be, byte for byte, the rows of the same changes and
+/// transactions made from their records' value trees (``CSVRecord``).
 @Suite struct PlainCSVTests {
     /// Read in chunks of a few transactions however small the store (a whole read is decoded).
     private static let layout = ReadLayout.split(minimum: 1, span: 8)
@@ -28,42 +29,47 @@ import Testing
         for path in PlainTableTests.stores {
             let store = try HistoryStore.open(path)
             let decoder = store.makeDecoder(model: try store.resolveModel())
-            let chunks = ListChunks(
-                presenter: HistoryPresenter(time: TimeFormatter(utc: false)), storeUUID: store.storeUUID,
-                tagged: false)
+            let presenter = HistoryPresenter(time: TimeFormatter(utc: false))
+            let chunks = ListChunks(presenter: presenter, storeUUID: store.storeUUID, tagged: false)
             let changeRows = chunks.changeCSV(
                 writing: PlainChangeWriter(decoder: decoder, csvRaw: raw),
                 CSVRecordRows(names: HistoryPresenter.changeRowCSVNames, raw: raw))
+            /// A record's row as a CSV list of records makes it from its value tree.
+            func row(_ record: some JSONRecord, under names: [String]) -> String {
+                var row: [UInt8] = []
+                CSVRecord.row(record.json, under: names, raw: raw, to: &row)
+                return String(decoding: row, as: UTF8.self) + "\n"
+            }
             try store.readChanges(HistoryQuery(), decoder: decoder, layout: Self.layout) { chunk in
                 let fast = try Self.rows(path) { records in
                     try changeRows(chunk.forEach(withTransactions:decoded:), &records)
                 }
-                let decoded = try Self.rows(path) { records in
-                    try changeRows(
-                        { _, decoded in
-                            try chunk.forEach(withTransactions: { try decoded($0.change, $1) }, decoded: decoded)
-                        }, &records)
+                var reference = ""
+                func add(_ change: Change, _ tx: ChangeTransaction) {
+                    if case .plain = tx { plainChanges.withLock { $0 += 1 } }
+                    reference += row(
+                        presenter.record(change, of: tx.transaction(storeUUID: store.storeUUID), notes: .none),
+                        under: HistoryPresenter.changeRowCSVNames)
                 }
-                #expect(fast.text == decoded.text, "\(path) chunk \(chunk.index)")
-                try chunk.forEach(
-                    withTransactions: { _, tx in
-                        if case .plain = tx { plainChanges.withLock { $0 += 1 } }
-                    }, decoded: { _, _ in })
+                try chunk.forEach(withTransactions: { add($0.change, $1) }, decoded: add)
+                #expect(fast.text == reference, "\(path) chunk \(chunk.index)")
             }
             let transactionRows = chunks.transactionCSV(
                 CSVRecordRows(names: HistoryPresenter.transactionCSVNames, raw: raw))
             try store.readTransactions(HistoryQuery(), decoder: nil, layout: Self.layout) { chunk in
                 let fast = try Self.rows(path) { try transactionRows(chunk.forEach, &$0) }
-                let decoded = try Self.rows(path) { records in
-                    try transactionRows(
-                        { _, decoded in
-                            try chunk.forEach(
-                                plain: { try decoded($0.transaction(storeUUID: store.storeUUID), $1) }, decoded: decoded
-                            )
-                        }, &records)
-                }
-                #expect(fast.text == decoded.text, "\(path) chunk \(chunk.index)")
-                try chunk.forEach(plain: { _, _ in plainTransactions.withLock { $0 += 1 } }, decoded: { _, _ in })
+                var reference = ""
+                try chunk.forEach(
+                    plain: { tx, _ in
+                        plainTransactions.withLock { $0 += 1 }
+                        reference += row(
+                            presenter.record(tx.transaction(storeUUID: store.storeUUID)),
+                            under: HistoryPresenter.transactionCSVNames)
+                    },
+                    decoded: { tx, _ in
+                        reference += row(presenter.record(tx), under: HistoryPresenter.transactionCSVNames)
+                    })
+                #expect(fast.text == reference, "\(path) chunk \(chunk.index)")
             }
         }
         // Most of the fixtures' changes and transactions are plain (else this would try little).

@@ -47,8 +47,11 @@ enum CSVRecord {
     }
 }
 
-/// The rows of a CSV list of records under a header known before the first (a list whose
-/// records all have the same members), in the export's dialect (``CSVRecord``).
+/// The rows of a CSV list of records under a header known before the first, in the export's
+/// dialect (``CSVRecord``): for a list whose records' members are the header's names, in
+/// order, but for names after their last (each an empty cell), as a change or transaction
+/// list's records without labels or values are. Each row is written as its record writes
+/// itself (``CSVRowSink``), with no value tree.
 struct CSVRecordRows: Sendable {
     let names: [String]
     /// Text exactly as it is, formulas included (``CSV``).
@@ -59,8 +62,14 @@ struct CSVRecordRows: Sendable {
         self.raw = raw
     }
 
-    /// `record` as a row, without its line's end.
-    func write(_ record: some JSONRecord, to out: inout [UInt8]) {
-        CSVRecord.row(record.json, under: names, raw: raw, to: &out)
+    /// `record` as a row, without its line's end, written through `sink` (emptied first).
+    func write(_ record: some JSONRecord, through sink: inout CSVRowSink, to out: inout [UInt8]) {
+        sink.reset()
+        record.write(format: nil, to: &sink)
+        sink.finish(cellCount: names.count)
+        out += sink.bytes
     }
+
+    /// A sink for ``write(_:through:to:)``.
+    func makeSink() -> CSVRowSink { CSVRowSink(raw: raw) }
 }

@@ -58,6 +58,10 @@ struct ListChunks {
             var fields = PlainTransactionFields(storeUUID: storeUUID, presenter: presenter, csvRaw: rows.raw)
             /// The transaction whose warnings were added last (each is added once, after its first change's).
             var warned: Int64?
+            /// The cells of the plain transaction numbered `prefixNumber`, and the comma after them.
+            var prefix: [UInt8] = []
+            var prefixNumber: Int64?
+            var sink = rows.makeSink()
             func decoded(_ change: Change, _ transaction: ChangeTransaction) throws {
                 records.warnings.add(change.warnings)
                 let tx = transaction.transaction(storeUUID: storeUUID)
@@ -65,16 +69,24 @@ struct ListChunks {
                     records.warnings.add(tx.warnings)
                     warned = tx.number
                 }
-                try records.add { rows.write(presenter.record(change, of: tx, notes: .none), to: &$0.bytes) }
+                try records.add {
+                    rows.write(presenter.record(change, of: tx, notes: .none), through: &sink, to: &$0.bytes)
+                }
             }
             try walk(
                 { change, transaction in
                     guard case .plain(let tx) = transaction, plain.writesListCSV(change) else {
                         return try decoded(change.change, transaction)
                     }
+                    // A transaction's cells are formatted once for all of its changes.
+                    if prefixNumber != tx.number {
+                        prefix.removeAll(keepingCapacity: true)
+                        fields.writeCSV(tx, to: &prefix)
+                        prefix.append(UInt8(ascii: ","))
+                        prefixNumber = tx.number
+                    }
                     try records.add { line in
-                        fields.writeCSV(tx, to: &line.bytes)
-                        line.bytes.append(UInt8(ascii: ","))
+                        line.bytes += prefix
                         plain.listCSV(change, to: &line.bytes)
                     }
                 }, decoded)
@@ -88,11 +100,12 @@ struct ListChunks {
         let storeUUID = storeUUID
         return { walk, records in
             var fields = PlainTransactionFields(storeUUID: storeUUID, presenter: presenter, csvRaw: rows.raw)
+            var sink = rows.makeSink()
             try walk(
                 { tx, _ in try records.add { fields.writeListCSV(tx, to: &$0.bytes) } },
                 { tx, _ in
                     records.warnings.add(tx.warnings)
-                    try records.add { rows.write(presenter.record(tx), to: &$0.bytes) }
+                    try records.add { rows.write(presenter.record(tx), through: &sink, to: &$0.bytes) }
                 })
         }
     }
