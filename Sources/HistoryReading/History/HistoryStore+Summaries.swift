@@ -107,10 +107,9 @@ extension HistoryStore {
             return (hasReference ? "t.\(reference)" : "NULL") + ", "
                 + (schema.transactionColumns.contains(inline) ? "t.\(inline)" : "NULL")
         }
-        // Only numbers count as times (TEXT or BLOB in ZTIMESTAMP is reported by the readers).
         let select =
-            "SELECT t.Z_PK, CASE WHEN typeof(t.ZTIMESTAMP) IN ('integer', 'real') THEN t.ZTIMESTAMP END, "
-            + columns.joined(separator: ", ") + " FROM ATRANSACTION t WHERE t.Z_PK BETWEEN ? AND ? ORDER BY t.Z_PK"
+            "SELECT t.Z_PK, t.ZTIMESTAMP, " + columns.joined(separator: ", ")
+            + " FROM ATRANSACTION t WHERE t.Z_PK BETWEEN ? AND ? ORDER BY t.Z_PK"
         let fieldCount = fields.count
         return try read { db in
             let names = schema.hasStringTable ? try stringNames(db) : [:]
@@ -170,7 +169,12 @@ extension HistoryStore {
         defer { counts?.finish() }
         try db.forEachRow(select, arguments: [range.lowerBound, range.upperBound]) { row in
             let number = row.int64(0)
-            let timestamp = row.optionalDouble(1)
+            // Only numbers count as times (TEXT or BLOB in ZTIMESTAMP is reported by the readers).
+            let timestamp: Double? =
+                switch row.storageClass(1) {
+                case .integer, .real: row.double(1)
+                case .null, .text, .blob: nil
+                }
             let changes = try counts?.count(of: number) ?? 0
             for index in 0..<fields {
                 let column = Int32(2 + 2 * index)
@@ -323,12 +327,9 @@ private struct FieldTally {
 /// The number of changes of each transaction, read in transaction order beside a scan of
 /// `ATRANSACTION` (`ACHANGE`'s index on `ZTRANSACTIONID` gives them grouped and sorted).
 struct ChangeCounts {
-    /// Change counts by transaction, between two numbers, in number order (from the index alone).
-    static let select =
-        """
-        SELECT ZTRANSACTIONID, COUNT(*) FROM ACHANGE WHERE ZTRANSACTIONID BETWEEN ? AND ? GROUP BY ZTRANSACTIONID \
-        ORDER BY ZTRANSACTIONID
-        """
+    /// The changes' transaction numbers between two numbers, in number order, from the index
+    /// alone: counted here as they pass, a quarter of what SQLite's `GROUP BY` costs per change.
+    static let select = "SELECT ZTRANSACTIONID FROM ACHANGE WHERE ZTRANSACTIONID BETWEEN ? AND ? ORDER BY ZTRANSACTIONID"
 
     private let rows: TransactionOrderedRows
 
@@ -344,7 +345,9 @@ struct ChangeCounts {
 
     /// The changes of transaction `number`; numbers must come in ascending order.
     func count(of number: Int64) throws -> Int {
-        try rows.next(of: number) ? Int(rows.cursor.int64(1)) : 0
+        var count = 0
+        while try rows.next(of: number) { count += 1 }
+        return count
     }
 
     func finish() { rows.finish() }
