@@ -329,7 +329,8 @@ private struct FieldTally {
 struct ChangeCounts {
     /// The changes' transaction numbers between two numbers, in number order, from the index
     /// alone: counted here as they pass, a quarter of what SQLite's `GROUP BY` costs per change.
-    static let select = "SELECT ZTRANSACTIONID FROM ACHANGE WHERE ZTRANSACTIONID BETWEEN ? AND ? ORDER BY ZTRANSACTIONID"
+    static let select =
+        "SELECT ZTRANSACTIONID FROM ACHANGE WHERE ZTRANSACTIONID BETWEEN ? AND ? ORDER BY ZTRANSACTIONID"
 
     private let rows: TransactionOrderedRows
 

@@ -232,17 +232,7 @@ final class PlainChangeWriter: @unchecked Sendable {
         let entity = entity(change)
         Self.append(to: &out, room: entity.room(change)) { w in
             let comma = UInt8(ascii: ",")
-            w.int(change.changeID)
-            w.byte(comma)
-            w.bytes(change.isUpdate ? entity.csvUpdateHead : entity.csvInsertHead)
-            w.int(entity.number)
-            w.byte(comma)
-            w.int(change.entityPK)
-            w.byte(comma)
-            w.bytes(entity.csvObjectIDHead)
-            w.int(change.entityPK)
-            w.bytes(entity.csvObjectIDTail)
-            w.byte(comma)
+            Self.writeCSVHead(change, entity, entityNumber: true, to: &w)
             if change.isUpdate {
                 entity.writeNames(change, separator: UInt8(ascii: " "), to: &w, entity.csvName)
                 w.byte(comma)
@@ -279,18 +269,30 @@ final class PlainChangeWriter: @unchecked Sendable {
     func csv(_ change: PlainChange, to out: inout [UInt8]) {
         let entity = entity(change)
         Self.append(to: &out, room: entity.room(change)) { w in
-            let comma = UInt8(ascii: ",")
-            w.int(change.changeID)
-            w.byte(comma)
-            w.bytes(change.isUpdate ? entity.csvUpdateHead : entity.csvInsertHead)
-            w.int(change.entityPK)
-            w.byte(comma)
-            w.bytes(entity.csvObjectIDHead)
-            w.int(change.entityPK)
-            w.bytes(entity.csvObjectIDTail)
-            w.byte(comma)
+            Self.writeCSVHead(change, entity, entityNumber: false, to: &w)
             entity.writeNames(change, separator: UInt8(ascii: " "), to: &w, entity.csvName)
+            w.byte(UInt8(ascii: ","))
+        }
+    }
+
+    /// A change's CSV cells from its ID to its object ID, each with the comma after it:
+    /// ID, type, entity, the entity's number when `entityNumber`, key and object ID.
+    private static func writeCSVHead(
+        _ change: PlainChange, _ entity: EntityBytes, entityNumber: Bool, to w: inout ByteCursor
+    ) {
+        let comma = UInt8(ascii: ",")
+        w.int(change.changeID)
+        w.byte(comma)
+        w.bytes(change.isUpdate ? entity.csvUpdateHead : entity.csvInsertHead)
+        if entityNumber {
+            w.int(entity.number)
             w.byte(comma)
         }
+        w.int(change.entityPK)
+        w.byte(comma)
+        w.bytes(entity.csvObjectIDHead)
+        w.int(change.entityPK)
+        w.bytes(entity.csvObjectIDTail)
+        w.byte(comma)
     }
 }

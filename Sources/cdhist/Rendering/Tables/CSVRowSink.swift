@@ -114,17 +114,20 @@ struct CSVRowSink: JSONSink {
     mutating func int(_ value: Int64) {
         if depth == 2 && joining { return part { JSONValue.writeInt(value, to: &$0) } }
         guard depth == 1 else { return nested.int(value) }
-        scratch.removeAll(keepingCapacity: true)
-        JSONValue.writeInt(value, to: &scratch)
-        cell(scratch)
+        number { JSONValue.writeInt(value, to: &$0) }
     }
 
     mutating func double(_ value: Double) {
         guard value.isFinite else { return null() }
         if depth == 2 && joining { return part { JSONValue.writeDouble(value, to: &$0) } }
         guard depth == 1 else { return nested.double(value) }
+        number { JSONValue.writeDouble(value, to: &$0) }
+    }
+
+    /// A top-level number as the cell its JSON is.
+    private mutating func number(_ write: (inout [UInt8]) -> Void) {
         scratch.removeAll(keepingCapacity: true)
-        JSONValue.writeDouble(value, to: &scratch)
+        write(&scratch)
         cell(scratch)
     }
 
