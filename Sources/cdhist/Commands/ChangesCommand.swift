@@ -30,9 +30,6 @@ struct ChangesCommand: HistoryCommand, SessionInputs {
             columns: presenter.changeColumns(try session.store.numberBounds()),
             header: [("storeID", .string(session.store.storeUUID))])
         let warnings = ValueWarnings(store: session.store.path)
-        // A CSV row is a change with its transaction's time and names first, as export's rows begin.
-        let transactions =
-            session.context.format == .csv ? TransactionLookup(store: session.store) { warnings.add($0.warnings) } : nil
         let store = session.store
         let decoder = session.decoder
         // Labels and values are looked up on one connection, in order: read in one go then.
@@ -56,6 +53,10 @@ struct ChangesCommand: HistoryCommand, SessionInputs {
                 chunks.changeRows(
                     after: sample, writing: PlainChangeWriter(decoder: decoder, csvRaw: false), color: color))
         } else {
+            // A CSV row (with labels or values) is a change with its transaction's time and names
+            // first, as export's rows begin.
+            let transactions =
+                session.context.format == .csv ? TransactionLookup(store: store) { warnings.add($0.warnings) } : nil
             try store.readChanges(query, decoder: decoder, layout: .oneRead) {
                 try $0.forEach { change in
                     warnings.add(change.warnings)
