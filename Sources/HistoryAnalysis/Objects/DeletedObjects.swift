@@ -59,9 +59,6 @@ private struct DeletedObjectReading {
         var left = limit ?? .max
         try store.read { db in
             var byNumber = try deleteCounts(named, db)
-            func entry(_ number: Int64, _ name: String) -> DeletionSummary.Entity {
-                byNumber[number] ?? DeletionSummary.Entity(name: name, number: number)
-            }
             // With a limit per entity, the objects gone without a delete are counted as the first
             // of each are kept; else counted alone, and listed after the deletes.
             var firstGone: [DeletedObject] = []
@@ -69,8 +66,8 @@ private struct DeletedObjectReading {
                 // Each entity's groups with the lowest keys, in key order, whatever order they come in.
                 var kept: [Int64: [GoneGroup]] = [:]
                 try forEachGoneGroup(named, db) { group in
-                    byNumber[group.entity] = entry(group.entity, group.name)
-                    byNumber[group.entity]?.goneWithoutDelete += 1
+                    byNumber[group.entity, default: DeletionSummary.Entity(name: group.name, number: group.entity)]
+                        .goneWithoutDelete += 1
                     var groups = kept[group.entity, default: []]
                     guard groups.count < perEntity || group.pk < (groups.last?.pk ?? .min) else { return }
                     groups.insert(group, at: groups.firstIndex { $0.pk > group.pk } ?? groups.endIndex)
@@ -86,8 +83,8 @@ private struct DeletedObjectReading {
             } else {
                 for (number, count) in try goneCounts(named, db) {
                     guard let name = named.first(where: { $0.number == number })?.name else { continue }
-                    byNumber[number] = entry(number, name)
-                    byNumber[number]?.goneWithoutDelete = count
+                    byNumber[number, default: DeletionSummary.Entity(name: name, number: number)].goneWithoutDelete =
+                        count
                 }
             }
             try summary(DeletionSummary(entities: byNumber.values.sorted { $0.name < $1.name }))

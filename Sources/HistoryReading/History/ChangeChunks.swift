@@ -54,28 +54,22 @@ public struct ChangeChunk {
         withTransactions plain: (PlainChange, ChangeTransaction) throws -> Void,
         decoded: (Change, ChangeTransaction) throws -> Void
     ) throws {
-        guard case .range(_, _, let statements, let numbers) = part else {
-            let lookup = TransactionLookup(store: store)
-            func transaction(_ number: Int64) throws -> ChangeTransaction {
-                try lookup.transaction(number).map { .decoded($0) } ?? .gone
-            }
-            return try forEach(
-                plain: { try plain($0, try transaction($0.transactionNumber)) },
-                decoded: { try decoded($0, try transaction($0.transactionNumber)) })
-        }
-        let transactions: ChunkTransactions
-        do {
-            transactions = try ChunkTransactions(statements, numbers: numbers, store: store)
-        } catch {
-            throw store.connection.storeError(error)
-        }
-        defer { transactions.finish() }
-        func transaction(_ number: Int64) throws -> ChangeTransaction {
+        let transaction: (Int64) throws -> ChangeTransaction
+        var beside: ChunkTransactions?
+        defer { beside?.finish() }
+        if case .range(_, _, let statements, let numbers) = part {
+            let transactions: ChunkTransactions
             do {
-                return try transactions.transaction(of: number)
+                transactions = try ChunkTransactions(statements, numbers: numbers, store: store)
             } catch {
                 throw store.connection.storeError(error)
             }
+            beside = transactions
+            // Its failures are the read's, named as the read names them.
+            transaction = transactions.transaction(of:)
+        } else {
+            let lookup = TransactionLookup(store: store)
+            transaction = { try lookup.transaction($0).map { .decoded($0) } ?? .gone }
         }
         try forEach(
             plain: { try plain($0, try transaction($0.transactionNumber)) },

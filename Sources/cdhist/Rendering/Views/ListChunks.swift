@@ -64,11 +64,11 @@ struct ListChunks {
             var sink = rows.makeSink()
             func decoded(_ change: Change, _ transaction: ChangeTransaction) throws {
                 records.warnings.add(change.warnings)
-                let tx = transaction.transaction(storeUUID: storeUUID)
-                if case .decoded(let tx) = transaction, warned != tx.number {
-                    records.warnings.add(tx.warnings)
-                    warned = tx.number
+                if case .decoded(let decoded) = transaction, warned != decoded.number {
+                    records.warnings.add(decoded.warnings)
+                    warned = decoded.number
                 }
+                let tx = transaction.transaction(storeUUID: storeUUID)
                 try records.add {
                     rows.write(presenter.record(change, of: tx, notes: .none), through: &sink, to: &$0.bytes)
                 }
