@@ -9,8 +9,6 @@ import GRDB
 extension HistoryStore {
     /// Transactions numbered this far ahead of the walk are sought, not stepped to.
     static let objectWalkSeek: Int64 = 256
-    /// A transaction's changes counted (its number is the argument).
-    static let changeCountSelect = "SELECT COUNT(*) FROM ACHANGE WHERE ZTRANSACTIONID = ?"
 
     /// Calls `body` with each transaction of `sql` (``HistorySQL/scansObjects``), ascending, as a
     /// function that reads it (with its change count: a caller that only counts reads nothing), and
@@ -24,13 +22,15 @@ extension HistoryStore {
         let changes = TransactionOrderedRows(
             try RawCursor(select, arguments: sql.changeFilterArguments), numberColumn: 1)
         defer { changes.finish() }
-        let counts = try db.makeStatement(sql: Self.changeCountSelect)
+        let counts = try ChangeCounts(
+            db.makeStatement(sql: ChangeCounts.select), range: Int64.min...Int64.max, seek: ChangeCounts.seekDistance)
+        defer { counts.finish() }
         let names = try TransactionNames(sql, db)
         try walkTransactions(
             beside: changes, sql: sql, walk: try db.makeStatement(sql: sql.transactionWalkSelect()), limit: limit
         ) { walk, number in
             try body(
-                { try transaction(walk, changeCount: try changeCount(of: number, counts), names: names) },
+                { try transaction(walk, changeCount: try counts.count(of: number), names: names) },
                 withChanges ? changes : nil)
         }
     }
@@ -69,12 +69,5 @@ extension HistoryStore {
             handed += 1
             if let limit, handed >= limit { break }
         }
-    }
-
-    /// Transaction `number`'s changes, all of them, counted with `counts` (``changeCountSelect``).
-    func changeCount(of number: Int64, _ counts: Statement) throws -> Int {
-        let count = try RawCursor(counts, arguments: [number])
-        defer { count.finish() }
-        return try count.next() ? Int(count.int64(0)) : 0
     }
 }

@@ -28,9 +28,9 @@ public struct TransactionChunk {
         /// chunk; else ``HistorySQL/changesOfTransactionSelect()``.
         let changes: Statement
         /// ``ChangeCounts/select`` when the query selects every transaction of the chunk (the
-        /// transactions are read without their counts: one walk of the index counts them all);
-        /// ``HistoryStore/changeCountSelect`` when it has change conditions (a count per transaction
-        /// walked to: a walk of the index would pass every other transaction's changes).
+        /// transactions are read without their counts: one walk of the index counts them all) or
+        /// has change conditions (the index is sought for a transaction far past the last one
+        /// counted, not stepped through to it).
         let counts: Statement?
         /// ``HistorySQL/nameLookup`` when the query looks names up (``HistorySQL/looksUpNames``).
         let names: Statement?
@@ -98,10 +98,12 @@ extension TransactionChunk.NumberRead {
                     changes, arguments: sql.changeFilterArguments + [numbers.lowerBound, numbers.upperBound]),
                 numberColumn: 1)
             defer { matching.finish() }
+            let changeCounts = try ChangeCounts(counts, range: numbers, seek: ChangeCounts.seekDistance)
+            defer { changeCounts.finish() }
             return try store.walkTransactions(beside: matching, sql: sql, walk: transactions, limit: nil) {
                 walk, number in
                 try hand(
-                    walk, count: try store.changeCount(of: number, counts),
+                    walk, count: try changeCounts.count(of: number),
                     ChangeStream(matching, transaction: number, rows: rows))
             }
         }
@@ -210,9 +212,7 @@ extension HistoryStore {
                         sql: beside
                             ? sql.changesInRangeSelect()
                             : walk ? sql.changesOfTransactionsSelect() : sql.changesOfTransactionSelect()),
-                    counts: beside
-                        ? try db.makeStatement(sql: Self.changeCountSelect)
-                        : walk ? try db.makeStatement(sql: ChangeCounts.select) : nil,
+                    counts: beside || walk ? try db.makeStatement(sql: ChangeCounts.select) : nil,
                     names: sql.looksUpNames ? try db.makeStatement(sql: HistorySQL.nameLookup) : nil,
                     decoder: decoder)
                 return { TransactionChunk(index: $0, store: self, part: .numbers($1, read)) }
