@@ -47,6 +47,7 @@ let package = Package(
         .library(name: "HistoryKit", targets: ["HistoryKit"]),
         .executable(name: "cdhist", targets: ["cdhist"]),
         .executable(name: "cdhist-fixtures", targets: ["cdhist-fixtures"]),
+        .executable(name: "cdhist-mcp", targets: ["cdhist-mcp"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -54,6 +55,9 @@ let package = Package(
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
         // SHA-256 of the evidence files (CryptoKit on Apple systems, BoringSSL elsewhere).
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        // The Model Context Protocol server (cdhist-mcp), apart from cdhist: on Linux the SDK
+        // links FoundationNetworking and so libcurl.
+        .package(url: "https://github.com/modelcontextprotocol/swift-sdk", .upToNextMinor(from: "0.12.1")),
     ],
     targets: [
         .systemLibrary(
@@ -153,6 +157,20 @@ let package = Package(
         .executableTarget(
             name: "cdhist", dependencies: ["CDHistCLI"], path: "Sources/cdhist-main",
             swiftSettings: [.swiftLanguageMode(.v6)]),
+        // The MCP server: each tool a command of CDHistCLI run in-process for its JSON document.
+        .target(
+            name: "CDHistMCP",
+            dependencies: ["CDHistCLI", .product(name: "MCP", package: "swift-sdk")],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .executableTarget(
+            name: "cdhist-mcp",
+            dependencies: [
+                "CDHistMCP", "CDHistCLI", .product(name: "MCP", package: "swift-sdk"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         .executableTarget(
             name: "cdhist-fixtures",
             dependencies: [
@@ -168,6 +186,12 @@ let package = Package(
                 "cdhist", "CDHistCLI", "cdhist-fixtures", "HistoryKit", "HistoryFixtures", "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ]
+        ),
+        .testTarget(
+            name: "CDHistMCPTests",
+            dependencies: [
+                "CDHistMCP", "CDHistCLI", "TestSupport", .product(name: "MCP", package: "swift-sdk"),
             ]
         ),
         .testTarget(

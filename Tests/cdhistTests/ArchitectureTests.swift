@@ -128,6 +128,7 @@ import Testing
         var checked = 0
         for folder in LayerTests.targets.map({ "Sources/" + $0.name }) + [
             "Sources/cdhist", "Sources/cdhist-main", "Sources/HistoryFixtures", "Sources/cdhist-fixtures",
+            "Sources/CDHistMCP", "Sources/cdhist-mcp",
         ] {
             for file in try swiftFiles(folder) {
                 for (index, line) in file.text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {

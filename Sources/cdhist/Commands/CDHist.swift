@@ -15,7 +15,7 @@ struct CDHist: ParsableCommand {
             WatchCommand.self, DiffCommand.self, ActorsCommand.self, TokenCommand.self,
             PurgeCommand.self, RepairDefaultsCommand.self, ProvokeCommand.self, CheckCommand.self, CloudKitCommand.self,
             TimelineCommand.self, ReportCommand.self,
-            StoresCommand.self, SavesCommand.self, RecoverCommand.self, ReplCommand.self,
+            StoresCommand.self, SavesCommand.self, RecoverCommand.self, ReplCommand.self, MCPCommand.self,
         ]
     )
 }

@@ -98,6 +98,16 @@ enum CommandHelp {
         them back.
         """
 
+    /// `MCPCommand`'s discussion.
+    static let mcp = """
+        Each tool runs the cdhist command of its name (find_stores is stores, purge_preview is purge without \
+        --execute) on the arguments its schema lists, and returns the JSON document that command prints with \
+        --format json, as text and as structured content. A longer answer comes in pages: its page member gives the \
+        rows it holds, their total, and the cursor of the next page. Every tool only reads. Standard output carries \
+        protocol messages only; notices go to standard error. The server ends when its input closes. It is the \
+        executable cdhist-mcp, installed beside cdhist.
+        """
+
     /// `ReplCommand`'s discussion.
     static let repl = """
         In a script the first failing command stops it with exit status 2 and its line number, unless --keep-going.

@@ -31,7 +31,9 @@ struct LineRunner {
 
     /// The cdhist commands a line can run (all but `repl` itself).
     static var commandNames: [String] {
-        CDHist.configuration.subcommands.compactMap { $0.configuration.commandName }.filter { $0 != "repl" }
+        CDHist.configuration.subcommands.compactMap { $0.configuration.commandName }.filter {
+            $0 != "repl" && $0 != "mcp"
+        }
     }
 
     let env: REPLEnvironment
@@ -187,7 +189,7 @@ struct LineRunner {
                 + wrapped.dropFirst().map { indent + $0 }
         }
         var lines = ["Commands (the store is implied):"]
-        for type in CDHist.configuration.subcommands where type.configuration.commandName != "repl" {
+        for type in CDHist.configuration.subcommands where !["repl", "mcp"].contains(type.configuration.commandName) {
             lines += entry(type.configuration.commandName ?? "", type.configuration.abstract, column: 18)
         }
         lines.append("Session:")

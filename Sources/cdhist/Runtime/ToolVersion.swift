@@ -3,8 +3,8 @@ import CLineEditor
 import HistoryKit
 
 /// What cdhist is: its version, and what `--version` says of its build.
-enum ToolVersion {
-    static let number = "0.1.0"
+public enum ToolVersion {
+    public static let number = "0.1.0"
 
     /// `cdhist --version`: the version, the commit it was built from (scripts/install and
     /// scripts/package compile it in), the SQLite library in use and the session's line editor.

@@ -1,0 +1,152 @@
+import Foundation
+import MCP
+
+/// A command's JSON document cut to a size an agent can hold: whole when it fits, else its
+/// longest list paged, the rest of the document as it is, with a `page` member that says which
+/// rows the page holds, how many there are, and the cursor of the next page.
+enum ResultPage {
+    /// Room kept for the `page` member.
+    private static let pageMemberRoom = 400
+
+    /// The document in `file` (a command's output) for `call`, at most `limit` bytes.
+    static func bounded(_ file: URL, call: ToolCall, limit: Int) throws -> Data {
+        let lists = try DocumentLists.scan(file)
+        let cursor = try call.cursor.map { try PageCursor(decoding: $0, for: call) }
+        if cursor == nil, call.pageRows == nil || lists.lists.allSatisfy({ $0.count <= call.pageRows ?? 0 }),
+            lists.size <= limit
+        {
+            return try Data(contentsOf: file)
+        }
+        let paged: DocumentLists.List?
+        if let cursor {
+            paged = lists.lists.first { $0.key == cursor.list }
+        } else {
+            paged = lists.lists.max { $0.close - $0.open < $1.close - $1.open }
+        }
+        guard let list = paged else {
+            throw ToolFailure(
+                """
+                the answer is \(lists.size) bytes, over the server's limit of \(limit), and holds no list to page: \
+                narrow the question
+                """
+            )
+        }
+        let first = cursor?.offset ?? 0
+        let budget = limit - (list.open + 1) - (lists.size - list.close) - pageMemberRoom
+        var ranges: [Range<Int>] = []
+        var used = 0
+        var tooLarge: Int?
+        try DocumentLists.elements(of: list.key, in: file) { index, range in
+            guard index >= first else { return true }
+            if let rows = call.pageRows, ranges.count >= rows { return false }
+            let cost = range.count + (ranges.isEmpty ? 0 : 1)
+            guard used + cost <= budget else {
+                if ranges.isEmpty { tooLarge = range.count }
+                return false
+            }
+            ranges.append(range)
+            used += cost
+            return true
+        }
+        if let tooLarge {
+            throw ToolFailure(
+                """
+                row \(first) of '\(list.key)' is \(tooLarge) bytes, more than a page of \(limit) bytes holds: narrow \
+                the question, or start the server with a larger --max-result-bytes
+                """
+            )
+        }
+        let next = first + ranges.count
+        let page: [String: Value] = [
+            "list": .string(list.key), "offset": .int(first), "count": .int(ranges.count), "total": .int(list.count),
+            "nextCursor": next < list.count
+                ? .string(PageCursor(call: call, list: list.key, offset: next).encoded) : .null,
+        ]
+        let handle = try FileHandle(forReadingFrom: file)
+        defer { try? handle.close() }
+        func bytes(_ range: Range<Int>) throws -> Data {
+            try handle.seek(toOffset: UInt64(range.lowerBound))
+            return try handle.read(upToCount: range.count) ?? Data()
+        }
+        var document = try bytes(0..<(list.open + 1))
+        for (i, range) in ranges.enumerated() {
+            if i > 0 { document.append(UInt8(ascii: ",")) }
+            document.append(try bytes(range))
+        }
+        var tail = try bytes(list.close..<lists.size)
+        guard let end = tail.lastIndex(of: UInt8(ascii: "}")) else {
+            throw ToolFailure("the command's answer is not one JSON object")
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        tail.insert(contentsOf: Data(",\"page\":".utf8) + (try encoder.encode(page)), at: end)
+        document.append(tail)
+        return document
+    }
+}
+
+/// Where a page of an answer ends: the question it belongs to, the list, the next row.
+struct PageCursor {
+    let question: UInt64
+    let list: String
+    let offset: Int
+
+    init(call: ToolCall, list: String, offset: Int) {
+        question = Self.fingerprint(call.question)
+        self.list = list
+        self.offset = offset
+    }
+
+    /// The cursor `text` names, checked to continue `call`'s question.
+    init(decoding text: String, for call: ToolCall) throws {
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        guard let data = Data(base64Encoded: base64),
+            let fields = try? JSONDecoder().decode(Fields.self, from: data),
+            let question = UInt64(fields.q, radix: 16), fields.o >= 0
+        else {
+            throw MCPError.invalidParams("\(call.definition.name): 'cursor' is not a cursor this server gave")
+        }
+        guard question == Self.fingerprint(call.question) else {
+            throw MCPError.invalidParams(
+                """
+                \(call.definition.name): the cursor continues another question (call with the same arguments as \
+                the page that gave it)
+                """
+            )
+        }
+        self.question = question
+        list = fields.l
+        offset = fields.o
+    }
+
+    /// The cursor as a page gives it: URL-safe base64 of its fields.
+    var encoded: String {
+        let fields = Fields(q: String(question, radix: 16), l: list, o: offset)
+        let data = (try? JSONEncoder().encode(fields)) ?? Data()
+        return data.base64EncodedString().replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
+
+    private struct Fields: Codable {
+        let q: String
+        let l: String
+        let o: Int
+    }
+
+    /// FNV-1a of `text`: the same in every process (Swift's Hasher is seeded anew per process).
+    private static func fingerprint(_ text: String) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01b3
+        }
+        return hash
+    }
+}
+
+/// A tool's failure to answer, told to the agent as the tool's error result.
+struct ToolFailure: Error {
+    let message: String
+    init(_ message: String) { self.message = message }
+}

@@ -1,0 +1,371 @@
+import CDHistCLI
+import Foundation
+import MCP
+import TestSupport
+import Testing
+
+@testable import CDHistMCP
+
+/// The MCP server driven in this process by the protocol's own client: its tools, each tool's
+/// answer against the command line's JSON for the same question, pages, and its errors.
+@Suite struct ServerTests {
+    static let m = "fixtures/MergeState"
+    static let now = "2025-03-06T09:00:00Z"
+
+    /// A question asked of a tool and of the command line.
+    struct Question: CustomTestStringConvertible, Sendable {
+        let tool: String
+        let arguments: [String: Value]
+        /// The same question on the command line (before `--format json`).
+        let commandLine: [String]
+        var testDescription: String { "\(tool) \(commandLine.dropFirst().joined(separator: " "))" }
+    }
+
+    /// Every tool, on the fixtures.
+    static let questions: [Question] = [
+        Question(
+            tool: "find_stores", arguments: ["place": ["fixtures/GroupContainer"]],
+            commandLine: ["stores", "fixtures/GroupContainer"]),
+        Question(
+            tool: "info", arguments: ["store": "fixtures/Purged/Tasks.sqlite"],
+            commandLine: ["info", "fixtures/Purged/Tasks.sqlite"]),
+        Question(
+            tool: "actors",
+            arguments: ["store": "\(m)/Tasks.sqlite", "defaults": "\(m)/phtk.plist", "now": .string(now)],
+            commandLine: ["actors", "\(m)/Tasks.sqlite", "--defaults", "\(m)/phtk.plist", "--now", now]),
+        Question(
+            tool: "check",
+            arguments: [
+                "store": "fixtures/Purged/Tasks.sqlite", "defaults": "fixtures/Purged/defaults.plist",
+                "now": .string(now),
+            ],
+            commandLine: [
+                "check", "fixtures/Purged/Tasks.sqlite", "--defaults", "fixtures/Purged/defaults.plist", "--now", now,
+            ]),
+        Question(
+            tool: "transactions", arguments: ["store": "fixtures/AppGroup/Tasks.sqlite", "author": ["app"]],
+            commandLine: ["transactions", "fixtures/AppGroup/Tasks.sqlite", "--author", "app"]),
+        Question(
+            tool: "changes", arguments: ["store": "fixtures/AppGroup/Tasks.sqlite", "type": ["update"]],
+            commandLine: ["changes", "fixtures/AppGroup/Tasks.sqlite", "--type", "update"]),
+        Question(
+            tool: "show", arguments: ["store": "fixtures/Later/Tasks.sqlite", "transaction": 37],
+            commandLine: ["show", "fixtures/Later/Tasks.sqlite", "37"]),
+        Question(
+            tool: "object", arguments: ["store": "fixtures/Later/Tasks.sqlite", "id": "Task/p3"],
+            commandLine: ["object", "fixtures/Later/Tasks.sqlite", "Task/p3"]),
+        Question(
+            tool: "deleted", arguments: ["store": "fixtures/Purged/Tasks.sqlite"],
+            commandLine: ["deleted", "fixtures/Purged/Tasks.sqlite"]),
+        Question(
+            tool: "saves", arguments: ["store": "fixtures/WALSaves/Tasks.sqlite"],
+            commandLine: ["saves", "fixtures/WALSaves/Tasks.sqlite"]),
+        Question(
+            tool: "recover", arguments: ["store": "fixtures/WALSaves/Tasks.sqlite"],
+            commandLine: ["recover", "fixtures/WALSaves/Tasks.sqlite"]),
+        Question(
+            tool: "purge_preview",
+            arguments: [
+                "store": "\(m)/Tasks.sqlite", "defaults": "\(m)/phtk.plist", "strategy": "apple", "now": .string(now),
+            ],
+            commandLine: [
+                "purge", "\(m)/Tasks.sqlite", "--defaults", "\(m)/phtk.plist", "--strategy", "apple", "--now", now,
+            ]),
+        Question(
+            tool: "cloudkit", arguments: ["store": "fixtures/CloudKit/Tasks.sqlite", "now": .string(now)],
+            commandLine: ["cloudkit", "fixtures/CloudKit/Tasks.sqlite", "--now", now]),
+        Question(
+            tool: "diff", arguments: ["old": "fixtures/AppGroup/Tasks.sqlite", "new": "fixtures/Later/Tasks.sqlite"],
+            commandLine: ["diff", "fixtures/AppGroup/Tasks.sqlite", "fixtures/Later/Tasks.sqlite"]),
+    ]
+
+    @Test func everyToolIsAsked() {
+        #expect(Set(Self.questions.map(\.tool)) == Set(ToolCatalog.reading.map(\.name)))
+    }
+
+    @Test(arguments: questions)
+    func toolAnswersAsTheCommandLine(_ question: Question) async throws {
+        try Self.inRepository()
+        try await ClientSession.with { session in
+            let result = try await session.call(question.tool, question.arguments)
+            #expect(result.isError != true)
+            try Self.expectAnswer(result, equals: question.commandLine)
+        }
+    }
+
+    /// Reading tools on a real store of Apple's frameworks, when the shared stores are here.
+    @Test func realStoreAnswersAsTheCommandLine() async throws {
+        guard RealStores.available else { return }
+        let photos15 = RealStores.photos15
+        let photos = RealStores.photos
+        // Large enough to hold every answer whole.
+        try await ClientSession.with(maxResultBytes: 1 << 30) { session in
+            for (tool, arguments, commandLine) in [
+                ("info", ["store": Value.string(photos)], ["info", photos]),
+                (
+                    "check", ["store": .string(photos), "token": .string(RealStores.photosToken)],
+                    ["check", photos, "--token", RealStores.photosToken]
+                ),
+                ("saves", ["store": .string(photos15)], ["saves", photos15]),
+                ("transactions", ["store": .string(photos)], ["transactions", photos]),
+            ] {
+                let result = try await session.call(tool, arguments)
+                #expect(result.isError != true, "\(tool)")
+                try Self.expectAnswer(result, equals: commandLine)
+            }
+        }
+    }
+
+    /// Every page of a long change list, read to its end, adds up to the command line's list.
+    @Test(arguments: [nil, 7] as [Int?])
+    func pagesAddUpToTheWholeList(rows: Int?) async throws {
+        try Self.inRepository()
+        let store = "fixtures/AppGroup/Tasks.sqlite"
+        let whole = try Self.commandLineJSON(["changes", store])
+        let expected = try #require(whole["changes"] as? [Any])
+        try await ClientSession.with(maxResultBytes: 8_192) { session in
+            var rowsRead: [Any] = []
+            var cursor: String?
+            var pages = 0
+            repeat {
+                var arguments: [String: Value] = ["store": .string(store)]
+                if let rows { arguments["limit"] = .int(rows) }
+                if let cursor { arguments["cursor"] = .string(cursor) }
+                let result = try await session.call("changes", arguments)
+                let text = try #require(Self.text(result))
+                #expect(text.utf8.count <= 8_192)
+                let page = try Self.object(text)
+                let info = try #require(page["page"] as? [String: Any])
+                let list = try #require(page["changes"] as? [Any])
+                if let rows { #expect(list.count <= rows) }
+                #expect(info["offset"] as? Int == rowsRead.count)
+                #expect(info["total"] as? Int == expected.count)
+                rowsRead += list
+                cursor = info["nextCursor"] as? String
+                pages += 1
+                // The rest of the document is the command line's.
+                var rest = page
+                rest["page"] = nil
+                rest["changes"] = whole["changes"]
+                #expect(try Self.canonical(rest) == Self.canonical(whole))
+            } while cursor != nil && pages < 1_000
+            #expect(pages > 1)
+            #expect(try Self.canonical(rowsRead) == Self.canonical(expected))
+        }
+    }
+
+    /// Bad calls are protocol errors or tool errors naming the problem, and the server goes on.
+    @Test func badCallsAreNamedAndTheServerGoesOn() async throws {
+        try Self.inRepository()
+        let dir = try TemporaryDirectory()
+        let hostile = dir.file("hostile.sqlite")
+        try Data("SQLite format 3\u{0}\u{1b}[31mnot a database".utf8).write(to: URL(fileURLWithPath: hostile))
+        try await ClientSession.with { session in
+            for (tool, arguments, words) in [
+                ("no_such_tool", [:], ["no tool 'no_such_tool'"]),
+                ("info", [:], ["needs 'store'"]),
+                ("info", ["store": true], ["'store' must be a string"]),
+                ("info", ["store": "fixtures/AppGroup/Tasks.sqlite", "execute": true], ["no argument 'execute'"]),
+                (
+                    "purge_preview", ["store": "fixtures/AppGroup/Tasks.sqlite", "execute": true],
+                    ["no argument 'execute'"]
+                ),
+                ("changes", ["store": "fixtures/AppGroup/Tasks.sqlite", "limit": 0], ["'limit'"]),
+                ("changes", ["store": "fixtures/AppGroup/Tasks.sqlite", "cursor": "zz"], ["'cursor'"]),
+            ] as [(String, [String: Value], [String])] {
+                do {
+                    let result = try await session.call(tool, arguments)
+                    Issue.record("\(tool) \(arguments) answered: \(result)")
+                } catch let error as MCPError {
+                    for word in words { #expect(error.localizedDescription.contains(word), "\(error)") }
+                }
+            }
+            for (arguments, word) in [
+                (["store": Value.string(dir.file("missing.sqlite"))], "missing.sqlite"),
+                (["store": .string(hostile)], "hostile.sqlite"),
+                (["store": "--execute"], "--execute"),
+            ] {
+                let result = try await session.call("info", arguments)
+                #expect(result.isError == true)
+                let text = try #require(Self.text(result))
+                #expect(text.contains(word), "\(text)")
+                #expect(!text.contains("\u{1b}"))
+            }
+            let result = try await session.call("info", ["store": "fixtures/AppGroup/Tasks.sqlite"])
+            #expect(result.isError != true)
+        }
+    }
+
+    /// The tools listed, their schemas and annotations, as `Tests/MCPGoldens/tools.json` holds
+    /// them (`CDHIST_RECORD_GOLDENS=1` writes it again).
+    @Test func toolListIsItsGolden() async throws {
+        try await ClientSession.with { session in
+            let (tools, _) = try await session.client.listTools()
+            #expect(tools.map(\.name) == ToolCatalog.reading.map(\.name))
+            for tool in tools {
+                #expect(tool.annotations.readOnlyHint == true)
+                #expect(tool.annotations.destructiveHint == false)
+            }
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            let data = try encoder.encode(tools)
+            let golden = Repository.root.appendingPathComponent("Tests/MCPGoldens/tools.json")
+            if ProcessInfo.processInfo.environment["CDHIST_RECORD_GOLDENS"] == "1" {
+                try (data + Data("\n".utf8)).write(to: golden)
+            }
+            let expected = try Data(contentsOf: golden)
+            #expect(
+                String(decoding: data + Data("\n".utf8), as: UTF8.self) == String(decoding: expected, as: UTF8.self))
+        }
+    }
+
+    // MARK: - Helpers
+
+    /// The tests name fixtures relative to the clone, as a user in it types them.
+    static func inRepository() throws {
+        try #require(FileManager.default.currentDirectoryPath == Repository.root.path, "run from the clone's root")
+    }
+
+    /// The result's first text: the document.
+    static func text(_ result: CallTool.Result) -> String? {
+        guard case .text(let text, _, _)? = result.content.first else { return nil }
+        return text
+    }
+
+    static func object(_ text: String) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+    }
+
+    /// `value` (parsed JSON) written with sorted keys: equal documents give equal bytes.
+    static func canonical(_ value: Any) throws -> String {
+        String(decoding: try JSONSerialization.data(withJSONObject: value, options: [.sortedKeys]), as: UTF8.self)
+    }
+
+    /// The command line's JSON document for `arguments` (run in this process).
+    static func commandLineJSON(_ arguments: [String]) throws -> [String: Any] {
+        let dir = try TemporaryDirectory()
+        let out = dir.file("out")
+        let err = dir.file("err")
+        for file in [out, err] { _ = FileManager.default.createFile(atPath: file, contents: nil) }
+        let outHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: out))
+        let errHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: err))
+        var environment = ProcessInfo.processInfo.environment
+        environment["CDHIST_FORMAT"] = nil
+        let status = Entry.run(
+            arguments + ["--format", "json"],
+            console: Console(standardOutput: outHandle, standardError: errHandle, environment: environment))
+        try outHandle.close()
+        try errHandle.close()
+        let errors = String(decoding: try Data(contentsOf: URL(fileURLWithPath: err)), as: UTF8.self)
+        #expect(status < 2, "\(arguments): \(errors)")
+        return try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out))) as? [String: Any])
+    }
+
+    /// `result` holds, as text and as structured content, what the command line prints.
+    static func expectAnswer(_ result: CallTool.Result, equals commandLine: [String]) throws {
+        let expected = try commandLineJSON(commandLine)
+        let document = try #require(text(result))
+        #expect(try canonical(try object(document)) == canonical(expected), "\(commandLine)")
+        let structured = try #require(result.structuredContent)
+        let decoded = try #require(
+            JSONSerialization.jsonObject(with: JSONEncoder().encode(structured)) as? [String: Any])
+        #expect(try canonical(decoded) == canonical(expected), "\(commandLine)")
+    }
+}
+
+/// A client connected to a server of this process through the SDK's in-memory transport.
+struct ClientSession {
+    let client: Client
+
+    static func with(
+        maxResultBytes: Int = HistoryServer.Options.defaultMaxResultBytes, _ body: (ClientSession) async throws -> Void
+    ) async throws {
+        let (clientSide, serverSide) = await InMemoryTransport.createConnectedPair()
+        let server = try await HistoryServer(options: .init(maxResultBytes: maxResultBytes))
+        let serving = Task { try await server.serve(serverSide) }
+        let client = Client(name: "cdhist-tests", version: "1")
+        _ = try await client.connect(transport: clientSide)
+        do {
+            try await body(ClientSession(client: client))
+        } catch {
+            await client.disconnect()
+            serving.cancel()
+            throw error
+        }
+        await client.disconnect()
+        serving.cancel()
+    }
+
+    func call(_ tool: String, _ arguments: [String: Value]) async throws -> CallTool.Result {
+        let context: RequestContext<CallTool.Result> = try await client.callTool(name: tool, arguments: arguments)
+        return try await context.value
+    }
+}
+
+/// The built server, `cdhist-mcp` and `cdhist mcp`, driven through its standard input and output
+/// by a scripted session that ends when its input does.
+@Suite struct BinaryServerTests {
+    /// The folder of the built products (beside the test bundle).
+    static let products: URL = {
+        var url = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        while url.path != "/" {
+            url.deleteLastPathComponent()
+            if FileManager.default.isExecutableFile(atPath: url.appendingPathComponent("cdhist-mcp").path) {
+                return url
+            }
+        }
+        return Repository.root.appendingPathComponent(".build/debug")
+    }()
+
+    @Test(arguments: [["cdhist-mcp"], ["cdhist", "mcp"]])
+    func scriptedSessionIsAnswered(_ command: [String]) throws {
+        try ServerTests.inRepository()
+        let store = "fixtures/MergeState/Tasks.sqlite"
+        let requests = [
+            #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"script","version":"1"}}}"#,
+            #"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+            #"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#,
+            #"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"info","arguments":{"store":"\#(store)"}}}"#,
+            #"{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"info""#,
+            #"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"rm","arguments":{}}}"#,
+            #"{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"info","arguments":{"store":"fixtures/none.sqlite"}}}"#,
+            #"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"changes","arguments":{"store":"\#(store)","limit":2}}}"#,
+        ]
+        let dir = try TemporaryDirectory()
+        let input = dir.file("input.jsonl")
+        try Data((requests.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: input))
+        let result = try Subprocess.run(
+            Self.products.appendingPathComponent(command[0]).path, Array(command.dropFirst()),
+            environment: ProcessInfo.processInfo.environment, stdinPath: input, timeout: 120)
+        #expect(result.status == 0, "\(String(decoding: result.stderr, as: UTF8.self))")
+        var responses: [Int: [String: Any]] = [:]
+        var parseErrors = 0
+        for line in String(decoding: result.stdout, as: UTF8.self).split(separator: "\n") {
+            // Standard output carries protocol messages only.
+            let message = try #require(
+                try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
+            #expect(message["jsonrpc"] as? String == "2.0")
+            if let id = message["id"] as? Int {
+                responses[id] = message
+            } else if (message["error"] as? [String: Any])?["code"] as? Int == -32700 {
+                parseErrors += 1
+            }
+        }
+        #expect(parseErrors == 1)
+        let server = (responses[1]?["result"] as? [String: Any])?["serverInfo"] as? [String: Any]
+        #expect(server?["name"] as? String == "cdhist")
+        let tools = (responses[2]?["result"] as? [String: Any])?["tools"] as? [[String: Any]]
+        #expect(tools?.compactMap { $0["name"] as? String } == ToolCatalog.reading.map(\.name))
+        let info = try #require(responses[3]?["result"] as? [String: Any])
+        #expect((info["structuredContent"] as? [String: Any])?["kind"] as? String == "info")
+        #expect(((responses[5]?["error"] as? [String: Any])?["message"] as? String)?.contains("no tool 'rm'") == true)
+        let missing = try #require(responses[6]?["result"] as? [String: Any])
+        #expect(missing["isError"] as? Bool == true)
+        let text = ((missing["content"] as? [[String: Any]])?.first?["text"] as? String) ?? ""
+        #expect(text.contains("fixtures/none.sqlite"), "\(text)")
+        let page = (responses[7]?["result"] as? [String: Any])?["structuredContent"] as? [String: Any]
+        #expect((page?["changes"] as? [Any])?.count == 2)
+        #expect((page?["page"] as? [String: Any])?["total"] as? Int == 67)
+    }
+}
