@@ -24,10 +24,16 @@ public struct HistoryServer: Sendable {
     let tools: [String: ToolDefinition]
     /// The tools in the order they are listed.
     let listed: [Tool]
+    /// The manual's sections, served as resources.
+    let manual: ManualSections
 
     /// A server whose commands read `environment`.
-    public init(options: Options, environment: [String: String] = ProcessInfo.processInfo.environment) async throws {
+    public init(
+        options: Options, environment: [String: String] = ProcessInfo.processInfo.environment,
+        manual: URL? = Bundle.main.executableURL
+    ) async throws {
         self.options = options
+        self.manual = ManualSections.find(near: manual)
         runner = try CommandRunner(environment: environment)
         let dump = try await runner.run(["--experimental-dump-help"])
         defer { dump.finish() }
@@ -50,8 +56,39 @@ public struct HistoryServer: Sendable {
         let server = Server(
             name: "cdhist", version: ToolVersion.number,
             instructions: Self.instructions,
-            capabilities: .init(tools: .init(listChanged: false)))
+            capabilities: .init(
+                prompts: .init(listChanged: false), resources: .init(subscribe: false, listChanged: false),
+                tools: .init(listChanged: false)))
         await server.withMethodHandler(ListTools.self) { _ in .init(tools: listed) }
+        await server.withMethodHandler(ListResources.self) { _ in
+            .init(
+                resources: manual.sections.map {
+                    Resource(
+                        name: $0.title, uri: $0.uri, description: "The cdhist manual's \($0.title) section.",
+                        mimeType: "text/plain")
+                })
+        }
+        await server.withMethodHandler(ReadResource.self) { params in
+            guard let section = manual.sections.first(where: { $0.uri == params.uri }) else {
+                throw MCPError.invalidParams("no resource \(params.uri) (resources/list lists them)")
+            }
+            return .init(contents: [.text(section.text, uri: section.uri, mimeType: "text/plain")])
+        }
+        await server.withMethodHandler(ListPrompts.self) { _ in .init(prompts: PromptCatalog.all.map(\.prompt)) }
+        await server.withMethodHandler(GetPrompt.self) { params in
+            guard let definition = PromptCatalog.all.first(where: { $0.prompt.name == params.name }) else {
+                throw MCPError.invalidParams("no prompt '\(params.name)' (prompts/list lists them)")
+            }
+            let arguments = params.arguments ?? [:]
+            for argument in definition.prompt.arguments ?? [] where argument.required == true {
+                guard arguments[argument.name] != nil else {
+                    throw MCPError.invalidParams("prompt \(params.name) needs '\(argument.name)'")
+                }
+            }
+            return .init(
+                description: definition.prompt.description,
+                messages: [.user(.text(text: definition.plan(arguments)))])
+        }
         let calls = CallsUnderWay()
         await server.withMethodHandler(CallTool.self) { params in
             await calls.begin()

@@ -219,6 +219,50 @@ import Testing
         }
     }
 
+    /// The manual's sections are resources, as plain text; the prompts are plans that name tools.
+    @Test func manualAndPromptsAreServed() async throws {
+        try await ClientSession.with { session in
+            let (resources, _) = try await session.client.listResources()
+            let titles = resources.map(\.name)
+            for title in ["NAME", "COMMANDS", "JSON OUTPUT", "EXIT STATUS"] {
+                #expect(titles.contains(title), "\(titles)")
+            }
+            let commands = try #require(resources.first { $0.name == "COMMANDS" })
+            let contents = try await session.client.readResource(uri: commands.uri)
+            let text = try #require(contents.first?.text)
+            #expect(text.contains("--max-result-bytes bytes"))
+            #expect(!text.contains(".It "))
+            do {
+                _ = try await session.client.readResource(uri: "cdhist://manual/none")
+                Issue.record("an unknown resource was read")
+            } catch let error as MCPError {
+                #expect(error.localizedDescription.contains("cdhist://manual/none"))
+            }
+            let (prompts, _) = try await session.client.listPrompts()
+            #expect(prompts.map(\.name) == ["why_missing_changes", "is_it_safe_to_purge", "what_did_this_save_change"])
+            let plan = try await session.client.getPrompt(
+                name: "why_missing_changes",
+                arguments: ["store": "fixtures/MergeState/Tasks.sqlite", "defaults": "fixtures/MergeState/phtk.plist"])
+            guard case .text(let words)? = plan.messages.first?.content else {
+                Issue.record("the prompt is not text: \(plan)")
+                return
+            }
+            let tools = Set(ToolCatalog.reading.map(\.name))
+            // Every tool a plan calls exists.
+            let called = words.matches(of: try Regex("Call ([a-z_]+)")).compactMap {
+                $0.output[1].substring.map(String.init)
+            }
+            #expect(!called.isEmpty && called.allSatisfy(tools.contains), "\(called)")
+            #expect(words.contains("fixtures/MergeState/phtk.plist"))
+            do {
+                _ = try await session.client.getPrompt(name: "what_did_this_save_change", arguments: [:])
+                Issue.record("a prompt without its required argument was given")
+            } catch let error as MCPError {
+                #expect(error.localizedDescription.contains("'store'"))
+            }
+        }
+    }
+
     // MARK: - Helpers
 
     /// The tests name fixtures relative to the clone, as a user in it types them.
@@ -282,7 +326,10 @@ struct ClientSession {
         maxResultBytes: Int = HistoryServer.Options.defaultMaxResultBytes, _ body: (ClientSession) async throws -> Void
     ) async throws {
         let (clientSide, serverSide) = await InMemoryTransport.createConnectedPair()
-        let server = try await HistoryServer(options: .init(maxResultBytes: maxResultBytes))
+        // The manual of the clone, as a server built in it finds it.
+        let server = try await HistoryServer(
+            options: .init(maxResultBytes: maxResultBytes),
+            manual: Repository.root.appendingPathComponent(".build/debug/cdhist-mcp"))
         let serving = Task { try await server.serve(serverSide) }
         let client = Client(name: "cdhist-tests", version: "1")
         _ = try await client.connect(transport: clientSide)
