@@ -160,7 +160,7 @@ let package = Package(
         // The MCP server: each tool a command of CDHistCLI run in-process for its JSON document.
         .target(
             name: "CDHistMCP",
-            dependencies: ["CDHistCLI", .product(name: "MCP", package: "swift-sdk")],
+            dependencies: ["CDHistCLI", "HistoryKit", .product(name: "MCP", package: "swift-sdk")],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .executableTarget(

@@ -14,7 +14,8 @@ struct ServerCommand: AsyncParsableCommand {
     @OptionGroup var options: MCPServerOptions
 
     func run() async throws {
-        let server = try await HistoryServer(options: .init(maxResultBytes: options.maxResultBytes))
+        let server = try await HistoryServer(
+            options: .init(maxResultBytes: options.maxResultBytes, allowWrites: options.allowWrites))
         try await server.serve(StdioTransport())
     }
 }

@@ -323,12 +323,13 @@ struct ClientSession {
     let client: Client
 
     static func with(
-        maxResultBytes: Int = HistoryServer.Options.defaultMaxResultBytes, _ body: (ClientSession) async throws -> Void
+        maxResultBytes: Int = HistoryServer.Options.defaultMaxResultBytes, allowWrites: Bool = false,
+        _ body: (ClientSession) async throws -> Void
     ) async throws {
         let (clientSide, serverSide) = await InMemoryTransport.createConnectedPair()
         // The manual of the clone, as a server built in it finds it.
         let server = try await HistoryServer(
-            options: .init(maxResultBytes: maxResultBytes),
+            options: .init(maxResultBytes: maxResultBytes, allowWrites: allowWrites),
             manual: Repository.root.appendingPathComponent(".build/debug/cdhist-mcp"))
         let serving = Task { try await server.serve(serverSide) }
         let client = Client(name: "cdhist-tests", version: "1")

@@ -1,4 +1,5 @@
 import Foundation
+import MCP
 
 /// The manual's sections (`cdhist.1`), as plain text an agent reads: found beside the installed
 /// server (`PREFIX/share/man/man1`), or in the clone the server was built in.
@@ -54,6 +55,25 @@ struct ManualSections: Sendable {
     }
 
     private init(sections: [Section]) { self.sections = sections }
+
+    /// Lists and reads the sections on `server`.
+    func serve(on server: Server) async {
+        let sections = sections
+        await server.withMethodHandler(ListResources.self) { _ in
+            .init(
+                resources: sections.map {
+                    Resource(
+                        name: $0.title, uri: $0.uri, description: "The cdhist manual's \($0.title) section.",
+                        mimeType: "text/plain")
+                })
+        }
+        await server.withMethodHandler(ReadResource.self) { params in
+            guard let section = sections.first(where: { $0.uri == params.uri }) else {
+                throw MCPError.invalidParams("no resource \(params.uri) (resources/list lists them)")
+            }
+            return .init(contents: [.text(section.text, uri: section.uri, mimeType: "text/plain")])
+        }
+    }
 }
 
 /// mdoc read into plain paragraphs: a macro's words run on in the sentence it is part of; a

@@ -8,6 +8,24 @@ enum PromptCatalog {
         let plan: @Sendable ([String: String]) -> String
     }
 
+    /// Lists the prompts on `server` and gives each one's plan.
+    static func serve(on server: Server) async {
+        await server.withMethodHandler(ListPrompts.self) { _ in .init(prompts: all.map(\.prompt)) }
+        await server.withMethodHandler(GetPrompt.self) { params in
+            guard let definition = all.first(where: { $0.prompt.name == params.name }) else {
+                throw MCPError.invalidParams("no prompt '\(params.name)' (prompts/list lists them)")
+            }
+            let arguments = params.arguments ?? [:]
+            for argument in definition.prompt.arguments ?? [] where argument.required == true {
+                guard arguments[argument.name] != nil else {
+                    throw MCPError.invalidParams("prompt \(params.name) needs '\(argument.name)'")
+                }
+            }
+            return .init(
+                description: definition.prompt.description, messages: [.user(.text(text: definition.plan(arguments)))])
+        }
+    }
+
     static let store = Prompt.Argument(
         name: "store", description: "The store's path (find_stores finds it).", required: true)
     static let defaults = Prompt.Argument(

@@ -6,7 +6,9 @@ import MCP
 struct ToolCall: Sendable {
     let definition: ToolDefinition
     /// The cdhist command line (without the program's name) that answers it as one JSON document.
-    let commandLine: [String]
+    var commandLine: [String] { commandLine(adding: []) }
+    private let options: [String]
+    private let positionals: [String]
     /// The rows a page may hold at most (``ToolDefinition/limitArgument``); nil: as many as fit.
     let pageRows: Int?
     /// The page it continues (``ToolDefinition/cursorArgument``); nil: the first.
@@ -69,13 +71,24 @@ struct ToolCall: Sendable {
         case .string(let text)?: cursor = text
         case .some: throw MCPError.invalidParams("\(definition.name): 'cursor' must be a string (a page's nextCursor)")
         }
-        // After "--" every word is a positional value, whatever it begins with.
-        commandLine = [definition.command] + options + ["--format=json", "--"] + positionals
+        self.options = options
+        self.positionals = positionals
         var asked = given
         asked[ToolDefinition.cursorArgument] = nil
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         question = definition.name + " " + String(decoding: try encoder.encode(asked), as: UTF8.self)
+    }
+
+    /// The command line with `words` among its options (`--execute`).
+    func commandLine(adding words: [String]) -> [String] {
+        // After "--" every word is a positional value, whatever it begins with.
+        [definition.command] + options + words + ["--format=json", "--"] + positionals
+    }
+
+    /// The values of the call that may name files: every option's and positional's.
+    var values: [String] {
+        options.compactMap { $0.split(separator: "=", maxSplits: 1).last.map(String.init) } + positionals
     }
 
     /// A value given for `argument` as the command line's word: a string as it is, a number as

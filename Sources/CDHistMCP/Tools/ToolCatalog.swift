@@ -1,6 +1,13 @@
 /// The server's tools, one per question a user asks of a store's history, each the cdhist
 /// command that answers it.
 enum ToolCatalog {
+    /// The tools a server offers: those that read, and with `allowingWrites` the previews of
+    /// the writes (their previewID is what ``ExecuteTool`` carries out).
+    static func tools(allowingWrites: Bool) -> [ToolDefinition] {
+        guard allowingWrites else { return reading }
+        return reading.map { $0.name == "purge_preview" ? purgePreview(allowingWrites: true) : $0 } + writePreviews
+    }
+
     /// Every tool that reads (the server offers these always).
     static let reading: [ToolDefinition] = [
         ToolDefinition(
@@ -82,14 +89,7 @@ enum ToolCatalog {
             and deleted objects with their values.
             """
         ),
-        ToolDefinition(
-            "purge_preview", command: "purge",
-            leftOut: ["execute", "backup", "no_backup", "prune_strings", "vacuum", "allow_expire", "yes"],
-            """
-            Preview a purge of history (before a date, transaction or token, or as a popular cleaner would \
-            cut it), what it would delete and which actors it would break. Nothing is deleted.
-            """
-        ),
+        purgePreview(allowingWrites: false),
         ToolDefinition(
             "cloudkit",
             """
@@ -102,6 +102,45 @@ enum ToolCatalog {
             """
             Compare two copies of a store: transactions purged, added and rewritten, and what the added \
             ones did to objects.
+            """
+        ),
+    ]
+
+    /// The purge's preview: with writes allowed, it takes the execution's own choices too and
+    /// gives a previewID (never `--no-backup`, never a backup path of the agent's).
+    static func purgePreview(allowingWrites: Bool) -> ToolDefinition {
+        ToolDefinition(
+            "purge_preview", command: "purge",
+            leftOut: allowingWrites
+                ? ["execute", "backup", "no_backup", "yes"]
+                : ["execute", "backup", "no_backup", "prune_strings", "vacuum", "allow_expire", "yes"],
+            execution: allowingWrites ? ["--execute", "--yes"] : nil,
+            """
+            Preview a purge of history (before a date, transaction or token, or as a popular cleaner would \
+            cut it), what it would delete and which actors it would break. Nothing is deleted.
+            """ + (allowingWrites ? " Its previewID is what execute carries out (after a backup)." : "")
+        )
+    }
+
+    /// The previews of the other writes, offered with writes allowed.
+    static let writePreviews: [ToolDefinition] = [
+        ToolDefinition(
+            "repair_defaults_preview", command: "repair-defaults", leftOut: ["execute", "backup"],
+            execution: ["--execute"],
+            """
+            Preview moving or removing an actor's merge position in the shared defaults plist (to a date, \
+            tx:N, the oldest or the newest transaction), keeping every other key. Its previewID is what \
+            execute carries out (the plist is backed up beside it).
+            """
+        ),
+        ToolDefinition(
+            // Not --undo: the command puts the files back at once, with no preview to hold to.
+            "provoke_preview", command: "provoke", leftOut: ["execute", "undo", "force"], execution: ["--execute"],
+            """
+            Preview putting a store into a failure the app must survive (expired token, missed changes, \
+            behind by N, foreign or corrupt token, CloudKit reset); the app must be quit. Its previewID is \
+            what execute carries out, copying every file it changes first (cdhist provoke --undo puts them \
+            back).
             """
         ),
     ]

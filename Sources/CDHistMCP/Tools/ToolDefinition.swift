@@ -15,14 +15,20 @@ struct ToolDefinition: Sendable {
     /// Whether it takes `limit`, the rows of a page, in place of the command's `--limit`: a list
     /// long enough to page on.
     let pagesRows: Bool
+    /// For a preview of a write: the words that carry it out (`--execute`); nil for a tool that
+    /// only reads.
+    let execution: [String]?
 
-    init(_ name: String, command: String? = nil, leftOut: Set<String> = [], pagesRows: Bool = false, _ purpose: String)
-    {
+    init(
+        _ name: String, command: String? = nil, leftOut: Set<String> = [], pagesRows: Bool = false,
+        execution: [String]? = nil, _ purpose: String
+    ) {
         self.name = name
         self.command = command ?? name
         self.purpose = purpose
         self.leftOut = leftOut
         self.pagesRows = pagesRows
+        self.execution = execution
     }
 
     /// Arguments no tool takes: they shape what a terminal shows, or are the tool's own.
@@ -42,7 +48,7 @@ struct ToolDefinition: Sendable {
     }
 
     /// The tool as the protocol lists it: its description, the JSON Schema of its arguments, and
-    /// its annotations (every tool reads, and changes nothing).
+    /// its annotations (it reads, and changes nothing: a preview too).
     func tool(for command: CommandArguments) -> Tool {
         var properties: [String: Value] = [:]
         var required: [Value] = []

@@ -8,6 +8,15 @@ public struct MCPServerOptions: ParsableArguments {
             "No tool result is larger than this many bytes: a longer answer comes in pages.", valueName: "bytes"))
     public var maxResultBytes: Int = 100_000
 
+    @Flag(
+        name: .customLong("allow-writes"),
+        help: ArgumentHelp(
+            """
+            Also offer the writes: previews of a purge, a merge-position repair and a provocation, each \
+            giving a previewID that the execute tool carries out once, while the files are unchanged.
+            """))
+    public var allowWrites = false
+
     public init() {}
 
     public func validate() throws {
@@ -17,5 +26,7 @@ public struct MCPServerOptions: ParsableArguments {
     }
 
     /// The options as `cdhist-mcp`'s command line gives them.
-    var arguments: [String] { ["--max-result-bytes", String(maxResultBytes)] }
+    var arguments: [String] {
+        ["--max-result-bytes", String(maxResultBytes)] + (allowWrites ? ["--allow-writes"] : [])
+    }
 }
