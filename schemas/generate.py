@@ -54,7 +54,10 @@ import json, os
 #       values, objects gone without a recorded delete, the first and last deleting transaction), given in full
 #       when --limit lists fewer objects. A provocation's hiddenReaders (readers no file shows that its purge may
 #       break, as purge names them).
-VERSION = "1.16"
+# 1.17: the members an MCP tool's result adds to a command's document (cdhist mcp): page (which rows of the
+#       document's longest list a page holds, their total, and the cursor of the next page) and previewID (a
+#       preview's identifier, with --allow-writes).
+VERSION = "1.17"
 
 def nullable(t): return {"type": [t, "null"]} if isinstance(t, str) else {"anyOf": [t, {"type": "null"}]}
 S, I, N, B = {"type": "string"}, {"type": "integer"}, {"type": "number"}, {"type": "boolean"}
@@ -65,14 +68,17 @@ def obj(props, optional=()):
             "required": [k for k in props if k not in optional]}
 def ref(name): return {"$ref": f"#/$defs/{name}"}
 def doc(kind, props, optional=()):
-    # Every document: atSave when read at a save, warnings when the store read is not all its files hold.
-    p = {"format": {"const": "cdhist/1"}, "kind": {"const": kind}, "atSave": ref("atSave"), "warnings": arr(S)}
+    # Every document: atSave when read at a save, warnings when the store read is not all its files hold;
+    # as an MCP tool's result, page when it is a page of a longer answer, previewID when it is a write's preview.
+    p = {"format": {"const": "cdhist/1"}, "kind": {"const": kind}, "atSave": ref("atSave"), "warnings": arr(S),
+         "page": ref("page"), "previewID": S}
     p.update(props)
-    return obj(p, tuple(optional) + ("atSave", "warnings"))
+    return obj(p, tuple(optional) + ("atSave", "warnings", "page", "previewID"))
 
 defs = {}
 defs["atSave"] = obj({"save": I, "of": I, "newestTransaction": nullable("integer"), "exact": B, "why": nullable("string")})
 defs["token"] = {"type": "object", "additionalProperties": I, "minProperties": 1}
+defs["page"] = obj({"list": S, "offset": I, "count": I, "total": I, "nextCursor": nullable("string")})
 defs["transaction"] = obj({
     "transactionNumber": I, "timestamp": nullable(TS), "cocoaTimestamp": nullable("number"),
     "author": nullable("string"), "contextName": nullable("string"), "bundleID": nullable("string"),
