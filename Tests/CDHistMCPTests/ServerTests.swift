@@ -93,24 +93,51 @@ import Testing
         }
     }
 
-    /// Reading tools on a real store of Apple's frameworks, when the shared stores are here.
+    /// Every tool on the real stores of Apple's frameworks, when the shared stores are here.
     @Test func realStoreAnswersAsTheCommandLine() async throws {
-        guard RealStores.available else { return }
-        let photos15 = RealStores.photos15
+        guard let shared = RealStores.directory else { return }
         let photos = RealStores.photos
+        let photos15 = RealStores.photos15
+        // A transaction and an object the store holds, as the command line lists them.
+        let first = try #require(
+            (try Self.commandLineJSON(["transactions", photos, "--limit", "1"])["transactions"] as? [[String: Any]])?
+                .first?["transactionNumber"] as? Int)
+        let object = try #require(
+            (try Self.commandLineJSON(["changes", photos, "--limit", "1"])["changes"] as? [[String: Any]])?.first?[
+                "changedObjectID"] as? String)
+        let now = Self.now
+        let questions: [(String, [String: Value], [String])] = [
+            ("find_stores", ["place": [.string(shared)]], ["stores", shared]),
+            ("info", ["store": .string(photos)], ["info", photos]),
+            // A fixed clock: the cleaners' cut-offs and the lags are measured from it.
+            (
+                "actors", ["store": .string(photos), "token": [.string(RealStores.photosToken)], "now": .string(now)],
+                ["actors", photos, "--token", RealStores.photosToken, "--now", now]
+            ),
+            (
+                "check", ["store": .string(photos), "token": [.string(RealStores.photosToken)], "now": .string(now)],
+                ["check", photos, "--token", RealStores.photosToken, "--now", now]
+            ),
+            ("transactions", ["store": .string(photos)], ["transactions", photos]),
+            ("changes", ["store": .string(photos)], ["changes", photos]),
+            ("show", ["store": .string(photos), "transaction": .int(first)], ["show", photos, String(first)]),
+            ("object", ["store": .string(photos), "id": .string(object)], ["object", photos, object]),
+            ("deleted", ["store": .string(photos)], ["deleted", photos]),
+            ("saves", ["store": .string(photos15)], ["saves", photos15]),
+            ("recover", ["store": .string(photos15)], ["recover", photos15]),
+            (
+                "purge_preview", ["store": .string(photos), "before": "tx:100"],
+                ["purge", photos, "--before", "tx:100"]
+            ),
+            ("cloudkit", ["store": .string(RealStores.swiftData)], ["cloudkit", RealStores.swiftData]),
+            ("diff", ["old": .string(photos), "new": .string(photos15)], ["diff", photos, photos15]),
+        ]
+        #expect(Set(questions.map(\.0)) == Set(ToolCatalog.reading.map(\.name)))
         // Large enough to hold every answer whole.
         try await ClientSession.with(maxResultBytes: 1 << 30) { session in
-            for (tool, arguments, commandLine) in [
-                ("info", ["store": Value.string(photos)], ["info", photos]),
-                (
-                    "check", ["store": .string(photos), "token": .string(RealStores.photosToken)],
-                    ["check", photos, "--token", RealStores.photosToken]
-                ),
-                ("saves", ["store": .string(photos15)], ["saves", photos15]),
-                ("transactions", ["store": .string(photos)], ["transactions", photos]),
-            ] {
+            for (tool, arguments, commandLine) in questions {
                 let result = try await session.call(tool, arguments)
-                #expect(result.isError != true, "\(tool)")
+                #expect(result.isError != true, "\(tool): \(Self.text(result) ?? "")")
                 try Self.expectAnswer(result, equals: commandLine)
             }
         }
