@@ -130,7 +130,7 @@ public struct HistoryServer: Sendable {
         }
         var document: Data
         do {
-            document = try ResultPage.bounded(run.output, call: call, limit: options.maxResultBytes)
+            document = try ResultPage.bounded(run.output, size: size, call: call, limit: options.maxResultBytes)
         } catch let failure as ToolFailure {
             return Self.failure(failure.message)
         }

@@ -57,6 +57,14 @@ struct DocumentLists {
             var lastByte = 0
             var offset = 0
             var stopped = false
+            /// Ends the element of the top-level list being read (at the last byte before the
+            /// `,` or `]`), handing it to `body` when the list is the watched one.
+            func endElement() {
+                guard let current = list, let start = elementStart else { return }
+                if current.key == watched, !stopped, !body(current.count, start..<(lastByte + 1)) { stopped = true }
+                list?.count += 1
+                elementStart = nil
+            }
             while !stopped, let block = try handle.read(upToCount: 1 << 20), !block.isEmpty {
                 for byte in block {
                     defer { offset += 1 }
@@ -81,21 +89,9 @@ struct DocumentLists {
                     case 0x20, 0x0A, 0x0D, 0x09:
                         continue
                     case UInt8(ascii: ","):
-                        if depth == 2, let current = list, let start = elementStart {
-                            if current.key == watched, !stopped, !body(current.count, start..<(lastByte + 1)) {
-                                stopped = true
-                            }
-                            list?.count += 1
-                            elementStart = nil
-                        }
+                        if depth == 2 { endElement() }
                     case UInt8(ascii: "]") where depth == 2 && list != nil:
-                        if let current = list, let start = elementStart {
-                            if current.key == watched, !stopped, !body(current.count, start..<(lastByte + 1)) {
-                                stopped = true
-                            }
-                            list?.count += 1
-                            elementStart = nil
-                        }
+                        endElement()
                         if let current = list {
                             lists.append(
                                 List(key: current.key, open: current.open, close: offset, count: current.count))

@@ -8,13 +8,13 @@ enum ResultPage {
     /// Room kept for the `page` member.
     private static let pageMemberRoom = 400
 
-    /// The document in `file` (a command's output) for `call`, at most `limit` bytes.
-    static func bounded(_ file: URL, call: ToolCall, limit: Int) throws -> Data {
-        let lists = try DocumentLists.scan(file)
+    /// The document in `file` (a command's output, `size` bytes) for `call`, at most `limit` bytes.
+    static func bounded(_ file: URL, size: Int, call: ToolCall, limit: Int) throws -> Data {
         let cursor = try call.cursor.map { try PageCursor(decoding: $0, for: call) }
-        if cursor == nil, call.pageRows == nil || lists.lists.allSatisfy({ $0.count <= call.pageRows ?? 0 }),
-            lists.size <= limit
-        {
+        // A document that fits, asked for whole, is read once; its lists are scanned only to page.
+        if cursor == nil, call.pageRows == nil, size <= limit { return try Data(contentsOf: file) }
+        let lists = try DocumentLists.scan(file)
+        if cursor == nil, let rows = call.pageRows, lists.lists.allSatisfy({ $0.count <= rows }), size <= limit {
             return try Data(contentsOf: file)
         }
         let paged: DocumentLists.List?

@@ -9,6 +9,8 @@ struct ToolCall: Sendable {
     var commandLine: [String] { commandLine(adding: []) }
     private let options: [String]
     private let positionals: [String]
+    /// The values of the call that may name files: every option's and positional's.
+    let values: [String]
     /// The rows a page may hold at most (``ToolDefinition/limitArgument``); nil: as many as fit.
     let pageRows: Int?
     /// The page it continues (``ToolDefinition/cursorArgument``); nil: the first.
@@ -32,6 +34,7 @@ struct ToolCall: Sendable {
         }
         var options: [String] = []
         var positionals: [String] = []
+        var named: [String] = []
         for argument in taken {
             guard let value = given[argument.name], value != .null else {
                 if argument.kind == .positional, !argument.isOptional {
@@ -50,6 +53,7 @@ struct ToolCall: Sendable {
                 } else {
                     values = [try Self.text(value, argument, definition)]
                 }
+                named += values
                 if let spelling = argument.spelling {
                     // One word per value: a value that begins with '-' is never read as an option.
                     options += values.map { "\(spelling)=\($0)" }
@@ -73,6 +77,7 @@ struct ToolCall: Sendable {
         }
         self.options = options
         self.positionals = positionals
+        self.values = named
         var asked = given
         asked[ToolDefinition.cursorArgument] = nil
         let encoder = JSONEncoder()
@@ -84,11 +89,6 @@ struct ToolCall: Sendable {
     func commandLine(adding words: [String]) -> [String] {
         // After "--" every word is a positional value, whatever it begins with.
         [definition.command] + options + words + ["--format=json", "--"] + positionals
-    }
-
-    /// The values of the call that may name files: every option's and positional's.
-    var values: [String] {
-        options.compactMap { $0.split(separator: "=", maxSplits: 1).last.map(String.init) } + positionals
     }
 
     /// A value given for `argument` as the command line's word: a string as it is, a number as

@@ -29,10 +29,13 @@ struct LineRunner {
         }.filter { !$0.hasPrefix("Ctrl") }
     }
 
-    /// The cdhist commands a line can run (all but `repl` itself).
+    /// The commands a line cannot run: `repl` itself, and `mcp`, which serves on the standard streams.
+    static let notInSession: Set = ["repl", "mcp"]
+
+    /// The cdhist commands a line can run.
     static var commandNames: [String] {
         CDHist.configuration.subcommands.compactMap { $0.configuration.commandName }.filter {
-            $0 != "repl" && $0 != "mcp"
+            !notInSession.contains($0)
         }
     }
 
@@ -189,7 +192,8 @@ struct LineRunner {
                 + wrapped.dropFirst().map { indent + $0 }
         }
         var lines = ["Commands (the store is implied):"]
-        for type in CDHist.configuration.subcommands where !["repl", "mcp"].contains(type.configuration.commandName) {
+        for type in CDHist.configuration.subcommands
+        where !Self.notInSession.contains(type.configuration.commandName ?? "") {
             lines += entry(type.configuration.commandName ?? "", type.configuration.abstract, column: 18)
         }
         lines.append("Session:")
