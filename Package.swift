@@ -191,7 +191,7 @@ let package = Package(
         .testTarget(
             name: "CDHistMCPTests",
             dependencies: [
-                "CDHistMCP", "CDHistCLI", "TestSupport", .product(name: "MCP", package: "swift-sdk"),
+                "CDHistMCP", "CDHistCLI", "HistoryKit", "TestSupport", .product(name: "MCP", package: "swift-sdk"),
             ]
         ),
         .testTarget(

@@ -43,7 +43,7 @@ public struct HistoryServer: Sendable {
         runner = try CommandRunner(environment: environment)
         let dump = try await runner.run(["--experimental-dump-help"])
         defer { dump.finish() }
-        commands = try CommandArguments.all(fromDump: Data(contentsOf: dump.output))
+        commands = try CommandArguments.all(fromDump: ResultPage.whole(dump.output))
         var tools: [String: ToolDefinition] = [:]
         var listed: [Tool] = []
         for definition in ToolCatalog.tools(allowingWrites: options.allowWrites) {

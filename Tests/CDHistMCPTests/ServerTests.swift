@@ -1,5 +1,6 @@
 import CDHistCLI
 import Foundation
+import HistoryKit
 import MCP
 import TestSupport
 import Testing
@@ -327,10 +328,11 @@ import Testing
             console: Console(standardOutput: outHandle, standardError: errHandle, environment: environment))
         try outHandle.close()
         try errHandle.close()
-        let errors = String(decoding: try Data(contentsOf: URL(fileURLWithPath: err)), as: UTF8.self)
+        // FileContents: Data(contentsOf:) leaks 4 KiB for every empty file it reads (stderr here).
+        let errors = String(decoding: FileContents.read(err) ?? Data(), as: UTF8.self)
         #expect(status < 2, "\(arguments): \(errors)")
-        return try #require(
-            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out))) as? [String: Any])
+        let document = try #require(FileContents.read(out))
+        return try #require(try JSONSerialization.jsonObject(with: document) as? [String: Any])
     }
 
     /// `result` holds, as text and as structured content, what the command line prints.

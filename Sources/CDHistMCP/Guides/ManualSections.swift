@@ -1,4 +1,5 @@
 import Foundation
+import HistoryKit
 import MCP
 
 /// The manual's sections (`cdhist.1`), as plain text an agent reads: found beside the installed
@@ -26,7 +27,9 @@ struct ManualSections: Sendable {
         ]
         for candidate in candidates {
             let file = folder.appendingPathComponent(candidate).standardizedFileURL
-            if let source = try? String(contentsOf: file, encoding: .utf8) { return ManualSections(mdoc: source) }
+            if let source = FileContents.read(file.path) {
+                return ManualSections(mdoc: String(decoding: source, as: UTF8.self))
+            }
         }
         return ManualSections(sections: [])
     }

@@ -1,4 +1,5 @@
 import Foundation
+import HistoryKit
 import MCP
 
 /// A command's JSON document cut to a size an agent can hold: whole when it fits, else its
@@ -8,14 +9,24 @@ enum ResultPage {
     /// Room kept for the `page` member.
     private static let pageMemberRoom = 400
 
+    /// The whole of `file`, a command's output, through ``FileContents`` (which reads an empty
+    /// file without the 4 KiB leak of `Data(contentsOf:)` on Linux).
+    static func whole(_ file: URL) throws -> Data {
+        guard let data = FileContents.read(file.path) else {
+            let why = FileContents.whyUnreadable(file.path) ?? "unreadable"
+            throw ToolFailure("cannot read the command's answer in \(file.path): \(why)")
+        }
+        return data
+    }
+
     /// The document in `file` (a command's output, `size` bytes) for `call`, at most `limit` bytes.
     static func bounded(_ file: URL, size: Int, call: ToolCall, limit: Int) throws -> Data {
         let cursor = try call.cursor.map { try PageCursor(decoding: $0, for: call) }
         // A document that fits, asked for whole, is read once; its lists are scanned only to page.
-        if cursor == nil, call.pageRows == nil, size <= limit { return try Data(contentsOf: file) }
+        if cursor == nil, call.pageRows == nil, size <= limit { return try whole(file) }
         let lists = try DocumentLists.scan(file)
         if cursor == nil, let rows = call.pageRows, lists.lists.allSatisfy({ $0.count <= rows }), size <= limit {
-            return try Data(contentsOf: file)
+            return try whole(file)
         }
         let paged: DocumentLists.List?
         if let cursor {
