@@ -27,7 +27,10 @@ struct MCPCommand: HistoryCommand {
         else {
             throw CLIError.notFound(
                 path: Self.serverExecutable?.path ?? "cdhist-mcp",
-                what: "the MCP server is not installed beside cdhist (swift build --product cdhist-mcp, or reinstall)")
+                what: """
+                    the MCP server is not installed beside cdhist: install the cdhist-mcp package, or build it \
+                    (swift build --product cdhist-mcp, or scripts/install)
+                    """)
         }
         // The server reads this process's standard input and writes its standard output.
         let child = try ChildProcess.spawn(
