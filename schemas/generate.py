@@ -56,7 +56,8 @@ import json, os
 #       break, as purge names them).
 # 1.17: the members an MCP tool's result adds to a command's document (cdhist mcp): page (which rows of the
 #       document's longest list a page holds, their total, and the cursor of the next page) and previewID (a
-#       preview's identifier, with --allow-writes).
+#       preview's identifier, with --allow-writes), and cutStrings (how many long strings were cut, as tables
+#       cut them, for an answer or a page's one row to fit).
 VERSION = "1.17"
 
 def nullable(t): return {"type": [t, "null"]} if isinstance(t, str) else {"anyOf": [t, {"type": "null"}]}
@@ -69,11 +70,12 @@ def obj(props, optional=()):
 def ref(name): return {"$ref": f"#/$defs/{name}"}
 def doc(kind, props, optional=()):
     # Every document: atSave when read at a save, warnings when the store read is not all its files hold;
-    # as an MCP tool's result, page when it is a page of a longer answer, previewID when it is a write's preview.
+    # as an MCP tool's result, page when it is a page of a longer answer, previewID when it is a write's preview,
+    # cutStrings when strings were cut for it to fit.
     p = {"format": {"const": "cdhist/1"}, "kind": {"const": kind}, "atSave": ref("atSave"), "warnings": arr(S),
-         "page": ref("page"), "previewID": S}
+         "page": ref("page"), "previewID": S, "cutStrings": {"type": "integer", "minimum": 1}}
     p.update(props)
-    return obj(p, tuple(optional) + ("atSave", "warnings", "page", "previewID"))
+    return obj(p, tuple(optional) + ("atSave", "warnings", "page", "previewID", "cutStrings"))
 
 defs = {}
 defs["atSave"] = obj({"save": I, "of": I, "newestTransaction": nullable("integer"), "exact": B, "why": nullable("string")})

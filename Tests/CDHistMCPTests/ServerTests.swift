@@ -182,6 +182,74 @@ import Testing
         }
     }
 
+    /// A row too large for a page alone, and an answer too large without a list, come with their
+    /// long strings cut as tables cut them, and say how many; the rest is the command line's.
+    @Test func longStringsAreCutAsTablesCutThem() async throws {
+        try Self.inRepository()
+        let dir = try WriteTests.mergeState()
+        let store = dir.file("Tasks.sqlite")
+        // The widget's author name, 17,500 characters (20,000 bytes): more than a page of 8 KB holds.
+        let author = String(repeating: "widget\u{e9}", count: 2_500)
+        let update = try Subprocess.run(
+            "/usr/bin/env",
+            [
+                "python3", "-c",
+                """
+                import sqlite3, sys
+                db = sqlite3.connect(sys.argv[1])
+                db.execute("UPDATE ATRANSACTIONSTRING SET ZNAME = ? WHERE ZNAME = 'widget'", (sys.argv[2],))
+                db.commit()
+                """, store, author,
+            ], environment: ProcessInfo.processInfo.environment)
+        #expect(update.status == 0, "\(String(decoding: update.stderr, as: UTF8.self))")
+        let cut = try #require(TextCut.cut(author))
+        #expect(cut.hasSuffix("… (17500 characters)") && cut.count == 200 + "… (17500 characters)".count)
+        let whole = try Self.commandLineJSON(["transactions", store, "--author", author])
+        let rows = try #require(whole["transactions"] as? [[String: Any]])
+        #expect(rows.count > 1)
+        var answers: [String] = []
+        try await ClientSession.with(maxResultBytes: 8_192) { session in
+            var cursor: String?
+            var index = 0
+            repeat {
+                var arguments: [String: Value] = ["store": .string(store), "author": [.string(author)]]
+                if let cursor { arguments["cursor"] = .string(cursor) }
+                let result = try await session.call("transactions", arguments)
+                let text = try #require(Self.text(result), "\(result.content)")
+                #expect(text.utf8.count <= 8_192)
+                answers.append(text)
+                let page = try Self.object(text)
+                #expect(page["cutStrings"] as? Int == 1)
+                let info = try #require(page["page"] as? [String: Any])
+                #expect(info["offset"] as? Int == index && info["count"] as? Int == 1)
+                var row = try #require((page["transactions"] as? [[String: Any]])?.first)
+                #expect(row["author"] as? String == cut)
+                row["author"] = author
+                #expect(try Self.canonical(row) == Self.canonical(rows[index]))
+                cursor = info["nextCursor"] as? String
+                index += 1
+            } while cursor != nil && index < rows.count + 1
+            #expect(index == rows.count)
+
+            // show: one transaction, no list to page; cut whole.
+            let number = try #require(rows[0]["transactionNumber"] as? Int)
+            let result = try await session.call("show", ["store": .string(store), "transaction": .int(number)])
+            let text = try #require(Self.text(result), "\(result.content)")
+            #expect(text.utf8.count <= 8_192)
+            answers.append(text)
+            var shown = try Self.object(text)
+            #expect(shown["cutStrings"] as? Int == 1)
+            shown["cutStrings"] = nil
+            var transaction = try #require(shown["transaction"] as? [String: Any])
+            #expect(transaction["author"] as? String == cut)
+            transaction["author"] = author
+            shown["transaction"] = transaction
+            let expected = try Self.commandLineJSON(["show", store, String(number)])
+            #expect(try Self.canonical(shown) == Self.canonical(expected))
+        }
+        try WriteTests.expectValid(answers)
+    }
+
     /// Bad calls are protocol errors or tool errors naming the problem, and the server goes on.
     @Test func badCallsAreNamedAndTheServerGoesOn() async throws {
         try Self.inRepository()

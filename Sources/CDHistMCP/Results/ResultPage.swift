@@ -20,6 +20,8 @@ enum ResultPage {
     }
 
     /// The document in `file` (a command's output, `size` bytes) for `call`, at most `limit` bytes.
+    /// A document (or the first row of a page) too large even so has its long strings cut
+    /// (``LongStrings``), and says how many in `cutStrings`.
     static func bounded(_ file: URL, size: Int, call: ToolCall, limit: Int) throws -> Data {
         let cursor = try call.cursor.map { try PageCursor(decoding: $0, for: call) }
         // A document that fits, asked for whole, is read once; its lists are scanned only to page.
@@ -35,64 +37,88 @@ enum ResultPage {
             paged = lists.lists.max { $0.close - $0.open < $1.close - $1.open }
         }
         guard let list = paged else {
-            throw ToolFailure(
-                """
-                the answer is \(lists.size) bytes, over the server's limit of \(limit), and holds no list to page: \
-                narrow the question
-                """
-            )
+            let (document, cut) = LongStrings.cut(try whole(file))
+            guard cut > 0, document.count + pageMemberRoom <= limit else {
+                throw ToolFailure(
+                    """
+                    the answer is \(lists.size) bytes, over the server's limit of \(limit), and holds no list to \
+                    page: narrow the question
+                    """
+                )
+            }
+            return try adding(["cutStrings": .int(cut)], to: document)
         }
         let first = cursor?.offset ?? 0
         let budget = limit - (list.open + 1) - (lists.size - list.close) - pageMemberRoom
         var ranges: [Range<Int>] = []
         var used = 0
-        var tooLarge: Int?
+        var tooLarge: Range<Int>?
         try DocumentLists.elements(of: list.key, in: file) { index, range in
             guard index >= first else { return true }
             if let rows = call.pageRows, ranges.count >= rows { return false }
             let cost = range.count + (ranges.isEmpty ? 0 : 1)
             guard used + cost <= budget else {
-                if ranges.isEmpty { tooLarge = range.count }
+                if ranges.isEmpty { tooLarge = range }
                 return false
             }
             ranges.append(range)
             used += cost
             return true
         }
-        if let tooLarge {
-            throw ToolFailure(
-                """
-                row \(first) of '\(list.key)' is \(tooLarge) bytes, more than a page of \(limit) bytes holds: narrow \
-                the question, or start the server with a larger --max-result-bytes
-                """
-            )
-        }
-        let next = first + ranges.count
-        let page: [String: Value] = [
-            "list": .string(list.key), "offset": .int(first), "count": .int(ranges.count), "total": .int(list.count),
-            "nextCursor": next < list.count
-                ? .string(PageCursor(call: call, list: list.key, offset: next).encoded) : .null,
-        ]
         let handle = try FileHandle(forReadingFrom: file)
         defer { try? handle.close() }
         func bytes(_ range: Range<Int>) throws -> Data {
             try handle.seek(toOffset: UInt64(range.lowerBound))
             return try handle.read(upToCount: range.count) ?? Data()
         }
+        // A row too large for a page alone is the page, with its long strings cut.
+        var shortened: (json: Data, cut: Int)?
+        if let tooLarge {
+            let row = LongStrings.cut(try bytes(tooLarge))
+            guard row.cut > 0, row.json.count <= budget else {
+                throw ToolFailure(
+                    """
+                    row \(first) of '\(list.key)' is \(tooLarge.count) bytes, more than a page of \(limit) bytes \
+                    holds: narrow the question, or start the server with a larger --max-result-bytes
+                    """
+                )
+            }
+            ranges = [tooLarge]
+            shortened = row
+        }
+        let next = first + ranges.count
+        var members: [String: Value] = [
+            "page": .object([
+                "list": .string(list.key), "offset": .int(first), "count": .int(ranges.count),
+                "total": .int(list.count),
+                "nextCursor": next < list.count
+                    ? .string(PageCursor(call: call, list: list.key, offset: next).encoded) : .null,
+            ])
+        ]
+        if let shortened { members["cutStrings"] = .int(shortened.cut) }
         var document = try bytes(0..<(list.open + 1))
         for (i, range) in ranges.enumerated() {
             if i > 0 { document.append(UInt8(ascii: ",")) }
-            document.append(try bytes(range))
+            document.append(try shortened?.json ?? bytes(range))
         }
-        var tail = try bytes(list.close..<lists.size)
-        guard let end = tail.lastIndex(of: UInt8(ascii: "}")) else {
+        document.append(try bytes(list.close..<lists.size))
+        return try adding(members, to: document)
+    }
+
+    /// `document`, a JSON object, with `members` added at its end (in the order of their names).
+    private static func adding(_ members: [String: Value], to document: Data) throws -> Data {
+        guard let end = document.lastIndex(of: UInt8(ascii: "}")) else {
             throw ToolFailure("the command's answer is not one JSON object")
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        tail.insert(contentsOf: Data(",\"page\":".utf8) + (try encoder.encode(page)), at: end)
-        document.append(tail)
-        return document
+        var added = Data()
+        for name in members.keys.sorted() {
+            added.append(contentsOf: Data(",\"\(name)\":".utf8) + (try encoder.encode(members[name])))
+        }
+        var result = document
+        result.insert(contentsOf: added, at: end)
+        return result
     }
 }
 

@@ -103,7 +103,8 @@ enum CommandHelp {
         Each tool runs the cdhist command of its name (find_stores is stores, purge_preview is purge without \
         --execute) on the arguments its schema lists, and returns the JSON document that command prints with \
         --format json, as text and as structured content. A longer answer comes in pages: its page member gives the \
-        rows it holds, their total, and the cursor of the next page. Every tool only reads; with --allow-writes, \
+        rows it holds, their total, and the cursor of the next page; a row too large for a page has its strings over \
+        200 characters cut (cutStrings says how many). Every tool only reads; with --allow-writes, \
         previews of a purge, a repair and a provocation give a previewID that the execute tool carries out once, \
         while the files are unchanged. Standard output carries protocol messages only; notices go to standard \
         error. The server ends when its input closes. It is the executable cdhist-mcp, installed beside cdhist.

@@ -7,7 +7,7 @@ extension HistoryPresenter {
     static let tableBlobLimit = 8
     static let jsonBlobLimit = 32
     /// Strings longer than this are cut in tables (JSON keeps them whole).
-    static let tableTextLimit = 200
+    static let tableTextLimit = TextCut.limit
 
     /// Whether `content` is cut in a table (``text(_:whole:reference:)`` without `whole`).
     static func isCut(_ content: PropertyValue.Content) -> Bool {
