@@ -57,7 +57,8 @@ import json, os
 # 1.17: the members an MCP tool's result adds to a command's document (cdhist mcp): page (which rows of the
 #       document's longest list a page holds, their total, and the cursor of the next page) and previewID (a
 #       preview's identifier, with --allow-writes), and cutStrings (how many long strings were cut, as tables
-#       cut them, for an answer or a page's one row to fit).
+#       cut them, for an answer or a page's one row to fit). provoke-undo's executed (false: provoke --undo
+#       --preview, what it would put back and what was written since).
 VERSION = "1.17"
 
 def nullable(t): return {"type": [t, "null"]} if isinstance(t, str) else {"anyOf": [t, {"type": "null"}]}
@@ -226,7 +227,7 @@ defs["provoke"] = doc("provoke", {"scenario": scenario, "store": S, "actor": S, 
     "deletedRange": nullable(obj({"first": I, "last": I})),
     "expectedAtLaunch": obj({"code": nullable("integer"), "name": nullable("string"), "behaviour": S}),
     "checkRule": nullable("string")}, optional=("position",))
-defs["provokeUndo"] = doc("provoke-undo", {"store": S,
+defs["provokeUndo"] = doc("provoke-undo", {"store": S, "executed": B,
     "files": arr(obj({"path": S, "action": {"enum": ["restored", "removed"]}, "sha256": nullable("string")})), "unfinished": B,
     "discarded": nullable(obj({"transactions": arr(I), "transactionCount": I, "files": arr(S)}))})
 defs["check"] = doc("check", {"store": S, "storeID": S, "failOn": {"enum": ["error", "warning", "info"]},

@@ -97,7 +97,7 @@ public struct HistoryServer: Sendable {
         defer { run.finish() }
         var previewID: String?
         if let files, let words = definition.execution, run.status < 2 {
-            previewID = await previews.record(call, executing: call.commandLine(adding: words), files: files)
+            previewID = await previews.record(call, executing: call.executionLine(words), files: files)
         }
         return try answer(run, call, previewID: previewID)
     }

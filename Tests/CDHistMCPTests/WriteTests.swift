@@ -107,28 +107,47 @@ import Testing
         }
     }
 
-    /// A provocation is previewed, then carried out; putting it back (which the command does at
-    /// once, with no preview) is not offered.
-    @Test func aProvocationRunsFromItsPreview() async throws {
+    /// A provocation is previewed, then carried out; its undo is previewed, then carried out, and
+    /// every file is as it was.
+    @Test func aProvocationAndItsUndoRunFromTheirPreviews() async throws {
         let dir = try Self.mergeState()
         let store = dir.file("Tasks.sqlite")
-        let before = try Data(contentsOf: URL(fileURLWithPath: store))
+        let before = try DirectoryState(dir.path)
         try await ClientSession.with(allowWrites: true) { session in
             let (tools, _) = try await session.client.listTools()
             let provoke = try #require(tools.first { $0.name == "provoke_preview" })
             let properties = provoke.inputSchema.objectValue?["properties"]?.objectValue ?? [:]
             #expect(properties["undo"] == nil && properties["execute"] == nil && properties["scenario"] != nil)
+            let undo = try #require(tools.first { $0.name == "provoke_undo_preview" })
+            let undoProperties = undo.inputSchema.objectValue?["properties"]?.objectValue ?? [:]
+            #expect(Set(undoProperties.keys) == ["store", "force", "cursor"])
             let arguments: [String: Value] = [
                 "scenario": "missed-changes", "store": .string(store), "defaults": .string(dir.file("phtk.plist")),
                 "actor": "widget",
             ]
             let preview = try await session.call("provoke_preview", arguments)
-            #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)
+            #expect(try DirectoryState(dir.path) == before)
             let id = try #require(Self.member("previewID", of: preview) as? String)
             let done = try await session.call("execute", ["preview": .string(id)])
             #expect(done.isError != true, "\(ServerTests.text(done) ?? "")")
             #expect(Self.member("executed", of: done) as? Bool == true)
-            #expect(try Data(contentsOf: URL(fileURLWithPath: store)) != before)
+            let provoked = try DirectoryState(dir.path)
+            #expect(provoked != before)
+
+            let undoPreview = try await session.call("provoke_undo_preview", ["store": .string(store)])
+            #expect(undoPreview.isError != true, "\(ServerTests.text(undoPreview) ?? "")")
+            #expect(Self.member("executed", of: undoPreview) as? Bool == false)
+            // The answer is the command line's, and the previewID.
+            var answer = try ServerTests.object(try #require(ServerTests.text(undoPreview)))
+            answer["previewID"] = nil
+            let expected = try ServerTests.commandLineJSON(["provoke", "--undo", store, "--preview"])
+            #expect(try ServerTests.canonical(answer) == ServerTests.canonical(expected))
+            #expect(try DirectoryState(dir.path) == provoked, "an undo's preview changed a file")
+            let undoID = try #require(Self.member("previewID", of: undoPreview) as? String)
+            let undone = try await session.call("execute", ["preview": .string(undoID)])
+            #expect(undone.isError != true, "\(ServerTests.text(undone) ?? "")")
+            #expect(Self.member("executed", of: undone) as? Bool == true)
+            #expect(try DirectoryState(dir.path) == before, "the undo left a difference")
         }
     }
 

@@ -176,6 +176,27 @@ import Testing
         }
         try queue.close()
         let written = try DirectoryState(dir.path)
+        // The preview names the files it would put back and what was written since, and changes nothing.
+        let files = ["\(store)", "\(store)-wal", "\(store)-shm", dir.file("token.data")].map(FileStatus.resolvedPath)
+        for force in [false, true] {
+            let preview = try CLI.run(["provoke", "--undo", store, "--preview"] + (force ? ["--force"] : []))
+            #expect(preview.status == 0, "\(preview.stderr)")
+            let document = try preview.json()
+            #expect(document["executed"] as? Bool == false)
+            let paths = Set((document["files"] as? [[String: Any]] ?? []).compactMap { $0["path"] as? String })
+            #expect(paths.isSubset(of: Set(files)) && paths.contains(FileStatus.resolvedPath(store)), "\(paths)")
+            let since = try #require(document["discarded"] as? [String: Any])
+            #expect(since["transactions"] as? [Int] == [Int(newest)])
+            let text = try CLI.run(
+                ["provoke", "--undo", store, "--preview", "--format", "table"] + (force ? ["--force"] : []),
+                environment: ["COLUMNS": "1000"])
+            #expect(
+                text.stdout.contains(force ? "What was written since would be gone" : "--undo refuses to lose it"),
+                "\(text.stdout)")
+            #expect(try DirectoryState(dir.path) == written, "a preview changed a file")
+        }
+        let misplacedPreview = try CLI.run(["provoke", "expired-token", store, "--actor", "app", "--preview"])
+        #expect(misplacedPreview.status == 2 && misplacedPreview.stderr.contains("--preview goes with --undo"))
         let refused = try CLI.run(["provoke", "--undo", store])
         #expect(refused.status == 2, "\(refused.stderr)")
         #expect(
@@ -184,6 +205,7 @@ import Testing
         #expect(try DirectoryState(dir.path) == written, "a refused undo changed a file")
         let forced = try CLI.run(["provoke", "--undo", store, "--force"])
         #expect(forced.status == 0, "\(forced.stderr)")
+        #expect(try forced.json()["executed"] as? Bool == true)
         let discarded = try #require(try forced.json()["discarded"] as? [String: Any])
         #expect(discarded["transactions"] as? [Int] == [Int(newest)] && discarded["transactionCount"] as? Int == 1)
         #expect(try DirectoryState(dir.path) == before, "a forced undo left a difference")

@@ -6,7 +6,7 @@ import MCP
 struct ToolCall: Sendable {
     let definition: ToolDefinition
     /// The cdhist command line (without the program's name) that answers it as one JSON document.
-    var commandLine: [String] { commandLine(adding: []) }
+    var commandLine: [String] { line(definition.words + definition.previewWords) }
     private let options: [String]
     private let positionals: [String]
     /// The values of the call that may name files: every option's and positional's.
@@ -85,8 +85,12 @@ struct ToolCall: Sendable {
         question = definition.name + " " + String(decoding: try encoder.encode(asked), as: UTF8.self)
     }
 
-    /// The command line with `words` among its options (`--execute`).
-    func commandLine(adding words: [String]) -> [String] {
+    /// The command line that carries out the preview this call is: its words and `execution`'s
+    /// (`--execute`), without the preview's own.
+    func executionLine(_ execution: [String]) -> [String] { line(definition.words + execution) }
+
+    /// The command line with `words` among its options.
+    private func line(_ words: [String]) -> [String] {
         // After "--" every word is a positional value, whatever it begins with.
         [definition.command] + options + words + ["--format=json", "--"] + positionals
     }

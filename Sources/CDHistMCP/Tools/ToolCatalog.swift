@@ -139,13 +139,22 @@ enum ToolCatalog {
             """
         ),
         ToolDefinition(
-            // Not --undo: the command puts the files back at once, with no preview to hold to.
-            "provoke_preview", command: "provoke", leftOut: ["execute", "undo", "force"], execution: ["--execute"],
+            "provoke_preview", command: "provoke", leftOut: ["execute", "undo", "force", "preview"],
+            execution: ["--execute"],
             """
             Preview putting a store into a failure the app must survive (expired token, missed changes, \
             behind by N, foreign or corrupt token, CloudKit reset); the app must be quit. Its previewID is \
-            what execute carries out, copying every file it changes first (cdhist provoke --undo puts them \
+            what execute carries out, copying every file it changes first (provoke_undo_preview puts them \
             back).
+            """
+        ),
+        ToolDefinition(
+            "provoke_undo_preview", command: "provoke", only: ["store", "force"], words: ["--undo"],
+            previewWords: ["--preview"], execution: [],
+            """
+            Preview putting back every file the store's last provocation changed, byte for byte, and what was \
+            written since (refused then, unless force, which loses it); the app must be quit. Its previewID is \
+            what execute carries out.
             """
         ),
     ]

@@ -15,18 +15,28 @@ struct ToolDefinition: Sendable {
     /// Whether it takes `limit`, the rows of a page, in place of the command's `--limit`: a list
     /// long enough to page on.
     let pagesRows: Bool
+    /// The only arguments of the command it takes, when not all but ``leftOut``; nil: all.
+    let only: Set<String>?
+    /// Words in every command line it runs, its preview's and its execution's (`--undo`).
+    let words: [String]
+    /// Words in its preview's command line only (`--preview`).
+    let previewWords: [String]
     /// For a preview of a write: the words that carry it out (`--execute`); nil for a tool that
     /// only reads.
     let execution: [String]?
 
     init(
-        _ name: String, command: String? = nil, leftOut: Set<String> = [], pagesRows: Bool = false,
-        execution: [String]? = nil, _ purpose: String
+        _ name: String, command: String? = nil, leftOut: Set<String> = [], only: Set<String>? = nil,
+        words: [String] = [], previewWords: [String] = [], pagesRows: Bool = false, execution: [String]? = nil,
+        _ purpose: String
     ) {
         self.name = name
         self.command = command ?? name
         self.purpose = purpose
         self.leftOut = leftOut
+        self.only = only
+        self.words = words
+        self.previewWords = previewWords
         self.pagesRows = pagesRows
         self.execution = execution
     }
@@ -43,6 +53,7 @@ struct ToolDefinition: Sendable {
     func arguments(of command: CommandArguments) -> [CommandArguments.Argument] {
         command.arguments.filter { argument in
             !Self.neverTaken.contains(argument.name) && !leftOut.contains(argument.name)
+                && only?.contains(argument.name) != false
                 && !(pagesRows && argument.name == Self.limitArgument)
         }
     }

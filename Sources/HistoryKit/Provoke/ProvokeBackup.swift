@@ -220,6 +220,23 @@ public enum ProvokeBackup {
         try? FileManager.default.removeItem(atPath: folder(forStore: store))
     }
 
+    /// What ``undo(store:force:stops:)`` would do now, changing nothing: the files it would put
+    /// back or remove, and what was written since the provocation (which the undo refuses to lose
+    /// unless forced). Throws as the undo would for a missing, damaged or foreign backup.
+    public static func undoPreview(store: String) throws -> Undone {
+        let folder = folder(forStore: store)
+        guard (try? FileManager.default.attributesOfItem(atPath: folder)) != nil else {
+            throw ProvokeError.nothingToUndo(path: store, folder: folder)
+        }
+        let manifestPath = folder + "/" + manifestName
+        guard FileStatus(manifestPath) != nil else { return Undone(files: [], unfinished: true) }
+        let files = try validated(manifestPath, store: store, folder: folder).filter {
+            $0.backup != nil || (try? FileManager.default.attributesOfItem(atPath: $0.path)) != nil
+        }
+        let drift = try drift(store: store).flatMap { $0.isEmpty ? nil : $0 }
+        return Undone(files: files, unfinished: false, discarded: drift)
+    }
+
     /// Puts back every file the provocation of the store `store` changed, byte for byte, checks each
     /// one's SHA-256, and removes the backups. Refuses while another process has the store open,
     /// and, before changing anything, a backup that is missing or damaged or a manifest naming files

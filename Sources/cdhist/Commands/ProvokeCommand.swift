@@ -69,11 +69,16 @@ struct ProvokeCommand: HistoryCommand, SessionInputs {
         let render = outputOptions.context(in: context)
         let path = try store ?? storeOption ?? (undo ? scenario : nil) ?? mergeState.storePath(nil)
         if undo {
+            let presenter = ProvokePresenter(time: render.time, store: path)
+            if undoOptions.preview {
+                let preview = try ProvokeBackup.undoPreview(store: path)
+                return DocumentRenderer.render(
+                    presenter.undone(preview, executed: false, force: undoOptions.force), context: render)
+            }
             context.closeSessionStore()
             let undone = try ProvokeBackup.undo(
                 store: path, force: undoOptions.force, stops: context.writeStops())
-            return DocumentRenderer.render(
-                ProvokePresenter(time: render.time, store: path).undone(undone), context: render)
+            return DocumentRenderer.render(presenter.undone(undone, executed: true), context: render)
         }
         guard let scenario = scenario.flatMap(ProvokeScenario.init(rawValue:)) else { return }
         let opened = try context.openStore(path, lockTimeout: lock.lockTimeout)

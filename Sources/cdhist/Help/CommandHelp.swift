@@ -71,7 +71,7 @@ enum CommandHelp {
         export position). The merge state is read as actors reads it. --execute refuses while another process has the \
         store open, copies every file it changes byte for byte into STORE.cdhist-provoke, then changes them; --undo \
         STORE puts each back, checks its SHA-256, removes the copies (refused, saying what would be lost, when the app \
-        wrote since, unless --force).
+        wrote since, unless --force); --undo --preview shows what it would do, changing nothing.
         """
 
     /// `PurgeCommand`'s discussion.

@@ -9,7 +9,13 @@ struct UndoOptions: ParsableArguments {
         help: "With --undo: put the files back even when the app wrote since the provocation (what it wrote is lost).")
     var force = false
 
+    @Flag(help: "With --undo: show what it would put back, and what was written since, changing nothing.")
+    var preview = false
+
     func validate() throws {
         if force && !undo { throw ValidationError("--force goes with --undo: cdhist provoke --undo STORE --force") }
+        if preview && !undo {
+            throw ValidationError("--preview goes with --undo (a provocation previews unless --execute)")
+        }
     }
 }

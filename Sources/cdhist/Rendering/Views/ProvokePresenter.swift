@@ -120,17 +120,19 @@ struct ProvokePresenter {
         return Document(kind: "provoke", json: json, sections: sections)
     }
 
-    /// The files an undo put back or removed.
-    func undone(_ undone: ProvokeBackup.Undone) -> Document {
+    /// The files an undo put back or removed; with `executed` false, those it would (`--preview`,
+    /// with `force` as it would be run).
+    func undone(_ undone: ProvokeBackup.Undone, executed: Bool, force: Bool = false) -> Document {
         let files = undone.files
         let rows: [(String, String)] = files.map { f in
             (
-                f.backup != nil ? "Put back" : "Removed",
+                f.backup != nil ? (executed ? "Put back" : "Would put back") : (executed ? "Removed" : "Would remove"),
                 f.backup != nil ? "\(f.path) (SHA-256 \(f.sha256 ?? ""))" : f.path
             )
         }
         let json: [(String, JSONValue)] = [
             ("store", .string(store)),
+            ("executed", .bool(executed)),
             (
                 "files",
                 .array(
@@ -142,14 +144,31 @@ struct ProvokePresenter {
                     })
             ),
         ]
-        let note =
-            undone.unfinished
-            ? """
-            The provocation was stopped while it copied the files, before it changed any: its unfinished copies \
-            are removed.
-            """
-            : "Every file is as it was before the provocation; its backups are removed."
+        let note: String
+        switch (undone.unfinished, executed) {
+        case (true, true):
+            note = """
+                The provocation was stopped while it copied the files, before it changed any: its unfinished \
+                copies are removed.
+                """
+        case (true, false):
+            note = """
+                The provocation was stopped while it copied the files, before it changed any: --undo removes its \
+                unfinished copies.
+                """
+        case (false, true):
+            note =
+                "Every file is as it was before the provocation; its backups are removed."
                 + (undone.discarded.map { " What was written since is gone: \($0.lost)." } ?? "")
+        case (false, false):
+            let since =
+                undone.discarded.map { drift in
+                    force
+                        ? " What was written since would be gone: \(drift.lost)."
+                        : " Written since: \(drift.lost); --undo refuses to lose it (--force loses it)."
+                } ?? ""
+            note = "Nothing is changed. --undo puts every file back as it was before the provocation." + since
+        }
         return Document(
             kind: "provoke-undo",
             json: json + [
