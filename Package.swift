@@ -45,6 +45,8 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "HistoryKit", targets: ["HistoryKit"]),
+        // For an app's test targets: HistoryKit's use cases as expectations of Swift Testing or XCTest.
+        .library(name: "HistoryKitTesting", targets: ["HistoryKitTesting"]),
         .executable(name: "cdhist", targets: ["cdhist"]),
         .executable(name: "cdhist-fixtures", targets: ["cdhist-fixtures"]),
         .executable(name: "cdhist-mcp", targets: ["cdhist-mcp"]),
@@ -133,6 +135,9 @@ let package = Package(
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // Expectations for an app's own tests (XCTest or Swift Testing): health, a provocation in a
+        // scope, what a save wrote. It records failures in the test library that runs the test.
+        .target(name: "HistoryKitTesting", dependencies: ["HistoryKit"], swiftSettings: [.swiftLanguageMode(.v6)]),
         .target(
             name: "HistoryFixtures",
             dependencies: [
@@ -193,6 +198,10 @@ let package = Package(
             dependencies: [
                 "CDHistMCP", "CDHistCLI", "HistoryKit", "TestSupport", .product(name: "MCP", package: "swift-sdk"),
             ]
+        ),
+        .testTarget(
+            name: "HistoryKitTestingTests",
+            dependencies: ["HistoryKitTesting", "HistoryKit", "HistoryFixtures", "TestSupport"]
         ),
         .testTarget(
             name: "HistoryKitTests",

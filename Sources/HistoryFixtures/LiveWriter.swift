@@ -45,6 +45,9 @@ public final class LiveWriter {
     private let hasTombstone: Bool
     /// How transactions name their author and context: through the string table, or inline.
     private let namesInStringTable: Bool
+    /// The objects' table and the updated attribute's column, when the store has that table
+    /// (its rows are then written as Core Data writes them: inserted, updated, deleted).
+    private let rows: (table: String, column: String)?
     private var nextPK: Int64 = 0
 
     /// Seconds the busy handler waited since the last call, and starts again.
@@ -75,7 +78,7 @@ public final class LiveWriter {
             usleep(retries < 10 ? 100 : 1000)
             return true
         }
-        let (chosen, model) = try Self.chooseEntity(path)
+        let (chosen, model, numbers) = try Self.chooseEntity(path)
         queue = try DatabaseQueue(path: path, configuration: config)
         let mode = try queue.writeWithoutTransaction { db -> String in
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
@@ -100,32 +103,44 @@ public final class LiveWriter {
         var columns = [UInt8](repeating: 0, count: layout.byteLength)
         columns[slot.index >> 3] |= 0x80 >> UInt8(slot.index & 7)
         updateColumns = Data(columns)
-        (hasTombstone, namesInStringTable) = try queue.read { db in
+        let table = "Z" + chosen.root.uppercased()
+        let column =
+            ColumnNames(model: model) { numbers[$0] }.column(entity: chosen.name, property: slot.propertyName)
+            ?? ColumnNames.base(slot.propertyName)
+        (hasTombstone, namesInStringTable, rows) = try queue.read { db in
             let change = try db.columns(in: "ACHANGE").map { $0.name.uppercased() }
             let transaction = try db.columns(in: "ATRANSACTION").map { $0.name.uppercased() }
+            let hasRows = try db.tableExists(table) && db.columns(in: table).contains { $0.name.uppercased() == column }
             return (
                 change.contains("ZTOMBSTONE0"),
-                transaction.contains("ZAUTHORTS") && transaction.contains("ZCONTEXTNAMETS")
+                transaction.contains("ZAUTHORTS") && transaction.contains("ZCONTEXTNAMETS"),
+                hasRows ? (table, column) : nil
             )
         }
+        // Past every key history names and every row the table holds.
+        let rowTable = rows?.table
         nextPK =
-            try queue.read {
-                try Int64.fetchOne(
-                    $0, sql: "SELECT COALESCE(MAX(ZENTITYPK), 0) FROM ACHANGE WHERE ZENTITY = ?",
+            try queue.read { db in
+                let named = try Int64.fetchOne(
+                    db, sql: "SELECT COALESCE(MAX(ZENTITYPK), 0) FROM ACHANGE WHERE ZENTITY = ?",
                     arguments: [chosen.number])
-            } ?? 0
+                let held = try rowTable.flatMap { try Int64.fetchOne(db, sql: "SELECT MAX(Z_PK) FROM \($0)") }
+                return max(named ?? 0, held ?? 0)
+            }
     }
 
     /// `Task` and the Tasks model when the store has it, else the first entity of the store's cached
     /// model (by number) that has an attribute.
     private static func chooseEntity(_ path: String) throws -> (
-        entity: (number: Int64, name: String, root: String), model: ManagedObjectModel
+        entity: (number: Int64, name: String, root: String), model: ManagedObjectModel, numbers: [String: Int64]
     ) {
         let store = try HistoryStore.open(path)
+        defer { store.close() }
+        let numbers = Dictionary(store.catalog.entities.map { ($0.name, $0.number) }, uniquingKeysWith: { a, _ in a })
         func pick(_ e: CatalogEntity) -> (number: Int64, name: String, root: String) {
             (e.number, e.name, store.catalog.root(of: e.number)?.name ?? e.name)
         }
-        if let task = store.catalog.entity(named: "Task") { return (pick(task), Scenarios.tasksModel) }
+        if let task = store.catalog.entity(named: "Task") { return (pick(task), Scenarios.tasksModel, numbers) }
         guard let model = try store.resolveModel().model else {
             throw CocoaError(
                 .fileReadCorruptFile,
@@ -133,7 +148,7 @@ public final class LiveWriter {
         }
         for e in store.catalog.entities
         where SlotLayout(entity: e.name, model: model)?.slots.contains(where: { $0.role == .attribute }) == true {
-            return (pick(e), model)
+            return (pick(e), model, numbers)
         }
         throw CocoaError(
             .fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "\(path): no entity with an attribute"])
@@ -178,6 +193,20 @@ public final class LiveWriter {
                     var values: [DatabaseValueConvertible?] = [type.rawValue, entity, pk, number, columns]
                     if hasTombstone { values.append(tombstone) }
                     try insert.execute(arguments: StatementArguments(values))
+                    // The object's row: inserted with the attribute 0, updated to 1, deleted.
+                    guard let rows else { return }
+                    switch type {
+                    case .insert:
+                        try db.execute(
+                            sql: "INSERT INTO \(rows.table) (Z_PK, Z_ENT, Z_OPT, \(rows.column)) VALUES (?, ?, 1, 0)",
+                            arguments: [pk, entity])
+                    case .update:
+                        try db.execute(
+                            sql: "UPDATE \(rows.table) SET \(rows.column) = 1, Z_OPT = Z_OPT + 1 WHERE Z_PK = ?",
+                            arguments: [pk])
+                    default:
+                        try db.execute(sql: "DELETE FROM \(rows.table) WHERE Z_PK = ?", arguments: [pk])
+                    }
                 }
                 for i in 0..<Self.changeCount(ofTransaction: number) {
                     // Insert an object, then update one attribute, then (every third) delete an earlier one, its title

@@ -40,7 +40,10 @@ import Testing
             let (tools, _) = try await session.client.listTools()
             let names = tools.map(\.name)
             #expect(
-                names == ToolCatalog.reading.map(\.name) + ["repair_defaults_preview", "provoke_preview", "execute"])
+                names
+                    == ToolCatalog.reading.map(\.name) + [
+                        "repair_defaults_preview", "provoke_preview", "provoke_undo_preview", "execute",
+                    ])
             let execute = try #require(tools.first { $0.name == "execute" })
             #expect(execute.annotations.destructiveHint == true && execute.annotations.readOnlyHint == false)
             // An identifier no preview gave.

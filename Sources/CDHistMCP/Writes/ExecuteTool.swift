@@ -18,8 +18,10 @@ enum ExecuteTool {
             "properties": .object([
                 previewArgument: .object([
                     "type": "string",
-                    "description":
-                        "The previewID of a purge_preview, repair_defaults_preview, provoke_preview or provoke_undo_preview.",
+                    "description": """
+                    The previewID of a purge_preview, repair_defaults_preview, provoke_preview or \
+                    provoke_undo_preview.
+                    """,
                 ])
             ]),
             "required": .array([.string(previewArgument)]),

@@ -53,12 +53,8 @@ struct ProvokeCommand: HistoryCommand, SessionInputs {
                 "give a scenario and a store: cdhist provoke SCENARIO STORE (or --group-container DIR)")
         }
         guard let kind = ProvokeScenario(rawValue: scenario) else {
-            throw ValidationError(
-                """
-                unknown scenario '\(scenario)': use \
-                \(ProvokeScenario.allCases.map(\.rawValue).joined(separator: ", "))
-                """
-            )
+            let names = ProvokeScenario.allCases.map(\.rawValue).joined(separator: ", ")
+            throw ValidationError("unknown scenario '\(scenario)': use \(names)")
         }
         if kind.needsActor && target.actor == nil {
             throw ValidationError("\(scenario) needs --actor: the actor to put into the failure")
@@ -69,16 +65,14 @@ struct ProvokeCommand: HistoryCommand, SessionInputs {
         let render = outputOptions.context(in: context)
         let path = try store ?? storeOption ?? (undo ? scenario : nil) ?? mergeState.storePath(nil)
         if undo {
+            let (force, preview) = (undoOptions.force, undoOptions.preview)
+            if !preview { context.closeSessionStore() }
+            let undone =
+                try preview
+                ? ProvokeBackup.undoPreview(store: path)
+                : ProvokeBackup.undo(store: path, force: force, stops: context.writeStops())
             let presenter = ProvokePresenter(time: render.time, store: path)
-            if undoOptions.preview {
-                let preview = try ProvokeBackup.undoPreview(store: path)
-                return DocumentRenderer.render(
-                    presenter.undone(preview, executed: false, force: undoOptions.force), context: render)
-            }
-            context.closeSessionStore()
-            let undone = try ProvokeBackup.undo(
-                store: path, force: undoOptions.force, stops: context.writeStops())
-            return DocumentRenderer.render(presenter.undone(undone, executed: true), context: render)
+            return DocumentRenderer.render(presenter.undone(undone, executed: !preview, force: force), context: render)
         }
         guard let scenario = scenario.flatMap(ProvokeScenario.init(rawValue:)) else { return }
         let opened = try context.openStore(path, lockTimeout: lock.lockTimeout)
