@@ -116,6 +116,34 @@ import Testing
         #expect(try DirectoryState(dir.path) == before)
     }
 
+    /// Missed changes by a deletion that leaves no transaction: no rule can date what was deleted
+    /// against the actor's position, so the plan promises none and check finds none.
+    @Test func missedChangesThatLeaveNoTransactionPromiseNoRule() throws {
+        // The example app's store, every actor up to date; then one save by the app.
+        let dir = try TemporaryDirectory()
+        try dir.copy(
+            from: Repository.root.appendingPathComponent("Examples/AppTests/Tests/TasksAppTests/Stores").path,
+            prefix: "")
+        let history = AppHistory(store: dir.file("Tasks.sqlite"), defaults: [dir.file("defaults.plist")])
+        let writer = try LiveWriter(path: history.store)
+        let saved = try writer.commit(at: 800_000_000).number
+        #expect(LiveWriter.authors[Int(saved % 3)] != "widget")
+        try writer.close()
+        let opened = try HistoryStore.open(history.store)
+        let plan = try ProvocationProposal.make(
+            opened,
+            ProvokeRequest(
+                scenario: .missedChanges, actor: "widget", by: 1,
+                mergeState: MergeStateRequest(defaults: history.defaults, now: 800_000_100, nowIsGiven: true))
+        ).plan
+        opened.close()
+        #expect(plan.purge?.preview.survivingTransactions == 0 && plan.checkRule == nil)
+        try history.provoking(.missedChanges, actor: "widget") {
+            let rules = try history.findings().map(\.ruleID)
+            #expect(!rules.contains("actor-missed-changes"), "\(rules)")
+        }
+    }
+
     /// Another process holding the store is refused, and nothing is changed.
     @Test(.enabled(if: LockHolder.available)) func aStoreHeldElsewhereIsRefused() throws {
         let (dir, history) = try Self.copy("MergeState", defaults: ["phtk.plist"])

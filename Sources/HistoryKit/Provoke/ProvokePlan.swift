@@ -22,6 +22,14 @@ public struct ProvokePlan {
     /// Transactions it deletes.
     public var transactionsDeleted: Int { purge?.preview.transactionCount ?? 0 }
 
+    /// The `check` rule that reports the failure once it is made; nil when none does: `behind`
+    /// (only past the thresholds), and missed changes by a purge that leaves no transaction, as
+    /// no rule can then date what was deleted against the actor's position.
+    public var checkRule: String? {
+        if scenario == .missedChanges, purge?.preview.survivingTransactions == 0 { return nil }
+        return scenario.checkRule
+    }
+
     /// The files executing it may change: the store's (its `-wal`, `-shm` and `-journal`
     /// whether they exist or not), or the merge position's file.
     public var files: [String] {

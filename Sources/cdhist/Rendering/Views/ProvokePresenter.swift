@@ -43,8 +43,10 @@ struct ProvokePresenter {
         fields.append(
             (
                 "Then check",
-                plan.scenario.checkRule.map { "reports \($0) (exit 1)" }
-                    ?? "reports actor-behind only past its thresholds; actors shows the position moved"
+                plan.checkRule.map { "reports \($0) (exit 1)" }
+                    ?? (plan.scenario == .missedChanges
+                        ? "reports nothing: with no transaction left, no rule can date what was deleted"
+                        : "reports actor-behind only past its thresholds; actors shows the position moved")
             ))
         var json: [(String, JSONValue)] = [
             ("scenario", .string(plan.scenario.rawValue)), ("store", .string(store)), ("actor", .string(plan.actor)),
@@ -97,7 +99,7 @@ struct ProvokePresenter {
                     ("behaviour", .string(plan.expected.behaviour)),
                 ])
             ),
-            ("checkRule", .optional(plan.scenario.checkRule)),
+            ("checkRule", .optional(plan.checkRule)),
         ]
         var sections: [Document.Section] = [.fields(title: nil, fields)]
         if result != nil {
