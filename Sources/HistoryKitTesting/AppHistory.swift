@@ -3,8 +3,8 @@ import HistoryKit
 
 /// An app's Core Data store under test and where the app keeps its merge state: the shared
 /// defaults plists, token files (`actor=path`) or the App Group folder, as `cdhist` takes them.
-/// Its expectations (``expectHealthy(failingAt:now:at:)``, ``provoking(_:actor:by:now:_:)-1n5xz``,
-/// ``mark()``) run the library's use cases, as the `cdhist` commands do, in the test's process.
+/// Its expectations (`expectHealthy`, `provoking`, `mark` and `writtenSince`) run the library's
+/// use cases, as the `cdhist` commands do, in the test's process.
 public struct AppHistory: Sendable {
     /// The store file (its `-wal` and `-shm` beside it).
     public var store: String

@@ -26,7 +26,7 @@ extension AppHistory {
         }
     }
 
-    /// A finding as a line of `cdhist check`: `error actor-expired: widget: … Fix: …`.
+    /// A finding as `cdhist check` words it, after the store: `Tasks.sqlite: error actor-expired: widget: … Fix: …`.
     static func describe(_ finding: Finding, store: String) -> String {
         "\(store): \(finding.severity.rawValue) \(finding.ruleID): \(finding.message)"
     }

@@ -27,7 +27,7 @@ extension AppHistory {
         return try outcome.get()
     }
 
-    /// ``provoking(_:actor:by:now:_:)-1n5xz`` for an `async` body.
+    /// `provoking(_:actor:by:now:_:)` for an `async` body.
     @discardableResult
     public func provoking<Result>(
         _ scenario: ProvokeScenario, actor: String? = nil, by: Int = 1, now: Date? = nil,
