@@ -129,7 +129,7 @@ struct ProvokePresenter {
         let rows: [(String, String)] = files.map { f in
             (
                 f.backup != nil ? (executed ? "Put back" : "Would put back") : (executed ? "Removed" : "Would remove"),
-                f.backup != nil ? "\(f.path) (SHA-256 \(f.sha256 ?? ""))" : f.path
+                f.backup != nil ? "\(f.path), SHA-256 \(f.sha256 ?? "")" : f.path
             )
         }
         let json: [(String, JSONValue)] = [
