@@ -63,8 +63,9 @@ public final class LiveWriter {
     /// `checkpointPages` WAL pages. Its changes are to `Task` objects when
     /// the store has that entity (the fixtures' Tasks model), else to the first
     /// entity of its cached model with an attribute: any history store will do
-    /// (a copy of a real one too).
-    public init(path: String, checkpointPages: Int = 1000) throws {
+    /// (a copy of a real one too). With `writingRows`, each save also writes the objects' rows,
+    /// as Core Data does, when the store has their table (a fixture's, whose columns it knows).
+    public init(path: String, checkpointPages: Int = 1000, writingRows: Bool = false) throws {
         var config = Configuration()
         let firstBusyCall = self.firstBusyCall
         config.busyMode = .callback { retries in
@@ -110,7 +111,9 @@ public final class LiveWriter {
         (hasTombstone, namesInStringTable, rows) = try queue.read { db in
             let change = try db.columns(in: "ACHANGE").map { $0.name.uppercased() }
             let transaction = try db.columns(in: "ATRANSACTION").map { $0.name.uppercased() }
-            let hasRows = try db.tableExists(table) && db.columns(in: table).contains { $0.name.uppercased() == column }
+            let hasRows =
+                try writingRows && db.tableExists(table)
+                && db.columns(in: table).contains { $0.name.uppercased() == column }
             return (
                 change.contains("ZTOMBSTONE0"),
                 transaction.contains("ZAUTHORTS") && transaction.contains("ZCONTEXTNAMETS"),

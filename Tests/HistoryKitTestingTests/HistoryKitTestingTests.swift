@@ -166,7 +166,7 @@ import Testing
         defer { withExtendedLifetime(dir) {} }
         let mark = try history.mark()
         #expect(mark.transactionNumber == 38)
-        let writer = try LiveWriter(path: history.store)
+        let writer = try LiveWriter(path: history.store, writingRows: true)
         var committed: [Int64] = []
         for i in 0..<4 { committed.append(try writer.commit(at: 800_000_000 + Double(i)).number) }
         let written = try history.writtenSince(mark)
