@@ -7,8 +7,9 @@ enum LongStrings {
     /// `json` with each string value of more than ``TextCut/limit`` characters cut, and how many were.
     static func cut(_ json: Data) -> (json: Data, cut: Int) {
         let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\"), colon = UInt8(ascii: ":")
-        let encoder = JSONEncoder()
+        let decoder = JSONDecoder(), encoder = JSONEncoder()
         encoder.outputFormatting = .withoutEscapingSlashes
+        let whitespace: Set<UInt8> = [0x20, 0x09, 0x0A, 0x0D]
         var out = Data()
         out.reserveCapacity(json.count)
         var cut = 0
@@ -34,11 +35,11 @@ enum LongStrings {
             }
             let token = json[i..<end]
             var next = end
-            while next < json.endIndex, [0x20, 0x09, 0x0A, 0x0D].contains(json[next]) { next += 1 }
+            while next < json.endIndex, whitespace.contains(json[next]) { next += 1 }
             let isName = next < json.endIndex && json[next] == colon
             // A string of at most `limit` characters takes at least as many bytes, and its quotes.
             if !isName, token.count > TextCut.limit + 2,
-                let text = try? JSONDecoder().decode(String.self, from: Data(token)),
+                let text = try? decoder.decode(String.self, from: Data(token)),
                 let short = TextCut.cut(text), let encoded = try? encoder.encode(short)
             {
                 out.append(encoded)

@@ -224,17 +224,28 @@ public enum ProvokeBackup {
     /// back or remove, and what was written since the provocation (which the undo refuses to lose
     /// unless forced). Throws as the undo would for a missing, damaged or foreign backup.
     public static func undoPreview(store: String) throws -> Undone {
+        let (folder, manifest) = try backups(of: store)
+        guard let manifest else { return Undone(files: [], unfinished: true) }
+        let files = try validated(manifest, store: store, folder: folder).filter {
+            $0.backup != nil || (try? FileManager.default.attributesOfItem(atPath: $0.path)) != nil
+        }
+        return Undone(files: files, unfinished: false, discarded: try changedSince(store))
+    }
+
+    /// The folder of `store`'s provocation backups, and its manifest (nil: the copies were never
+    /// finished, as the manifest is written last, before anything changes); throws when there is none.
+    private static func backups(of store: String) throws -> (folder: String, manifest: String?) {
         let folder = folder(forStore: store)
         guard (try? FileManager.default.attributesOfItem(atPath: folder)) != nil else {
             throw ProvokeError.nothingToUndo(path: store, folder: folder)
         }
-        let manifestPath = folder + "/" + manifestName
-        guard FileStatus(manifestPath) != nil else { return Undone(files: [], unfinished: true) }
-        let files = try validated(manifestPath, store: store, folder: folder).filter {
-            $0.backup != nil || (try? FileManager.default.attributesOfItem(atPath: $0.path)) != nil
-        }
-        let drift = try drift(store: store).flatMap { $0.isEmpty ? nil : $0 }
-        return Undone(files: files, unfinished: false, discarded: drift)
+        let manifest = folder + "/" + manifestName
+        return (folder, FileStatus(manifest) != nil ? manifest : nil)
+    }
+
+    /// What was written since the provocation of `store` (``drift(store:)``), nil when nothing was.
+    private static func changedSince(_ store: String) throws -> Drift? {
+        try drift(store: store).flatMap { $0.isEmpty ? nil : $0 }
     }
 
     /// Puts back every file the provocation of the store `store` changed, byte for byte, checks each
@@ -249,21 +260,16 @@ public enum ProvokeBackup {
     /// lost, unless `force`. The undo stops between two steps when `stops` (the caller's) ask.
     public static func undo(store: String, force: Bool = false, stops: StopRequests? = nil) throws -> Undone {
         let fm = FileManager.default
-        let folder = folder(forStore: store)
-        guard (try? fm.attributesOfItem(atPath: folder)) != nil else {
-            throw ProvokeError.nothingToUndo(path: store, folder: folder)
-        }
-        let manifestPath = folder + "/" + manifestName
-        guard FileStatus(manifestPath) != nil else {
-            // The manifest is written last, before anything changes: without it the copies were never finished.
+        let (folder, manifest) = try backups(of: store)
+        guard let manifest else {
             try? fm.removeItem(atPath: folder)
             return Undone(files: [], unfinished: true)
         }
         if StoreConnection.hasLiveConnection(shm: FileStatus.resolvedPath(store) + "-shm") {
             throw ProvokeError.storeInUse(path: store)
         }
-        let files = try validated(manifestPath, store: store, folder: folder)
-        let drift = try drift(store: store).flatMap { $0.isEmpty ? nil : $0 }
+        let files = try validated(manifest, store: store, folder: folder)
+        let drift = try changedSince(store)
         if !force, let drift { throw ProvokeError.changedSince(path: store, drift: drift) }
         let stop = WriteInterruption(stops: stops)
         defer { stop.cancel() }
